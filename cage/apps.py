@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class CageConfig(AppConfig):
+    name = "cage"
+    verbose_name = "Cage"

@@ -1,0 +1,387 @@
+"""Import an event's records (cage-records/1) through the same services as the web forms.
+
+All or nothing: every problem found is collected as one line, `record N (DATE, TYPE): what is
+wrong (rule)` or `FIELD: what is wrong (rule)` for setup, and if there is any, the whole import
+is rolled back so the database is left exactly as it was.
+"""
+
+import datetime
+import json
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+from django.db import transaction
+from django.utils import timezone
+
+from cage import services
+from cage.models import Account, Slip, SlipType
+from events import services as event_services
+from events.models import Event, GamingDay, Person, Role
+from events.rules import RuleViolation
+
+FORMAT = "cage-records/1"
+RECORD_ROLES = {Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER, Role.RUNNER, Role.DEALER}
+
+
+class ImportFailed(Exception):
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+class _Rollback(Exception):
+    pass
+
+
+def import_file(path: str | Path) -> Event:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ImportFailed([f"file: cannot read {path}: {exc.strerror}"]) from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ImportFailed([f"file: not JSON: {exc}"]) from None
+    return import_records(data)
+
+
+def import_records(data) -> Event:
+    importer = _Importer()
+    try:
+        with transaction.atomic():
+            event = importer.run(data)
+            if importer.problems:
+                raise _Rollback
+    except _Rollback:
+        raise ImportFailed(importer.problems) from None
+    return event
+
+
+def _text(value, field, problems, *, required=True) -> str:
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str) or (required and not value.strip()):
+        problems.append(f"{field}: a non-empty string is required (cage-records/1)")
+        return ""
+    return value
+
+
+def _cents(value, what="cash") -> int:
+    if not isinstance(value, str):
+        raise RuleViolation(f"{what} must be a string of dollars such as \"12.50\"", "cage-records/1")
+    cents = event_services.parse_dollars(value, rule="cage-records/1")
+    return cents
+
+
+class _Importer:
+    def __init__(self):
+        self.problems: list[str] = []
+        self.people: dict[str, Person] = {}
+        self.tables = {}
+        self.refs: dict[str, Slip] = {}
+
+    # --- setup ---------------------------------------------------------------------------
+
+    def run(self, data) -> Event | None:
+        if not isinstance(data, dict):
+            self.problems.append("file: the top level must be an object (cage-records/1)")
+            return None
+        if data.get("format") != FORMAT:
+            self.problems.append(f"format: must be {FORMAT!r}, not {data.get('format')!r}")
+            return None
+        event = self.event(data.get("event"), data.get("days"))
+        if event is None:
+            return None
+        self.chip_set(event, data["event"].get("chip_denominations"))
+        self.staff(event, data.get("people"))
+        self.table_list(event, data.get("tables"))
+        if self.problems:
+            return event  # the records need a sound setup; report what is wrong with it first
+        self.day_list(event, data.get("days"))
+        return event
+
+    def event(self, spec, days) -> Event | None:
+        if not isinstance(spec, dict):
+            self.problems.append("event: an object is required (cage-records/1)")
+            return None
+        problems_before = len(self.problems)
+        slug = _text(spec.get("slug"), "event.slug", self.problems)
+        fields = {k: _text(spec.get(k), f"event.{k}", self.problems)
+                  for k in ("name", "licence_number", "licensee", "supplier", "venue")}
+        game_codes = spec.get("games")
+        if not isinstance(game_codes, list) or not all(isinstance(g, str) for g in game_codes):
+            self.problems.append("event.games: a list of game codes is required (T&C 1.5.1)")
+        dates = []
+        if isinstance(days, list):
+            for day in days:
+                try:
+                    dates.append(datetime.date.fromisoformat(day["date"]))
+                except (TypeError, KeyError, ValueError):
+                    pass
+        first = spec.get("first_day") or (min(dates).isoformat() if dates else None)
+        last = spec.get("last_day") or (max(dates).isoformat() if dates else None)
+        try:
+            first_day = datetime.date.fromisoformat(first)
+            last_day = datetime.date.fromisoformat(last)
+        except (TypeError, ValueError):
+            self.problems.append("event: the event's days are unknown: give days, or first_day and last_day")
+        if len(self.problems) > problems_before:
+            return None
+        if Event.objects.filter(slug=slug).exists():
+            self.problems.append(f"event.slug: an event {slug!r} already exists; importing it again is refused")
+            return None
+        try:
+            licensee = event_services.licensee_get_or_create(name=fields["licensee"])
+            return event_services.event_create(
+                licensee=licensee,
+                slug=slug,
+                name=fields["name"],
+                licence_number=fields["licence_number"],
+                venue=fields["venue"],
+                first_day=first_day,
+                last_day=last_day,
+                supplier=fields["supplier"],
+                games_authorized=game_codes,
+                licensing_authority=spec.get("licensing_authority") or "",
+            )
+        except RuleViolation as exc:
+            self.problems.append(f"event.{exc.field or 'slug'}: {exc}")
+        except Exception as exc:  # a model's own validation (e.g. a bad slug)
+            self.problems.append(f"event: {'; '.join(getattr(exc, 'messages', [str(exc)]))}")
+        return None
+
+    def chip_set(self, event, keys) -> None:
+        if not isinstance(keys, list) or not keys:
+            self.problems.append("event.chip_denominations: a list of dollar values is required")
+            return
+        for i, key in enumerate(keys):
+            if not isinstance(key, str):
+                self.problems.append(f"event.chip_denominations[{i}]: {key!r} must be a string such as \"5\"")
+                continue
+            try:
+                event_services.denomination_add(event=event, value=key, key=key)
+            except RuleViolation as exc:
+                self.problems.append(f"event.chip_denominations[{i}]: {exc}")
+
+    def staff(self, event, people) -> None:
+        if not isinstance(people, list):
+            self.problems.append("people: a list is required")
+            return
+        for i, spec in enumerate(people):
+            where = f"people[{i}]"
+            if not isinstance(spec, dict):
+                self.problems.append(f"{where}: an object is required")
+                continue
+            code = _text(spec.get("id"), f"{where}.id", self.problems)
+            name = _text(spec.get("name"), f"{where}.name", self.problems)
+            try:
+                born_on = datetime.date.fromisoformat(spec.get("born_on"))
+            except (TypeError, ValueError):
+                self.problems.append(f"{where}.born_on: a date (YYYY-MM-DD) is required")
+                continue
+            roles = spec.get("roles", [])
+            if not isinstance(roles, list) or any(r not in RECORD_ROLES for r in roles):
+                self.problems.append(f"{where}.roles: each role is one of {', '.join(sorted(RECORD_ROLES))}")
+                continue
+            if not code or not name:
+                continue
+            try:
+                person = event_services.person_add(
+                    event=event,
+                    code=code,
+                    name=name,
+                    born_on=born_on,
+                    supplier_associated=bool(spec.get("supplier_associated", False)),
+                    registration=spec.get("registration", "good"),
+                    gaming_assistant_number=spec.get("gaming_assistant_number", "") or "",
+                )
+                for role in roles:
+                    event_services.role_assign(person=person, role=role)
+            except RuleViolation as exc:
+                self.problems.append(f"{where}.{exc.field or 'id'}: {exc}")
+                continue
+            self.people[code] = person
+        for role in (Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER):
+            if not any(role in p.role_codes() for p in self.people.values()):
+                self.problems.append(f"people: nobody holds the position of {Role(role).label} (T&C 2)")
+
+    def table_list(self, event, tables) -> None:
+        if not isinstance(tables, list):
+            self.problems.append("tables: a list is required")
+            return
+        for i, spec in enumerate(tables):
+            if not isinstance(spec, dict):
+                self.problems.append(f"tables[{i}]: an object is required")
+                continue
+            try:
+                code = _text(spec.get("id"), f"tables[{i}].id", self.problems)
+                if code:
+                    self.tables[code] = event_services.table_create(event=event, code=code, game=spec.get("game"))
+            except RuleViolation as exc:
+                self.problems.append(f"tables[{i}].{exc.field or 'game'}: {exc}")
+
+    # --- days and records --------------------------------------------------------------------
+
+    def day_list(self, event, days) -> None:
+        if not isinstance(days, list):
+            self.problems.append("days: a list is required")
+            return
+        previous = None
+        for i, spec in enumerate(days):
+            where = f"days[{i}]"
+            try:
+                date = datetime.date.fromisoformat(spec["date"])
+            except (TypeError, KeyError, ValueError):
+                self.problems.append(f"{where}.date: a date (YYYY-MM-DD) is required")
+                return
+            if previous and date <= previous:
+                self.problems.append(f"{where}.date: days must be in date order, {date} comes after {previous}")
+                return
+            previous = date
+            try:
+                day = event_services.day_add(event=event, date=date)
+                event_services.day_open(day=day)
+            except RuleViolation as exc:
+                self.problems.append(f"{where}.date: {exc}")
+                return
+            records = spec.get("records", [])
+            if not isinstance(records, list):
+                self.problems.append(f"{where}.records: a list is required")
+                return
+            for n, record in enumerate(records, start=1):
+                kind = record.get("type") if isinstance(record, dict) else None
+                try:
+                    if not isinstance(record, dict):
+                        raise RuleViolation("a record is an object", "cage-records/1")
+                    self.apply(day, record)
+                except RuleViolation as exc:
+                    self.problems.append(f"record {n} ({date}, {kind}): {exc}")
+
+    def person(self, person_id) -> Person:
+        person = self.people.get(person_id) if isinstance(person_id, str) else None
+        if person is None:
+            raise RuleViolation(f"no person with id {person_id!r} in people", "cage-records/1")
+        return person
+
+    def table(self, table_id):
+        table = self.tables.get(table_id) if isinstance(table_id, str) else None
+        if table is None:
+            raise RuleViolation(f"no table {table_id!r}", "cage-records/1: tables")
+        return table
+
+    def apply(self, day: GamingDay, record: dict) -> None:
+        kind = record.get("type")
+        handler = getattr(self, f"record_{kind}", None) if isinstance(kind, str) else None
+        if handler is None:
+            raise RuleViolation(f"unknown record type {kind!r}", "cage-records/1: record types")
+        if record.get("currency", "CAD") != "CAD" or record.get("tender", "cash") != "cash":
+            services.ledger.check_tender(record.get("currency", "CAD"), record.get("tender", "cash"))
+        try:
+            at = timezone.make_aware(datetime.datetime.fromisoformat(record.get("at")))
+        except (TypeError, ValueError):
+            raise RuleViolation(f"at: {record.get('at')!r} is not an ISO local date-time", "cage-records/1") from None
+        signed = record.get("signed")
+        if not isinstance(signed, dict):
+            raise RuleViolation("signed: an object of capacity: person id is required", "cage-records/1")
+        ref = record.get("ref")
+        if ref is not None and (not isinstance(ref, str) or ref in self.refs):
+            raise RuleViolation(f"ref {ref!r} must be a string unique in the file", "cage-records/1")
+        common = {"day": day, "at": at, "signed": {c: self.person(p) for c, p in signed.items()}, "ref": ref or ""}
+        slip = handler(record, common)
+        if ref:
+            self.refs[ref] = slip
+
+    def chips(self, record):
+        if "chips" not in record:
+            raise RuleViolation("chips: required", "cage-records/1")
+        return record["chips"]
+
+    def record_chips_received(self, r, c):
+        return services.chips_received(chips=self.chips(r), **c)
+
+    def record_chips_returned(self, r, c):
+        return services.chips_returned(chips=self.chips(r), **c)
+
+    def record_float_in(self, r, c):
+        return services.float_in(cash=_cents(r.get("cash")), **c)
+
+    def record_deposit(self, r, c):
+        return services.deposit(cash=_cents(r.get("cash")), **c)
+
+    def record_table_issue(self, r, c):
+        return services.table_issue(table=self.table(r.get("table")), chips=self.chips(r), **c)
+
+    def record_table_return(self, r, c):
+        return services.table_return(table=self.table(r.get("table")), chips=self.chips(r), **c)
+
+    def record_table_open(self, r, c):
+        return services.table_open(table=self.table(r.get("table")), chips=self.chips(r), reason=r.get("reason") or "", **c)
+
+    def record_fill(self, r, c):
+        return services.fill(table=self.table(r.get("table")), chips=self.chips(r), **c)
+
+    def record_credit(self, r, c):
+        return services.credit(table=self.table(r.get("table")), chips=self.chips(r), **c)
+
+    def record_tips(self, r, c):
+        return services.tips(table=self.table(r.get("table")), chips=self.chips(r), **c)
+
+    def record_table_close(self, r, c):
+        return services.table_close(table=self.table(r.get("table")), chips=self.chips(r), **c)
+
+    def record_sale(self, r, c):
+        runner = self.person(r["runner"]) if r.get("runner") is not None else None
+        return services.sale(chips=self.chips(r), cash=_cents(r.get("cash")), runner=runner,
+                             currency=r.get("currency", "CAD"), tender=r.get("tender", "cash"), **c)
+
+    def record_redemption(self, r, c):
+        return services.redemption(chips=self.chips(r), cash=_cents(r.get("cash")),
+                                   currency=r.get("currency", "CAD"), tender=r.get("tender", "cash"), **c)
+
+    def record_runner_issue(self, r, c):
+        return services.runner_issue(runner=self.person(r.get("runner")), chips=self.chips(r), **c)
+
+    def record_runner_return(self, r, c):
+        cash = _cents(r["cash"]) if r.get("cash") is not None else 0
+        return services.runner_return(runner=self.person(r.get("runner")), chips=r.get("chips", {}), cash=cash, **c)
+
+    def record_tip_payout(self, r, c):
+        hours = r.get("hours")
+        if not isinstance(hours, dict) or not hours:
+            raise RuleViolation("hours: an object of dealer id: hours is required", "T&C 2.6")
+        listed = []
+        for person_id, worked in hours.items():
+            try:
+                value = Decimal(str(worked)) if not isinstance(worked, bool) else None
+            except InvalidOperation:
+                value = None
+            if value is None:
+                raise RuleViolation(f"hours for {person_id}: {worked!r} is not a number", "T&C 2.6")
+            listed.append((self.person(person_id), value))
+        return services.tip_payout(hours=listed, **c)
+
+    def record_count(self, r, c):
+        account_id = r.get("account")
+        event = c["day"].event
+        if account_id in ("bank_cash", "chip_bank"):
+            account = services.account_get(event, account_id)
+        else:
+            runner = self.person(account_id)
+            if Role.RUNNER not in runner.role_codes():
+                raise RuleViolation(f"{account_id} is not a runner; counts are of bank_cash, chip_bank or a runner", "count")
+            account = services.account_get(event, Account.Kind.RUNNER, person=runner)
+        cash = _cents(r["cash"]) if r.get("cash") is not None else None
+        return services.count(account=account, cash=cash, chips=r.get("chips"), reason=r.get("reason") or "", **c)
+
+    def record_void(self, r, c):
+        target = self.refs.get(r.get("void")) if isinstance(r.get("void"), str) else None
+        if target is None:
+            raise RuleViolation(f"void: no earlier record has ref {r.get('void')!r}", "cage-records/1")
+        return services.void(target=target, reason=r.get("reason") or "", **c)
+
+    def record_expense(self, r, c):
+        return services.expense(category=r.get("category"), description=r.get("description") or "",
+                                cash=_cents(r.get("cash")), invoice=r.get("invoice") or "", **c)
+
+    def record_close_day(self, r, c):
+        return services.close_day(**c)
+
+

@@ -1,0 +1,194 @@
+"""The cage as a double-entry ledger of custody.
+
+Every place cash or chips can be is an Account; every slip is a transaction whose Postings move
+value between accounts per instrument (cash, or chips of one denomination) and sum to zero per
+instrument. Balances are never stored: they are sums of postings. Slips, postings and signatures
+are append-only: a mistake is corrected by a void, a new slip that reverses the old one.
+"""
+
+from django.conf import settings
+from django.db import models
+
+from events.models import ChipDenomination, Event, GameTable, GamingDay, Person
+
+
+class AppendOnlyError(Exception):
+    """Raised on any attempt to change or remove a ledger row."""
+
+
+class AppendOnlyQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise AppendOnlyError(f"{self.model.__name__} rows are never updated; post a correction")
+
+    def delete(self):
+        raise AppendOnlyError(f"{self.model.__name__} rows are never deleted; post a void")
+
+
+class AppendOnly(models.Model):
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise AppendOnlyError(f"{type(self).__name__} rows are never updated; post a correction")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError(f"{type(self).__name__} rows are never deleted; post a void")
+
+
+class Account(models.Model):
+    class Kind(models.TextChoices):
+        BANK_CASH = "bank_cash", "Bank cash (General Cashier)"
+        CHIP_BANK = "chip_bank", "Chip bank (Chip Cashier)"
+        RUNNER = "runner", "Runner"
+        TABLE = "table", "Table tray"
+        TIP_POOL = "tip_pool", "Tip pool"
+        DEALER = "dealer", "Dealer (tips paid)"
+        PATRONS = "patrons", "Patrons"
+        SUPPLIER = "supplier", "Registered supplier"
+        TRUST = "trust", "Licensee's trust account"
+        EXPENSES = "expenses", "Expenses paid"
+        OVER_SHORT = "over_short", "Over/short"
+
+    # Places that hold real cash or chips cannot hold less than nothing; the others are the
+    # outside world's side of each movement and go negative as a matter of course.
+    CUSTODY = {Kind.BANK_CASH, Kind.CHIP_BANK, Kind.RUNNER, Kind.TABLE, Kind.TIP_POOL, Kind.DEALER}
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="accounts")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    # "bank_cash", "runner:rita", "table:BJ-1": the names the report's variances use.
+    code = models.CharField(max_length=60)
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, null=True, blank=True)
+    table = models.ForeignKey(GameTable, on_delete=models.PROTECT, null=True, blank=True)
+
+    class Meta:
+        ordering = ["code"]
+        constraints = [models.UniqueConstraint(fields=["event", "code"], name="one_account_code")]
+
+    def __str__(self):
+        return self.code
+
+    @property
+    def is_custody(self) -> bool:
+        return self.kind in self.CUSTODY
+
+
+class SlipType(models.TextChoices):
+    CHIPS_RECEIVED = "chips_received", "Chips received from supplier"
+    CHIPS_RETURNED = "chips_returned", "Chips returned to supplier"
+    FLOAT_IN = "float_in", "Float in"
+    DEPOSIT = "deposit", "Deposit"
+    TABLE_ISSUE = "table_issue", "Table issue"
+    TABLE_RETURN = "table_return", "Table return"
+    TABLE_OPEN = "table_open", "Opener"
+    FILL = "fill", "Fill"
+    CREDIT = "credit", "Credit"
+    TIPS = "tips", "Tips"
+    TABLE_CLOSE = "table_close", "Closer"
+    SALE = "sale", "Chip sale"
+    REDEMPTION = "redemption", "Redemption"
+    RUNNER_ISSUE = "runner_issue", "Runner issue"
+    RUNNER_RETURN = "runner_return", "Runner return"
+    TIP_PAYOUT = "tip_payout", "Tip payout"
+    COUNT = "count", "Count"
+    VOID = "void", "Void"
+    EXPENSE = "expense", "Expense"
+    CLOSE_DAY = "close_day", "Day close"
+
+
+class SlipCounter(models.Model):
+    """The last serial issued per event and slip type; locked while a slip takes the next one,
+    so serials come in order with no gaps even with several terminals."""
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT)
+    slip_type = models.CharField(max_length=20, choices=SlipType.choices)
+    last = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["event", "slip_type"], name="one_counter_per_slip_type")
+        ]
+
+
+class Slip(AppendOnly):
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="slips")
+    day = models.ForeignKey(GamingDay, on_delete=models.PROTECT, related_name="slips")
+    slip_type = models.CharField(max_length=20, choices=SlipType.choices)
+    serial = models.PositiveIntegerField()
+    at = models.DateTimeField()
+    table = models.ForeignKey(GameTable, on_delete=models.PROTECT, null=True, blank=True)
+    runner = models.ForeignKey(
+        Person, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    account = models.ForeignKey(
+        Account, on_delete=models.PROTECT, null=True, blank=True, related_name="counts"
+    )
+    voids = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="voided_by"
+    )
+    reason = models.TextField(blank=True)
+    # What the slip says beyond its postings: counted chips, tip hours, expense details, the
+    # records file's ref.
+    details = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "slip_type", "serial"], name="one_serial_per_slip_type"
+            ),
+            models.CheckConstraint(condition=models.Q(serial__gt=0), name="slip_serial_positive"),
+        ]
+        indexes = [models.Index(fields=["day", "slip_type"])]
+
+    def __str__(self):
+        return f"{self.get_slip_type_display()} #{self.serial}"
+
+    @property
+    def number(self) -> str:
+        return f"{self.slip_type.upper()}-{self.serial:05d}"
+
+
+class Posting(AppendOnly):
+    slip = models.ForeignKey(Slip, on_delete=models.PROTECT, related_name="postings")
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="postings")
+    # Null is cash; otherwise chips of this denomination.
+    denomination = models.ForeignKey(
+        ChipDenomination, on_delete=models.PROTECT, null=True, blank=True
+    )
+    amount = models.BigIntegerField(help_text="cents; positive into the account")
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(amount=0), name="posting_amount_not_zero")
+        ]
+        indexes = [models.Index(fields=["account", "denomination"])]
+
+    def __str__(self):
+        return f"{self.account} {self.amount:+d}"
+
+
+class Signature(AppendOnly):
+    slip = models.ForeignKey(Slip, on_delete=models.PROTECT, related_name="signatures")
+    capacity = models.CharField(max_length=20)
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="signatures")
+    signed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["slip", "capacity"], name="one_signature_per_capacity"),
+            # One person never signs two capacities: the preparer never authorizes.
+            models.UniqueConstraint(fields=["slip", "person"], name="one_capacity_per_person"),
+        ]
+
+    def __str__(self):
+        return f"{self.capacity}: {self.person}"

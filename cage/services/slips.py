@@ -1,0 +1,469 @@
+"""One service per record type of cage-records/1. The web pages and the importer call these.
+
+Each runs in one transaction, locks the gaming day first (see ledger.lock_day), checks every
+rule, then writes the slip, its postings and its signatures together.
+"""
+
+import datetime
+from decimal import Decimal
+
+from cage.models import Account, Slip, SlipType
+from events.models import GameTable, GamingDay, Person, Role
+from events.rules import RuleViolation
+
+from .ledger import (
+    CASH,
+    Leg,
+    account_get,
+    account_label,
+    atomic_slip,
+    balance,
+    check_tender,
+    chips_legs_value,
+    instrument_label,
+    lock_day,
+    lock_table,
+    move,
+    post_slip,
+)
+from ..money import cents_str, largest_remainder_split
+
+OPEN = (GamingDay.Status.OPEN,)
+# While the day reconciles, the floor is closed: money may still settle, but no table opens or
+# is filled and no chips are sold.
+SETTLING = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
+
+
+def _cash(cents: int, what: str = "cash") -> int:
+    if isinstance(cents, bool) or not isinstance(cents, int) or cents <= 0:
+        raise RuleViolation(f"{what} must be a positive amount of dollars", "amounts")
+    return cents
+
+
+def _table(day: GamingDay, table: GameTable) -> GameTable:
+    if table.event_id != day.event_id:
+        raise RuleViolation(f"table {table.code} is not on this event", "tables")
+    return lock_table(table)
+
+
+def _require_state(table: GameTable, state: str, record: str) -> None:
+    if table.state != state:
+        raise RuleViolation(
+            f"table {table.code} is {table.state}; a {record} needs it {state}",
+            "table state",
+        )
+
+
+def _runner(day: GamingDay, runner: Person) -> Person:
+    if runner.event_id != day.event_id or Role.RUNNER not in runner.role_codes():
+        raise RuleViolation(f"{runner.name} is not a runner on this event", "T&C 2.1.2")
+    return runner
+
+
+def _counted_chips(day: GamingDay, chips: dict[str, int]) -> dict:
+    """Counts as written on the slip (keys in the event's order), for reports and audit."""
+    order = [d.key for d in day.event.denominations.all()]
+    return {key: chips[key] for key in order if chips.get(key)}
+
+
+# --- supplier, float and deposit ---------------------------------------------------------
+
+
+@atomic_slip
+def chips_received(*, day, chips, signed, at=None, created_by=None, ref="") -> Slip:
+    """Chips delivered by the registered supplier: the only way chips enter the ledger (T&C 3.4.3)."""
+    day = lock_day(day, allowed=SETTLING)
+    event = day.event
+    value = chips_legs_value(event, chips)
+    legs = move(account_get(event, Account.Kind.SUPPLIER), account_get(event, Account.Kind.CHIP_BANK), value)
+    return post_slip(day=day, slip_type=SlipType.CHIPS_RECEIVED, signed=signed, legs=legs, at=at,
+                     details={"chips": _counted_chips(day, chips), "ref": ref}, created_by=created_by)
+
+
+@atomic_slip
+def chips_returned(*, day, chips, signed, at=None, created_by=None, ref="") -> Slip:
+    day = lock_day(day, allowed=SETTLING)
+    event = day.event
+    value = chips_legs_value(event, chips)
+    legs = move(account_get(event, Account.Kind.CHIP_BANK), account_get(event, Account.Kind.SUPPLIER), value)
+    return post_slip(day=day, slip_type=SlipType.CHIPS_RETURNED, signed=signed, legs=legs, at=at,
+                     details={"chips": _counted_chips(day, chips), "ref": ref}, created_by=created_by)
+
+
+@atomic_slip
+def float_in(*, day, cash, signed, at=None, created_by=None, ref="") -> Slip:
+    day = lock_day(day, allowed=SETTLING)
+    event = day.event
+    legs = move(account_get(event, Account.Kind.TRUST), account_get(event, Account.Kind.BANK_CASH), {CASH: _cash(cash)})
+    return post_slip(day=day, slip_type=SlipType.FLOAT_IN, signed=signed, legs=legs, at=at,
+                     details={"ref": ref}, created_by=created_by)
+
+
+@atomic_slip
+def deposit(*, day, cash, signed, at=None, created_by=None, ref="") -> Slip:
+    day = lock_day(day, allowed=SETTLING)
+    event = day.event
+    legs = move(account_get(event, Account.Kind.BANK_CASH), account_get(event, Account.Kind.TRUST), {CASH: _cash(cash)})
+    return post_slip(day=day, slip_type=SlipType.DEPOSIT, signed=signed, legs=legs, at=at,
+                     details={"ref": ref}, created_by=created_by)
+
+
+# --- tables -------------------------------------------------------------------------------
+
+
+def _tray_move(slip_type, *, day, table, chips, signed, at, created_by, ref, state, into_tray, allowed):
+    day = lock_day(day, allowed=allowed)
+    table = _table(day, table)
+    _require_state(table, state, SlipType(slip_type).label.lower())
+    event = day.event
+    value = chips_legs_value(event, chips)
+    bank = account_get(event, Account.Kind.CHIP_BANK)
+    tray = account_get(event, Account.Kind.TABLE, table=table)
+    legs = move(bank, tray, value) if into_tray else move(tray, bank, value)
+    return post_slip(day=day, slip_type=slip_type, signed=signed, legs=legs, at=at, table=table,
+                     details={"chips": _counted_chips(day, chips), "ref": ref}, created_by=created_by)
+
+
+@atomic_slip
+def table_issue(*, day, table, chips, signed, at=None, created_by=None, ref="") -> Slip:
+    """Stock a closed table's tray from the chip bank, before it opens."""
+    return _tray_move(SlipType.TABLE_ISSUE, day=day, table=table, chips=chips, signed=signed, at=at,
+                      created_by=created_by, ref=ref, state=GameTable.State.CLOSED, into_tray=True, allowed=OPEN)
+
+
+@atomic_slip
+def table_return(*, day, table, chips, signed, at=None, created_by=None, ref="") -> Slip:
+    """Bring a closed table's tray back to the chip bank."""
+    return _tray_move(SlipType.TABLE_RETURN, day=day, table=table, chips=chips, signed=signed, at=at,
+                      created_by=created_by, ref=ref, state=GameTable.State.CLOSED, into_tray=False,
+                      allowed=SETTLING)
+
+
+@atomic_slip
+def fill(*, day, table, chips, signed, at=None, created_by=None, ref="") -> Slip:
+    """Chips from the chip bank to an open table (Chip Cashier controls fills, T&C 2.1.2)."""
+    return _tray_move(SlipType.FILL, day=day, table=table, chips=chips, signed=signed, at=at,
+                      created_by=created_by, ref=ref, state=GameTable.State.OPEN, into_tray=True, allowed=OPEN)
+
+
+@atomic_slip
+def credit(*, day, table, chips, signed, at=None, created_by=None, ref="") -> Slip:
+    """Chips from an open table's tray back to the chip bank."""
+    return _tray_move(SlipType.CREDIT, day=day, table=table, chips=chips, signed=signed, at=at,
+                      created_by=created_by, ref=ref, state=GameTable.State.OPEN, into_tray=False, allowed=OPEN)
+
+
+def _count_against(account: Account, counted: dict, *, cash: int | None = None) -> dict:
+    """{instrument: counted − ledger} for everything the account holds or was counted with."""
+    held = balance(account)
+    denominations = {d.pk: d for d in account.event.denominations.all()}
+    wanted = {d.pk: cents for d, cents in counted.items()}
+    if cash is not None:
+        wanted[CASH] = cash
+    diffs = {}
+    for key in set(held) | set(wanted):
+        if key is CASH and cash is None:
+            continue
+        diff = wanted.get(key, 0) - held.get(key, 0)
+        if diff:
+            diffs[denominations[key] if key is not CASH else CASH] = diff
+    return diffs
+
+
+def _chip_order(day) -> dict:
+    return {d.pk: i for i, d in enumerate(day.event.denominations.all())}
+
+
+def _variance_legs(account: Account, over_short: Account, diffs: dict) -> list[Leg]:
+    """Post counted − expected to over/short: a shortage moves value from the account to over/short."""
+    legs = []
+    for denomination, diff in diffs.items():
+        legs += move(over_short, account, {denomination: diff}) if diff > 0 else move(account, over_short, {denomination: -diff})
+    return legs
+
+
+def _variance_details(day, account, diffs) -> list[dict]:
+    order = _chip_order(day)
+    ordered = sorted(diffs.items(), key=lambda item: (item[0] is CASH, order.get(getattr(item[0], "pk", None), 0)))
+    return [{"account": account.code, "instrument": "cash" if d is CASH else f"chips:{d.key}", "amount": diff}
+            for d, diff in ordered]
+
+
+@atomic_slip
+def table_open(*, day, table, chips, signed, reason="", at=None, created_by=None, ref="") -> Slip:
+    """The opener: the dealer counts the tray and the Chip Cashier verifies it (T&C 2.1.2).
+
+    A count that differs from the tray's ledger balance is a variance to over/short, never
+    silently absorbed, and needs a reason.
+    """
+    day = lock_day(day, allowed=OPEN)
+    table = _table(day, table)
+    _require_state(table, GameTable.State.CLOSED, "opener")
+    if Slip.objects.filter(day=day, table=table, slip_type=SlipType.TABLE_OPEN).exists():
+        raise RuleViolation(f"table {table.code} already opened on {day.date}", "a table opens at most once a day")
+    event = day.event
+    value = chips_legs_value(event, chips)
+    tray = account_get(event, Account.Kind.TABLE, table=table)
+    diffs = _count_against(tray, value)
+    if diffs and not reason.strip():
+        raise RuleViolation(
+            f"the opener differs from table {table.code}'s tray by "
+            + ", ".join(f"{cents_str(v)} in {instrument_label(d)}" for d, v in diffs.items())
+            + "; a variance needs a reason",
+            "DESIGN: variances explained and signed",
+        )
+    legs = _variance_legs(tray, account_get(event, Account.Kind.OVER_SHORT), diffs)
+    slip = post_slip(day=day, slip_type=SlipType.TABLE_OPEN, signed=signed, legs=legs, at=at, table=table,
+                     reason=reason, details={"chips": _counted_chips(day, chips), "total": sum(value.values()),
+                                             "variances": _variance_details(day, tray, diffs), "ref": ref},
+                     created_by=created_by)
+    table.state = GameTable.State.OPEN
+    table.save(update_fields=["state"])
+    return slip
+
+
+@atomic_slip
+def tips(*, day, table, chips, signed, at=None, created_by=None, ref="") -> Slip:
+    """The dealers' tip box: patrons' chips to the tip pool, never the tray or the win (T&C 2.6)."""
+    day = lock_day(day, allowed=SETTLING)
+    table = _table(day, table)
+    event = day.event
+    value = chips_legs_value(event, chips)
+    legs = move(account_get(event, Account.Kind.PATRONS), account_get(event, Account.Kind.TIP_POOL), value)
+    return post_slip(day=day, slip_type=SlipType.TIPS, signed=signed, legs=legs, at=at, table=table,
+                     details={"chips": _counted_chips(day, chips), "total": sum(value.values()), "ref": ref},
+                     created_by=created_by)
+
+
+@atomic_slip
+def table_close(*, day, table, chips, signed, at=None, created_by=None, ref="") -> Slip:
+    """The closer. What the count says patrons lost is posted patrons → tray, per denomination,
+    so win = closer − opener − fills + credits falls out of the ledger."""
+    day = lock_day(day, allowed=SETTLING)
+    table = _table(day, table)
+    _require_state(table, GameTable.State.OPEN, "closer")
+    event = day.event
+    value = chips_legs_value(event, chips, allow_empty=True)
+    tray = account_get(event, Account.Kind.TABLE, table=table)
+    patrons = account_get(event, Account.Kind.PATRONS)
+    legs = []
+    for denomination, diff in _count_against(tray, value).items():
+        legs += move(patrons, tray, {denomination: diff}) if diff > 0 else move(tray, patrons, {denomination: -diff})
+    slip = post_slip(day=day, slip_type=SlipType.TABLE_CLOSE, signed=signed, legs=legs, at=at, table=table,
+                     details={"chips": _counted_chips(day, chips), "total": sum(value.values()), "ref": ref},
+                     created_by=created_by)
+    table.state = GameTable.State.CLOSED
+    table.save(update_fields=["state"])
+    return slip
+
+
+# --- patrons ------------------------------------------------------------------------------
+
+
+def _matching_cash(value: dict, cash: int, record: str) -> None:
+    total = sum(value.values())
+    if cash != total:
+        raise RuleViolation(
+            f"a {record} of {cents_str(total)} in chips must be for {cents_str(total)} cash, not {cents_str(cash)}",
+            "T&C 3.6: chips for Canadian currency at face value",
+        )
+
+
+@atomic_slip
+def sale(*, day, chips, cash, signed, runner=None, currency="CAD", tender="cash", at=None, created_by=None, ref="") -> Slip:
+    """Chips bought with Canadian cash, from the Chip Cashier or a runner (T&C 3.4.2, 3.6, 3.7)."""
+    check_tender(currency, tender)
+    day = lock_day(day, allowed=OPEN)
+    event = day.event
+    value = chips_legs_value(event, chips)
+    _matching_cash(value, _cash(cash), "sale")
+    if runner is not None:
+        _runner(day, runner)
+        seller_chips = seller_cash = account_get(event, Account.Kind.RUNNER, person=runner)
+    else:
+        seller_chips = account_get(event, Account.Kind.CHIP_BANK)
+        seller_cash = account_get(event, Account.Kind.BANK_CASH)
+    patrons = account_get(event, Account.Kind.PATRONS)
+    legs = move(seller_chips, patrons, value) + move(patrons, seller_cash, {CASH: cash})
+    return post_slip(day=day, slip_type=SlipType.SALE, signed=signed, legs=legs, at=at, runner=runner,
+                     details={"chips": _counted_chips(day, chips), "ref": ref}, created_by=created_by)
+
+
+@atomic_slip
+def redemption(*, day, chips, cash, signed, currency="CAD", tender="cash", at=None, created_by=None, ref="") -> Slip:
+    """Chips cashed in for Canadian currency at the bank (T&C 3.6)."""
+    check_tender(currency, tender)
+    day = lock_day(day, allowed=SETTLING)
+    event = day.event
+    value = chips_legs_value(event, chips)
+    _matching_cash(value, _cash(cash), "redemption")
+    patrons = account_get(event, Account.Kind.PATRONS)
+    legs = move(patrons, account_get(event, Account.Kind.CHIP_BANK), value) + move(
+        account_get(event, Account.Kind.BANK_CASH), patrons, {CASH: cash}
+    )
+    return post_slip(day=day, slip_type=SlipType.REDEMPTION, signed=signed, legs=legs, at=at,
+                     details={"chips": _counted_chips(day, chips), "ref": ref}, created_by=created_by)
+
+
+@atomic_slip
+def runner_issue(*, day, runner, chips, signed, at=None, created_by=None, ref="") -> Slip:
+    day = lock_day(day, allowed=OPEN)
+    event = day.event
+    _runner(day, runner)
+    value = chips_legs_value(event, chips)
+    legs = move(account_get(event, Account.Kind.CHIP_BANK), account_get(event, Account.Kind.RUNNER, person=runner), value)
+    return post_slip(day=day, slip_type=SlipType.RUNNER_ISSUE, signed=signed, legs=legs, at=at, runner=runner,
+                     details={"chips": _counted_chips(day, chips), "ref": ref}, created_by=created_by)
+
+
+@atomic_slip
+def runner_return(*, day, runner, chips, cash, signed, at=None, created_by=None, ref="") -> Slip:
+    """A runner hands back unsold chips to the chip bank and sales cash to the bank."""
+    day = lock_day(day, allowed=SETTLING)
+    event = day.event
+    _runner(day, runner)
+    value = chips_legs_value(event, chips, allow_empty=True)
+    if cash:
+        _cash(cash)
+    if not value and not cash:
+        raise RuleViolation("a runner return must bring back chips or cash", "amounts")
+    held = account_get(event, Account.Kind.RUNNER, person=runner)
+    legs = move(held, account_get(event, Account.Kind.CHIP_BANK), value)
+    if cash:
+        legs += move(held, account_get(event, Account.Kind.BANK_CASH), {CASH: cash})
+    return post_slip(day=day, slip_type=SlipType.RUNNER_RETURN, signed=signed, legs=legs, at=at, runner=runner,
+                     details={"chips": _counted_chips(day, chips), "ref": ref}, created_by=created_by)
+
+
+# --- tips ---------------------------------------------------------------------------------
+
+
+@atomic_slip
+def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, at=None, created_by=None, ref="") -> Slip:
+    """Pay out the whole tip pool to the dealers, pro rata to hours (T&C 2.6).
+
+    The pool's chips go to the chip bank and the same value in bank cash to the dealers; cents
+    are split by largest remainder, ties to the dealer listed first, so the shares add up.
+    """
+    day = lock_day(day, allowed=SETTLING)
+    event = day.event
+    if not hours:
+        raise RuleViolation("a tip payout lists the dealers' hours", "T&C 2.6")
+    seen = set()
+    for person, worked in hours:
+        if person.event_id != event.id or Role.DEALER not in person.role_codes():
+            raise RuleViolation(f"{person.name} is not a dealer; only dealers share tips", "T&C 2.6")
+        if person.pk in seen:
+            raise RuleViolation(f"{person.name} is listed twice", "T&C 2.6")
+        seen.add(person.pk)
+        if not isinstance(worked, Decimal) or not worked.is_finite() or worked <= 0:
+            raise RuleViolation(f"{person.name}'s hours must be a positive number", "T&C 2.6: pro rata")
+    pool = account_get(event, Account.Kind.TIP_POOL)
+    held = balance(pool)
+    if not held:
+        raise RuleViolation("the tip pool is empty; there is nothing to pay out", "T&C 2.6")
+    denominations = {d.pk: d for d in event.denominations.all()}
+    chip_value = {denominations[k]: v for k, v in held.items() if k is not CASH}
+    total = sum(held.values())
+    shares = largest_remainder_split(total, [w for _, w in hours])
+    bank_cash = account_get(event, Account.Kind.BANK_CASH)
+    legs = move(pool, account_get(event, Account.Kind.CHIP_BANK), chip_value)
+    if held.get(CASH):
+        legs += move(pool, bank_cash, {CASH: held[CASH]})
+    for (person, _), share in zip(hours, shares):
+        legs += move(bank_cash, account_get(event, Account.Kind.DEALER, person=person), {CASH: share})
+    details = {
+        "total": total,
+        "shares": [{"person": p.code, "hours": str(w), "amount": s} for (p, w), s in zip(hours, shares)],
+        "ref": ref,
+    }
+    return post_slip(day=day, slip_type=SlipType.TIP_PAYOUT, signed=signed, legs=legs, at=at,
+                     details=details, created_by=created_by)
+
+
+# --- counts, voids, expenses --------------------------------------------------------------
+
+
+@atomic_slip
+def count(*, day, account: Account, signed, cash: int | None = None, chips: dict | None = None,
+          reason="", at=None, created_by=None, ref="") -> Slip:
+    """A count of a custody account. Counted − ledger, per instrument, goes to over/short; a
+    variance needs a reason (GC and CC sign it here, the DRIC approves it at the day close)."""
+    day = lock_day(day, allowed=SETTLING)
+    event = day.event
+    if account.event_id != event.id or account.kind not in (
+        Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.RUNNER
+    ):
+        raise RuleViolation(f"{account.code} is not an account the cage counts", "count: bank_cash, chip_bank or a runner")
+    if account.kind == Account.Kind.BANK_CASH and chips:
+        raise RuleViolation("bank cash holds cash only; count chips in the chip bank", "count")
+    if account.kind == Account.Kind.CHIP_BANK and cash:
+        raise RuleViolation("the chip bank holds chips only; count cash in bank cash", "count")
+    if cash is not None and (isinstance(cash, bool) or not isinstance(cash, int) or cash < 0):
+        raise RuleViolation("counted cash must be 0 or more", "count")
+    if account.kind == Account.Kind.BANK_CASH and cash is None:
+        raise RuleViolation("a count of bank cash gives the cash counted", "count")
+    value = chips_legs_value(event, chips or {}, allow_empty=True)
+    if account.kind == Account.Kind.CHIP_BANK and chips is None:
+        raise RuleViolation("a count of the chip bank gives the chips counted", "count")
+    if account.kind == Account.Kind.RUNNER and cash is None:
+        cash = 0
+    diffs = _count_against(account, value, cash=cash)
+    if diffs and not reason.strip():
+        raise RuleViolation(
+            f"the count of {account_label(account)} differs from the ledger by "
+            + ", ".join(f"{cents_str(v)} in {instrument_label(d)}" for d, v in diffs.items())
+            + "; a variance needs a reason",
+            "DESIGN: every variance explained and signed",
+        )
+    legs = _variance_legs(account, account_get(event, Account.Kind.OVER_SHORT), diffs)
+    details = {"chips": _counted_chips(day, chips or {}), "cash": cash,
+               "variances": _variance_details(day, account, diffs), "ref": ref}
+    return post_slip(day=day, slip_type=SlipType.COUNT, signed=signed, legs=legs, at=at, account=account,
+                     reason=reason, details=details, created_by=created_by)
+
+
+VOIDABLE = {SlipType.FILL, SlipType.CREDIT, SlipType.SALE, SlipType.REDEMPTION,
+            SlipType.RUNNER_ISSUE, SlipType.RUNNER_RETURN}
+
+
+@atomic_slip
+def void(*, day, target: Slip, reason: str, signed, at=None, created_by=None, ref="") -> Slip:
+    """Reverse a slip of the same day. Both stay on file; the void keeps its own number."""
+    day = lock_day(day, allowed=SETTLING)
+    if target.slip_type not in VOIDABLE:
+        raise RuleViolation(
+            f"a {target.get_slip_type_display().lower()} cannot be voided; only fills, credits, "
+            "sales, redemptions and runner issues and returns", "void",
+        )
+    if target.day_id != day.id:
+        raise RuleViolation(f"{target.number} is from another gaming day; only the same day's slips are voided", "void")
+    if Slip.objects.filter(voids=target).exists():
+        raise RuleViolation(f"{target.number} is already voided", "void")
+    if not reason.strip():
+        raise RuleViolation("a void needs a reason", "void")
+    if target.slip_type in (SlipType.FILL, SlipType.CREDIT):
+        table = lock_table(target.table)
+        if table.state != GameTable.State.OPEN:
+            raise RuleViolation(f"table {table.code} has closed; its fills and credits stand", "void: only while the table is open")
+    legs = [Leg(p.account, p.denomination, -p.amount) for p in target.postings.select_related("account", "denomination")]
+    return post_slip(day=day, slip_type=SlipType.VOID, signed=signed, legs=legs, at=at, voids=target,
+                     table=target.table, runner=None, reason=reason, details={"ref": ref}, created_by=created_by)
+
+
+EXPENSE_CATEGORIES = ("supplier_equipment", "supplier_services", "licence_fee", "bank_charges", "advertising", "other")
+
+
+@atomic_slip
+def expense(*, day, category, description, cash, invoice, signed, at=None, created_by=None, ref="") -> Slip:
+    """An expense paid from the trust account, never from the cage; it goes in the financial report."""
+    day = lock_day(day, allowed=SETTLING)
+    if category not in EXPENSE_CATEGORIES:
+        raise RuleViolation(f"unknown expense category {category!r}; one of {', '.join(EXPENSE_CATEGORIES)}", "T&C 2.7")
+    if not str(description).strip():
+        raise RuleViolation("an expense needs a description", "T&C 2.7")
+    event = day.event
+    legs = move(account_get(event, Account.Kind.TRUST), account_get(event, Account.Kind.EXPENSES), {CASH: _cash(cash)})
+    details = {"category": category, "description": description, "invoice": invoice, "cash": cash, "ref": ref}
+    return post_slip(day=day, slip_type=SlipType.EXPENSE, signed=signed, legs=legs, at=at, details=details,
+                     created_by=created_by)

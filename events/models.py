@@ -1,0 +1,250 @@
+"""The licence, the event, its gaming days, its people and roles, its tables and chip set."""
+
+import datetime
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.urls import reverse
+
+from . import games
+
+
+class Licensee(models.Model):
+    name = models.CharField(max_length=200, unique=True)
+    address = models.CharField(max_length=300, blank=True)
+    charitable_registration_number = models.CharField(max_length=40, blank=True)
+
+    def __str__(self):
+        return self.name
+
+
+class Event(models.Model):
+    class Status(models.TextChoices):
+        PLANNED = "planned", "Planned"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    slug = models.SlugField(max_length=80, unique=True)
+    name = models.CharField(max_length=200)
+    licensee = models.ForeignKey(Licensee, on_delete=models.PROTECT, related_name="events")
+    licence_number = models.CharField(max_length=40)
+    licensing_authority = models.CharField(
+        max_length=200, default="Alcohol and Gaming Commission of Ontario"
+    )
+    venue = models.CharField(max_length=200)
+    first_day = models.DateField()
+    last_day = models.DateField()
+    supplier = models.CharField("registered supplier", max_length=200)
+    supplier_registration_number = models.CharField(max_length=40, blank=True)
+    # T&C 1.5.1: only the games the licence authorizes; codes of events.games modules.
+    games = models.JSONField("authorized games", default=list)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
+
+    class Meta:
+        ordering = ["-first_day", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(last_day__gte=models.F("first_day")),
+                name="event_last_day_not_before_first",
+            )
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("events:detail", args=[self.slug])
+
+    def clean(self):
+        unknown = [code for code in self.games if code not in games.REGISTRY]
+        if unknown:
+            raise ValidationError({"games": f"Unknown game module: {', '.join(unknown)}"})
+        if self.first_day and self.last_day and self.last_day < self.first_day:
+            raise ValidationError({"last_day": "The last day cannot come before the first day."})
+
+    def game_names(self):
+        return [games.get_game(code).name_en for code in self.games]
+
+
+class GamingDay(models.Model):
+    class Status(models.TextChoices):
+        SETUP = "setup", "Setup"
+        OPEN = "open", "Open"
+        RECONCILING = "reconciling", "Reconciling"
+        CLOSED = "closed", "Closed"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="days")
+    date = models.DateField()
+    # Scheduled opening hours; the closing time may fall after midnight (the next calendar day).
+    opens_at = models.TimeField(null=True, blank=True)
+    closes_at = models.TimeField(null=True, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.SETUP)
+
+    class Meta:
+        ordering = ["date"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "date"], name="one_gaming_day_per_date")
+        ]
+
+    def __str__(self):
+        return f"{self.event.slug} {self.date.isoformat()}"
+
+    def opening_hours(self) -> tuple[datetime.datetime, datetime.datetime] | None:
+        """The scheduled opening as naive local datetimes, or None when no hours are set."""
+        if self.opens_at is None or self.closes_at is None:
+            return None
+        start = datetime.datetime.combine(self.date, self.opens_at)
+        end = datetime.datetime.combine(self.date, self.closes_at)
+        if end <= start:
+            end += datetime.timedelta(days=1)
+        return start, end
+
+
+class ChipDenomination(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="denominations")
+    # The exact string the records file uses as the key ("1", "0.50", "25").
+    key = models.CharField(max_length=12)
+    value_cents = models.PositiveIntegerField()
+    colour = models.CharField(max_length=40, blank=True)
+
+    class Meta:
+        ordering = ["value_cents"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "value_cents"], name="one_chip_per_value"),
+            models.UniqueConstraint(fields=["event", "key"], name="one_chip_per_key"),
+            models.CheckConstraint(
+                condition=models.Q(value_cents__gt=0), name="chip_value_positive"
+            ),
+        ]
+
+    def __str__(self):
+        return f"${self.key}" + (f" ({self.colour})" if self.colour else "")
+
+    @staticmethod
+    def key_for(value: Decimal) -> str:
+        """The canonical key of a value: whole dollars without decimals, else two decimals."""
+        return str(int(value)) if value == value.to_integral_value() else f"{value:.2f}"
+
+
+class GameTable(models.Model):
+    class State(models.TextChoices):
+        CLOSED = "closed", "Closed"
+        OPEN = "open", "Open"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tables")
+    code = models.CharField("table", max_length=20)
+    game = models.CharField(max_length=30)
+    # Changed only by the cage's opener and closer services, under a row lock.
+    state = models.CharField(max_length=6, choices=State.choices, default=State.CLOSED)
+
+    class Meta:
+        ordering = ["code"]
+        constraints = [models.UniqueConstraint(fields=["event", "code"], name="one_table_code")]
+
+    def __str__(self):
+        return self.code
+
+    @property
+    def game_module(self):
+        return games.get_game(self.game)
+
+
+class Role(models.TextChoices):
+    DRIC = "dric", "Designated Representative in Charge"
+    GENERAL_CASHIER = "general_cashier", "General Cashier"
+    CHIP_CASHIER = "chip_cashier", "Chip Cashier"
+    RUNNER = "runner", "Chip/table runner"
+    DEALER = "dealer", "Dealer"
+    AUDITOR = "auditor", "Auditor"
+
+
+# T&C 2: the three positions the licensee must designate.
+DESIGNATED = (Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER)
+
+
+class Person(models.Model):
+    class Registration(models.TextChoices):
+        GOOD = "good", "Good standing"
+        REFUSED = "refused", "Refused"
+        REVOKED = "revoked", "Revoked"
+        SUSPENDED = "suspended", "Suspended"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="people")
+    # A short id, unique in the event: the records file's person id ("ann").
+    code = models.SlugField("id", max_length=40)
+    name = models.CharField(max_length=200)
+    born_on = models.DateField("date of birth")
+    identification = models.CharField("identification shown", max_length=200, blank=True)
+    supplier_associated = models.BooleanField("associated with the supplier", default=False)
+    registration = models.CharField(
+        max_length=10, choices=Registration.choices, default=Registration.GOOD
+    )
+    gaming_assistant_number = models.CharField(
+        "gaming-assistant registration number", max_length=40, blank=True
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="people",
+        help_text="The login this person signs with.",
+    )
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "code"], name="one_person_code"),
+            models.UniqueConstraint(
+                fields=["event", "user"], name="one_person_per_login_per_event"
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def age_on(self, day: datetime.date) -> int:
+        years = day.year - self.born_on.year
+        if (day.month, day.day) < (self.born_on.month, self.born_on.day):
+            years -= 1
+        return years
+
+    def role_codes(self) -> set[str]:
+        return {a.role for a in self.assignments.all()}
+
+
+class Assignment(models.Model):
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="assignments")
+    role = models.CharField(max_length=20, choices=Role.choices)
+
+    class Meta:
+        ordering = ["role"]
+        constraints = [
+            models.UniqueConstraint(fields=["person", "role"], name="one_assignment_per_role")
+        ]
+
+    def __str__(self):
+        return f"{self.person} as {self.get_role_display()}"
+
+
+class Shift(models.Model):
+    """A person on duty in one role during part of a gaming day (the roster)."""
+
+    day = models.ForeignKey(GamingDay, on_delete=models.CASCADE, related_name="shifts")
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="shifts")
+    role = models.CharField(max_length=20, choices=Role.choices)
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["starts_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_at__gt=models.F("starts_at")), name="shift_ends_after_start"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.person} {self.role} {self.starts_at:%H:%M}-{self.ends_at:%H:%M}"

@@ -1,0 +1,270 @@
+"""Writes to an event's setup. Views and the records importer both call these; neither saves
+an event model itself, so each rule below is met whichever way the data comes in."""
+
+import datetime
+from decimal import Decimal, InvalidOperation
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from . import games
+from .compliance import ADULT_AGE, describe_gap, roster_gaps, underage
+from .models import (
+    DESIGNATED,
+    Assignment,
+    ChipDenomination,
+    Event,
+    GameTable,
+    GamingDay,
+    Licensee,
+    Person,
+    Role,
+    Shift,
+)
+from .rules import RuleViolation
+
+
+def licensee_get_or_create(*, name: str, address: str = "", charitable_number: str = "") -> Licensee:
+    licensee, _ = Licensee.objects.get_or_create(
+        name=name, defaults={"address": address, "charitable_registration_number": charitable_number}
+    )
+    return licensee
+
+
+def event_create(
+    *,
+    licensee: Licensee,
+    slug: str,
+    name: str,
+    licence_number: str,
+    venue: str,
+    first_day: datetime.date,
+    last_day: datetime.date,
+    supplier: str,
+    games_authorized: list[str],
+    supplier_registration_number: str = "",
+    licensing_authority: str = "",
+) -> Event:
+    if Event.objects.filter(slug=slug).exists():
+        raise RuleViolation(f"An event {slug!r} already exists", "one event per slug", field="slug")
+    unknown = [code for code in games_authorized if code not in games.REGISTRY]
+    if unknown:
+        raise RuleViolation(
+            f"No game module for {', '.join(unknown)}; known: {', '.join(games.REGISTRY)}",
+            "T&C 1.5.1",
+            field="games",
+        )
+    event = Event(
+        licensee=licensee,
+        slug=slug,
+        name=name,
+        licence_number=licence_number,
+        venue=venue,
+        first_day=first_day,
+        last_day=last_day,
+        supplier=supplier,
+        supplier_registration_number=supplier_registration_number,
+        games=list(dict.fromkeys(games_authorized)),
+    )
+    if licensing_authority:
+        event.licensing_authority = licensing_authority
+    event.full_clean()
+    event.save()
+    return event
+
+
+def table_create(*, event: Event, code: str, game: str) -> GameTable:
+    if game not in event.games:
+        name = games.REGISTRY[game].name_en if game in games.REGISTRY else game
+        raise RuleViolation(
+            f"The licence does not authorize {name}; a table can only be set up for "
+            f"{', '.join(event.game_names()) or 'no game'}",
+            "T&C 1.5.1",
+            field="game",
+        )
+    if event.tables.filter(code=code).exists():
+        raise RuleViolation(f"Table {code} already exists", "one table per id", field="code")
+    table = GameTable(event=event, code=code, game=game)
+    table.full_clean()
+    table.save()
+    return table
+
+
+def parse_dollars(text: str, *, rule: str = "cents", field: str | None = None) -> int:
+    """Dollars as a string with at most two decimals, to integer cents."""
+    try:
+        value = Decimal(str(text))
+    except InvalidOperation:
+        raise RuleViolation(f"{text!r} is not an amount of dollars", rule, field=field) from None
+    if not value.is_finite() or value != value.quantize(Decimal("0.01")):
+        raise RuleViolation(f"{text!r} has more than two decimals", rule, field=field)
+    return int(value * 100)
+
+
+def denomination_add(*, event: Event, value: str, colour: str = "", key: str | None = None) -> ChipDenomination:
+    cents = parse_dollars(value, rule="chip set", field="value")
+    if cents <= 0:
+        raise RuleViolation(f"A chip's value must be positive, not {value}", "chip set", field="value")
+    if event.denominations.filter(value_cents=cents).exists():
+        raise RuleViolation(f"The chip set already has a ${value} chip", "chip set", field="value")
+    denomination = ChipDenomination(
+        event=event,
+        value_cents=cents,
+        key=key or ChipDenomination.key_for(Decimal(cents) / 100),
+        colour=colour,
+    )
+    denomination.full_clean()
+    denomination.save()
+    return denomination
+
+
+def person_add(
+    *,
+    event: Event,
+    code: str,
+    name: str,
+    born_on: datetime.date,
+    identification: str = "",
+    supplier_associated: bool = False,
+    registration: str = Person.Registration.GOOD,
+    gaming_assistant_number: str = "",
+    user=None,
+) -> Person:
+    person = Person(
+        event=event,
+        code=code,
+        name=name,
+        born_on=born_on,
+        identification=identification,
+        supplier_associated=supplier_associated,
+        registration=registration,
+        gaming_assistant_number=gaming_assistant_number,
+        user=user,
+    )
+    if underage(person, event):
+        raise RuleViolation(
+            f"{name} is {person.age_on(event.first_day)} on the event's first day; nobody under "
+            f"{ADULT_AGE} may operate or supervise a game",
+            "T&C 1.5.2",
+            field="born_on",
+        )
+    if registration != Person.Registration.GOOD:
+        raise RuleViolation(
+            f"{name}'s registration was {registration}; such a person may not take part",
+            "T&C 2.3",
+            field="registration",
+        )
+    if event.people.filter(code=code).exists():
+        raise RuleViolation(f"Person id {code!r} is taken", "one id per person", field="code")
+    person.full_clean()
+    person.save()
+    return person
+
+
+def role_assign(*, person: Person, role: str) -> Assignment:
+    if role not in Role.values:
+        raise RuleViolation(f"Unknown role {role!r}", "roles", field="role")
+    held = person.role_codes()
+    if role in held:
+        raise RuleViolation(f"{person.name} already holds that role", "roles", field="role")
+    if role in DESIGNATED:
+        if person.supplier_associated:
+            raise RuleViolation(
+                f"{person.name} is associated with the registered supplier and cannot be "
+                f"{Role(role).label}",
+                "T&C 2",
+                field="role",
+            )
+        other = held & set(DESIGNATED)
+        if other:
+            raise RuleViolation(
+                f"{person.name} already holds the position of {Role(other.pop()).label}; "
+                "each designated person holds one position",
+                "T&C 2",
+                field="role",
+            )
+    if role == Role.DEALER and person.supplier_associated and not person.gaming_assistant_number:
+        raise RuleViolation(
+            f"{person.name} works for the supplier and must be a registered Gaming Assistant "
+            "(no registration number given)",
+            "T&C 4.2",
+            field="role",
+        )
+    return Assignment.objects.create(person=person, role=role)
+
+
+def login_create(*, person: Person, username: str, password: str):
+    """A login for a person who signs slips; the password is theirs alone (their signature)."""
+    User = get_user_model()
+    user = User.objects.filter(username=username).first()
+    if user is None:
+        user = User.objects.create_user(username=username, password=password, first_name=person.name)
+    person.user = user
+    person.save(update_fields=["user"])
+    return user
+
+
+def day_add(
+    *,
+    event: Event,
+    date: datetime.date,
+    opens_at: datetime.time | None = None,
+    closes_at: datetime.time | None = None,
+) -> GamingDay:
+    if not event.first_day <= date <= event.last_day:
+        raise RuleViolation(
+            f"{date} is outside the licensed dates {event.first_day} to {event.last_day}",
+            "T&C 1.3",
+            field="date",
+        )
+    if event.days.filter(date=date).exists():
+        raise RuleViolation(f"{date} is already a gaming day", "one gaming day per date", field="date")
+    return GamingDay.objects.create(event=event, date=date, opens_at=opens_at, closes_at=closes_at)
+
+
+def shift_add(
+    *, day: GamingDay, person: Person, role: str, starts_at: datetime.datetime, ends_at: datetime.datetime
+) -> Shift:
+    if person.event_id != day.event_id:
+        raise RuleViolation(f"{person.name} is not on this event", "roster", field="person")
+    if role not in person.role_codes():
+        raise RuleViolation(
+            f"{person.name} does not hold the role of {Role(role).label}", "roster", field="role"
+        )
+    if ends_at <= starts_at:
+        raise RuleViolation("A shift must end after it starts", "roster", field="ends_at")
+    shift = Shift(day=day, person=person, role=role, starts_at=starts_at, ends_at=ends_at)
+    shift.full_clean()
+    shift.save()
+    return shift
+
+
+def day_open(*, day: GamingDay) -> GamingDay:
+    """Open a gaming day for postings. Refused while the staffing rules that must hold do not."""
+    with transaction.atomic():
+        day = GamingDay.objects.select_for_update().get(pk=day.pk)
+        if day.status != GamingDay.Status.SETUP:
+            raise RuleViolation(f"The gaming day {day.date} is {day.status}, not in setup", "gaming day")
+        earlier = day.event.days.filter(date__lt=day.date).exclude(status=GamingDay.Status.CLOSED)
+        if earlier.exists():
+            raise RuleViolation(
+                f"The gaming day {earlier.first().date} was never closed", "gaming day"
+            )
+        people = day.event.people.filter(registration=Person.Registration.GOOD)
+        for role in DESIGNATED:
+            if not people.filter(assignments__role=role).exists():
+                raise RuleViolation(
+                    f"The event has no {Role(role).label}; three designated persons are required",
+                    "T&C 2",
+                )
+        gaps = roster_gaps(day)
+        if gaps:
+            listed = "; ".join(describe_gap(role, s, e) for role, spans in gaps.items() for s, e in spans)
+            raise RuleViolation(
+                f"The roster leaves designated positions empty: {listed}; each must be present "
+                "continuously",
+                "T&C 2",
+            )
+        day.status = GamingDay.Status.OPEN
+        day.save(update_fields=["status"])
+        return day

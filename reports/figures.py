@@ -1,0 +1,148 @@
+"""An event's figures (cage-report/1), from its slips, with the game modules' win figures.
+
+A fixed number of queries whatever the size of the event: the slips of the event in one query,
+then everything is added up in Python.
+"""
+
+from collections import defaultdict
+from decimal import Decimal
+
+from cage.models import Slip, SlipType
+from cage.money import cents_str, shortest_decimal
+from events import games
+from events.models import Event
+
+TOTAL_KEYS = ("win", "chip_sales", "redemptions", "tips", "cash_over_short", "chip_over_short")
+
+
+def slip_value(slip: Slip, values: dict[str, int]) -> int:
+    """The value of the chips a slip names, in cents."""
+    return sum(values[key] * count for key, count in slip.details.get("chips", {}).items())
+
+
+def event_figures(event: Event) -> dict:
+    values = {d.key: d.value_cents for d in event.denominations.all()}
+    days = list(event.days.all())
+    slips = list(Slip.objects.filter(event=event).select_related("table").order_by("id"))
+    voided = {s.voids_id for s in slips if s.slip_type == SlipType.VOID}
+    live = [s for s in slips if s.id not in voided and s.slip_type != SlipType.VOID]
+
+    per_day = {day.id: dict.fromkeys(TOTAL_KEYS, 0) for day in days}
+    # (day id, table id) -> what the table's day needs
+    table_days: dict[tuple[int, int], dict] = defaultdict(lambda: {"fills": [], "credits": []})
+    expenses = 0
+    tip_shares = []
+    variances = []
+    day_dates = {day.id: day.date.isoformat() for day in days}
+
+    for slip in live:
+        totals = per_day[slip.day_id]
+        kind = slip.slip_type
+        if kind == SlipType.SALE:
+            totals["chip_sales"] += slip_value(slip, values)
+        elif kind == SlipType.REDEMPTION:
+            totals["redemptions"] += slip_value(slip, values)
+        elif kind == SlipType.TIPS:
+            totals["tips"] += slip_value(slip, values)
+        elif kind == SlipType.EXPENSE:
+            expenses += slip.details["cash"]
+        elif kind == SlipType.TIP_PAYOUT:
+            for share in slip.details["shares"]:
+                tip_shares.append(
+                    {
+                        "date": day_dates[slip.day_id],
+                        "person": share["person"],
+                        "hours": shortest_decimal(Decimal(share["hours"])),
+                        "amount": cents_str(share["amount"]),
+                    }
+                )
+        elif kind in (SlipType.TABLE_OPEN, SlipType.TABLE_CLOSE, SlipType.FILL, SlipType.CREDIT):
+            entry = table_days[(slip.day_id, slip.table_id)]
+            entry["table"] = slip.table
+            if kind == SlipType.TABLE_OPEN:
+                entry["opener"] = slip.details["total"]
+            elif kind == SlipType.TABLE_CLOSE:
+                entry["closer"] = slip.details["total"]
+            elif kind == SlipType.FILL:
+                entry["fills"].append(slip_value(slip, values))
+            else:
+                entry["credits"].append(slip_value(slip, values))
+        for variance in slip.details.get("variances", []):
+            key = "cash_over_short" if variance["instrument"] == "cash" else "chip_over_short"
+            totals[key] += variance["amount"]
+            variances.append(
+                {
+                    "date": day_dates[slip.day_id],
+                    "account": variance["account"],
+                    "instrument": variance["instrument"],
+                    "amount": cents_str(variance["amount"]),
+                    "reason": slip.reason,
+                }
+            )
+
+    table_rows = []
+    game_wins: dict[tuple[str, str], int] = defaultdict(int)
+    for (day_id, _), entry in table_days.items():
+        if "opener" not in entry or "closer" not in entry:
+            continue  # a table still open has no row yet
+        table = entry["table"]
+        figures = games.get_game(table.game).win(
+            games.TableDay(
+                opener=entry["opener"],
+                closer=entry["closer"],
+                fills=tuple(entry["fills"]),
+                credits=tuple(entry["credits"]),
+            )
+        )
+        date = day_dates[day_id]
+        table_rows.append(
+            {
+                "date": date,
+                "table": table.code,
+                "game": table.game,
+                "opener": figures.opener,
+                "fills": figures.fills,
+                "credits": figures.credits,
+                "closer": figures.closer,
+                "win": figures.win,
+            }
+        )
+        game_wins[(date, table.game)] += figures.win
+        per_day[day_id]["win"] += figures.win
+    table_rows.sort(key=lambda row: (row["date"], row["table"]))
+
+    event_totals = {key: sum(day[key] for day in per_day.values()) for key in TOTAL_KEYS}
+    outstanding = (
+        event_totals["chip_sales"]
+        - event_totals["redemptions"]
+        - event_totals["win"]
+        - event_totals["tips"]
+    )
+    net = event_totals["win"] + outstanding + event_totals["cash_over_short"] - expenses
+    money_keys = ("opener", "fills", "credits", "closer", "win")
+    return {
+        "format": "cage-report/1",
+        "event": event.slug,
+        "tables": [{k: cents_str(v) if k in money_keys else v for k, v in row.items()} for row in table_rows],
+        "games": [
+            {"date": date, "game": game, "win": cents_str(win)}
+            for (date, game), win in sorted(game_wins.items())
+        ],
+        "days": [
+            {"date": day.date.isoformat(), **{k: cents_str(per_day[day.id][k]) for k in TOTAL_KEYS}}
+            for day in days
+        ],
+        "event_totals": {
+            "win": cents_str(event_totals["win"]),
+            "chip_sales": cents_str(event_totals["chip_sales"]),
+            "redemptions": cents_str(event_totals["redemptions"]),
+            "chips_outstanding": cents_str(outstanding),
+            "tips": cents_str(event_totals["tips"]),
+            "cash_over_short": cents_str(event_totals["cash_over_short"]),
+            "chip_over_short": cents_str(event_totals["chip_over_short"]),
+            "expenses": cents_str(expenses),
+            "net_proceeds": cents_str(net),
+        },
+        "tip_shares": tip_shares,
+        "variances": variances,
+    }
