@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from cage import services
-from cage.models import Account, Slip, SlipType
+from cage.models import Account, Slip
 from events import services as event_services
 from events.models import Event, GamingDay, Person, Role
 from events.rules import RuleViolation
@@ -66,7 +66,7 @@ def _text(value, field, problems, *, required=True) -> str:
 
 def _cents(value, what="cash") -> int:
     if not isinstance(value, str):
-        raise RuleViolation(f"{what} must be a string of dollars such as \"12.50\"", "cage-records/1")
+        raise RuleViolation(f'{what} must be a string of dollars such as "12.50"', "cage-records/1")
     cents = event_services.parse_dollars(value, rule="cage-records/1")
     return cents
 
@@ -104,8 +104,10 @@ class _Importer:
             return None
         problems_before = len(self.problems)
         slug = _text(spec.get("slug"), "event.slug", self.problems)
-        fields = {k: _text(spec.get(k), f"event.{k}", self.problems)
-                  for k in ("name", "licence_number", "licensee", "supplier", "venue")}
+        fields = {
+            k: _text(spec.get(k), f"event.{k}", self.problems)
+            for k in ("name", "licence_number", "licensee", "supplier", "venue")
+        }
         game_codes = spec.get("games")
         if not isinstance(game_codes, list) or not all(isinstance(g, str) for g in game_codes):
             self.problems.append("event.games: a list of game codes is required (T&C 1.5.1)")
@@ -154,7 +156,7 @@ class _Importer:
             return
         for i, key in enumerate(keys):
             if not isinstance(key, str):
-                self.problems.append(f"event.chip_denominations[{i}]: {key!r} must be a string such as \"5\"")
+                self.problems.append(f'event.chip_denominations[{i}]: {key!r} must be a string such as "5"')
                 continue
             try:
                 event_services.denomination_add(event=event, value=key, key=key)
@@ -313,7 +315,9 @@ class _Importer:
         return services.table_return(table=self.table(r.get("table")), chips=self.chips(r), **c)
 
     def record_table_open(self, r, c):
-        return services.table_open(table=self.table(r.get("table")), chips=self.chips(r), reason=r.get("reason") or "", **c)
+        return services.table_open(
+            table=self.table(r.get("table")), chips=self.chips(r), reason=r.get("reason") or "", **c
+        )
 
     def record_fill(self, r, c):
         return services.fill(table=self.table(r.get("table")), chips=self.chips(r), **c)
@@ -329,12 +333,23 @@ class _Importer:
 
     def record_sale(self, r, c):
         runner = self.person(r["runner"]) if r.get("runner") is not None else None
-        return services.sale(chips=self.chips(r), cash=_cents(r.get("cash")), runner=runner,
-                             currency=r.get("currency", "CAD"), tender=r.get("tender", "cash"), **c)
+        return services.sale(
+            chips=self.chips(r),
+            cash=_cents(r.get("cash")),
+            runner=runner,
+            currency=r.get("currency", "CAD"),
+            tender=r.get("tender", "cash"),
+            **c,
+        )
 
     def record_redemption(self, r, c):
-        return services.redemption(chips=self.chips(r), cash=_cents(r.get("cash")),
-                                   currency=r.get("currency", "CAD"), tender=r.get("tender", "cash"), **c)
+        return services.redemption(
+            chips=self.chips(r),
+            cash=_cents(r.get("cash")),
+            currency=r.get("currency", "CAD"),
+            tender=r.get("tender", "cash"),
+            **c,
+        )
 
     def record_runner_issue(self, r, c):
         return services.runner_issue(runner=self.person(r.get("runner")), chips=self.chips(r), **c)
@@ -366,7 +381,9 @@ class _Importer:
         else:
             runner = self.person(account_id)
             if Role.RUNNER not in runner.role_codes():
-                raise RuleViolation(f"{account_id} is not a runner; counts are of bank_cash, chip_bank or a runner", "count")
+                raise RuleViolation(
+                    f"{account_id} is not a runner; counts are of bank_cash, chip_bank or a runner", "count"
+                )
             account = services.account_get(event, Account.Kind.RUNNER, person=runner)
         cash = _cents(r["cash"]) if r.get("cash") is not None else None
         return services.count(account=account, cash=cash, chips=r.get("chips"), reason=r.get("reason") or "", **c)
@@ -378,10 +395,13 @@ class _Importer:
         return services.void(target=target, reason=r.get("reason") or "", **c)
 
     def record_expense(self, r, c):
-        return services.expense(category=r.get("category"), description=r.get("description") or "",
-                                cash=_cents(r.get("cash")), invoice=r.get("invoice") or "", **c)
+        return services.expense(
+            category=r.get("category"),
+            description=r.get("description") or "",
+            cash=_cents(r.get("cash")),
+            invoice=r.get("invoice") or "",
+            **c,
+        )
 
     def record_close_day(self, r, c):
         return services.close_day(**c)
-
-

@@ -108,9 +108,7 @@ class SlipCounter(models.Model):
     last = models.PositiveIntegerField(default=0)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["event", "slip_type"], name="one_counter_per_slip_type")
-        ]
+        constraints = [models.UniqueConstraint(fields=["event", "slip_type"], name="one_counter_per_slip_type")]
 
 
 class Slip(AppendOnly):
@@ -120,30 +118,20 @@ class Slip(AppendOnly):
     serial = models.PositiveIntegerField()
     at = models.DateTimeField()
     table = models.ForeignKey(GameTable, on_delete=models.PROTECT, null=True, blank=True)
-    runner = models.ForeignKey(
-        Person, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
-    account = models.ForeignKey(
-        Account, on_delete=models.PROTECT, null=True, blank=True, related_name="counts"
-    )
-    voids = models.OneToOneField(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="voided_by"
-    )
+    runner = models.ForeignKey(Person, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, null=True, blank=True, related_name="counts")
+    voids = models.OneToOneField("self", on_delete=models.PROTECT, null=True, blank=True, related_name="voided_by")
     reason = models.TextField(blank=True)
     # What the slip says beyond its postings: counted chips, tip hours, expense details, the
     # records file's ref.
     details = models.JSONField(default=dict, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
-    )
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["id"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["event", "slip_type", "serial"], name="one_serial_per_slip_type"
-            ),
+            models.UniqueConstraint(fields=["event", "slip_type", "serial"], name="one_serial_per_slip_type"),
             models.CheckConstraint(condition=models.Q(serial__gt=0), name="slip_serial_positive"),
         ]
         indexes = [models.Index(fields=["day", "slip_type"])]
@@ -160,16 +148,12 @@ class Posting(AppendOnly):
     slip = models.ForeignKey(Slip, on_delete=models.PROTECT, related_name="postings")
     account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="postings")
     # Null is cash; otherwise chips of this denomination.
-    denomination = models.ForeignKey(
-        ChipDenomination, on_delete=models.PROTECT, null=True, blank=True
-    )
+    denomination = models.ForeignKey(ChipDenomination, on_delete=models.PROTECT, null=True, blank=True)
     amount = models.BigIntegerField(help_text="cents; positive into the account")
 
     class Meta:
         ordering = ["id"]
-        constraints = [
-            models.CheckConstraint(condition=~models.Q(amount=0), name="posting_amount_not_zero")
-        ]
+        constraints = [models.CheckConstraint(condition=~models.Q(amount=0), name="posting_amount_not_zero")]
         indexes = [models.Index(fields=["account", "denomination"])]
 
     def __str__(self):

@@ -1,4 +1,12 @@
 from django.urls import path
 
+from . import views
+
 app_name = "cage"
-urlpatterns: list = []
+urlpatterns = [
+    path("<slug:slug>/", views.home, name="home"),
+    path("<slug:slug>/slips/new/<str:slip_type>/", views.slip_new, name="slip_new"),
+    path("<slug:slug>/slips/<int:pk>/", views.slip_detail, name="slip"),
+    path("<slug:slug>/close/", views.day_close, name="day_close"),
+    path("<slug:slug>/reconcile/", views.day_reconcile, name="day_reconcile"),
+]

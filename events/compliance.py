@@ -70,19 +70,14 @@ def event_compliance(event: Event) -> list[Check]:
 
     missing = []
     for role in DESIGNATED:
-        if not any(
-            role in p.role_codes() and p.registration == Person.Registration.GOOD for p in people
-        ):
+        if not any(role in p.role_codes() and p.registration == Person.Registration.GOOD for p in people):
             missing.append(f"No {Role(role).label}")
     checks.append(
-        Check("T&C 2", "At least three designated persons: DRIC, General Cashier, Chip Cashier",
-              not missing, missing)
+        Check("T&C 2", "At least three designated persons: DRIC, General Cashier, Chip Cashier", not missing, missing)
     )
 
     doubled = [
-        f"{p.name} holds {len(held)} positions"
-        for p in people
-        if len(held := p.role_codes() & set(DESIGNATED)) > 1
+        f"{p.name} holds {len(held)} positions" for p in people if len(held := p.role_codes() & set(DESIGNATED)) > 1
     ]
     checks.append(Check("T&C 2", "Each designated person holds one position only", not doubled, doubled))
 
@@ -92,8 +87,7 @@ def event_compliance(event: Event) -> list[Check]:
         if p.supplier_associated and p.role_codes() & set(DESIGNATED)
     ]
     checks.append(
-        Check("T&C 2", "Designated persons are not associated with the registered supplier",
-              not supplier, supplier)
+        Check("T&C 2", "Designated persons are not associated with the registered supplier", not supplier, supplier)
     )
 
     young = [f"{p.name} is {p.age_on(event.first_day)}" for p in people if underage(p, event)]
@@ -105,8 +99,7 @@ def event_compliance(event: Event) -> list[Check]:
         if p.registration != Person.Registration.GOOD
     ]
     checks.append(
-        Check("T&C 2.3", "Nobody whose registration was refused, revoked or suspended takes part",
-              not barred, barred)
+        Check("T&C 2.3", "Nobody whose registration was refused, revoked or suspended takes part", not barred, barred)
     )
 
     unregistered = [
@@ -115,20 +108,16 @@ def event_compliance(event: Event) -> list[Check]:
         if p.supplier_associated and Role.DEALER in p.role_codes() and not p.gaming_assistant_number
     ]
     checks.append(
-        Check("T&C 4.2", "Supplier employees who deal are registered Gaming Assistants",
-              not unregistered, unregistered)
+        Check("T&C 4.2", "Supplier employees who deal are registered Gaming Assistants", not unregistered, unregistered)
     )
 
     for day in event.days.all():
         if day.opening_hours() is None:
             checks.append(
-                Check("T&C 2", f"{day.date}: each position present continuously", None,
-                      ["No opening hours scheduled"])
+                Check("T&C 2", f"{day.date}: each position present continuously", None, ["No opening hours scheduled"])
             )
             continue
         gaps = roster_gaps(day)
         problems = [describe_gap(role, s, e) for role, spans in gaps.items() for s, e in spans]
-        checks.append(
-            Check("T&C 2", f"{day.date}: each position present continuously", not problems, problems)
-        )
+        checks.append(Check("T&C 2", f"{day.date}: each position present continuously", not problems, problems))
     return checks

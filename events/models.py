@@ -30,9 +30,7 @@ class Event(models.Model):
     name = models.CharField(max_length=200)
     licensee = models.ForeignKey(Licensee, on_delete=models.PROTECT, related_name="events")
     licence_number = models.CharField(max_length=40)
-    licensing_authority = models.CharField(
-        max_length=200, default="Alcohol and Gaming Commission of Ontario"
-    )
+    licensing_authority = models.CharField(max_length=200, default="Alcohol and Gaming Commission of Ontario")
     venue = models.CharField(max_length=200)
     first_day = models.DateField()
     last_day = models.DateField()
@@ -84,9 +82,7 @@ class GamingDay(models.Model):
 
     class Meta:
         ordering = ["date"]
-        constraints = [
-            models.UniqueConstraint(fields=["event", "date"], name="one_gaming_day_per_date")
-        ]
+        constraints = [models.UniqueConstraint(fields=["event", "date"], name="one_gaming_day_per_date")]
 
     def __str__(self):
         return f"{self.event.slug} {self.date.isoformat()}"
@@ -114,9 +110,7 @@ class ChipDenomination(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["event", "value_cents"], name="one_chip_per_value"),
             models.UniqueConstraint(fields=["event", "key"], name="one_chip_per_key"),
-            models.CheckConstraint(
-                condition=models.Q(value_cents__gt=0), name="chip_value_positive"
-            ),
+            models.CheckConstraint(condition=models.Q(value_cents__gt=0), name="chip_value_positive"),
         ]
 
     def __str__(self):
@@ -178,12 +172,8 @@ class Person(models.Model):
     born_on = models.DateField("date of birth")
     identification = models.CharField("identification shown", max_length=200, blank=True)
     supplier_associated = models.BooleanField("associated with the supplier", default=False)
-    registration = models.CharField(
-        max_length=10, choices=Registration.choices, default=Registration.GOOD
-    )
-    gaming_assistant_number = models.CharField(
-        "gaming-assistant registration number", max_length=40, blank=True
-    )
+    registration = models.CharField(max_length=10, choices=Registration.choices, default=Registration.GOOD)
+    gaming_assistant_number = models.CharField("gaming-assistant registration number", max_length=40, blank=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -197,9 +187,7 @@ class Person(models.Model):
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(fields=["event", "code"], name="one_person_code"),
-            models.UniqueConstraint(
-                fields=["event", "user"], name="one_person_per_login_per_event"
-            ),
+            models.UniqueConstraint(fields=["event", "user"], name="one_person_per_login_per_event"),
         ]
 
     def __str__(self):
@@ -221,9 +209,7 @@ class Assignment(models.Model):
 
     class Meta:
         ordering = ["role"]
-        constraints = [
-            models.UniqueConstraint(fields=["person", "role"], name="one_assignment_per_role")
-        ]
+        constraints = [models.UniqueConstraint(fields=["person", "role"], name="one_assignment_per_role")]
 
     def __str__(self):
         return f"{self.person} as {self.get_role_display()}"
@@ -241,9 +227,7 @@ class Shift(models.Model):
     class Meta:
         ordering = ["starts_at"]
         constraints = [
-            models.CheckConstraint(
-                condition=models.Q(ends_at__gt=models.F("starts_at")), name="shift_ends_after_start"
-            )
+            models.CheckConstraint(condition=models.Q(ends_at__gt=models.F("starts_at")), name="shift_ends_after_start")
         ]
 
     def __str__(self):

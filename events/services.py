@@ -170,8 +170,7 @@ def role_assign(*, person: Person, role: str) -> Assignment:
     if role in DESIGNATED:
         if person.supplier_associated:
             raise RuleViolation(
-                f"{person.name} is associated with the registered supplier and cannot be "
-                f"{Role(role).label}",
+                f"{person.name} is associated with the registered supplier and cannot be {Role(role).label}",
                 "T&C 2",
                 field="role",
             )
@@ -228,9 +227,7 @@ def shift_add(
     if person.event_id != day.event_id:
         raise RuleViolation(f"{person.name} is not on this event", "roster", field="person")
     if role not in person.role_codes():
-        raise RuleViolation(
-            f"{person.name} does not hold the role of {Role(role).label}", "roster", field="role"
-        )
+        raise RuleViolation(f"{person.name} does not hold the role of {Role(role).label}", "roster", field="role")
     if ends_at <= starts_at:
         raise RuleViolation("A shift must end after it starts", "roster", field="ends_at")
     shift = Shift(day=day, person=person, role=role, starts_at=starts_at, ends_at=ends_at)
@@ -247,9 +244,7 @@ def day_open(*, day: GamingDay) -> GamingDay:
             raise RuleViolation(f"The gaming day {day.date} is {day.status}, not in setup", "gaming day")
         earlier = day.event.days.filter(date__lt=day.date).exclude(status=GamingDay.Status.CLOSED)
         if earlier.exists():
-            raise RuleViolation(
-                f"The gaming day {earlier.first().date} was never closed", "gaming day"
-            )
+            raise RuleViolation(f"The gaming day {earlier.first().date} was never closed", "gaming day")
         people = day.event.people.filter(registration=Person.Registration.GOOD)
         for role in DESIGNATED:
             if not people.filter(assignments__role=role).exists():
@@ -261,8 +256,7 @@ def day_open(*, day: GamingDay) -> GamingDay:
         if gaps:
             listed = "; ".join(describe_gap(role, s, e) for role, spans in gaps.items() for s, e in spans)
             raise RuleViolation(
-                f"The roster leaves designated positions empty: {listed}; each must be present "
-                "continuously",
+                f"The roster leaves designated positions empty: {listed}; each must be present continuously",
                 "T&C 2",
             )
         day.status = GamingDay.Status.OPEN

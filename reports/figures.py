@@ -112,12 +112,7 @@ def event_figures(event: Event) -> dict:
     table_rows.sort(key=lambda row: (row["date"], row["table"]))
 
     event_totals = {key: sum(day[key] for day in per_day.values()) for key in TOTAL_KEYS}
-    outstanding = (
-        event_totals["chip_sales"]
-        - event_totals["redemptions"]
-        - event_totals["win"]
-        - event_totals["tips"]
-    )
+    outstanding = event_totals["chip_sales"] - event_totals["redemptions"] - event_totals["win"] - event_totals["tips"]
     net = event_totals["win"] + outstanding + event_totals["cash_over_short"] - expenses
     money_keys = ("opener", "fills", "credits", "closer", "win")
     return {
@@ -125,12 +120,10 @@ def event_figures(event: Event) -> dict:
         "event": event.slug,
         "tables": [{k: cents_str(v) if k in money_keys else v for k, v in row.items()} for row in table_rows],
         "games": [
-            {"date": date, "game": game, "win": cents_str(win)}
-            for (date, game), win in sorted(game_wins.items())
+            {"date": date, "game": game, "win": cents_str(win)} for (date, game), win in sorted(game_wins.items())
         ],
         "days": [
-            {"date": day.date.isoformat(), **{k: cents_str(per_day[day.id][k]) for k in TOTAL_KEYS}}
-            for day in days
+            {"date": day.date.isoformat(), **{k: cents_str(per_day[day.id][k]) for k in TOTAL_KEYS}} for day in days
         ],
         "event_totals": {
             "win": cents_str(event_totals["win"]),

@@ -6,120 +6,282 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('events', '0001_initial'),
+        ("events", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Account',
+            name="Account",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('bank_cash', 'Bank cash (General Cashier)'), ('chip_bank', 'Chip bank (Chip Cashier)'), ('runner', 'Runner'), ('table', 'Table tray'), ('tip_pool', 'Tip pool'), ('dealer', 'Dealer (tips paid)'), ('patrons', 'Patrons'), ('supplier', 'Registered supplier'), ('trust', "Licensee's trust account"), ('expenses', 'Expenses paid'), ('over_short', 'Over/short')], max_length=12)),
-                ('code', models.CharField(max_length=60)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='accounts', to='events.event')),
-                ('person', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, to='events.person')),
-                ('table', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, to='events.gametable')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("bank_cash", "Bank cash (General Cashier)"),
+                            ("chip_bank", "Chip bank (Chip Cashier)"),
+                            ("runner", "Runner"),
+                            ("table", "Table tray"),
+                            ("tip_pool", "Tip pool"),
+                            ("dealer", "Dealer (tips paid)"),
+                            ("patrons", "Patrons"),
+                            ("supplier", "Registered supplier"),
+                            ("trust", "Licensee's trust account"),
+                            ("expenses", "Expenses paid"),
+                            ("over_short", "Over/short"),
+                        ],
+                        max_length=12,
+                    ),
+                ),
+                ("code", models.CharField(max_length=60)),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="accounts", to="events.event"
+                    ),
+                ),
+                (
+                    "person",
+                    models.ForeignKey(
+                        blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, to="events.person"
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, to="events.gametable"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['code'],
+                "ordering": ["code"],
             },
         ),
         migrations.CreateModel(
-            name='Slip',
+            name="Slip",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slip_type', models.CharField(choices=[('chips_received', 'Chips received from supplier'), ('chips_returned', 'Chips returned to supplier'), ('float_in', 'Float in'), ('deposit', 'Deposit'), ('table_issue', 'Table issue'), ('table_return', 'Table return'), ('table_open', 'Opener'), ('fill', 'Fill'), ('credit', 'Credit'), ('tips', 'Tips'), ('table_close', 'Closer'), ('sale', 'Chip sale'), ('redemption', 'Redemption'), ('runner_issue', 'Runner issue'), ('runner_return', 'Runner return'), ('tip_payout', 'Tip payout'), ('count', 'Count'), ('void', 'Void'), ('expense', 'Expense'), ('close_day', 'Day close')], max_length=20)),
-                ('serial', models.PositiveIntegerField()),
-                ('at', models.DateTimeField()),
-                ('reason', models.TextField(blank=True)),
-                ('details', models.JSONField(blank=True, default=dict)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('account', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='counts', to='cage.account')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, to=settings.AUTH_USER_MODEL)),
-                ('day', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='slips', to='events.gamingday')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='slips', to='events.event')),
-                ('runner', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='events.person')),
-                ('table', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, to='events.gametable')),
-                ('voids', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='voided_by', to='cage.slip')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "slip_type",
+                    models.CharField(
+                        choices=[
+                            ("chips_received", "Chips received from supplier"),
+                            ("chips_returned", "Chips returned to supplier"),
+                            ("float_in", "Float in"),
+                            ("deposit", "Deposit"),
+                            ("table_issue", "Table issue"),
+                            ("table_return", "Table return"),
+                            ("table_open", "Opener"),
+                            ("fill", "Fill"),
+                            ("credit", "Credit"),
+                            ("tips", "Tips"),
+                            ("table_close", "Closer"),
+                            ("sale", "Chip sale"),
+                            ("redemption", "Redemption"),
+                            ("runner_issue", "Runner issue"),
+                            ("runner_return", "Runner return"),
+                            ("tip_payout", "Tip payout"),
+                            ("count", "Count"),
+                            ("void", "Void"),
+                            ("expense", "Expense"),
+                            ("close_day", "Day close"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("serial", models.PositiveIntegerField()),
+                ("at", models.DateTimeField()),
+                ("reason", models.TextField(blank=True)),
+                ("details", models.JSONField(blank=True, default=dict)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "account",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="counts",
+                        to="cage.account",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "day",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="slips", to="events.gamingday"
+                    ),
+                ),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="slips", to="events.event"
+                    ),
+                ),
+                (
+                    "runner",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="events.person",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, to="events.gametable"
+                    ),
+                ),
+                (
+                    "voids",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="voided_by",
+                        to="cage.slip",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['id'],
+                "ordering": ["id"],
             },
         ),
         migrations.CreateModel(
-            name='Signature',
+            name="Signature",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('capacity', models.CharField(max_length=20)),
-                ('signed_at', models.DateTimeField()),
-                ('person', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='signatures', to='events.person')),
-                ('slip', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='signatures', to='cage.slip')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("capacity", models.CharField(max_length=20)),
+                ("signed_at", models.DateTimeField()),
+                (
+                    "person",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="signatures", to="events.person"
+                    ),
+                ),
+                (
+                    "slip",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="signatures", to="cage.slip"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['id'],
+                "ordering": ["id"],
             },
         ),
         migrations.CreateModel(
-            name='Posting',
+            name="Posting",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('amount', models.BigIntegerField(help_text='cents; positive into the account')),
-                ('account', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='postings', to='cage.account')),
-                ('denomination', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, to='events.chipdenomination')),
-                ('slip', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='postings', to='cage.slip')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("amount", models.BigIntegerField(help_text="cents; positive into the account")),
+                (
+                    "account",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="postings", to="cage.account"
+                    ),
+                ),
+                (
+                    "denomination",
+                    models.ForeignKey(
+                        blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, to="events.chipdenomination"
+                    ),
+                ),
+                (
+                    "slip",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="postings", to="cage.slip"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['id'],
+                "ordering": ["id"],
             },
         ),
         migrations.CreateModel(
-            name='SlipCounter',
+            name="SlipCounter",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slip_type', models.CharField(choices=[('chips_received', 'Chips received from supplier'), ('chips_returned', 'Chips returned to supplier'), ('float_in', 'Float in'), ('deposit', 'Deposit'), ('table_issue', 'Table issue'), ('table_return', 'Table return'), ('table_open', 'Opener'), ('fill', 'Fill'), ('credit', 'Credit'), ('tips', 'Tips'), ('table_close', 'Closer'), ('sale', 'Chip sale'), ('redemption', 'Redemption'), ('runner_issue', 'Runner issue'), ('runner_return', 'Runner return'), ('tip_payout', 'Tip payout'), ('count', 'Count'), ('void', 'Void'), ('expense', 'Expense'), ('close_day', 'Day close')], max_length=20)),
-                ('last', models.PositiveIntegerField(default=0)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, to='events.event')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "slip_type",
+                    models.CharField(
+                        choices=[
+                            ("chips_received", "Chips received from supplier"),
+                            ("chips_returned", "Chips returned to supplier"),
+                            ("float_in", "Float in"),
+                            ("deposit", "Deposit"),
+                            ("table_issue", "Table issue"),
+                            ("table_return", "Table return"),
+                            ("table_open", "Opener"),
+                            ("fill", "Fill"),
+                            ("credit", "Credit"),
+                            ("tips", "Tips"),
+                            ("table_close", "Closer"),
+                            ("sale", "Chip sale"),
+                            ("redemption", "Redemption"),
+                            ("runner_issue", "Runner issue"),
+                            ("runner_return", "Runner return"),
+                            ("tip_payout", "Tip payout"),
+                            ("count", "Count"),
+                            ("void", "Void"),
+                            ("expense", "Expense"),
+                            ("close_day", "Day close"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("last", models.PositiveIntegerField(default=0)),
+                ("event", models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, to="events.event")),
             ],
         ),
         migrations.AddConstraint(
-            model_name='account',
-            constraint=models.UniqueConstraint(fields=('event', 'code'), name='one_account_code'),
+            model_name="account",
+            constraint=models.UniqueConstraint(fields=("event", "code"), name="one_account_code"),
         ),
         migrations.AddIndex(
-            model_name='slip',
-            index=models.Index(fields=['day', 'slip_type'], name='cage_slip_day_id_c17b93_idx'),
+            model_name="slip",
+            index=models.Index(fields=["day", "slip_type"], name="cage_slip_day_id_c17b93_idx"),
         ),
         migrations.AddConstraint(
-            model_name='slip',
-            constraint=models.UniqueConstraint(fields=('event', 'slip_type', 'serial'), name='one_serial_per_slip_type'),
+            model_name="slip",
+            constraint=models.UniqueConstraint(
+                fields=("event", "slip_type", "serial"), name="one_serial_per_slip_type"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='slip',
-            constraint=models.CheckConstraint(condition=models.Q(('serial__gt', 0)), name='slip_serial_positive'),
+            model_name="slip",
+            constraint=models.CheckConstraint(condition=models.Q(("serial__gt", 0)), name="slip_serial_positive"),
         ),
         migrations.AddConstraint(
-            model_name='signature',
-            constraint=models.UniqueConstraint(fields=('slip', 'capacity'), name='one_signature_per_capacity'),
+            model_name="signature",
+            constraint=models.UniqueConstraint(fields=("slip", "capacity"), name="one_signature_per_capacity"),
         ),
         migrations.AddConstraint(
-            model_name='signature',
-            constraint=models.UniqueConstraint(fields=('slip', 'person'), name='one_capacity_per_person'),
+            model_name="signature",
+            constraint=models.UniqueConstraint(fields=("slip", "person"), name="one_capacity_per_person"),
         ),
         migrations.AddIndex(
-            model_name='posting',
-            index=models.Index(fields=['account', 'denomination'], name='cage_postin_account_d7acf4_idx'),
+            model_name="posting",
+            index=models.Index(fields=["account", "denomination"], name="cage_postin_account_d7acf4_idx"),
         ),
         migrations.AddConstraint(
-            model_name='posting',
-            constraint=models.CheckConstraint(condition=models.Q(('amount', 0), _negated=True), name='posting_amount_not_zero'),
+            model_name="posting",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("amount", 0), _negated=True), name="posting_amount_not_zero"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='slipcounter',
-            constraint=models.UniqueConstraint(fields=('event', 'slip_type'), name='one_counter_per_slip_type'),
+            model_name="slipcounter",
+            constraint=models.UniqueConstraint(fields=("event", "slip_type"), name="one_counter_per_slip_type"),
         ),
     ]

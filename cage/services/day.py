@@ -42,7 +42,9 @@ def day_reconcile(*, day: GamingDay) -> GamingDay:
     day = lock_day(day)
     open_tables = list(day.event.tables.filter(state=GameTable.State.OPEN).values_list("code", flat=True))
     if open_tables:
-        raise RuleViolation(f"tables still open: {', '.join(open_tables)}", "gaming day: every table closed before reconciling")
+        raise RuleViolation(
+            f"tables still open: {', '.join(open_tables)}", "gaming day: every table closed before reconciling"
+        )
     day.status = GamingDay.Status.RECONCILING
     day.save(update_fields=["status"])
     return day
@@ -56,8 +58,15 @@ def close_day(*, day: GamingDay, signed, at=None, created_by=None, ref="") -> Sl
     problems = close_problems(day)
     if problems:
         raise RuleViolation("the day cannot close: " + "; ".join(problems), "nightly reconciliation")
-    slip = post_slip(day=day, slip_type=SlipType.CLOSE_DAY, signed=signed, legs=[], at=at,
-                     details={"ref": ref}, created_by=created_by)
+    slip = post_slip(
+        day=day,
+        slip_type=SlipType.CLOSE_DAY,
+        signed=signed,
+        legs=[],
+        at=at,
+        details={"ref": ref},
+        created_by=created_by,
+    )
     day.status = GamingDay.Status.CLOSED
     day.save(update_fields=["status"])
     return slip

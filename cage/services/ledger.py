@@ -143,9 +143,7 @@ def chips_legs_value(event: Event, chips: dict[str, int], *, allow_empty: bool =
                 "T&C 3.4.3",
             )
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise RuleViolation(
-                f"${key} chips: {count!r} is not a whole number of chips of 0 or more", "chip count"
-            )
+            raise RuleViolation(f"${key} chips: {count!r} is not a whole number of chips of 0 or more", "chip count")
         if count:
             result[denomination] = count * denomination.value_cents
     if not result and not allow_empty:
@@ -155,9 +153,7 @@ def chips_legs_value(event: Event, chips: dict[str, int], *, allow_empty: bool =
 
 def check_tender(currency: str, tender: str) -> None:
     if currency != "CAD":
-        raise RuleViolation(
-            f"{currency} refused: chips are bought and redeemed for Canadian currency only", "T&C 3.6"
-        )
+        raise RuleViolation(f"{currency} refused: chips are bought and redeemed for Canadian currency only", "T&C 3.6")
     if tender != "cash":
         raise RuleViolation(
             f"payment by {tender} refused: no credit of any kind, debit or credit cards or cheques",
@@ -165,14 +161,14 @@ def check_tender(currency: str, tender: str) -> None:
         )
 
 
-def check_signatures(
-    event: Event, slip_type: str, signed: dict[str, Person], *, runner: Person | None = None
-) -> None:
+def check_signatures(event: Event, slip_type: str, signed: dict[str, Person], *, runner: Person | None = None) -> None:
     required = CAPACITIES[slip_type]
     label = SlipType(slip_type).label.lower()
     missing = [c for c in required if c not in signed]
     if missing:
-        raise RuleViolation(f"a {label} slip needs {', '.join(missing)} signed", "DESIGN slips and signatures: every capacity signs")
+        raise RuleViolation(
+            f"a {label} slip needs {', '.join(missing)} signed", "DESIGN slips and signatures: every capacity signs"
+        )
     extra = [c for c in signed if c not in required]
     if extra:
         raise RuleViolation(
@@ -237,7 +233,9 @@ def lock_day(day: GamingDay, *, allowed: tuple[str, ...] = (GamingDay.Status.OPE
     day = GamingDay.objects.select_for_update().select_related("event").get(pk=day.pk)
     if day.status not in allowed:
         if day.status == GamingDay.Status.CLOSED:
-            raise RuleViolation(f"the gaming day {day.date} is closed and locked", "gaming day: a closed day takes no posting")
+            raise RuleViolation(
+                f"the gaming day {day.date} is closed and locked", "gaming day: a closed day takes no posting"
+            )
         raise RuleViolation(
             f"the gaming day {day.date} is {day.get_status_display().lower()}; this slip needs it "
             f"{' or '.join(allowed)}",
@@ -337,9 +335,7 @@ def post_slip(
             if amount
         ]
     )
-    Signature.objects.bulk_create(
-        [Signature(slip=slip, capacity=c, person=p, signed_at=at) for c, p in signed.items()]
-    )
+    Signature.objects.bulk_create([Signature(slip=slip, capacity=c, person=p, signed_at=at) for c, p in signed.items()])
     return slip
 
 

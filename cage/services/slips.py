@@ -4,13 +4,13 @@ Each runs in one transaction, locks the gaming day first (see ledger.lock_day), 
 rule, then writes the slip, its postings and its signatures together.
 """
 
-import datetime
 from decimal import Decimal
 
 from cage.models import Account, Slip, SlipType
 from events.models import GameTable, GamingDay, Person, Role
 from events.rules import RuleViolation
 
+from ..money import cents_str, largest_remainder_split
 from .ledger import (
     CASH,
     Leg,
@@ -26,7 +26,6 @@ from .ledger import (
     move,
     post_slip,
 )
-from ..money import cents_str, largest_remainder_split
 
 OPEN = (GamingDay.Status.OPEN,)
 # While the day reconciles, the floor is closed: money may still settle, but no table opens or
@@ -76,8 +75,15 @@ def chips_received(*, day, chips, signed, at=None, created_by=None, ref="") -> S
     event = day.event
     value = chips_legs_value(event, chips)
     legs = move(account_get(event, Account.Kind.SUPPLIER), account_get(event, Account.Kind.CHIP_BANK), value)
-    return post_slip(day=day, slip_type=SlipType.CHIPS_RECEIVED, signed=signed, legs=legs, at=at,
-                     details={"chips": _counted_chips(day, chips), "ref": ref}, created_by=created_by)
+    return post_slip(
+        day=day,
+        slip_type=SlipType.CHIPS_RECEIVED,
+        signed=signed,
+        legs=legs,
+        at=at,
+        details={"chips": _counted_chips(day, chips), "ref": ref},
+        created_by=created_by,
+    )
 
 
 @atomic_slip
@@ -86,8 +92,15 @@ def chips_returned(*, day, chips, signed, at=None, created_by=None, ref="") -> S
     event = day.event
     value = chips_legs_value(event, chips)
     legs = move(account_get(event, Account.Kind.CHIP_BANK), account_get(event, Account.Kind.SUPPLIER), value)
-    return post_slip(day=day, slip_type=SlipType.CHIPS_RETURNED, signed=signed, legs=legs, at=at,
-                     details={"chips": _counted_chips(day, chips), "ref": ref}, created_by=created_by)
+    return post_slip(
+        day=day,
+        slip_type=SlipType.CHIPS_RETURNED,
+        signed=signed,
+        legs=legs,
+        at=at,
+        details={"chips": _counted_chips(day, chips), "ref": ref},
+        created_by=created_by,
+    )
 
 
 @atomic_slip
@@ -95,8 +108,15 @@ def float_in(*, day, cash, signed, at=None, created_by=None, ref="") -> Slip:
     day = lock_day(day, allowed=SETTLING)
     event = day.event
     legs = move(account_get(event, Account.Kind.TRUST), account_get(event, Account.Kind.BANK_CASH), {CASH: _cash(cash)})
-    return post_slip(day=day, slip_type=SlipType.FLOAT_IN, signed=signed, legs=legs, at=at,
-                     details={"ref": ref}, created_by=created_by)
+    return post_slip(
+        day=day,
+        slip_type=SlipType.FLOAT_IN,
+        signed=signed,
+        legs=legs,
+        at=at,
+        details={"ref": ref},
+        created_by=created_by,
+    )
 
 
 @atomic_slip
@@ -104,8 +124,15 @@ def deposit(*, day, cash, signed, at=None, created_by=None, ref="") -> Slip:
     day = lock_day(day, allowed=SETTLING)
     event = day.event
     legs = move(account_get(event, Account.Kind.BANK_CASH), account_get(event, Account.Kind.TRUST), {CASH: _cash(cash)})
-    return post_slip(day=day, slip_type=SlipType.DEPOSIT, signed=signed, legs=legs, at=at,
-                     details={"ref": ref}, created_by=created_by)
+    return post_slip(
+        day=day,
+        slip_type=SlipType.DEPOSIT,
+        signed=signed,
+        legs=legs,
+        at=at,
+        details={"ref": ref},
+        created_by=created_by,
+    )
 
 
 # --- tables -------------------------------------------------------------------------------
@@ -120,37 +147,88 @@ def _tray_move(slip_type, *, day, table, chips, signed, at, created_by, ref, sta
     bank = account_get(event, Account.Kind.CHIP_BANK)
     tray = account_get(event, Account.Kind.TABLE, table=table)
     legs = move(bank, tray, value) if into_tray else move(tray, bank, value)
-    return post_slip(day=day, slip_type=slip_type, signed=signed, legs=legs, at=at, table=table,
-                     details={"chips": _counted_chips(day, chips), "ref": ref}, created_by=created_by)
+    return post_slip(
+        day=day,
+        slip_type=slip_type,
+        signed=signed,
+        legs=legs,
+        at=at,
+        table=table,
+        details={"chips": _counted_chips(day, chips), "ref": ref},
+        created_by=created_by,
+    )
 
 
 @atomic_slip
 def table_issue(*, day, table, chips, signed, at=None, created_by=None, ref="") -> Slip:
     """Stock a closed table's tray from the chip bank, before it opens."""
-    return _tray_move(SlipType.TABLE_ISSUE, day=day, table=table, chips=chips, signed=signed, at=at,
-                      created_by=created_by, ref=ref, state=GameTable.State.CLOSED, into_tray=True, allowed=OPEN)
+    return _tray_move(
+        SlipType.TABLE_ISSUE,
+        day=day,
+        table=table,
+        chips=chips,
+        signed=signed,
+        at=at,
+        created_by=created_by,
+        ref=ref,
+        state=GameTable.State.CLOSED,
+        into_tray=True,
+        allowed=OPEN,
+    )
 
 
 @atomic_slip
 def table_return(*, day, table, chips, signed, at=None, created_by=None, ref="") -> Slip:
     """Bring a closed table's tray back to the chip bank."""
-    return _tray_move(SlipType.TABLE_RETURN, day=day, table=table, chips=chips, signed=signed, at=at,
-                      created_by=created_by, ref=ref, state=GameTable.State.CLOSED, into_tray=False,
-                      allowed=SETTLING)
+    return _tray_move(
+        SlipType.TABLE_RETURN,
+        day=day,
+        table=table,
+        chips=chips,
+        signed=signed,
+        at=at,
+        created_by=created_by,
+        ref=ref,
+        state=GameTable.State.CLOSED,
+        into_tray=False,
+        allowed=SETTLING,
+    )
 
 
 @atomic_slip
 def fill(*, day, table, chips, signed, at=None, created_by=None, ref="") -> Slip:
     """Chips from the chip bank to an open table (Chip Cashier controls fills, T&C 2.1.2)."""
-    return _tray_move(SlipType.FILL, day=day, table=table, chips=chips, signed=signed, at=at,
-                      created_by=created_by, ref=ref, state=GameTable.State.OPEN, into_tray=True, allowed=OPEN)
+    return _tray_move(
+        SlipType.FILL,
+        day=day,
+        table=table,
+        chips=chips,
+        signed=signed,
+        at=at,
+        created_by=created_by,
+        ref=ref,
+        state=GameTable.State.OPEN,
+        into_tray=True,
+        allowed=OPEN,
+    )
 
 
 @atomic_slip
 def credit(*, day, table, chips, signed, at=None, created_by=None, ref="") -> Slip:
     """Chips from an open table's tray back to the chip bank."""
-    return _tray_move(SlipType.CREDIT, day=day, table=table, chips=chips, signed=signed, at=at,
-                      created_by=created_by, ref=ref, state=GameTable.State.OPEN, into_tray=False, allowed=OPEN)
+    return _tray_move(
+        SlipType.CREDIT,
+        day=day,
+        table=table,
+        chips=chips,
+        signed=signed,
+        at=at,
+        created_by=created_by,
+        ref=ref,
+        state=GameTable.State.OPEN,
+        into_tray=False,
+        allowed=OPEN,
+    )
 
 
 def _count_against(account: Account, counted: dict, *, cash: int | None = None) -> dict:
@@ -178,15 +256,21 @@ def _variance_legs(account: Account, over_short: Account, diffs: dict) -> list[L
     """Post counted − expected to over/short: a shortage moves value from the account to over/short."""
     legs = []
     for denomination, diff in diffs.items():
-        legs += move(over_short, account, {denomination: diff}) if diff > 0 else move(account, over_short, {denomination: -diff})
+        legs += (
+            move(over_short, account, {denomination: diff})
+            if diff > 0
+            else move(account, over_short, {denomination: -diff})
+        )
     return legs
 
 
 def _variance_details(day, account, diffs) -> list[dict]:
     order = _chip_order(day)
     ordered = sorted(diffs.items(), key=lambda item: (item[0] is CASH, order.get(getattr(item[0], "pk", None), 0)))
-    return [{"account": account.code, "instrument": "cash" if d is CASH else f"chips:{d.key}", "amount": diff}
-            for d, diff in ordered]
+    return [
+        {"account": account.code, "instrument": "cash" if d is CASH else f"chips:{d.key}", "amount": diff}
+        for d, diff in ordered
+    ]
 
 
 @atomic_slip
@@ -213,10 +297,22 @@ def table_open(*, day, table, chips, signed, reason="", at=None, created_by=None
             "DESIGN: variances explained and signed",
         )
     legs = _variance_legs(tray, account_get(event, Account.Kind.OVER_SHORT), diffs)
-    slip = post_slip(day=day, slip_type=SlipType.TABLE_OPEN, signed=signed, legs=legs, at=at, table=table,
-                     reason=reason, details={"chips": _counted_chips(day, chips), "total": sum(value.values()),
-                                             "variances": _variance_details(day, tray, diffs), "ref": ref},
-                     created_by=created_by)
+    slip = post_slip(
+        day=day,
+        slip_type=SlipType.TABLE_OPEN,
+        signed=signed,
+        legs=legs,
+        at=at,
+        table=table,
+        reason=reason,
+        details={
+            "chips": _counted_chips(day, chips),
+            "total": sum(value.values()),
+            "variances": _variance_details(day, tray, diffs),
+            "ref": ref,
+        },
+        created_by=created_by,
+    )
     table.state = GameTable.State.OPEN
     table.save(update_fields=["state"])
     return slip
@@ -230,9 +326,16 @@ def tips(*, day, table, chips, signed, at=None, created_by=None, ref="") -> Slip
     event = day.event
     value = chips_legs_value(event, chips)
     legs = move(account_get(event, Account.Kind.PATRONS), account_get(event, Account.Kind.TIP_POOL), value)
-    return post_slip(day=day, slip_type=SlipType.TIPS, signed=signed, legs=legs, at=at, table=table,
-                     details={"chips": _counted_chips(day, chips), "total": sum(value.values()), "ref": ref},
-                     created_by=created_by)
+    return post_slip(
+        day=day,
+        slip_type=SlipType.TIPS,
+        signed=signed,
+        legs=legs,
+        at=at,
+        table=table,
+        details={"chips": _counted_chips(day, chips), "total": sum(value.values()), "ref": ref},
+        created_by=created_by,
+    )
 
 
 @atomic_slip
@@ -249,9 +352,16 @@ def table_close(*, day, table, chips, signed, at=None, created_by=None, ref="") 
     legs = []
     for denomination, diff in _count_against(tray, value).items():
         legs += move(patrons, tray, {denomination: diff}) if diff > 0 else move(tray, patrons, {denomination: -diff})
-    slip = post_slip(day=day, slip_type=SlipType.TABLE_CLOSE, signed=signed, legs=legs, at=at, table=table,
-                     details={"chips": _counted_chips(day, chips), "total": sum(value.values()), "ref": ref},
-                     created_by=created_by)
+    slip = post_slip(
+        day=day,
+        slip_type=SlipType.TABLE_CLOSE,
+        signed=signed,
+        legs=legs,
+        at=at,
+        table=table,
+        details={"chips": _counted_chips(day, chips), "total": sum(value.values()), "ref": ref},
+        created_by=created_by,
+    )
     table.state = GameTable.State.CLOSED
     table.save(update_fields=["state"])
     return slip
@@ -270,7 +380,9 @@ def _matching_cash(value: dict, cash: int, record: str) -> None:
 
 
 @atomic_slip
-def sale(*, day, chips, cash, signed, runner=None, currency="CAD", tender="cash", at=None, created_by=None, ref="") -> Slip:
+def sale(
+    *, day, chips, cash, signed, runner=None, currency="CAD", tender="cash", at=None, created_by=None, ref=""
+) -> Slip:
     """Chips bought with Canadian cash, from the Chip Cashier or a runner (T&C 3.4.2, 3.6, 3.7)."""
     check_tender(currency, tender)
     day = lock_day(day, allowed=OPEN)
@@ -285,8 +397,16 @@ def sale(*, day, chips, cash, signed, runner=None, currency="CAD", tender="cash"
         seller_cash = account_get(event, Account.Kind.BANK_CASH)
     patrons = account_get(event, Account.Kind.PATRONS)
     legs = move(seller_chips, patrons, value) + move(patrons, seller_cash, {CASH: cash})
-    return post_slip(day=day, slip_type=SlipType.SALE, signed=signed, legs=legs, at=at, runner=runner,
-                     details={"chips": _counted_chips(day, chips), "ref": ref}, created_by=created_by)
+    return post_slip(
+        day=day,
+        slip_type=SlipType.SALE,
+        signed=signed,
+        legs=legs,
+        at=at,
+        runner=runner,
+        details={"chips": _counted_chips(day, chips), "ref": ref},
+        created_by=created_by,
+    )
 
 
 @atomic_slip
@@ -301,8 +421,15 @@ def redemption(*, day, chips, cash, signed, currency="CAD", tender="cash", at=No
     legs = move(patrons, account_get(event, Account.Kind.CHIP_BANK), value) + move(
         account_get(event, Account.Kind.BANK_CASH), patrons, {CASH: cash}
     )
-    return post_slip(day=day, slip_type=SlipType.REDEMPTION, signed=signed, legs=legs, at=at,
-                     details={"chips": _counted_chips(day, chips), "ref": ref}, created_by=created_by)
+    return post_slip(
+        day=day,
+        slip_type=SlipType.REDEMPTION,
+        signed=signed,
+        legs=legs,
+        at=at,
+        details={"chips": _counted_chips(day, chips), "ref": ref},
+        created_by=created_by,
+    )
 
 
 @atomic_slip
@@ -311,9 +438,19 @@ def runner_issue(*, day, runner, chips, signed, at=None, created_by=None, ref=""
     event = day.event
     _runner(day, runner)
     value = chips_legs_value(event, chips)
-    legs = move(account_get(event, Account.Kind.CHIP_BANK), account_get(event, Account.Kind.RUNNER, person=runner), value)
-    return post_slip(day=day, slip_type=SlipType.RUNNER_ISSUE, signed=signed, legs=legs, at=at, runner=runner,
-                     details={"chips": _counted_chips(day, chips), "ref": ref}, created_by=created_by)
+    legs = move(
+        account_get(event, Account.Kind.CHIP_BANK), account_get(event, Account.Kind.RUNNER, person=runner), value
+    )
+    return post_slip(
+        day=day,
+        slip_type=SlipType.RUNNER_ISSUE,
+        signed=signed,
+        legs=legs,
+        at=at,
+        runner=runner,
+        details={"chips": _counted_chips(day, chips), "ref": ref},
+        created_by=created_by,
+    )
 
 
 @atomic_slip
@@ -331,8 +468,16 @@ def runner_return(*, day, runner, chips, cash, signed, at=None, created_by=None,
     legs = move(held, account_get(event, Account.Kind.CHIP_BANK), value)
     if cash:
         legs += move(held, account_get(event, Account.Kind.BANK_CASH), {CASH: cash})
-    return post_slip(day=day, slip_type=SlipType.RUNNER_RETURN, signed=signed, legs=legs, at=at, runner=runner,
-                     details={"chips": _counted_chips(day, chips), "ref": ref}, created_by=created_by)
+    return post_slip(
+        day=day,
+        slip_type=SlipType.RUNNER_RETURN,
+        signed=signed,
+        legs=legs,
+        at=at,
+        runner=runner,
+        details={"chips": _counted_chips(day, chips), "ref": ref},
+        created_by=created_by,
+    )
 
 
 # --- tips ---------------------------------------------------------------------------------
@@ -370,31 +515,46 @@ def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, at=None, cre
     legs = move(pool, account_get(event, Account.Kind.CHIP_BANK), chip_value)
     if held.get(CASH):
         legs += move(pool, bank_cash, {CASH: held[CASH]})
-    for (person, _), share in zip(hours, shares):
+    for (person, _), share in zip(hours, shares, strict=True):
         legs += move(bank_cash, account_get(event, Account.Kind.DEALER, person=person), {CASH: share})
     details = {
         "total": total,
-        "shares": [{"person": p.code, "hours": str(w), "amount": s} for (p, w), s in zip(hours, shares)],
+        "shares": [{"person": p.code, "hours": str(w), "amount": s} for (p, w), s in zip(hours, shares, strict=True)],
         "ref": ref,
     }
-    return post_slip(day=day, slip_type=SlipType.TIP_PAYOUT, signed=signed, legs=legs, at=at,
-                     details=details, created_by=created_by)
+    return post_slip(
+        day=day, slip_type=SlipType.TIP_PAYOUT, signed=signed, legs=legs, at=at, details=details, created_by=created_by
+    )
 
 
 # --- counts, voids, expenses --------------------------------------------------------------
 
 
 @atomic_slip
-def count(*, day, account: Account, signed, cash: int | None = None, chips: dict | None = None,
-          reason="", at=None, created_by=None, ref="") -> Slip:
+def count(
+    *,
+    day,
+    account: Account,
+    signed,
+    cash: int | None = None,
+    chips: dict | None = None,
+    reason="",
+    at=None,
+    created_by=None,
+    ref="",
+) -> Slip:
     """A count of a custody account. Counted − ledger, per instrument, goes to over/short; a
     variance needs a reason (GC and CC sign it here, the DRIC approves it at the day close)."""
     day = lock_day(day, allowed=SETTLING)
     event = day.event
     if account.event_id != event.id or account.kind not in (
-        Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.RUNNER
+        Account.Kind.BANK_CASH,
+        Account.Kind.CHIP_BANK,
+        Account.Kind.RUNNER,
     ):
-        raise RuleViolation(f"{account.code} is not an account the cage counts", "count: bank_cash, chip_bank or a runner")
+        raise RuleViolation(
+            f"{account.code} is not an account the cage counts", "count: bank_cash, chip_bank or a runner"
+        )
     if account.kind == Account.Kind.BANK_CASH and chips:
         raise RuleViolation("bank cash holds cash only; count chips in the chip bank", "count")
     if account.kind == Account.Kind.CHIP_BANK and cash:
@@ -417,14 +577,33 @@ def count(*, day, account: Account, signed, cash: int | None = None, chips: dict
             "DESIGN: every variance explained and signed",
         )
     legs = _variance_legs(account, account_get(event, Account.Kind.OVER_SHORT), diffs)
-    details = {"chips": _counted_chips(day, chips or {}), "cash": cash,
-               "variances": _variance_details(day, account, diffs), "ref": ref}
-    return post_slip(day=day, slip_type=SlipType.COUNT, signed=signed, legs=legs, at=at, account=account,
-                     reason=reason, details=details, created_by=created_by)
+    details = {
+        "chips": _counted_chips(day, chips or {}),
+        "cash": cash,
+        "variances": _variance_details(day, account, diffs),
+        "ref": ref,
+    }
+    return post_slip(
+        day=day,
+        slip_type=SlipType.COUNT,
+        signed=signed,
+        legs=legs,
+        at=at,
+        account=account,
+        reason=reason,
+        details=details,
+        created_by=created_by,
+    )
 
 
-VOIDABLE = {SlipType.FILL, SlipType.CREDIT, SlipType.SALE, SlipType.REDEMPTION,
-            SlipType.RUNNER_ISSUE, SlipType.RUNNER_RETURN}
+VOIDABLE = {
+    SlipType.FILL,
+    SlipType.CREDIT,
+    SlipType.SALE,
+    SlipType.REDEMPTION,
+    SlipType.RUNNER_ISSUE,
+    SlipType.RUNNER_RETURN,
+}
 
 
 @atomic_slip
@@ -434,7 +613,8 @@ def void(*, day, target: Slip, reason: str, signed, at=None, created_by=None, re
     if target.slip_type not in VOIDABLE:
         raise RuleViolation(
             f"a {target.get_slip_type_display().lower()} cannot be voided; only fills, credits, "
-            "sales, redemptions and runner issues and returns", "void",
+            "sales, redemptions and runner issues and returns",
+            "void",
         )
     if target.day_id != day.id:
         raise RuleViolation(f"{target.number} is from another gaming day; only the same day's slips are voided", "void")
@@ -445,10 +625,25 @@ def void(*, day, target: Slip, reason: str, signed, at=None, created_by=None, re
     if target.slip_type in (SlipType.FILL, SlipType.CREDIT):
         table = lock_table(target.table)
         if table.state != GameTable.State.OPEN:
-            raise RuleViolation(f"table {table.code} has closed; its fills and credits stand", "void: only while the table is open")
-    legs = [Leg(p.account, p.denomination, -p.amount) for p in target.postings.select_related("account", "denomination")]
-    return post_slip(day=day, slip_type=SlipType.VOID, signed=signed, legs=legs, at=at, voids=target,
-                     table=target.table, runner=None, reason=reason, details={"ref": ref}, created_by=created_by)
+            raise RuleViolation(
+                f"table {table.code} has closed; its fills and credits stand", "void: only while the table is open"
+            )
+    legs = [
+        Leg(p.account, p.denomination, -p.amount) for p in target.postings.select_related("account", "denomination")
+    ]
+    return post_slip(
+        day=day,
+        slip_type=SlipType.VOID,
+        signed=signed,
+        legs=legs,
+        at=at,
+        voids=target,
+        table=target.table,
+        runner=None,
+        reason=reason,
+        details={"ref": ref},
+        created_by=created_by,
+    )
 
 
 EXPENSE_CATEGORIES = ("supplier_equipment", "supplier_services", "licence_fee", "bank_charges", "advertising", "other")
@@ -465,5 +660,6 @@ def expense(*, day, category, description, cash, invoice, signed, at=None, creat
     event = day.event
     legs = move(account_get(event, Account.Kind.TRUST), account_get(event, Account.Kind.EXPENSES), {CASH: _cash(cash)})
     details = {"category": category, "description": description, "invoice": invoice, "cash": cash, "ref": ref}
-    return post_slip(day=day, slip_type=SlipType.EXPENSE, signed=signed, legs=legs, at=at, details=details,
-                     created_by=created_by)
+    return post_slip(
+        day=day, slip_type=SlipType.EXPENSE, signed=signed, legs=legs, at=at, details=details, created_by=created_by
+    )

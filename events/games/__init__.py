@@ -6,9 +6,7 @@ Pure Python: nothing here imports an app or queries the database.
 from . import baccarat, blackjack, craps, wheel_of_fortune
 from .base import Game, TableDay, WinFigures
 
-REGISTRY: dict[str, Game] = {
-    module.GAME.code: module.GAME for module in (blackjack, wheel_of_fortune, baccarat, craps)
-}
+REGISTRY: dict[str, Game] = {module.GAME.code: module.GAME for module in (blackjack, wheel_of_fortune, baccarat, craps)}
 
 
 def get_game(code: str) -> Game:

@@ -80,7 +80,5 @@ class Game:
             if payout_cents * per > bet_cents * to:
                 return f"{self.name_en}: pay-off odds are at most {to} to {per} ({self.rules})"
         if self.max_payout_cents is not None and payout_cents > self.max_payout_cents:
-            return (
-                f"{self.name_en}: a pay-off is at most {self.max_payout_cents / 100:.2f} ({self.rules})"
-            )
+            return f"{self.name_en}: a pay-off is at most {self.max_payout_cents / 100:.2f} ({self.rules})"
         return None

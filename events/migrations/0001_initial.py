@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,146 +14,270 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Event',
+            name="Event",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slug', models.SlugField(max_length=80, unique=True)),
-                ('name', models.CharField(max_length=200)),
-                ('licence_number', models.CharField(max_length=40)),
-                ('licensing_authority', models.CharField(default='Alcohol and Gaming Commission of Ontario', max_length=200)),
-                ('venue', models.CharField(max_length=200)),
-                ('first_day', models.DateField()),
-                ('last_day', models.DateField()),
-                ('supplier', models.CharField(max_length=200, verbose_name='registered supplier')),
-                ('supplier_registration_number', models.CharField(blank=True, max_length=40)),
-                ('games', models.JSONField(default=list, verbose_name='authorized games')),
-                ('status', models.CharField(choices=[('planned', 'Planned'), ('running', 'Running'), ('finished', 'Finished')], default='planned', max_length=10)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("slug", models.SlugField(max_length=80, unique=True)),
+                ("name", models.CharField(max_length=200)),
+                ("licence_number", models.CharField(max_length=40)),
+                (
+                    "licensing_authority",
+                    models.CharField(default="Alcohol and Gaming Commission of Ontario", max_length=200),
+                ),
+                ("venue", models.CharField(max_length=200)),
+                ("first_day", models.DateField()),
+                ("last_day", models.DateField()),
+                ("supplier", models.CharField(max_length=200, verbose_name="registered supplier")),
+                ("supplier_registration_number", models.CharField(blank=True, max_length=40)),
+                ("games", models.JSONField(default=list, verbose_name="authorized games")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("planned", "Planned"), ("running", "Running"), ("finished", "Finished")],
+                        default="planned",
+                        max_length=10,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-first_day', 'name'],
+                "ordering": ["-first_day", "name"],
             },
         ),
         migrations.CreateModel(
-            name='Licensee',
+            name="Licensee",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200, unique=True)),
-                ('address', models.CharField(blank=True, max_length=300)),
-                ('charitable_registration_number', models.CharField(blank=True, max_length=40)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=200, unique=True)),
+                ("address", models.CharField(blank=True, max_length=300)),
+                ("charitable_registration_number", models.CharField(blank=True, max_length=40)),
             ],
         ),
         migrations.CreateModel(
-            name='GamingDay',
+            name="GamingDay",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('date', models.DateField()),
-                ('opens_at', models.TimeField(blank=True, null=True)),
-                ('closes_at', models.TimeField(blank=True, null=True)),
-                ('status', models.CharField(choices=[('setup', 'Setup'), ('open', 'Open'), ('reconciling', 'Reconciling'), ('closed', 'Closed')], default='setup', max_length=12)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='days', to='events.event')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("date", models.DateField()),
+                ("opens_at", models.TimeField(blank=True, null=True)),
+                ("closes_at", models.TimeField(blank=True, null=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("setup", "Setup"),
+                            ("open", "Open"),
+                            ("reconciling", "Reconciling"),
+                            ("closed", "Closed"),
+                        ],
+                        default="setup",
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="days", to="events.event"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['date'],
+                "ordering": ["date"],
             },
         ),
         migrations.AddField(
-            model_name='event',
-            name='licensee',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='events', to='events.licensee'),
+            model_name="event",
+            name="licensee",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="events", to="events.licensee"
+            ),
         ),
         migrations.CreateModel(
-            name='Person',
+            name="Person",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.SlugField(max_length=40, verbose_name='id')),
-                ('name', models.CharField(max_length=200)),
-                ('born_on', models.DateField(verbose_name='date of birth')),
-                ('identification', models.CharField(blank=True, max_length=200, verbose_name='identification shown')),
-                ('supplier_associated', models.BooleanField(default=False, verbose_name='associated with the supplier')),
-                ('registration', models.CharField(choices=[('good', 'Good standing'), ('refused', 'Refused'), ('revoked', 'Revoked'), ('suspended', 'Suspended')], default='good', max_length=10)),
-                ('gaming_assistant_number', models.CharField(blank=True, max_length=40, verbose_name='gaming-assistant registration number')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='people', to='events.event')),
-                ('user', models.ForeignKey(blank=True, help_text='The login this person signs with.', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='people', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("code", models.SlugField(max_length=40, verbose_name="id")),
+                ("name", models.CharField(max_length=200)),
+                ("born_on", models.DateField(verbose_name="date of birth")),
+                ("identification", models.CharField(blank=True, max_length=200, verbose_name="identification shown")),
+                (
+                    "supplier_associated",
+                    models.BooleanField(default=False, verbose_name="associated with the supplier"),
+                ),
+                (
+                    "registration",
+                    models.CharField(
+                        choices=[
+                            ("good", "Good standing"),
+                            ("refused", "Refused"),
+                            ("revoked", "Revoked"),
+                            ("suspended", "Suspended"),
+                        ],
+                        default="good",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "gaming_assistant_number",
+                    models.CharField(blank=True, max_length=40, verbose_name="gaming-assistant registration number"),
+                ),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="people", to="events.event"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="The login this person signs with.",
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="people",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='Assignment',
+            name="Assignment",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('dric', 'Designated Representative in Charge'), ('general_cashier', 'General Cashier'), ('chip_cashier', 'Chip Cashier'), ('runner', 'Chip/table runner'), ('dealer', 'Dealer'), ('auditor', 'Auditor')], max_length=20)),
-                ('person', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='assignments', to='events.person')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[
+                            ("dric", "Designated Representative in Charge"),
+                            ("general_cashier", "General Cashier"),
+                            ("chip_cashier", "Chip Cashier"),
+                            ("runner", "Chip/table runner"),
+                            ("dealer", "Dealer"),
+                            ("auditor", "Auditor"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "person",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="assignments", to="events.person"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['role'],
+                "ordering": ["role"],
             },
         ),
         migrations.CreateModel(
-            name='Shift',
+            name="Shift",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('dric', 'Designated Representative in Charge'), ('general_cashier', 'General Cashier'), ('chip_cashier', 'Chip Cashier'), ('runner', 'Chip/table runner'), ('dealer', 'Dealer'), ('auditor', 'Auditor')], max_length=20)),
-                ('starts_at', models.DateTimeField()),
-                ('ends_at', models.DateTimeField()),
-                ('day', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='shifts', to='events.gamingday')),
-                ('person', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='shifts', to='events.person')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[
+                            ("dric", "Designated Representative in Charge"),
+                            ("general_cashier", "General Cashier"),
+                            ("chip_cashier", "Chip Cashier"),
+                            ("runner", "Chip/table runner"),
+                            ("dealer", "Dealer"),
+                            ("auditor", "Auditor"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("starts_at", models.DateTimeField()),
+                ("ends_at", models.DateTimeField()),
+                (
+                    "day",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="shifts", to="events.gamingday"
+                    ),
+                ),
+                (
+                    "person",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="shifts", to="events.person"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['starts_at'],
+                "ordering": ["starts_at"],
             },
         ),
         migrations.CreateModel(
-            name='ChipDenomination',
+            name="ChipDenomination",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=12)),
-                ('value_cents', models.PositiveIntegerField()),
-                ('colour', models.CharField(blank=True, max_length=40)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='denominations', to='events.event')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("key", models.CharField(max_length=12)),
+                ("value_cents", models.PositiveIntegerField()),
+                ("colour", models.CharField(blank=True, max_length=40)),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="denominations", to="events.event"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['value_cents'],
-                'constraints': [models.UniqueConstraint(fields=('event', 'value_cents'), name='one_chip_per_value'), models.UniqueConstraint(fields=('event', 'key'), name='one_chip_per_key'), models.CheckConstraint(condition=models.Q(('value_cents__gt', 0)), name='chip_value_positive')],
+                "ordering": ["value_cents"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("event", "value_cents"), name="one_chip_per_value"),
+                    models.UniqueConstraint(fields=("event", "key"), name="one_chip_per_key"),
+                    models.CheckConstraint(condition=models.Q(("value_cents__gt", 0)), name="chip_value_positive"),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='GameTable',
+            name="GameTable",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.CharField(max_length=20, verbose_name='table')),
-                ('game', models.CharField(max_length=30)),
-                ('state', models.CharField(choices=[('closed', 'Closed'), ('open', 'Open')], default='closed', max_length=6)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tables', to='events.event')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("code", models.CharField(max_length=20, verbose_name="table")),
+                ("game", models.CharField(max_length=30)),
+                (
+                    "state",
+                    models.CharField(choices=[("closed", "Closed"), ("open", "Open")], default="closed", max_length=6),
+                ),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="tables", to="events.event"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['code'],
-                'constraints': [models.UniqueConstraint(fields=('event', 'code'), name='one_table_code')],
+                "ordering": ["code"],
+                "constraints": [models.UniqueConstraint(fields=("event", "code"), name="one_table_code")],
             },
         ),
         migrations.AddConstraint(
-            model_name='gamingday',
-            constraint=models.UniqueConstraint(fields=('event', 'date'), name='one_gaming_day_per_date'),
+            model_name="gamingday",
+            constraint=models.UniqueConstraint(fields=("event", "date"), name="one_gaming_day_per_date"),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.CheckConstraint(condition=models.Q(('last_day__gte', models.F('first_day'))), name='event_last_day_not_before_first'),
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("last_day__gte", models.F("first_day"))), name="event_last_day_not_before_first"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='person',
-            constraint=models.UniqueConstraint(fields=('event', 'code'), name='one_person_code'),
+            model_name="person",
+            constraint=models.UniqueConstraint(fields=("event", "code"), name="one_person_code"),
         ),
         migrations.AddConstraint(
-            model_name='person',
-            constraint=models.UniqueConstraint(fields=('event', 'user'), name='one_person_per_login_per_event'),
+            model_name="person",
+            constraint=models.UniqueConstraint(fields=("event", "user"), name="one_person_per_login_per_event"),
         ),
         migrations.AddConstraint(
-            model_name='assignment',
-            constraint=models.UniqueConstraint(fields=('person', 'role'), name='one_assignment_per_role'),
+            model_name="assignment",
+            constraint=models.UniqueConstraint(fields=("person", "role"), name="one_assignment_per_role"),
         ),
         migrations.AddConstraint(
-            model_name='shift',
-            constraint=models.CheckConstraint(condition=models.Q(('ends_at__gt', models.F('starts_at'))), name='shift_ends_after_start'),
+            model_name="shift",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("ends_at__gt", models.F("starts_at"))), name="shift_ends_after_start"
+            ),
         ),
     ]

@@ -1,0 +1,85 @@
+from django import forms
+
+from . import games
+from .models import Event, GamingDay, Person, Role
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+
+class TimeInput(forms.TimeInput):
+    input_type = "time"
+
+
+class EventForm(forms.Form):
+    licensee = forms.CharField(max_length=200)
+    licensee_address = forms.CharField(max_length=300, required=False)
+    charitable_registration_number = forms.CharField(max_length=40, required=False)
+    slug = forms.SlugField(max_length=80, help_text="Short name used in links and files.")
+    name = forms.CharField(max_length=200)
+    licence_number = forms.CharField(max_length=40)
+    licensing_authority = forms.CharField(max_length=200, initial=Event._meta.get_field("licensing_authority").default)
+    venue = forms.CharField(max_length=200)
+    first_day = forms.DateField(widget=DateInput)
+    last_day = forms.DateField(widget=DateInput)
+    supplier = forms.CharField(label="Registered supplier", max_length=200)
+    supplier_registration_number = forms.CharField(max_length=40, required=False)
+    games = forms.MultipleChoiceField(
+        label="Games the licence authorizes", choices=games.choices, widget=forms.CheckboxSelectMultiple
+    )
+
+
+class TableForm(forms.Form):
+    code = forms.CharField(label="Table", max_length=20, help_text="For example BJ-1.")
+    game = forms.ChoiceField(choices=games.choices)
+
+
+class DenominationForm(forms.Form):
+    value = forms.DecimalField(label="Value ($)", max_digits=8, decimal_places=2, min_value=0.01)
+    colour = forms.CharField(max_length=40, required=False)
+
+
+class PersonForm(forms.Form):
+    code = forms.SlugField(label="Id", max_length=40, help_text="Short id, for example ann.")
+    name = forms.CharField(max_length=200)
+    born_on = forms.DateField(label="Date of birth", widget=DateInput)
+    identification = forms.CharField(label="Identification shown", max_length=200, required=False)
+    supplier_associated = forms.BooleanField(label="Associated with the supplier", required=False)
+    registration = forms.ChoiceField(choices=Person.Registration.choices, initial=Person.Registration.GOOD)
+    gaming_assistant_number = forms.CharField(label="Gaming-assistant registration no.", max_length=40, required=False)
+    role = forms.ChoiceField(choices=[("", "—")] + Role.choices, required=False)
+    username = forms.CharField(max_length=150, required=False, help_text="A login for a person who signs.")
+    password = forms.CharField(widget=forms.PasswordInput, required=False, min_length=8)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("username") and not data.get("password"):
+            self.add_error("password", "A login needs a password.")
+        return data
+
+
+class RoleForm(forms.Form):
+    person = forms.ModelChoiceField(queryset=Person.objects.none())
+    role = forms.ChoiceField(choices=Role.choices)
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["person"].queryset = event.people.all()
+
+
+class DayForm(forms.Form):
+    date = forms.DateField(widget=DateInput)
+    opens_at = forms.TimeField(widget=TimeInput)
+    closes_at = forms.TimeField(widget=TimeInput, help_text="May be after midnight.")
+
+
+class ShiftForm(forms.Form):
+    person = forms.ModelChoiceField(queryset=Person.objects.none())
+    role = forms.ChoiceField(choices=Role.choices)
+    starts_at = forms.DateTimeField(widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    ends_at = forms.DateTimeField(widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+
+    def __init__(self, *args, day: GamingDay, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["person"].queryset = day.event.people.all()

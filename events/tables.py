@@ -1,0 +1,36 @@
+import django_tables2 as tables
+
+from .models import GameTable, Person
+
+
+class GameTableTable(tables.Table):
+    code = tables.Column(verbose_name="Table")
+    game = tables.Column(accessor="game_module.name_en", verbose_name="Game", orderable=False)
+    state = tables.Column()
+
+    class Meta:
+        model = GameTable
+        fields = ("code", "game", "state")
+        attrs = {"class": "grid", "id": "tables"}
+
+
+class PersonTable(tables.Table):
+    roles = tables.Column(empty_values=(), orderable=False)
+    login = tables.Column(accessor="user.username", verbose_name="Login", default="—")
+
+    class Meta:
+        model = Person
+        fields = (
+            "code",
+            "name",
+            "born_on",
+            "identification",
+            "supplier_associated",
+            "registration",
+            "gaming_assistant_number",
+        )
+        sequence = ("code", "name", "roles", "...")
+        attrs = {"class": "grid", "id": "people"}
+
+    def render_roles(self, record):
+        return ", ".join(a.get_role_display() for a in record.assignments.all()) or "—"

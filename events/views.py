@@ -1,0 +1,226 @@
+"""Event setup pages. Thin: a form cleans the input, a service applies the rule, the page shows
+the rule's message when it refuses. Who may do what is decided in events.access."""
+
+import datetime
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from . import services
+from .access import ANY_ROLE, READ_ALL, SETUP, event_access, visible_events
+from .compliance import describe_gap, event_compliance, roster_gaps
+from .forms import DayForm, DenominationForm, EventForm, PersonForm, RoleForm, ShiftForm, TableForm
+from .models import GamingDay
+from .rules import RuleViolation
+from .tables import GameTableTable, PersonTable
+
+
+def applied(form, action) -> bool:
+    """Run a service; on a refusal, put the rule's message on the form. True when it went through."""
+    try:
+        with transaction.atomic():
+            action()
+        return True
+    except RuleViolation as exc:
+        form.add_error(exc.field if exc.field in form.fields else None, exc.text)
+        return False
+
+
+def home(request):
+    return render(request, "events/home.html", {"events": visible_events(request.user)})
+
+
+@require_http_methods(["GET", "POST"])
+def event_create(request):
+    if not request.user.is_staff:
+        raise PermissionDenied("Only the licensee's administrators create events.")
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        created = {}
+
+        def create():
+            licensee = services.licensee_get_or_create(
+                name=d["licensee"], address=d["licensee_address"], charitable_number=d["charitable_registration_number"]
+            )
+            created["event"] = services.event_create(
+                licensee=licensee,
+                slug=d["slug"],
+                name=d["name"],
+                licence_number=d["licence_number"],
+                venue=d["venue"],
+                first_day=d["first_day"],
+                last_day=d["last_day"],
+                supplier=d["supplier"],
+                supplier_registration_number=d["supplier_registration_number"],
+                games_authorized=d["games"],
+                licensing_authority=d["licensing_authority"],
+            )
+
+        if applied(form, create):
+            messages.success(request, "Event created.")
+            return redirect(created["event"])
+    return render(request, "events/event_form.html", {"form": form})
+
+
+def event_detail(request, slug):
+    access = event_access(request, slug)
+    event = access.event
+    return render(
+        request,
+        "events/event_detail.html",
+        {
+            "access": access,
+            "event": event,
+            "days": event.days.all(),
+            "denominations": event.denominations.all(),
+            "tables": event.tables.all(),
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def tables(request, slug):
+    access = event_access(request, slug, write=SETUP)
+    form = TableForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        if applied(form, lambda: services.table_create(event=access.event, **form.cleaned_data)):
+            messages.success(request, f"Table {form.cleaned_data['code']} set up.")
+            return redirect("events:tables", slug)
+    table = GameTableTable(access.event.tables.all())
+    return render(
+        request, "events/tables.html", {"access": access, "event": access.event, "table": table, "form": form}
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def chips(request, slug):
+    access = event_access(request, slug, write=SETUP)
+    form = DenominationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        if applied(
+            form, lambda: services.denomination_add(event=access.event, value=str(d["value"]), colour=d["colour"])
+        ):
+            messages.success(request, "Chip added to the chip set.")
+            return redirect("events:chips", slug)
+    return render(
+        request,
+        "events/chips.html",
+        {"access": access, "event": access.event, "denominations": access.event.denominations.all(), "form": form},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def people(request, slug):
+    access = event_access(request, slug, read=READ_ALL, write=SETUP)
+    event = access.event
+    form = PersonForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+
+        def add():
+            person = services.person_add(
+                event=event,
+                code=d["code"],
+                name=d["name"],
+                born_on=d["born_on"],
+                identification=d["identification"],
+                supplier_associated=d["supplier_associated"],
+                registration=d["registration"],
+                gaming_assistant_number=d["gaming_assistant_number"],
+            )
+            if d["role"]:
+                services.role_assign(person=person, role=d["role"])
+            if d["username"]:
+                services.login_create(person=person, username=d["username"], password=d["password"])
+
+        if applied(form, add):
+            messages.success(request, f"{d['name']} added.")
+            return redirect("events:people", slug)
+    table = PersonTable(event.people.prefetch_related("assignments").select_related("user"))
+    return render(
+        request,
+        "events/people.html",
+        {"access": access, "event": event, "table": table, "form": form, "role_form": RoleForm(event=event)},
+    )
+
+
+@require_POST
+def role_add(request, slug):
+    access = event_access(request, slug, read=set(), write=SETUP)
+    form = RoleForm(request.POST, event=access.event)
+    if form.is_valid() and applied(form, lambda: services.role_assign(**form.cleaned_data)):
+        messages.success(request, "Role assigned.")
+    else:
+        for error in form.errors.values():
+            messages.error(request, " ".join(error))
+    return redirect("events:people", slug)
+
+
+@require_http_methods(["GET", "POST"])
+def days(request, slug):
+    access = event_access(request, slug, write=SETUP)
+    form = DayForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        if applied(form, lambda: services.day_add(event=access.event, **form.cleaned_data)):
+            messages.success(request, "Gaming day added.")
+            return redirect("events:days", slug)
+    return render(
+        request,
+        "events/days.html",
+        {"access": access, "event": access.event, "days": access.event.days.all(), "form": form},
+    )
+
+
+def _day(access, date: str) -> GamingDay:
+    try:
+        parsed = datetime.date.fromisoformat(date)
+    except ValueError:
+        parsed = None
+    return get_object_or_404(GamingDay, event=access.event, date=parsed)
+
+
+@require_http_methods(["GET", "POST"])
+def roster(request, slug, date):
+    access = event_access(request, slug, read=ANY_ROLE, write=SETUP)
+    day = _day(access, date)
+    form = ShiftForm(request.POST or None, day=day)
+    if request.method == "POST" and form.is_valid():
+        if applied(form, lambda: services.shift_add(day=day, **form.cleaned_data)):
+            messages.success(request, "Shift added to the roster.")
+            return redirect("events:roster", slug, date)
+    gaps = [describe_gap(role, s, e) for role, spans in roster_gaps(day).items() for s, e in spans]
+    return render(
+        request,
+        "events/roster.html",
+        {
+            "access": access,
+            "event": access.event,
+            "day": day,
+            "form": form,
+            "gaps": gaps,
+            "shifts": day.shifts.select_related("person"),
+        },
+    )
+
+
+@require_POST
+def day_open(request, slug, date):
+    access = event_access(request, slug, read=set(), write=SETUP)
+    day = _day(access, date)
+    try:
+        services.day_open(day=day)
+        messages.success(request, f"Gaming day {day.date} is open.")
+    except RuleViolation as exc:
+        messages.error(request, exc.text)
+    return redirect("events:roster", slug, date)
+
+
+def compliance(request, slug):
+    access = event_access(request, slug, read=READ_ALL)
+    checks = event_compliance(access.event)
+    return render(request, "events/compliance.html", {"access": access, "event": access.event, "checks": checks})
