@@ -5,7 +5,7 @@ from .models import GameTable, Person
 
 class GameTableTable(tables.Table):
     code = tables.Column(verbose_name="Table")
-    game = tables.Column(accessor="game_module.name_en", verbose_name="Game", orderable=False)
+    game = tables.Column(accessor="game_module__name_en", verbose_name="Game", orderable=False)
     state = tables.Column()
 
     class Meta:
@@ -16,7 +16,7 @@ class GameTableTable(tables.Table):
 
 class PersonTable(tables.Table):
     roles = tables.Column(empty_values=(), orderable=False)
-    login = tables.Column(accessor="user.username", verbose_name="Login", default="—")
+    login = tables.Column(accessor="user__username", verbose_name="Login", default="—")
 
     class Meta:
         model = Person

@@ -1,0 +1,35 @@
+# Two commands for a new user: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-requirements
+PG_URL ?= postgres://postgres@127.0.0.1:5432/cage_ci
+
+.PHONY: run test lint test-postgres check-ledger
+
+$(STAMP): requirements.txt
+	$(PYTHON) -c 'import sys; sys.exit("Python 3.11 or newer is needed") if sys.version_info < (3, 11) else None'
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+test: lint
+	$(PY) -m pytest
+
+# The same suite on a real PostgreSQL server (the database named in PG_URL need not exist;
+# pytest-django creates test_<name> beside it).
+test-postgres: $(STAMP)
+	DATABASE_URL=$(PG_URL) $(PY) -m pytest
+
+check-ledger: $(STAMP)
+	$(PY) manage.py check_ledger

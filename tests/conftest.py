@@ -1,0 +1,107 @@
+"""Shared fixtures: an event set up through the services, with one named persona per role."""
+
+import datetime
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from events import services
+from events.models import Event, GameTable, GamingDay, Person, Role
+
+PASSWORD = "correct-horse-42"
+EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
+DAY = datetime.date(2026, 9, 11)
+
+
+@dataclass
+class Cast:
+    event: Event
+    day: GamingDay
+    dric: Person
+    general_cashier: Person
+    chip_cashier: Person
+    runner: Person
+    runner2: Person
+    dealer: Person
+    dealer2: Person
+    auditor: Person
+    bj: GameTable
+    wheel: GameTable
+
+    def signed(self, **capacities: str) -> dict[str, Person]:
+        """signed(issued_by="chip_cashier", ...) -> {capacity: Person}."""
+        return {capacity: getattr(self, persona) for capacity, persona in capacities.items()}
+
+
+def make_event(slug="lakeside", *, games=("blackjack", "wheel_of_fortune"), first_day=DAY, last_day=None) -> Event:
+    licensee = services.licensee_get_or_create(name="Lakeside Agricultural Society", charitable_number="10747 1234 RR0001")
+    return services.event_create(
+        licensee=licensee,
+        slug=slug,
+        name="Lakeside Fall Fair Casino",
+        licence_number="F-2026-0117",
+        venue="Lakeside Fairgrounds, Hall B",
+        first_day=first_day,
+        last_day=last_day or first_day + datetime.timedelta(days=2),
+        supplier="Northern Gaming Supply Ltd.",
+        supplier_registration_number="GS-44120",
+        games_authorized=list(games),
+    )
+
+
+def add_person(event, code, role, *, born_on=datetime.date(1980, 1, 1), login=True, **extra) -> Person:
+    person = services.person_add(event=event, code=code, name=code.replace("_", " ").title(), born_on=born_on, **extra)
+    if role:
+        services.role_assign(person=person, role=role)
+    if login:
+        services.login_create(person=person, username=f"{event.slug}-{code}", password=PASSWORD)
+    return person
+
+
+def make_cast(slug="lakeside", *, open_day=True) -> Cast:
+    event = make_event(slug)
+    for value, colour in (("1", "white"), ("5", "red"), ("25", "green")):
+        services.denomination_add(event=event, value=value, colour=colour)
+    people = {
+        "dric": add_person(event, "dric", Role.DRIC),
+        "general_cashier": add_person(event, "general_cashier", Role.GENERAL_CASHIER),
+        "chip_cashier": add_person(event, "chip_cashier", Role.CHIP_CASHIER),
+        "runner": add_person(event, "runner", Role.RUNNER),
+        "runner2": add_person(event, "runner2", Role.RUNNER),
+        "dealer": add_person(event, "dealer", Role.DEALER),
+        "dealer2": add_person(event, "dealer2", Role.DEALER),
+        "auditor": add_person(event, "auditor", Role.AUDITOR),
+    }
+    day = services.day_add(event=event, date=DAY)
+    if open_day:
+        day = services.day_open(day=day)
+    return Cast(
+        event=event,
+        day=day,
+        bj=services.table_create(event=event, code="BJ-1", game="blackjack"),
+        wheel=services.table_create(event=event, code="WOF-1", game="wheel_of_fortune"),
+        **people,
+    )
+
+
+@pytest.fixture
+def cast(db) -> Cast:
+    return make_cast()
+
+
+@pytest.fixture
+def outsider(db):
+    return get_user_model().objects.create_user("outsider", password=PASSWORD)
+
+
+@pytest.fixture
+def admin_user(db):
+    return get_user_model().objects.create_user("admin", password=PASSWORD, is_staff=True)
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    # Every persona has a login; the real hasher's deliberate slowness would dominate the suite.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,177 @@
+"""Event setup services: each happy path and each refusal, with the rule it cites."""
+
+import datetime
+
+import pytest
+from django.utils import timezone
+
+from events import services
+from events.models import Assignment, GamingDay, Person, Role
+from events.rules import RuleViolation
+from tests.conftest import DAY, add_person, make_event
+
+pytestmark = pytest.mark.django_db
+
+
+def test_an_event_is_created_with_its_authorized_games():
+    event = make_event(games=["blackjack", "craps"])
+    assert event.games == ["blackjack", "craps"] and event.game_names() == ["Blackjack", "Craps"]
+
+
+def test_an_event_with_an_unknown_game_is_refused():
+    with pytest.raises(RuleViolation, match=r"roulette.*T&C 1\.5\.1"):
+        make_event(games=["roulette"])
+
+
+def test_a_second_event_with_the_same_slug_is_refused():
+    make_event("fair")
+    with pytest.raises(RuleViolation, match="already exists"):
+        make_event("fair")
+
+
+def test_a_table_is_created_for_an_authorized_game():
+    event = make_event()
+    table = services.table_create(event=event, code="BJ-1", game="blackjack")
+    assert table.state == "closed" and table.game_module.name_en == "Blackjack"
+
+
+def test_a_table_for_an_unauthorized_game_is_refused_and_nothing_is_created():
+    event = make_event(games=["blackjack"])
+    with pytest.raises(RuleViolation) as refused:
+        services.table_create(event=event, code="BAC-1", game="baccarat")
+    assert refused.value.rule == "T&C 1.5.1" and "Baccarat" in str(refused.value)
+    assert not event.tables.exists()
+
+
+def test_a_chip_set_takes_each_value_once():
+    event = make_event()
+    chip = services.denomination_add(event=event, value="0.50", colour="yellow")
+    assert (chip.key, chip.value_cents) == ("0.50", 50)
+    assert services.denomination_add(event=event, value="5").key == "5"
+    with pytest.raises(RuleViolation, match="already has"):
+        services.denomination_add(event=event, value="5.00")
+    with pytest.raises(RuleViolation, match="positive"):
+        services.denomination_add(event=event, value="0")
+    with pytest.raises(RuleViolation, match="two decimals"):
+        services.denomination_add(event=event, value="0.125")
+
+
+def test_a_person_under_18_on_the_first_day_is_refused():
+    event = make_event(first_day=datetime.date(2026, 9, 11))
+    with pytest.raises(RuleViolation) as refused:
+        services.person_add(event=event, code="kid", name="Kid", born_on=datetime.date(2008, 9, 12))
+    assert refused.value.rule == "T&C 1.5.2" and "17" in str(refused.value)
+    assert not Person.objects.exists()
+
+
+def test_a_person_turning_18_on_the_first_day_may_work():
+    event = make_event(first_day=datetime.date(2026, 9, 11))
+    person = services.person_add(event=event, code="teen", name="Teen", born_on=datetime.date(2008, 9, 11))
+    assert person.age_on(event.first_day) == 18
+
+
+@pytest.mark.parametrize("status", ["refused", "revoked", "suspended"])
+def test_a_person_whose_registration_is_not_good_takes_no_part(status):
+    event = make_event()
+    with pytest.raises(RuleViolation, match=r"T&C 2\.3"):
+        services.person_add(event=event, code="x", name="X", born_on=datetime.date(1980, 1, 1), registration=status)
+
+
+def test_a_supplier_associated_person_cannot_be_a_designated_person():
+    event = make_event()
+    person = add_person(event, "sam", None, supplier_associated=True, gaming_assistant_number="GA-1")
+    with pytest.raises(RuleViolation) as refused:
+        services.role_assign(person=person, role=Role.CHIP_CASHIER)
+    assert refused.value.rule == "T&C 2" and "supplier" in str(refused.value)
+    assert not Assignment.objects.exists()
+
+
+def test_one_person_cannot_hold_two_designated_positions():
+    event = make_event()
+    person = add_person(event, "ann", Role.DRIC)
+    with pytest.raises(RuleViolation, match=r"already holds the position.*\(T&C 2\)"):
+        services.role_assign(person=person, role=Role.GENERAL_CASHIER)
+    assert person.role_codes() == {"dric"}
+
+
+def test_a_designated_person_may_also_hold_a_floor_role():
+    event = make_event()
+    person = add_person(event, "ann", Role.DRIC)
+    services.role_assign(person=person, role=Role.RUNNER)
+    assert person.role_codes() == {"dric", "runner"}
+
+
+def test_a_supplier_dealer_must_be_a_registered_gaming_assistant():
+    event = make_event()
+    unregistered = add_person(event, "sid", None, supplier_associated=True)
+    with pytest.raises(RuleViolation, match=r"T&C 4\.2"):
+        services.role_assign(person=unregistered, role=Role.DEALER)
+    registered = add_person(event, "reg", None, supplier_associated=True, gaming_assistant_number="GA-778")
+    assert services.role_assign(person=registered, role=Role.DEALER).role == "dealer"
+
+
+def test_a_gaming_day_must_fall_within_the_licensed_dates():
+    event = make_event(first_day=DAY, last_day=DAY)
+    with pytest.raises(RuleViolation, match=r"outside the licensed dates"):
+        services.day_add(event=event, date=DAY + datetime.timedelta(days=1))
+
+
+def _staffed_event():
+    event = make_event()
+    people = {role: add_person(event, role, role) for role in ("dric", "general_cashier", "chip_cashier")}
+    return event, people
+
+
+def _at(hour, minute=0):
+    return timezone.make_aware(datetime.datetime.combine(DAY, datetime.time(hour, minute)))
+
+
+def test_a_day_opens_when_each_position_is_covered_all_day():
+    event, people = _staffed_event()
+    day = services.day_add(event=event, date=DAY, opens_at=datetime.time(12), closes_at=datetime.time(23))
+    for role, person in people.items():
+        services.shift_add(day=day, person=person, role=role, starts_at=_at(11), ends_at=_at(17))
+        services.shift_add(day=day, person=person, role=role, starts_at=_at(17), ends_at=_at(23, 30))
+    assert services.day_open(day=day).status == GamingDay.Status.OPEN
+
+
+def test_a_roster_gap_keeps_the_day_closed_and_names_the_gap():
+    event, people = _staffed_event()
+    day = services.day_add(event=event, date=DAY, opens_at=datetime.time(12), closes_at=datetime.time(23))
+    for role, person in people.items():
+        services.shift_add(day=day, person=person, role=role, starts_at=_at(12), ends_at=_at(23))
+    relief = add_person(event, "relief", Role.CHIP_CASHIER)
+    day.shifts.filter(role="chip_cashier").delete()
+    services.shift_add(day=day, person=people["chip_cashier"], role="chip_cashier", starts_at=_at(12), ends_at=_at(18))
+    services.shift_add(day=day, person=relief, role="chip_cashier", starts_at=_at(18, 30), ends_at=_at(23))
+    with pytest.raises(RuleViolation) as refused:
+        services.day_open(day=day)
+    assert refused.value.rule == "T&C 2"
+    assert "Chip Cashier: nobody from 2026-09-11 18:00 to 2026-09-11 18:30" in str(refused.value)
+    day.refresh_from_db()
+    assert day.status == GamingDay.Status.SETUP
+
+
+def test_a_day_closing_after_midnight_must_be_covered_past_midnight():
+    event, people = _staffed_event()
+    day = services.day_add(event=event, date=DAY, opens_at=datetime.time(18), closes_at=datetime.time(1))
+    for role, person in people.items():
+        services.shift_add(day=day, person=person, role=role, starts_at=_at(18), ends_at=_at(23, 59))
+    with pytest.raises(RuleViolation, match="2026-09-11 23:59 to 2026-09-12 01:00"):
+        services.day_open(day=day)
+
+
+def test_a_day_without_three_designated_persons_does_not_open():
+    event = make_event()
+    add_person(event, "ann", Role.DRIC)
+    add_person(event, "gus", Role.GENERAL_CASHIER)
+    day = services.day_add(event=event, date=DAY)
+    with pytest.raises(RuleViolation, match=r"no Chip Cashier.*\(T&C 2\)"):
+        services.day_open(day=day)
+
+
+def test_a_shift_is_only_for_a_role_the_person_holds():
+    event, people = _staffed_event()
+    day = services.day_add(event=event, date=DAY)
+    with pytest.raises(RuleViolation, match="does not hold the role"):
+        services.shift_add(day=day, person=people["dric"], role="chip_cashier", starts_at=_at(12), ends_at=_at(13))

@@ -1,0 +1,142 @@
+"""Event setup pages: happy paths, refusals shown with their rule, wrong methods, and who may do what."""
+
+import pytest
+from django.urls import reverse
+
+from events.models import GameTable, Person
+from tests.conftest import PASSWORD, make_cast
+
+pytestmark = pytest.mark.django_db
+
+
+def login(client, cast, persona):
+    person = getattr(cast, persona)
+    assert client.login(username=person.user.username, password=PASSWORD)
+    return person
+
+
+@pytest.fixture
+def cast(db):
+    return make_cast()
+
+
+def test_every_page_requires_login(client, cast):
+    for url in (reverse("events:home"), reverse("events:detail", args=[cast.event.slug]), reverse("cage:home", args=[cast.event.slug])):
+        response = client.get(url)
+        assert response.status_code == 302 and response.url.startswith(reverse("login"))
+
+
+def test_home_lists_only_the_events_a_user_takes_part_in(client, cast, outsider):
+    make_cast("other-fair")
+    login(client, cast, "dealer")
+    page = client.get(reverse("events:home")).content.decode()
+    assert page.count("Lakeside Fall Fair Casino") == 1
+    client.force_login(outsider)
+    assert "Lakeside" not in client.get(reverse("events:home")).content.decode()
+
+
+def test_the_dric_creates_a_table(client, cast):
+    login(client, cast, "dric")
+    response = client.post(reverse("events:tables", args=[cast.event.slug]), {"code": "BJ-2", "game": "blackjack"})
+    assert response.status_code == 302
+    assert GameTable.objects.filter(event=cast.event, code="BJ-2", game="blackjack").exists()
+
+
+def test_a_table_for_an_unauthorized_game_shows_the_rule_and_creates_nothing(client, cast):
+    login(client, cast, "dric")
+    response = client.post(reverse("events:tables", args=[cast.event.slug]), {"code": "CR-1", "game": "craps"})
+    assert response.status_code == 200
+    assert "T&amp;C 1.5.1" in response.content.decode()
+    assert not GameTable.objects.filter(code="CR-1").exists()
+
+
+@pytest.mark.parametrize("persona", ["general_cashier", "chip_cashier", "runner", "dealer", "auditor"])
+def test_only_the_dric_sets_up_tables(client, cast, persona):
+    login(client, cast, persona)
+    response = client.post(reverse("events:tables", args=[cast.event.slug]), {"code": "BJ-9", "game": "blackjack"})
+    assert response.status_code == 403
+    assert not GameTable.objects.filter(code="BJ-9").exists()
+
+
+def test_an_outsider_sees_nothing_of_the_event(client, cast, outsider):
+    client.force_login(outsider)
+    for name in ("events:detail", "events:tables", "events:people", "events:compliance"):
+        assert client.get(reverse(name, args=[cast.event.slug])).status_code == 403
+
+
+@pytest.mark.parametrize("persona,status", [("dric", 200), ("general_cashier", 200), ("chip_cashier", 200),
+                                            ("auditor", 200), ("runner", 403), ("dealer", 403)])
+def test_personal_data_is_for_the_designated_persons_and_the_auditor(client, cast, persona, status):
+    login(client, cast, persona)
+    assert client.get(reverse("events:people", args=[cast.event.slug])).status_code == status
+
+
+def test_the_auditor_reads_everything_and_changes_nothing(client, cast):
+    login(client, cast, "auditor")
+    slug = cast.event.slug
+    for name in ("events:detail", "events:tables", "events:chips", "events:people", "events:days", "events:compliance",
+                 "cage:home", "reports:event"):
+        assert client.get(reverse(name, args=[slug])).status_code == 200, name
+    for name, data in (("events:tables", {"code": "X", "game": "blackjack"}), ("events:chips", {"value": "100"}),
+                       ("events:days", {"date": "2026-09-12", "opens_at": "12:00", "closes_at": "23:00"})):
+        assert client.post(reverse(name, args=[slug]), data).status_code == 403
+    assert cast.event.denominations.count() == 3 and cast.event.days.count() == 1
+
+
+def test_the_dric_adds_a_person_with_a_role_and_a_login(client, cast):
+    login(client, cast, "dric")
+    response = client.post(reverse("events:people", args=[cast.event.slug]), {
+        "code": "nia", "name": "Nia Brown", "born_on": "1990-05-05", "registration": "good", "role": "runner",
+        "username": "nia", "password": "a-long-password",
+    })
+    assert response.status_code == 302
+    nia = Person.objects.get(event=cast.event, code="nia")
+    assert nia.role_codes() == {"runner"} and nia.user.check_password("a-long-password")
+
+
+def test_an_underage_person_is_refused_on_the_page(client, cast):
+    login(client, cast, "dric")
+    response = client.post(reverse("events:people", args=[cast.event.slug]), {
+        "code": "kid", "name": "Kid", "born_on": "2010-01-01", "registration": "good"})
+    assert "T&amp;C 1.5.2" in response.content.decode()
+    assert not Person.objects.filter(code="kid").exists()
+
+
+def test_two_positions_for_one_person_are_refused_on_the_page(client, cast):
+    login(client, cast, "dric")
+    response = client.post(reverse("events:role_add", args=[cast.event.slug]),
+                           {"person": cast.general_cashier.pk, "role": "chip_cashier"}, follow=True)
+    assert "each designated person holds one position (T&amp;C 2)" in response.content.decode()
+    assert cast.general_cashier.role_codes() == {"general_cashier"}
+
+
+def test_role_assignment_rejects_get(client, cast):
+    login(client, cast, "dric")
+    assert client.get(reverse("events:role_add", args=[cast.event.slug])).status_code == 405
+
+
+def test_a_day_with_a_roster_gap_is_not_opened_from_the_page(client, cast):
+    login(client, cast, "dric")
+    slug = cast.event.slug
+    client.post(reverse("events:days", args=[slug]), {"date": "2026-09-12", "opens_at": "12:00", "closes_at": "23:00"})
+    # The first day must close before the next opens; here the gap is the refusal shown.
+    response = client.get(reverse("events:roster", args=[slug, "2026-09-12"]))
+    assert "Chip Cashier: nobody from 2026-09-12 12:00 to 2026-09-12 23:00" in response.content.decode()
+
+
+def test_the_compliance_page_lists_each_rule_with_its_section(client, cast):
+    login(client, cast, "dric")
+    page = client.get(reverse("events:compliance", args=[cast.event.slug])).content.decode()
+    for section in ("T&amp;C 2", "T&amp;C 1.5.2", "T&amp;C 2.3", "T&amp;C 4.2"):
+        assert section in page
+
+
+def test_staff_create_an_event_and_others_may_not(client, cast, admin_user):
+    data = {"licensee": "Riverside Lions", "slug": "riverside", "name": "Riverside Casino", "licence_number": "F-1",
+            "licensing_authority": "AGCO", "venue": "Arena", "first_day": "2026-10-01", "last_day": "2026-10-02",
+            "supplier": "Northern Gaming", "games": ["blackjack"]}
+    login(client, cast, "dric")
+    assert client.post(reverse("events:create"), data).status_code == 403
+    client.force_login(admin_user)
+    response = client.post(reverse("events:create"), data)
+    assert response.status_code == 302 and response.url == reverse("events:detail", args=["riverside"])
