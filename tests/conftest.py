@@ -36,7 +36,9 @@ class Cast:
 
 
 def make_event(slug="lakeside", *, games=("blackjack", "wheel_of_fortune"), first_day=DAY, last_day=None) -> Event:
-    licensee = services.licensee_get_or_create(name="Lakeside Agricultural Society", charitable_number="10747 1234 RR0001")
+    licensee = services.licensee_get_or_create(
+        name="Lakeside Agricultural Society", charitable_number="10747 1234 RR0001"
+    )
     return services.event_create(
         licensee=licensee,
         slug=slug,

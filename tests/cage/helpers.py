@@ -11,20 +11,31 @@ def stock(cast, *, chips=None, cash=100_000):
         signed=cast.signed(received_by="chip_cashier", witnessed_by="dric"),
     )
     if cash:
-        services.float_in(day=cast.day, cash=cash, signed=cast.signed(received_by="general_cashier", witnessed_by="dric"))
+        services.float_in(
+            day=cast.day, cash=cash, signed=cast.signed(received_by="general_cashier", witnessed_by="dric")
+        )
 
 
 def open_table(cast, table=None, chips=None):
     table = table or cast.bj
     chips = chips or {"1": 100, "5": 80}
-    services.table_issue(day=cast.day, table=table, chips=chips, signed=cast.signed(issued_by="chip_cashier", received_by="dealer"))
-    services.table_open(day=cast.day, table=table, chips=chips, signed=cast.signed(counted_by="dealer", verified_by="chip_cashier"))
+    services.table_issue(
+        day=cast.day, table=table, chips=chips, signed=cast.signed(issued_by="chip_cashier", received_by="dealer")
+    )
+    services.table_open(
+        day=cast.day, table=table, chips=chips, signed=cast.signed(counted_by="dealer", verified_by="chip_cashier")
+    )
     table.refresh_from_db()
     return table
 
 
 FILL_SIGNED = {"issued_by": "chip_cashier", "carried_by": "runner", "received_by": "dealer", "authorized_by": "dric"}
-CREDIT_SIGNED = {"released_by": "dealer", "carried_by": "runner", "received_by": "chip_cashier", "authorized_by": "dric"}
+CREDIT_SIGNED = {
+    "released_by": "dealer",
+    "carried_by": "runner",
+    "received_by": "chip_cashier",
+    "authorized_by": "dric",
+}
 COUNT_SIGNED = {"counted_by": "general_cashier", "verified_by": "chip_cashier"}
 CLOSE_SIGNED = {"prepared_by": "general_cashier", "verified_by": "chip_cashier", "approved_by": "dric"}
 SALE_SIGNED = {"sold_by": "chip_cashier", "authorized_by": "dric"}

@@ -25,7 +25,9 @@ def test_a_well_staffed_event_holds_every_rule_except_unscheduled_hours():
 def test_a_registration_revoked_after_setup_is_flagged():
     cast = make_cast()
     Person.objects.filter(pk=cast.runner.pk).update(registration="revoked")
-    check = checks_by_rule(cast.event)[("T&C 2.3", "Nobody whose registration was refused, revoked or suspended takes part")]
+    check = checks_by_rule(cast.event)[
+        ("T&C 2.3", "Nobody whose registration was refused, revoked or suspended takes part")
+    ]
     assert check.holds is False and check.problems == ["Runner: registration revoked"]
 
 

@@ -27,7 +27,10 @@ def test_win_is_closer_minus_opener_minus_fills_plus_credits():
 
 
 def test_a_losing_table_has_a_negative_win():
-    assert games.get_game("wheel_of_fortune").win(games.TableDay(opener=20_000, closer=18_000, fills=(10_000,))).win == -12_000
+    assert (
+        games.get_game("wheel_of_fortune").win(games.TableDay(opener=20_000, closer=18_000, fills=(10_000,))).win
+        == -12_000
+    )
 
 
 def test_an_unknown_game_is_named_in_the_error():

@@ -21,7 +21,11 @@ def cast(db):
 
 
 def test_every_page_requires_login(client, cast):
-    for url in (reverse("events:home"), reverse("events:detail", args=[cast.event.slug]), reverse("cage:home", args=[cast.event.slug])):
+    for url in (
+        reverse("events:home"),
+        reverse("events:detail", args=[cast.event.slug]),
+        reverse("cage:home", args=[cast.event.slug]),
+    ):
         response = client.get(url)
         assert response.status_code == 302 and response.url.startswith(reverse("login"))
 
@@ -64,8 +68,17 @@ def test_an_outsider_sees_nothing_of_the_event(client, cast, outsider):
         assert client.get(reverse(name, args=[cast.event.slug])).status_code == 403
 
 
-@pytest.mark.parametrize("persona,status", [("dric", 200), ("general_cashier", 200), ("chip_cashier", 200),
-                                            ("auditor", 200), ("runner", 403), ("dealer", 403)])
+@pytest.mark.parametrize(
+    "persona,status",
+    [
+        ("dric", 200),
+        ("general_cashier", 200),
+        ("chip_cashier", 200),
+        ("auditor", 200),
+        ("runner", 403),
+        ("dealer", 403),
+    ],
+)
 def test_personal_data_is_for_the_designated_persons_and_the_auditor(client, cast, persona, status):
     login(client, cast, persona)
     assert client.get(reverse("events:people", args=[cast.event.slug])).status_code == status
@@ -74,21 +87,40 @@ def test_personal_data_is_for_the_designated_persons_and_the_auditor(client, cas
 def test_the_auditor_reads_everything_and_changes_nothing(client, cast):
     login(client, cast, "auditor")
     slug = cast.event.slug
-    for name in ("events:detail", "events:tables", "events:chips", "events:people", "events:days", "events:compliance",
-                 "cage:home", "reports:event"):
+    for name in (
+        "events:detail",
+        "events:tables",
+        "events:chips",
+        "events:people",
+        "events:days",
+        "events:compliance",
+        "cage:home",
+        "reports:event",
+    ):
         assert client.get(reverse(name, args=[slug])).status_code == 200, name
-    for name, data in (("events:tables", {"code": "X", "game": "blackjack"}), ("events:chips", {"value": "100"}),
-                       ("events:days", {"date": "2026-09-12", "opens_at": "12:00", "closes_at": "23:00"})):
+    for name, data in (
+        ("events:tables", {"code": "X", "game": "blackjack"}),
+        ("events:chips", {"value": "100"}),
+        ("events:days", {"date": "2026-09-12", "opens_at": "12:00", "closes_at": "23:00"}),
+    ):
         assert client.post(reverse(name, args=[slug]), data).status_code == 403
     assert cast.event.denominations.count() == 3 and cast.event.days.count() == 1
 
 
 def test_the_dric_adds_a_person_with_a_role_and_a_login(client, cast):
     login(client, cast, "dric")
-    response = client.post(reverse("events:people", args=[cast.event.slug]), {
-        "code": "nia", "name": "Nia Brown", "born_on": "1990-05-05", "registration": "good", "role": "runner",
-        "username": "nia", "password": "a-long-password",
-    })
+    response = client.post(
+        reverse("events:people", args=[cast.event.slug]),
+        {
+            "code": "nia",
+            "name": "Nia Brown",
+            "born_on": "1990-05-05",
+            "registration": "good",
+            "role": "runner",
+            "username": "nia",
+            "password": "a-long-password",
+        },
+    )
     assert response.status_code == 302
     nia = Person.objects.get(event=cast.event, code="nia")
     assert nia.role_codes() == {"runner"} and nia.user.check_password("a-long-password")
@@ -96,16 +128,21 @@ def test_the_dric_adds_a_person_with_a_role_and_a_login(client, cast):
 
 def test_an_underage_person_is_refused_on_the_page(client, cast):
     login(client, cast, "dric")
-    response = client.post(reverse("events:people", args=[cast.event.slug]), {
-        "code": "kid", "name": "Kid", "born_on": "2010-01-01", "registration": "good"})
+    response = client.post(
+        reverse("events:people", args=[cast.event.slug]),
+        {"code": "kid", "name": "Kid", "born_on": "2010-01-01", "registration": "good"},
+    )
     assert "T&amp;C 1.5.2" in response.content.decode()
     assert not Person.objects.filter(code="kid").exists()
 
 
 def test_two_positions_for_one_person_are_refused_on_the_page(client, cast):
     login(client, cast, "dric")
-    response = client.post(reverse("events:role_add", args=[cast.event.slug]),
-                           {"person": cast.general_cashier.pk, "role": "chip_cashier"}, follow=True)
+    response = client.post(
+        reverse("events:role_add", args=[cast.event.slug]),
+        {"person": cast.general_cashier.pk, "role": "chip_cashier"},
+        follow=True,
+    )
     assert "each designated person holds one position (T&amp;C 2)" in response.content.decode()
     assert cast.general_cashier.role_codes() == {"general_cashier"}
 
@@ -132,9 +169,18 @@ def test_the_compliance_page_lists_each_rule_with_its_section(client, cast):
 
 
 def test_staff_create_an_event_and_others_may_not(client, cast, admin_user):
-    data = {"licensee": "Riverside Lions", "slug": "riverside", "name": "Riverside Casino", "licence_number": "F-1",
-            "licensing_authority": "AGCO", "venue": "Arena", "first_day": "2026-10-01", "last_day": "2026-10-02",
-            "supplier": "Northern Gaming", "games": ["blackjack"]}
+    data = {
+        "licensee": "Riverside Lions",
+        "slug": "riverside",
+        "name": "Riverside Casino",
+        "licence_number": "F-1",
+        "licensing_authority": "AGCO",
+        "venue": "Arena",
+        "first_day": "2026-10-01",
+        "last_day": "2026-10-02",
+        "supplier": "Northern Gaming",
+        "games": ["blackjack"],
+    }
     login(client, cast, "dric")
     assert client.post(reverse("events:create"), data).status_code == 403
     client.force_login(admin_user)

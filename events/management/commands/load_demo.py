@@ -56,7 +56,10 @@ class Command(BaseCommand):
         event.status = Event.Status.RUNNING
         event.save(update_fields=["supplier_registration_number", "status"])
         auditor = services.person_add(
-            event=event, code="audrey", name="Audrey Fortin", born_on=datetime.date(1972, 5, 9),
+            event=event,
+            code="audrey",
+            name="Audrey Fortin",
+            born_on=datetime.date(1972, 5, 9),
             identification="AGCO inspector card",
         )
         services.role_assign(person=auditor, role=Role.AUDITOR)
@@ -79,14 +82,16 @@ class Command(BaseCommand):
 
         people = {p.code: p for p in event.people.all()}
         for code, role in (("ann", Role.DRIC), ("gus", Role.GENERAL_CASHIER), ("cora", Role.CHIP_CASHIER)):
-            services.shift_add(day=day, person=people[code], role=role, starts_at=at(11), ends_at=at(23) + (at(1) - at(0)))
+            services.shift_add(
+                day=day, person=people[code], role=role, starts_at=at(11), ends_at=at(23) + (at(1) - at(0))
+            )
         for code in ("dana", "dev", "del"):
             services.shift_add(day=day, person=people[code], role=Role.DEALER, starts_at=at(12), ends_at=at(23))
         for code in ("rita", "ron"):
             services.shift_add(day=day, person=people[code], role=Role.RUNNER, starts_at=at(12), ends_at=at(22))
 
     def print_logins(self):
-        self.stdout.write("Logins (password for all: %s):" % PASSWORD)
+        self.stdout.write(f"Logins (password for all: {PASSWORD}):")
         self.stdout.write("  admin    Event administrator (staff)")
         for code, role in LOGINS:
             self.stdout.write(f"  {code:<8} {role}")

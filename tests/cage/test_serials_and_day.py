@@ -1,0 +1,100 @@
+"""Serial numbers in order with no gaps, and the gaming day's lifecycle."""
+
+import datetime
+
+import pytest
+from django.utils import timezone
+
+from cage import services
+from cage.models import Slip
+from events import services as event_services
+from events.models import GamingDay
+from events.rules import RuleViolation
+from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED, stock
+
+pytestmark = pytest.mark.django_db
+
+
+def receive(cast, chips):
+    return services.chips_received(
+        day=cast.day, chips=chips, signed=cast.signed(received_by="chip_cashier", witnessed_by="dric")
+    )
+
+
+def test_serials_run_per_slip_type_without_gaps_even_after_a_refusal(cast):
+    first = receive(cast, {"1": 1})
+    with pytest.raises(RuleViolation):
+        receive(cast, {"1": -1})
+    second = receive(cast, {"1": 1})
+    floated = services.float_in(
+        day=cast.day, cash=100, signed=cast.signed(received_by="general_cashier", witnessed_by="dric")
+    )
+    assert (first.serial, second.serial, floated.serial) == (1, 2, 1)
+    assert second.number == "CHIPS_RECEIVED-00002"
+
+
+def test_a_slip_dated_before_the_previous_one_is_refused(cast):
+    at = timezone.make_aware(datetime.datetime(2026, 9, 11, 12, 0))
+    services.chips_received(
+        day=cast.day, chips={"1": 1}, at=at, signed=cast.signed(received_by="chip_cashier", witnessed_by="dric")
+    )
+    with pytest.raises(RuleViolation, match="earlier than the day's last slip"):
+        services.chips_received(
+            day=cast.day,
+            chips={"1": 1},
+            at=at - datetime.timedelta(minutes=1),
+            signed=cast.signed(received_by="chip_cashier", witnessed_by="dric"),
+        )
+
+
+def test_a_day_in_setup_takes_no_posting(db):
+    from tests.conftest import make_cast
+
+    cast = make_cast(open_day=False)
+    with pytest.raises(RuleViolation, match="is setup"):
+        receive(cast, {"1": 1})
+
+
+def close_clean_day(cast):
+    stock(cast, chips={"1": 10}, cash=1000)
+    services.count(
+        day=cast.day,
+        account=services.account_get(cast.event, "bank_cash"),
+        cash=1000,
+        signed=cast.signed(**COUNT_SIGNED),
+    )
+    services.count(
+        day=cast.day,
+        account=services.account_get(cast.event, "chip_bank"),
+        chips={"1": 10},
+        signed=cast.signed(**COUNT_SIGNED),
+    )
+    return services.close_day(day=cast.day, signed=cast.signed(**CLOSE_SIGNED))
+
+
+def test_a_closed_day_is_locked(cast):
+    slip = close_clean_day(cast)
+    assert slip.slip_type == "close_day"
+    cast.day.refresh_from_db()
+    assert cast.day.status == GamingDay.Status.CLOSED
+    with pytest.raises(RuleViolation, match="closed and locked"):
+        receive(cast, {"1": 1})
+
+
+def test_the_next_day_opens_only_after_the_last_one_closed(cast):
+    nxt = event_services.day_add(event=cast.event, date=cast.day.date + datetime.timedelta(days=1))
+    with pytest.raises(RuleViolation, match="was never closed"):
+        event_services.day_open(day=nxt)
+    close_clean_day(cast)
+    assert event_services.day_open(day=nxt).status == "open"
+
+
+def test_reconciling_closes_the_floor_but_money_settles(cast):
+    stock(cast)
+    services.day_reconcile(day=cast.day)
+    with pytest.raises(RuleViolation, match="is reconciling"):
+        services.sale(
+            day=cast.day, chips={"1": 1}, cash=100, signed=cast.signed(sold_by="chip_cashier", authorized_by="dric")
+        )
+    services.deposit(day=cast.day, cash=500, signed=cast.signed(deposited_by="general_cashier", witnessed_by="dric"))
+    assert Slip.objects.filter(slip_type="deposit").count() == 1
