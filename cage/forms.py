@@ -131,10 +131,17 @@ class SlipForm(forms.Form):
                 widget=forms.Textarea(attrs={"rows": 2}),
                 help_text="Required for a void and for any variance.",
             )
+        own = signer.role_codes() if signer else set()
         for capacity, roles in CAPACITIES[slip_type].items():
             label = capacity.replace("_", " ").capitalize()
+            # The logged-in person signs their own capacity without retyping a password.
+            mine = not own.isdisjoint(roles) and not any(
+                f.initial == signer.pk for f in self.fields.values() if isinstance(f, forms.ModelChoiceField)
+            )
             self.fields[f"sign_{capacity}"] = forms.ModelChoiceField(
-                label=f"{label} ({' or '.join(Role(r).label for r in roles)})", queryset=_people_with(event, roles)
+                label=f"{label} ({' or '.join(Role(r).label for r in roles)})",
+                queryset=_people_with(event, roles),
+                initial=signer.pk if mine else None,
             )
             self.fields[f"password_{capacity}"] = forms.CharField(
                 label="Their password",
