@@ -4,6 +4,7 @@ A signature is an act of the person who signs: on the shared terminal each signe
 the logged-in user types their own password on the same screen (DESIGN: slips and signatures).
 """
 
+import uuid
 from decimal import Decimal
 
 from django import forms
@@ -69,8 +70,12 @@ def _people_with(event, roles):
 
 
 class SlipForm(forms.Form):
+    # One per form shown: a second POST of the same form is recognised and records nothing.
+    request_key = forms.CharField(widget=forms.HiddenInput, max_length=40)
+
     def __init__(self, *args, slip_type: str, day: GamingDay, signer: Person | None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["request_key"].initial = uuid.uuid4().hex
         self.slip_type = slip_type
         self.day = day
         self.event = day.event

@@ -10,6 +10,7 @@ import json
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -61,6 +62,21 @@ def _text(value, field, problems, *, required=True) -> str:
     if not isinstance(value, str) or (required and not value.strip()):
         problems.append(f"{field}: a non-empty string is required (cage-records/1)")
         return ""
+    return value
+
+
+def _messages(exc: ValidationError) -> str:
+    if hasattr(exc, "message_dict"):
+        return "; ".join(f"{field}: {' '.join(msgs)}" for field, msgs in exc.message_dict.items())
+    return "; ".join(exc.messages)
+
+
+def _optional_text(record: dict, name: str) -> str:
+    value = record.get(name)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise RuleViolation(f"{name}: {value!r} must be text", "cage-records/1")
     return value
 
 
@@ -146,8 +162,8 @@ class _Importer:
             )
         except RuleViolation as exc:
             self.problems.append(f"event.{exc.field or 'slug'}: {exc}")
-        except Exception as exc:  # a model's own validation (e.g. a bad slug)
-            self.problems.append(f"event: {'; '.join(getattr(exc, 'messages', [str(exc)]))}")
+        except ValidationError as exc:  # a model's own validation (e.g. a bad slug)
+            self.problems.append(f"event: {_messages(exc)}")
         return None
 
     def chip_set(self, event, keys) -> None:
@@ -200,6 +216,9 @@ class _Importer:
             except RuleViolation as exc:
                 self.problems.append(f"{where}.{exc.field or 'id'}: {exc}")
                 continue
+            except ValidationError as exc:  # a field the model itself refuses (e.g. an id with spaces)
+                self.problems.append(f"{where}: {_messages(exc)}")
+                continue
             self.people[code] = person
         for role in (Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER):
             if not any(role in p.role_codes() for p in self.people.values()):
@@ -219,6 +238,8 @@ class _Importer:
                     self.tables[code] = event_services.table_create(event=event, code=code, game=spec.get("game"))
             except RuleViolation as exc:
                 self.problems.append(f"tables[{i}].{exc.field or 'game'}: {exc}")
+            except ValidationError as exc:
+                self.problems.append(f"tables[{i}]: {_messages(exc)}")
 
     # --- days and records --------------------------------------------------------------------
 
@@ -316,7 +337,7 @@ class _Importer:
 
     def record_table_open(self, r, c):
         return services.table_open(
-            table=self.table(r.get("table")), chips=self.chips(r), reason=r.get("reason") or "", **c
+            table=self.table(r.get("table")), chips=self.chips(r), reason=_optional_text(r, "reason"), **c
         )
 
     def record_fill(self, r, c):
@@ -386,20 +407,20 @@ class _Importer:
                 )
             account = services.account_get(event, Account.Kind.RUNNER, person=runner)
         cash = _cents(r["cash"]) if r.get("cash") is not None else None
-        return services.count(account=account, cash=cash, chips=r.get("chips"), reason=r.get("reason") or "", **c)
+        return services.count(account=account, cash=cash, chips=r.get("chips"), reason=_optional_text(r, "reason"), **c)
 
     def record_void(self, r, c):
         target = self.refs.get(r.get("void")) if isinstance(r.get("void"), str) else None
         if target is None:
             raise RuleViolation(f"void: no earlier record has ref {r.get('void')!r}", "cage-records/1")
-        return services.void(target=target, reason=r.get("reason") or "", **c)
+        return services.void(target=target, reason=_optional_text(r, "reason"), **c)
 
     def record_expense(self, r, c):
         return services.expense(
-            category=r.get("category"),
-            description=r.get("description") or "",
+            category=_optional_text(r, "category"),
+            description=_optional_text(r, "description"),
             cash=_cents(r.get("cash")),
-            invoice=r.get("invoice") or "",
+            invoice=_optional_text(r, "invoice"),
             **c,
         )
 

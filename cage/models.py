@@ -127,11 +127,18 @@ class Slip(AppendOnly):
     details = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The cage form's one-time key: a POST sent twice records one slip.
+    request_key = models.CharField(max_length=40, null=True, blank=True)
 
     class Meta:
         ordering = ["id"]
         constraints = [
             models.UniqueConstraint(fields=["event", "slip_type", "serial"], name="one_serial_per_slip_type"),
+            models.UniqueConstraint(
+                fields=["event", "request_key"],
+                condition=models.Q(request_key__isnull=False),
+                name="one_slip_per_request",
+            ),
             models.CheckConstraint(condition=models.Q(serial__gt=0), name="slip_serial_positive"),
         ]
         indexes = [models.Index(fields=["day", "slip_type"])]

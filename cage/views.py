@@ -9,7 +9,7 @@ from cage import services
 from cage.forms import TENDERS, SlipForm
 from cage.models import Account, Posting, Slip, SlipType
 from cage.money import dollars
-from cage.services.ledger import account_label, balances, instrument_label
+from cage.services.ledger import DuplicateRequest, account_label, balances, instrument_label
 from events.access import CAGE_WRITE, READ_ALL, event_access
 from events.models import GamingDay
 from events.rules import RuleViolation
@@ -119,9 +119,17 @@ def slip_new(request, slug, slip_type):
         return redirect("cage:home", slug)
     form = SlipForm(request.POST or None, slip_type=slip_type, day=day, signer=access.person)
     if request.method == "POST" and form.is_valid():
-        common = {"day": day, "signed": form.cleaned_data["signed"], "created_by": request.user}
+        common = {
+            "day": day,
+            "signed": form.cleaned_data["signed"],
+            "created_by": request.user,
+            "request_key": form.cleaned_data["request_key"],
+        }
         try:
             slip = _service_call(slip_type, form.cleaned_data, common)
+        except DuplicateRequest as duplicate:
+            messages.info(request, f"This slip was already recorded as {duplicate.slip.number}.")
+            return redirect("cage:slip", slug, duplicate.slip.pk)
         except RuleViolation as exc:
             form.add_error(None, exc.text)
         else:
@@ -174,7 +182,15 @@ def day_close(request, slug):
     form = SlipForm(request.POST or None, slip_type=SlipType.CLOSE_DAY, day=day, signer=access.person)
     if request.method == "POST" and form.is_valid():
         try:
-            services.close_day(day=day, signed=form.cleaned_data["signed"], created_by=request.user)
+            services.close_day(
+                day=day,
+                signed=form.cleaned_data["signed"],
+                created_by=request.user,
+                request_key=form.cleaned_data["request_key"],
+            )
+        except DuplicateRequest:
+            messages.info(request, f"Gaming day {day.date} was already closed.")
+            return redirect("cage:home", slug)
         except RuleViolation as exc:
             form.add_error(None, exc.text)
         else:

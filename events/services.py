@@ -74,8 +74,8 @@ def event_create(
 
 
 def table_create(*, event: Event, code: str, game: str) -> GameTable:
-    if game not in event.games:
-        name = games.REGISTRY[game].name_en if game in games.REGISTRY else game
+    if not isinstance(game, str) or game not in event.games:
+        name = games.REGISTRY[game].name_en if isinstance(game, str) and game in games.REGISTRY else repr(game)
         raise RuleViolation(
             f"The licence does not authorize {name}; a table can only be set up for "
             f"{', '.join(event.game_names()) or 'no game'}",

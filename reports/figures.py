@@ -83,9 +83,14 @@ def event_figures(event: Event) -> dict:
     table_rows = []
     game_wins: dict[tuple[str, str], int] = defaultdict(int)
     for (day_id, _), entry in table_days.items():
-        if "opener" not in entry or "closer" not in entry:
-            continue  # a table still open has no row yet
+        if "opener" not in entry:
+            continue
         table = entry["table"]
+        # cage-report/1: a game has a row for each day it had an open table, and its win is
+        # what its closed tables won; a table still open has no row of its own yet.
+        game_wins.setdefault((day_dates[day_id], table.game), 0)
+        if "closer" not in entry:
+            continue
         figures = games.get_game(table.game).win(
             games.TableDay(
                 opener=entry["opener"],

@@ -51,7 +51,7 @@ def day_reconcile(*, day: GamingDay) -> GamingDay:
 
 
 @atomic_slip
-def close_day(*, day: GamingDay, signed, at=None, created_by=None, ref="") -> Slip:
+def close_day(*, day: GamingDay, signed, **meta) -> Slip:
     """Close and lock the gaming day, once reconciled; prepared by the GC, verified by the CC and
     approved by the DRIC (T&C 2: reviewing and approving the control sheets and daily win)."""
     day = lock_day(day, allowed=(GamingDay.Status.OPEN, GamingDay.Status.RECONCILING))
@@ -63,9 +63,7 @@ def close_day(*, day: GamingDay, signed, at=None, created_by=None, ref="") -> Sl
         slip_type=SlipType.CLOSE_DAY,
         signed=signed,
         legs=[],
-        at=at,
-        details={"ref": ref},
-        created_by=created_by,
+        **meta,
     )
     day.status = GamingDay.Status.CLOSED
     day.save(update_fields=["status"])

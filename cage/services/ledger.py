@@ -5,6 +5,7 @@ the web pages and the records importer alike.
 """
 
 import datetime
+import functools
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -64,6 +65,14 @@ CAPACITIES: dict[str, dict[str, tuple[str, ...]]] = {
         "approved_by": (Role.DRIC,),
     },
 }
+
+
+class DuplicateRequest(Exception):
+    """The same form was posted twice; `slip` is what the first post recorded."""
+
+    def __init__(self, slip: Slip):
+        self.slip = slip
+        super().__init__(f"already recorded as {slip.number}")
 
 
 @dataclass(frozen=True)
@@ -271,17 +280,23 @@ def post_slip(
     reason: str = "",
     details: dict | None = None,
     created_by=None,
+    ref: str = "",
+    request_key: str | None = None,
 ) -> Slip:
     """Write one slip with its postings and signatures, after checking that it balances and that
-    no custody account goes below zero. Call inside the transaction that locked the day."""
+    no custody account goes below zero. Call inside the transaction that locked the day.
+
+    `ref` is the records file's name for the slip; `request_key` is the cage form's one-time
+    key, so that a POST sent twice (a double click, a retry after a timeout) records one slip.
+    """
     event = day.event
     at = at or timezone.now()
     check_signatures(event, slip_type, signed, runner=runner)
-    last = Slip.objects.filter(day=day).order_by("-id").values_list("at", flat=True).first()
+    last = Slip.objects.filter(event=event).order_by("-id").values_list("at", flat=True).first()
     if last is not None and at < last:
         raise RuleViolation(
-            f"{timezone.localtime(at):%Y-%m-%d %H:%M} is earlier than the day's last slip "
-            f"({timezone.localtime(last):%H:%M}); slips are recorded in order",
+            f"{timezone.localtime(at):%Y-%m-%d %H:%M} is earlier than the last slip "
+            f"({timezone.localtime(last):%Y-%m-%d %H:%M}); slips are recorded in order",
             "cage-records/1: at never earlier than the record before",
         )
 
@@ -325,8 +340,9 @@ def post_slip(
         account=account,
         voids=voids,
         reason=reason,
-        details=details or {},
+        details={**(details or {}), "ref": ref} if ref else (details or {}),
         created_by=created_by,
+        request_key=request_key or None,
     )
     Posting.objects.bulk_create(
         [
@@ -350,13 +366,22 @@ def move(source: Account, target: Account, value: dict[ChipDenomination | None, 
 
 
 def atomic_slip(func):
-    """Each record type's service runs in one transaction: all of the slip or none of it."""
+    """Each record type's service runs in one transaction: all of the slip or none of it.
 
+    A form posted twice carries the same request_key: the second post finds the first's slip
+    (under the day's lock, so two racing posts cannot both miss it) and raises DuplicateRequest
+    before any rule is checked again.
+    """
+
+    @functools.wraps(func)
     def wrapper(*args, **kwargs):
         with transaction.atomic():
+            key = kwargs.get("request_key")
+            if key:
+                day = GamingDay.objects.select_for_update().get(pk=kwargs["day"].pk)
+                done = Slip.objects.filter(event_id=day.event_id, request_key=key).first()
+                if done is not None:
+                    raise DuplicateRequest(done)
             return func(*args, **kwargs)
 
-    wrapper.__name__ = func.__name__
-    wrapper.__doc__ = func.__doc__
-    wrapper.__wrapped__ = func
     return wrapper

@@ -69,7 +69,7 @@ def _counted_chips(day: GamingDay, chips: dict[str, int]) -> dict:
 
 
 @atomic_slip
-def chips_received(*, day, chips, signed, at=None, created_by=None, ref="") -> Slip:
+def chips_received(*, day, chips, signed, **meta) -> Slip:
     """Chips delivered by the registered supplier: the only way chips enter the ledger (T&C 3.4.3)."""
     day = lock_day(day, allowed=SETTLING)
     event = day.event
@@ -80,14 +80,13 @@ def chips_received(*, day, chips, signed, at=None, created_by=None, ref="") -> S
         slip_type=SlipType.CHIPS_RECEIVED,
         signed=signed,
         legs=legs,
-        at=at,
-        details={"chips": _counted_chips(day, chips), "ref": ref},
-        created_by=created_by,
+        details={"chips": _counted_chips(day, chips)},
+        **meta,
     )
 
 
 @atomic_slip
-def chips_returned(*, day, chips, signed, at=None, created_by=None, ref="") -> Slip:
+def chips_returned(*, day, chips, signed, **meta) -> Slip:
     day = lock_day(day, allowed=SETTLING)
     event = day.event
     value = chips_legs_value(event, chips)
@@ -97,14 +96,13 @@ def chips_returned(*, day, chips, signed, at=None, created_by=None, ref="") -> S
         slip_type=SlipType.CHIPS_RETURNED,
         signed=signed,
         legs=legs,
-        at=at,
-        details={"chips": _counted_chips(day, chips), "ref": ref},
-        created_by=created_by,
+        details={"chips": _counted_chips(day, chips)},
+        **meta,
     )
 
 
 @atomic_slip
-def float_in(*, day, cash, signed, at=None, created_by=None, ref="") -> Slip:
+def float_in(*, day, cash, signed, **meta) -> Slip:
     day = lock_day(day, allowed=SETTLING)
     event = day.event
     legs = move(account_get(event, Account.Kind.TRUST), account_get(event, Account.Kind.BANK_CASH), {CASH: _cash(cash)})
@@ -113,14 +111,12 @@ def float_in(*, day, cash, signed, at=None, created_by=None, ref="") -> Slip:
         slip_type=SlipType.FLOAT_IN,
         signed=signed,
         legs=legs,
-        at=at,
-        details={"ref": ref},
-        created_by=created_by,
+        **meta,
     )
 
 
 @atomic_slip
-def deposit(*, day, cash, signed, at=None, created_by=None, ref="") -> Slip:
+def deposit(*, day, cash, signed, **meta) -> Slip:
     day = lock_day(day, allowed=SETTLING)
     event = day.event
     legs = move(account_get(event, Account.Kind.BANK_CASH), account_get(event, Account.Kind.TRUST), {CASH: _cash(cash)})
@@ -129,106 +125,71 @@ def deposit(*, day, cash, signed, at=None, created_by=None, ref="") -> Slip:
         slip_type=SlipType.DEPOSIT,
         signed=signed,
         legs=legs,
-        at=at,
-        details={"ref": ref},
-        created_by=created_by,
+        **meta,
     )
 
 
 # --- tables -------------------------------------------------------------------------------
 
 
-def _tray_move(slip_type, *, day, table, chips, signed, at, created_by, ref, state, into_tray, allowed):
-    day = lock_day(day, allowed=allowed)
-    table = _table(day, table)
-    _require_state(table, state, SlipType(slip_type).label.lower())
-    event = day.event
-    value = chips_legs_value(event, chips)
-    bank = account_get(event, Account.Kind.CHIP_BANK)
-    tray = account_get(event, Account.Kind.TABLE, table=table)
-    legs = move(bank, tray, value) if into_tray else move(tray, bank, value)
-    return post_slip(
-        day=day,
-        slip_type=slip_type,
-        signed=signed,
-        legs=legs,
-        at=at,
-        table=table,
-        details={"chips": _counted_chips(day, chips), "ref": ref},
-        created_by=created_by,
-    )
+def _tray_service(slip_type: str, *, needs: str, into_tray: bool, allowed: tuple, doc: str):
+    """A service that moves chips between the chip bank and a table's tray: issue, return, fill
+    and credit differ only in direction, the table state they need and the day states they allow."""
+
+    @atomic_slip
+    def service(*, day, table, chips, signed, **meta) -> Slip:
+        day = lock_day(day, allowed=allowed)
+        table = _table(day, table)
+        _require_state(table, needs, SlipType(slip_type).label.lower())
+        event = day.event
+        value = chips_legs_value(event, chips)
+        bank = account_get(event, Account.Kind.CHIP_BANK)
+        tray = account_get(event, Account.Kind.TABLE, table=table)
+        legs = move(bank, tray, value) if into_tray else move(tray, bank, value)
+        return post_slip(
+            day=day,
+            slip_type=slip_type,
+            signed=signed,
+            legs=legs,
+            table=table,
+            details={"chips": _counted_chips(day, chips)},
+            **meta,
+        )
+
+    service.__name__ = service.__qualname__ = str(slip_type)
+    service.__doc__ = doc
+    return service
 
 
-@atomic_slip
-def table_issue(*, day, table, chips, signed, at=None, created_by=None, ref="") -> Slip:
-    """Stock a closed table's tray from the chip bank, before it opens."""
-    return _tray_move(
-        SlipType.TABLE_ISSUE,
-        day=day,
-        table=table,
-        chips=chips,
-        signed=signed,
-        at=at,
-        created_by=created_by,
-        ref=ref,
-        state=GameTable.State.CLOSED,
-        into_tray=True,
-        allowed=OPEN,
-    )
-
-
-@atomic_slip
-def table_return(*, day, table, chips, signed, at=None, created_by=None, ref="") -> Slip:
-    """Bring a closed table's tray back to the chip bank."""
-    return _tray_move(
-        SlipType.TABLE_RETURN,
-        day=day,
-        table=table,
-        chips=chips,
-        signed=signed,
-        at=at,
-        created_by=created_by,
-        ref=ref,
-        state=GameTable.State.CLOSED,
-        into_tray=False,
-        allowed=SETTLING,
-    )
-
-
-@atomic_slip
-def fill(*, day, table, chips, signed, at=None, created_by=None, ref="") -> Slip:
-    """Chips from the chip bank to an open table (Chip Cashier controls fills, T&C 2.1.2)."""
-    return _tray_move(
-        SlipType.FILL,
-        day=day,
-        table=table,
-        chips=chips,
-        signed=signed,
-        at=at,
-        created_by=created_by,
-        ref=ref,
-        state=GameTable.State.OPEN,
-        into_tray=True,
-        allowed=OPEN,
-    )
-
-
-@atomic_slip
-def credit(*, day, table, chips, signed, at=None, created_by=None, ref="") -> Slip:
-    """Chips from an open table's tray back to the chip bank."""
-    return _tray_move(
-        SlipType.CREDIT,
-        day=day,
-        table=table,
-        chips=chips,
-        signed=signed,
-        at=at,
-        created_by=created_by,
-        ref=ref,
-        state=GameTable.State.OPEN,
-        into_tray=False,
-        allowed=OPEN,
-    )
+CLOSED_TABLE, OPEN_TABLE = GameTable.State.CLOSED, GameTable.State.OPEN
+table_issue = _tray_service(
+    SlipType.TABLE_ISSUE,
+    needs=CLOSED_TABLE,
+    into_tray=True,
+    allowed=OPEN,
+    doc="Stock a closed table's tray from the chip bank, before it opens.",
+)
+table_return = _tray_service(
+    SlipType.TABLE_RETURN,
+    needs=CLOSED_TABLE,
+    into_tray=False,
+    allowed=SETTLING,
+    doc="Bring a closed table's tray back to the chip bank.",
+)
+fill = _tray_service(
+    SlipType.FILL,
+    needs=OPEN_TABLE,
+    into_tray=True,
+    allowed=OPEN,
+    doc="Chips from the chip bank to an open table (the Chip Cashier controls fills, T&C 2.1.2).",
+)
+credit = _tray_service(
+    SlipType.CREDIT,
+    needs=OPEN_TABLE,
+    into_tray=False,
+    allowed=OPEN,
+    doc="Chips from an open table's tray back to the chip bank (T&C 2.1.2).",
+)
 
 
 def _count_against(account: Account, counted: dict, *, cash: int | None = None) -> dict:
@@ -274,7 +235,7 @@ def _variance_details(day, account, diffs) -> list[dict]:
 
 
 @atomic_slip
-def table_open(*, day, table, chips, signed, reason="", at=None, created_by=None, ref="") -> Slip:
+def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
     """The opener: the dealer counts the tray and the Chip Cashier verifies it (T&C 2.1.2).
 
     A count that differs from the tray's ledger balance is a variance to over/short, never
@@ -302,16 +263,14 @@ def table_open(*, day, table, chips, signed, reason="", at=None, created_by=None
         slip_type=SlipType.TABLE_OPEN,
         signed=signed,
         legs=legs,
-        at=at,
         table=table,
         reason=reason,
         details={
             "chips": _counted_chips(day, chips),
             "total": sum(value.values()),
             "variances": _variance_details(day, tray, diffs),
-            "ref": ref,
         },
-        created_by=created_by,
+        **meta,
     )
     table.state = GameTable.State.OPEN
     table.save(update_fields=["state"])
@@ -319,7 +278,7 @@ def table_open(*, day, table, chips, signed, reason="", at=None, created_by=None
 
 
 @atomic_slip
-def tips(*, day, table, chips, signed, at=None, created_by=None, ref="") -> Slip:
+def tips(*, day, table, chips, signed, **meta) -> Slip:
     """The dealers' tip box: patrons' chips to the tip pool, never the tray or the win (T&C 2.6)."""
     day = lock_day(day, allowed=SETTLING)
     table = _table(day, table)
@@ -331,15 +290,14 @@ def tips(*, day, table, chips, signed, at=None, created_by=None, ref="") -> Slip
         slip_type=SlipType.TIPS,
         signed=signed,
         legs=legs,
-        at=at,
         table=table,
-        details={"chips": _counted_chips(day, chips), "total": sum(value.values()), "ref": ref},
-        created_by=created_by,
+        details={"chips": _counted_chips(day, chips), "total": sum(value.values())},
+        **meta,
     )
 
 
 @atomic_slip
-def table_close(*, day, table, chips, signed, at=None, created_by=None, ref="") -> Slip:
+def table_close(*, day, table, chips, signed, **meta) -> Slip:
     """The closer. What the count says patrons lost is posted patrons → tray, per denomination,
     so win = closer − opener − fills + credits falls out of the ledger."""
     day = lock_day(day, allowed=SETTLING)
@@ -357,10 +315,9 @@ def table_close(*, day, table, chips, signed, at=None, created_by=None, ref="") 
         slip_type=SlipType.TABLE_CLOSE,
         signed=signed,
         legs=legs,
-        at=at,
         table=table,
-        details={"chips": _counted_chips(day, chips), "total": sum(value.values()), "ref": ref},
-        created_by=created_by,
+        details={"chips": _counted_chips(day, chips), "total": sum(value.values())},
+        **meta,
     )
     table.state = GameTable.State.CLOSED
     table.save(update_fields=["state"])
@@ -380,9 +337,7 @@ def _matching_cash(value: dict, cash: int, record: str) -> None:
 
 
 @atomic_slip
-def sale(
-    *, day, chips, cash, signed, runner=None, currency="CAD", tender="cash", at=None, created_by=None, ref=""
-) -> Slip:
+def sale(*, day, chips, cash, signed, runner=None, currency="CAD", tender="cash", **meta) -> Slip:
     """Chips bought with Canadian cash, from the Chip Cashier or a runner (T&C 3.4.2, 3.6, 3.7)."""
     check_tender(currency, tender)
     day = lock_day(day, allowed=OPEN)
@@ -402,15 +357,14 @@ def sale(
         slip_type=SlipType.SALE,
         signed=signed,
         legs=legs,
-        at=at,
         runner=runner,
-        details={"chips": _counted_chips(day, chips), "ref": ref},
-        created_by=created_by,
+        details={"chips": _counted_chips(day, chips)},
+        **meta,
     )
 
 
 @atomic_slip
-def redemption(*, day, chips, cash, signed, currency="CAD", tender="cash", at=None, created_by=None, ref="") -> Slip:
+def redemption(*, day, chips, cash, signed, currency="CAD", tender="cash", **meta) -> Slip:
     """Chips cashed in for Canadian currency at the bank (T&C 3.6)."""
     check_tender(currency, tender)
     day = lock_day(day, allowed=SETTLING)
@@ -426,14 +380,13 @@ def redemption(*, day, chips, cash, signed, currency="CAD", tender="cash", at=No
         slip_type=SlipType.REDEMPTION,
         signed=signed,
         legs=legs,
-        at=at,
-        details={"chips": _counted_chips(day, chips), "ref": ref},
-        created_by=created_by,
+        details={"chips": _counted_chips(day, chips)},
+        **meta,
     )
 
 
 @atomic_slip
-def runner_issue(*, day, runner, chips, signed, at=None, created_by=None, ref="") -> Slip:
+def runner_issue(*, day, runner, chips, signed, **meta) -> Slip:
     day = lock_day(day, allowed=OPEN)
     event = day.event
     _runner(day, runner)
@@ -446,15 +399,14 @@ def runner_issue(*, day, runner, chips, signed, at=None, created_by=None, ref=""
         slip_type=SlipType.RUNNER_ISSUE,
         signed=signed,
         legs=legs,
-        at=at,
         runner=runner,
-        details={"chips": _counted_chips(day, chips), "ref": ref},
-        created_by=created_by,
+        details={"chips": _counted_chips(day, chips)},
+        **meta,
     )
 
 
 @atomic_slip
-def runner_return(*, day, runner, chips, cash, signed, at=None, created_by=None, ref="") -> Slip:
+def runner_return(*, day, runner, chips, cash, signed, **meta) -> Slip:
     """A runner hands back unsold chips to the chip bank and sales cash to the bank."""
     day = lock_day(day, allowed=SETTLING)
     event = day.event
@@ -473,10 +425,9 @@ def runner_return(*, day, runner, chips, cash, signed, at=None, created_by=None,
         slip_type=SlipType.RUNNER_RETURN,
         signed=signed,
         legs=legs,
-        at=at,
         runner=runner,
-        details={"chips": _counted_chips(day, chips), "ref": ref},
-        created_by=created_by,
+        details={"chips": _counted_chips(day, chips)},
+        **meta,
     )
 
 
@@ -484,7 +435,7 @@ def runner_return(*, day, runner, chips, cash, signed, at=None, created_by=None,
 
 
 @atomic_slip
-def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, at=None, created_by=None, ref="") -> Slip:
+def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, **meta) -> Slip:
     """Pay out the whole tip pool to the dealers, pro rata to hours (T&C 2.6).
 
     The pool's chips go to the chip bank and the same value in bank cash to the dealers; cents
@@ -520,11 +471,8 @@ def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, at=None, cre
     details = {
         "total": total,
         "shares": [{"person": p.code, "hours": str(w), "amount": s} for (p, w), s in zip(hours, shares, strict=True)],
-        "ref": ref,
     }
-    return post_slip(
-        day=day, slip_type=SlipType.TIP_PAYOUT, signed=signed, legs=legs, at=at, details=details, created_by=created_by
-    )
+    return post_slip(day=day, slip_type=SlipType.TIP_PAYOUT, signed=signed, legs=legs, details=details, **meta)
 
 
 # --- counts, voids, expenses --------------------------------------------------------------
@@ -539,9 +487,7 @@ def count(
     cash: int | None = None,
     chips: dict | None = None,
     reason="",
-    at=None,
-    created_by=None,
-    ref="",
+    **meta,
 ) -> Slip:
     """A count of a custody account. Counted − ledger, per instrument, goes to over/short; a
     variance needs a reason (GC and CC sign it here, the DRIC approves it at the day close)."""
@@ -581,18 +527,16 @@ def count(
         "chips": _counted_chips(day, chips or {}),
         "cash": cash,
         "variances": _variance_details(day, account, diffs),
-        "ref": ref,
     }
     return post_slip(
         day=day,
         slip_type=SlipType.COUNT,
         signed=signed,
         legs=legs,
-        at=at,
         account=account,
         reason=reason,
         details=details,
-        created_by=created_by,
+        **meta,
     )
 
 
@@ -607,7 +551,7 @@ VOIDABLE = {
 
 
 @atomic_slip
-def void(*, day, target: Slip, reason: str, signed, at=None, created_by=None, ref="") -> Slip:
+def void(*, day, target: Slip, reason: str, signed, **meta) -> Slip:
     """Reverse a slip of the same day. Both stay on file; the void keeps its own number."""
     day = lock_day(day, allowed=SETTLING)
     if target.slip_type not in VOIDABLE:
@@ -636,13 +580,11 @@ def void(*, day, target: Slip, reason: str, signed, at=None, created_by=None, re
         slip_type=SlipType.VOID,
         signed=signed,
         legs=legs,
-        at=at,
         voids=target,
         table=target.table,
         runner=None,
         reason=reason,
-        details={"ref": ref},
-        created_by=created_by,
+        **meta,
     )
 
 
@@ -650,7 +592,7 @@ EXPENSE_CATEGORIES = ("supplier_equipment", "supplier_services", "licence_fee", 
 
 
 @atomic_slip
-def expense(*, day, category, description, cash, invoice, signed, at=None, created_by=None, ref="") -> Slip:
+def expense(*, day, category, description, cash, invoice, signed, **meta) -> Slip:
     """An expense paid from the trust account, never from the cage; it goes in the financial report."""
     day = lock_day(day, allowed=SETTLING)
     if category not in EXPENSE_CATEGORIES:
@@ -659,7 +601,5 @@ def expense(*, day, category, description, cash, invoice, signed, at=None, creat
         raise RuleViolation("an expense needs a description", "T&C 2.7")
     event = day.event
     legs = move(account_get(event, Account.Kind.TRUST), account_get(event, Account.Kind.EXPENSES), {CASH: _cash(cash)})
-    details = {"category": category, "description": description, "invoice": invoice, "cash": cash, "ref": ref}
-    return post_slip(
-        day=day, slip_type=SlipType.EXPENSE, signed=signed, legs=legs, at=at, details=details, created_by=created_by
-    )
+    details = {"category": category, "description": description, "invoice": invoice, "cash": cash}
+    return post_slip(day=day, slip_type=SlipType.EXPENSE, signed=signed, legs=legs, details=details, **meta)

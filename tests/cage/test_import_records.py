@@ -170,7 +170,7 @@ def test_a_person_holding_two_positions_is_refused(tmp_path):
         (
             9,
             {"at": "2026-09-11T11:00"},
-            "record 9 (2026-09-11, sale): 2026-09-11 11:00 is earlier than the day's last slip (11:57); slips are recorded in order (cage-records/1: at never earlier than the record before)",
+            "record 9 (2026-09-11, sale): 2026-09-11 11:00 is earlier than the last slip (2026-09-11 11:57); slips are recorded in order (cage-records/1: at never earlier than the record before)",
         ),
         (
             11,
@@ -277,7 +277,11 @@ def test_the_last_day_may_stay_open_and_the_report_shows_what_closed(tmp_path):
     from reports.figures import event_figures
 
     report = event_figures(event)
-    assert report["tables"] == [] and report["games"] == []
+    assert report["tables"] == []
+    assert report["games"] == [
+        {"date": "2026-09-11", "game": "blackjack", "win": "0.00"},
+        {"date": "2026-09-11", "game": "wheel_of_fortune", "win": "0.00"},
+    ]
     assert event.days.get().status == "open"
 
 
@@ -296,3 +300,46 @@ def test_an_import_failure_leaves_the_database_as_it_was():
     with pytest.raises(ImportFailed):
         import_records(data)
     assert row_counts() == before
+
+
+def test_a_ref_used_twice_is_refused(tmp_path):
+    data = example()
+    records(data)[14]["ref"] = "fill-wrong-table"
+    assert (
+        "record 15 (2026-09-11, fill): ref 'fill-wrong-table' must be a string unique in the file (cage-records/1)"
+        in refused(data, tmp_path)
+    )
+
+
+def test_a_second_day_in_the_wrong_order_is_refused(tmp_path):
+    data = example()
+    data["days"].insert(0, {"date": "2026-09-12", "records": []})
+    lines = refused(data, tmp_path)
+    assert "days[1].date: days must be in date order, 2026-09-11 comes after 2026-09-12" in lines
+
+
+def test_a_void_of_a_fill_whose_table_has_closed_is_refused(tmp_path):
+    data = example()
+    void = records(data).pop(13)
+    records(data).insert(21, dict(void, at="2026-09-11T23:01"))  # after BJ-2's closer
+    assert any(
+        line.startswith("record 22 (2026-09-11, void): table BJ-2 has closed; its fills and credits stand")
+        for line in refused(data, tmp_path)
+    )
+
+
+def test_a_count_of_a_runner_who_holds_nothing_posts_no_variance():
+    data = example()
+    records(data).insert(
+        -1,
+        {
+            "type": "count",
+            "at": "2026-09-11T23:58",
+            "account": "rita",
+            "cash": "0.00",
+            "chips": {},
+            "signed": {"counted_by": "gus", "verified_by": "cora"},
+        },
+    )
+    event = import_records(data)
+    assert event.slips.filter(slip_type="count", account__code="runner:rita").get().postings.count() == 0

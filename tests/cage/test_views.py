@@ -1,6 +1,7 @@
 """The cage window: slips entered with each signer's own password, refusals shown, roles enforced."""
 
 import json
+import uuid
 
 import pytest
 from django.urls import reverse
@@ -20,6 +21,7 @@ def login(client, cast, persona):
 
 def sale_form(cast, **extra):
     data = {
+        "request_key": uuid.uuid4().hex,
         "chips_5": "10",
         "cash": "50.00",
         "tender": "cad_cash",
@@ -67,6 +69,7 @@ def test_a_fill_to_a_closed_table_is_refused_at_the_window(client, cast):
     stock(cast)
     login(client, cast, "chip_cashier")
     data = {
+        "request_key": "fill-1",
         "table": cast.bj.pk,
         "chips_5": "4",
         "sign_issued_by": cast.chip_cashier.pk,
@@ -133,6 +136,7 @@ def test_the_day_closes_from_the_window_once_reconciled(client, cast):
     login(client, cast, "general_cashier")
     url = reverse("cage:day_close", args=[cast.event.slug])
     signatures = {
+        "request_key": "close-1",
         "sign_prepared_by": cast.general_cashier.pk,
         "sign_verified_by": cast.chip_cashier.pk,
         "password_verified_by": PASSWORD,
@@ -165,3 +169,25 @@ def test_the_report_downloads_as_cage_report_json(client, cast):
     response = client.get(reverse("reports:event_json", args=[cast.event.slug]))
     assert response["Content-Type"] == "application/json"
     assert json.loads(response.content)["format"] == "cage-report/1"
+
+
+def test_a_sale_posted_twice_is_recorded_once(client, cast):
+    stock(cast)
+    login(client, cast, "chip_cashier")
+    data = sale_form(cast)
+    url = reverse("cage:slip_new", args=[cast.event.slug, "sale"])
+    first = client.post(url, data)
+    second = client.post(url, data, follow=True)
+    slip = Slip.objects.get(slip_type="sale")
+    assert first.url == reverse("cage:slip", args=[cast.event.slug, slip.pk])
+    assert "This slip was already recorded as SALE-00001." in second.content.decode()
+    # A new form (a new key) records a new sale.
+    client.post(url, sale_form(cast))
+    assert Slip.objects.filter(slip_type="sale").count() == 2
+
+
+def test_each_form_shown_carries_a_fresh_request_key(client, cast):
+    login(client, cast, "chip_cashier")
+    url = reverse("cage:slip_new", args=[cast.event.slug, "float_in"])
+    keys = {client.get(url).context["form"]["request_key"].value() for _ in range(2)}
+    assert len(keys) == 2

@@ -1,0 +1,58 @@
+"""The demo event: loaded through import_records, a login per role, loading twice changes nothing."""
+
+import io
+
+import pytest
+from django.apps import apps
+from django.contrib.auth import authenticate
+from django.core.management import call_command
+
+from events import services
+from events.compliance import event_compliance
+from events.models import Event
+from reports.figures import event_figures
+
+pytestmark = pytest.mark.django_db
+
+
+def counts():
+    return {
+        m._meta.label: m.objects.count() for m in apps.get_models() if m._meta.app_label in ("events", "cage", "auth")
+    }
+
+
+def test_the_demo_loads_once_and_a_second_load_changes_nothing():
+    out = io.StringIO()
+    call_command("load_demo", stdout=out)
+    assert "Imported lakeside-fair-2026: 1 day(s), 30 slip(s)." in out.getvalue()
+    first = counts()
+    again = io.StringIO()
+    call_command("load_demo", stdout=again)
+    assert "already loaded" in again.getvalue() and counts() == first
+    for username in ("admin", "ann", "gus", "cora", "rita", "dana", "audrey"):
+        assert f"  {username} " in again.getvalue()
+
+
+def test_each_role_can_log_in_with_the_printed_password():
+    call_command("load_demo", stdout=io.StringIO())
+    event = Event.objects.get(slug="lakeside-fair-2026")
+    for username, role in (
+        ("ann", "dric"),
+        ("gus", "general_cashier"),
+        ("cora", "chip_cashier"),
+        ("rita", "runner"),
+        ("dana", "dealer"),
+        ("audrey", "auditor"),
+    ):
+        user = authenticate(username=username, password="demo-pass-2026")
+        assert user is not None and role in event.people.get(user=user).role_codes()
+    assert authenticate(username="admin", password="demo-pass-2026").is_staff
+
+
+def test_the_demo_day_reports_as_the_worked_example_and_its_next_day_is_fully_rostered():
+    call_command("load_demo", stdout=io.StringIO())
+    event = Event.objects.get(slug="lakeside-fair-2026")
+    assert event_figures(event)["event_totals"]["net_proceeds"] == "95.00"
+    assert all(check.holds for check in event_compliance(event)), [c for c in event_compliance(event) if not c.holds]
+    second = event.days.get(date="2026-09-12")
+    assert services.day_open(day=second).status == "open"

@@ -1,0 +1,31 @@
+"""Settings refuse bad values loudly instead of guessing."""
+
+import pytest
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+from config.settings import env_bool, env_list
+
+
+def test_booleans_are_read_strictly(monkeypatch):
+    monkeypatch.setenv("FLAG", "yes")
+    assert env_bool("FLAG", False) is True
+    monkeypatch.setenv("FLAG", "off")
+    assert env_bool("FLAG", True) is False
+    monkeypatch.setenv("FLAG", "maybe")
+    with pytest.raises(ImproperlyConfigured, match="FLAG must be true or false"):
+        env_bool("FLAG", True)
+    monkeypatch.delenv("FLAG")
+    assert env_bool("FLAG", True) is True
+
+
+def test_lists_are_comma_separated(monkeypatch):
+    monkeypatch.setenv("HOSTS", "a.example, b.example,")
+    assert env_list("HOSTS", []) == ["a.example", "b.example"]
+
+
+def test_sqlite_queues_writers_and_uses_wal():
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+        pytest.skip("SQLite settings only")
+    options = settings.DATABASES["default"]["OPTIONS"]
+    assert options["transaction_mode"] == "IMMEDIATE" and "journal_mode=WAL" in options["init_command"]
