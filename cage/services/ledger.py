@@ -112,6 +112,8 @@ def account_get(event: Event, kind: str, *, person: Person | None = None, table:
 def account_label(account: Account) -> str:
     if account.kind == Account.Kind.RUNNER:
         return f"runner {account.person.name}"
+    if account.kind == Account.Kind.DEALER:
+        return f"tips paid to {account.person.name}"
     if account.kind == Account.Kind.TABLE:
         return f"table {account.table.code}"
     return account.get_kind_display().split(" (")[0].lower()

@@ -191,3 +191,17 @@ def test_each_form_shown_carries_a_fresh_request_key(client, cast):
     url = reverse("cage:slip_new", args=[cast.event.slug, "float_in"])
     keys = {client.get(url).context["form"]["request_key"].value() for _ in range(2)}
     assert len(keys) == 2
+
+
+def test_the_report_page_shows_totals_by_name_and_games_by_name(client, cast):
+    from cage.importer import import_records
+    from tests.reports.test_figures import EXAMPLE
+
+    event = import_records(EXAMPLE)
+    user = event.people.get(code="ann")
+    from events import services as event_services
+
+    event_services.login_create(person=user, username="ann-report", password=PASSWORD)
+    assert client.login(username="ann-report", password=PASSWORD)
+    page = client.get(reverse("reports:event", args=[event.slug])).content.decode()
+    assert "Net proceeds" in page and "Wheel of Fortune" in page and ">95.00<" in page
