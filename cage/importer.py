@@ -196,7 +196,7 @@ class _Importer:
                 self.problems.append(f"{where}.born_on: a date (YYYY-MM-DD) is required")
                 continue
             roles = spec.get("roles", [])
-            if not isinstance(roles, list) or any(r not in RECORD_ROLES for r in roles):
+            if not isinstance(roles, list) or not all(isinstance(r, str) and r in RECORD_ROLES for r in roles):
                 self.problems.append(f"{where}.roles: each role is one of {', '.join(sorted(RECORD_ROLES))}")
                 continue
             if not code or not name:

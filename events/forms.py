@@ -68,6 +68,15 @@ class RoleForm(forms.Form):
         self.fields["person"].queryset = event.people.all()
 
 
+class RegistrationForm(forms.Form):
+    person = forms.ModelChoiceField(queryset=Person.objects.none())
+    registration = forms.ChoiceField(choices=Person.Registration.choices)
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["person"].queryset = event.people.all()
+
+
 class DayForm(forms.Form):
     date = forms.DateField(widget=DateInput)
     opens_at = forms.TimeField(widget=TimeInput)

@@ -161,6 +161,16 @@ def person_add(
     return person
 
 
+def registration_change(*, person: Person, registration: str) -> Person:
+    """Record a change in a person's registration. A refused, revoked or suspended person takes
+    no further part (T&C 2.3): they can no longer sign a slip, and the compliance page flags them."""
+    if registration not in Person.Registration.values:
+        raise RuleViolation(f"unknown registration status {registration!r}", "T&C 2.3", field="registration")
+    person.registration = registration
+    person.save(update_fields=["registration"])
+    return person
+
+
 def role_assign(*, person: Person, role: str) -> Assignment:
     if role not in Role.values:
         raise RuleViolation(f"Unknown role {role!r}", "roles", field="role")

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from . import services
 from .access import ANY_ROLE, READ_ALL, SETUP, event_access, visible_events
 from .compliance import describe_gap, event_compliance, roster_gaps
-from .forms import DayForm, DenominationForm, EventForm, PersonForm, RoleForm, ShiftForm, TableForm
+from .forms import DayForm, DenominationForm, EventForm, PersonForm, RegistrationForm, RoleForm, ShiftForm, TableForm
 from .models import GamingDay
 from .rules import RuleViolation
 from .tables import GameTableTable, PersonTable
@@ -145,7 +145,14 @@ def people(request, slug):
     return render(
         request,
         "events/people.html",
-        {"access": access, "event": event, "table": table, "form": form, "role_form": RoleForm(event=event)},
+        {
+            "access": access,
+            "event": event,
+            "table": table,
+            "form": form,
+            "role_form": RoleForm(event=event),
+            "registration_form": RegistrationForm(event=event),
+        },
     )
 
 
@@ -155,6 +162,21 @@ def role_add(request, slug):
     form = RoleForm(request.POST, event=access.event)
     if form.is_valid() and applied(form, lambda: services.role_assign(**form.cleaned_data)):
         messages.success(request, "Role assigned.")
+    else:
+        for error in form.errors.values():
+            messages.error(request, " ".join(error))
+    return redirect("events:people", slug)
+
+
+@require_POST
+def registration_change(request, slug):
+    access = event_access(request, slug, read=set(), write=SETUP)
+    form = RegistrationForm(request.POST, event=access.event)
+    if form.is_valid() and applied(form, lambda: services.registration_change(**form.cleaned_data)):
+        d = form.cleaned_data
+        messages.success(
+            request, f"{d['person'].name}: registration now {d['person'].get_registration_display().lower()}."
+        )
     else:
         for error in form.errors.values():
             messages.error(request, " ".join(error))

@@ -205,3 +205,40 @@ def test_the_report_page_shows_totals_by_name_and_games_by_name(client, cast):
     assert client.login(username="ann-report", password=PASSWORD)
     page = client.get(reverse("reports:event", args=[event.slug])).content.decode()
     assert "Net proceeds" in page and "Wheel of Fortune" in page and ">95.00<" in page
+
+
+def test_the_cage_page_runs_the_same_number_of_queries_however_many_slips(client, cast):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from cage import services
+
+    def runner_sales(n):
+        for _ in range(n):
+            services.runner_issue(
+                day=cast.day,
+                runner=cast.runner,
+                chips={"1": 1},
+                signed=cast.signed(issued_by="chip_cashier", received_by="runner"),
+            )
+            services.sale(
+                day=cast.day,
+                runner=cast.runner,
+                chips={"1": 1},
+                cash=100,
+                signed=cast.signed(sold_by="runner", authorized_by="dric"),
+            )
+
+    stock(cast)
+    open_table(cast)
+    runner_sales(1)
+    login(client, cast, "general_cashier")
+    url = reverse("cage:home", args=[cast.event.slug])
+    client.get(url)  # warm the session
+    with CaptureQueriesContext(connection) as few:
+        client.get(url)
+    runner_sales(15)
+    open_table(cast, cast.wheel)
+    with CaptureQueriesContext(connection) as many:
+        client.get(url)
+    assert len(many) == len(few)

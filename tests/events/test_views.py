@@ -186,3 +186,34 @@ def test_staff_create_an_event_and_others_may_not(client, cast, admin_user):
     client.force_login(admin_user)
     response = client.post(reverse("events:create"), data)
     assert response.status_code == 302 and response.url == reverse("events:detail", args=["riverside"])
+
+
+def test_the_dric_records_a_suspension_and_the_person_can_no_longer_sign(client, cast):
+    from cage import services as cage_services
+    from events.rules import RuleViolation
+
+    login(client, cast, "dric")
+    response = client.post(
+        reverse("events:registration_change", args=[cast.event.slug]),
+        {"person": cast.runner.pk, "registration": "suspended"},
+        follow=True,
+    )
+    assert "Runner: registration now suspended." in response.content.decode()
+    cast.runner.refresh_from_db()
+    with pytest.raises(RuleViolation, match=r"T&C 2\.3"):
+        cage_services.runner_issue(
+            day=cast.day,
+            runner=cast.runner,
+            chips={"1": 1},
+            signed={"issued_by": cast.chip_cashier, "received_by": cast.runner},
+        )
+    page = client.get(reverse("events:compliance", args=[cast.event.slug])).content.decode()
+    assert "Runner: registration suspended" in page
+
+
+def test_only_the_dric_records_registration_changes(client, cast):
+    login(client, cast, "general_cashier")
+    url = reverse("events:registration_change", args=[cast.event.slug])
+    assert client.post(url, {"person": cast.runner.pk, "registration": "revoked"}).status_code == 403
+    cast.runner.refresh_from_db()
+    assert cast.runner.registration == "good"
