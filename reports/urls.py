@@ -6,4 +6,6 @@ app_name = "reports"
 urlpatterns = [
     path("<slug:slug>/", views.event_report, name="event"),
     path("<slug:slug>/report.json", views.event_report_json, name="event_json"),
+    path("<slug:slug>/report.csv", views.event_report_csv, name="event_csv"),
+    path("<slug:slug>/financial-report.pdf", views.event_report_pdf, name="event_pdf"),
 ]

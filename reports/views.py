@@ -7,19 +7,8 @@ from django.shortcuts import render
 
 from events import games
 from events.access import READ_ALL, event_access
+from reports.exports import TOTAL_LABELS, figures_csv, figures_pdf
 from reports.figures import event_figures
-
-TOTAL_LABELS = {
-    "win": "Win",
-    "chip_sales": "Chip sales",
-    "redemptions": "Redemptions",
-    "chips_outstanding": "Chips outstanding",
-    "tips": "Tips (dealers' pool)",
-    "cash_over_short": "Cash over/short",
-    "chip_over_short": "Chip over/short",
-    "expenses": "Expenses",
-    "net_proceeds": "Net proceeds",
-}
 
 
 def event_report(request, slug):
@@ -39,4 +28,20 @@ def event_report_json(request, slug):
     access = event_access(request, slug, read=READ_ALL)
     response = HttpResponse(json.dumps(event_figures(access.event), indent=2), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{access.event.slug}.report.json"'
+    return response
+
+
+def event_report_csv(request, slug):
+    access = event_access(request, slug, read=READ_ALL)
+    response = HttpResponse(figures_csv(event_figures(access.event)), content_type="text/csv")
+    response["Content-Disposition"] = f'attachment; filename="{access.event.slug}.report.csv"'
+    return response
+
+
+def event_report_pdf(request, slug):
+    """The financial report in one click. Rendered outside any transaction: it only reads."""
+    access = event_access(request, slug, read=READ_ALL)
+    pdf = figures_pdf(access.event, event_figures(access.event))
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{access.event.slug}-financial-report.pdf"'
     return response

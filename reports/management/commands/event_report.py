@@ -1,26 +1,36 @@
 import json
+import sys
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from events.models import Event
+from reports.exports import figures_csv, figures_pdf
 from reports.figures import event_figures
 
 
 class Command(BaseCommand):
-    help = "An event's figures (cage-report/1)."
+    help = "An event's figures: cage-report/1 JSON, CSV, or the PDF financial report."
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
-        parser.add_argument("--format", choices=["json"], default="json")
+        parser.add_argument("--format", choices=["json", "csv", "pdf"], default="json")
         parser.add_argument("--out", help="write to this file instead of standard output")
 
-    def handle(self, *args, slug, out=None, **options):
+    def handle(self, *args, slug, format, out=None, **options):
         event = Event.objects.filter(slug=slug).first()
         if event is None:
             raise CommandError(f"no event {slug!r}")
-        text = json.dumps(event_figures(event), indent=2) + "\n"
-        if out:
-            Path(out).write_text(text, encoding="utf-8")
+        figures = event_figures(event)
+        if format == "json":
+            content = (json.dumps(figures, indent=2) + "\n").encode()
+        elif format == "csv":
+            content = figures_csv(figures).encode()
         else:
-            self.stdout.write(text, ending="")
+            content = figures_pdf(event, figures)
+        if out:
+            Path(out).write_bytes(content)
+        elif format == "pdf":
+            sys.stdout.buffer.write(content)
+        else:
+            self.stdout.write(content.decode(), ending="")
