@@ -68,65 +68,55 @@ def _counted_chips(day: GamingDay, chips: dict[str, int]) -> dict:
 # --- supplier, float and deposit ---------------------------------------------------------
 
 
-@atomic_slip
-def chips_received(*, day, chips, signed, **meta) -> Slip:
-    """Chips delivered by the registered supplier: the only way chips enter the ledger (T&C 3.4.3)."""
-    day = lock_day(day, allowed=SETTLING)
-    event = day.event
-    value = chips_legs_value(event, chips)
-    legs = move(account_get(event, Account.Kind.SUPPLIER), account_get(event, Account.Kind.CHIP_BANK), value)
-    return post_slip(
-        day=day,
-        slip_type=SlipType.CHIPS_RECEIVED,
-        signed=signed,
-        legs=legs,
-        details={"chips": _counted_chips(day, chips)},
-        **meta,
-    )
+def _transfer_service(slip_type: str, source: str, target: str, *, of_chips: bool, doc: str):
+    """A service that moves chips or cash between two of the event's fixed places."""
+
+    def value_of(event, amount) -> dict:
+        return chips_legs_value(event, amount) if of_chips else {CASH: _cash(amount)}
+
+    @atomic_slip
+    def service(*, day, signed, chips=None, cash=None, **meta) -> Slip:
+        day = lock_day(day, allowed=SETTLING)
+        event = day.event
+        value = value_of(event, chips if of_chips else cash)
+        legs = move(account_get(event, source), account_get(event, target), value)
+        details = {"chips": _counted_chips(day, chips)} if of_chips else {}
+        return post_slip(day=day, slip_type=slip_type, signed=signed, legs=legs, details=details, **meta)
+
+    service.__name__ = service.__qualname__ = str(slip_type)
+    service.__doc__ = doc
+    return service
 
 
-@atomic_slip
-def chips_returned(*, day, chips, signed, **meta) -> Slip:
-    day = lock_day(day, allowed=SETTLING)
-    event = day.event
-    value = chips_legs_value(event, chips)
-    legs = move(account_get(event, Account.Kind.CHIP_BANK), account_get(event, Account.Kind.SUPPLIER), value)
-    return post_slip(
-        day=day,
-        slip_type=SlipType.CHIPS_RETURNED,
-        signed=signed,
-        legs=legs,
-        details={"chips": _counted_chips(day, chips)},
-        **meta,
-    )
-
-
-@atomic_slip
-def float_in(*, day, cash, signed, **meta) -> Slip:
-    day = lock_day(day, allowed=SETTLING)
-    event = day.event
-    legs = move(account_get(event, Account.Kind.TRUST), account_get(event, Account.Kind.BANK_CASH), {CASH: _cash(cash)})
-    return post_slip(
-        day=day,
-        slip_type=SlipType.FLOAT_IN,
-        signed=signed,
-        legs=legs,
-        **meta,
-    )
-
-
-@atomic_slip
-def deposit(*, day, cash, signed, **meta) -> Slip:
-    day = lock_day(day, allowed=SETTLING)
-    event = day.event
-    legs = move(account_get(event, Account.Kind.BANK_CASH), account_get(event, Account.Kind.TRUST), {CASH: _cash(cash)})
-    return post_slip(
-        day=day,
-        slip_type=SlipType.DEPOSIT,
-        signed=signed,
-        legs=legs,
-        **meta,
-    )
+Kind = Account.Kind
+chips_received = _transfer_service(
+    SlipType.CHIPS_RECEIVED,
+    Kind.SUPPLIER,
+    Kind.CHIP_BANK,
+    of_chips=True,
+    doc="Chips delivered by the registered supplier: the only way chips enter the ledger (T&C 3.4.3).",
+)
+chips_returned = _transfer_service(
+    SlipType.CHIPS_RETURNED,
+    Kind.CHIP_BANK,
+    Kind.SUPPLIER,
+    of_chips=True,
+    doc="Chips handed back to the registered supplier (T&C 4.1: the equipment is rented from them).",
+)
+float_in = _transfer_service(
+    SlipType.FLOAT_IN,
+    Kind.TRUST,
+    Kind.BANK_CASH,
+    of_chips=False,
+    doc="The bank's opening cash, from the licensee's trust account.",
+)
+deposit = _transfer_service(
+    SlipType.DEPOSIT,
+    Kind.BANK_CASH,
+    Kind.TRUST,
+    of_chips=False,
+    doc="Cash from the bank to the licensee's trust account.",
+)
 
 
 # --- tables -------------------------------------------------------------------------------
