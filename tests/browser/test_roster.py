@@ -1,0 +1,46 @@
+"""The DRIC builds a day's roster in the browser, is refused while a position has a gap, then opens the day."""
+
+import datetime
+
+import pytest
+
+from events import services
+from events.models import GamingDay
+from tests.browser.conftest import log_in, screenshot
+from tests.conftest import PASSWORD, make_cast
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def add_shift(page, person, role, start, end):
+    page.select_option("select[name=person]", label=person)
+    page.select_option("select[name=role]", label=role)
+    page.fill("input[name=starts_at]", start)
+    page.fill("input[name=ends_at]", end)
+    page.click("text=Add shift")
+    page.wait_for_selector("text=Shift added to the roster.")
+
+
+def test_a_roster_gap_keeps_the_day_closed_until_the_dric_fills_it(page):
+    cast = make_cast(open_day=False)
+    services.day_add(
+        event=cast.event, date=datetime.date(2026, 9, 12), opens_at=datetime.time(12), closes_at=datetime.time(18)
+    )
+    # The first day must be closed before the next opens; it had no postings, so it closes clean.
+    cast.day.status = GamingDay.Status.CLOSED
+    cast.day.save()
+    log_in(page, cast.dric.user.username, PASSWORD)
+    page.goto(f"/events/{cast.event.slug}/days/2026-09-12/")
+    add_shift(page, "Dric", "Designated Representative in Charge", "2026-09-12T11:30", "2026-09-12T18:30")
+    add_shift(page, "General Cashier", "General Cashier", "2026-09-12T11:30", "2026-09-12T18:30")
+    add_shift(page, "Chip Cashier", "Chip Cashier", "2026-09-12T11:30", "2026-09-12T15:00")
+    assert "Chip Cashier: nobody from 2026-09-12 15:00 to 2026-09-12 18:00" in page.inner_text("#gaps")
+    page.click("text=Open the gaming day")
+    page.wait_for_selector(".messages .error")
+    assert "(T&C 2)" in page.inner_text(".messages .error")
+    screenshot(page, "roster-gap")
+    add_shift(page, "Chip Cashier", "Chip Cashier", "2026-09-12T15:00", "2026-09-12T18:30")
+    page.click("text=Open the gaming day")
+    page.wait_for_selector("text=Gaming day 2026-09-12 is open.")
+    screenshot(page, "roster-open")
+    assert GamingDay.objects.get(event=cast.event, date="2026-09-12").status == GamingDay.Status.OPEN
