@@ -15,6 +15,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from cage.models import Account, Posting, Signature, Slip, SlipCounter, SlipType
+from cage.money import cents_str
 from events.models import ChipDenomination, Event, GameTable, GamingDay, Person, Role
 from events.rules import RuleViolation
 
@@ -302,32 +303,34 @@ def post_slip(
             "cage-records/1: at never earlier than the record before",
         )
 
-    totals: dict[int | None, int] = defaultdict(int)
+    # Net each (account, instrument) pair: a slip moves value, and what it takes out of a place
+    # is checked against what that place holds.
     merged: dict[tuple[int, int | None], int] = defaultdict(int)
-    by_id = {}
+    accounts: dict[int, Account] = {}
+    denominations: dict[int | None, ChipDenomination | None] = {CASH: None}
     for leg in legs:
-        key = leg.denomination.pk if leg.denomination else None
-        totals[key] += leg.amount
+        key = leg.denomination.pk if leg.denomination else CASH
         merged[(leg.account.pk, key)] += leg.amount
-        by_id[leg.account.pk] = leg.account
-        if leg.denomination:
-            by_id[("d", key)] = leg.denomination
+        accounts[leg.account.pk] = leg.account
+        denominations[key] = leg.denomination
     # Double entry: what leaves one place arrives at another. A programming error if not.
+    totals: dict[int | None, int] = defaultdict(int)
+    for (_, key), amount in merged.items():
+        totals[key] += amount
     unbalanced = {k: v for k, v in totals.items() if v}
     if unbalanced:
         raise AssertionError(f"{slip_type} legs do not balance: {unbalanced}")
 
-    current = balances([by_id[a] for a, _ in merged if by_id[a].is_custody])
+    current = balances([a for a in accounts.values() if a.is_custody])
     for (account_id, key), amount in merged.items():
-        place = by_id[account_id]
+        place = accounts[account_id]
         if amount >= 0 or not place.is_custody:
             continue
         held = current.get(account_id, {}).get(key, 0)
         if held + amount < 0:
-            denomination = by_id[("d", key)] if key is not None else None
             raise RuleViolation(
-                f"{account_label(place)} holds {held / 100:.2f} in {instrument_label(denomination)}, "
-                f"not the {-amount / 100:.2f} this {SlipType(slip_type).label.lower()} takes out",
+                f"{account_label(place)} holds {cents_str(held)} in {instrument_label(denominations[key])}, "
+                f"not the {cents_str(-amount)} this {SlipType(slip_type).label.lower()} takes out",
                 "custody: no account pays out what it does not hold",
             )
 
@@ -348,7 +351,7 @@ def post_slip(
     )
     Posting.objects.bulk_create(
         [
-            Posting(slip=slip, account=by_id[account_id], denomination_id=key, amount=amount)
+            Posting(slip=slip, account=accounts[account_id], denomination_id=key, amount=amount)
             for (account_id, key), amount in merged.items()
             if amount
         ]
