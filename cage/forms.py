@@ -101,7 +101,7 @@ class SlipForm(forms.Form):
                     label=f"${d.key} chips",
                     min_value=0,
                     required=False,
-                    widget=forms.NumberInput(attrs={"class": "chip"}),
+                    widget=forms.NumberInput(attrs={"class": "chip", "data-cents": d.value_cents}),
                 )
         if slip_type in CASH_TYPES:
             self.fields["cash"] = forms.DecimalField(

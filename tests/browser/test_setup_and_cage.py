@@ -52,3 +52,25 @@ def test_the_chip_cashier_records_a_fill_signed_by_runner_dealer_and_dric_on_one
     assert "authorized_by" in signatures and "Dric" in signatures
     slip = Slip.objects.get(slip_type="fill")
     assert {s.capacity for s in slip.signatures.all()} == {"issued_by", "carried_by", "received_by", "authorized_by"}
+
+
+def test_a_sale_fills_in_its_cash_from_the_chips_and_a_debit_card_is_refused(page):
+    cast = make_cast()
+    stock(cast)
+    log_in(page, cast.chip_cashier.user.username, PASSWORD)
+    page.goto(f"/cage/{cast.event.slug}/slips/new/sale/")
+    page.fill("input[name=chips_5]", "3")
+    page.fill("input[name=chips_25]", "2")
+    assert page.input_value("input[name=cash]") == "65.00"
+    page.select_option("select[name=tender]", label="Debit card")
+    page.select_option("select[name=sign_authorized_by]", label="Dric")
+    page.fill("input[name=password_authorized_by]", PASSWORD)
+    page.click("#slip-form button[type=submit]")
+    page.wait_for_selector("text=no credit of any kind, debit or credit cards or cheques (T&C 3.7)")
+    screenshot(page, "cc-sale-debit-refused")
+    assert not Slip.objects.filter(slip_type="sale").exists()
+    page.select_option("select[name=tender]", label="Canadian cash")
+    page.fill("input[name=password_authorized_by]", PASSWORD)
+    page.click("#slip-form button[type=submit]")
+    page.wait_for_selector("text=SALE-00001 recorded.")
+    assert Slip.objects.get(slip_type="sale").details["chips"] == {"5": 3, "25": 2}
