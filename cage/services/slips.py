@@ -21,6 +21,7 @@ from .ledger import (
     check_tender,
     chips_legs_value,
     instrument_label,
+    instrument_name,
     lock_day,
     lock_table,
     move,
@@ -203,14 +204,15 @@ def _chip_order(day) -> dict:
     return {d.pk: i for i, d in enumerate(day.event.denominations.all())}
 
 
-def _variance_legs(account: Account, over_short: Account, diffs: dict) -> list[Leg]:
-    """Post counted − expected to over/short: a shortage moves value from the account to over/short."""
+def _legs_to_count(account: Account, counterpart: Account, diffs: dict) -> list[Leg]:
+    """Legs that bring `account` to its count: each counted − ledger difference comes from (or goes
+    to) `counterpart`: over/short for a variance, the patrons for a closer's win or loss."""
     legs = []
     for denomination, diff in diffs.items():
         legs += (
-            move(over_short, account, {denomination: diff})
+            move(counterpart, account, {denomination: diff})
             if diff > 0
-            else move(account, over_short, {denomination: -diff})
+            else move(account, counterpart, {denomination: -diff})
         )
     return legs
 
@@ -218,10 +220,7 @@ def _variance_legs(account: Account, over_short: Account, diffs: dict) -> list[L
 def _variance_details(day, account, diffs) -> list[dict]:
     order = _chip_order(day)
     ordered = sorted(diffs.items(), key=lambda item: (item[0] is CASH, order.get(getattr(item[0], "pk", None), 0)))
-    return [
-        {"account": account.code, "instrument": "cash" if d is CASH else f"chips:{d.key}", "amount": diff}
-        for d, diff in ordered
-    ]
+    return [{"account": account.code, "instrument": instrument_name(d), "amount": diff} for d, diff in ordered]
 
 
 @atomic_slip
@@ -247,7 +246,7 @@ def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
             + "; a variance needs a reason",
             "DESIGN: variances explained and signed",
         )
-    legs = _variance_legs(tray, account_get(event, Account.Kind.OVER_SHORT), diffs)
+    legs = _legs_to_count(tray, account_get(event, Account.Kind.OVER_SHORT), diffs)
     slip = post_slip(
         day=day,
         slip_type=SlipType.TABLE_OPEN,
@@ -297,9 +296,7 @@ def table_close(*, day, table, chips, signed, **meta) -> Slip:
     value = chips_legs_value(event, chips, allow_empty=True)
     tray = account_get(event, Account.Kind.TABLE, table=table)
     patrons = account_get(event, Account.Kind.PATRONS)
-    legs = []
-    for denomination, diff in _count_against(tray, value).items():
-        legs += move(patrons, tray, {denomination: diff}) if diff > 0 else move(tray, patrons, {denomination: -diff})
+    legs = _legs_to_count(tray, patrons, _count_against(tray, value))
     slip = post_slip(
         day=day,
         slip_type=SlipType.TABLE_CLOSE,
@@ -512,7 +509,7 @@ def count(
             + "; a variance needs a reason",
             "DESIGN: every variance explained and signed",
         )
-    legs = _variance_legs(account, account_get(event, Account.Kind.OVER_SHORT), diffs)
+    legs = _legs_to_count(account, account_get(event, Account.Kind.OVER_SHORT), diffs)
     details = {
         "chips": _counted_chips(day, chips or {}),
         "cash": cash,
