@@ -144,11 +144,14 @@ class Slip(AppendOnly):
         indexes = [models.Index(fields=["day", "slip_type"])]
 
     def __str__(self):
-        return f"{self.get_slip_type_display()} #{self.serial}"
+        return self.number
 
     @property
     def number(self) -> str:
-        return f"{self.slip_type.upper()}-{self.serial:05d}"
+        """The serial as people say it: "Fill 4"."""
+        from cage.slip_types import SLIP_KINDS  # the declarations read this module
+
+        return f"{SLIP_KINDS[self.slip_type].label} {self.serial}"
 
 
 class Posting(AppendOnly):

@@ -1,8 +1,10 @@
 """The nightly close: reconcile, check, approve, lock."""
 
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from cage.models import Account, Posting, Slip, SlipType
+from cage.selectors.slips import pending_slips
 from events.models import GameTable, GamingDay
 from events.rules import RuleViolation
 
@@ -21,6 +23,15 @@ def close_problems(day: GamingDay) -> list[str]:
     for runner in runners:
         if any(held.get(runner.id, {}).values()):
             problems.append(f"{account_label(runner)} still holds chips or cash")
+    for item in pending_slips(event, day=day):
+        problems.append(
+            _("%(slip)s is %(state)s: %(missing)s still to sign")
+            % {
+                "slip": item.slip.number,
+                "state": str(item.state_label).lower(),
+                "missing": ", ".join(str(c.label).lower() for c in item.missing),
+            }
+        )
     for kind in (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK):
         account = Account.objects.filter(event=event, kind=kind).first()
         if account is None:

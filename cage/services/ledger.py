@@ -13,58 +13,20 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from cage.models import Account, Posting, Signature, Slip, SlipCounter, SlipType
-from cage.money import cents_str
+from cage.money import dollars
+from cage.slip_types import SLIP_KINDS, SlipKind
 from events.models import ChipDenomination, Event, GameTable, GamingDay, Person, Role
 from events.rules import RuleViolation
 
 CASH = None  # the instrument key for cash; chips are keyed by their ChipDenomination
 
-# Who signs what. For each slip type, each capacity and the roles that may sign it. Every
-# capacity is required; where a slip names a runner, that runner signs the runner's capacity.
+# Who signs what, read from the one declaration of each slip type: {slip type: {capacity: roles}}.
 CAPACITIES: dict[str, dict[str, tuple[str, ...]]] = {
-    SlipType.CHIPS_RECEIVED: {"received_by": (Role.CHIP_CASHIER,), "witnessed_by": (Role.DRIC,)},
-    SlipType.CHIPS_RETURNED: {"returned_by": (Role.CHIP_CASHIER,), "witnessed_by": (Role.DRIC,)},
-    SlipType.FLOAT_IN: {"received_by": (Role.GENERAL_CASHIER,), "witnessed_by": (Role.DRIC,)},
-    SlipType.DEPOSIT: {"deposited_by": (Role.GENERAL_CASHIER,), "witnessed_by": (Role.DRIC,)},
-    SlipType.TABLE_ISSUE: {"issued_by": (Role.CHIP_CASHIER,), "received_by": (Role.DEALER,)},
-    SlipType.TABLE_RETURN: {"returned_by": (Role.DEALER,), "received_by": (Role.CHIP_CASHIER,)},
-    SlipType.TABLE_OPEN: {"counted_by": (Role.DEALER,), "verified_by": (Role.CHIP_CASHIER,)},
-    SlipType.FILL: {
-        "issued_by": (Role.CHIP_CASHIER,),
-        "carried_by": (Role.RUNNER,),
-        "received_by": (Role.DEALER,),
-        "authorized_by": (Role.DRIC,),
-    },
-    SlipType.CREDIT: {
-        "released_by": (Role.DEALER,),
-        "carried_by": (Role.RUNNER,),
-        "received_by": (Role.CHIP_CASHIER,),
-        "authorized_by": (Role.DRIC,),
-    },
-    SlipType.TIPS: {"counted_by": (Role.DEALER,), "verified_by": (Role.CHIP_CASHIER,)},
-    SlipType.TABLE_CLOSE: {"counted_by": (Role.DEALER,), "verified_by": (Role.CHIP_CASHIER,)},
-    SlipType.SALE: {"sold_by": (Role.CHIP_CASHIER, Role.RUNNER), "authorized_by": (Role.DRIC,)},
-    SlipType.REDEMPTION: {"paid_by": (Role.GENERAL_CASHIER,), "authorized_by": (Role.DRIC,)},
-    SlipType.RUNNER_ISSUE: {"issued_by": (Role.CHIP_CASHIER,), "received_by": (Role.RUNNER,)},
-    SlipType.RUNNER_RETURN: {"returned_by": (Role.RUNNER,), "received_by": (Role.CHIP_CASHIER,)},
-    SlipType.TIP_PAYOUT: {
-        "paid_by": (Role.GENERAL_CASHIER,),
-        "verified_by": (Role.CHIP_CASHIER,),
-        "authorized_by": (Role.DRIC,),
-    },
-    SlipType.COUNT: {"counted_by": (Role.GENERAL_CASHIER,), "verified_by": (Role.CHIP_CASHIER,)},
-    SlipType.VOID: {
-        "requested_by": (Role.CHIP_CASHIER, Role.GENERAL_CASHIER),
-        "authorized_by": (Role.DRIC,),
-    },
-    SlipType.EXPENSE: {"approved_by": (Role.DRIC,)},
-    SlipType.CLOSE_DAY: {
-        "prepared_by": (Role.GENERAL_CASHIER,),
-        "verified_by": (Role.CHIP_CASHIER,),
-        "approved_by": (Role.DRIC,),
-    },
+    t: {c.code: c.roles for c in kind.capacities} for t, kind in SLIP_KINDS.items()
 }
 
 
@@ -90,7 +52,12 @@ def instrument_name(denomination: ChipDenomination | None) -> str:
 
 
 def instrument_label(denomination: ChipDenomination | None) -> str:
-    return "cash" if denomination is None else f"${denomination.key} chips"
+    return _("cash") if denomination is None else chips_label(denomination.key)
+
+
+def chips_label(key: str) -> str:
+    """ "$5 chips": how people name a denomination."""
+    return _("$%(value)s chips") % {"value": key}
 
 
 # --- accounts ---------------------------------------------------------------------------
@@ -111,13 +78,26 @@ def account_get(event: Event, kind: str, *, person: Person | None = None, table:
 
 
 def account_label(account: Account) -> str:
+    """The place as people name it: "bank cash", "runner Rita Okafor", "table BJ-1"."""
     if account.kind == Account.Kind.RUNNER:
-        return f"runner {account.person.name}"
+        return _("runner %(name)s") % {"name": account.person.name}
     if account.kind == Account.Kind.DEALER:
-        return f"tips paid to {account.person.name}"
+        return _("tips paid to %(name)s") % {"name": account.person.name}
     if account.kind == Account.Kind.TABLE:
-        return f"table {account.table.code}"
-    return account.get_kind_display().split(" (")[0].lower()
+        return _("table %(table)s") % {"table": account.table.code}
+    return str(PLACE_NAMES.get(account.kind, account.kind))
+
+
+PLACE_NAMES = {
+    Account.Kind.BANK_CASH: _lazy("bank cash"),
+    Account.Kind.CHIP_BANK: _lazy("chip bank"),
+    Account.Kind.TIP_POOL: _lazy("tip pool"),
+    Account.Kind.PATRONS: _lazy("patrons"),
+    Account.Kind.SUPPLIER: _lazy("registered supplier"),
+    Account.Kind.TRUST: _lazy("licensee's trust account"),
+    Account.Kind.EXPENSES: _lazy("expenses paid"),
+    Account.Kind.OVER_SHORT: _lazy("over/short"),
+}
 
 
 def balances(accounts: Iterable[Account]) -> dict[int, dict[int | None, int]]:
@@ -173,62 +153,102 @@ def check_tender(currency: str, tender: str) -> None:
         )
 
 
-def check_signatures(event: Event, slip_type: str, signed: dict[str, Person], *, runner: Person | None = None) -> None:
-    required = CAPACITIES[slip_type]
-    label = SlipType(slip_type).label.lower()
+def check_signer(
+    event: Event, kind: SlipKind, capacity: str, person: Person, *, runner: Person | None, signed: dict
+) -> None:
+    """May `person` sign `capacity` of a slip of this kind, beside those who have `signed`?"""
+    cap = kind.capacity(capacity)
+    if cap is None:
+        raise RuleViolation(
+            _("a %(slip)s slip has no capacity %(capacity)s; it takes %(capacities)s")
+            % {"slip": str(kind.label).lower(), "capacity": capacity, "capacities": ", ".join(kind.codes)},
+            "DESIGN: slips and signatures",
+        )
+    if person.event_id != event.id:
+        raise RuleViolation(_("%(name)s is not on this event") % {"name": person.name}, "T&C 2")
+    for other, who in signed.items():
+        if who.pk == person.pk and other != capacity:
+            raise RuleViolation(
+                _("%(name)s cannot sign both %(first)s and %(second)s; one person never signs two capacities of a slip")
+                % {
+                    "name": person.name,
+                    # in the slip's own order, whichever was signed first
+                    **dict(
+                        zip(
+                            ("first", "second"),
+                            [str(c.label).lower() for c in kind.capacities if c.code in (other, capacity)],
+                            strict=True,
+                        )
+                    ),
+                },
+                "T&C 2: cage transactions witnessed and authorized",
+            )
+    if person.registration != Person.Registration.GOOD:
+        raise RuleViolation(
+            _("%(name)s's registration is %(registration)s; they may not take part")
+            % {"name": person.name, "registration": person.get_registration_display().lower()},
+            "T&C 2.3",
+        )
+    roles = cap.roles
+    if capacity == kind.runner_capacity:
+        # The runner named on the slip signs for the runner's side; with no runner named, a sale
+        # is the Chip Cashier's at the cage (T&C 3.4.2).
+        if runner is not None:
+            if person.pk != runner.pk:
+                raise RuleViolation(
+                    _("%(capacity)s must be signed by the runner named on the slip, %(runner)s")
+                    % {"capacity": cap.label, "runner": runner.name},
+                    "T&C 2.1.2: the Chip Cashier supervises runners",
+                )
+        elif kind.type == SlipType.SALE:
+            roles = (Role.CHIP_CASHIER,)
+    if not person.role_codes() & set(roles):
+        raise RuleViolation(
+            _("%(capacity)s must be signed by the %(roles)s; %(name)s does not hold that role")
+            % {"capacity": cap.label, "roles": " or ".join(str(Role(r).label) for r in roles), "name": person.name},
+            "T&C 2",
+        )
+
+
+def check_signatures(
+    event: Event,
+    slip_type: str,
+    signed: dict[str, Person],
+    *,
+    runner: Person | None = None,
+    allow_pending: bool = False,
+) -> None:
+    """The signatures made as a slip is written.
+
+    A records file carries every signature of a record, so by default every capacity must be
+    signed. At the window (`allow_pending`), witness capacities may follow from the DRIC's queue,
+    a fill's or credit's later steps from the people who take the chips, and a slip written before
+    its custody signers sign (a credit, a void the DRIC asks for) waits for all of them.
+    """
+    kind = SLIP_KINDS[slip_type]
+    for capacity in signed:
+        if kind.capacity(capacity) is None:
+            raise RuleViolation(
+                _("a %(slip)s slip has no capacity %(capacity)s; it takes %(capacities)s")
+                % {"slip": str(kind.label).lower(), "capacity": capacity, "capacities": ", ".join(kind.codes)},
+                "DESIGN: slips and signatures",
+            )
+    if allow_pending:
+        required = [] if kind.deferred else [c.code for c in kind.step_capacities(1)]
+    else:
+        required = kind.codes
     missing = [c for c in required if c not in signed]
     if missing:
         raise RuleViolation(
-            f"a {label} slip needs {', '.join(missing)} signed", "DESIGN slips and signatures: every capacity signs"
+            _("a %(slip)s slip needs %(capacities)s signed")
+            % {
+                "slip": str(kind.label).lower(),
+                "capacities": ", ".join(str(kind.capacity(c).label).lower() for c in missing),
+            },
+            "DESIGN slips and signatures: every capacity signs",
         )
-    extra = [c for c in signed if c not in required]
-    if extra:
-        raise RuleViolation(
-            f"a {label} slip has no capacity {', '.join(extra)}; it takes {', '.join(required)}",
-            "slips and signatures",
-        )
-    seen: dict[int, str] = {}
     for capacity, person in signed.items():
-        if person.event_id != event.id:
-            raise RuleViolation(f"{person.name} is not on this event", "slips and signatures")
-        if person.pk in seen:
-            raise RuleViolation(
-                f"{person.name} cannot sign both {seen[person.pk]} and {capacity}; one person "
-                "never signs two capacities of a slip",
-                "T&C 2: cage transactions witnessed and authorized",
-            )
-        seen[person.pk] = capacity
-        if person.registration != Person.Registration.GOOD:
-            raise RuleViolation(
-                f"{person.name}'s registration is {person.registration}; they may not take part",
-                "T&C 2.3",
-            )
-        roles = required[capacity]
-        if capacity in RUNNER_CAPACITY.get(slip_type, ()):
-            # The runner named on the slip signs for the runner's side; with no runner named,
-            # a sale is the Chip Cashier's at the cage (T&C 3.4.2).
-            if runner is not None:
-                if person.pk != runner.pk:
-                    raise RuleViolation(
-                        f"{capacity} must be signed by the runner named on the slip, {runner.name}",
-                        "T&C 2.1.2: the Chip Cashier supervises runners",
-                    )
-            elif slip_type == SlipType.SALE:
-                roles = (Role.CHIP_CASHIER,)
-        if not person.role_codes() & set(roles):
-            names = " or ".join(Role(r).label for r in roles)
-            raise RuleViolation(
-                f"{capacity} must be signed by the {names}; {person.name} does not hold that role",
-                "T&C 2",
-            )
-
-
-# Capacities that, when the slip names a runner, belong to that runner.
-RUNNER_CAPACITY = {
-    SlipType.SALE: ("sold_by",),
-    SlipType.RUNNER_ISSUE: ("received_by",),
-    SlipType.RUNNER_RETURN: ("returned_by",),
-}
+        check_signer(event, kind, capacity, person, runner=runner, signed=signed)
 
 
 # --- posting ----------------------------------------------------------------------------
@@ -274,7 +294,8 @@ def post_slip(
     day: GamingDay,
     slip_type: str,
     signed: dict[str, Person],
-    legs: list[Leg],
+    legs: list[Leg] | None = None,
+    steps: list[list[Leg]] | None = None,
     at: datetime.datetime | None = None,
     table: GameTable | None = None,
     runner: Person | None = None,
@@ -285,54 +306,28 @@ def post_slip(
     created_by=None,
     ref: str = "",
     request_key: str | None = None,
+    allow_pending: bool = False,
 ) -> Slip:
-    """Write one slip with its postings and signatures, after checking that it balances and that
-    no custody account goes below zero. Call inside the transaction that locked the day.
+    """Write one slip with the signatures made now and the postings of the steps they complete,
+    after checking that each balances and that no custody account goes below zero. Call inside the
+    transaction that locked the day.
 
-    `ref` is the records file's name for the slip; `request_key` is the cage form's one-time
-    key, so that a POST sent twice (a double click, a retry after a timeout) records one slip.
+    `legs` is a one-step slip's movement; a two-step slip gives `steps` (cage → runner, runner →
+    table) and only the steps whose custody signers have all signed are posted now (the rest when
+    they sign: cage.services.signing). `ref` is the records file's name for the slip;
+    `request_key` is the cage form's one-time key, so that a POST sent twice records one slip.
     """
     event = day.event
     at = at or timezone.now()
-    check_signatures(event, slip_type, signed, runner=runner)
-    last = Slip.objects.filter(event=event).order_by("-id").values_list("at", flat=True).first()
-    if last is not None and at < last:
-        raise RuleViolation(
-            f"{timezone.localtime(at):%Y-%m-%d %H:%M} is earlier than the last slip "
-            f"({timezone.localtime(last):%Y-%m-%d %H:%M}); slips are recorded in order",
-            "cage-records/1: at never earlier than the record before",
-        )
-
-    # Net each (account, instrument) pair: a slip moves value, and what it takes out of a place
-    # is checked against what that place holds.
-    merged: dict[tuple[int, int | None], int] = defaultdict(int)
-    accounts: dict[int, Account] = {}
-    denominations: dict[int | None, ChipDenomination | None] = {CASH: None}
-    for leg in legs:
-        key = leg.denomination.pk if leg.denomination else CASH
-        merged[(leg.account.pk, key)] += leg.amount
-        accounts[leg.account.pk] = leg.account
-        denominations[key] = leg.denomination
-    # Double entry: what leaves one place arrives at another. A programming error if not.
-    totals: dict[int | None, int] = defaultdict(int)
-    for (_, key), amount in merged.items():
-        totals[key] += amount
-    unbalanced = {k: v for k, v in totals.items() if v}
-    if unbalanced:
-        raise AssertionError(f"{slip_type} legs do not balance: {unbalanced}")
-
-    current = balances([a for a in accounts.values() if a.is_custody])
-    for (account_id, key), amount in merged.items():
-        place = accounts[account_id]
-        if amount >= 0 or not place.is_custody:
-            continue
-        held = current.get(account_id, {}).get(key, 0)
-        if held + amount < 0:
-            raise RuleViolation(
-                f"{account_label(place)} holds {cents_str(held)} in {instrument_label(denominations[key])}, "
-                f"not the {cents_str(-amount)} this {SlipType(slip_type).label.lower()} takes out",
-                "custody: no account pays out what it does not hold",
-            )
+    check_signatures(event, slip_type, signed, runner=runner, allow_pending=allow_pending)
+    check_in_order(event, at)
+    kind = SLIP_KINDS[slip_type]
+    if steps is None:
+        steps = [legs or []]
+    done = kind.steps_done(signed) if kind.steps > 1 or kind.deferred else len(steps)
+    moving = [leg for step in steps[:done] for leg in step]
+    merged, accounts = net_legs(moving, slip_type)
+    check_custody(merged, accounts, slip_type)
 
     slip = Slip.objects.create(
         event=event,
@@ -349,6 +344,71 @@ def post_slip(
         created_by=created_by,
         request_key=request_key or None,
     )
+    write_postings(slip, merged, accounts)
+    Signature.objects.bulk_create([Signature(slip=slip, capacity=c, person=p, signed_at=at) for c, p in signed.items()])
+    return slip
+
+
+def check_in_order(event: Event, at: datetime.datetime) -> None:
+    last = Slip.objects.filter(event=event).order_by("-id").values_list("at", flat=True).first()
+    if last is not None and at < last:
+        raise RuleViolation(
+            _("%(at)s is earlier than the last slip (%(last)s); slips are recorded in order")
+            % {
+                "at": f"{timezone.localtime(at):%Y-%m-%d %H:%M}",
+                "last": f"{timezone.localtime(last):%Y-%m-%d %H:%M}",
+            },
+            "cage-records/1: at never earlier than the record before",
+        )
+
+
+def net_legs(legs: list[Leg], slip_type: str):
+    """Net each (account, instrument) pair: a slip moves value, and what it takes out of a place is
+    checked against what that place holds. Returns ({(account id, denomination id): cents},
+    {account id: Account})."""
+    merged: dict[tuple[int, int | None], int] = defaultdict(int)
+    accounts: dict[int, Account] = {}
+    for leg in legs:
+        key = leg.denomination.pk if leg.denomination else CASH
+        merged[(leg.account.pk, key)] += leg.amount
+        accounts[leg.account.pk] = leg.account
+    # Double entry: what leaves one place arrives at another. A programming error if not.
+    totals: dict[int | None, int] = defaultdict(int)
+    for (_account, key), amount in merged.items():
+        totals[key] += amount
+    unbalanced = {k: v for k, v in totals.items() if v}
+    if unbalanced:
+        raise AssertionError(f"{slip_type} legs do not balance: {unbalanced}")
+    return merged, accounts
+
+
+def check_custody(merged: dict, accounts: dict[int, Account], slip_type: str) -> None:
+    """No custody account pays out what it does not hold."""
+    current = balances([a for a in accounts.values() if a.is_custody])
+    denominations = {}
+    keys = {key for (_account, key) in merged if key is not CASH}
+    if keys:
+        denominations = {d.pk: d for d in ChipDenomination.objects.filter(pk__in=keys)}
+    for (account_id, key), amount in merged.items():
+        place = accounts[account_id]
+        if amount >= 0 or not place.is_custody:
+            continue
+        held = current.get(account_id, {}).get(key, 0)
+        if held + amount < 0:
+            raise RuleViolation(
+                _("%(place)s holds %(held)s in %(instrument)s, not the %(wanted)s this %(slip)s takes out")
+                % {
+                    "place": account_label(place),
+                    "held": dollars(held),
+                    "instrument": instrument_label(denominations.get(key)),
+                    "wanted": dollars(-amount),
+                    "slip": SLIP_KINDS[slip_type].label.lower(),
+                },
+                "custody: no account pays out what it does not hold",
+            )
+
+
+def write_postings(slip: Slip, merged: dict, accounts: dict[int, Account]) -> None:
     Posting.objects.bulk_create(
         [
             Posting(slip=slip, account=accounts[account_id], denomination_id=key, amount=amount)
@@ -356,8 +416,6 @@ def post_slip(
             if amount
         ]
     )
-    Signature.objects.bulk_create([Signature(slip=slip, capacity=c, person=p, signed_at=at) for c, p in signed.items()])
-    return slip
 
 
 def move(source: Account, target: Account, value: dict[ChipDenomination | None, int]) -> list[Leg]:

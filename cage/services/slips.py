@@ -6,7 +6,10 @@ rule, then writes the slip, its postings and its signatures together.
 
 from decimal import Decimal
 
+from django.utils.translation import gettext as _
+
 from cage.models import Account, Slip, SlipType
+from cage.slip_types import SLIP_KINDS, VOIDABLE
 from events.models import GameTable, GamingDay, Person, Role
 from events.rules import RuleViolation
 
@@ -27,6 +30,7 @@ from .ledger import (
     move,
     post_slip,
 )
+from .signing import transit_steps, unfinished_custody
 
 OPEN = (GamingDay.Status.OPEN,)
 # While the day reconciles, the floor is closed: money may still settle, but no table opens or
@@ -167,18 +171,48 @@ table_return = _tray_service(
     allowed=SETTLING,
     doc="Bring a closed table's tray back to the chip bank.",
 )
-fill = _tray_service(
+
+
+def _transit_service(slip_type: str, doc: str):
+    """A fill or a credit: chips between the chip bank and an open table, carried by a runner in
+    two steps (DESIGN: money moves when custody changes hands)."""
+
+    @atomic_slip
+    def service(*, day, table, chips, signed, runner=None, **meta) -> Slip:
+        day = lock_day(day, allowed=OPEN)
+        table = _table(day, table)
+        kind = SLIP_KINDS[slip_type]
+        _require_state(table, OPEN_TABLE, kind.label.lower())
+        runner = runner or signed.get(kind.runner_capacity)
+        if runner is None:
+            raise RuleViolation(
+                _("a %(slip)s names the runner who carries the chips") % {"slip": kind.label.lower()}, "T&C 2.1.2"
+            )
+        _runner(day, runner)
+        event = day.event
+        value = chips_legs_value(event, chips)
+        return post_slip(
+            day=day,
+            slip_type=slip_type,
+            signed=signed,
+            steps=transit_steps(slip_type, event, table=table, runner=runner, value=value),
+            table=table,
+            runner=runner,
+            details={"chips": _counted_chips(day, chips)},
+            **meta,
+        )
+
+    service.__name__ = service.__qualname__ = str(slip_type)
+    service.__doc__ = doc
+    return service
+
+
+fill = _transit_service(
     SlipType.FILL,
-    needs=OPEN_TABLE,
-    into_tray=True,
-    allowed=OPEN,
     doc="Chips from the chip bank to an open table (the Chip Cashier controls fills, T&C 2.1.2).",
 )
-credit = _tray_service(
+credit = _transit_service(
     SlipType.CREDIT,
-    needs=OPEN_TABLE,
-    into_tray=False,
-    allowed=OPEN,
     doc="Chips from an open table's tray back to the chip bank (T&C 2.1.2).",
 )
 
@@ -292,6 +326,13 @@ def table_close(*, day, table, chips, signed, **meta) -> Slip:
     day = lock_day(day, allowed=SETTLING)
     table = _table(day, table)
     _require_state(table, GameTable.State.OPEN, "closer")
+    waiting = unfinished_custody(day, table=table)
+    if waiting:
+        raise RuleViolation(
+            _("%(slips)s of table %(table)s not yet finished; the closer waits until the chips have arrived")
+            % {"slips": ", ".join(s.number for s in waiting), "table": table.code},
+            "DESIGN: fills and credits in transit",
+        )
     event = day.event
     value = chips_legs_value(event, chips, allow_empty=True)
     tray = account_get(event, Account.Kind.TABLE, table=table)
@@ -448,12 +489,12 @@ def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, **meta) -> S
     denominations = {d.pk: d for d in event.denominations.all()}
     chip_value = {denominations[k]: v for k, v in held.items() if k is not CASH}
     total = sum(held.values())
-    shares = largest_remainder_split(total, [w for _, w in hours])
+    shares = largest_remainder_split(total, [w for _person, w in hours])
     bank_cash = account_get(event, Account.Kind.BANK_CASH)
     legs = move(pool, account_get(event, Account.Kind.CHIP_BANK), chip_value)
     if held.get(CASH):
         legs += move(pool, bank_cash, {CASH: held[CASH]})
-    for (person, _), share in zip(hours, shares, strict=True):
+    for (person, _hours), share in zip(hours, shares, strict=True):
         legs += move(bank_cash, account_get(event, Account.Kind.DEALER, person=person), {CASH: share})
     details = {
         "total": total,
@@ -527,37 +568,33 @@ def count(
     )
 
 
-VOIDABLE = {
-    SlipType.FILL,
-    SlipType.CREDIT,
-    SlipType.SALE,
-    SlipType.REDEMPTION,
-    SlipType.RUNNER_ISSUE,
-    SlipType.RUNNER_RETURN,
-}
-
-
 @atomic_slip
 def void(*, day, target: Slip, reason: str, signed, **meta) -> Slip:
-    """Reverse a slip of the same day. Both stay on file; the void keeps its own number."""
+    """Reverse a slip of the same day. Both stay on file; the void keeps its own number. The
+    reversal is made when the cashier who takes the chips or cash back signs (requested by); a void
+    the DRIC asks for from her queue waits for that signature."""
     day = lock_day(day, allowed=SETTLING)
     if target.slip_type not in VOIDABLE:
         raise RuleViolation(
-            f"a {target.get_slip_type_display().lower()} cannot be voided; only fills, credits, "
-            "sales, redemptions and runner issues and returns",
+            _("a %(slip)s cannot be voided; only fills, credits, sales, redemptions and runner issues and returns")
+            % {"slip": SLIP_KINDS[target.slip_type].label.lower()},
             "void",
         )
     if target.day_id != day.id:
-        raise RuleViolation(f"{target.number} is from another gaming day; only the same day's slips are voided", "void")
+        raise RuleViolation(
+            _("%(slip)s is from another gaming day; only the same day's slips are voided") % {"slip": target.number},
+            "void",
+        )
     if Slip.objects.filter(voids=target).exists():
-        raise RuleViolation(f"{target.number} is already voided", "void")
+        raise RuleViolation(_("%(slip)s is already voided") % {"slip": target.number}, "void")
     if not reason.strip():
-        raise RuleViolation("a void needs a reason", "void")
+        raise RuleViolation(_("a void needs a reason"), "void")
     if target.slip_type in (SlipType.FILL, SlipType.CREDIT):
         table = lock_table(target.table)
         if table.state != GameTable.State.OPEN:
             raise RuleViolation(
-                f"table {table.code} has closed; its fills and credits stand", "void: only while the table is open"
+                _("table %(table)s has closed; its fills and credits stand") % {"table": table.code},
+                "void: only while the table is open",
             )
     legs = [
         Leg(p.account, p.denomination, -p.amount) for p in target.postings.select_related("account", "denomination")
@@ -566,7 +603,7 @@ def void(*, day, target: Slip, reason: str, signed, **meta) -> Slip:
         day=day,
         slip_type=SlipType.VOID,
         signed=signed,
-        legs=legs,
+        steps=[legs],
         voids=target,
         table=target.table,
         runner=None,

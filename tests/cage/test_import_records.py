@@ -150,17 +150,17 @@ def test_a_person_holding_two_positions_is_refused(tmp_path):
         (
             9,
             {"signed": {"sold_by": "gus", "authorized_by": "ann"}},
-            "record 9 (2026-09-11, sale): sold_by must be signed by the Chip Cashier; Gus Tremblay does not hold that role (T&C 2)",
+            "record 9 (2026-09-11, sale): Sold by must be signed by the Chip Cashier; Gus Tremblay does not hold that role (T&C 2)",
         ),
         (
             9,
             {"signed": {"sold_by": "cora", "authorized_by": "cora"}},
-            "record 9 (2026-09-11, sale): Cora Singh cannot sign both sold_by and authorized_by; one person never signs two capacities of a slip (T&C 2: cage transactions witnessed and authorized)",
+            "record 9 (2026-09-11, sale): Cora Singh cannot sign both sold by and authorized by; one person never signs two capacities of a slip (T&C 2: cage transactions witnessed and authorized)",
         ),
         (
             9,
             {"signed": {"sold_by": "cora"}},
-            "record 9 (2026-09-11, sale): a chip sale slip needs authorized_by signed (DESIGN slips and signatures: every capacity signs)",
+            "record 9 (2026-09-11, sale): a chip sale slip needs authorized by signed (DESIGN slips and signatures: every capacity signs)",
         ),
         (
             9,
@@ -175,7 +175,7 @@ def test_a_person_holding_two_positions_is_refused(tmp_path):
         (
             11,
             {"signed": {"sold_by": "ron", "authorized_by": "ann"}},
-            "record 11 (2026-09-11, sale): sold_by must be signed by the runner named on the slip, Rita Okafor (T&C 2.1.2: the Chip Cashier supervises runners)",
+            "record 11 (2026-09-11, sale): Sold by must be signed by the runner named on the slip, Rita Okafor (T&C 2.1.2: the Chip Cashier supervises runners)",
         ),
         (
             6,
@@ -186,7 +186,7 @@ def test_a_person_holding_two_positions_is_refused(tmp_path):
         (
             3,
             {"chips": {"1": 100, "5": 80, "25": 41}},
-            "record 3 (2026-09-11, table_issue): chip bank holds 1000.00 in $25 chips, not the 1025.00 this table issue takes out (custody: no account pays out what it does not hold)",
+            "record 3 (2026-09-11, table_issue): chip bank holds $1,000.00 in $25 chips, not the $1,025.00 this table issue takes out (custody: no account pays out what it does not hold)",
         ),
         (
             26,
@@ -231,7 +231,7 @@ def test_a_redemption_larger_than_bank_cash_is_refused(tmp_path):
     records(data)[22].update({"chips": {"25": 140}, "cash": "3500.00"})
     lines = refused(data, tmp_path)
     assert lines[0] == (
-        "record 23 (2026-09-11, redemption): bank cash holds 3000.00 in cash, not the 3500.00 this redemption "
+        "record 23 (2026-09-11, redemption): bank cash holds $3,000.00 in cash, not the $3,500.00 this redemption "
         "takes out (custody: no account pays out what it does not hold)"
     )
 

@@ -61,7 +61,7 @@ def test_a_redemption_larger_than_bank_cash_is_refused(cast):
     stock(cast, cash=0)
     services.sale(day=cast.day, chips={"25": 4}, cash=10_000, signed=cast.signed(**SALE_SIGNED))
     services.deposit(day=cast.day, cash=5_000, signed=cast.signed(deposited_by="general_cashier", witnessed_by="dric"))
-    with pytest.raises(RuleViolation, match=r"bank cash holds 50\.00 in cash, not the 100\.00"):
+    with pytest.raises(RuleViolation, match=r"bank cash holds \$50\.00 in cash, not the \$100\.00"):
         services.redemption(
             day=cast.day,
             chips={"25": 4},
@@ -99,7 +99,7 @@ def test_a_runner_sells_from_what_they_were_issued_and_returns_the_rest(cast):
     )
     runner = services.account_get(cast.event, Account.Kind.RUNNER, person=cast.runner)
     assert balance(runner)[None] == 30_000
-    with pytest.raises(RuleViolation, match=r"runner Runner holds 50\.00 in \$1 chips, not the 60\.00"):
+    with pytest.raises(RuleViolation, match=r"runner Runner holds \$50\.00 in \$1 chips, not the \$60\.00"):
         services.sale(
             day=cast.day,
             runner=cast.runner,
@@ -125,7 +125,7 @@ def test_a_runner_cannot_return_more_cash_than_they_hold(cast):
         chips={"1": 10},
         signed=cast.signed(issued_by="chip_cashier", received_by="runner"),
     )
-    with pytest.raises(RuleViolation, match=r"runner Runner holds 0\.00 in cash"):
+    with pytest.raises(RuleViolation, match=r"runner Runner holds \$0\.00 in cash"):
         services.runner_return(
             day=cast.day,
             runner=cast.runner,

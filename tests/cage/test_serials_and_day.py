@@ -30,7 +30,7 @@ def test_serials_run_per_slip_type_without_gaps_even_after_a_refusal(cast):
         day=cast.day, cash=100, signed=cast.signed(received_by="general_cashier", witnessed_by="dric")
     )
     assert (first.serial, second.serial, floated.serial) == (1, 2, 1)
-    assert second.number == "CHIPS_RECEIVED-00002"
+    assert second.number == "Chips received 2"
 
 
 def test_a_slip_dated_before_the_previous_one_is_refused(cast):

@@ -48,7 +48,7 @@ def test_chips_returned_cannot_exceed_the_chip_bank(cast):
         day=cast.day, chips={"5": 4}, signed=cast.signed(returned_by="chip_cashier", witnessed_by="dric")
     )
     assert held(cast, Account.Kind.CHIP_BANK) == {"5": 3000}
-    with pytest.raises(RuleViolation, match=r"chip bank holds 30\.00 in \$5 chips, not the 35\.00"):
+    with pytest.raises(RuleViolation, match=r"chip bank holds \$30\.00 in \$5 chips, not the \$35\.00"):
         services.chips_returned(
             day=cast.day, chips={"5": 7}, signed=cast.signed(returned_by="chip_cashier", witnessed_by="dric")
         )
@@ -65,7 +65,7 @@ def test_float_in_and_deposit_move_cash_between_trust_and_bank(cast):
 
 def test_a_deposit_larger_than_bank_cash_is_refused(cast):
     services.float_in(day=cast.day, cash=1_000, signed=cast.signed(received_by="general_cashier", witnessed_by="dric"))
-    with pytest.raises(RuleViolation, match="bank cash holds 10.00"):
+    with pytest.raises(RuleViolation, match="bank cash holds \\$10.00"):
         services.deposit(
             day=cast.day, cash=1_001, signed=cast.signed(deposited_by="general_cashier", witnessed_by="dric")
         )

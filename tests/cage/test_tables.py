@@ -87,14 +87,14 @@ def test_a_fill_to_a_closed_table_is_refused(cast):
 def test_a_fill_the_chip_bank_cannot_cover_is_refused(cast):
     stock(cast, chips={"1": 100, "5": 80})
     open_table(cast)
-    with pytest.raises(RuleViolation, match=r"chip bank holds 0\.00 in \$5 chips"):
+    with pytest.raises(RuleViolation, match=r"chip bank holds \$0\.00 in \$5 chips"):
         services.fill(day=cast.day, table=cast.bj, chips={"5": 1}, signed=cast.signed(**FILL_SIGNED))
 
 
 def test_a_fill_needs_the_dric_runner_dealer_and_chip_cashier(cast):
     stock(cast)
     open_table(cast)
-    with pytest.raises(RuleViolation, match="carried_by must be signed by the Chip/table runner"):
+    with pytest.raises(RuleViolation, match="Dealer2 is not a runner on this event"):
         services.fill(
             day=cast.day,
             table=cast.bj,
@@ -109,7 +109,7 @@ def test_a_credit_cannot_take_more_than_the_tray_holds(cast):
     stock(cast)
     open_table(cast, chips={"5": 10})
     services.credit(day=cast.day, table=cast.bj, chips={"5": 4}, signed=cast.signed(**CREDIT_SIGNED))
-    with pytest.raises(RuleViolation, match=r"table BJ-1 holds 30\.00 in \$5 chips, not the 35\.00"):
+    with pytest.raises(RuleViolation, match=r"table BJ-1 holds \$30\.00 in \$5 chips, not the \$35\.00"):
         services.credit(day=cast.day, table=cast.bj, chips={"5": 7}, signed=cast.signed(**CREDIT_SIGNED))
 
 

@@ -1,0 +1,151 @@
+"""Slips as people see them: their state, what is still to sign, and the DRIC's queue."""
+
+import datetime
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db.models import Case, Count, F, IntegerField, Value, When
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from cage.models import Slip
+from cage.slip_types import SLIP_KINDS, Capacity
+from events.models import GamingDay, Person
+
+
+class State:
+    COMPLETE = "complete"
+    IN_TRANSIT = "in_transit"
+    WAITING = "waiting"
+    VOIDED = "voided"
+
+    LABELS = {
+        COMPLETE: _("Complete"),
+        IN_TRANSIT: _("In transit"),
+        WAITING: _("Waiting for signatures"),
+        VOIDED: _("Voided"),
+    }
+    CHOICES = list(LABELS.items())
+
+
+def slip_state(slip: Slip, signed: set[str], *, voided: bool) -> str:
+    if voided:
+        return State.VOIDED
+    kind = SLIP_KINDS[slip.slip_type]
+    if all(code in signed for code in kind.codes):
+        return State.COMPLETE
+    if kind.two_step and kind.steps_done(signed) == 1:
+        return State.IN_TRANSIT
+    return State.WAITING
+
+
+def _signatures_needed():
+    return Case(
+        *[When(slip_type=t, then=Value(len(k.capacities))) for t, k in SLIP_KINDS.items()],
+        output_field=IntegerField(),
+    )
+
+
+def with_signature_counts(slips):
+    """Annotate `signed_count` and `needed_count`: a slip with fewer signatures than its type's
+    capacities is still waiting for someone."""
+    return slips.annotate(signed_count=Count("signatures", distinct=True), needed_count=_signatures_needed())
+
+
+def unsigned(slips):
+    return with_signature_counts(slips).filter(signed_count__lt=F("needed_count"), voided_by__isnull=True)
+
+
+@dataclass
+class Pending:
+    slip: Slip
+    state: str
+    missing: list[Capacity]
+    age: datetime.timedelta
+    overdue: bool
+
+    @property
+    def state_label(self):
+        return State.LABELS[self.state]
+
+    @property
+    def minutes(self) -> int:
+        return int(self.age.total_seconds() // 60)
+
+
+def overdue_after() -> datetime.timedelta:
+    return datetime.timedelta(minutes=getattr(settings, "CAGE_QUEUE_OVERDUE_MINUTES", 15))
+
+
+def pending_slips(event, *, day: GamingDay | None = None, now=None) -> list[Pending]:
+    """Every slip still in transit or waiting for a signature, oldest first, with its age. Days
+    that are closed have none (a day cannot close while any slip waits)."""
+    now = now or timezone.now()
+    slips = Slip.objects.filter(event=event)
+    slips = slips.filter(day=day) if day else slips.exclude(day__status=GamingDay.Status.CLOSED)
+    slips = (
+        unsigned(slips)
+        .select_related("table", "runner", "day", "voids")
+        .prefetch_related("signatures__person")
+        .order_by("at", "id")
+    )
+    limit = overdue_after()
+    result = []
+    for slip in slips:
+        signed = {s.capacity for s in slip.signatures.all()}
+        kind = SLIP_KINDS[slip.slip_type]
+        age = now - slip.at
+        result.append(
+            Pending(
+                slip=slip,
+                state=slip_state(slip, signed, voided=False),
+                missing=[c for c in kind.capacities if c.code not in signed],
+                age=age,
+                overdue=age >= limit,
+            )
+        )
+    return result
+
+
+def can_sign(person: Person | None, item: Pending, roles: set[str]) -> list[Capacity]:
+    """The capacities of a waiting slip that `person` may sign now: their role, the runner named
+    on the slip for the runner's side, never a second capacity of the same slip, and a later
+    custody step only once the one before it is signed."""
+    if person is None:
+        return []
+    slip = item.slip
+    kind = SLIP_KINDS[slip.slip_type]
+    signers = {s.person_id for s in slip.signatures.all()}
+    if person.pk in signers:
+        return []
+    signed = {s.capacity for s in slip.signatures.all()}
+    done = kind.steps_done(signed)
+    result = []
+    for cap in item.missing:
+        if not roles & set(cap.roles):
+            continue
+        if cap.code == kind.runner_capacity and slip.runner_id and slip.runner_id != person.pk:
+            continue
+        if cap.step is not None and cap.step > done + 1:
+            continue
+        result.append(cap)
+    return result
+
+
+def to_sign_for(event, person: Person | None, roles: set[str], *, now=None) -> list[tuple[Pending, list[Capacity]]]:
+    """The waiting slips that this person may sign, with the capacities they may sign."""
+    if person is None:
+        return []
+    items = []
+    for item in pending_slips(event, now=now):
+        caps = can_sign(person, item, roles)
+        if caps:
+            items.append((item, caps))
+    return items
+
+
+def states_of(slips: list[Slip]) -> dict[int, str]:
+    """{slip id: state} for slips fetched with their signatures prefetched."""
+    ids = [s.pk for s in slips]
+    voided = set(Slip.objects.filter(voids_id__in=ids).values_list("voids_id", flat=True))
+    return {s.pk: slip_state(s, {x.capacity for x in s.signatures.all()}, voided=s.pk in voided) for s in slips}

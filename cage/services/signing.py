@@ -1,0 +1,134 @@
+"""Signatures that follow a slip: the dealer at the table, the runner back at the cage, the DRIC
+from her queue. Each is made by its signer, logged in as themselves or typing their own signing
+PIN; when a signature completes a custody step, that step's chips move (DESIGN: slips and signatures).
+"""
+
+import datetime
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from cage.models import Account, Signature, Slip, SlipType
+from cage.slip_types import SLIP_KINDS
+from events.models import GameTable, GamingDay, Person
+from events.rules import RuleViolation
+
+from .ledger import (
+    Leg,
+    account_get,
+    check_custody,
+    check_in_order,
+    check_signer,
+    chips_legs_value,
+    lock_day,
+    lock_table,
+    move,
+    net_legs,
+    write_postings,
+)
+
+OPEN = (GamingDay.Status.OPEN,)
+SETTLING = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
+
+
+def transit_steps(slip_type: str, event, *, table: GameTable, runner: Person, value: dict) -> list[list[Leg]]:
+    """A fill's or credit's two custody steps, through the runner who carries the chips."""
+    bank = account_get(event, Account.Kind.CHIP_BANK)
+    tray = account_get(event, Account.Kind.TABLE, table=table)
+    carrier = account_get(event, Account.Kind.RUNNER, person=runner)
+    if slip_type == SlipType.FILL:
+        return [move(bank, carrier, value), move(carrier, tray, value)]
+    return [move(tray, carrier, value), move(carrier, bank, value)]
+
+
+def step_legs(slip: Slip, step: int) -> list[Leg]:
+    """The legs of a step signed after the slip was written, worked out from the slip itself."""
+    if slip.slip_type == SlipType.VOID:
+        target = slip.voids
+        return [
+            Leg(p.account, p.denomination, -p.amount) for p in target.postings.select_related("account", "denomination")
+        ]
+    value = chips_legs_value(slip.event, slip.details.get("chips", {}))
+    return transit_steps(slip.slip_type, slip.event, table=slip.table, runner=slip.runner, value=value)[step - 1]
+
+
+def voided_ids(slips) -> set[int]:
+    return set(Slip.objects.filter(voids__in=slips).values_list("voids_id", flat=True))
+
+
+@transaction.atomic
+def sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | None = None) -> Slip:
+    """`person` signs `capacity` of `slip`. The caller has authenticated `person` (their own session,
+    or their signing PIN typed on the screen); nobody signs for someone else."""
+    kind = SLIP_KINDS[slip.slip_type]
+    cap = kind.capacity(capacity)
+    if cap is None:
+        raise RuleViolation(
+            _("a %(slip)s slip has no capacity %(capacity)s") % {"slip": kind.label, "capacity": capacity},
+            "DESIGN: slips and signatures",
+        )
+    # Chips reach a table only while the floor is open; a witness may sign while the day reconciles.
+    moves_at_table = kind.two_step and cap.step is not None
+    lock_day(slip.day, allowed=OPEN if moves_at_table else SETTLING)
+    slip = Slip.objects.select_related("event", "table", "runner", "voids").get(pk=slip.pk)
+    if Slip.objects.filter(voids=slip).exists():
+        raise RuleViolation(
+            _("%(slip)s is voided; it takes no more signatures") % {"slip": slip.number}, "void: both stay on file"
+        )
+    signed = {s.capacity: s.person for s in slip.signatures.select_related("person")}
+    if capacity in signed:
+        raise RuleViolation(
+            _("%(capacity)s of %(slip)s is already signed by %(name)s")
+            % {"capacity": cap.label, "slip": slip.number, "name": signed[capacity].name},
+            "DESIGN: one signature per capacity",
+        )
+    check_signer(slip.event, kind, capacity, person, runner=slip.runner, signed=signed)
+    before = kind.steps_done(signed)
+    if cap.step is not None and cap.step > before + 1:
+        waiting = [c.label for c in kind.step_capacities(before + 1) if c.code not in signed]
+        raise RuleViolation(
+            _("%(slip)s: %(capacity)s signs when the chips arrive; first %(waiting)s must sign")
+            % {"slip": slip.number, "capacity": cap.label, "waiting": ", ".join(str(w) for w in waiting)},
+            "DESIGN: money moves when custody changes hands",
+        )
+    at = at or timezone.now()
+    check_in_order(slip.event, at)
+    signed[capacity] = person
+    after = kind.steps_done(signed)
+    moving = []
+    for step in range(before + 1, after + 1):
+        if slip.table_id and kind.two_step:
+            table = lock_table(slip.table)
+            if table.state != GameTable.State.OPEN:
+                raise RuleViolation(
+                    _("table %(table)s is closed; a %(slip)s needs it open")
+                    % {"table": table.code, "slip": kind.label.lower()},
+                    "table state",
+                )
+        moving += step_legs(slip, step)
+    merged, accounts = net_legs(moving, slip.slip_type)
+    check_custody(merged, accounts, slip.slip_type)
+    write_postings(slip, merged, accounts)
+    Signature.objects.create(slip=slip, capacity=capacity, person=person, signed_at=at)
+    return slip
+
+
+def missing_capacities(slip: Slip, signed: set[str]) -> list:
+    return [c for c in SLIP_KINDS[slip.slip_type].capacities if c.code not in signed]
+
+
+def unfinished_custody(day: GamingDay, *, table: GameTable | None = None) -> list[Slip]:
+    """Fills and credits of the day whose chips have not finished changing hands (not voided), and
+    voids of a table's slips that have not yet been carried out: the table's count would miss them."""
+    slips = Slip.objects.filter(day=day, slip_type__in=[SlipType.FILL, SlipType.CREDIT, SlipType.VOID])
+    slips = slips.exclude(slip_type=SlipType.VOID, table__isnull=True)
+    if table is not None:
+        slips = slips.filter(table=table)
+    slips = list(slips.exclude(voided_by__isnull=False).prefetch_related("signatures"))
+    unfinished = []
+    for slip in slips:
+        kind = SLIP_KINDS[slip.slip_type]
+        if kind.steps_done({s.capacity for s in slip.signatures.all()}) < kind.steps:
+            unfinished.append(slip)
+    return unfinished

@@ -1,0 +1,351 @@
+"""Each slip type, declared once: its signatures, its fields, its service and its place in the report.
+
+The cage form, the records importer, the signing pages and the reports all read `SLIP_KINDS`;
+adding a slip type is one entry here plus its service, as adding a game is one module in
+events/games/.
+
+Signatures and when money moves (DESIGN: slips and signatures):
+- a *custody* capacity belongs to a step: the people who hand over and take the chips or cash sign
+  at the moment of the exchange, and that step's postings are made when its last custody signature
+  is made. Most slips have one step, signed when the slip is written. A fill and a credit have two:
+  cage ↔ runner and runner ↔ table; between them the slip is *in transit*.
+- a *witness* capacity (the DRIC's authorization, witness or approval, T&C 2) moves nothing and may
+  follow later, from the DRIC's queue.
+"""
+
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from cage.models import SlipType
+from events.models import Role
+
+WITNESS = None  # the step of a witness capacity: it signs whenever, and moves nothing
+
+CC, GC, DRIC, RUNNER, DEALER = Role.CHIP_CASHIER, Role.GENERAL_CASHIER, Role.DRIC, Role.RUNNER, Role.DEALER
+
+
+@dataclass(frozen=True)
+class Capacity:
+    code: str  # the records format's name: "issued_by"
+    roles: tuple[str, ...]
+    step: int | None = 1  # 1 or 2 for custody; WITNESS for the DRIC's witness and authorization
+
+    @property
+    def label(self):
+        return CAPACITY_LABELS.get(self.code, self.code)
+
+    @property
+    def witness(self) -> bool:
+        return self.step is WITNESS
+
+    def roles_label(self) -> str:
+        return " / ".join(str(Role(r).label) for r in self.roles)
+
+
+CAPACITY_LABELS = {
+    "approved_by": _("Approved by"),
+    "authorized_by": _("Authorized by"),
+    "carried_by": _("Carried by"),
+    "counted_by": _("Counted by"),
+    "deposited_by": _("Deposited by"),
+    "issued_by": _("Issued by"),
+    "paid_by": _("Paid by"),
+    "prepared_by": _("Prepared by"),
+    "received_by": _("Received by"),
+    "released_by": _("Released by"),
+    "requested_by": _("Requested by"),
+    "returned_by": _("Returned by"),
+    "sold_by": _("Sold by"),
+    "verified_by": _("Verified by"),
+    "witnessed_by": _("Witnessed by"),
+}
+
+# The fields a slip type takes. Each has one form field (cage.forms) and one reading of a record
+# of the records format (cage.importer); the service receives them as keyword arguments.
+TABLE, RUNNER_FIELD, CHIPS, CASH, TENDER, REASON, ACCOUNT, HOURS, TARGET, EXPENSE = (
+    "table",
+    "runner",
+    "chips",
+    "cash",
+    "tender",
+    "reason",
+    "account",
+    "hours",
+    "target",
+    "expense",
+)
+
+
+@dataclass(frozen=True)
+class SlipKind:
+    type: SlipType
+    label: str  # as people say it: "Fill" (then the serial: "Fill 4")
+    capacities: tuple[Capacity, ...]
+    fields: frozenset[str]
+    service: str  # the function's name in cage.services
+    chips_required: bool = True
+    cash_required: bool = True
+    reason_required: bool = False
+    runner_required: bool = False
+    # The capacity that the runner named on the slip signs.
+    runner_capacity: str | None = None
+    # Custody passes through a runner in two steps; a slip may be written before its first step
+    # is signed (a credit is written at the cage, then released at the table).
+    two_step: bool = False
+    # Written before its custody signers sign: a credit; a void the DRIC asks for from her queue.
+    deferred: bool = False
+    voidable: bool = False
+    # Where a live slip's chips count in the day's figures (reports.figures).
+    report_total: str | None = None
+    help: str = field(default="", compare=False)
+
+    def capacity(self, code: str) -> Capacity | None:
+        return next((c for c in self.capacities if c.code == code), None)
+
+    @property
+    def codes(self) -> list[str]:
+        return [c.code for c in self.capacities]
+
+    @property
+    def steps(self) -> int:
+        return max((c.step for c in self.capacities if not c.witness), default=0)
+
+    def step_capacities(self, step: int) -> list[Capacity]:
+        return [c for c in self.capacities if c.step == step]
+
+    def steps_done(self, signed) -> int:
+        """How many custody steps are complete, in order, given the capacities signed so far."""
+        done = 0
+        for step in range(1, self.steps + 1):
+            if all(c.code in signed for c in self.step_capacities(step)):
+                done = step
+            else:
+                break
+        return done
+
+
+def _kind(slip_type, label, capacities, fields, service, **options) -> SlipKind:
+    return SlipKind(slip_type, label, tuple(capacities), frozenset(fields), service, **options)
+
+
+def C(code, *roles, step=1):  # noqa: N802 - reads as a table below
+    return Capacity(code, roles, step)
+
+
+def W(code, *roles):  # noqa: N802
+    return Capacity(code, roles, WITNESS)
+
+
+SLIP_KINDS: dict[str, SlipKind] = {
+    k.type: k
+    for k in [
+        _kind(
+            SlipType.CHIPS_RECEIVED,
+            pgettext_lazy("slip", "Chips received"),
+            [C("received_by", CC), W("witnessed_by", DRIC)],
+            {CHIPS},
+            "chips_received",
+            cash_required=False,
+        ),
+        _kind(
+            SlipType.CHIPS_RETURNED,
+            pgettext_lazy("slip", "Chips returned"),
+            [C("returned_by", CC), W("witnessed_by", DRIC)],
+            {CHIPS},
+            "chips_returned",
+            cash_required=False,
+        ),
+        _kind(
+            SlipType.FLOAT_IN,
+            pgettext_lazy("slip", "Float in"),
+            [C("received_by", GC), W("witnessed_by", DRIC)],
+            {CASH},
+            "float_in",
+            chips_required=False,
+        ),
+        _kind(
+            SlipType.DEPOSIT,
+            pgettext_lazy("slip", "Deposit"),
+            [C("deposited_by", GC), W("witnessed_by", DRIC)],
+            {CASH},
+            "deposit",
+            chips_required=False,
+        ),
+        _kind(
+            SlipType.TABLE_ISSUE,
+            pgettext_lazy("slip", "Table issue"),
+            [C("issued_by", CC), C("received_by", DEALER)],
+            {TABLE, CHIPS},
+            "table_issue",
+            cash_required=False,
+        ),
+        _kind(
+            SlipType.TABLE_RETURN,
+            pgettext_lazy("slip", "Table return"),
+            [C("returned_by", DEALER), C("received_by", CC)],
+            {TABLE, CHIPS},
+            "table_return",
+            cash_required=False,
+        ),
+        _kind(
+            SlipType.TABLE_OPEN,
+            pgettext_lazy("slip", "Opener"),
+            [C("counted_by", DEALER), C("verified_by", CC)],
+            {TABLE, CHIPS, REASON},
+            "table_open",
+            cash_required=False,
+        ),
+        _kind(
+            SlipType.FILL,
+            pgettext_lazy("slip", "Fill"),
+            [
+                C("issued_by", CC),
+                C("carried_by", RUNNER),
+                C("received_by", DEALER, step=2),
+                W("authorized_by", DRIC),
+            ],
+            {TABLE, RUNNER_FIELD, CHIPS},
+            "fill",
+            cash_required=False,
+            runner_required=True,
+            runner_capacity="carried_by",
+            two_step=True,
+            deferred=True,
+            voidable=True,
+        ),
+        _kind(
+            SlipType.CREDIT,
+            pgettext_lazy("slip", "Credit"),
+            [
+                C("released_by", DEALER),
+                C("carried_by", RUNNER),
+                C("received_by", CC, step=2),
+                W("authorized_by", DRIC),
+            ],
+            {TABLE, RUNNER_FIELD, CHIPS},
+            "credit",
+            cash_required=False,
+            runner_required=True,
+            runner_capacity="carried_by",
+            two_step=True,
+            deferred=True,
+            voidable=True,
+        ),
+        _kind(
+            SlipType.TIPS,
+            pgettext_lazy("slip", "Tips"),
+            [C("counted_by", DEALER), C("verified_by", CC)],
+            {TABLE, CHIPS},
+            "tips",
+            cash_required=False,
+            report_total="tips",
+        ),
+        _kind(
+            SlipType.TABLE_CLOSE,
+            pgettext_lazy("slip", "Closer"),
+            [C("counted_by", DEALER), C("verified_by", CC)],
+            {TABLE, CHIPS},
+            "table_close",
+            chips_required=False,
+            cash_required=False,
+        ),
+        _kind(
+            SlipType.SALE,
+            pgettext_lazy("slip", "Chip sale"),
+            [C("sold_by", CC, RUNNER), W("authorized_by", DRIC)],
+            {RUNNER_FIELD, CHIPS, CASH, TENDER},
+            "sale",
+            runner_capacity="sold_by",
+            voidable=True,
+            report_total="chip_sales",
+        ),
+        _kind(
+            SlipType.REDEMPTION,
+            pgettext_lazy("slip", "Redemption"),
+            [C("paid_by", GC), W("authorized_by", DRIC)],
+            {CHIPS, CASH, TENDER},
+            "redemption",
+            voidable=True,
+            report_total="redemptions",
+        ),
+        _kind(
+            SlipType.RUNNER_ISSUE,
+            pgettext_lazy("slip", "Runner issue"),
+            [C("issued_by", CC), C("received_by", RUNNER)],
+            {RUNNER_FIELD, CHIPS},
+            "runner_issue",
+            cash_required=False,
+            runner_required=True,
+            runner_capacity="received_by",
+            voidable=True,
+        ),
+        _kind(
+            SlipType.RUNNER_RETURN,
+            pgettext_lazy("slip", "Runner return"),
+            [C("returned_by", RUNNER), C("received_by", CC)],
+            {RUNNER_FIELD, CHIPS, CASH},
+            "runner_return",
+            chips_required=False,
+            cash_required=False,
+            runner_required=True,
+            runner_capacity="returned_by",
+            voidable=True,
+        ),
+        _kind(
+            SlipType.TIP_PAYOUT,
+            pgettext_lazy("slip", "Tip payout"),
+            [C("paid_by", GC), C("verified_by", CC), W("authorized_by", DRIC)],
+            {HOURS},
+            "tip_payout",
+            chips_required=False,
+            cash_required=False,
+        ),
+        _kind(
+            SlipType.COUNT,
+            pgettext_lazy("slip", "Count"),
+            [C("counted_by", GC), C("verified_by", CC)],
+            {ACCOUNT, CHIPS, CASH, REASON},
+            "count",
+            chips_required=False,
+            cash_required=False,
+        ),
+        _kind(
+            SlipType.VOID,
+            pgettext_lazy("slip", "Void"),
+            [C("requested_by", CC, GC), W("authorized_by", DRIC)],
+            {TARGET, REASON},
+            "void",
+            chips_required=False,
+            cash_required=False,
+            reason_required=True,
+            deferred=True,
+        ),
+        _kind(
+            SlipType.EXPENSE,
+            pgettext_lazy("slip", "Expense"),
+            [C("approved_by", DRIC)],
+            {EXPENSE, CASH},
+            "expense",
+            chips_required=False,
+        ),
+        _kind(
+            SlipType.CLOSE_DAY,
+            pgettext_lazy("slip", "Day close"),
+            [C("prepared_by", GC), C("verified_by", CC), C("approved_by", DRIC)],
+            set(),
+            "close_day",
+            chips_required=False,
+            cash_required=False,
+        ),
+    ]
+}
+
+# The slip types written from the cage's slip form (the day close has its own page).
+ENTRY_KINDS = [k for k in SLIP_KINDS.values() if k.type != SlipType.CLOSE_DAY]
+VOIDABLE = {k.type for k in SLIP_KINDS.values() if k.voidable}
+
+
+def kind_of(slip_type: str) -> SlipKind:
+    return SLIP_KINDS[slip_type]
