@@ -1,0 +1,332 @@
+"""One cage slip as a printable page: printed at the window, stapled to the paper bundle, read later by an inspector.
+
+Only layout lives here. The caller builds the `sheet` (see render_slip_pdf) with every text already in the
+reader's language; the labels this module adds are marked for translation. Everything from the sheet is
+escaped before it reaches a Paragraph, because reportlab reads its text as markup.
+"""
+
+import io
+from xml.sax.saxutils import escape
+
+from django.utils import dateformat, timezone
+from django.utils.translation import gettext as _
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import letter
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import inch
+from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from cage.money import dollars
+
+PAGE_WIDTH, PAGE_HEIGHT = letter
+MARGIN = 0.6 * inch
+# SimpleDocTemplate's frame pads its content by 6 pt on each side; WIDTH is what is left for the story,
+# and LEFT and RIGHT are its edges, which the footer and the REPRINT stamp line up with.
+WIDTH = PAGE_WIDTH - 2 * MARGIN - 12
+LEFT, RIGHT = MARGIN + 6, PAGE_WIDTH - MARGIN - 6
+INK = colors.HexColor("#1f2933")
+MUTED = colors.HexColor("#52606d")
+RULE = colors.HexColor("#9aa5b1")
+SHADE = colors.HexColor("#e6ebf0")
+STAMP_RED = colors.HexColor("#c81e1e")
+
+# Sizes are for reading at arm's length: nothing the inspector needs is smaller than 11 pt.
+BODY = ParagraphStyle("slip-body", fontName="Helvetica", fontSize=12, leading=15, textColor=INK)
+SMALL = ParagraphStyle("slip-small", parent=BODY, fontSize=10, leading=12, textColor=MUTED)
+EVENT = ParagraphStyle("slip-event", parent=BODY, fontName="Helvetica-Bold", fontSize=15, leading=18)
+TITLE = ParagraphStyle("slip-title", parent=BODY, fontName="Helvetica-Bold", fontSize=32, leading=36)
+LICENCE = ParagraphStyle("slip-licence", parent=EVENT, alignment=2)
+STATE = ParagraphStyle("slip-state", parent=BODY, fontName="Helvetica-Bold", fontSize=14, leading=17, alignment=2)
+HEADING = ParagraphStyle(
+    "slip-heading", parent=BODY, fontName="Helvetica-Bold", fontSize=13, leading=16, spaceBefore=10, spaceAfter=4
+)
+CELL = ParagraphStyle("slip-cell", parent=BODY, fontSize=11, leading=13)
+FACT_LABEL = ParagraphStyle("slip-fact", parent=CELL, textColor=MUTED)
+CAPTION = ParagraphStyle("slip-caption", parent=BODY, fontSize=10, leading=12, textColor=MUTED)
+SIGNER = ParagraphStyle("slip-signer", parent=BODY, fontName="Helvetica-Bold", fontSize=11, leading=13)
+
+
+def _p(text, style=BODY) -> Paragraph:
+    return Paragraph(escape(str(text)), style)
+
+
+def _when(at) -> str:
+    """An aware datetime in the event's local time, as the rest of the product shows times."""
+    return dateformat.format(timezone.localtime(at), "Y-m-d H:i")
+
+
+def _day(date) -> str:
+    # The weekday helps people at a fair that runs several days; dateformat translates its name.
+    return dateformat.format(date, "l, Y-m-d")
+
+
+def _ruled(rows, widths, *, right=(), total_row=False) -> Table:
+    """A grid with a shaded header; `right` lists the columns of figures, set flush right."""
+    table = Table(rows, colWidths=widths, hAlign="LEFT", repeatRows=1)
+    style = [
+        ("FONT", (0, 0), (-1, -1), "Helvetica", 11),
+        ("TEXTCOLOR", (0, 0), (-1, -1), INK),
+        ("GRID", (0, 0), (-1, -1), 0.5, RULE),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), 3),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
+        ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 11),
+        ("BACKGROUND", (0, 0), (-1, 0), SHADE),
+    ]
+    style += [("ALIGN", (col, 0), (col, -1), "RIGHT") for col in right]
+    if total_row:
+        style += [("FONT", (0, -1), (-1, -1), "Helvetica-Bold", 11), ("LINEABOVE", (0, -1), (-1, -1), 1.2, INK)]
+    table.setStyle(TableStyle(style))
+    return table
+
+
+def _pieces(heading: str, lines: list[dict], total_label: str) -> Table:
+    """Chips or bills and coins: label, count, value, and a total row."""
+    rows = [[heading, _("Count"), _("Value")]]
+    rows += [[_p(line["label"], CELL), f"{line['count']:,}", dollars(line["cents"])] for line in lines]
+    rows.append(
+        [
+            total_label,
+            f"{sum(line['count'] for line in lines):,}",
+            dollars(sum(line["cents"] for line in lines)),
+        ]
+    )
+    return _ruled(rows, [WIDTH - 3.3 * inch, 1.5 * inch, 1.8 * inch], right=(1, 2), total_row=True)
+
+
+def _header(sheet: dict) -> list:
+    top = Table(
+        [
+            [_p(sheet["event"], EVENT), _p(_("Licence %(number)s") % {"number": sheet["licence_number"]}, LICENCE)],
+            [_p(sheet["licensee"]), ""],
+        ],
+        colWidths=[WIDTH * 0.65, WIDTH * 0.35],
+    )
+    top.setStyle(
+        TableStyle(
+            [
+                ("ALIGN", (1, 0), (1, -1), "RIGHT"),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                ("LINEBELOW", (0, -1), (-1, -1), 1.5, INK),
+                ("BOTTOMPADDING", (0, -1), (-1, -1), 6),
+            ]
+        )
+    )
+    title = Table(
+        [[_p(sheet["title"], TITLE), _p(sheet["state"], STATE)]],
+        colWidths=[WIDTH * 0.6, WIDTH * 0.4],
+    )
+    title.setStyle(
+        TableStyle(
+            [
+                ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                ("TOPPADDING", (0, 0), (-1, -1), 10),
+            ]
+        )
+    )
+    when = _("Gaming day %(day)s · written %(at)s") % {"day": _day(sheet["gaming_day"]), "at": _when(sheet["at"])}
+    return [top, title, Spacer(1, 3), _p(when), Spacer(1, 6)]
+
+
+def _facts(sheet: dict) -> list:
+    if not sheet["facts"]:
+        return []
+    rows = [[_p(label, FACT_LABEL), _p(value, CELL)] for label, value in sheet["facts"]]
+    table = Table(rows, colWidths=[1.8 * inch, WIDTH - 1.8 * inch], hAlign="LEFT")
+    table.setStyle(
+        TableStyle(
+            [
+                ("LINEBELOW", (0, 0), (-1, -1), 0.4, RULE),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                ("TOPPADDING", (0, 0), (-1, -1), 3),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+            ]
+        )
+    )
+    return [table, Spacer(1, 4)]
+
+
+def _money(sheet: dict) -> list:
+    story = []
+    if sheet["chips"]:
+        story += [_p(_("Chips"), HEADING), _pieces(_("Denomination"), sheet["chips"], _("Total chips"))]
+    if sheet.get("cash") is not None:
+        story.append(_p(_("Cash: %(amount)s") % {"amount": dollars(sheet["cash"])}, HEADING))
+        if sheet.get("cash_lines"):
+            story.append(_pieces(_("Bills and coins"), sheet["cash_lines"], _("Total cash")))
+    total = Table([[_("Slip total"), dollars(sheet["total"])]], colWidths=[WIDTH / 2, WIDTH / 2], hAlign="LEFT")
+    total.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), "Helvetica-Bold", 15),
+                ("ALIGN", (1, 0), (1, 0), "RIGHT"),
+                ("BOX", (0, 0), (-1, -1), 1.5, INK),
+                ("TOPPADDING", (0, 0), (-1, -1), 5),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 7),
+            ]
+        )
+    )
+    story += [Spacer(1, 8), total]
+    if sheet.get("reason"):
+        story += [_p(_("Reason"), HEADING), _p(sheet["reason"])]
+    if sheet.get("voided"):
+        # Also in the flow, level and wrapped, so the void reads plainly under the diagonal stamp.
+        story += [_p(_("Voided"), HEADING), _p(sheet["voided"])]
+    return story
+
+
+def _signatures(sheet: dict) -> list:
+    story = []
+    if sheet["signatures"]:
+        rows = [[_("Signed as"), _("Role"), _("Name"), _("Time")]]
+        rows += [
+            [_p(s["capacity"], CELL), _p(s["role"], CELL), _p(s["name"], CELL), _when(s["signed_at"])]
+            for s in sheet["signatures"]
+        ]
+        widths = [1.7 * inch, 1.7 * inch, WIDTH - 5.0 * inch, 1.6 * inch]
+        story += [_p(_("Signatures"), HEADING), _ruled(rows, widths)]
+    if sheet["to_sign"]:
+        story.append(_p(_("Still to sign"), HEADING))
+        for line in sheet["to_sign"]:
+            story.append(KeepTogether(_blank_line(line)))
+    return story
+
+
+def _blank_line(line: dict) -> list:
+    """Room for a pen: a signature line, a printed-name line and a time line, each captioned below."""
+    who = _("%(capacity)s (%(role)s)") % {"capacity": line["capacity"], "role": line["role"]}
+    table = Table(
+        [
+            ["", "", "", "", ""],
+            [_p(who, SIGNER), "", _p(_("Name (print)"), CAPTION), "", _p(_("Time"), CAPTION)],
+        ],
+        colWidths=[3.2 * inch, 0.25 * inch, 2.2 * inch, 0.25 * inch, WIDTH - 5.9 * inch],
+        rowHeights=[0.42 * inch, None],
+        hAlign="LEFT",
+    )
+    table.setStyle(
+        TableStyle(
+            [
+                ("LINEBELOW", (0, 0), (0, 0), 1, INK),
+                ("LINEBELOW", (2, 0), (2, 0), 1, INK),
+                ("LINEBELOW", (4, 0), (4, 0), 1, INK),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                ("TOPPADDING", (0, 1), (-1, 1), 2),
+            ]
+        )
+    )
+    return [table, Spacer(1, 4)]
+
+
+class _SlipDoc(SimpleDocTemplate):
+    """Draws the stamps after the page's content, so they lie on top of what they cancel."""
+
+    def __init__(self, *args, sheet: dict, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.sheet = sheet
+
+    def afterPage(self):
+        canvas = self.canv
+        canvas.saveState()
+        # REPRINT first: poppler's text reader drops level text that follows rotated text on a page.
+        if self.sheet.get("reprint"):
+            _reprint_stamp(canvas)
+        if self.sheet.get("voided"):
+            _void_stamp(canvas, self.sheet["voided"])
+        canvas.restoreState()
+
+
+def _void_stamp(canvas, text: str) -> None:
+    canvas.saveState()
+    canvas.translate(PAGE_WIDTH / 2, PAGE_HEIGHT / 2)
+    canvas.rotate(35)
+    canvas.setFillColor(STAMP_RED)
+    canvas.setStrokeColor(STAMP_RED)
+    # See-through, so every figure under the stamp can still be read.
+    canvas.setFillAlpha(0.28)
+    canvas.setStrokeAlpha(0.5)
+    canvas.setFont("Helvetica-Bold", 140)
+    canvas.drawCentredString(0, -10, _("VOID"))
+    canvas.setFillAlpha(0.6)
+    # The void's text must stay inside the stamp's box; the flow prints it whole in any case.
+    size = 16
+    while size > 9 and canvas.stringWidth(text, "Helvetica-Bold", size) > 470:
+        size -= 1
+    while canvas.stringWidth(text, "Helvetica-Bold", size) > 470:
+        text = text[:-2] + "…"
+    canvas.setFont("Helvetica-Bold", size)
+    canvas.drawCentredString(0, -42, text)
+    canvas.setLineWidth(4)
+    canvas.roundRect(-250, -62, 500, 175, 12, stroke=1, fill=0)
+    canvas.restoreState()
+
+
+def _reprint_stamp(canvas) -> None:
+    # Top right, in the margin above the header: clear of the VOID stamp and of every figure.
+    label = _("REPRINT")
+    canvas.saveState()
+    canvas.setFillColor(STAMP_RED)
+    canvas.setStrokeColor(STAMP_RED)
+    canvas.setFont("Helvetica-Bold", 20)
+    width = canvas.stringWidth(label, "Helvetica-Bold", 20)
+    right, base = RIGHT, PAGE_HEIGHT - MARGIN + 10
+    canvas.setLineWidth(2)
+    canvas.rect(right - width - 16, base - 6, width + 16, 26, stroke=1, fill=0)
+    canvas.drawRightString(right - 8, base + 1, label)
+    canvas.restoreState()
+
+
+def _footer(sheet: dict, pages: int | None):
+    def draw(canvas, doc):
+        canvas.saveState()
+        canvas.setFont("Helvetica", 10)
+        canvas.setFillColor(MUTED)
+        y = MARGIN - 24
+        canvas.setStrokeColor(RULE)
+        canvas.line(LEFT, y + 14, RIGHT, y + 14)
+        printed = _("%(title)s · printed %(at)s") % {"title": sheet["title"], "at": _when(sheet["printed_at"])}
+        canvas.drawString(LEFT, y, printed)
+        page = _("page %(page)s of %(pages)s") % {"page": doc.page, "pages": pages or doc.page}
+        canvas.drawRightString(RIGHT, y, page)
+        canvas.restoreState()
+
+    return draw
+
+
+def _build(sheet: dict, pages: int | None) -> tuple[bytes, int]:
+    buffer = io.BytesIO()
+    doc = _SlipDoc(
+        buffer,
+        sheet=sheet,
+        pagesize=letter,
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN,
+        bottomMargin=MARGIN,
+        title=f"{sheet['title']}: {sheet['event']}",
+        author=sheet["licensee"],
+    )
+    story = _header(sheet) + _facts(sheet) + _money(sheet) + _signatures(sheet)
+    footer = _footer(sheet, pages)
+    doc.build(story, onFirstPage=footer, onLaterPages=footer)
+    return buffer.getvalue(), doc.page
+
+
+def render_slip_pdf(sheet: dict) -> bytes:
+    """The slip as a letter-size PDF.
+
+    `sheet` keys: title, event, licensee, licence_number, gaming_day (date), at (aware datetime), facts
+    [(label, value)], chips [{label, count, cents}], cash (cents or None), cash_lines (optional, like chips),
+    total (cents), reason, state, signatures [{capacity, role, name, signed_at}], to_sign [{capacity, role}],
+    voided (None or the void's text), reprint (bool), printed_at (aware datetime).
+    """
+    # "page 1 of N" needs N before the first footer is drawn: lay the slip out once to count its pages.
+    # A slip is small, so the second pass costs little; it lays out the same story, so N holds.
+    _draft, pages = _build(sheet, None)
+    pdf, _same = _build(sheet, pages)
+    return pdf
