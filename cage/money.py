@@ -1,6 +1,11 @@
 """Money is integer cents everywhere; these are the only places it turns into text or is split."""
 
+import re
 from decimal import Decimal
+
+from django.utils.translation import gettext as _
+
+from events.rules import RuleViolation
 
 
 def cents_str(cents: int) -> str:
@@ -40,3 +45,169 @@ def shortest_decimal(value: Decimal) -> str:
     """4 → "4", 2.50 → "2.5": the report's form for hours."""
     text = format(value.normalize(), "f")
     return text
+
+
+# --- what a person types at the cage window ---------------------------------------------------
+
+# The records format's bounds (cage-records/1: amounts): one amount of cash, one count of chips.
+MAX_AMOUNT_CENTS = 10_000_000_00
+MAX_CHIP_COUNT = 1_000_000
+AMOUNTS_RULE = "cage-records/1: amounts"
+
+# Spaces that may group thousands: the space, the no-break space and the narrow no-break space.
+GROUP_SPACES = " \u00a0\u202f"
+_SIGNS = "+-\u2212"
+# Longer than "$10 000 000,00" with room for stray spaces: refused before it is parsed or echoed.
+_LONGEST = 32
+
+
+def refusal(message: str, code: str, rule: str = AMOUNTS_RULE) -> RuleViolation:
+    """A RuleViolation that also carries a Django error code, for forms and tests."""
+    violation = RuleViolation(message, rule)
+    violation.code = code
+    return violation
+
+
+def _grouped(cents: int, thousands: str, decimal: str) -> str:
+    """1234567 cents, " ", "," → "12 345,67": how to write an amount with the separators given."""
+    whole, part = divmod(cents, 100)
+    return f"{whole:,}".replace(",", thousands) + f"{decimal}{part:02d}"
+
+
+def _check_groups(text: str, groups: list[str]) -> None:
+    if len(groups[0]) > 3 or any(len(g) != 3 for g in groups[1:]):
+        raise refusal(
+            _(
+                '"%(amount)s": a space, comma or point between digits groups thousands, so each group after '
+                "it has exactly three digits, as in 1 234 567,89 or 1,234,567.89; the cents come after the last "
+                "comma or point."
+            )
+            % {"amount": text},
+            "grouping",
+        )
+
+
+def parse_cash(text: str) -> int:
+    """Dollars as a cashier types them, to integer cents: "12,50", "12.50", "$12.50", "1 234,56" → cents.
+
+    A comma or a point followed by one or two digits is the decimal separator. Alone and followed
+    by exactly three digits it is ambiguous ("1,250": a thousand, or one and a quarter?) and is
+    refused. Thousands may be grouped by a space, a no-break space, or the comma or point that is
+    not the decimal separator, and only in an amount that shows its cents ("1,234.56",
+    "1.234,56", "1 234,56"). One dollar sign may lead or follow. No sign, exponent or letters;
+    at most MAX_AMOUNT_CENTS. Every refusal is a RuleViolation citing cage-records/1: amounts.
+    """
+    if not isinstance(text, str):
+        raise refusal(_("An amount of cash is typed as text, not %(type)s.") % {"type": type(text).__name__}, "invalid")
+    shown = text.strip()
+    if len(shown) > _LONGEST:
+        raise refusal(
+            _("This amount is too long: one amount is at most %(max)s.") % {"max": dollars(MAX_AMOUNT_CENTS)},
+            "max_value",
+        )
+    body = shown
+    if body.startswith("$"):
+        body = body[1:].lstrip()
+    elif body.endswith("$"):
+        body = body[:-1].rstrip()
+    if not body:
+        raise refusal(_("Enter an amount of dollars, such as 12.50 or 12,50."), "required")
+    if any(c in _SIGNS for c in body):
+        raise refusal(
+            _('"%(amount)s" has a sign: an amount is written without + or -, as in 12.50.') % {"amount": shown},
+            "sign",
+        )
+    if any(c.isalpha() for c in body):
+        raise refusal(
+            _(
+                '"%(amount)s" contains letters: an amount is digits with at most one decimal comma or point, '
+                "as in 1000.00; no words, no exponents."
+            )
+            % {"amount": shown},
+            "letters",
+        )
+    for c in body:
+        if not ("0" <= c <= "9" or c in ",." or c in GROUP_SPACES):
+            raise refusal(
+                _('"%(amount)s" contains "%(char)s": an amount is digits with one decimal comma or point, as in 12.50.')
+                % {"amount": shown, "char": c},
+                "character",
+            )
+    tokens = re.findall(r"[0-9]+|[^0-9]", body)
+    groups = tokens[0::2] if tokens[0][0].isdigit() else [""] + tokens[1::2]
+    seps = tokens[1::2] if tokens[0][0].isdigit() else tokens[0::2]
+    seps = [" " if s in GROUP_SPACES else s for s in seps]
+    if len(groups) != len(seps) + 1 or any(not g for g in groups[1:]) or (not groups[0] and len(seps) > 1):
+        raise refusal(
+            _('"%(amount)s": a separator stands between digits and is followed by digits, as in 12.50 or 1 234,56.')
+            % {"amount": shown},
+            "separators",
+        )
+    if not seps:
+        return _bounded(shown, int(groups[0]) * 100)
+    last, tail = seps[-1], groups[-1]
+    if last in ",." and len(tail) <= 2:
+        thousands = set(seps[:-1])
+        if last in thousands:
+            raise refusal(
+                _(
+                    '"%(amount)s" uses "%(sep)s" both between thousands and before the cents: group thousands with '
+                    "a space or the other separator, as in 1,234.56, 1.234,56 or 1 234,56."
+                )
+                % {"amount": shown, "sep": last},
+                "separators",
+            )
+        if len(thousands) > 1:
+            raise refusal(
+                _('"%(amount)s" mixes thousands separators: use one kind, as in 1 234 567,89.') % {"amount": shown},
+                "separators",
+            )
+        if thousands:
+            _check_groups(shown, groups[:-1])
+        return _bounded(shown, int("".join(groups[:-1]) or "0") * 100 + int(tail.ljust(2, "0")))
+    if last in ",." and len(seps) == 1:
+        whole = int(groups[0] + tail) * 100
+        if len(tail) == 3:
+            raise refusal(
+                _(
+                    '"%(amount)s" is ambiguous: a comma or point followed by three digits may separate thousands or '
+                    "cents. For %(money)s write %(plain)s or %(grouped)s; for less, write at most two digits after the "
+                    "separator, as in 1.25 or 1,25."
+                )
+                % {
+                    "amount": shown,
+                    "money": dollars(whole),
+                    "plain": whole // 100,
+                    "grouped": _grouped(whole, last, "," if last == "." else "."),
+                },
+                "ambiguous",
+            )
+        raise refusal(
+            _('"%(amount)s" has more than two decimals: cents are at most two digits after the comma or point.')
+            % {"amount": shown},
+            "decimals",
+        )
+    # Only thousands separators and no cents: "1,234,567", "1 234", "12 50".
+    _check_groups(shown, groups)
+    if len(set(seps)) > 1:
+        raise refusal(
+            _('"%(amount)s" mixes thousands separators: use one kind, as in 1 234 567,89.') % {"amount": shown},
+            "separators",
+        )
+    whole = int("".join(groups)) * 100
+    decimal = "," if last in " ." else "."
+    raise refusal(
+        _('"%(amount)s" groups thousands but shows no cents: write %(plain)s, or %(grouped)s with the cents.')
+        % {"amount": shown, "plain": whole // 100, "grouped": _grouped(whole, last, decimal)},
+        "separators",
+    )
+
+
+def _bounded(shown: str, cents: int) -> int:
+    if cents > MAX_AMOUNT_CENTS:
+        raise refusal(
+            _('"%(amount)s" is above %(max)s, the most one amount may be.')
+            % {"amount": shown, "max": dollars(MAX_AMOUNT_CENTS)},
+            "max_value",
+        )
+    return cents

@@ -4,6 +4,7 @@ Bad values are refused loudly (ImproperlyConfigured) rather than silently replac
 """
 
 import os
+import re
 from pathlib import Path
 
 import dj_database_url
@@ -127,3 +128,16 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
+
+
+# Cage window: an amount above this many dollars asks the cashier to tick "I confirm the amount of
+# …" before it is recorded (cage.fields.ConfirmLargeAmounts). Whole dollars or dollars and cents.
+def env_cents(name: str, default_dollars: str) -> int:
+    value = os.environ.get(name, default_dollars).strip()
+    if not re.fullmatch(r"[0-9]{1,8}(\.[0-9]{1,2})?", value):
+        raise ImproperlyConfigured(f"{name} must be dollars such as 5000 or 5000.00, not {value!r}")
+    whole, _point, part = value.partition(".")
+    return int(whole) * 100 + int(part.ljust(2, "0"))
+
+
+CAGE_CONFIRM_ABOVE_CENTS = env_cents("CAGE_CONFIRM_ABOVE", "5000")
