@@ -28,6 +28,10 @@ class Chips:
     def dollars(self) -> str:
         return dollars(self.cents)
 
+    @property
+    def count_shown(self) -> str:
+        return f"{self.count:,}"  # 1,000 chips, read at a glance like the dollars beside them
+
 
 @dataclass
 class InventoryRow:

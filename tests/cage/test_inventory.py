@@ -240,7 +240,7 @@ def test_the_panels_fragment_is_just_the_two_panels_and_never_cached(client, cas
     assert html.count('data-panel="inventory"') == 1 and html.count('data-panel="tables"') == 1
     assert "<html" not in html and "<nav" not in html and "slip-filter" not in html
     assert "no-cache" in response["Cache-Control"] or "max-age=0" in response["Cache-Control"]
-    assert "$5 chips" in html and "runner Runner" in html and "table BJ-1" in html
+    assert "1,000</span>" in html and "$5 chips" in html and "runner Runner" in html and "table BJ-1" in html
     assert "1 fill · $200.00" in html and "1 credit · $10.00" in html and "$500.00" in html
     assert "Chips outstanding" in html and "total $65.00" in html
 
