@@ -5,6 +5,7 @@ from . import views
 app_name = "cage"
 urlpatterns = [
     path("<slug:slug>/", views.home, name="home"),
+    path("<slug:slug>/panels/", views.home_panels, name="home_panels"),
     path("<slug:slug>/slips/new/<str:slip_type>/", views.slip_new, name="slip_new"),
     path("<slug:slug>/slips/<int:pk>/", views.slip_detail, name="slip"),
     path("<slug:slug>/close/", views.day_close, name="day_close"),

@@ -1,14 +1,18 @@
 """The cage window: the day's balances and slips, one form per slip type, the nightly close."""
 
+from django.conf import settings
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
+from django.template.loader import render_to_string
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from cage import services
 from cage.forms import TENDERS, SlipForm
 from cage.models import Account, Posting, Slip, SlipType
 from cage.money import dollars
+from cage.selectors.inventory import inventory, table_states
 from cage.services.ledger import DuplicateRequest, account_label, balances, instrument_label
 from events.access import CAGE_WRITE, READ_ALL, event_access
 from events.models import GamingDay
@@ -60,11 +64,30 @@ def home(request, slug):
             "event": event,
             "day": day,
             "slips": slips,
-            "rows": custody_rows(event),
             "entry_types": ENTRY_TYPES,
             "problems": services.close_problems(day) if day else [],
+            "refresh_seconds": getattr(settings, "CAGE_REFRESH_SECONDS", 20),
+            **_panels(event, day),
         },
     )
+
+
+def _panels(event, day) -> dict:
+    """What the inventory and tables panels show; the home page and its refresh share it."""
+    return {"event": event, "day": day, "inventory": inventory(event), "table_states": table_states(day, event)}
+
+
+@require_GET
+@never_cache
+def home_panels(request, slug):
+    """The home page's inventory and tables panels alone, for the page to swap in every few
+    seconds; the same readers as the home page."""
+    access = event_access(request, slug, read=READ_ALL)
+    context = _panels(access.event, current_day(access.event))
+    html = render_to_string("cage/_inventory.html", context, request) + render_to_string(
+        "cage/_tables.html", context, request
+    )
+    return HttpResponse(html)
 
 
 def _service_call(slip_type, d, common):

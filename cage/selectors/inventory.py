@@ -1,0 +1,217 @@
+"""The cage home page's two live panels: where every chip and dollar is, and how each table stands.
+
+Read-only: these never create an Account (ledger.account_get would), so a place with no account
+yet is shown holding nothing. Each runs a fixed number of queries however big the event is.
+"""
+
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Sum
+from django.utils.translation import gettext as _
+
+from cage.models import Account, Posting, Slip, SlipType
+from cage.money import dollars
+from cage.services.ledger import balances
+from events.models import ChipDenomination, Event, GameTable, GamingDay, Person, Role
+
+# --- inventory grid -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Chips:
+    """A number of chips of one denomination and what they are worth."""
+
+    count: int
+    cents: int
+
+    @property
+    def dollars(self) -> str:
+        return dollars(self.cents)
+
+    @property
+    def count_shown(self) -> str:
+        return f"{self.count:,}"  # 1,000 chips, read at a glance like the dollars beside them
+
+
+@dataclass
+class InventoryRow:
+    label: str
+    key: str  # the place as the ledger codes it ("bank_cash", "runner:rita", "table:BJ-1"), for pages to find
+    chips: list[Chips]  # one per denomination, in the event's order
+    cash: int
+
+    @property
+    def total(self) -> int:
+        return self.cash + sum(c.cents for c in self.chips)
+
+    @property
+    def cash_dollars(self) -> str:
+        return dollars(self.cash)
+
+    @property
+    def total_dollars(self) -> str:
+        return dollars(self.total)
+
+
+@dataclass
+class Inventory:
+    denominations: list[ChipDenomination]
+    rows: list[InventoryRow]
+    totals: InventoryRow
+    # Chips in patrons' hands, per denomination: sold and not yet lost to a table or redeemed.
+    outstanding: list[Chips] = field(default_factory=list)
+
+    @property
+    def outstanding_cents(self) -> int:
+        return sum(c.cents for c in self.outstanding)
+
+    @property
+    def outstanding_dollars(self) -> str:
+        return dollars(self.outstanding_cents)
+
+    @property
+    def outstanding_items(self) -> list[tuple[ChipDenomination, Chips]]:
+        return [(d, c) for d, c in zip(self.denominations, self.outstanding, strict=True) if c.count]
+
+
+# The custody places the grid lists. Dealers' "tips paid" accounts are custody in the ledger but
+# hold what was paid out to people; the grid shows what the cage still answers for.
+GRID_KINDS = (
+    Account.Kind.BANK_CASH,
+    Account.Kind.CHIP_BANK,
+    Account.Kind.RUNNER,
+    Account.Kind.TABLE,
+    Account.Kind.TIP_POOL,
+)
+
+
+def _chips(held: dict[int | None, int], denominations: list[ChipDenomination]) -> list[Chips]:
+    # Chips are posted in cents of face value; the count is cents ÷ the chip's value.
+    return [Chips(count=held.get(d.pk, 0) // d.value_cents, cents=held.get(d.pk, 0)) for d in denominations]
+
+
+def inventory(event: Event) -> Inventory:
+    """Every custody place of the event with its chips (count and dollars) per denomination, its
+    cash and its total, then the totals; and the chips outstanding in patrons' hands.
+
+    Runners (everyone holding the runner role) and tables are listed even when they hold nothing.
+    Five queries: denominations, accounts, runners, tables, and one aggregate for the balances.
+    """
+    denominations = list(event.denominations.all())
+    accounts = list(
+        Account.objects.filter(event=event, kind__in=(*GRID_KINDS, Account.Kind.PATRONS)).select_related(
+            "person", "table"
+        )
+    )
+    held = balances(accounts)
+    by_kind: dict[str, Account] = {}
+    by_person: dict[int, Account] = {}
+    by_table: dict[int, Account] = {}
+    for account in accounts:
+        if account.kind == Account.Kind.RUNNER:
+            by_person[account.person_id] = account
+        elif account.kind == Account.Kind.TABLE:
+            by_table[account.table_id] = account
+        else:
+            by_kind[account.kind] = account
+
+    def row(label: str, key: str, account: Account | None) -> InventoryRow:
+        values = held.get(account.id, {}) if account is not None else {}
+        return InventoryRow(label=label, key=key, chips=_chips(values, denominations), cash=values.get(None, 0))
+
+    rows = [
+        row(_("bank cash"), Account.Kind.BANK_CASH, by_kind.get(Account.Kind.BANK_CASH)),
+        row(_("chip bank"), Account.Kind.CHIP_BANK, by_kind.get(Account.Kind.CHIP_BANK)),
+    ]
+    # A runner who lost the role but still holds chips stays listed until they hand them back.
+    runners = {p.pk: p for p in Person.objects.filter(event=event, assignments__role=Role.RUNNER).distinct()}
+    runners.update({pk: a.person for pk, a in by_person.items() if pk not in runners})
+    for person in sorted(runners.values(), key=lambda p: (p.name, p.pk)):
+        rows.append(
+            row(_("runner %(name)s") % {"name": person.name}, f"runner:{person.code}", by_person.get(person.pk))
+        )
+    for table in GameTable.objects.filter(event=event).order_by("code"):
+        rows.append(row(_("table %(table)s") % {"table": table.code}, f"table:{table.code}", by_table.get(table.pk)))
+    rows.append(row(_("tip pool"), Account.Kind.TIP_POOL, by_kind.get(Account.Kind.TIP_POOL)))
+
+    totals = InventoryRow(
+        label=_("total"),
+        key="total",
+        chips=[
+            Chips(count=sum(r.chips[i].count for r in rows), cents=sum(r.chips[i].cents for r in rows))
+            for i in range(len(denominations))
+        ],
+        cash=sum(r.cash for r in rows),
+    )
+    patrons = by_kind.get(Account.Kind.PATRONS)
+    # Sales post chips into the patrons' account and closers, tips and redemptions take them
+    # out, so its chip balance is what is in patrons' hands (positive: it is never the minus).
+    outstanding = _chips(held.get(patrons.id, {}) if patrons else {}, denominations)
+    return Inventory(denominations=denominations, rows=rows, totals=totals, outstanding=outstanding)
+
+
+# --- tables' state ----------------------------------------------------------------------------
+
+
+@dataclass
+class Movements:
+    count: int = 0
+    cents: int = 0
+
+    @property
+    def dollars(self) -> str:
+        return dollars(self.cents)
+
+
+@dataclass
+class TableState:
+    table: GameTable
+    game: str
+    is_open: bool
+    opener: int | None  # cents counted at today's opener; None when it has not opened today
+    fills: Movements
+    credits: Movements
+
+    @property
+    def opener_dollars(self) -> str:
+        return dollars(self.opener) if self.opener is not None else ""
+
+
+def table_states(day: GamingDay | None, event: Event | None = None) -> list[TableState]:
+    """Each table of the event: its game, open or closed, and for `day` its opener total and its
+    fills and credits so far (how many, how much). A voided fill or credit counts for nothing,
+    and the void itself is not a fill or a credit. Three queries with a day, one without.
+    """
+    event = event or day.event
+    tables = list(GameTable.objects.filter(event=event).order_by("code"))
+    openers: dict[int, int] = {}
+    moved: dict[tuple[int, str], Movements] = {}
+    if day is not None:
+        for table_id, details in Slip.objects.filter(day=day, slip_type=SlipType.TABLE_OPEN).values_list(
+            "table_id", "details"
+        ):
+            openers[table_id] = int((details or {}).get("total", 0))
+        # What a fill or credit moved is what it posted into (or out of) the table's tray.
+        rows = (
+            Posting.objects.filter(
+                slip__day=day,
+                slip__slip_type__in=(SlipType.FILL, SlipType.CREDIT),
+                slip__voided_by__isnull=True,
+                account__kind=Account.Kind.TABLE,
+            )
+            .values("slip__table_id", "slip__slip_type")
+            .annotate(slips=Count("slip", distinct=True), cents=Sum("amount"))
+        )
+        for r in rows:
+            moved[(r["slip__table_id"], r["slip__slip_type"])] = Movements(count=r["slips"], cents=abs(r["cents"]))
+    return [
+        TableState(
+            table=t,
+            game=t.game_module.name_en,
+            is_open=t.state == GameTable.State.OPEN,
+            opener=openers.get(t.pk),
+            fills=moved.get((t.pk, SlipType.FILL), Movements()),
+            credits=moved.get((t.pk, SlipType.CREDIT), Movements()),
+        )
+        for t in tables
+    ]

@@ -1,0 +1,59 @@
+"""The cage home page in a real browser: the inventory grid and tables panel refresh in place
+while someone types elsewhere on the page, at a laptop's width and a tablet's."""
+
+import pytest
+
+from cage import services
+from tests.browser.conftest import log_in, screenshot
+from tests.cage.helpers import FILL_SIGNED, open_table, stock
+from tests.conftest import PASSWORD, make_cast
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.mark.parametrize("width,height", [(1366, 900), (768, 1024)])
+def test_the_panels_refresh_without_touching_what_is_typed(page, settings, width, height):
+    settings.CAGE_REFRESH_SECONDS = 1
+    cast = make_cast()
+    stock(cast)
+    open_table(cast)
+    services.runner_issue(
+        day=cast.day,
+        runner=cast.runner,
+        chips={"5": 40},
+        signed=cast.signed(issued_by="chip_cashier", received_by="runner"),
+    )
+    page.set_viewport_size({"width": width, "height": height})
+    log_in(page, cast.general_cashier.user.username, PASSWORD)
+    page.goto(f"/cage/{cast.event.slug}/")
+
+    runner = page.locator('#inventory tr[data-place="runner:runner"]')
+    assert runner.locator("td").nth(1).inner_text().split() == ["40", "$200.00"]
+    assert "$200.00" in runner.locator("td.total").inner_text()
+    assert "—" in page.inner_text('#table-states tr[data-table="BJ-1"] td:nth-of-type(4)')
+    # The grid fits the page: no sideways scrolling at this width.
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    screenshot(page, f"cage-home-{width}")
+
+    page.evaluate("window.notReloaded = true")
+    page.click("#slip-filter")
+    page.keyboard.type("runner")
+    # Posted by someone else while this person types: the next refresh shows it.
+    services.fill(day=cast.day, table=cast.bj, chips={"25": 10}, signed=cast.signed(**FILL_SIGNED))
+    page.wait_for_function(
+        "document.querySelector('#table-states tr[data-table=\"BJ-1\"]').innerText.includes('1 fill')", timeout=10_000
+    )
+    page.keyboard.type(" issue")
+
+    assert page.input_value("#slip-filter") == "runner issue"
+    assert page.evaluate("document.activeElement.id") == "slip-filter"
+    assert page.evaluate("window.notReloaded") is True
+    assert "$250.00" in page.inner_text('#table-states tr[data-table="BJ-1"]')
+    bj = page.locator('#inventory tr[data-place="table:BJ-1"]')
+    assert bj.locator("td").nth(2).inner_text().split() == ["10", "$250.00"]
+    chip_bank = page.locator('#inventory tr[data-place="chip_bank"]')
+    assert chip_bank.locator("td").nth(2).inner_text().split() == ["30", "$750.00"]
+    assert page.inner_text("#refresh-status") == ""
+    # The filter still works on the slips list below the panels.
+    assert page.locator("#slips tbody tr:visible").count() == 1
+    screenshot(page, f"cage-home-{width}-refreshed")
