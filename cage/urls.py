@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import views
+from .views_people import mine
 
 app_name = "cage"
 urlpatterns = [
@@ -10,4 +11,5 @@ urlpatterns = [
     path("<slug:slug>/slips/<int:pk>/", views.slip_detail, name="slip"),
     path("<slug:slug>/close/", views.day_close, name="day_close"),
     path("<slug:slug>/reconcile/", views.day_reconcile, name="day_reconcile"),
+    path("<slug:slug>/me/", mine, name="mine"),
 ]

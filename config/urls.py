@@ -10,3 +10,6 @@ urlpatterns = [
     path("reports/", include("reports.urls")),
     path("", include("events.urls")),
 ]
+
+# Refusals explain themselves and keep the event's navigation.
+handler403 = "cage.views_people.refused"

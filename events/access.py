@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from .models import Event, Person, Role
 
@@ -15,6 +17,44 @@ SETUP = {Role.DRIC}
 CAGE_WRITE = {Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER}
 READ_ALL = {Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER, Role.AUDITOR}
 ANY_ROLE = set(Role.values)
+# Who reads a slip's own page (cage:slip).
+SLIP_READ = READ_ALL
+
+# The names people use for the roles, in the order they are listed.
+ROLE_NAMES = {
+    Role.DRIC: _("DRIC"),
+    Role.GENERAL_CASHIER: _("General Cashier"),
+    Role.CHIP_CASHIER: _("Chip Cashier"),
+    Role.RUNNER: _("Runner"),
+    Role.DEALER: _("Dealer"),
+    Role.AUDITOR: _("Auditor"),
+}
+# The same, as a sentence names them: "the DRIC, the General Cashier and the Chip Cashier".
+ROLE_PHRASES = {
+    Role.DRIC: _("the DRIC"),
+    Role.GENERAL_CASHIER: _("the General Cashier"),
+    Role.CHIP_CASHIER: _("the Chip Cashier"),
+    Role.RUNNER: _("the runners"),
+    Role.DEALER: _("the dealers"),
+    Role.AUDITOR: _("the auditor"),
+}
+
+# The event's pages in its navigation: URL name, the roles that may open it, its link text.
+# The event's own page (events:detail) is open to every role and leads the navigation.
+EVENT_PAGES = (
+    ("cage:mine", ANY_ROLE, _("My slips")),
+    ("events:days", ANY_ROLE, _("Gaming days")),
+    ("events:tables", ANY_ROLE, _("Tables")),
+    ("events:chips", ANY_ROLE, _("Chip set")),
+    ("events:people", READ_ALL, _("People")),
+    ("events:compliance", READ_ALL, _("Compliance")),
+    ("cage:home", READ_ALL, _("Cage")),
+    ("reports:event", READ_ALL, _("Report")),
+)
+
+
+def in_role_order(roles) -> list[str]:
+    return [r for r in ROLE_NAMES if r in roles]
 
 
 @dataclass
@@ -39,6 +79,48 @@ class Access:
     def reads_all(self) -> bool:
         return self.has(READ_ALL)
 
+    @property
+    def on_event(self) -> bool:
+        """A role on the event, or the licensee's administrator."""
+        return self.has(ANY_ROLE)
+
+    @property
+    def reads_slips(self) -> bool:
+        return self.has(SLIP_READ)
+
+    @property
+    def role_names(self) -> list[str]:
+        return [ROLE_NAMES[r] for r in in_role_order(self.roles)]
+
+    @property
+    def pages(self) -> list[dict]:
+        """The event's pages this user may open, for the navigation: [{name, url, label}]."""
+        return [
+            {"name": name, "url": reverse(name, args=[self.event.slug]), "label": label}
+            for name, allowed, label in EVENT_PAGES
+            if self.has(allowed)
+        ]
+
+
+class RoleRefused(PermissionDenied):
+    """A request the user's standing on the event does not allow; the refusal page explains it."""
+
+    def __init__(self, access: Access, allowed: set[str], *, write: bool):
+        self.access = access
+        self.allowed = allowed
+        self.write = write
+        super().__init__("Your role on this event does not allow this.")
+
+
+def standing(request, event: Event) -> Access:
+    """The user's standing on the event, refusing nothing."""
+    user = request.user
+    person = None
+    if user.is_authenticated:
+        person = Person.objects.filter(event=event, user=user).prefetch_related("assignments").first()
+    roles = person.role_codes() if person and person.registration == Person.Registration.GOOD else set()
+    return Access(event=event, person=person, roles=roles, admin=user.is_staff)
+
 
 def event_access(request, slug: str, *, read: set[str] = ANY_ROLE, write: set[str] | None = None) -> Access:
     """The event and the user's standing on it; PermissionDenied unless a role allows the request.
@@ -46,14 +128,11 @@ def event_access(request, slug: str, *, read: set[str] = ANY_ROLE, write: set[st
     `read` roles may GET; a POST needs one of `write` (None: nobody but staff). Auditors are
     never in `write`: they change nothing.
     """
-    event = get_object_or_404(Event, slug=slug)
-    user = request.user
-    person = Person.objects.filter(event=event, user=user).prefetch_related("assignments").first()
-    roles = person.role_codes() if person and person.registration == Person.Registration.GOOD else set()
-    access = Access(event=event, person=person, roles=roles, admin=user.is_staff)
-    allowed = read if request.method in ("GET", "HEAD") else (write or set())
+    access = standing(request, get_object_or_404(Event, slug=slug))
+    reading = request.method in ("GET", "HEAD")
+    allowed = read if reading else (write or set())
     if not access.has(allowed):
-        raise PermissionDenied("Your role on this event does not allow this.")
+        raise RoleRefused(access, allowed, write=not reading)
     return access
 
 

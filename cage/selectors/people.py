@@ -1,0 +1,142 @@
+"""Read-only queries for a person's own page: what a runner holds, the slips that name them, a
+dealer's tip shares. Each runs a fixed number of queries and never creates an account: a runner
+with no account yet simply holds nothing."""
+
+from collections import defaultdict
+from decimal import Decimal
+
+from django.db.models import OuterRef, Q, Subquery, Sum
+
+from cage.models import Account, Posting, Signature, Slip, SlipType
+from cage.money import dollars, shortest_decimal
+from events.models import Event, GamingDay, Person
+
+
+def current_day(event: Event) -> GamingDay | None:
+    """The day the cage works in: the open or reconciling one, else the latest."""
+    working = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
+    return event.days.filter(status__in=working).order_by("date").first() or event.days.order_by("-date").first()
+
+
+def holdings(event: Event, person: Person) -> dict:
+    """What a runner holds now, from the balance of their runner account (if they have one).
+
+    {"chips": [{"denomination", "count", "amount"}], "cash": str | None, "total": str, "empty": bool};
+    amounts are dollars as people read them. Two queries.
+    """
+    denominations = list(event.denominations.all())
+    held = dict(
+        Posting.objects.filter(account__event=event, account__kind=Account.Kind.RUNNER, account__person=person)
+        .values("denomination_id")
+        .annotate(total=Sum("amount"))
+        .values_list("denomination_id", "total")
+    )
+    chips = []
+    for denomination in denominations:
+        cents = held.get(denomination.pk) or 0
+        if cents:
+            chips.append(
+                {
+                    "denomination": denomination,
+                    "count": cents // denomination.value_cents,
+                    "amount": dollars(cents),
+                }
+            )
+    cash = held.get(None) or 0
+    total = sum(v for v in held.values() if v)
+    return {
+        "chips": chips,
+        "cash": dollars(cash) if cash else None,
+        "total": dollars(total),
+        "empty": not chips and not cash,
+    }
+
+
+def _moved(*, cash_only: bool):
+    """Per slip: the cents its postings put into places (cash only, or every instrument)."""
+    postings = Posting.objects.filter(slip=OuterRef("pk"), amount__gt=0)
+    if cash_only:
+        postings = postings.filter(denomination__isnull=True)
+    return Subquery(postings.values("slip").annotate(total=Sum("amount")).values("total")[:1])
+
+
+def _amount(slip: Slip, values: dict[str, int]) -> int:
+    """The value a slip is about, as the cage says it: a fill's chips, a sale's chips (the cash
+    matches), a runner return's chips and cash, an opener's or closer's count, a payout's total."""
+    details = slip.details
+    if "total" in details:
+        return details["total"]
+    if "cash" in details:
+        return details["cash"]
+    if "chips" in details:
+        chips = sum(values.get(key, 0) * count for key, count in details["chips"].items())
+        if slip.slip_type == SlipType.RUNNER_RETURN:
+            chips += slip.cash_moved or 0
+        return chips
+    return slip.moved or 0
+
+
+def day_slips(day: GamingDay | None, person: Person) -> list[dict]:
+    """The day's slips that name this person as runner or that they signed, newest first.
+
+    [{"slip", "label", "serial", "at", "table", "amount", "voided", "runner"}]. Two queries.
+    """
+    if day is None:
+        return []
+    values = {d.key: d.value_cents for d in day.event.denominations.all()}
+    signed = Signature.objects.filter(person=person).values("slip_id")
+    slips = (
+        Slip.objects.filter(day=day)
+        .filter(Q(runner=person) | Q(pk__in=signed))
+        .select_related("table", "voided_by")
+        .annotate(cash_moved=_moved(cash_only=True), moved=_moved(cash_only=False))
+        .order_by("-at", "-id")
+    )
+    rows = []
+    for slip in slips:
+        try:
+            voided = slip.voided_by is not None
+        except Slip.DoesNotExist:
+            voided = False
+        rows.append(
+            {
+                "slip": slip,
+                "label": slip.get_slip_type_display(),
+                "serial": slip.serial,
+                "at": slip.at,
+                "table": slip.table.code if slip.table else "",
+                "amount": dollars(_amount(slip, values)),
+                "voided": voided,
+                "runner": slip.runner_id == person.pk,
+            }
+        )
+    return rows
+
+
+def tip_shares(event: Event, person: Person) -> dict:
+    """A dealer's shares of the tips paid out (the tip payouts' details["shares"]), per gaming day
+    and in total; voided payouts left out. One query.
+
+    {"days": [{"date", "hours", "amount"}], "hours": str, "amount": str, "empty": bool}.
+    """
+    payouts = (
+        Slip.objects.filter(event=event, slip_type=SlipType.TIP_PAYOUT, voided_by__isnull=True)
+        .select_related("day")
+        .order_by("day__date", "id")
+    )
+    hours: dict = defaultdict(Decimal)
+    cents: dict = defaultdict(int)
+    for payout in payouts:
+        for share in payout.details.get("shares", []):
+            if share["person"] == person.code:
+                hours[payout.day.date] += Decimal(share["hours"])
+                cents[payout.day.date] += share["amount"]
+    days = [
+        {"date": date, "hours": shortest_decimal(hours[date]), "amount": dollars(cents[date])} for date in sorted(cents)
+    ]
+    return {
+        "days": days,
+        "hours": shortest_decimal(sum(hours.values(), Decimal(0))),
+        "amount": dollars(sum(cents.values())),
+        "empty": not days,
+    }

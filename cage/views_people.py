@@ -1,0 +1,123 @@
+"""Pages for the people on the floor: each person's own page, and the refusal page that tells
+anyone refused what they asked for, why, and where they can go instead."""
+
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.text import get_text_list
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_safe
+
+from cage.selectors import people
+from events.access import ROLE_PHRASES, RoleRefused, event_access, in_role_order, standing
+from events.models import Event, Role
+
+CUSTODY_ROLES = {Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER, Role.RUNNER, Role.DEALER}
+
+
+@require_safe
+def mine(request, slug):
+    """What this person holds, the slips of the day that name them, their tip shares, their roles."""
+    access = event_access(request, slug)
+    event, person = access.event, access.person
+    on_floor = person is not None and bool(access.roles)
+    day = people.current_day(event)
+    return render(
+        request,
+        "cage/mine.html",
+        {
+            "access": access,
+            "event": event,
+            "person": person if on_floor else None,
+            "day": day,
+            "no_custody": not (access.roles & CUSTODY_ROLES),
+            "holdings": people.holdings(event, person) if on_floor and Role.RUNNER in access.roles else None,
+            "tips": people.tip_shares(event, person) if on_floor and Role.DEALER in access.roles else None,
+            "slips": people.day_slips(day, person) if on_floor else [],
+        },
+    )
+
+
+# What a refused page is, by the part of the site it belongs to; %(roles)s names who it is for.
+AREAS = {
+    "cage": gettext_lazy("The cage pages are for %(roles)s."),
+    "reports": gettext_lazy("The event's report is for %(roles)s."),
+    "events:people": gettext_lazy("The list of the event's people is for %(roles)s."),
+    "events:compliance": gettext_lazy("The compliance checks are for %(roles)s."),
+}
+
+
+def _roles_phrase(roles) -> str:
+    return get_text_list([str(ROLE_PHRASES[r]) for r in in_role_order(roles)], _("and"))
+
+
+def _explain(request, exception: RoleRefused) -> tuple[str, str]:
+    """(what was refused and why, who the page or change is for), in plain words."""
+    access = exception.access
+    names = ", ".join(str(n) for n in access.role_names)
+    count = len(access.role_names)
+    if exception.write:
+        why = ngettext(
+            "Your role on this event (%(roles)s) does not allow this change.",
+            "Your roles on this event (%(roles)s) do not allow this change.",
+            count,
+        ) % {"roles": names}
+    else:
+        why = ngettext(
+            "Your role on this event (%(roles)s) does not allow this page.",
+            "Your roles on this event (%(roles)s) do not allow this page.",
+            count,
+        ) % {"roles": names}
+    if not exception.allowed:
+        return why, _("Only the licensee's administrators may do this.")
+    match = request.resolver_match
+    area = None
+    if match is not None and not exception.write:
+        area = AREAS.get(match.view_name) or AREAS.get(match.namespace)
+    if area is None:
+        area = (
+            gettext_lazy("Changes here are made by %(roles)s.")
+            if exception.write
+            else gettext_lazy("This page is for %(roles)s.")
+        )
+    # The auditor reads what the cage does; the page is for the people who do it.
+    doers = exception.allowed - {Role.AUDITOR} or exception.allowed
+    who = str(area) % {"roles": _roles_phrase(doers)}
+    if Role.AUDITOR in exception.allowed - doers:
+        who = _("%(who)s An auditor may look, and changes nothing.") % {"who": who}
+    return why, who
+
+
+def refused(request, exception=None):
+    """handler403: the refusal explained, with the navigation the user still has on the event."""
+    access = None
+    match = getattr(request, "resolver_match", None)
+    slug = match.kwargs.get("slug") if match is not None else None
+    if isinstance(exception, RoleRefused):
+        access = exception.access
+    elif slug and request.user.is_authenticated:
+        event = Event.objects.filter(slug=slug).first()
+        access = standing(request, event) if event is not None else None
+    if access is not None and not access.on_event:
+        access = None
+
+    if isinstance(exception, RoleRefused) and access is not None:
+        why, who = _explain(request, exception)
+    elif isinstance(exception, RoleRefused) or (slug and access is None):
+        why, who = _("You hold no role on this event, so its pages are not open to you."), ""
+    else:
+        # A refusal outside an event's roles (e.g. creating an event): the view's own reason.
+        why = str(exception) if exception is not None and str(exception) else _("You may not open this page.")
+        who = ""
+    return render(
+        request,
+        "403.html",
+        {
+            "event": access.event if access else None,
+            "access": access,
+            "why": why,
+            "who": who,
+            "home_url": reverse("events:home"),
+        },
+        status=403,
+    )
