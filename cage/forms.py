@@ -1,191 +1,362 @@
-"""The slip form at the cage window: the slip's own fields, then one signature per capacity.
+"""The slip form at the cage window, built from the slip type's one declaration (cage.slip_types).
 
-A signature is an act of the person who signs: on the shared terminal each signer other than
-the logged-in user types their own password on the same screen (DESIGN: slips and signatures).
+The slip's own fields come first, as counts of chips per denomination with live totals and cash as
+people type it ("12,50" or "12.50"); then one signature per capacity. A signature is made by its
+signer: the logged-in person signs their own capacity; anyone else signs on this screen by typing
+their own signing PIN, or later from their own session (the dealer at the table, the DRIC from her
+queue). Capacities left blank wait for that later signature (DESIGN: slips and signatures).
 """
 
 import uuid
 from decimal import Decimal
 
 from django import forms
-from django.contrib.auth.hashers import check_password
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from cage.fields import BillsAndCoins, CashField, ChipCountField, ConfirmLargeAmounts
 from cage.models import Account, Slip, SlipType
-from cage.services import CAPACITIES, EXPENSE_CATEGORIES, account_get
-from cage.services.slips import VOIDABLE
-from events.models import GamingDay, Person, Role
-
-CHIP_TYPES = {
-    SlipType.CHIPS_RECEIVED,
-    SlipType.CHIPS_RETURNED,
-    SlipType.TABLE_ISSUE,
-    SlipType.TABLE_RETURN,
-    SlipType.TABLE_OPEN,
-    SlipType.FILL,
-    SlipType.CREDIT,
-    SlipType.TIPS,
-    SlipType.TABLE_CLOSE,
-    SlipType.SALE,
-    SlipType.REDEMPTION,
-    SlipType.RUNNER_ISSUE,
-    SlipType.RUNNER_RETURN,
-    SlipType.COUNT,
-}
-CASH_TYPES = {
-    SlipType.FLOAT_IN,
-    SlipType.DEPOSIT,
-    SlipType.SALE,
-    SlipType.REDEMPTION,
-    SlipType.RUNNER_RETURN,
-    SlipType.COUNT,
-    SlipType.EXPENSE,
-}
-TABLE_TYPES = {
-    SlipType.TABLE_ISSUE,
-    SlipType.TABLE_RETURN,
-    SlipType.TABLE_OPEN,
-    SlipType.FILL,
-    SlipType.CREDIT,
-    SlipType.TIPS,
-    SlipType.TABLE_CLOSE,
-}
-RUNNER_TYPES = {SlipType.SALE, SlipType.RUNNER_ISSUE, SlipType.RUNNER_RETURN}
-REASON_TYPES = {SlipType.TABLE_OPEN, SlipType.COUNT, SlipType.VOID}
+from cage.services.ledger import chips_label
+from cage.slip_types import (
+    ACCOUNT,
+    CASH,
+    CHIPS,
+    EXPENSE,
+    HOURS,
+    REASON,
+    RUNNER_FIELD,
+    TABLE,
+    TARGET,
+    TENDER,
+    VOIDABLE,
+    SlipKind,
+)
+from events.models import GameTable, GamingDay, Person, Role
+from events.rules import RuleViolation
+from events.services import pin_verify
 
 # How the patron pays: only Canadian cash is accepted (T&C 3.6, 3.7); the others are listed so
 # that a cashier who is offered them sees the rule that refuses them.
 TENDERS = {
-    "cad_cash": ("CAD", "cash", "Canadian cash"),
-    "usd_cash": ("USD", "cash", "US cash"),
-    "debit": ("CAD", "debit card", "Debit card"),
-    "credit": ("CAD", "credit card", "Credit card"),
-    "cheque": ("CAD", "cheque", "Cheque"),
+    "cad_cash": ("CAD", "cash", gettext_lazy("Canadian cash")),
+    "usd_cash": ("USD", "cash", gettext_lazy("US cash")),
+    "debit": ("CAD", "debit card", gettext_lazy("Debit card")),
+    "credit": ("CAD", "credit card", gettext_lazy("Credit card")),
+    "cheque": ("CAD", "cheque", gettext_lazy("Cheque")),
 }
 
+EXPENSE_LABELS = {
+    "supplier_equipment": gettext_lazy("Supplier: equipment"),
+    "supplier_services": gettext_lazy("Supplier: services"),
+    "licence_fee": gettext_lazy("Licence fee"),
+    "bank_charges": gettext_lazy("Bank charges"),
+    "advertising": gettext_lazy("Advertising"),
+    "other": gettext_lazy("Other"),
+}
 
-def _people_with(event, roles):
-    return Person.objects.filter(
-        event=event, assignments__role__in=roles, registration=Person.Registration.GOOD
-    ).distinct()
+# Which tables a slip type is written for: a table opens and is stocked while closed, and is
+# filled, credited and closed while open.
+TABLE_STATES = {
+    SlipType.TABLE_ISSUE: GameTable.State.CLOSED,
+    SlipType.TABLE_RETURN: GameTable.State.CLOSED,
+    SlipType.TABLE_OPEN: GameTable.State.CLOSED,
+    SlipType.FILL: GameTable.State.OPEN,
+    SlipType.CREDIT: GameTable.State.OPEN,
+    SlipType.TABLE_CLOSE: GameTable.State.OPEN,
+}
+
+# The places the cage counts, by the records format's name.
+COUNTED = ("bank_cash", "chip_bank")
 
 
-class SlipForm(forms.Form):
+def people_with(event, roles):
+    return (
+        Person.objects.filter(event=event, assignments__role__in=roles, registration=Person.Registration.GOOD)
+        .distinct()
+        .order_by("name")
+    )
+
+
+class PersonChoice(forms.ModelChoiceField):
+    def label_from_instance(self, person):
+        return person.name
+
+
+class TableChoice(forms.ModelChoiceField):
+    def label_from_instance(self, table):
+        return _("table %(table)s") % {"table": table.code}
+
+
+class SlipChoice(forms.ModelChoiceField):
+    def label_from_instance(self, slip):
+        return _("%(slip)s at %(time)s") % {"slip": slip.number, "time": f"{slip.at:%H:%M}"}
+
+
+class SlipForm(ConfirmLargeAmounts, forms.Form):
     # One per form shown: a second POST of the same form is recognised and records nothing.
     request_key = forms.CharField(widget=forms.HiddenInput, max_length=40)
 
-    def __init__(self, *args, slip_type: str, day: GamingDay, signer: Person | None, **kwargs):
+    def __init__(self, *args, kind: SlipKind, day: GamingDay, signer: Person | None, initial_chips=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["request_key"].initial = uuid.uuid4().hex
-        self.slip_type = slip_type
+        self.kind = kind
+        self.slip_type = kind.type
         self.day = day
-        self.event = day.event
+        self.event = event = day.event
         self.signer = signer
-        event = self.event
-        if slip_type in TABLE_TYPES:
-            self.fields["table"] = forms.ModelChoiceField(queryset=event.tables.all())
-        if slip_type in RUNNER_TYPES:
-            self.fields["runner"] = forms.ModelChoiceField(
-                queryset=_people_with(event, [Role.RUNNER]),
-                required=slip_type != SlipType.SALE,
-                help_text="Leave empty for a sale at the cage." if slip_type == SlipType.SALE else "",
+        self.denominations = list(event.denominations.all())
+        fields = kind.fields
+        if TABLE in fields:
+            tables = event.tables.all()
+            if kind.type in TABLE_STATES:
+                tables = tables.filter(state=TABLE_STATES[kind.type])
+            self.fields["table"] = TableChoice(label=_("Table"), queryset=tables, empty_label=_("Choose the table"))
+        if RUNNER_FIELD in fields:
+            self.fields["runner"] = PersonChoice(
+                label=_("Runner"),
+                queryset=people_with(event, [Role.RUNNER]),
+                required=kind.runner_required,
+                empty_label=_("No runner: at the cage") if kind.type == SlipType.SALE else _("Choose the runner"),
             )
-        if slip_type == SlipType.COUNT:
-            accounts = [account_get(event, Account.Kind.BANK_CASH), account_get(event, Account.Kind.CHIP_BANK)]
-            accounts += [account_get(event, Account.Kind.RUNNER, person=p) for p in _people_with(event, [Role.RUNNER])]
-            self.fields["account"] = forms.ModelChoiceField(
-                queryset=Account.objects.filter(pk__in=[a.pk for a in accounts])
-            )
-        if slip_type in CHIP_TYPES:
-            for d in event.denominations.all():
-                self.fields[f"chips_{d.key}"] = forms.IntegerField(
-                    label=f"${d.key} chips",
-                    min_value=0,
+        if ACCOUNT in fields:
+            self.fields["account"] = forms.ChoiceField(label=_("Counted"), choices=self.count_choices())
+        if CHIPS in fields:
+            initial_chips = initial_chips or {}
+            for d in self.denominations:
+                self.fields[f"chips_{d.key}"] = ChipCountField(
+                    label=chips_label(d.key),
+                    value_cents=d.value_cents,
                     required=False,
-                    widget=forms.NumberInput(attrs={"class": "chip", "data-cents": d.value_cents}),
+                    initial=initial_chips.get(d.key),
                 )
-        if slip_type in CASH_TYPES:
-            self.fields["cash"] = forms.DecimalField(
-                label="Cash ($)",
-                min_value=Decimal("0"),
-                max_digits=12,
-                decimal_places=2,
-                required=slip_type not in (SlipType.RUNNER_RETURN, SlipType.COUNT),
+        if kind.type == SlipType.COUNT:
+            # Bank cash is counted by bill and coin; the form adds them up.
+            self.bill_fields = BillsAndCoins.add_fields(self, prefix="cash_")
+        elif CASH in fields:
+            self.fields["cash"] = CashField(
+                label=_("Cash"),
+                required=kind.cash_required,
+                min_cents=1 if kind.cash_required else 0,
+                help_text=_('As counted: "12,50" or "12.50".'),
             )
-        if slip_type in (SlipType.SALE, SlipType.REDEMPTION):
+        if TENDER in fields:
             self.fields["tender"] = forms.ChoiceField(
-                choices=[(k, v[2]) for k, v in TENDERS.items()], initial="cad_cash"
+                label=_("Paid with"), choices=[(k, v[2]) for k, v in TENDERS.items()], initial="cad_cash"
             )
-        if slip_type == SlipType.TIP_PAYOUT:
-            for p in _people_with(event, [Role.DEALER]):
+        if HOURS in fields:
+            self.dealers = list(people_with(event, [Role.DEALER]))
+            for p in self.dealers:
                 self.fields[f"hours_{p.code}"] = forms.DecimalField(
-                    label=f"Hours: {p.name}", min_value=Decimal("0"), max_digits=5, decimal_places=2, required=False
+                    label=_("Hours worked: %(name)s") % {"name": p.name},
+                    min_value=Decimal("0"),
+                    max_digits=5,
+                    decimal_places=2,
+                    required=False,
                 )
-        if slip_type == SlipType.VOID:
-            voided = Slip.objects.filter(voids__isnull=False).values("voids_id")
-            self.fields["target"] = forms.ModelChoiceField(
-                label="Slip to void",
-                queryset=Slip.objects.filter(day=day, slip_type__in=VOIDABLE).exclude(pk__in=voided),
+        if TARGET in fields:
+            self.fields["target"] = SlipChoice(
+                label=_("Slip to void"),
+                queryset=Slip.objects.filter(day=day, slip_type__in=VOIDABLE, voided_by__isnull=True).order_by("-id"),
+                empty_label=_("Choose the slip"),
             )
-        if slip_type == SlipType.EXPENSE:
-            self.fields["category"] = forms.ChoiceField(choices=[(c, c.replace("_", " ")) for c in EXPENSE_CATEGORIES])
-            self.fields["description"] = forms.CharField(max_length=200)
-            self.fields["invoice"] = forms.CharField(max_length=60, required=False)
-        if slip_type in REASON_TYPES:
+        if EXPENSE in fields:
+            self.fields["category"] = forms.ChoiceField(label=_("Category"), choices=list(EXPENSE_LABELS.items()))
+            self.fields["description"] = forms.CharField(label=_("Description"), max_length=200)
+            self.fields["invoice"] = forms.CharField(label=_("Invoice"), max_length=60, required=False)
+        if REASON in fields:
             self.fields["reason"] = forms.CharField(
-                required=slip_type == SlipType.VOID,
+                label=_("Reason"),
+                required=kind.reason_required,
+                max_length=500,
                 widget=forms.Textarea(attrs={"rows": 2}),
-                help_text="Required for a void and for any variance.",
+                help_text=_("Required for a void and for any variance."),
             )
-        own = signer.role_codes() if signer else set()
-        for capacity, roles in CAPACITIES[slip_type].items():
-            label = capacity.replace("_", " ").capitalize()
-            # The logged-in person signs their own capacity without retyping a password.
-            mine = not own.isdisjoint(roles) and not any(
-                f.initial == signer.pk for f in self.fields.values() if isinstance(f, forms.ModelChoiceField)
+        self.add_signature_fields()
+        first = next((f for f in self.visible_fields()), None)
+        if first is not None:
+            first.field.widget.attrs["autofocus"] = True
+
+    # --- signatures --------------------------------------------------------------------
+
+    def add_signature_fields(self):
+        own = self.signer.role_codes() if self.signer else set()
+        mine_taken = False
+        for cap in self.kind.capacities:
+            # The logged-in person's own capacity is preselected (once): they sign without a PIN.
+            mine = not mine_taken and bool(own & set(cap.roles)) and cap.code != self.kind.runner_capacity
+            mine_taken = mine_taken or mine
+            self.fields[f"sign_{cap.code}"] = PersonChoice(
+                label=_("%(capacity)s (%(roles)s)") % {"capacity": cap.label, "roles": cap.roles_label()},
+                queryset=people_with(self.event, cap.roles),
+                initial=self.signer.pk if mine else None,
+                required=self.signs_now(cap),
+                empty_label=_("Signs later") if not self.signs_now(cap) else _("Choose who signs"),
             )
-            self.fields[f"sign_{capacity}"] = forms.ModelChoiceField(
-                label=f"{label} ({' or '.join(Role(r).label for r in roles)})",
-                queryset=_people_with(event, roles),
-                initial=signer.pk if mine else None,
-            )
-            self.fields[f"password_{capacity}"] = forms.CharField(
-                label="Their password",
+            self.fields[f"pin_{cap.code}"] = forms.CharField(
+                label=_("Their signing PIN"),
                 required=False,
-                widget=forms.PasswordInput,
-                help_text="Not needed for yourself.",
+                max_length=12,
+                widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
             )
 
-    def capacities(self):
-        return list(CAPACITIES[self.slip_type])
+    def signs_now(self, cap) -> bool:
+        """Capacities that must sign as the slip is written: the first custody step of a one-step
+        slip. Witnesses and later steps may follow; a deferred slip may wait for all of them."""
+        if self.kind.type == SlipType.CLOSE_DAY:
+            return True
+        return cap.step == 1 and not self.kind.deferred
+
+    def signature_rows(self):
+        """(person field, PIN field, capacity) for the template."""
+        return [(self[f"sign_{c.code}"], self[f"pin_{c.code}"], c) for c in self.kind.capacities]
+
+    def entry_fields(self):
+        skip = ("sign_", "pin_", "chips_", "cash_", "confirm_large")
+        return [f for f in self.visible_fields() if not f.name.startswith(skip) and f.name != "cash"]
+
+    def chip_fields(self):
+        return [self[f"chips_{d.key}"] for d in self.denominations if f"chips_{d.key}" in self.fields]
+
+    def bill_bound_fields(self):
+        return [self[name] for name in getattr(self, "bill_fields", [])]
+
+    def count_choices(self):
+        choices = [("bank_cash", _("bank cash")), ("chip_bank", _("chip bank"))]
+        choices += [
+            (f"runner:{p.code}", _("runner %(name)s") % {"name": p.name})
+            for p in people_with(self.event, [Role.RUNNER])
+        ]
+        return choices
+
+    # --- cleaning ----------------------------------------------------------------------
 
     def clean(self):
         data = super().clean()
+        data["signed"] = self.clean_signatures(data)
+        data["chips"] = {
+            d.key: data.get(f"chips_{d.key}") or 0 for d in self.denominations if f"chips_{d.key}" in self.fields
+        }
+        if self.kind.type == SlipType.COUNT:
+            self.clean_count(data)
+        elif "cash" in self.fields:
+            data["cash_cents"] = data.get("cash")
+        if HOURS in self.kind.fields:
+            data["hours"] = [(p, data[f"hours_{p.code}"]) for p in self.dealers if data.get(f"hours_{p.code}")]
+        if not self.errors:
+            self.confirm_large_amount(self.total_cents(data))
+        return data
+
+    def clean_signatures(self, data) -> dict[str, Person]:
         signed = {}
-        for capacity in CAPACITIES[self.slip_type]:
-            person = data.get(f"sign_{capacity}")
+        for cap in self.kind.capacities:
+            person = data.get(f"sign_{cap.code}")
             if person is None:
                 continue
             if self.signer is not None and person.pk == self.signer.pk:
-                signed[capacity] = person
+                signed[cap.code] = person
                 continue
-            password = data.get(f"password_{capacity}") or ""
-            if person.user is None or not person.user.is_active or not check_password(password, person.user.password):
-                self.add_error(f"password_{capacity}", f"{person.name} must sign with their own password.")
+            pin = data.get(f"pin_{cap.code}") or ""
+            try:
+                pin_verify(person=person, pin=pin)
+            except RuleViolation as exc:
+                self.add_error(f"pin_{cap.code}", exc.text)
                 continue
-            signed[capacity] = person
-        data["signed"] = signed
-        data["chips"] = {
-            d.key: data.get(f"chips_{d.key}") or 0
-            for d in self.event.denominations.all()
-            if f"chips_{d.key}" in self.fields
-        }
-        if "cash" in self.fields:
-            cash = data.get("cash")
-            data["cash_cents"] = None if cash is None else int(cash * 100)
-        if self.slip_type == SlipType.TIP_PAYOUT:
-            data["hours"] = [
-                (p, data[f"hours_{p.code}"])
-                for p in _people_with(self.event, [Role.DEALER])
-                if data.get(f"hours_{p.code}")
-            ]
+            signed[cap.code] = person
+        return signed
+
+    def clean_count(self, data):
+        """A count of bank cash is by bill and coin; of the chip bank, by chips; of a runner, both."""
+        cash, lines = BillsAndCoins.total(data, prefix="cash_")
+        where = data.get("account")
+        data["cash_lines"] = lines
+        if where == "bank_cash":
+            if any(data["chips"].values()):
+                self.add_error(None, _("bank cash holds cash only; count chips as the chip bank (count)"))
+            data["chips"], data["cash_cents"] = None, cash
+        elif where == "chip_bank":
+            if cash:
+                self.add_error(None, _("the chip bank holds chips only; count cash as bank cash (count)"))
+            data["cash_cents"] = None
+        else:
+            data["cash_cents"] = cash
+
+    def total_cents(self, data) -> int:
+        values = {d.key: d.value_cents for d in self.denominations}
+        chips = sum(values[k] * n for k, n in (data.get("chips") or {}).items())
+        return max(chips, data.get("cash_cents") or 0)
+
+    # --- what the service gets ---------------------------------------------------------
+
+    def service_kwargs(self) -> dict:
+        """The cleaned form as the slip type's service takes it (the importer does the same from
+        a record of the records format)."""
+        d = self.cleaned_data
+        fields = self.kind.fields
+        kwargs = {}
+        if TABLE in fields:
+            kwargs["table"] = d.get("table")
+        if RUNNER_FIELD in fields:
+            kwargs["runner"] = d.get("runner")
+        if CHIPS in fields:
+            kwargs["chips"] = d.get("chips")
+        if CASH in fields:
+            cash = d.get("cash_cents")
+            kwargs["cash"] = cash if cash is not None or self.kind.type == SlipType.COUNT else 0
+        if TENDER in fields:
+            currency, tender, _label = TENDERS[d.get("tender") or "cad_cash"]
+            kwargs.update(currency=currency, tender=tender)
+        if REASON in fields:
+            kwargs["reason"] = d.get("reason") or ""
+        if HOURS in fields:
+            kwargs["hours"] = d.get("hours")
+        if TARGET in fields:
+            kwargs["target"] = d.get("target")
+        if EXPENSE in fields:
+            kwargs.update(category=d.get("category"), description=d.get("description"), invoice=d.get("invoice") or "")
+        if ACCOUNT in fields:
+            kwargs["account"] = self.counted_account()
+            if d.get("cash_lines"):
+                kwargs["cash_lines"] = d["cash_lines"]
+        return kwargs
+
+    def counted_account(self) -> Account:
+        # On a POST only: an account is made on first use (accounts are places, not balances).
+        from cage.services.ledger import account_get
+
+        where = self.cleaned_data.get("account")
+        if where in COUNTED:
+            return account_get(self.event, where)
+        runner = people_with(self.event, [Role.RUNNER]).get(code=where.split(":", 1)[1])
+        return account_get(self.event, Account.Kind.RUNNER, person=runner)
+
+
+class SignForm(forms.Form):
+    """One signature on a waiting slip: the logged-in person's own, or someone beside them who
+    types their signing PIN (the dealer on the runner's tablet at the table)."""
+
+    capacity = forms.CharField(widget=forms.HiddenInput)
+    person = PersonChoice(queryset=Person.objects.none(), required=False, label=_("Who signs"))
+    pin = forms.CharField(
+        label=_("Their signing PIN"),
+        required=False,
+        max_length=12,
+        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+    def __init__(self, *args, event, signer: Person | None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.signer = signer
+        self.fields["person"].queryset = Person.objects.filter(event=event)
+
+    def clean(self):
+        data = super().clean()
+        person = data.get("person") or self.signer
+        if person is None:
+            raise forms.ValidationError(_("Choose who signs."))
+        if self.signer is None or person.pk != self.signer.pk:
+            try:
+                pin_verify(person=person, pin=data.get("pin") or "")
+            except RuleViolation as exc:
+                raise forms.ValidationError(exc.text) from None
+        data["person"] = person
         return data

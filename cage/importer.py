@@ -15,7 +15,20 @@ from django.db import transaction
 from django.utils import timezone
 
 from cage import services
-from cage.models import Account, Slip
+from cage.models import Account, Slip, SlipType
+from cage.slip_types import (
+    ACCOUNT,
+    CASH,
+    CHIPS,
+    EXPENSE,
+    HOURS,
+    REASON,
+    RUNNER_FIELD,
+    SLIP_KINDS,
+    TABLE,
+    TARGET,
+    TENDER,
+)
 from events import services as event_services
 from events.models import Event, GamingDay, Person, Role
 from events.rules import RuleViolation
@@ -292,8 +305,8 @@ class _Importer:
 
     def apply(self, day: GamingDay, record: dict) -> None:
         kind = record.get("type")
-        handler = getattr(self, f"record_{kind}", None) if isinstance(kind, str) else None
-        if handler is None:
+        slip_kind = SLIP_KINDS.get(kind) if isinstance(kind, str) else None
+        if slip_kind is None:
             raise RuleViolation(f"unknown record type {kind!r}", "cage-records/1: record types")
         if record.get("currency", "CAD") != "CAD" or record.get("tender", "cash") != "cash":
             services.ledger.check_tender(record.get("currency", "CAD"), record.get("tender", "cash"))
@@ -308,7 +321,8 @@ class _Importer:
         if ref is not None and (not isinstance(ref, str) or ref in self.refs):
             raise RuleViolation(f"ref {ref!r} must be a string unique in the file", "cage-records/1")
         common = {"day": day, "at": at, "signed": {c: self.person(p) for c, p in signed.items()}, "ref": ref or ""}
-        slip = handler(record, common)
+        service = getattr(services, slip_kind.service)
+        slip = service(**self.fields(slip_kind, record, common), **common)
         if ref:
             self.refs[ref] = slip
 
@@ -317,70 +331,49 @@ class _Importer:
             raise RuleViolation("chips: required", "cage-records/1")
         return record["chips"]
 
-    def record_chips_received(self, r, c):
-        return services.chips_received(chips=self.chips(r), **c)
+    def fields(self, kind, r: dict, c: dict) -> dict:
+        """A record's fields as the slip type's service takes them (the cage form does the same
+        from what a cashier typed): one reading per field of the declaration."""
+        fields, kwargs = kind.fields, {}
+        if TABLE in fields:
+            kwargs["table"] = self.table(r.get("table"))
+        if RUNNER_FIELD in fields:
+            if r.get("runner") is not None or (kind.runner_required and not kind.two_step):
+                kwargs["runner"] = self.person(r.get("runner"))
+            # A fill's or credit's runner is the one who signs it as carried_by.
+        if CHIPS in fields:
+            optional = kind.type in (SlipType.RUNNER_RETURN, SlipType.COUNT)
+            kwargs["chips"] = (
+                (r.get("chips", {} if kind.type == SlipType.RUNNER_RETURN else None)) if optional else self.chips(r)
+            )
+        if CASH in fields:
+            if kind.cash_required:
+                kwargs["cash"] = _cents(r.get("cash"))
+            else:
+                absent = None if kind.type == SlipType.COUNT else 0
+                kwargs["cash"] = _cents(r["cash"]) if r.get("cash") is not None else absent
+        if TENDER in fields:
+            kwargs.update(currency=r.get("currency", "CAD"), tender=r.get("tender", "cash"))
+        if REASON in fields:
+            kwargs["reason"] = _optional_text(r, "reason")
+        if HOURS in fields:
+            kwargs["hours"] = self.hours(r.get("hours"))
+        if TARGET in fields:
+            target = self.refs.get(r.get("void")) if isinstance(r.get("void"), str) else None
+            if target is None:
+                raise RuleViolation(f"void: no earlier record has ref {r.get('void')!r}", "cage-records/1")
+            kwargs["target"] = target
+        if EXPENSE in fields:
+            kwargs.update(
+                category=_optional_text(r, "category"),
+                description=_optional_text(r, "description"),
+                invoice=_optional_text(r, "invoice"),
+            )
+        if ACCOUNT in fields:
+            kwargs["account"] = self.counted(c["day"].event, r.get("account"))
+        return kwargs
 
-    def record_chips_returned(self, r, c):
-        return services.chips_returned(chips=self.chips(r), **c)
-
-    def record_float_in(self, r, c):
-        return services.float_in(cash=_cents(r.get("cash")), **c)
-
-    def record_deposit(self, r, c):
-        return services.deposit(cash=_cents(r.get("cash")), **c)
-
-    def record_table_issue(self, r, c):
-        return services.table_issue(table=self.table(r.get("table")), chips=self.chips(r), **c)
-
-    def record_table_return(self, r, c):
-        return services.table_return(table=self.table(r.get("table")), chips=self.chips(r), **c)
-
-    def record_table_open(self, r, c):
-        return services.table_open(
-            table=self.table(r.get("table")), chips=self.chips(r), reason=_optional_text(r, "reason"), **c
-        )
-
-    def record_fill(self, r, c):
-        return services.fill(table=self.table(r.get("table")), chips=self.chips(r), **c)
-
-    def record_credit(self, r, c):
-        return services.credit(table=self.table(r.get("table")), chips=self.chips(r), **c)
-
-    def record_tips(self, r, c):
-        return services.tips(table=self.table(r.get("table")), chips=self.chips(r), **c)
-
-    def record_table_close(self, r, c):
-        return services.table_close(table=self.table(r.get("table")), chips=self.chips(r), **c)
-
-    def record_sale(self, r, c):
-        runner = self.person(r["runner"]) if r.get("runner") is not None else None
-        return services.sale(
-            chips=self.chips(r),
-            cash=_cents(r.get("cash")),
-            runner=runner,
-            currency=r.get("currency", "CAD"),
-            tender=r.get("tender", "cash"),
-            **c,
-        )
-
-    def record_redemption(self, r, c):
-        return services.redemption(
-            chips=self.chips(r),
-            cash=_cents(r.get("cash")),
-            currency=r.get("currency", "CAD"),
-            tender=r.get("tender", "cash"),
-            **c,
-        )
-
-    def record_runner_issue(self, r, c):
-        return services.runner_issue(runner=self.person(r.get("runner")), chips=self.chips(r), **c)
-
-    def record_runner_return(self, r, c):
-        cash = _cents(r["cash"]) if r.get("cash") is not None else 0
-        return services.runner_return(runner=self.person(r.get("runner")), chips=r.get("chips", {}), cash=cash, **c)
-
-    def record_tip_payout(self, r, c):
-        hours = r.get("hours")
+    def hours(self, hours) -> list:
         if not isinstance(hours, dict) or not hours:
             raise RuleViolation("hours: an object of dealer id: hours is required", "T&C 2.6")
         listed = []
@@ -392,37 +385,14 @@ class _Importer:
             if value is None:
                 raise RuleViolation(f"hours for {person_id}: {worked!r} is not a number", "T&C 2.6")
             listed.append((self.person(person_id), value))
-        return services.tip_payout(hours=listed, **c)
+        return listed
 
-    def record_count(self, r, c):
-        account_id = r.get("account")
-        event = c["day"].event
+    def counted(self, event, account_id) -> Account:
         if account_id in ("bank_cash", "chip_bank"):
-            account = services.account_get(event, account_id)
-        else:
-            runner = self.person(account_id)
-            if Role.RUNNER not in runner.role_codes():
-                raise RuleViolation(
-                    f"{account_id} is not a runner; counts are of bank_cash, chip_bank or a runner", "count"
-                )
-            account = services.account_get(event, Account.Kind.RUNNER, person=runner)
-        cash = _cents(r["cash"]) if r.get("cash") is not None else None
-        return services.count(account=account, cash=cash, chips=r.get("chips"), reason=_optional_text(r, "reason"), **c)
-
-    def record_void(self, r, c):
-        target = self.refs.get(r.get("void")) if isinstance(r.get("void"), str) else None
-        if target is None:
-            raise RuleViolation(f"void: no earlier record has ref {r.get('void')!r}", "cage-records/1")
-        return services.void(target=target, reason=_optional_text(r, "reason"), **c)
-
-    def record_expense(self, r, c):
-        return services.expense(
-            category=_optional_text(r, "category"),
-            description=_optional_text(r, "description"),
-            cash=_cents(r.get("cash")),
-            invoice=_optional_text(r, "invoice"),
-            **c,
-        )
-
-    def record_close_day(self, r, c):
-        return services.close_day(**c)
+            return services.account_get(event, account_id)
+        runner = self.person(account_id)
+        if Role.RUNNER not in runner.role_codes():
+            raise RuleViolation(
+                f"{account_id} is not a runner; counts are of bank_cash, chip_bank or a runner", "count"
+            )
+        return services.account_get(event, Account.Kind.RUNNER, person=runner)

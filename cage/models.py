@@ -186,3 +186,14 @@ class Signature(AppendOnly):
 
     def __str__(self):
         return f"{self.capacity}: {self.person}"
+
+
+class SlipPrint(models.Model):
+    """Each printing of a slip: the first copy is the original, every later one a reprint."""
+
+    slip = models.ForeignKey(Slip, on_delete=models.PROTECT, related_name="prints")
+    printed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    printed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]

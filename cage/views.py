@@ -1,24 +1,47 @@
 """The cage window: the day's balances and slips, one form per slip type, the nightly close."""
 
+import uuid
+
+from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST, require_safe
 
 from cage import services
-from cage.forms import TENDERS, SlipForm
-from cage.models import Account, Posting, Slip, SlipType
-from cage.money import dollars
+from cage.forms import SignForm, SlipForm
+from cage.models import Slip, SlipPrint, SlipType
 from cage.selectors.inventory import inventory, table_states
-from cage.services.ledger import DuplicateRequest, account_label, balances, instrument_label
-from events.access import CAGE_WRITE, READ_ALL, event_access
-from events.models import GamingDay
+from cage.selectors.slip_sheet import slip_sheet
+from cage.selectors.slips import State, can_sign, overdue_after, pending_slips, slip_state, to_sign_for
+from cage.services.ledger import DuplicateRequest
+from cage.slip_pdf import render_slip_pdf
+from cage.slip_types import ENTRY_KINDS, SLIP_KINDS, VOIDABLE
+from events.access import ANY_ROLE, CAGE_WRITE, READ_ALL, RoleRefused, event_access
+from events.models import GamingDay, Role
 from events.rules import RuleViolation
 
-ENTRY_TYPES = [t for t in SlipType if t != SlipType.CLOSE_DAY]
+CLOSABLE = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
+
+
+class QueueVoidForm(forms.Form):
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=500)
+    request_key = forms.CharField(widget=forms.HiddenInput, max_length=40, initial=lambda: uuid.uuid4().hex)
+
+
+def count_links(event) -> list[tuple[str, str]]:
+    """The counts of the nightly close, each a link to a count form already pointed at its place."""
+    links = [("bank_cash", _("Count bank cash (bills and coins)")), ("chip_bank", _("Count the chip bank"))]
+    for person in event.people.filter(assignments__role=Role.RUNNER).order_by("name"):
+        links.append((f"runner:{person.code}", _("Count runner %(name)s") % {"name": person.name}))
+    return links
 
 
 def current_day(event) -> GamingDay | None:
@@ -29,33 +52,12 @@ def current_day(event) -> GamingDay | None:
     )
 
 
-def custody_rows(event):
-    accounts = list(
-        Account.objects.filter(
-            event=event, kind__in=Account.CUSTODY | {Account.Kind.PATRONS, Account.Kind.OVER_SHORT}
-        ).select_related("person", "table")
-    )
-    held = balances(accounts)
-    denominations = {d.pk: d for d in event.denominations.all()}
-    rows = []
-    for account in accounts:
-        for key, cents in sorted(held.get(account.id, {}).items(), key=lambda kv: (kv[0] is not None, kv[0] or 0)):
-            rows.append(
-                {
-                    "account": account_label(account),
-                    "code": account.code,
-                    "instrument": instrument_label(denominations.get(key)),
-                    "amount": dollars(cents),
-                }
-            )
-    return rows
-
-
 def home(request, slug):
     access = event_access(request, slug, read=READ_ALL)
     event = access.event
     day = current_day(event)
     slips = Slip.objects.filter(day=day).select_related("table", "runner", "voided_by").order_by("-id") if day else []
+    problems = services.close_problems(day) if day and day.status in CLOSABLE else []
     return render(
         request,
         "cage/home.html",
@@ -64,8 +66,10 @@ def home(request, slug):
             "event": event,
             "day": day,
             "slips": slips,
-            "entry_types": ENTRY_TYPES,
-            "problems": services.close_problems(day) if day else [],
+            "entry_kinds": ENTRY_KINDS,
+            "pending": pending_slips(event, day=day) if day else [],
+            "closable": day is not None and day.status in CLOSABLE and not problems,
+            "problems": problems,
             "refresh_seconds": getattr(settings, "CAGE_REFRESH_SECONDS", 20),
             **_panels(event, day),
         },
@@ -90,91 +94,124 @@ def home_panels(request, slug):
     return HttpResponse(html)
 
 
-def _service_call(slip_type, d, common):
-    """Map the form's cleaned data to the record type's service (the importer does the same from JSON)."""
-    currency, tender, _ = TENDERS.get(d.get("tender", "cad_cash"))
-    chips, cash = d.get("chips"), d.get("cash_cents")
-    table, runner, reason = d.get("table"), d.get("runner"), d.get("reason") or ""
-    calls = {
-        SlipType.CHIPS_RECEIVED: lambda: services.chips_received(chips=chips, **common),
-        SlipType.CHIPS_RETURNED: lambda: services.chips_returned(chips=chips, **common),
-        SlipType.FLOAT_IN: lambda: services.float_in(cash=cash, **common),
-        SlipType.DEPOSIT: lambda: services.deposit(cash=cash, **common),
-        SlipType.TABLE_ISSUE: lambda: services.table_issue(table=table, chips=chips, **common),
-        SlipType.TABLE_RETURN: lambda: services.table_return(table=table, chips=chips, **common),
-        SlipType.TABLE_OPEN: lambda: services.table_open(table=table, chips=chips, reason=reason, **common),
-        SlipType.FILL: lambda: services.fill(table=table, chips=chips, **common),
-        SlipType.CREDIT: lambda: services.credit(table=table, chips=chips, **common),
-        SlipType.TIPS: lambda: services.tips(table=table, chips=chips, **common),
-        SlipType.TABLE_CLOSE: lambda: services.table_close(table=table, chips=chips, **common),
-        SlipType.SALE: lambda: services.sale(
-            chips=chips, cash=cash, runner=runner, currency=currency, tender=tender, **common
-        ),
-        SlipType.REDEMPTION: lambda: services.redemption(
-            chips=chips, cash=cash, currency=currency, tender=tender, **common
-        ),
-        SlipType.RUNNER_ISSUE: lambda: services.runner_issue(runner=runner, chips=chips, **common),
-        SlipType.RUNNER_RETURN: lambda: services.runner_return(runner=runner, chips=chips, cash=cash or 0, **common),
-        SlipType.TIP_PAYOUT: lambda: services.tip_payout(hours=d.get("hours"), **common),
-        SlipType.COUNT: lambda: services.count(
-            account=d.get("account"), cash=cash, chips=chips, reason=reason, **common
-        ),
-        SlipType.VOID: lambda: services.void(target=d.get("target"), reason=reason, **common),
-        SlipType.EXPENSE: lambda: services.expense(
-            category=d.get("category"),
-            description=d.get("description"),
-            cash=cash,
-            invoice=d.get("invoice") or "",
-            **common,
-        ),
-    }
-    return calls[slip_type]()
+def _slip_response(request, slug, slip, message):
+    messages.success(request, message)
+    return redirect("cage:slip", slug, slip.pk)
+
+
+def _recorded_message(slip) -> str:
+    """What the cashier is told once a slip is written: its number, and who still signs."""
+    kind = SLIP_KINDS[slip.slip_type]
+    signed = {s.capacity for s in slip.signatures.all()}
+    state = slip_state(slip, signed, voided=False)
+    if state == State.IN_TRANSIT:
+        waiting = [c for c in kind.capacities if c.code not in signed and not c.witness]
+        return _("%(slip)s recorded. In transit: %(who)s signs when the chips arrive.") % {
+            "slip": slip.number,
+            "who": ", ".join(str(c.label).lower() for c in waiting),
+        }
+    if state == State.WAITING:
+        waiting = [c for c in kind.capacities if c.code not in signed]
+        return _("%(slip)s recorded. Still to sign: %(who)s.") % {
+            "slip": slip.number,
+            "who": ", ".join(str(c.label).lower() for c in waiting),
+        }
+    return _("%(slip)s recorded.") % {"slip": slip.number}
+
+
+def _last_count(day, table_id) -> dict:
+    """The chips of the table's last opener or closer: what its next count starts from."""
+    last = (
+        Slip.objects.filter(
+            event=day.event, table_id=table_id, slip_type__in=[SlipType.TABLE_OPEN, SlipType.TABLE_CLOSE]
+        )
+        .order_by("-id")
+        .first()
+    )
+    if last is None:
+        # A table never counted: its tray holds what was issued to it.
+        last = Slip.objects.filter(event=day.event, table_id=table_id, slip_type=SlipType.TABLE_ISSUE).last()
+    return (last.details or {}).get("chips", {}) if last else {}
 
 
 @require_http_methods(["GET", "POST"])
 def slip_new(request, slug, slip_type):
     access = event_access(request, slug, read=CAGE_WRITE, write=CAGE_WRITE)
-    if slip_type not in [t.value for t in ENTRY_TYPES]:
-        raise Http404("No such slip type")
+    kind = SLIP_KINDS.get(slip_type)
+    if kind is None or kind.type == SlipType.CLOSE_DAY:
+        raise Http404(_("No such slip type"))
     day = current_day(access.event)
-    if day is None:
-        messages.error(request, "The event has no gaming day yet.")
+    if day is None or day.status in (GamingDay.Status.SETUP, GamingDay.Status.CLOSED):
+        messages.error(request, _("No gaming day is open; slips are written in an open gaming day."))
         return redirect("cage:home", slug)
-    form = SlipForm(request.POST or None, slip_type=slip_type, day=day, signer=access.person)
+    initial, initial_chips = {}, None
+    table_id = request.GET.get("table")
+    if table_id and table_id.isdigit():
+        initial["table"] = int(table_id)
+        if kind.type in (SlipType.TABLE_OPEN, SlipType.TABLE_CLOSE):
+            initial_chips = _last_count(day, int(table_id))
+    for name in ("runner", "account"):
+        if request.GET.get(name):
+            initial[name] = request.GET[name]
+    form = SlipForm(
+        request.POST or None, kind=kind, day=day, signer=access.person, initial=initial, initial_chips=initial_chips
+    )
     if request.method == "POST" and form.is_valid():
-        common = {
-            "day": day,
-            "signed": form.cleaned_data["signed"],
-            "created_by": request.user,
-            "request_key": form.cleaned_data["request_key"],
-        }
         try:
-            slip = _service_call(slip_type, form.cleaned_data, common)
+            service = getattr(services, kind.service)
+            slip = service(
+                day=day,
+                signed=form.cleaned_data["signed"],
+                created_by=request.user,
+                request_key=form.cleaned_data["request_key"],
+                allow_pending=True,
+                **form.service_kwargs(),
+            )
         except DuplicateRequest as duplicate:
-            messages.info(request, f"This slip was already recorded as {duplicate.slip.number}.")
+            messages.info(request, _("This slip was already recorded as %(slip)s.") % {"slip": duplicate.slip.number})
             return redirect("cage:slip", slug, duplicate.slip.pk)
         except RuleViolation as exc:
             form.add_error(None, exc.text)
         else:
-            messages.success(request, f"{slip.get_slip_type_display()} {slip.number} recorded.")
-            return redirect("cage:slip", slug, slip.pk)
+            return _slip_response(request, slug, slip, _recorded_message(slip))
     return render(
         request,
         "cage/slip_form.html",
-        {
-            "access": access,
-            "event": access.event,
-            "day": day,
-            "form": form,
-            "label": SlipType(slip_type).label,
-        },
+        {"access": access, "event": access.event, "day": day, "form": form, "kind": kind},
+        status=200,
     )
 
 
+def _slip_for(access, pk) -> Slip:
+    slip = get_object_or_404(
+        Slip.objects.select_related("event__licensee", "table", "runner", "voids", "day", "account__person"),
+        event=access.event,
+        pk=pk,
+    )
+    if access.reads_slips:
+        return slip
+    # Runners and dealers read the slips that name them, that they signed, or that wait for them.
+    person = access.person
+    involved = person is not None and (
+        slip.runner_id == person.pk
+        or slip.signatures.filter(person=person).exists()
+        or any(item.slip.pk == slip.pk for item, _caps in to_sign_for(access.event, person, access.roles))
+    )
+    if not involved:
+        raise RoleRefused(access, READ_ALL, write=False)
+    return slip
+
+
+@require_safe
 def slip_detail(request, slug, pk):
-    access = event_access(request, slug, read=READ_ALL)
-    slip = get_object_or_404(Slip.objects.select_related("table", "runner", "voids", "day"), event=access.event, pk=pk)
-    postings = Posting.objects.filter(slip=slip).select_related("account__person", "account__table", "denomination")
+    access = event_access(request, slug)
+    slip = _slip_for(access, pk)
+    sheet = slip_sheet(slip)
+    mine = []
+    if access.person is not None and sheet["state_code"] in (State.WAITING, State.IN_TRANSIT):
+        for item in pending_slips(access.event, day=slip.day):
+            if item.slip.pk == slip.pk:
+                mine = can_sign(access.person, item, access.roles)
     return render(
         request,
         "cage/slip_detail.html",
@@ -182,18 +219,133 @@ def slip_detail(request, slug, pk):
             "access": access,
             "event": access.event,
             "slip": slip,
-            "postings": [
-                {
-                    "account": account_label(p.account),
-                    "instrument": instrument_label(p.denomination),
-                    "amount": dollars(p.amount),
-                }
-                for p in postings
-            ],
-            "signatures": slip.signatures.select_related("person"),
-            "voided_by": Slip.objects.filter(voids=slip).first(),
+            "sheet": sheet,
+            "mine": mine,
+            "sign_form": SignForm(event=access.event, signer=access.person),
+            "prints": SlipPrint.objects.filter(slip=slip).count(),
         },
     )
+
+
+@require_safe
+def slip_pdf(request, slug, pk):
+    """The printable slip. A copy printed after the first is stamped REPRINT; printing is a POST
+    (slip_print), so that opening the PDF to look at it writes nothing."""
+    access = event_access(request, slug)
+    slip = _slip_for(access, pk)
+    copy = request.GET.get("copy")
+    earlier = SlipPrint.objects.filter(slip=slip)
+    if copy and copy.isdigit():
+        earlier = earlier.filter(pk__lt=int(copy))
+    pdf = render_slip_pdf(slip_sheet(slip, reprint=earlier.exists()))
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{slugify(slip.number)}.pdf"'
+    return response
+
+
+@require_POST
+def slip_print(request, slug, pk):
+    access = event_access(request, slug, write=ANY_ROLE)
+    slip = _slip_for(access, pk)
+    printed = services.slip_printed(slip=slip, user=request.user)
+    return redirect(reverse("cage:slip_pdf", args=[slug, slip.pk]) + f"?copy={printed.pk}")
+
+
+@require_POST
+def slip_sign(request, slug, pk):
+    """A signature that follows the slip: the logged-in person's own, or the person beside them
+    typing their signing PIN. Nobody signs for someone else."""
+    access = event_access(request, slug, write=ANY_ROLE - {Role.AUDITOR})
+    slip = _slip_for(access, pk)
+    form = SignForm(request.POST, event=access.event, signer=access.person)
+    if not form.is_valid():
+        for error in form.non_field_errors():
+            messages.error(request, error)
+        return redirect(request.POST.get("next") or reverse("cage:slip", args=[slug, slip.pk]))
+    person = form.cleaned_data["person"]
+    try:
+        signed = services.sign(slip=slip, capacity=form.cleaned_data["capacity"], person=person)
+    except RuleViolation as exc:
+        messages.error(request, exc.text)
+    else:
+        kind = SLIP_KINDS[signed.slip_type]
+        messages.success(
+            request,
+            _("%(name)s signed %(slip)s as %(capacity)s.")
+            % {
+                "name": person.name,
+                "slip": signed.number,
+                "capacity": str(kind.capacity(form.cleaned_data["capacity"]).label).lower(),
+            },
+        )
+    return redirect(request.POST.get("next") or reverse("cage:slip", args=[slug, slip.pk]))
+
+
+@require_safe
+def queue(request, slug):
+    """The DRIC's queue: every slip in transit or waiting for a signature, oldest first."""
+    access = event_access(request, slug, read=READ_ALL)
+    items = pending_slips(access.event)
+    rows = [(item, can_sign(access.person, item, access.roles)) for item in items]
+    return render(
+        request,
+        "cage/queue.html",
+        {
+            "access": access,
+            "event": access.event,
+            "rows": rows,
+            "overdue_minutes": int(overdue_after().total_seconds() // 60),
+            "void_form": QueueVoidForm(),
+            "voidable": sorted(VOIDABLE),
+        },
+    )
+
+
+@require_POST
+def queue_approve(request, slug, pk):
+    """The DRIC approves with one action: she signs every witness capacity of the slip that is hers."""
+    access = event_access(request, slug, read=set(), write={Role.DRIC})
+    slip = _slip_for(access, pk)
+    try:
+        services.approve(slip=slip, person=access.person)
+    except RuleViolation as exc:
+        messages.error(request, exc.text)
+    else:
+        messages.success(request, _("%(slip)s approved.") % {"slip": slip.number})
+    return redirect("cage:queue", slug)
+
+
+@require_POST
+def queue_void(request, slug, pk):
+    """The DRIC voids a waiting slip with a reason; the cashier who takes the chips or cash back
+    signs the void as requested by, and the reversal is made then."""
+    access = event_access(request, slug, read=set(), write={Role.DRIC})
+    slip = _slip_for(access, pk)
+    form = QueueVoidForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("A void needs a reason (void)."))
+        return redirect("cage:queue", slug)
+    try:
+        void = services.void(
+            day=slip.day,
+            target=slip,
+            reason=form.cleaned_data["reason"],
+            signed={"authorized_by": access.person},
+            created_by=request.user,
+            request_key=form.cleaned_data["request_key"],
+            allow_pending=True,
+        )
+    except DuplicateRequest:
+        return redirect("cage:queue", slug)
+    except RuleViolation as exc:
+        messages.error(request, exc.text)
+    else:
+        messages.success(
+            request,
+            _("%(void)s written for %(slip)s; the cashier who takes it back signs it as requested by.")
+            % {"void": void.number, "slip": slip.number},
+        )
+    return redirect("cage:queue", slug)
 
 
 @require_http_methods(["GET", "POST"])
@@ -201,9 +353,13 @@ def day_close(request, slug):
     access = event_access(request, slug, read=READ_ALL, write=CAGE_WRITE)
     day = current_day(access.event)
     if day is None:
-        raise Http404("No gaming day")
-    form = SlipForm(request.POST or None, slip_type=SlipType.CLOSE_DAY, day=day, signer=access.person)
-    if request.method == "POST" and form.is_valid():
+        raise Http404(_("No gaming day"))
+    problems = services.close_problems(day) if day.status in CLOSABLE else []
+    closable = day.status in CLOSABLE and not problems
+    form = None
+    if closable:
+        form = SlipForm(request.POST or None, kind=SLIP_KINDS[SlipType.CLOSE_DAY], day=day, signer=access.person)
+    if request.method == "POST" and form is not None and form.is_valid():
         try:
             services.close_day(
                 day=day,
@@ -212,13 +368,15 @@ def day_close(request, slug):
                 request_key=form.cleaned_data["request_key"],
             )
         except DuplicateRequest:
-            messages.info(request, f"Gaming day {day.date} was already closed.")
+            messages.info(request, _("Gaming day %(date)s was already closed.") % {"date": day.date})
             return redirect("cage:home", slug)
         except RuleViolation as exc:
             form.add_error(None, exc.text)
         else:
-            messages.success(request, f"Gaming day {day.date} closed and locked.")
+            messages.success(request, _("Gaming day %(date)s closed and locked.") % {"date": day.date})
             return redirect("cage:home", slug)
+    elif request.method == "POST" and form is None:
+        messages.error(request, _("The day cannot close yet; see what stands in the way below."))
     return render(
         request,
         "cage/day_close.html",
@@ -227,7 +385,9 @@ def day_close(request, slug):
             "event": access.event,
             "day": day,
             "form": form,
-            "problems": services.close_problems(day),
+            "problems": problems,
+            "pending": pending_slips(access.event, day=day) if day.status in CLOSABLE else [],
+            "count_links": count_links(access.event),
         },
     )
 
@@ -238,7 +398,7 @@ def day_reconcile(request, slug):
     day = current_day(access.event)
     try:
         services.day_reconcile(day=day)
-        messages.success(request, "The floor is closed; the nightly reconciliation has started.")
+        messages.success(request, _("The floor is closed; the nightly reconciliation has started."))
     except RuleViolation as exc:
         messages.error(request, exc.text)
     return redirect("cage:home", slug)

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
 from cage.selectors import people
+from cage.selectors.slips import to_sign_for
 from events.access import ROLE_PHRASES, RoleRefused, event_access, in_role_order, standing
 from events.models import Event, Role
 
@@ -34,6 +35,7 @@ def mine(request, slug):
             "holdings": people.holdings(event, person) if on_floor and Role.RUNNER in access.roles else None,
             "tips": people.tip_shares(event, person) if on_floor and Role.DEALER in access.roles else None,
             "slips": people.day_slips(day, person) if on_floor else [],
+            "to_sign": to_sign_for(event, person, access.roles) if on_floor else [],
         },
     )
 

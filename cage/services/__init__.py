@@ -2,6 +2,7 @@
 
 from .day import close_day, close_problems, day_reconcile
 from .ledger import CAPACITIES, account_get, balance, balances
+from .signing import approve, sign, slip_printed
 from .slips import (
     EXPENSE_CATEGORIES,
     chips_received,
@@ -29,6 +30,7 @@ __all__ = [
     "CAPACITIES",
     "EXPENSE_CATEGORIES",
     "account_get",
+    "approve",
     "balance",
     "balances",
     "chips_received",
@@ -46,6 +48,8 @@ __all__ = [
     "runner_issue",
     "runner_return",
     "sale",
+    "sign",
+    "slip_printed",
     "table_close",
     "table_issue",
     "table_open",

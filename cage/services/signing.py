@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from cage.models import Account, Signature, Slip, SlipType
+from cage.models import Account, Signature, Slip, SlipPrint, SlipType
 from cage.slip_types import SLIP_KINDS
 from events.models import GameTable, GamingDay, Person
 from events.rules import RuleViolation
@@ -89,7 +89,11 @@ def sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | N
         waiting = [c.label for c in kind.step_capacities(before + 1) if c.code not in signed]
         raise RuleViolation(
             _("%(slip)s: %(capacity)s signs when the chips arrive; first %(waiting)s must sign")
-            % {"slip": slip.number, "capacity": cap.label, "waiting": ", ".join(str(w) for w in waiting)},
+            % {
+                "slip": slip.number,
+                "capacity": str(cap.label).lower(),
+                "waiting": ", ".join(str(w).lower() for w in waiting),
+            },
             "DESIGN: money moves when custody changes hands",
         )
     at = at or timezone.now()
@@ -132,3 +136,25 @@ def unfinished_custody(day: GamingDay, *, table: GameTable | None = None) -> lis
         if kind.steps_done({s.capacity for s in slip.signatures.all()}) < kind.steps:
             unfinished.append(slip)
     return unfinished
+
+
+@transaction.atomic
+def approve(*, slip: Slip, person: Person) -> Slip:
+    """The DRIC's one action from her queue: she signs every witness capacity of the slip that is hers
+    (T&C 2: witness and authorize all cage transactions in a timely manner)."""
+    kind = SLIP_KINDS[slip.slip_type]
+    signed = set(slip.signatures.values_list("capacity", flat=True))
+    hers = [c for c in kind.capacities if c.witness and c.code not in signed and person.role_codes() & set(c.roles)]
+    if not hers:
+        raise RuleViolation(
+            _("%(slip)s waits for no witness signature of yours") % {"slip": slip.number},
+            "T&C 2: the DRIC witnesses and authorizes",
+        )
+    for cap in hers:
+        sign(slip=slip, capacity=cap.code, person=person)
+    return slip
+
+
+def slip_printed(*, slip: Slip, user) -> SlipPrint:
+    """Record that a copy of the slip is being printed, so later copies say REPRINT."""
+    return SlipPrint.objects.create(slip=slip, printed_by=user)

@@ -515,6 +515,7 @@ def count(
     cash: int | None = None,
     chips: dict | None = None,
     reason="",
+    cash_lines: list | None = None,
     **meta,
 ) -> Slip:
     """A count of a custody account. Counted − ledger, per instrument, goes to over/short; a
@@ -556,6 +557,9 @@ def count(
         "cash": cash,
         "variances": _variance_details(day, account, diffs),
     }
+    if cash_lines:
+        # Bank cash counted by bill and coin at the window: what was counted, as the sheet shows it.
+        details["cash_lines"] = [{"cents": line["unit_cents"], "count": line["count"]} for line in cash_lines]
     return post_slip(
         day=day,
         slip_type=SlipType.COUNT,

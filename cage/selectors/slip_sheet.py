@@ -1,0 +1,148 @@
+"""One slip as people read it, on its page and on paper: the same sheet for both."""
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from cage.fields import BillsAndCoins
+from cage.models import Posting, Slip
+from cage.money import dollars
+from cage.selectors.slips import State, slip_state
+from cage.services.ledger import account_label, chips_label, instrument_label
+from cage.slip_types import SLIP_KINDS
+from events.models import Role
+
+PIECE_LABELS = {piece.cents: piece.label for piece in BillsAndCoins.DENOMINATIONS}
+
+
+def chip_rows(event, chips: dict) -> list[dict]:
+    values = {d.key: d.value_cents for d in event.denominations.all()}
+    return [
+        {
+            "label": chips_label(key),
+            "count": count,
+            "cents": count * values[key],
+            "dollars": dollars(count * values[key]),
+        }
+        for key, count in chips.items()
+        if count and key in values
+    ]
+
+
+def slip_sheet(slip: Slip, *, reprint: bool = False) -> dict:
+    """Everything a slip says, in the reader's language, for cage/slip_detail.html and
+    cage.slip_pdf.render_slip_pdf."""
+    kind = SLIP_KINDS[slip.slip_type]
+    event = slip.event
+    signatures = list(slip.signatures.select_related("person").prefetch_related("person__assignments"))
+    signed = {s.capacity for s in signatures}
+    voided_by = Slip.objects.filter(voids=slip).first()
+    state = slip_state(slip, signed, voided=voided_by is not None)
+
+    facts = []
+    if slip.table_id:
+        facts.append((_("Table"), slip.table.code))
+    if slip.runner_id:
+        facts.append((_("Runner"), slip.runner.name))
+    if slip.account_id:
+        facts.append((_("Counted"), account_label(slip.account)))
+    if slip.voids_id:
+        facts.append((_("Voids"), slip.voids.number))
+    details = slip.details or {}
+    if kind.type == "expense":
+        facts += [(_("Category"), details.get("category", "")), (_("Description"), details.get("description", ""))]
+        if details.get("invoice"):
+            facts.append((_("Invoice"), details["invoice"]))
+    names = {p.code: p.name for p in event.people.all()} if details.get("shares") else {}
+    for share in details.get("shares", []):
+        facts.append(
+            (
+                names.get(share["person"], share["person"]),
+                _("%(hours)s h: %(amount)s") % {"hours": share["hours"], "amount": dollars(share["amount"])},
+            )
+        )
+
+    source = details.get("chips", {})
+    if slip.voids_id and not source:
+        source = (slip.voids.details or {}).get("chips", {})
+    chips = chip_rows(event, source)
+    cash = details.get("cash")
+    if cash is None and kind.type != "count":
+        cash = _cash_moved(slip)
+    cash_lines = [
+        {
+            "label": str(PIECE_LABELS.get(line["cents"], dollars(line["cents"]))),
+            "count": line["count"],
+            "cents": line["cents"] * line["count"],
+            "dollars": dollars(line["cents"] * line["count"]),
+        }
+        for line in details.get("cash_lines", [])
+    ]
+    total = details.get("total")
+    if total is None:
+        total = sum(r["cents"] for r in chips) or (cash or 0)
+
+    by_role = {}
+    for s in signatures:
+        roles = [r for r in kind.capacity(s.capacity).roles if r in s.person.role_codes()]
+        by_role[s.capacity] = " / ".join(str(Role(r).label) for r in roles)
+    return {
+        "slip": slip,
+        "chips_total": dollars(sum(r["cents"] for r in chips)),
+        "cash_dollars": dollars(cash) if cash is not None else None,
+        "total_dollars": dollars(total),
+        "title": slip.number,
+        "kind": kind,
+        "event": event.name,
+        "licensee": event.licensee.name,
+        "licence_number": event.licence_number,
+        "gaming_day": slip.day.date,
+        "at": slip.at,
+        "facts": facts,
+        "chips": chips,
+        "cash": cash,
+        "cash_lines": cash_lines,
+        "total": total,
+        "reason": slip.reason,
+        "state": str(State.LABELS[state]),
+        "state_code": state,
+        "signatures": [
+            {
+                "capacity": str(kind.capacity(s.capacity).label),
+                "code": s.capacity,
+                "role": by_role[s.capacity],
+                "name": s.person.name,
+                "signed_at": s.signed_at,
+            }
+            for s in sorted(signatures, key=lambda s: kind.codes.index(s.capacity))
+        ],
+        "to_sign": [
+            {"capacity": str(c.label), "code": c.code, "role": c.roles_label(), "witness": c.witness}
+            for c in kind.capacities
+            if c.code not in signed
+        ],
+        "voided": (
+            _("%(void)s: %(reason)s") % {"void": voided_by.number, "reason": voided_by.reason} if voided_by else None
+        ),
+        "voided_by": voided_by,
+        "reprint": reprint,
+        "printed_at": timezone.now(),
+        "movements": movements(slip),
+    }
+
+
+def _cash_moved(slip: Slip) -> int | None:
+    """The cash a slip moved between the cage and patrons or the trust account, if any."""
+    amounts = [p.amount for p in slip.postings.all() if p.denomination_id is None and p.amount > 0]
+    return sum(amounts) if amounts else None
+
+
+def movements(slip: Slip) -> list[dict]:
+    postings = Posting.objects.filter(slip=slip).select_related("account__person", "account__table", "denomination")
+    return [
+        {
+            "account": account_label(p.account),
+            "instrument": instrument_label(p.denomination),
+            "amount": dollars(p.amount),
+        }
+        for p in postings
+    ]
