@@ -141,3 +141,16 @@ def env_cents(name: str, default_dollars: str) -> int:
 
 
 CAGE_CONFIRM_ABOVE_CENTS = env_cents("CAGE_CONFIRM_ABOVE", "5000")
+
+
+# Signing PINs (events.services.pin_verify): this many wrong tries in a row lock a person's PIN
+# for this many minutes, so the signing field on the cage's screen cannot be used to guess it.
+def env_positive_int(name: str, default: int) -> int:
+    value = os.environ.get(name, str(default)).strip()
+    if not re.fullmatch(r"[0-9]{1,6}", value) or int(value) < 1:
+        raise ImproperlyConfigured(f"{name} must be a whole number of 1 or more, not {value!r}")
+    return int(value)
+
+
+SIGNING_PIN_MAX_FAILURES = env_positive_int("SIGNING_PIN_MAX_FAILURES", 5)
+SIGNING_PIN_LOCK_MINUTES = env_positive_int("SIGNING_PIN_LOCK_MINUTES", 15)

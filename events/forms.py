@@ -1,4 +1,5 @@
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from . import games
 from .models import Event, GamingDay, Person, Role
@@ -92,3 +93,31 @@ class ShiftForm(forms.Form):
     def __init__(self, *args, day: GamingDay, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["person"].queryset = day.event.people.all()
+
+
+class PinForm(forms.Form):
+    """The owner sets their signing PIN. Nothing is ever rendered back into these fields, and the
+    browser is asked not to fill them in: a session left open at the cage must not set a PIN."""
+
+    password = forms.CharField(
+        label=_("Your current password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "off"}),
+    )
+    pin = forms.CharField(
+        label=_("New signing PIN"),
+        help_text=_("4 to 8 digits; not one digit repeated, not digits in a row like 1234."),
+        max_length=8,
+        widget=forms.PasswordInput(attrs={"autocomplete": "off", "inputmode": "numeric"}),
+    )
+    pin_again = forms.CharField(
+        label=_("The new PIN again"),
+        max_length=8,
+        widget=forms.PasswordInput(attrs={"autocomplete": "off", "inputmode": "numeric"}),
+    )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("pin") and data.get("pin_again") and data["pin"] != data["pin_again"]:
+            self.add_error("pin_again", _("The two PINs differ; type the same PIN twice."))
+        return data

@@ -232,3 +232,21 @@ class Shift(models.Model):
 
     def __str__(self):
         return f"{self.person} {self.role} {self.starts_at:%H:%M}-{self.ends_at:%H:%M}"
+
+
+class SigningPin(models.Model):
+    """A login's signing PIN: typed on the cage's screen when its owner signs someone else's slip.
+
+    Set by its owner only (events.services.pin_set), stored hashed like a password, and locked
+    for a while after SIGNING_PIN_MAX_FAILURES wrong tries in a row (events.services.pin_verify).
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="signing_pin")
+    pin_hash = models.CharField(max_length=128)
+    # Wrong tries in a row; a right PIN, a new PIN or the end of a lock sets it back to 0.
+    failures = models.PositiveIntegerField(default=0)
+    locked_until = models.DateTimeField(null=True, blank=True)
+    set_at = models.DateTimeField()
+
+    def __str__(self):
+        return f"signing PIN of {self.user}"

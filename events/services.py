@@ -2,10 +2,19 @@
 an event model itself, so each rule below is met whichever way the data comes in."""
 
 import datetime
+import itertools
+import re
 from decimal import Decimal, InvalidOperation
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import check_password, make_password
 from django.db import transaction
+from django.db.models import Case, DateTimeField, F, Value, When
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from . import games
 from .compliance import ADULT_AGE, describe_gap, roster_gaps, underage
@@ -20,6 +29,7 @@ from .models import (
     Person,
     Role,
     Shift,
+    SigningPin,
 )
 from .rules import RuleViolation
 
@@ -272,3 +282,120 @@ def day_open(*, day: GamingDay) -> GamingDay:
         day.status = GamingDay.Status.OPEN
         day.save(update_fields=["status"])
         return day
+
+
+# Signing PINs. On the cage's screen a second signer (the runner taking a fill, the DRIC
+# authorizing) signs by typing their own PIN; nobody ever types someone else's password. The PIN
+# is its owner's alone: they set it (pin_set), it is stored hashed, and wrong tries lock it.
+
+PIN_RULE = "DESIGN: signing PINs"
+
+
+def _pin_refusal(pin: str) -> str | None:
+    """Why a PIN is too weak to sign with, or None when it will do."""
+    if not re.fullmatch(r"[0-9]{4,8}", pin):
+        return _("a signing PIN is 4 to 8 digits, and digits only")
+    if len(set(pin)) == 1:
+        return _("a signing PIN of one digit repeated is too easy to guess")
+    steps = {(int(b) - int(a)) % 10 for a, b in itertools.pairwise(pin)}
+    if steps in ({1}, {9}):
+        return _("a signing PIN of digits in a row, like 1234 or 4321, is too easy to guess")
+    return None
+
+
+def pin_set(*, user, password: str, pin: str) -> SigningPin:
+    """The owner sets or changes their signing PIN, giving their current login password (so a
+    session left open at the cage cannot set one). A new PIN clears the count of wrong tries and
+    any lock."""
+    if not user.check_password(password):
+        raise RuleViolation(
+            _("your current password is wrong; the signing PIN was not changed"), PIN_RULE, field="password"
+        )
+    refusal = _pin_refusal(pin)
+    if refusal:
+        raise RuleViolation(refusal, PIN_RULE, field="pin")
+    signing_pin, _created = SigningPin.objects.update_or_create(
+        user=user,
+        defaults={"pin_hash": make_password(pin), "failures": 0, "locked_until": None, "set_at": timezone.now()},
+    )
+    return signing_pin
+
+
+def pin_verify(*, person: Person, pin: str) -> None:
+    """Check the PIN a person typed to sign; RuleViolation when they cannot sign with it.
+
+    A wrong PIN is counted in the database with one UPDATE: called outside any transaction (as the
+    slip form calls it) the count is committed at once and stays even when the caller's own work
+    is later rolled back. Called inside transaction.atomic, the count is kept only if that
+    transaction commits. SIGNING_PIN_MAX_FAILURES wrong tries in a row lock the PIN for
+    SIGNING_PIN_LOCK_MINUTES; while it is locked even the right PIN is refused. A right PIN sets
+    the count back to 0.
+    """
+    name = person.name
+    user = person.user
+    if user is None:
+        raise RuleViolation(_("%(name)s has no login and cannot sign") % {"name": name}, PIN_RULE)
+    if not user.is_active:
+        raise RuleViolation(_("%(name)s's login is inactive; they cannot sign") % {"name": name}, PIN_RULE)
+    if person.registration != Person.Registration.GOOD:
+        raise RuleViolation(
+            _("%(name)s's registration is %(registration)s; they may not take part")
+            % {"name": name, "registration": person.get_registration_display().lower()},
+            "T&C 2.3",
+        )
+    signing_pin = SigningPin.objects.filter(user=user).first()
+    if signing_pin is None:
+        raise RuleViolation(
+            _("%(name)s has not set a signing PIN; they set it on their own page, or sign from their own session")
+            % {"name": name},
+            PIN_RULE,
+        )
+    limit = settings.SIGNING_PIN_MAX_FAILURES
+    now = timezone.now()
+    if signing_pin.locked_until is not None:
+        if signing_pin.locked_until > now:
+            raise _pin_locked(name, limit, signing_pin.locked_until)
+        # The lock has run out: the count starts again.
+        SigningPin.objects.filter(pk=signing_pin.pk, locked_until__lte=now).update(failures=0, locked_until=None)
+    if check_password(pin, signing_pin.pin_hash):
+        SigningPin.objects.filter(pk=signing_pin.pk).exclude(failures=0).update(failures=0)
+        return
+    until = now + datetime.timedelta(minutes=settings.SIGNING_PIN_LOCK_MINUTES)
+    # One statement, so two wrong tries at once both count; its right-hand sides read the row
+    # as it was, so the try that brings the count to the limit sets the lock.
+    SigningPin.objects.filter(pk=signing_pin.pk).update(
+        failures=F("failures") + 1,
+        locked_until=Case(
+            When(failures__gte=limit - 1, then=Value(until, output_field=DateTimeField())),
+            default=F("locked_until"),
+        ),
+    )
+    signing_pin.refresh_from_db(fields=["failures", "locked_until"])
+    if signing_pin.locked_until is not None and signing_pin.locked_until > now:
+        raise _pin_locked(name, limit, signing_pin.locked_until)
+    left = limit - signing_pin.failures
+    raise RuleViolation(
+        ngettext(
+            "the signing PIN of %(name)s is wrong; %(left)s try left",
+            "the signing PIN of %(name)s is wrong; %(left)s tries left",
+            left,
+        )
+        % {"name": name, "left": left},
+        PIN_RULE,
+        field="pin",
+    )
+
+
+def _pin_locked(name: str, limit: int, until: datetime.datetime) -> RuleViolation:
+    return RuleViolation(
+        ngettext(
+            "%(name)s's signing PIN is locked after %(n)s wrong try; try again at %(time)s, "
+            "or sign from their own session",
+            "%(name)s's signing PIN is locked after %(n)s wrong tries; try again at %(time)s, "
+            "or sign from their own session",
+            limit,
+        )
+        % {"name": name, "n": limit, "time": date_format(timezone.localtime(until), "H:i")},
+        PIN_RULE,
+        field="pin",
+    )

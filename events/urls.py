@@ -5,6 +5,7 @@ from . import views
 app_name = "events"
 urlpatterns = [
     path("", views.home, name="home"),
+    path("me/pin/", views.my_pin, name="my_pin"),
     path("events/new/", views.event_create, name="create"),
     path("events/<slug:slug>/", views.event_detail, name="detail"),
     path("events/<slug:slug>/tables/", views.tables, name="tables"),

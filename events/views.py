@@ -7,13 +7,25 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from . import services
 from .access import ANY_ROLE, READ_ALL, SETUP, event_access, visible_events
 from .compliance import describe_gap, event_compliance, roster_gaps
-from .forms import DayForm, DenominationForm, EventForm, PersonForm, RegistrationForm, RoleForm, ShiftForm, TableForm
-from .models import GamingDay
+from .forms import (
+    DayForm,
+    DenominationForm,
+    EventForm,
+    PersonForm,
+    PinForm,
+    RegistrationForm,
+    RoleForm,
+    ShiftForm,
+    TableForm,
+)
+from .models import GamingDay, SigningPin
 from .rules import RuleViolation
 from .tables import GameTableTable, PersonTable
 
@@ -31,6 +43,22 @@ def applied(form, action) -> bool:
 
 def home(request):
     return render(request, "events/home.html", {"events": visible_events(request.user)})
+
+
+@require_http_methods(["GET", "POST"])
+def my_pin(request):
+    """The logged-in user sets or changes their own signing PIN (never anyone else's)."""
+    current = SigningPin.objects.filter(user=request.user).first()
+    form = PinForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        if applied(form, lambda: services.pin_set(user=request.user, password=d["password"], pin=d["pin"])):
+            if current is None:
+                messages.success(request, _("Your signing PIN is set. Keep it to yourself."))
+            else:
+                messages.success(request, _("Your signing PIN is changed. Keep it to yourself."))
+            return redirect("events:my_pin")
+    return render(request, "events/my_pin.html", {"form": form, "current": current, "now": timezone.now()})
 
 
 @require_http_methods(["GET", "POST"])

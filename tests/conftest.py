@@ -11,6 +11,7 @@ from events import services
 from events.models import Event, GameTable, GamingDay, Person, Role
 
 PASSWORD = "correct-horse-42"
+PIN = "2468"  # every persona with a login has this signing PIN, set by themselves through pin_set
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 DAY = datetime.date(2026, 9, 11)
 
@@ -58,7 +59,8 @@ def add_person(event, code, role, *, born_on=datetime.date(1980, 1, 1), login=Tr
     if role:
         services.role_assign(person=person, role=role)
     if login:
-        services.login_create(person=person, username=f"{event.slug}-{code}", password=PASSWORD)
+        user = services.login_create(person=person, username=f"{event.slug}-{code}", password=PASSWORD)
+        services.pin_set(user=user, password=PASSWORD, pin=PIN)
     return person
 
 

@@ -4,7 +4,7 @@ import pytest
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from config.settings import env_bool, env_list
+from config.settings import env_bool, env_list, env_positive_int
 
 
 def test_booleans_are_read_strictly(monkeypatch):
@@ -29,3 +29,13 @@ def test_sqlite_queues_writers_and_uses_wal():
         pytest.skip("SQLite settings only")
     options = settings.DATABASES["default"]["OPTIONS"]
     assert options["transaction_mode"] == "IMMEDIATE" and "journal_mode=WAL" in options["init_command"]
+
+
+def test_signing_pin_limits_are_whole_numbers_of_one_or_more(monkeypatch):
+    assert settings.SIGNING_PIN_MAX_FAILURES == 5 and settings.SIGNING_PIN_LOCK_MINUTES == 15
+    monkeypatch.setenv("LIMIT", "3")
+    assert env_positive_int("LIMIT", 5) == 3
+    for bad in ("0", "-1", "five", "2.5"):
+        monkeypatch.setenv("LIMIT", bad)
+        with pytest.raises(ImproperlyConfigured, match="LIMIT must be a whole number of 1 or more"):
+            env_positive_int("LIMIT", 5)

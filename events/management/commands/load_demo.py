@@ -1,7 +1,8 @@
 """Load the demo event: one full gaming day of records through import_records, a login for each
 role, and the next gaming day scheduled with a full roster, ready for the DRIC to open.
 
-Loading it twice changes nothing: an existing demo event is left as it is.
+Loading it twice changes nothing: an existing demo event is left as it is, and a person who has
+set a signing PIN of their own keeps it (the demo PIN is set only where none exists).
 """
 
 import datetime
@@ -14,11 +15,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from events import services
-from events.models import Event, Role
+from events.models import Event, Role, SigningPin
+from events.rules import RuleViolation
 
 DEMO_FILE = Path(__file__).resolve().parents[2] / "demo" / "lakeside-demo.json"
 SLUG = "lakeside-fair-2026"
 PASSWORD = "demo-pass-2026"
+PIN = "2468"  # each demo person's signing PIN, set through pin_set as its owner would
 LOGINS = [  # (person id, role shown)
     ("ann", "Designated Representative in Charge"),
     ("gus", "General Cashier"),
@@ -41,7 +44,19 @@ class Command(BaseCommand):
         else:
             call_command("import_records", str(DEMO_FILE), stdout=self.stdout)
             self.extend(Event.objects.get(slug=SLUG))
+        self.give_pins(Event.objects.get(slug=SLUG))
         self.print_logins()
+
+    def give_pins(self, event: Event):
+        """The demo PIN for each person with a login who has none yet; never over a PIN of their own."""
+        for person in event.people.exclude(user=None).select_related("user"):
+            if SigningPin.objects.filter(user=person.user).exists():
+                continue
+            try:
+                services.pin_set(user=person.user, password=PASSWORD, pin=PIN)
+            except RuleViolation:
+                # They changed the demo password: only they can set their PIN now.
+                self.stdout.write(f"  {person.code}: no demo signing PIN (their password is no longer the demo one)")
 
     @transaction.atomic
     def extend(self, event: Event):
@@ -91,7 +106,7 @@ class Command(BaseCommand):
             services.shift_add(day=day, person=people[code], role=Role.RUNNER, starts_at=at(12), ends_at=at(22))
 
     def print_logins(self):
-        self.stdout.write(f"Logins (password for all: {PASSWORD}):")
+        self.stdout.write(f"Logins (password for all: {PASSWORD}; signing PIN for each person: {PIN}):")
         self.stdout.write("  admin    Event administrator (staff)")
         for code, role in LOGINS:
             self.stdout.write(f"  {code:<8} {role}")
