@@ -183,7 +183,13 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
         mine_taken = False
         for cap in self.kind.capacities:
             # The logged-in person's own capacity is preselected (once): they sign without a PIN.
-            mine = not mine_taken and bool(own & set(cap.roles)) and cap.code != self.kind.runner_capacity
+            # A later custody step signs when the chips arrive, never as the slip is written.
+            mine = (
+                not mine_taken
+                and bool(own & set(cap.roles))
+                and cap.code != self.kind.runner_capacity
+                and cap.step in (1, None)
+            )
             mine_taken = mine_taken or mine
             self.fields[f"sign_{cap.code}"] = PersonChoice(
                 label=_("%(capacity)s (%(roles)s)") % {"capacity": cap.label, "roles": cap.roles_label()},

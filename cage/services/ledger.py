@@ -247,8 +247,19 @@ def check_signatures(
             },
             "DESIGN slips and signatures: every capacity signs",
         )
+    done = kind.steps_done(signed)
     for capacity, person in signed.items():
         check_signer(event, kind, capacity, person, runner=runner, signed=signed)
+        step = kind.capacity(capacity).step
+        if step is not None and step > done + 1:
+            raise RuleViolation(
+                _("%(capacity)s signs when the chips arrive, after %(first)s")
+                % {
+                    "capacity": kind.capacity(capacity).label,
+                    "first": ", ".join(str(c.label).lower() for c in kind.step_capacities(done + 1)),
+                },
+                "DESIGN: money moves when custody changes hands",
+            )
 
 
 # --- posting ----------------------------------------------------------------------------

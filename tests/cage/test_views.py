@@ -1,14 +1,20 @@
-"""The cage window: slips entered with each signer's own password, refusals shown, roles enforced."""
+"""The cage window through Django's test client: every slip form's happy path and a refusal,
+signatures with each signer's own PIN or from their own session, roles, and the nightly close."""
 
 import json
+import re
+import subprocess
 import uuid
 
 import pytest
 from django.urls import reverse
 
-from cage.models import Slip
-from tests.cage.helpers import COUNT_SIGNED, open_table, stock
-from tests.conftest import PASSWORD
+from cage import services
+from cage.models import Account, Slip, SlipPrint
+from events.models import SigningPin
+from tests.cage.helpers import COUNT_SIGNED, SALE_SIGNED, open_table, stock
+from tests.conftest import PASSWORD, PIN
+from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
 
 pytestmark = pytest.mark.django_db
 
@@ -19,149 +25,634 @@ def login(client, cast, persona):
     return person
 
 
-def sale_form(cast, **extra):
-    data = {
-        "request_key": uuid.uuid4().hex,
-        "chips_5": "10",
-        "cash": "50.00",
-        "tender": "cad_cash",
-        "sign_sold_by": cast.chip_cashier.pk,
-        "sign_authorized_by": cast.dric.pk,
-        "password_authorized_by": PASSWORD,
-    }
-    data.update(extra)
+def new_slip(slug, slip_type):
+    return reverse("cage:slip_new", args=[slug, slip_type])
+
+
+def signed_by(cast, **capacities):
+    """Form data for signatures: {capacity: persona}; a persona other than the logged-in one types
+    their PIN (the test adds it for everyone; the form ignores it for the logged-in person)."""
+    data = {}
+    for capacity, persona in capacities.items():
+        data[f"sign_{capacity}"] = getattr(cast, persona).pk
+        data[f"pin_{capacity}"] = PIN
     return data
 
 
-def test_the_chip_cashier_records_a_sale_the_dric_authorizes_with_their_own_password(client, cast):
-    stock(cast)
-    login(client, cast, "chip_cashier")
-    response = client.post(reverse("cage:slip_new", args=[cast.event.slug, "sale"]), sale_form(cast))
-    slip = Slip.objects.get(slip_type="sale")
-    assert response.status_code == 302 and response.url == reverse("cage:slip", args=[cast.event.slug, slip.pk])
-    assert {s.capacity: s.person for s in slip.signatures.all()} == {
-        "sold_by": cast.chip_cashier,
-        "authorized_by": cast.dric,
-    }
-    assert slip.created_by == cast.chip_cashier.user
+def form(**data):
+    return {"request_key": uuid.uuid4().hex, **data}
 
 
-def test_a_second_signer_without_their_password_is_refused(client, cast):
+# --- one happy path per slip type ---------------------------------------------------------
+
+
+def issued(cast):
     stock(cast)
-    login(client, cast, "chip_cashier")
-    response = client.post(
-        reverse("cage:slip_new", args=[cast.event.slug, "sale"]), sale_form(cast, password_authorized_by="wrong")
+    services.table_issue(
+        day=cast.day,
+        table=cast.bj,
+        chips={"1": 100, "5": 80},
+        signed=cast.signed(issued_by="chip_cashier", received_by="dealer"),
     )
-    assert response.status_code == 200
-    assert "Dric must sign with their own password." in response.content.decode()
-    assert not Slip.objects.filter(slip_type="sale").exists()
 
 
-def test_a_debit_card_sale_is_refused_at_the_window_with_the_rule(client, cast):
+def sold(cast):
     stock(cast)
-    login(client, cast, "chip_cashier")
-    response = client.post(reverse("cage:slip_new", args=[cast.event.slug, "sale"]), sale_form(cast, tender="debit"))
-    assert "T&amp;C 3.7" in response.content.decode()
-    assert not Slip.objects.filter(slip_type="sale").exists()
+    services.sale(day=cast.day, chips={"5": 10}, cash=5000, signed=cast.signed(**SALE_SIGNED))
 
 
-def test_a_fill_to_a_closed_table_is_refused_at_the_window(client, cast):
+def runner_holds(cast):
     stock(cast)
-    login(client, cast, "chip_cashier")
-    data = {
-        "request_key": "fill-1",
-        "table": cast.bj.pk,
-        "chips_5": "4",
-        "sign_issued_by": cast.chip_cashier.pk,
-        "sign_carried_by": cast.runner.pk,
-        "password_carried_by": PASSWORD,
-        "sign_received_by": cast.dealer.pk,
-        "password_received_by": PASSWORD,
-        "sign_authorized_by": cast.dric.pk,
-        "password_authorized_by": PASSWORD,
-    }
-    response = client.post(reverse("cage:slip_new", args=[cast.event.slug, "fill"]), data)
-    assert "table BJ-1 is closed; a fill needs it open (table state)" in response.content.decode()
+    services.runner_issue(
+        day=cast.day,
+        runner=cast.runner,
+        chips={"5": 10},
+        signed=cast.signed(issued_by="chip_cashier", received_by="runner"),
+    )
+
+
+def tipped(cast):
+    stock(cast)
     open_table(cast)
-    response = client.post(reverse("cage:slip_new", args=[cast.event.slug, "fill"]), data)
-    assert response.status_code == 302 and Slip.objects.filter(slip_type="fill").count() == 1
+    services.tips(
+        day=cast.day,
+        table=cast.bj,
+        chips={"1": 10},
+        signed=cast.signed(counted_by="dealer", verified_by="chip_cashier"),
+    )
+
+
+def opened(cast):
+    stock(cast)
+    open_table(cast)
+
+
+# slip type: (who writes it, setup, form data, the state it is left in)
+HAPPY = {
+    "chips_received": ("chip_cashier", None, lambda c: {"chips_5": "10", **signed_by(c, received_by="chip_cashier")}),
+    "chips_returned": ("chip_cashier", stock, lambda c: {"chips_5": "1", **signed_by(c, returned_by="chip_cashier")}),
+    "float_in": ("general_cashier", None, lambda c: {"cash": "12,50", **signed_by(c, received_by="general_cashier")}),
+    "deposit": ("general_cashier", stock, lambda c: {"cash": "10.00", **signed_by(c, deposited_by="general_cashier")}),
+    "table_issue": (
+        "chip_cashier",
+        stock,
+        lambda c: {"table": c.bj.pk, "chips_1": "100", **signed_by(c, issued_by="chip_cashier", received_by="dealer")},
+    ),
+    "table_return": (
+        "chip_cashier",
+        issued,
+        lambda c: {
+            "table": c.bj.pk,
+            "chips_1": "100",
+            **signed_by(c, returned_by="dealer", received_by="chip_cashier"),
+        },
+    ),
+    "table_open": (
+        "chip_cashier",
+        issued,
+        lambda c: {
+            "table": c.bj.pk,
+            "chips_1": "100",
+            "chips_5": "80",
+            **signed_by(c, counted_by="dealer", verified_by="chip_cashier"),
+        },
+    ),
+    "fill": (
+        "chip_cashier",
+        opened,
+        lambda c: {
+            "table": c.bj.pk,
+            "runner": c.runner.pk,
+            "chips_5": "40",
+            **signed_by(c, issued_by="chip_cashier", carried_by="runner"),
+        },
+    ),
+    "credit": ("chip_cashier", opened, lambda c: {"table": c.bj.pk, "runner": c.runner.pk, "chips_5": "20"}),
+    "tips": (
+        "chip_cashier",
+        opened,
+        lambda c: {"table": c.bj.pk, "chips_1": "12", **signed_by(c, counted_by="dealer", verified_by="chip_cashier")},
+    ),
+    "table_close": (
+        "chip_cashier",
+        opened,
+        lambda c: {
+            "table": c.bj.pk,
+            "chips_1": "90",
+            "chips_5": "85",
+            **signed_by(c, counted_by="dealer", verified_by="chip_cashier"),
+        },
+    ),
+    "sale": (
+        "chip_cashier",
+        stock,
+        lambda c: {"chips_5": "10", "cash": "50,00", "tender": "cad_cash", **signed_by(c, sold_by="chip_cashier")},
+    ),
+    "redemption": (
+        "general_cashier",
+        sold,
+        lambda c: {"chips_5": "2", "cash": "10", "tender": "cad_cash", **signed_by(c, paid_by="general_cashier")},
+    ),
+    "runner_issue": (
+        "chip_cashier",
+        stock,
+        lambda c: {
+            "runner": c.runner.pk,
+            "chips_5": "10",
+            **signed_by(c, issued_by="chip_cashier", received_by="runner"),
+        },
+    ),
+    "runner_return": (
+        "chip_cashier",
+        runner_holds,
+        lambda c: {
+            "runner": c.runner.pk,
+            "chips_5": "10",
+            **signed_by(c, returned_by="runner", received_by="chip_cashier"),
+        },
+    ),
+    "tip_payout": (
+        "general_cashier",
+        tipped,
+        lambda c: {
+            "hours_dealer": "4",
+            "hours_dealer2": "2",
+            **signed_by(c, paid_by="general_cashier", verified_by="chip_cashier"),
+        },
+    ),
+    "count": (
+        "general_cashier",
+        stock,
+        lambda c: {
+            "account": "bank_cash",
+            "cash_10000": "10",
+            **signed_by(c, counted_by="general_cashier", verified_by="chip_cashier"),
+        },
+    ),
+    "void": (
+        "chip_cashier",
+        sold,
+        lambda c: {
+            "target": Slip.objects.get(slip_type="sale").pk,
+            "reason": "wrong chips",
+            **signed_by(c, requested_by="chip_cashier"),
+        },
+    ),
+    "expense": (
+        "dric",
+        None,
+        lambda c: {
+            "category": "licence_fee",
+            "description": "Licence fee",
+            "cash": "25.00",
+            "invoice": "LIC-1",
+            **signed_by(c, approved_by="dric"),
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("slip_type", sorted(HAPPY))
+def test_each_slip_form_records_its_slip(client, cast, slip_type):
+    persona, setup, data = HAPPY[slip_type]
+    if setup:
+        setup(cast)
+    login(client, cast, persona)
+    url = new_slip(cast.event.slug, slip_type)
+    assert client.get(url).status_code == 200
+    before = Slip.objects.filter(slip_type=slip_type).count()
+    response = client.post(url, form(**data(cast)))
+    assert response.status_code == 302, response.content.decode()[:3000]
+    slip = Slip.objects.filter(slip_type=slip_type).latest("id")
+    assert Slip.objects.filter(slip_type=slip_type).count() == before + 1
+    assert slip.created_by == getattr(cast, persona).user
+    page = client.get(response.url).content.decode()
+    assert slip.number in page
+
+
+def test_a_cash_amount_typed_with_a_comma_is_dollars_and_cents(client, cast):
+    login(client, cast, "general_cashier")
+    client.post(
+        new_slip(cast.event.slug, "float_in"), form(cash="12,50", **signed_by(cast, received_by="general_cashier"))
+    )
+    assert services.balance(services.account_get(cast.event, Account.Kind.BANK_CASH)) == {None: 1250}
+
+
+def test_an_ambiguous_cash_amount_is_refused_and_what_was_typed_is_kept(client, cast):
+    login(client, cast, "general_cashier")
+    response = client.post(
+        new_slip(cast.event.slug, "float_in"), form(cash="1,250", **signed_by(cast, received_by="general_cashier"))
+    )
+    page = response.content.decode()
+    assert response.status_code == 200 and "ambiguous" in page and "cage-records/1: amounts" in page
+    assert 'value="1,250"' in page
+    assert not Slip.objects.filter(slip_type="float_in").exists()
+
+
+# slip type: (who, setup, form data, the refusal shown)
+REFUSED = {
+    "chips_returned": (
+        "chip_cashier",
+        stock,
+        lambda c: {"chips_25": "41", **signed_by(c, returned_by="chip_cashier")},
+        "chip bank holds $1,000.00 in $25 chips",
+    ),
+    "deposit": (
+        "general_cashier",
+        stock,
+        lambda c: {"cash": "2000", **signed_by(c, deposited_by="general_cashier")},
+        "bank cash holds $1,000.00 in cash",
+    ),
+    "table_open": (
+        "chip_cashier",
+        issued,
+        lambda c: {
+            "table": c.bj.pk,
+            "chips_1": "100",
+            "chips_5": "79",
+            **signed_by(c, counted_by="dealer", verified_by="chip_cashier"),
+        },
+        "a variance needs a reason",
+    ),
+    "fill": (
+        "chip_cashier",
+        opened,
+        lambda c: {
+            "table": c.bj.pk,
+            "runner": c.runner.pk,
+            "chips_25": "41",
+            **signed_by(c, issued_by="chip_cashier", carried_by="runner"),
+        },
+        "chip bank holds $1,000.00 in $25 chips",
+    ),
+    "sale": (
+        "chip_cashier",
+        stock,
+        lambda c: {"chips_5": "10", "cash": "50", "tender": "cheque", **signed_by(c, sold_by="chip_cashier")},
+        "(T&amp;C 3.7)",
+    ),
+    "redemption": (
+        "general_cashier",
+        stock,
+        lambda c: {"chips_25": "60", "cash": "1500", "tender": "cad_cash", **signed_by(c, paid_by="general_cashier")},
+        "bank cash holds $1,000.00 in cash",
+    ),
+    "runner_return": (
+        "chip_cashier",
+        runner_holds,
+        lambda c: {
+            "runner": c.runner.pk,
+            "chips_5": "11",
+            **signed_by(c, returned_by="runner", received_by="chip_cashier"),
+        },
+        "holds $50.00 in $5 chips",
+    ),
+    "tip_payout": (
+        "general_cashier",
+        stock,
+        lambda c: {"hours_dealer": "4", **signed_by(c, paid_by="general_cashier", verified_by="chip_cashier")},
+        "the tip pool is empty",
+    ),
+    "count": (
+        "general_cashier",
+        stock,
+        lambda c: {
+            "account": "bank_cash",
+            "cash_10000": "9",
+            **signed_by(c, counted_by="general_cashier", verified_by="chip_cashier"),
+        },
+        "a variance needs a reason",
+    ),
+    "void": (
+        "chip_cashier",
+        sold,
+        lambda c: {"target": Slip.objects.get(slip_type="sale").pk, **signed_by(c, requested_by="chip_cashier")},
+        "This field is required",
+    ),
+    "tips": (
+        "chip_cashier",
+        opened,
+        lambda c: {"table": c.bj.pk, **signed_by(c, counted_by="dealer", verified_by="chip_cashier")},
+        "no chips given",
+    ),
+    "expense": (
+        "dric",
+        None,
+        lambda c: {"category": "other", "description": "x", "cash": "twelve", **signed_by(c, approved_by="dric")},
+        "cage-records/1: amounts",
+    ),
+}
+
+
+@pytest.mark.parametrize("slip_type", sorted(REFUSED))
+def test_each_slip_form_refuses_with_the_rule_and_records_nothing(client, cast, slip_type):
+    persona, setup, data, message = REFUSED[slip_type]
+    if setup:
+        setup(cast)
+    login(client, cast, persona)
+    before = Slip.objects.count()
+    response = client.post(new_slip(cast.event.slug, slip_type), form(**data(cast)))
+    page = response.content.decode()
+    assert response.status_code == 200 and message in page
+    assert Slip.objects.count() == before
+    assert PIN not in page  # a PIN is never shown back
+
+
+def test_a_refused_form_keeps_the_chips_typed(client, cast):
+    persona, setup, data, _message = REFUSED["fill"]
+    setup(cast)
+    login(client, cast, persona)
+    page = client.post(new_slip(cast.event.slug, "fill"), form(**data(cast))).content.decode()
+    assert 'name="chips_25" value="41"' in page or 'value="41"' in page.split('name="chips_25"')[1][:200]
+
+
+def test_a_co_signer_with_a_wrong_pin_is_refused_and_nothing_is_recorded(client, cast):
+    stock(cast)
+    login(client, cast, "chip_cashier")
+    data = form(runner=cast.runner.pk, chips_5="10", **signed_by(cast, issued_by="chip_cashier", received_by="runner"))
+    data["pin_received_by"] = "9999"
+    response = client.post(new_slip(cast.event.slug, "runner_issue"), data)
+    assert "the signing PIN of Runner is wrong; 4 tries left" in response.content.decode()
+    assert not Slip.objects.filter(slip_type="runner_issue").exists()
+
+
+def test_five_wrong_pins_lock_the_signer_out_even_with_the_right_one(client, cast):
+    stock(cast)
+    login(client, cast, "chip_cashier")
+    url = new_slip(cast.event.slug, "runner_issue")
+    for _ in range(5):
+        data = form(
+            runner=cast.runner.pk, chips_5="1", **signed_by(cast, issued_by="chip_cashier", received_by="runner")
+        )
+        data["pin_received_by"] = "9753"
+        client.post(url, data)
+    right = form(runner=cast.runner.pk, chips_5="1", **signed_by(cast, issued_by="chip_cashier", received_by="runner"))
+    assert "signing PIN is locked after 5 wrong tries" in client.post(url, right).content.decode()
+    assert not Slip.objects.filter(slip_type="runner_issue").exists()
+
+
+def test_nobody_signs_with_a_password_any_more(client, cast):
+    stock(cast)
+    login(client, cast, "chip_cashier")
+    data = form(runner=cast.runner.pk, chips_5="1", **signed_by(cast, issued_by="chip_cashier", received_by="runner"))
+    data["pin_received_by"] = PASSWORD
+    client.post(new_slip(cast.event.slug, "runner_issue"), data)
+    assert not Slip.objects.filter(slip_type="runner_issue").exists()
+
+
+def test_a_person_without_a_pin_signs_from_their_own_session(client, cast):
+    SigningPin.objects.filter(user=cast.runner.user).delete()
+    stock(cast)
+    open_table(cast)
+    login(client, cast, "chip_cashier")
+    data = form(
+        table=cast.bj.pk,
+        runner=cast.runner.pk,
+        chips_5="4",
+        **signed_by(cast, issued_by="chip_cashier", carried_by="runner"),
+    )
+    page = client.post(new_slip(cast.event.slug, "fill"), data).content.decode()
+    assert "Runner has not set a signing PIN" in page
+    del data["sign_carried_by"], data["pin_carried_by"]
+    client.post(new_slip(cast.event.slug, "fill"), data)
+    slip = Slip.objects.get(slip_type="fill")
+    client.logout()
+    login(client, cast, "runner")
+    response = client.post(reverse("cage:slip_sign", args=[cast.event.slug, slip.pk]), {"capacity": "carried_by"})
+    assert response.status_code == 302
+    assert slip.signatures.filter(capacity="carried_by", person=cast.runner).exists()
+
+
+# --- fills in transit, the dealer's signature and the DRIC's queue --------------------------
+
+
+def fill_in_transit(client, cast):
+    stock(cast)
+    open_table(cast)
+    login(client, cast, "chip_cashier")
+    response = client.post(new_slip(cast.event.slug, "fill"), form(**HAPPY["fill"][2](cast)), follow=True)
+    assert "In transit: received by signs when the chips arrive." in response.content.decode()
+    client.logout()
+    return Slip.objects.get(slip_type="fill")
+
+
+def test_the_dealer_signs_the_fill_at_the_table_from_their_own_page(client, cast):
+    slip = fill_in_transit(client, cast)
+    login(client, cast, "dealer")
+    mine = client.get(reverse("cage:mine", args=[cast.event.slug])).content.decode()
+    assert "Waiting for your signature" in mine and slip.number in mine and "Sign as Received by" in mine
+    slip_page = client.get(reverse("cage:slip", args=[cast.event.slug, slip.pk]))
+    assert slip_page.status_code == 200
+    client.post(reverse("cage:slip_sign", args=[cast.event.slug, slip.pk]), {"capacity": "received_by"})
+    tray = services.account_get(cast.event, Account.Kind.TABLE, table=cast.bj)
+    assert services.balance(tray)[cast.event.denominations.get(key="5").pk] == 60000
+
+
+def test_a_dealer_signs_on_the_runners_tablet_with_their_pin(client, cast):
+    slip = fill_in_transit(client, cast)
+    login(client, cast, "runner")
+    url = reverse("cage:slip_sign", args=[cast.event.slug, slip.pk])
+    response = client.post(url, {"capacity": "received_by", "person": cast.dealer.pk, "pin": "1111"}, follow=True)
+    assert "the signing PIN of Dealer is wrong" in response.content.decode()
+    assert not slip.signatures.filter(capacity="received_by").exists()
+    client.post(url, {"capacity": "received_by", "person": cast.dealer.pk, "pin": PIN})
+    assert slip.signatures.get(capacity="received_by").person == cast.dealer
+
+
+def test_the_logged_in_person_cannot_sign_a_capacity_that_is_not_theirs(client, cast):
+    slip = fill_in_transit(client, cast)
+    login(client, cast, "general_cashier")
+    response = client.post(
+        reverse("cage:slip_sign", args=[cast.event.slug, slip.pk]), {"capacity": "received_by"}, follow=True
+    )
+    assert "Received by must be signed by the Dealer" in response.content.decode()
+    assert not slip.signatures.filter(capacity="received_by").exists()
+
+
+def test_the_dric_approves_from_her_queue_and_the_day_can_then_close(client, cast):
+    slip = fill_in_transit(client, cast)
+    login(client, cast, "dric")
+    queue = client.get(reverse("cage:queue", args=[cast.event.slug])).content.decode()
+    assert slip.number in queue and "In transit" in queue and "Approve" in queue
+    client.post(reverse("cage:queue_approve", args=[cast.event.slug, slip.pk]))
+    assert slip.signatures.filter(capacity="authorized_by", person=cast.dric).exists()
+    assert "Fill 1 is in transit: received by still to sign" in services.close_problems(cast.day)
+
+
+def test_the_dric_voids_a_waiting_sale_from_her_queue(client, cast):
+    stock(cast)
+    login(client, cast, "chip_cashier")
+    client.post(new_slip(cast.event.slug, "sale"), form(**HAPPY["sale"][2](cast)))
+    sale = Slip.objects.get(slip_type="sale")
+    client.logout()
+    login(client, cast, "dric")
+    url = reverse("cage:queue_void", args=[cast.event.slug, sale.pk])
+    client.post(url, {"reason": "", "request_key": "v1"})
+    assert not Slip.objects.filter(slip_type="void").exists()
+    client.post(url, {"reason": "cashier keyed $5 for $25", "request_key": "v2"})
+    void = Slip.objects.get(slip_type="void")
+    assert void.voids == sale and not void.postings.exists()
+    client.logout()
+    login(client, cast, "general_cashier")
+    client.post(reverse("cage:slip_sign", args=[cast.event.slug, void.pk]), {"capacity": "requested_by"})
+    assert services.balance(services.account_get(cast.event, Account.Kind.PATRONS)) == {}
+
+
+@pytest.mark.parametrize("persona", ["general_cashier", "chip_cashier", "auditor"])
+def test_only_the_dric_approves_or_voids_from_the_queue(client, cast, persona):
+    stock(cast)
+    sale = services.sale(
+        day=cast.day, chips={"5": 2}, cash=1000, signed=cast.signed(sold_by="chip_cashier"), allow_pending=True
+    )
+    login(client, cast, persona)
+    assert client.get(reverse("cage:queue", args=[cast.event.slug])).status_code == 200
+    assert client.post(reverse("cage:queue_approve", args=[cast.event.slug, sale.pk])).status_code == 403
+    assert client.post(reverse("cage:queue_void", args=[cast.event.slug, sale.pk]), {"reason": "x"}).status_code == 403
+    assert not sale.signatures.filter(capacity="authorized_by").exists()
+
+
+# --- roles ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("persona", ["runner", "dealer", "auditor"])
+@pytest.mark.parametrize("slip_type", sorted(HAPPY))
+def test_only_the_designated_persons_write_slips(client, cast, persona, slip_type):
+    stock(cast)
+    before = Slip.objects.count()
+    login(client, cast, persona)
+    url = new_slip(cast.event.slug, slip_type)
+    assert client.get(url).status_code == 403
+    assert client.post(url, form(chips_5="1", cash="5")).status_code == 403
+    assert Slip.objects.count() == before
+
+
+def test_a_refused_page_explains_itself_and_keeps_the_navigation(client, cast):
+    login(client, cast, "runner")
+    response = client.get(new_slip(cast.event.slug, "sale"))
+    page = response.content.decode()
+    assert response.status_code == 403 and "My slips" in page and "Chip Cashier" in page
 
 
 def test_the_signature_list_offers_only_people_holding_the_role(client, cast):
     login(client, cast, "chip_cashier")
-    page = client.get(reverse("cage:slip_new", args=[cast.event.slug, "sale"])).content.decode()
+    page = client.get(new_slip(cast.event.slug, "sale")).content.decode()
     authorized = page.split('name="sign_authorized_by"')[1].split("</select>")[0]
     assert "Dric" in authorized and "Runner" not in authorized and "General Cashier" not in authorized
 
 
-@pytest.mark.parametrize("persona", ["runner", "dealer", "auditor"])
-def test_only_the_designated_persons_enter_slips(client, cast, persona):
-    stock(cast)
-    login(client, cast, persona)
-    assert client.post(reverse("cage:slip_new", args=[cast.event.slug, "sale"]), sale_form(cast)).status_code == 403
-    assert not Slip.objects.filter(slip_type="sale").exists()
-
-
-@pytest.mark.parametrize(
-    "persona,status",
-    [
-        ("dric", 200),
-        ("general_cashier", 200),
-        ("chip_cashier", 200),
-        ("auditor", 200),
-        ("runner", 403),
-        ("dealer", 403),
-    ],
-)
-def test_the_cage_and_report_pages_are_for_the_designated_persons_and_the_auditor(client, cast, persona, status):
-    login(client, cast, persona)
-    assert client.get(reverse("cage:home", args=[cast.event.slug])).status_code == status
-    assert client.get(reverse("reports:event", args=[cast.event.slug])).status_code == status
-
-
 def test_an_unknown_slip_type_is_not_found(client, cast):
     login(client, cast, "chip_cashier")
-    assert client.get(reverse("cage:slip_new", args=[cast.event.slug, "raffle"])).status_code == 404
+    assert client.get(new_slip(cast.event.slug, "raffle")).status_code == 404
 
 
-def test_the_cage_page_shows_balances_and_the_days_slips(client, cast):
+# --- the cage page, the slip page and the printable slip -------------------------------------
+
+
+def test_the_cage_page_shows_counts_of_chips_and_names_not_codes(client, cast):
     stock(cast, cash=100_000)
     login(client, cast, "general_cashier")
     page = client.get(reverse("cage:home", args=[cast.event.slug])).content.decode()
-    assert "$1,000.00" in page and "CHIPS_RECEIVED-00001" in page and "FLOAT_IN-00001" in page
+    assert "$1,000.00" in page and "Chips received 1" in page and "Float in 1" in page
+    assert "bank cash" in page and "chip bank" in page
+    shown = re.sub(r"<[^>]+>", " ", page)  # what a person reads, not the page's own attributes
+    for code in ("bank_cash", "chips:5", "table:BJ-1", "CHIPS_RECEIVED", "received_by"):
+        assert code not in shown
 
 
-def test_the_day_closes_from_the_window_once_reconciled(client, cast):
+def test_the_slip_page_shows_chips_counts_values_signers_and_what_is_still_to_sign(client, cast):
+    slip = fill_in_transit(client, cast)
+    login(client, cast, "general_cashier")
+    page = client.get(reverse("cage:slip", args=[cast.event.slug, slip.pk])).content.decode()
+    assert "Fill 1" in page and "In transit" in page
+    assert "$5 chips" in page and ">40<" in page and "$200.00" in page
+    assert "Issued by" in page and "Chip Cashier" in page and "still to sign" in page
+    assert "counted_by" not in page and "FILL-" not in page
+
+
+def read_pdf(content: bytes, tmp_path, *, raw=False) -> str:
+    path = tmp_path / f"slip-{uuid.uuid4().hex}.pdf"
+    path.write_bytes(content)
+    options = ["-raw"] if raw else ["-layout", "-nodiag"]
+    return subprocess.run(["pdftotext", *options, str(path), "-"], check=True, capture_output=True, text=True).stdout
+
+
+@pytest.mark.usefixtures("poppler")
+def test_the_printable_slip_is_a_pdf_and_a_second_print_says_reprint(client, cast, tmp_path):
+    slip = fill_in_transit(client, cast)
+    login(client, cast, "chip_cashier")
+    looked = client.get(reverse("cage:slip_pdf", args=[cast.event.slug, slip.pk]))
+    assert looked["Content-Type"] == "application/pdf" and not SlipPrint.objects.exists()
+    first = client.post(reverse("cage:slip_print", args=[cast.event.slug, slip.pk]))
+    text = read_pdf(client.get(first.url).content, tmp_path)
+    assert "Fill 1" in text and "F-2026-0117" in text and "REPRINT" not in text
+    second = client.post(reverse("cage:slip_print", args=[cast.event.slug, slip.pk]))
+    assert "REPRINT" in read_pdf(client.get(second.url).content, tmp_path, raw=True)
+
+
+# --- twice, the nightly close -----------------------------------------------------------------
+
+
+def test_a_sale_posted_twice_is_recorded_once(client, cast):
+    stock(cast)
+    login(client, cast, "chip_cashier")
+    data = form(**HAPPY["sale"][2](cast))
+    url = new_slip(cast.event.slug, "sale")
+    first = client.post(url, data)
+    second = client.post(url, data, follow=True)
+    slip = Slip.objects.get(slip_type="sale")
+    assert first.url == reverse("cage:slip", args=[cast.event.slug, slip.pk])
+    assert "This slip was already recorded as Chip sale 1." in second.content.decode()
+    client.post(url, form(**HAPPY["sale"][2](cast)))
+    assert Slip.objects.filter(slip_type="sale").count() == 2
+
+
+def test_each_form_shown_carries_a_fresh_request_key(client, cast):
+    login(client, cast, "chip_cashier")
+    url = new_slip(cast.event.slug, "float_in")
+    keys = {client.get(url).context["form"]["request_key"].value() for _ in range(2)}
+    assert len(keys) == 2
+
+
+def test_the_setup_day_offers_no_close(client, db):
+    from tests.conftest import make_cast
+
+    cast = make_cast(open_day=False)
+    login(client, cast, "general_cashier")
+    home = client.get(reverse("cage:home", args=[cast.event.slug])).content.decode()
+    assert "Ready to close" not in home and "has not opened yet" in home
+    close = client.get(reverse("cage:day_close", args=[cast.event.slug])).content.decode()
+    assert "close-form" not in close
+    assert client.get(new_slip(cast.event.slug, "sale")).status_code == 302
+
+
+def test_bank_cash_is_counted_by_bill_and_coin_and_the_day_closes_from_the_pages(client, cast):
     stock(cast, chips={"1": 10}, cash=1_000)
     login(client, cast, "general_cashier")
-    url = reverse("cage:day_close", args=[cast.event.slug])
-    signatures = {
-        "request_key": "close-1",
-        "sign_prepared_by": cast.general_cashier.pk,
-        "sign_verified_by": cast.chip_cashier.pk,
-        "password_verified_by": PASSWORD,
-        "sign_approved_by": cast.dric.pk,
-        "password_approved_by": PASSWORD,
-    }
-    response = client.post(url, signatures)
-    assert "bank cash has not been counted since its last movement" in response.content.decode()
-    from cage import services
-
-    services.count(
-        day=cast.day,
-        account=services.account_get(cast.event, "bank_cash"),
-        cash=1_000,
-        signed=cast.signed(**COUNT_SIGNED),
+    close_url = reverse("cage:day_close", args=[cast.event.slug])
+    page = client.get(close_url).content.decode()
+    assert "bank cash has not been counted since its last movement" in page and "close-form" not in page
+    count = new_slip(cast.event.slug, "count")
+    response = client.post(
+        count,
+        form(account="bank_cash", cash_500="1", cash_200="2", cash_100="1", **COUNT_FORM(cast)),
     )
-    services.count(
-        day=cast.day,
-        account=services.account_get(cast.event, "chip_bank"),
-        chips={"1": 10},
-        signed=cast.signed(**COUNT_SIGNED),
+    assert response.status_code == 302, response.content.decode()[:2000]
+    slip = Slip.objects.get(slip_type="count")
+    assert slip.details["cash"] == 1000 and slip.details["cash_lines"][0] == {"cents": 500, "count": 1}
+    client.post(count, form(account="chip_bank", chips_1="10", **COUNT_FORM(cast)))
+    page = client.get(close_url).content.decode()
+    assert "close-form" in page
+    response = client.post(
+        close_url,
+        form(**signed_by(cast, prepared_by="general_cashier", verified_by="chip_cashier", approved_by="dric")),
     )
-    assert client.post(url, signatures).status_code == 302
+    assert response.status_code == 302
     cast.day.refresh_from_db()
     assert cast.day.status == "closed"
+
+
+def COUNT_FORM(cast):  # noqa: N802 - reads like the other signature sets
+    return signed_by(cast, **{k: v for k, v in COUNT_SIGNED.items()})
 
 
 def test_the_report_downloads_as_cage_report_json(client, cast):
@@ -171,47 +662,9 @@ def test_the_report_downloads_as_cage_report_json(client, cast):
     assert json.loads(response.content)["format"] == "cage-report/1"
 
 
-def test_a_sale_posted_twice_is_recorded_once(client, cast):
-    stock(cast)
-    login(client, cast, "chip_cashier")
-    data = sale_form(cast)
-    url = reverse("cage:slip_new", args=[cast.event.slug, "sale"])
-    first = client.post(url, data)
-    second = client.post(url, data, follow=True)
-    slip = Slip.objects.get(slip_type="sale")
-    assert first.url == reverse("cage:slip", args=[cast.event.slug, slip.pk])
-    assert "This slip was already recorded as SALE-00001." in second.content.decode()
-    # A new form (a new key) records a new sale.
-    client.post(url, sale_form(cast))
-    assert Slip.objects.filter(slip_type="sale").count() == 2
-
-
-def test_each_form_shown_carries_a_fresh_request_key(client, cast):
-    login(client, cast, "chip_cashier")
-    url = reverse("cage:slip_new", args=[cast.event.slug, "float_in"])
-    keys = {client.get(url).context["form"]["request_key"].value() for _ in range(2)}
-    assert len(keys) == 2
-
-
-def test_the_report_page_shows_totals_by_name_and_games_by_name(client, cast):
-    from cage.importer import import_records
-    from tests.reports.test_figures import EXAMPLE
-
-    event = import_records(EXAMPLE)
-    user = event.people.get(code="ann")
-    from events import services as event_services
-
-    event_services.login_create(person=user, username="ann-report", password=PASSWORD)
-    assert client.login(username="ann-report", password=PASSWORD)
-    page = client.get(reverse("reports:event", args=[event.slug])).content.decode()
-    assert "Net proceeds" in page and "Wheel of Fortune" in page and ">95.00<" in page
-
-
 def test_the_cage_page_runs_the_same_number_of_queries_however_many_slips(client, cast):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
-
-    from cage import services
 
     def runner_sales(n):
         for _ in range(n):
@@ -226,7 +679,8 @@ def test_the_cage_page_runs_the_same_number_of_queries_however_many_slips(client
                 runner=cast.runner,
                 chips={"1": 1},
                 cash=100,
-                signed=cast.signed(sold_by="runner", authorized_by="dric"),
+                signed=cast.signed(sold_by="runner"),
+                allow_pending=True,
             )
 
     stock(cast)
