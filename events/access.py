@@ -49,6 +49,7 @@ EVENT_PAGES = (
     ("events:people", READ_ALL, _("People")),
     ("events:compliance", READ_ALL, _("Compliance")),
     ("cage:home", READ_ALL, _("Cage")),
+    ("cage:register", READ_ALL, _("Register")),
     ("reports:event", READ_ALL, _("Report")),
 )
 
