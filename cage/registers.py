@@ -67,25 +67,33 @@ class RegisterFilter(forms.Form):
         }
 
 
+def column(label, *, order_by=None, number=False, **kwargs) -> tables.Column:
+    """A column whose cells carry their heading (data-label), for the narrow layout that shows
+    each slip as a card; sortable where it names what it sorts by."""
+    classes = {"class": "num"} if number else {}
+    return tables.Column(
+        verbose_name=label,
+        order_by=order_by,
+        orderable=order_by is not None,
+        empty_values=(),
+        attrs={"th": dict(classes), "td": {**classes, "data-label": label}},
+        **kwargs,
+    )
+
+
 class RegisterTable(tables.Table):
     """One row per slip (cage.selectors.registers.RegisterRow)."""
 
-    slip = tables.Column(accessor="number", verbose_name=_("Slip"), order_by=("slip_key",), orderable=True)
-    day = tables.Column(verbose_name=_("Gaming day"), order_by=("day_key",), orderable=True)
-    time = tables.Column(accessor="at", verbose_name=_("Time"), order_by=("time_key",), orderable=True)
-    table = tables.Column(verbose_name=_("Table"), empty_values=())
-    runner = tables.Column(verbose_name=_("Runner"), empty_values=())
-    chips = tables.Column(verbose_name=_("Chips"), empty_values=())
-    amount = tables.Column(
-        verbose_name=_("Amount"),
-        order_by=("amount_key",),
-        orderable=True,
-        empty_values=(),
-        attrs={"th": {"class": "num"}, "td": {"class": "num"}},
-    )
-    state = tables.Column(verbose_name=_("State"), empty_values=())
-    signed_by = tables.Column(accessor="signers", verbose_name=_("Signed by"), empty_values=())
-    note = tables.Column(verbose_name=_("Note"), empty_values=())
+    slip = column(_("Slip"), accessor="number", order_by=("slip_key",))
+    day = column(_("Gaming day"), order_by=("day_key",))
+    time = column(_("Time"), accessor="at", order_by=("time_key",))
+    table = column(_("Table"))
+    runner = column(_("Runner"))
+    chips = column(_("Chips"))
+    amount = column(_("Amount"), order_by=("amount_key",), number=True)
+    state = column(_("State"))
+    signed_by = column(_("Signed by"), accessor="signers")
+    note = column(_("Note"))
 
     class Meta:
         orderable = False
@@ -97,6 +105,9 @@ class RegisterTable(tables.Table):
     def __init__(self, data, *, event, **kwargs):
         self.event = event
         super().__init__(data, **kwargs)
+
+    def get_column_class_names(self, classes_set, bound_column):
+        return super().get_column_class_names(classes_set, bound_column) | {f"col-{bound_column.name}"}
 
     # --- the page -------------------------------------------------------------------------
 
