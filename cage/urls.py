@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, views_registers
 from .views_people import mine
 
 app_name = "cage"
@@ -18,4 +18,10 @@ urlpatterns = [
     path("<slug:slug>/close/", views.day_close, name="day_close"),
     path("<slug:slug>/reconcile/", views.day_reconcile, name="day_reconcile"),
     path("<slug:slug>/me/", mine, name="mine"),
+]
+
+# The registers (cage.views_registers).
+urlpatterns += [
+    path("<slug:slug>/register/", views_registers.register, name="register"),
+    path("<slug:slug>/register/voids/", views_registers.voids, name="voids"),
 ]

@@ -50,6 +50,7 @@ EVENT_PAGES = (
     ("events:compliance", READ_ALL, _("Compliance")),
     ("cage:home", READ_ALL, _("Cage")),
     ("cage:queue", READ_ALL, _("DRIC's queue")),
+    ("cage:register", READ_ALL, _("Register")),
     ("reports:event", READ_ALL, _("Report")),
 )
 

@@ -1,0 +1,191 @@
+"""The register of slips as a django-tables2 table, its filter form, and its CSV export."""
+
+import csv
+import io
+
+import django_tables2 as tables
+from django import forms
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
+
+from cage.money import cents_str, dollars
+from cage.selectors.slips import State
+from cage.slip_types import SLIP_KINDS
+from events.models import GameTable, GamingDay, Person
+
+PER_PAGE = 50
+
+
+class DayChoice(forms.ModelChoiceField):
+    def label_from_instance(self, obj):
+        return obj.date.isoformat()
+
+
+class PersonChoice(forms.ModelChoiceField):
+    def label_from_instance(self, obj):
+        return obj.name
+
+
+class RegisterFilter(forms.Form):
+    """What the register shows: a GET form, every field optional."""
+
+    day = DayChoice(
+        queryset=GamingDay.objects.none(), required=False, label=_("Gaming day"), empty_label=_("Every day")
+    )
+    type = forms.ChoiceField(required=False, label=_("Slip type"))
+    table = forms.ModelChoiceField(
+        queryset=GameTable.objects.none(), required=False, label=_("Table"), empty_label=_("Every table")
+    )
+    person = PersonChoice(
+        queryset=Person.objects.none(),
+        required=False,
+        label=_("Person"),
+        empty_label=_("Anyone"),
+        help_text=_("who signed the slip, or the runner named on it"),
+    )
+    state = forms.ChoiceField(required=False, label=_("State"))
+
+    def __init__(self, data, *, event):
+        super().__init__(data)
+        self.fields["day"].queryset = event.days.order_by("date")
+        self.fields["type"].choices = [("", _("Every type"))] + [(t, k.label) for t, k in SLIP_KINDS.items()]
+        self.fields["table"].queryset = event.tables.order_by("code")
+        self.fields["person"].queryset = event.people.order_by("name")
+        self.fields["state"].choices = [("", _("Any state"))] + State.CHOICES
+
+    def criteria(self) -> dict:
+        """The valid choices as the selector's keyword arguments; an invalid one narrows nothing."""
+        self.is_valid()
+        data = getattr(self, "cleaned_data", {})
+        return {
+            "day": data.get("day"),
+            "slip_type": data.get("type") or None,
+            "table": data.get("table"),
+            "person": data.get("person"),
+            "state": data.get("state") or None,
+        }
+
+
+def column(label, *, order_by=None, number=False, **kwargs) -> tables.Column:
+    """A column whose cells carry their heading (data-label), for the narrow layout that shows
+    each slip as a card; sortable where it names what it sorts by."""
+    classes = {"class": "num"} if number else {}
+    return tables.Column(
+        verbose_name=label,
+        order_by=order_by,
+        orderable=order_by is not None,
+        empty_values=(),
+        attrs={"th": dict(classes), "td": {**classes, "data-label": label}},
+        **kwargs,
+    )
+
+
+class RegisterTable(tables.Table):
+    """One row per slip (cage.selectors.registers.RegisterRow)."""
+
+    slip = column(_("Slip"), accessor="number", order_by=("slip_key",))
+    day = column(_("Gaming day"), order_by=("day_key",))
+    time = column(_("Time"), accessor="at", order_by=("time_key",))
+    table = column(_("Table"))
+    runner = column(_("Runner"))
+    chips = column(_("Chips"))
+    amount = column(_("Amount"), order_by=("amount_key",), number=True)
+    state = column(_("State"))
+    signed_by = column(_("Signed by"), accessor="signers")
+    note = column(_("Note"))
+
+    class Meta:
+        orderable = False
+        per_page = PER_PAGE
+        empty_text = _("No slip matches these choices.")
+        attrs = {"class": "grid register", "id": "register"}
+        row_attrs = {"class": lambda record: f"state-{record.state}"}
+
+    def __init__(self, data, *, event, **kwargs):
+        self.event = event
+        super().__init__(data, **kwargs)
+
+    def get_column_class_names(self, classes_set, bound_column):
+        return super().get_column_class_names(classes_set, bound_column) | {f"col-{bound_column.name}"}
+
+    # --- the page -------------------------------------------------------------------------
+
+    def render_slip(self, value, record):
+        return format_html('<a href="{}">{}</a>', reverse("cage:slip", args=[self.event.slug, record.slip.pk]), value)
+
+    def render_day(self, value):
+        return value.isoformat()
+
+    def render_time(self, value):
+        return value.strftime("%H:%M")
+
+    def render_chips(self, value):
+        return format_html_join("", '<span class="line">{}</span>', ((line,) for line in value))
+
+    def render_amount(self, value):
+        return "" if value is None else dollars(value)
+
+    def render_state(self, record):
+        return format_html('<span class="state {}">{}</span>', record.state, record.state_label)
+
+    def render_signed_by(self, value):
+        return format_html_join(
+            "", '<span class="line"><span class="cap">{}</span> {}</span>', ((s.capacity, s.name) for s in value)
+        )
+
+    def render_note(self, value, record):
+        return note_text(record)
+
+    # --- the CSV: the same columns as plain text --------------------------------------------
+
+    def value_slip(self, value):
+        return value
+
+    def value_day(self, value):
+        return value.isoformat()
+
+    def value_time(self, value):
+        return value.strftime("%H:%M")
+
+    def value_chips(self, value):
+        return "; ".join(value)
+
+    def value_amount(self, value):
+        return "" if value is None else cents_str(value)
+
+    def value_state(self, record):
+        return record.state_label
+
+    def value_signed_by(self, value):
+        return "; ".join(f"{s.capacity}: {s.name}" for s in value)
+
+    def value_note(self, record):
+        return note_text(record)
+
+
+def note_text(record) -> str:
+    """The slip's reason or description; a void also names the slip it voids."""
+    if record.voided_slip and record.note:
+        return _("Voids %(slip)s: %(reason)s") % {"slip": record.voided_slip, "reason": record.note}
+    if record.voided_slip:
+        return _("Voids %(slip)s") % {"slip": record.voided_slip}
+    return record.note
+
+
+# A cell that begins with one of these is read by a spreadsheet as a formula (or DDE): CSV injection.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def guard(cell) -> str:
+    text = "" if cell is None else str(cell)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def register_csv(table: RegisterTable) -> str:
+    """Every row of the (filtered, sorted) table, unpaged, as CSV; no cell can run as a formula."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for row in table.as_values():
+        writer.writerow([guard(cell) for cell in row])
+    return out.getvalue()

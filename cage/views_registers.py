@@ -1,0 +1,52 @@
+"""The cage's registers: every slip of the event, filtered, sorted, paged and exported; the voids
+and the serials never issued. Read-only pages for the DRIC, the cashiers and the auditor."""
+
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+from django_tables2 import RequestConfig
+
+from cage.registers import PER_PAGE, RegisterFilter, RegisterTable, register_csv
+from cage.selectors.registers import register_rows, serial_checks, void_rows
+from events.access import READ_ALL, event_access
+
+
+@require_safe
+def register(request, slug):
+    access = event_access(request, slug, read=READ_ALL)
+    event = access.event
+    form = RegisterFilter(request.GET or None, event=event)
+    rows = register_rows(event, **form.criteria())
+    table = RegisterTable(rows, event=event)
+    if request.GET.get("export") == "csv":
+        RequestConfig(request, paginate=False).configure(table)
+        response = HttpResponse(register_csv(table), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{event.slug}.register.csv"'
+        return response
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    export = request.GET.copy()
+    export.pop("page", None)
+    export["export"] = "csv"
+    return render(
+        request,
+        "cage/register.html",
+        {
+            "access": access,
+            "event": event,
+            "form": form,
+            "table": table,
+            "count": len(rows),
+            "export_query": export.urlencode(),
+        },
+    )
+
+
+@require_safe
+def voids(request, slug):
+    access = event_access(request, slug, read=READ_ALL)
+    event = access.event
+    return render(
+        request,
+        "cage/voids.html",
+        {"access": access, "event": event, "voids": void_rows(event), "serials": serial_checks(event)},
+    )

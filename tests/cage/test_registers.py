@@ -1,0 +1,418 @@
+"""The cage's registers (cage:register, cage:voids): every slip of every day, filtered, sorted,
+paged and exported; the voids; the serials never issued. Built through the real services."""
+
+import csv
+import datetime
+import html as htmllib
+import io
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from cage import services
+from cage.models import Account, Posting, Signature, Slip, SlipCounter, SlipType
+from events import services as event_services
+from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED, FILL_SIGNED, SALE_SIGNED, open_table, stock
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+HEADER = ["Slip", "Gaming day", "Time", "Table", "Runner", "Chips", "Amount", "State", "Signed by", "Note"]
+FIRST, SECOND = "2026-09-11", "2026-09-12"
+
+
+def login(client, cast, persona):
+    person = getattr(cast, persona)
+    assert client.login(username=person.user.username, password=PASSWORD)
+    return person
+
+
+def register_url(cast, **query):
+    url = reverse("cage:register", args=[cast.event.slug])
+    return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
+
+
+def csv_rows(client, cast, **query) -> list[list[str]]:
+    response = client.get(register_url(cast, export="csv", **query))
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8"))))
+    assert rows[0] == HEADER
+    return rows[1:]
+
+
+def numbers(client, cast, **query) -> list[str]:
+    return [row[0] for row in csv_rows(client, cast, **query)]
+
+
+def page_numbers(response) -> list[str]:
+    """The slips listed in the page's register, in order."""
+    html = response.content.decode()
+    body = html[html.index('id="register"') :]
+    body = body[body.index("<tbody") : body.index("</tbody>")]
+    return [htmllib.unescape(n) for n in re.findall(r'<a href="/cage/[^"]+/slips/\d+/">([^<]+)</a>', body)]
+
+
+def two_days(cast):
+    """A closed first day and a busy second one: fills complete and in transit, a sale voided and
+    one waiting for the DRIC, an expense, and an opener whose reason and an expense whose
+    description look like spreadsheet formulas."""
+    stock(cast, chips={"1": 10}, cash=1000)
+    services.count(
+        day=cast.day,
+        account=services.account_get(cast.event, "bank_cash"),
+        cash=1000,
+        signed=cast.signed(**COUNT_SIGNED),
+    )
+    services.count(
+        day=cast.day,
+        account=services.account_get(cast.event, "chip_bank"),
+        chips={"1": 10},
+        signed=cast.signed(**COUNT_SIGNED),
+    )
+    services.close_day(day=cast.day, signed=cast.signed(**CLOSE_SIGNED))
+    cast.first_day = cast.day
+    cast.day = event_services.day_open(
+        day=event_services.day_add(event=cast.event, date=cast.day.date + datetime.timedelta(days=1))
+    )
+    stock(cast)
+    open_table(cast)
+    services.table_issue(
+        day=cast.day,
+        table=cast.wheel,
+        chips={"1": 50},
+        signed=cast.signed(issued_by="chip_cashier", received_by="dealer2"),
+    )
+    services.table_open(
+        day=cast.day,
+        table=cast.wheel,
+        chips={"1": 50},
+        reason="=cmd|' /C calc'!A0",
+        signed=cast.signed(counted_by="dealer2", verified_by="chip_cashier"),
+    )
+    services.fill(day=cast.day, table=cast.bj, chips={"5": 40}, signed=cast.signed(**FILL_SIGNED))
+    services.fill(
+        day=cast.day,
+        table=cast.bj,
+        runner=cast.runner2,
+        chips={"25": 4},
+        signed=cast.signed(issued_by="chip_cashier", carried_by="runner2"),
+        allow_pending=True,
+    )
+    sale = services.sale(day=cast.day, chips={"5": 2}, cash=1000, signed=cast.signed(**SALE_SIGNED))
+    services.sale(
+        day=cast.day, chips={"1": 5}, cash=500, signed=cast.signed(sold_by="chip_cashier"), allow_pending=True
+    )
+    services.void(
+        day=cast.day,
+        target=sale,
+        reason="Wrong chips handed over",
+        signed=cast.signed(requested_by="chip_cashier", authorized_by="dric"),
+    )
+    services.expense(
+        day=cast.day,
+        category="other",
+        description="=1+2",
+        cash=2500,
+        invoice="",
+        signed=cast.signed(approved_by="dric"),
+    )
+    return cast
+
+
+DAY_ONE = ["Chips received 1", "Float in 1", "Count 1", "Count 2", "Day close 1"]
+DAY_TWO = [
+    "Chips received 2",
+    "Float in 2",
+    "Table issue 1",
+    "Opener 1",
+    "Table issue 2",
+    "Opener 2",
+    "Fill 1",
+    "Fill 2",
+    "Chip sale 1",
+    "Chip sale 2",
+    "Void 1",
+    "Expense 1",
+]
+
+
+@pytest.fixture
+def busy(cast):
+    return two_days(cast)
+
+
+# --- the register ------------------------------------------------------------------------------
+
+
+def test_the_register_lists_every_slip_of_every_day_in_order(client, busy):
+    login(client, busy, "dric")
+    response = client.get(register_url(busy))
+    assert response.status_code == 200
+    assert page_numbers(response) == DAY_ONE + DAY_TWO
+    assert numbers(client, busy) == DAY_ONE + DAY_TWO
+    page = response.content.decode()
+    assert "17 slips" in page
+    assert reverse("cage:voids", args=[busy.event.slug]) in page
+
+
+def test_each_row_says_what_the_slip_says_as_people_say_it(client, busy):
+    login(client, busy, "auditor")
+    rows = {row[0]: dict(zip(HEADER, row, strict=True)) for row in csv_rows(client, busy)}
+    fill = rows["Fill 1"]
+    assert fill["Gaming day"] == SECOND
+    assert re.fullmatch(r"\d\d:\d\d", fill["Time"])
+    assert fill["Table"] == "BJ-1"
+    assert fill["Runner"] == "Runner"
+    assert fill["Chips"] == "40 × $5"
+    assert fill["Amount"] == "200.00"
+    assert fill["State"] == "Complete"
+    assert fill["Signed by"] == "Issued by: Chip Cashier; Carried by: Runner; Received by: Dealer; Authorized by: Dric"
+    assert rows["Fill 2"]["State"] == "In transit"
+    assert rows["Fill 2"]["Runner"] == "Runner2"
+    assert rows["Fill 2"]["Amount"] == "100.00"
+    assert rows["Chip sale 1"]["State"] == "Voided"
+    assert rows["Chip sale 2"]["State"] == "Waiting for signatures"
+    assert rows["Chips received 2"]["Chips"] == "1000 × $1; 400 × $5; 40 × $25"
+    assert rows["Chips received 2"]["Amount"] == "4000.00"
+    assert rows["Chips received 1"]["Gaming day"] == FIRST
+    # Cash-only slips: the float's cash moved, the expense's cash, the void the slip it reverses.
+    assert rows["Float in 2"]["Amount"] == "1000.00"
+    assert rows["Expense 1"]["Amount"] == "25.00"
+    assert rows["Void 1"]["Amount"] == "10.00"
+    assert rows["Void 1"]["Note"] == "Voids Chip sale 1: Wrong chips handed over"
+    assert rows["Day close 1"]["Amount"] == ""
+    # Names, never codes.
+    text = "\n".join(",".join(r.values()) for r in rows.values())
+    assert "chip_cashier" not in text and "runner2," not in text and "table:" not in text
+
+    page = client.get(register_url(busy)).content.decode()
+    assert "$4,000.00" in page and "$200.00" in page
+    assert "40 × $5" in page
+    assert "Waiting for signatures" in page and "In transit" in page and "Voided" in page
+
+
+def test_each_filter_narrows_the_rows(client, busy):
+    login(client, busy, "general_cashier")
+    assert numbers(client, busy, day=busy.first_day.pk) == DAY_ONE
+    assert numbers(client, busy, day=busy.day.pk) == DAY_TWO
+    assert numbers(client, busy, type="fill") == ["Fill 1", "Fill 2"]
+    assert numbers(client, busy, type="sale") == ["Chip sale 1", "Chip sale 2"]
+    assert numbers(client, busy, table=busy.bj.pk) == ["Table issue 1", "Opener 1", "Fill 1", "Fill 2"]
+    assert numbers(client, busy, table=busy.wheel.pk) == ["Table issue 2", "Opener 2"]
+    # The runner named on it, or who signed it.
+    assert numbers(client, busy, person=busy.runner2.pk) == ["Fill 2"]
+    assert numbers(client, busy, person=busy.dealer2.pk) == ["Table issue 2", "Opener 2"]
+    assert numbers(client, busy, person=busy.general_cashier.pk) == [
+        "Float in 1",
+        "Count 1",
+        "Count 2",
+        "Day close 1",
+        "Float in 2",
+    ]
+    assert numbers(client, busy, state="in_transit") == ["Fill 2"]
+    assert numbers(client, busy, state="waiting") == ["Chip sale 2"]
+    assert numbers(client, busy, state="voided") == ["Chip sale 1"]
+    assert len(numbers(client, busy, state="complete")) == 14
+    # Together they all apply; the page says how many.
+    assert numbers(client, busy, day=busy.day.pk, type="sale", state="waiting") == ["Chip sale 2"]
+    response = client.get(register_url(busy, type="fill"))
+    assert page_numbers(response) == ["Fill 1", "Fill 2"]
+    assert "2 slips" in response.content.decode()
+    # The export link keeps the filter.
+    assert "export=csv" in response.content.decode() and "type=fill" in response.content.decode()
+    # A choice that is not on this event narrows nothing and says so.
+    response = client.get(register_url(busy, table=999999))
+    assert page_numbers(response) == DAY_ONE + DAY_TWO
+    assert "Select a valid choice" in response.content.decode()
+
+
+def test_the_register_sorts_by_slip_day_time_and_amount(client, busy):
+    login(client, busy, "chip_cashier")
+    by_amount = csv_rows(client, busy, sort="amount")
+    amounts = [float(r[6]) for r in by_amount if r[6]]
+    assert amounts == sorted(amounts)
+    assert by_amount[0][0] == "Day close 1"  # no amount sorts first
+    by_amount_down = csv_rows(client, busy, sort="-amount")
+    assert [float(r[6]) for r in by_amount_down if r[6]] == sorted(amounts, reverse=True)
+    assert by_amount_down[0][0] == "Chips received 2"
+
+    by_slip = numbers(client, busy, sort="slip")
+    assert by_slip[:4] == ["Chip sale 1", "Chip sale 2", "Chips received 1", "Chips received 2"]
+    assert by_slip == sorted(DAY_ONE + DAY_TWO, key=lambda n: (n.rsplit(" ", 1)[0], int(n.rsplit(" ", 1)[1])))
+    assert numbers(client, busy, sort="-day")[: len(DAY_TWO)] == list(reversed(DAY_TWO))
+    assert numbers(client, busy, sort="-time") == list(reversed(DAY_ONE + DAY_TWO))
+    assert page_numbers(client.get(register_url(busy, sort="-amount")))[0] == "Chips received 2"
+
+
+def test_the_register_pages_fifty_slips_at_a_time_and_sorts_serials_as_numbers(client, cast):
+    for _ in range(55):
+        services.chips_received(
+            day=cast.day, chips={"1": 1}, signed=cast.signed(received_by="chip_cashier", witnessed_by="dric")
+        )
+    login(client, cast, "dric")
+    first = page_numbers(client.get(register_url(cast, sort="slip")))
+    second = page_numbers(client.get(register_url(cast, sort="slip", page=2)))
+    assert first == [f"Chips received {n}" for n in range(1, 51)]
+    assert second == [f"Chips received {n}" for n in range(51, 56)]
+    assert page_numbers(client.get(register_url(cast, sort="-slip")))[:2] == ["Chips received 55", "Chips received 54"]
+    # The export is every slip, not a page of them.
+    assert len(numbers(client, cast, page=2)) == 55
+    # A page past the end shows the last one rather than failing.
+    assert client.get(register_url(cast, page=99)).status_code == 200
+
+
+def test_a_cell_that_looks_like_a_formula_is_plain_text_in_the_csv(client, busy):
+    login(client, busy, "dric")
+    rows = {row[0]: row for row in csv_rows(client, busy)}
+    assert rows["Expense 1"][9] == "'=1+2"
+    assert rows["Opener 2"][9] == "'=cmd|' /C calc'!A0"
+    for row in rows.values():
+        for cell in row:
+            assert not cell.startswith(("=", "+", "-", "@")), cell
+    # The page shows them as written, escaped.
+    page = client.get(register_url(busy)).content.decode()
+    assert "=1+2" in page and "&#x27;=1+2" not in page
+
+
+@pytest.mark.parametrize("persona", ["dric", "general_cashier", "chip_cashier", "auditor"])
+def test_the_dric_cashiers_and_auditor_read_the_registers(client, busy, persona):
+    login(client, busy, persona)
+    for name in ("cage:register", "cage:voids"):
+        assert client.get(reverse(name, args=[busy.event.slug])).status_code == 200
+    page = client.get(reverse("events:detail", args=[busy.event.slug])).content.decode()
+    assert reverse("cage:register", args=[busy.event.slug]) in page
+
+
+@pytest.mark.parametrize("persona", ["runner", "dealer"])
+def test_runners_and_dealers_are_refused_the_registers(client, busy, persona):
+    login(client, busy, persona)
+    for url in (
+        register_url(busy),
+        register_url(busy, export="csv"),
+        reverse("cage:voids", args=[busy.event.slug]),
+    ):
+        response = client.get(url)
+        assert response.status_code == 403
+        assert "Fill 1" not in response.content.decode()
+    page = client.get(reverse("events:detail", args=[busy.event.slug])).content.decode()
+    assert reverse("cage:register", args=[busy.event.slug]) not in page
+
+
+def test_someone_with_no_role_on_the_event_is_refused(client, busy, outsider):
+    assert client.login(username="outsider", password=PASSWORD)
+    for url in (register_url(busy), register_url(busy, export="csv"), reverse("cage:voids", args=[busy.event.slug])):
+        assert client.get(url).status_code == 403
+
+
+def test_the_registers_change_nothing_and_take_no_post(client, busy):
+    login(client, busy, "dric")
+    models = (Slip, Signature, Posting, Account, SlipCounter)
+    before = [m.objects.count() for m in models]
+    urls = [
+        register_url(busy),
+        register_url(busy, type="fill", sort="-amount", page=1),
+        register_url(busy, export="csv"),
+        reverse("cage:voids", args=[busy.event.slug]),
+    ]
+    with CaptureQueriesContext(connection) as queries:
+        for url in urls:
+            assert client.get(url).status_code == 200
+    writes = [
+        q["sql"]
+        for q in queries.captured_queries
+        if q["sql"].lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))
+    ]
+    assert writes == []
+    assert [m.objects.count() for m in models] == before
+    for url in urls:
+        assert client.post(url).status_code in (403, 405)
+
+
+def query_counts(client, cast) -> list[int]:
+    counts = []
+    for url in (
+        register_url(cast),
+        register_url(cast, export="csv", sort="amount"),
+        reverse("cage:voids", args=[cast.event.slug]),
+    ):
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        counts.append(len(queries.captured_queries))
+    return counts
+
+
+def test_the_registers_take_a_fixed_number_of_queries(client, busy):
+    login(client, busy, "auditor")
+    few = query_counts(client, busy)
+    for n in range(15):
+        services.fill(day=busy.day, table=busy.bj, chips={"1": 1}, signed=busy.signed(**FILL_SIGNED))
+        sale = services.sale(day=busy.day, chips={"1": 1}, cash=100, signed=busy.signed(**SALE_SIGNED))
+        services.void(
+            day=busy.day,
+            target=sale,
+            reason=f"mistake {n}",
+            signed=busy.signed(requested_by="general_cashier", authorized_by="dric"),
+        )
+    assert Slip.objects.count() > 60
+    assert query_counts(client, busy) == few
+
+
+# --- voids and serials ---------------------------------------------------------------------------
+
+
+def voids_text(client, cast) -> str:
+    response = client.get(reverse("cage:voids", args=[cast.event.slug]))
+    assert response.status_code == 200
+    return htmllib.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode())))
+
+
+def test_the_voids_page_lists_each_void_with_who_asked_and_who_authorized(client, busy):
+    services.void(
+        day=busy.day,
+        target=Slip.objects.get(slip_type=SlipType.FILL, serial=2),
+        reason="Runner went to the wrong table",
+        signed=busy.signed(requested_by="general_cashier"),
+        allow_pending=True,
+    )
+    login(client, busy, "auditor")
+    text = voids_text(client, busy)
+    assert f"Void 1 Chip sale 1 {SECOND}" in text
+    assert "Wrong chips handed over Chip Cashier Dric" in text
+    assert f"Void 2 Fill 2 {SECOND}" in text
+    assert "Runner went to the wrong table General Cashier not yet authorized" in text
+
+
+def test_every_serial_issued_says_so_per_type(client, busy):
+    login(client, busy, "dric")
+    text = voids_text(client, busy)
+    assert "Fill 1–2: all issued" in text
+    assert "Chips received 1–2: all issued" in text
+    assert "Void 1: all issued" in text
+    assert "Day close 1: all issued" in text
+    assert "never issued" not in text
+    assert "Credit" not in text  # no credit was written: not in use
+
+
+def test_a_serial_never_issued_is_found_from_the_slips_themselves(client, busy):
+    # As a damaged database would look: a fill numbered 5 written past the counter, which stands at 2.
+    Slip.objects.create(
+        event=busy.event,
+        day=busy.day,
+        slip_type=SlipType.FILL,
+        serial=5,
+        at=timezone.now(),
+        table=busy.bj,
+        runner=busy.runner,
+        details={"chips": {"1": 1}},
+    )
+    assert SlipCounter.objects.get(event=busy.event, slip_type=SlipType.FILL).last == 2
+    login(client, busy, "dric")
+    text = voids_text(client, busy)
+    assert "Fill 1–5: never issued 3–4" in text
+    assert "Fill: numbered past the last serial issued (2): 5" in text
+    assert "Chips received 1–2: all issued" in text
