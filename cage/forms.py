@@ -112,10 +112,16 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
                 tables = tables.filter(state=TABLE_STATES[kind.type])
             self.fields["table"] = TableChoice(label=_("Table"), queryset=tables, empty_label=_("Choose the table"))
         if RUNNER_FIELD in fields:
+            runners = people_with(event, [Role.RUNNER])
+            selling_runner = self.runner_on_the_floor()
+            if selling_runner:
+                # A runner records their own sales on the floor, and only their own.
+                runners = runners.filter(pk=signer.pk)
             self.fields["runner"] = PersonChoice(
                 label=_("Runner"),
-                queryset=people_with(event, [Role.RUNNER]),
-                required=kind.runner_required,
+                queryset=runners,
+                required=kind.runner_required or selling_runner,
+                initial=signer.pk if selling_runner else None,
                 empty_label=_("No runner: at the cage") if kind.type == SlipType.SALE else _("Choose the runner"),
             )
         if ACCOUNT in fields:
@@ -144,7 +150,9 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
                 label=_("Paid with"), choices=[(k, v[2]) for k, v in TENDERS.items()], initial="cad_cash"
             )
         if HOURS in fields:
-            self.dealers = list(people_with(event, [Role.DEALER]))
+            # In the order of the event's people, as a records file lists them: the order of the
+            # shares and of ties in the split (T&C 2.6).
+            self.dealers = list(people_with(event, [Role.DEALER]).order_by("pk"))
             for p in self.dealers:
                 self.fields[f"hours_{p.code}"] = forms.DecimalField(
                     label=_("Hours worked: %(name)s") % {"name": p.name},
@@ -176,6 +184,11 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
         if first is not None:
             first.field.widget.attrs["autofocus"] = True
 
+    def runner_on_the_floor(self) -> bool:
+        """A runner, not a cashier, writing this slip (a sale to a patron on the floor)."""
+        roles = self.signer.role_codes() if self.signer else set()
+        return Role.RUNNER in roles and not roles & {Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER}
+
     # --- signatures --------------------------------------------------------------------
 
     def add_signature_fields(self):
@@ -187,7 +200,9 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
             mine = (
                 not mine_taken
                 and bool(own & set(cap.roles))
-                and cap.code != self.kind.runner_capacity
+                and (
+                    cap.code != self.kind.runner_capacity or not self.kind.runner_required or self.runner_on_the_floor()
+                )
                 and cap.step in (1, None)
             )
             mine_taken = mine_taken or mine

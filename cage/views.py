@@ -136,10 +136,12 @@ def _last_count(day, table_id) -> dict:
 
 @require_http_methods(["GET", "POST"])
 def slip_new(request, slug, slip_type):
-    access = event_access(request, slug, read=CAGE_WRITE, write=CAGE_WRITE)
     kind = SLIP_KINDS.get(slip_type)
     if kind is None or kind.type == SlipType.CLOSE_DAY:
         raise Http404(_("No such slip type"))
+    # Runners record their own sales on the floor (T&C 3.4.2); every other slip is the cage's.
+    writers = CAGE_WRITE | {Role.RUNNER} if kind.type == SlipType.SALE else CAGE_WRITE
+    access = event_access(request, slug, read=writers, write=writers)
     day = current_day(access.event)
     if day is None or day.status in (GamingDay.Status.SETUP, GamingDay.Status.CLOSED):
         messages.error(request, _("No gaming day is open; slips are written in an open gaming day."))

@@ -6,7 +6,7 @@ from cage.models import Slip
 from events.models import GameTable
 from tests.browser.conftest import log_in, screenshot
 from tests.cage.helpers import open_table, stock
-from tests.conftest import PASSWORD, make_cast
+from tests.conftest import PASSWORD, PIN, make_cast
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,27 +31,49 @@ def test_the_dric_logs_in_and_creates_a_table(page):
     assert not GameTable.objects.filter(code="CR-1").exists()
 
 
-def test_the_chip_cashier_records_a_fill_signed_by_runner_dealer_and_dric_on_one_screen(page):
+def test_a_fill_is_issued_at_the_cage_received_at_the_table_and_approved_from_the_queue(browser, live_server):
     cast = make_cast()
     stock(cast)
     open_table(cast)
-    log_in(page, cast.chip_cashier.user.username, PASSWORD)
-    page.goto(f"/cage/{cast.event.slug}/")
-    page.click("#slip-types >> text=Fill")
-    page.select_option("select[name=table]", label="BJ-1")
-    page.fill("input[name=chips_5]", "40")
-    page.select_option("select[name=sign_issued_by]", label="Chip Cashier")
-    for capacity, name in (("carried_by", "Runner"), ("received_by", "Dealer"), ("authorized_by", "Dric")):
-        page.select_option(f"select[name=sign_{capacity}]", label=name)
-        page.fill(f"input[name=password_{capacity}]", PASSWORD)
-    screenshot(page, "cc-fill-form")
-    page.click("#slip-form button[type=submit]")
-    page.wait_for_selector("text=FILL-00001 recorded.")
-    screenshot(page, "cc-fill-slip")
-    signatures = page.inner_text("table#signatures")
-    assert "authorized_by" in signatures and "Dric" in signatures
+    cc, dealer, dric = (person_page(browser, live_server, p) for p in (cast.chip_cashier, cast.dealer, cast.dric))
+
+    cc.goto(f"/cage/{cast.event.slug}/")
+    cc.click("#slip-types >> text=Fill")
+    cc.select_option("select[name=table]", label="table BJ-1")
+    cc.select_option("select[name=runner]", label="Runner")
+    cc.fill("input[name=chips_5]", "40")
+    assert cc.inner_text("#chips-total") == "$200.00"
+    cc.select_option("select[name=sign_carried_by]", label="Runner")
+    cc.fill("input[name=pin_carried_by]", PIN)
+    screenshot(cc, "cc-fill-form")
+    cc.click("#slip-form button[type=submit]")
+    cc.wait_for_selector("text=Fill 1 recorded. In transit")
+    screenshot(cc, "cc-fill-in-transit")
+    assert "In transit" in cc.inner_text("h1")
+
+    dealer.goto(f"/cage/{cast.event.slug}/me/")
+    dealer.click("#to-sign >> text=Sign as Received by")
+    dealer.wait_for_selector("text=Dealer signed Fill 1 as received by.")
+
+    dric.goto(f"/cage/{cast.event.slug}/queue/")
+    assert "Fill 1" in dric.inner_text("#queue")
+    dric.click("#queue >> text=Approve")
+    dric.wait_for_selector("text=Fill 1 approved.")
     slip = Slip.objects.get(slip_type="fill")
-    assert {s.capacity for s in slip.signatures.all()} == {"issued_by", "carried_by", "received_by", "authorized_by"}
+    assert {s.capacity: s.person for s in slip.signatures.all()} == {
+        "issued_by": cast.chip_cashier,
+        "carried_by": cast.runner,
+        "received_by": cast.dealer,
+        "authorized_by": cast.dric,
+    }
+
+
+def person_page(browser, live_server, person):
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    log_in(page, person.user.username, PASSWORD)
+    return page
 
 
 def test_a_sale_fills_in_its_cash_from_the_chips_and_a_debit_card_is_refused(page):
@@ -63,14 +85,12 @@ def test_a_sale_fills_in_its_cash_from_the_chips_and_a_debit_card_is_refused(pag
     page.fill("input[name=chips_25]", "2")
     assert page.input_value("input[name=cash]") == "65.00"
     page.select_option("select[name=tender]", label="Debit card")
-    page.select_option("select[name=sign_authorized_by]", label="Dric")
-    page.fill("input[name=password_authorized_by]", PASSWORD)
     page.click("#slip-form button[type=submit]")
     page.wait_for_selector("text=no credit of any kind, debit or credit cards or cheques (T&C 3.7)")
     screenshot(page, "cc-sale-debit-refused")
     assert not Slip.objects.filter(slip_type="sale").exists()
+    assert page.input_value("input[name=chips_25]") == "2"
     page.select_option("select[name=tender]", label="Canadian cash")
-    page.fill("input[name=password_authorized_by]", PASSWORD)
     page.click("#slip-form button[type=submit]")
-    page.wait_for_selector("text=SALE-00001 recorded.")
+    page.wait_for_selector("text=Chip sale 1 recorded. Still to sign: authorized by.")
     assert Slip.objects.get(slip_type="sale").details["chips"] == {"5": 3, "25": 2}
