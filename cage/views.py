@@ -20,7 +20,7 @@ from cage.forms import SignForm, SlipForm
 from cage.models import Slip, SlipPrint, SlipType
 from cage.selectors.inventory import inventory, table_states
 from cage.selectors.slip_sheet import slip_sheet
-from cage.selectors.slips import State, can_sign, overdue_after, pending_slips, slip_state, to_sign_for
+from cage.selectors.slips import State, can_sign, overdue_after, pending_slips, slip_state, states_of, to_sign_for
 from cage.services.ledger import DuplicateRequest
 from cage.slip_pdf import render_slip_pdf
 from cage.slip_types import ENTRY_KINDS, SLIP_KINDS, VOIDABLE
@@ -56,7 +56,19 @@ def home(request, slug):
     access = event_access(request, slug, read=READ_ALL)
     event = access.event
     day = current_day(event)
-    slips = Slip.objects.filter(day=day).select_related("table", "runner", "voided_by").order_by("-id") if day else []
+    slips = (
+        list(
+            Slip.objects.filter(day=day)
+            .select_related("table", "runner")
+            .prefetch_related("signatures")
+            .order_by("-id")
+        )
+        if day
+        else []
+    )
+    states = states_of(slips)
+    for slip in slips:
+        slip.state, slip.state_label = states[slip.pk], State.LABELS[states[slip.pk]]
     problems = services.close_problems(day) if day and day.status in CLOSABLE else []
     return render(
         request,

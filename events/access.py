@@ -17,7 +17,8 @@ SETUP = {Role.DRIC}
 CAGE_WRITE = {Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER}
 READ_ALL = {Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER, Role.AUDITOR}
 ANY_ROLE = set(Role.values)
-# Who reads a slip's own page (cage:slip).
+# Who reads every slip's own page (cage:slip); runners and dealers read the slips that name them,
+# that they signed, or that wait for their signature.
 SLIP_READ = READ_ALL
 
 # The names people use for the roles, in the order they are listed.

@@ -95,7 +95,7 @@ def test_a_runner_sees_what_they_hold_in_chips_and_dollars_and_cash(client, cast
     assert "Your roles on this event: Runner" in text(response)
 
 
-def test_a_runner_sees_the_days_slips_that_name_them_newest_first_without_links_they_cannot_open(client, cast):
+def test_a_runner_sees_the_days_slips_that_name_them_newest_first_and_opens_them(client, cast):
     runner_on_the_floor(cast)
     login(client, cast, "runner")
     response = client.get(mine(cast))
@@ -106,8 +106,13 @@ def test_a_runner_sees_the_days_slips_that_name_them_newest_first_without_links_
     assert slips.index("Fill 1") < slips.index("Chip sale 1") < slips.index("Runner issue 1")
     # Slips they neither carry nor signed are not theirs.
     assert "Table issue" not in slips and "Opener" not in slips
-    # A runner may not open a slip's own page, so the page does not link to one.
-    assert "/slips/" not in response.content.decode()
+    # Each links to its page, which the runner may open; a slip that is not theirs stays closed.
+    page = response.content.decode()
+    for link in re.findall(r'href="(/cage/[^"]+/slips/\d+/)"', page):
+        assert client.get(link).status_code == 200
+    table_issue = Slip.objects.filter(slip_type="table_issue").first()
+    if table_issue:
+        assert client.get(f"/cage/{cast.event.slug}/slips/{table_issue.pk}/").status_code == 403
     assert "Gaming day 2026-09-11" in text(response) or "gaming day 2026-09-11" in text(response)
 
 

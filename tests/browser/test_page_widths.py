@@ -1,0 +1,95 @@
+"""Every cage page at the cage's 1366 px screen and a table's 768 px tablet: nothing wider than the
+window, and a screenshot of each to look at."""
+
+import pytest
+
+from cage import services
+from cage.models import Slip
+from cage.slip_types import ENTRY_KINDS
+from tests.browser.conftest import log_in, screenshot
+from tests.cage.helpers import open_table, stock
+from tests.conftest import PASSWORD, make_cast
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+WIDTHS = ((1366, 768), (768, 1024))
+
+
+def busy_day():
+    cast = make_cast()
+    stock(cast)
+    open_table(cast)
+    services.runner_issue(
+        day=cast.day,
+        runner=cast.runner,
+        chips={"1": 50, "5": 20},
+        signed=cast.signed(issued_by="chip_cashier", received_by="runner"),
+    )
+    services.sale(
+        day=cast.day, chips={"5": 10}, cash=5000, signed=cast.signed(sold_by="chip_cashier"), allow_pending=True
+    )
+    services.fill(
+        day=cast.day,
+        table=cast.bj,
+        chips={"5": 40},
+        signed=cast.signed(issued_by="chip_cashier", carried_by="runner2"),
+        allow_pending=True,
+    )
+    return cast
+
+
+def fits(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def visit_all(browser, live_server, person, paths, name):
+    for width, height in WIDTHS:
+        context = browser.new_context(base_url=live_server.url, viewport={"width": width, "height": height})
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        log_in(page, person.user.username, PASSWORD)
+        wide = []
+        for label, path in paths:
+            response = page.goto(path)
+            assert response.status < 400, (path, response.status)
+            screenshot(page, f"width-{name}-{label}-{width}")
+            if not fits(page):
+                wide.append(label)
+        context.close()
+        assert wide == [], f"wider than {width} px: {wide}"
+
+
+def test_the_cage_pages_fit_the_cage_screen_and_a_tablet(browser, live_server):
+    cast = busy_day()
+    slug = cast.event.slug
+    fill = Slip.objects.get(slip_type="fill")
+    paths = [
+        ("home", f"/cage/{slug}/"),
+        ("queue", f"/cage/{slug}/queue/"),
+        ("close", f"/cage/{slug}/close/"),
+        ("register", f"/cage/{slug}/register/"),
+        ("voids", f"/cage/{slug}/register/voids/"),
+        ("fill-slip", f"/cage/{slug}/slips/{fill.pk}/"),
+        ("mine", f"/cage/{slug}/me/"),
+    ] + [(k.type.value, f"/cage/{slug}/slips/new/{k.type.value}/") for k in ENTRY_KINDS]
+    visit_all(browser, live_server, cast.chip_cashier, paths, "cc")
+
+
+def test_the_floor_pages_fit_a_tablet(browser, live_server):
+    cast = busy_day()
+    slug = cast.event.slug
+    fill = Slip.objects.get(slip_type="fill")
+    visit_all(
+        browser,
+        live_server,
+        cast.dealer,
+        [("mine", f"/cage/{slug}/me/"), ("fill-slip", f"/cage/{slug}/slips/{fill.pk}/")],
+        "dealer",
+    )
+    visit_all(
+        browser,
+        live_server,
+        cast.runner2,
+        [("mine", f"/cage/{slug}/me/"), ("sale", f"/cage/{slug}/slips/new/sale/")],
+        "runner",
+    )
