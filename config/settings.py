@@ -154,3 +154,9 @@ def env_positive_int(name: str, default: int) -> int:
 
 SIGNING_PIN_MAX_FAILURES = env_positive_int("SIGNING_PIN_MAX_FAILURES", 5)
 SIGNING_PIN_LOCK_MINUTES = env_positive_int("SIGNING_PIN_LOCK_MINUTES", 15)
+
+# The DRIC's queue: a slip in transit or waiting for a signature this many minutes stands out
+# (T&C 2: witness and authorize all cage transactions in a timely manner).
+CAGE_QUEUE_OVERDUE_MINUTES = env_positive_int("CAGE_QUEUE_OVERDUE_MINUTES", 15)
+# The cage home's inventory and tables panels refresh themselves this often.
+CAGE_REFRESH_SECONDS = env_positive_int("CAGE_REFRESH_SECONDS", 20)

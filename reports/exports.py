@@ -17,6 +17,7 @@ from cage.models import Slip, SlipType
 from cage.money import cents_str
 from events import games
 from events.models import Event, Role
+from reports.names import named_variances
 
 TOTAL_LABELS = {
     "win": "Win",
@@ -227,10 +228,10 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
     story += [Paragraph("Variances (counted - expected)", heading)]
     story += [
         _grid(
-            [["Date", "Account", "Instrument", "Amount", "Reason"]]
+            [["Date", "Place", "Chips or cash", "Amount", "Reason"]]
             + [
-                [v["date"], v["account"], v["instrument"], v["amount"], _text(v["reason"])]
-                for v in figures["variances"]
+                [v["date"], v["place"], v["chips_or_cash"], v["amount"], _text(v["reason"])]
+                for v in named_variances(event, figures["variances"])
             ],
             [0.9 * inch, 1.2 * inch, 1.0 * inch, 0.9 * inch, 2.8 * inch],
             right=(3,),

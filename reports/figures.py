@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from cage.models import Slip, SlipType
 from cage.money import cents_str, shortest_decimal
+from cage.slip_types import SLIP_KINDS
 from events import games
 from events.models import Event
 
@@ -38,12 +39,9 @@ def event_figures(event: Event) -> dict:
     for slip in live:
         totals = per_day[slip.day_id]
         kind = slip.slip_type
-        if kind == SlipType.SALE:
-            totals["chip_sales"] += slip_value(slip, values)
-        elif kind == SlipType.REDEMPTION:
-            totals["redemptions"] += slip_value(slip, values)
-        elif kind == SlipType.TIPS:
-            totals["tips"] += slip_value(slip, values)
+        counts_in = SLIP_KINDS[kind].report_total  # chip sales, redemptions, tips: declared per slip type
+        if counts_in:
+            totals[counts_in] += slip_value(slip, values)
         elif kind == SlipType.EXPENSE:
             expenses += slip.details["cash"]
         elif kind == SlipType.TIP_PAYOUT:

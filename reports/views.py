@@ -9,6 +9,7 @@ from events import games
 from events.access import READ_ALL, event_access
 from reports.exports import TOTAL_LABELS, figures_csv, figures_pdf
 from reports.figures import event_figures
+from reports.names import named_variances
 
 
 def event_report(request, slug):
@@ -17,6 +18,10 @@ def event_report(request, slug):
     totals = [(TOTAL_LABELS[key], value) for key, value in figures["event_totals"].items()]
     for row in figures["tables"] + figures["games"]:
         row["game_name"] = games.get_game(row["game"]).name_en
+    figures["variances"] = named_variances(access.event, figures["variances"])
+    names = dict(access.event.people.values_list("code", "name"))
+    for share in figures["tip_shares"]:
+        share["name"] = names.get(share["person"], share["person"])
     return render(
         request,
         "reports/event.html",

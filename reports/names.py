@@ -1,0 +1,28 @@
+"""The report's figures as people read them: the public cage-report/1 keeps its codes
+("table:WOF-1", "chips:5"), the page and the PDF say "table WOF-1" and "$5 chips"."""
+
+from django.utils.translation import gettext as _
+
+from cage.models import Account
+from cage.services.ledger import account_label, chips_label
+
+
+def place_names(event) -> dict[str, str]:
+    """{account code: the place's name} for the event's accounts, in one query."""
+    accounts = Account.objects.filter(event=event).select_related("person", "table")
+    return {a.code: account_label(a) for a in accounts}
+
+
+def instrument_name(code: str) -> str:
+    if code == "cash":
+        return _("cash")
+    return chips_label(code.split(":", 1)[1]) if code.startswith("chips:") else code
+
+
+def named_variances(event, variances: list[dict]) -> list[dict]:
+    """The variances with `place` and `chips_or_cash` as people name them, beside the codes."""
+    places = place_names(event)
+    return [
+        {**v, "place": places.get(v["account"], v["account"]), "chips_or_cash": instrument_name(v["instrument"])}
+        for v in variances
+    ]
