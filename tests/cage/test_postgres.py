@@ -46,7 +46,7 @@ def test_two_fills_racing_for_chips_the_bank_can_cover_once_let_exactly_one_thro
         t.join(timeout=60)
     assert len(outcomes) == 2 and outcomes.count("filled") == 1
     refusal = next(o for o in outcomes if o != "filled")
-    assert "chip bank holds 0.00 in $5 chips, not the 200.00" in refusal
+    assert "chip bank holds $0.00 in $5 chips, not the $200.00" in refusal
     assert Slip.objects.filter(slip_type="fill").count() == 1
     bank = services.account_get(cast.event, Account.Kind.CHIP_BANK)
     five = cast.event.denominations.get(key="5").pk
