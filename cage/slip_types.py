@@ -41,7 +41,10 @@ class Capacity:
         return self.step is WITNESS
 
     def roles_label(self) -> str:
-        return " / ".join(str(Role(r).label) for r in self.roles)
+        """The roles that sign it, as people say them: "DRIC", "Chip Cashier / Runner"."""
+        from events.access import ROLE_NAMES  # names, not the model's long labels
+
+        return " / ".join(str(ROLE_NAMES[r]) for r in self.roles)
 
 
 CAPACITY_LABELS = {

@@ -18,9 +18,20 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from cage import services
 from cage.forms import SignForm, SlipForm
 from cage.models import Slip, SlipPrint, SlipType
+from cage.money import dollars
+from cage.selectors.amounts import amount_of, cash_moved_subquery
 from cage.selectors.inventory import inventory, table_states
 from cage.selectors.slip_sheet import slip_sheet
-from cage.selectors.slips import State, can_sign, overdue_after, pending_slips, slip_state, states_of, to_sign_for
+from cage.selectors.slips import (
+    State,
+    can_sign,
+    overdue_after,
+    pending_slips,
+    slip_state,
+    slip_subject,
+    states_of,
+    to_sign_for,
+)
 from cage.services.ledger import DuplicateRequest
 from cage.slip_pdf import render_slip_pdf
 from cage.slip_types import ENTRY_KINDS, SLIP_KINDS, VOIDABLE
@@ -59,7 +70,8 @@ def home(request, slug):
     slips = (
         list(
             Slip.objects.filter(day=day)
-            .select_related("table", "runner")
+            .annotate(cash_moved=cash_moved_subquery())
+            .select_related("table", "runner", "voids", "account__person", "account__table")
             .prefetch_related("signatures")
             .order_by("-id")
         )
@@ -67,8 +79,12 @@ def home(request, slug):
         else []
     )
     states = states_of(slips)
+    values = {d.key: d.value_cents for d in event.denominations.all()}
     for slip in slips:
         slip.state, slip.state_label = states[slip.pk], State.LABELS[states[slip.pk]]
+        slip.subject = slip_subject(slip)
+        amount = amount_of(slip, values, slip.cash_moved)
+        slip.dollars = "" if amount is None else dollars(amount)
     problems = services.close_problems(day) if day and day.status in CLOSABLE else []
     return render(
         request,
@@ -81,6 +97,9 @@ def home(request, slug):
             "entry_kinds": ENTRY_KINDS,
             "pending": pending_slips(event, day=day) if day else [],
             "closable": day is not None and day.status in CLOSABLE and not problems,
+            "floor_can_close": day is not None
+            and day.status == GamingDay.Status.OPEN
+            and not event.tables.filter(state="open").exists(),
             "problems": problems,
             "refresh_seconds": getattr(settings, "CAGE_REFRESH_SECONDS", 20),
             **_panels(event, day),
@@ -118,9 +137,10 @@ def _recorded_message(slip) -> str:
     state = slip_state(slip, signed, voided=False)
     if state == State.IN_TRANSIT:
         waiting = [c for c in kind.capacities if c.code not in signed and not c.witness]
-        return _("%(slip)s recorded. In transit: %(who)s signs when the chips arrive.") % {
+        return _("%(slip)s recorded. In transit: the %(who)s signs as %(capacity)s when the chips arrive.") % {
             "slip": slip.number,
-            "who": ", ".join(str(c.label).lower() for c in waiting),
+            "who": " / ".join(c.roles_label() for c in waiting),
+            "capacity": ", ".join(str(c.label).lower() for c in waiting),
         }
     if state == State.WAITING:
         waiting = [c for c in kind.capacities if c.code not in signed]
@@ -402,6 +422,9 @@ def day_close(request, slug):
             "problems": problems,
             "pending": pending_slips(access.event, day=day) if day.status in CLOSABLE else [],
             "count_links": count_links(access.event),
+            "floor_can_close": day.status == GamingDay.Status.OPEN
+            and bool(problems)
+            and not access.event.tables.filter(state="open").exists(),
         },
     )
 

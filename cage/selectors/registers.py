@@ -5,11 +5,13 @@ import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import OuterRef, Prefetch, Q, Subquery, Sum
+from django.db.models import Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from cage.models import Posting, Signature, Slip, SlipCounter, SlipType
+from cage.models import Signature, Slip, SlipCounter, SlipType
+from cage.selectors.amounts import amount_of
+from cage.selectors.amounts import cash_moved_subquery as _cash_moved
 from cage.selectors.slips import State, slip_state
 from cage.slip_types import SLIP_KINDS
 from events.models import Event, GameTable, GamingDay, Person
@@ -56,35 +58,6 @@ class RegisterRow:
     @property
     def amount_key(self) -> tuple:
         return (-1 if self.amount is None else self.amount, self.slip.pk)
-
-
-def _cash_moved(ref: str):
-    """Per slip: the cash its postings put into places (a float's or a deposit's amount)."""
-    postings = Posting.objects.filter(slip=OuterRef(ref), amount__gt=0, denomination__isnull=True)
-    return Subquery(postings.values("slip").annotate(total=Sum("amount")).values("total")[:1])
-
-
-def chips_value(chips: dict, values: dict[str, int]) -> int:
-    return sum(values.get(key, 0) * count for key, count in chips.items())
-
-
-def amount_of(slip: Slip, values: dict[str, int], cash_moved: int | None) -> int | None:
-    """The value a slip is about: its chips' value (plus the cash a runner hands back, or the cash
-    a count finds), else the cash or total it states, else the cash it moved."""
-    details = slip.details
-    chips = details.get("chips")
-    if chips:
-        value = chips_value(chips, values)
-        if slip.slip_type == SlipType.RUNNER_RETURN:
-            value += cash_moved or 0
-        elif slip.slip_type == SlipType.COUNT:
-            value += details.get("cash") or 0
-        return value
-    if details.get("total") is not None:
-        return details["total"]
-    if details.get("cash") is not None:
-        return details["cash"]
-    return cash_moved
 
 
 def _voided(slip: Slip) -> bool:

@@ -9,6 +9,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from cage.models import Slip
+from cage.money import dollars
+from cage.selectors.amounts import amount_of, cash_moved_subquery
 from cage.slip_types import SLIP_KINDS, Capacity
 from events.models import GamingDay, Person
 
@@ -22,7 +24,7 @@ class State:
     LABELS = {
         COMPLETE: _("Complete"),
         IN_TRANSIT: _("In transit"),
-        WAITING: _("Waiting for signatures"),
+        WAITING: _("Waiting for signature"),
         VOIDED: _("Voided"),
     }
     CHOICES = list(LABELS.items())
@@ -63,6 +65,15 @@ class Pending:
     missing: list[Capacity]
     age: datetime.timedelta
     overdue: bool
+    amount: int | None = None
+
+    @property
+    def dollars(self) -> str:
+        return "" if self.amount is None else dollars(self.amount)
+
+    @property
+    def what(self) -> str:
+        return slip_subject(self.slip)
 
     @property
     def state_label(self):
@@ -85,11 +96,13 @@ def pending_slips(event, *, day: GamingDay | None = None, now=None) -> list[Pend
     slips = slips.filter(day=day) if day else slips.exclude(day__status=GamingDay.Status.CLOSED)
     slips = (
         unsigned(slips)
-        .select_related("table", "runner", "day", "voids")
+        .annotate(cash_moved=cash_moved_subquery())
+        .select_related("table", "runner", "day", "voids", "account__person", "account__table")
         .prefetch_related("signatures__person")
         .order_by("at", "id")
     )
     limit = overdue_after()
+    values = {d.key: d.value_cents for d in event.denominations.all()}
     result = []
     for slip in slips:
         signed = {s.capacity for s in slip.signatures.all()}
@@ -102,6 +115,7 @@ def pending_slips(event, *, day: GamingDay | None = None, now=None) -> list[Pend
                 missing=[c for c in kind.capacities if c.code not in signed],
                 age=age,
                 overdue=age >= limit,
+                amount=amount_of(slip, values, slip.cash_moved),
             )
         )
     return result
@@ -149,3 +163,22 @@ def states_of(slips: list[Slip]) -> dict[int, str]:
     ids = [s.pk for s in slips]
     voided = set(Slip.objects.filter(voids_id__in=ids).values_list("voids_id", flat=True))
     return {s.pk: slip_state(s, {x.capacity for x in s.signatures.all()}, voided=s.pk in voided) for s in slips}
+
+
+def slip_subject(slip: Slip) -> str:
+    """What a slip is about, beside its number, for lists: the table and runner, the place counted,
+    the slip voided, an expense's description."""
+    from cage.services.ledger import account_label
+
+    parts = []
+    if slip.table_id:
+        parts.append(_("table %(table)s") % {"table": slip.table.code})
+    if slip.runner_id:
+        parts.append(slip.runner.name)
+    if slip.account_id:
+        parts.append(account_label(slip.account))
+    if slip.voids_id:
+        parts.append(_("voids %(slip)s") % {"slip": slip.voids.number})
+    if slip.details.get("description"):
+        parts.append(slip.details["description"])
+    return " · ".join(str(p) for p in parts)

@@ -25,11 +25,14 @@ def close_problems(day: GamingDay) -> list[str]:
             problems.append(f"{account_label(runner)} still holds chips or cash")
     for item in pending_slips(event, day=day):
         problems.append(
-            _("%(slip)s is %(state)s: %(missing)s still to sign")
+            _("%(slip)s (%(state)s) still needs %(missing)s")
             % {
                 "slip": item.slip.number,
                 "state": str(item.state_label).lower(),
-                "missing": ", ".join(str(c.label).lower() for c in item.missing),
+                "missing": ", ".join(
+                    _("%(capacity)s (%(roles)s)") % {"capacity": str(c.label).lower(), "roles": c.roles_label()}
+                    for c in item.missing
+                ),
             }
         )
     for kind in (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK):

@@ -176,7 +176,7 @@ def test_each_row_says_what_the_slip_says_as_people_say_it(client, busy):
     assert rows["Fill 2"]["Runner"] == "Runner2"
     assert rows["Fill 2"]["Amount"] == "100.00"
     assert rows["Chip sale 1"]["State"] == "Voided"
-    assert rows["Chip sale 2"]["State"] == "Waiting for signatures"
+    assert rows["Chip sale 2"]["State"] == "Waiting for signature"
     assert rows["Chips received 2"]["Chips"] == "1000 × $1; 400 × $5; 40 × $25"
     assert rows["Chips received 2"]["Amount"] == "4000.00"
     assert rows["Chips received 1"]["Gaming day"] == FIRST
@@ -193,7 +193,7 @@ def test_each_row_says_what_the_slip_says_as_people_say_it(client, busy):
     page = client.get(register_url(busy)).content.decode()
     assert "$4,000.00" in page and "$200.00" in page
     assert "40 × $5" in page
-    assert "Waiting for signatures" in page and "In transit" in page and "Voided" in page
+    assert "Waiting for signature" in page and "In transit" in page and "Voided" in page
 
 
 def test_each_filter_narrows_the_rows(client, busy):

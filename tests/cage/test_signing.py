@@ -195,7 +195,7 @@ def test_the_day_does_not_close_while_a_slip_waits(cast):
         day=cast.day, chips={"5": 2}, cash=1000, signed=cast.signed(sold_by="chip_cashier"), allow_pending=True
     )
     problems = services.close_problems(cast.day)
-    assert "Chip sale 1 is waiting for signatures: authorized by still to sign" in problems
+    assert "Chip sale 1 (waiting for signature) still needs authorized by (DRIC)" in problems
 
 
 def test_at_the_window_a_one_step_slip_needs_its_custody_signers_now(cast):

@@ -431,7 +431,7 @@ def fill_in_transit(client, cast):
     open_table(cast)
     login(client, cast, "chip_cashier")
     response = client.post(new_slip(cast.event.slug, "fill"), form(**HAPPY["fill"][2](cast)), follow=True)
-    assert "In transit: received by signs when the chips arrive." in response.content.decode()
+    assert "In transit: the Dealer signs as received by when the chips arrive." in response.content.decode()
     client.logout()
     return Slip.objects.get(slip_type="fill")
 
@@ -476,7 +476,7 @@ def test_the_dric_approves_from_her_queue_and_the_day_can_then_close(client, cas
     assert slip.number in queue and "In transit" in queue and "Approve" in queue
     client.post(reverse("cage:queue_approve", args=[cast.event.slug, slip.pk]))
     assert slip.signatures.filter(capacity="authorized_by", person=cast.dric).exists()
-    assert "Fill 1 is in transit: received by still to sign" in services.close_problems(cast.day)
+    assert "Fill 1 (in transit) still needs received by (Dealer)" in services.close_problems(cast.day)
 
 
 def test_the_dric_voids_a_waiting_sale_from_her_queue(client, cast):

@@ -1,0 +1,34 @@
+"""The value a slip is about, as a list of slips shows it."""
+
+from django.db.models import OuterRef, Subquery, Sum
+
+from cage.models import Posting, Slip, SlipType
+
+
+def cash_moved_subquery(ref: str = "pk"):
+    """Per slip: the cash its postings put into places (a float's or a deposit's amount)."""
+    postings = Posting.objects.filter(slip=OuterRef(ref), amount__gt=0, denomination__isnull=True)
+    return Subquery(postings.values("slip").annotate(total=Sum("amount")).values("total")[:1])
+
+
+def chips_value(chips: dict, values: dict[str, int]) -> int:
+    return sum(values.get(key, 0) * count for key, count in chips.items())
+
+
+def amount_of(slip: Slip, values: dict[str, int], cash_moved: int | None) -> int | None:
+    """The value a slip is about: its chips' value (plus the cash a runner hands back, or the cash
+    a count finds), else the cash or total it states, else the cash it moved."""
+    details = slip.details
+    chips = details.get("chips")
+    if chips:
+        value = chips_value(chips, values)
+        if slip.slip_type == SlipType.RUNNER_RETURN:
+            value += cash_moved or 0
+        elif slip.slip_type == SlipType.COUNT:
+            value += details.get("cash") or 0
+        return value
+    if details.get("total") is not None:
+        return details["total"]
+    if details.get("cash") is not None:
+        return details["cash"]
+    return cash_moved
