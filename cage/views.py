@@ -95,7 +95,6 @@ def home(request, slug):
             "day": day,
             "slips": slips,
             "entry_kinds": ENTRY_KINDS,
-            "pending": pending_slips(event, day=day) if day else [],
             "closable": day is not None and day.status in CLOSABLE and not problems,
             "floor_can_close": day is not None
             and day.status == GamingDay.Status.OPEN
@@ -108,8 +107,14 @@ def home(request, slug):
 
 
 def _panels(event, day) -> dict:
-    """What the inventory and tables panels show; the home page and its refresh share it."""
-    return {"event": event, "day": day, "inventory": inventory(event), "table_states": table_states(day, event)}
+    """What the pending, inventory and tables panels show; the home page and its refresh share it."""
+    return {
+        "event": event,
+        "day": day,
+        "inventory": inventory(event),
+        "table_states": table_states(day, event),
+        "pending": pending_slips(event, day=day) if day else [],
+    }
 
 
 @require_GET
@@ -119,8 +124,8 @@ def home_panels(request, slug):
     seconds; the same readers as the home page."""
     access = event_access(request, slug, read=READ_ALL)
     context = _panels(access.event, current_day(access.event))
-    html = render_to_string("cage/_inventory.html", context, request) + render_to_string(
-        "cage/_tables.html", context, request
+    html = "".join(
+        render_to_string(f"cage/{name}.html", context, request) for name in ("_pending", "_inventory", "_tables")
     )
     return HttpResponse(html)
 
