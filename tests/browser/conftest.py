@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import PASSWORD
+
 # Playwright's sync API runs an event loop in the test thread; the test's own ORM calls are
 # still synchronous and safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -61,3 +63,23 @@ def log_in(page, username, password):
     page.fill("input[name=password]", password)
     page.click("button[type=submit]")
     page.wait_for_url("**/")
+
+
+WIDTHS = (1366, 768)
+
+
+def at_both_widths(page, name):
+    """Screenshots at the cage's screen and a tablet's width; nothing may stick out sideways."""
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, (name, width)
+        screenshot(page, f"{name}-{width}")
+
+
+def person_page(browser, live_server, person, *, width=1366, height=768):
+    """A browser of this person's own, logged in: each person at work has their own."""
+    context = browser.new_context(base_url=live_server.url, viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    log_in(page, person.user.username, PASSWORD)
+    return page

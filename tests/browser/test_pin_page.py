@@ -5,20 +5,10 @@ import pytest
 from events import services
 from events.models import SigningPin
 from events.rules import RuleViolation
-from tests.browser.conftest import log_in, screenshot
+from tests.browser.conftest import at_both_widths, log_in
 from tests.conftest import PASSWORD, PIN, make_cast
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-WIDTHS = (1366, 768)
-
-
-def at_both_widths(page, name):
-    for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 900})
-        # Nothing sticks out sideways at a tablet's width.
-        assert page.evaluate("document.documentElement.scrollWidth") <= width, (name, width)
-        screenshot(page, f"{name}-{width}")
 
 
 def test_a_runner_sets_their_own_signing_pin_from_the_header(page):

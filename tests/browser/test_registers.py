@@ -3,21 +3,11 @@ voids and serials; at a laptop's width and a tablet's."""
 
 import pytest
 
-from tests.browser.conftest import log_in, screenshot
+from tests.browser.conftest import at_both_widths, log_in
 from tests.cage.test_registers import two_days
 from tests.conftest import PASSWORD, make_cast
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-WIDTHS = (1366, 768)
-
-
-def at_both_widths(page, name):
-    for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 900})
-        # Nothing sticks out sideways: a wide register scrolls inside its own box.
-        assert page.evaluate("document.documentElement.scrollWidth") <= width, (name, width)
-        screenshot(page, f"{name}-{width}")
 
 
 def slips_listed(page) -> list[str]:

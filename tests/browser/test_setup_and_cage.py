@@ -4,7 +4,7 @@ import pytest
 
 from cage.models import Slip
 from events.models import GameTable
-from tests.browser.conftest import log_in, screenshot
+from tests.browser.conftest import log_in, person_page, screenshot
 from tests.cage.helpers import open_table, stock
 from tests.conftest import PASSWORD, PIN, make_cast
 
@@ -66,14 +66,6 @@ def test_a_fill_is_issued_at_the_cage_received_at_the_table_and_approved_from_th
         "received_by": cast.dealer,
         "authorized_by": cast.dric,
     }
-
-
-def person_page(browser, live_server, person):
-    context = browser.new_context(base_url=live_server.url, viewport={"width": 1366, "height": 768})
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    log_in(page, person.user.username, PASSWORD)
-    return page
 
 
 def test_a_sale_fills_in_its_cash_from_the_chips_and_a_debit_card_is_refused(page):
