@@ -42,6 +42,9 @@ operation = st.one_of(
     st.tuples(st.just("payout"), st.just(None)),
     st.tuples(st.just("count"), st.lists(st.integers(-3, 3), min_size=3, max_size=3)),
     st.tuples(st.just("deposit"), st.integers(1, 200_000)),
+    # A fill written at the cage and carried by the second runner, received at the table later.
+    st.tuples(st.just("fill_at_cage"), st.integers(0, 1), chips),
+    st.tuples(st.just("receive"), st.just(None)),
 )
 
 
@@ -60,6 +63,7 @@ class Run:
         self.tables = [cast.bj, cast.wheel]
         self.model = defaultdict(lambda: {"opener": None, "fills": [], "credits": [], "closer": None})
         self.fills = []
+        self.in_transit = []
 
     def apply(self, op):
         c = self.cast
@@ -106,6 +110,21 @@ class Run:
             self.model[table.code][kind + "s"].append(value(args[1]))
             if kind == "fill":
                 self.fills.append((slip, table.code))
+        elif kind == "fill_at_cage":
+            table = self.tables[args[0]]
+            slip = services.fill(
+                day=c.day,
+                table=table,
+                chips=args[1],
+                signed=c.signed(issued_by="chip_cashier", carried_by="runner2"),
+                allow_pending=True,
+            )
+            self.model[table.code]["fills"].append(value(args[1]))
+            self.fills.append((slip, table.code))
+            self.in_transit.append(slip)
+        elif kind == "receive" and self.in_transit:
+            slip = self.in_transit.pop(0)
+            services.sign(slip=slip, capacity="received_by", person=c.dealer)
         elif kind == "tips":
             services.tips(
                 day=c.day,
@@ -175,6 +194,7 @@ class Run:
 
     def applied(self, op) -> bool:
         before = Posting.objects.count()
+        transit_before = list(self.in_transit)
         model_before = {
             k: {**v, "fills": list(v["fills"]), "credits": list(v["credits"])} for k, v in self.model.items()
         }
@@ -185,6 +205,7 @@ class Run:
         except RuleViolation:
             assert Posting.objects.count() == before, f"a refused {op[0]} changed the ledger"
             self.model = defaultdict(lambda: {"opener": None, "fills": [], "credits": [], "closer": None}, model_before)
+            self.in_transit = transit_before
             return False
 
 
