@@ -329,6 +329,61 @@ REFUSED = {
         lambda c: {"target": Slip.objects.get(slip_type="sale").pk, **signed_by(c, requested_by="chip_cashier")},
         "This field is required",
     ),
+    "chips_received": (
+        "chip_cashier",
+        None,
+        lambda c: {"chips_5": "4.5", **signed_by(c, received_by="chip_cashier")},
+        "whole number",
+    ),
+    "float_in": (
+        "general_cashier",
+        None,
+        lambda c: {"cash": "-5", **signed_by(c, received_by="general_cashier")},
+        "no sign",
+    ),
+    "table_issue": (
+        "chip_cashier",
+        opened,
+        lambda c: {"table": c.bj.pk, "chips_1": "10", **signed_by(c, issued_by="chip_cashier", received_by="dealer")},
+        "Select a valid choice",
+    ),
+    "table_return": (
+        "chip_cashier",
+        issued,
+        lambda c: {
+            "table": c.bj.pk,
+            "chips_1": "101",
+            **signed_by(c, returned_by="dealer", received_by="chip_cashier"),
+        },
+        "table BJ-1 holds $100.00 in $1 chips",
+    ),
+    "credit": (
+        "chip_cashier",
+        opened,
+        lambda c: {
+            "table": c.bj.pk,
+            "runner": c.runner.pk,
+            "chips_5": "81",
+            **signed_by(c, released_by="dealer", carried_by="runner"),
+        },
+        "table BJ-1 holds $400.00 in $5 chips",
+    ),
+    "table_close": (
+        "chip_cashier",
+        opened,
+        lambda c: {"table": c.bj.pk, "chips_1": "-1", **signed_by(c, counted_by="dealer", verified_by="chip_cashier")},
+        "whole number",
+    ),
+    "runner_issue": (
+        "chip_cashier",
+        stock,
+        lambda c: {
+            "runner": c.runner.pk,
+            "chips_25": "41",
+            **signed_by(c, issued_by="chip_cashier", received_by="runner"),
+        },
+        "chip bank holds $1,000.00 in $25 chips",
+    ),
     "tips": (
         "chip_cashier",
         opened,
