@@ -339,7 +339,7 @@ REFUSED = {
         "general_cashier",
         None,
         lambda c: {"cash": "-5", **signed_by(c, received_by="general_cashier")},
-        "no sign",
+        "has a sign",
     ),
     "table_issue": (
         "chip_cashier",
