@@ -288,7 +288,7 @@ def day_open(*, day: GamingDay) -> GamingDay:
 # authorizing) signs by typing their own PIN; nobody ever types someone else's password. The PIN
 # is its owner's alone: they set it (pin_set), it is stored hashed, and wrong tries lock it.
 
-PIN_RULE = "DESIGN: signing PINs"
+PIN_RULE = "signing PINs"
 
 
 def _pin_refusal(pin: str) -> str | None:

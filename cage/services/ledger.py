@@ -162,7 +162,7 @@ def check_signer(
         raise RuleViolation(
             _("a %(slip)s slip has no capacity %(capacity)s; it takes %(capacities)s")
             % {"slip": str(kind.label).lower(), "capacity": capacity, "capacities": ", ".join(kind.codes)},
-            "DESIGN: slips and signatures",
+            "slips and signatures",
         )
     if person.event_id != event.id:
         raise RuleViolation(_("%(name)s is not on this event") % {"name": person.name}, "T&C 2")
@@ -231,7 +231,7 @@ def check_signatures(
             raise RuleViolation(
                 _("a %(slip)s slip has no capacity %(capacity)s; it takes %(capacities)s")
                 % {"slip": str(kind.label).lower(), "capacity": capacity, "capacities": ", ".join(kind.codes)},
-                "DESIGN: slips and signatures",
+                "slips and signatures",
             )
     if allow_pending:
         required = [] if kind.deferred else [c.code for c in kind.step_capacities(1)]
@@ -245,7 +245,7 @@ def check_signatures(
                 "slip": str(kind.label).lower(),
                 "capacities": ", ".join(str(kind.capacity(c).label).lower() for c in missing),
             },
-            "DESIGN slips and signatures: every capacity signs",
+            "slips and signatures: every capacity signs",
         )
     done = kind.steps_done(signed)
     for capacity, person in signed.items():
@@ -258,7 +258,7 @@ def check_signatures(
                     "capacity": kind.capacity(capacity).label,
                     "first": ", ".join(str(c.label).lower() for c in kind.step_capacities(done + 1)),
                 },
-                "DESIGN: money moves when custody changes hands",
+                "custody: chips move when they change hands",
             )
 
 

@@ -66,7 +66,7 @@ def sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | N
     if cap is None:
         raise RuleViolation(
             _("a %(slip)s slip has no capacity %(capacity)s") % {"slip": kind.label, "capacity": capacity},
-            "DESIGN: slips and signatures",
+            "slips and signatures",
         )
     # Chips reach a table only while the floor is open; a witness may sign while the day reconciles.
     moves_at_table = kind.two_step and cap.step is not None
@@ -81,7 +81,7 @@ def sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | N
         raise RuleViolation(
             _("%(capacity)s of %(slip)s is already signed by %(name)s")
             % {"capacity": cap.label, "slip": slip.number, "name": signed[capacity].name},
-            "DESIGN: one signature per capacity",
+            "slips and signatures: one signature per capacity",
         )
     check_signer(slip.event, kind, capacity, person, runner=slip.runner, signed=signed)
     before = kind.steps_done(signed)
@@ -94,7 +94,7 @@ def sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | N
                 "capacity": str(cap.label).lower(),
                 "waiting": ", ".join(str(w).lower() for w in waiting),
             },
-            "DESIGN: money moves when custody changes hands",
+            "custody: chips move when they change hands",
         )
     at = at or timezone.now()
     check_in_order(slip.event, at)

@@ -7,13 +7,14 @@ rule, then writes the slip, its postings and its signatures together.
 from decimal import Decimal
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from cage.models import Account, Slip, SlipType
 from cage.slip_types import SLIP_KINDS, VOIDABLE
 from events.models import GameTable, GamingDay, Person, Role
 from events.rules import RuleViolation
 
-from ..money import cents_str, largest_remainder_split
+from ..money import dollars, largest_remainder_split
 from .ledger import (
     CASH,
     Leg,
@@ -234,6 +235,26 @@ def _count_against(account: Account, counted: dict, *, cash: int | None = None) 
     return diffs
 
 
+def _differences(diffs: dict) -> str:
+    """ "-$5.00 in $5 chips (1 chip short), $1.00 in cash (over)": counted − books, per instrument."""
+    parts = []
+    for d, v in diffs.items():
+        if d is CASH:
+            how = _("over") if v > 0 else _("short")
+        else:
+            chips = abs(v) // d.value_cents
+            how = (
+                ngettext("%(n)s chip over", "%(n)s chips over", chips)
+                if v > 0
+                else ngettext("%(n)s chip short", "%(n)s chips short", chips)
+            ) % {"n": chips}
+        parts.append(
+            _("%(amount)s in %(instrument)s (%(how)s)")
+            % {"amount": dollars(v), "instrument": instrument_label(d), "how": how}
+        )
+    return ", ".join(parts)
+
+
 def _chip_order(day) -> dict:
     return {d.pk: i for i, d in enumerate(day.event.denominations.all())}
 
@@ -275,10 +296,9 @@ def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
     diffs = _count_against(tray, value)
     if diffs and not reason.strip():
         raise RuleViolation(
-            f"the opener differs from table {table.code}'s tray by "
-            + ", ".join(f"{cents_str(v)} in {instrument_label(d)}" for d, v in diffs.items())
-            + "; a variance needs a reason",
-            "DESIGN: variances explained and signed",
+            _("the opener differs from table %(table)s's tray by %(differences)s; a variance needs a reason")
+            % {"table": table.code, "differences": _differences(diffs)},
+            "variances explained and signed",
         )
     legs = _legs_to_count(tray, account_get(event, Account.Kind.OVER_SHORT), diffs)
     slip = post_slip(
@@ -331,7 +351,7 @@ def table_close(*, day, table, chips, signed, **meta) -> Slip:
         raise RuleViolation(
             _("%(slips)s of table %(table)s not yet finished; the closer waits until the chips have arrived")
             % {"slips": ", ".join(s.number for s in waiting), "table": table.code},
-            "DESIGN: fills and credits in transit",
+            "fills and credits in transit",
         )
     event = day.event
     value = chips_legs_value(event, chips, allow_empty=True)
@@ -359,7 +379,8 @@ def _matching_cash(value: dict, cash: int, record: str) -> None:
     total = sum(value.values())
     if cash != total:
         raise RuleViolation(
-            f"a {record} of {cents_str(total)} in chips must be for {cents_str(total)} cash, not {cents_str(cash)}",
+            _("a %(slip)s of %(chips)s in chips must be for %(chips)s cash, not %(cash)s")
+            % {"slip": record, "chips": dollars(total), "cash": dollars(cash)},
             "T&C 3.6: chips for Canadian currency at face value",
         )
 
@@ -546,10 +567,9 @@ def count(
     diffs = _count_against(account, value, cash=cash)
     if diffs and not reason.strip():
         raise RuleViolation(
-            f"the count of {account_label(account)} differs from the ledger by "
-            + ", ".join(f"{cents_str(v)} in {instrument_label(d)}" for d, v in diffs.items())
-            + "; a variance needs a reason",
-            "DESIGN: every variance explained and signed",
+            _("the count of %(place)s differs from the books by %(differences)s; a variance needs a reason")
+            % {"place": account_label(account), "differences": _differences(diffs)},
+            "nightly reconciliation: every variance explained and signed",
         )
     legs = _legs_to_count(account, account_get(event, Account.Kind.OVER_SHORT), diffs)
     details = {

@@ -135,7 +135,7 @@ def test_a_person_holding_two_positions_is_refused(tmp_path):
         (
             9,
             {"cash": "1499.00"},
-            "record 9 (2026-09-11, sale): a sale of 1500.00 in chips must be for 1500.00 cash, not 1499.00 (T&C 3.6: chips for Canadian currency at face value)",
+            "record 9 (2026-09-11, sale): a sale of $1,500.00 in chips must be for $1,500.00 cash, not $1,499.00 (T&C 3.6: chips for Canadian currency at face value)",
         ),
         (
             9,
@@ -160,7 +160,7 @@ def test_a_person_holding_two_positions_is_refused(tmp_path):
         (
             9,
             {"signed": {"sold_by": "cora"}},
-            "record 9 (2026-09-11, sale): a chip sale slip needs authorized by signed (DESIGN slips and signatures: every capacity signs)",
+            "record 9 (2026-09-11, sale): a chip sale slip needs authorized by signed (slips and signatures: every capacity signs)",
         ),
         (
             9,
@@ -180,7 +180,7 @@ def test_a_person_holding_two_positions_is_refused(tmp_path):
         (
             6,
             {"chips": {"1": 100, "5": 79}},
-            "record 6 (2026-09-11, table_open): the opener differs from table BJ-1's tray by -5.00 in $5 chips; a variance needs a reason (DESIGN: variances explained and signed)",
+            "record 6 (2026-09-11, table_open): the opener differs from table BJ-1's tray by -$5.00 in $5 chips (1 chip short); a variance needs a reason (variances explained and signed)",
         ),
         (3, {"table": "BJ-9"}, "record 3 (2026-09-11, table_issue): no table 'BJ-9' (cage-records/1: tables)"),
         (
@@ -191,7 +191,7 @@ def test_a_person_holding_two_positions_is_refused(tmp_path):
         (
             26,
             {"cash": "179.00"},
-            "record 26 (2026-09-11, count): the count of bank cash differs from the ledger by -1.00 in cash; a variance needs a reason (DESIGN: every variance explained and signed)",
+            "record 26 (2026-09-11, count): the count of bank cash differs from the books by -$1.00 in cash (short); a variance needs a reason (nightly reconciliation: every variance explained and signed)",
         ),
     ],
 )

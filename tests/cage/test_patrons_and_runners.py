@@ -25,7 +25,7 @@ def test_a_cage_sale_takes_cash_and_gives_chips(cast):
 
 def test_a_sale_whose_cash_does_not_match_the_chips_is_refused(cast):
     stock(cast)
-    with pytest.raises(RuleViolation, match=r"must be for 25\.00 cash, not 20\.00"):
+    with pytest.raises(RuleViolation, match=r"must be for \$25\.00 cash, not \$20\.00"):
         services.sale(day=cast.day, chips={"5": 5}, cash=2_000, signed=cast.signed(**SALE_SIGNED))
 
 

@@ -113,7 +113,7 @@ def test_setting_a_pin_clears_the_count_and_the_lock(cast):
 
 def test_the_right_pin_passes_and_a_wrong_one_says_how_many_tries_are_left(cast):
     services.pin_verify(person=cast.runner, pin=PIN)
-    assert wrong(cast.runner) == ("the signing PIN of Runner is wrong; 4 tries left (DESIGN: signing PINs)")
+    assert wrong(cast.runner) == ("the signing PIN of Runner is wrong; 4 tries left (signing PINs)")
     assert pin_of(cast.runner).failures == 1
     assert "3 tries left" in wrong(cast.runner)
     assert "2 tries left" in wrong(cast.runner)
@@ -140,7 +140,7 @@ def test_the_fifth_wrong_try_locks_and_even_the_right_pin_is_refused_until_the_l
     at = timezone.localtime(locked_until).strftime("%H:%M")
     assert message == (
         f"Runner's signing PIN is locked after 5 wrong tries; try again at {at}, or sign from their own session "
-        "(DESIGN: signing PINs)"
+        "(signing PINs)"
     )
     # Locked: the right PIN is refused too, and further tries do not move the lock.
     assert "is locked after 5 wrong tries" in wrong(cast.runner, PIN)
@@ -195,14 +195,14 @@ def test_inside_a_transaction_the_count_is_kept_only_if_it_commits(cast):
 
 def test_a_person_without_a_login_cannot_sign_with_a_pin(cast):
     person = add_person(cast.event, "walkin", Role.RUNNER, login=False)
-    assert wrong(person, PIN) == "Walkin has no login and cannot sign (DESIGN: signing PINs)"
+    assert wrong(person, PIN) == "Walkin has no login and cannot sign (signing PINs)"
 
 
 def test_a_person_who_never_set_a_pin_is_told_where_to_set_it(cast):
     SigningPin.objects.filter(user=cast.runner.user).delete()
     assert wrong(cast.runner, PIN) == (
         "Runner has not set a signing PIN; they set it on their own page, or sign from their own session "
-        "(DESIGN: signing PINs)"
+        "(signing PINs)"
     )
 
 
