@@ -277,6 +277,14 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
                 signed[cap.code] = person
                 continue
             pin = data.get(f"pin_{cap.code}") or ""
+            if not pin.strip():
+                # Nothing typed is not a wrong try: it burns none of their tries.
+                self.add_error(
+                    f"pin_{cap.code}",
+                    _("%(name)s types their signing PIN here, or choose “Signs later” for them to sign later.")
+                    % {"name": person.name},
+                )
+                continue
             try:
                 pin_verify(person=person, pin=pin)
             except RuleViolation as exc:
@@ -375,6 +383,8 @@ class SignForm(forms.Form):
         if person is None:
             raise forms.ValidationError(_("Choose who signs."))
         if self.signer is None or person.pk != self.signer.pk:
+            if not (data.get("pin") or "").strip():
+                raise forms.ValidationError(_("%(name)s types their signing PIN to sign here.") % {"name": person.name})
             try:
                 pin_verify(person=person, pin=data.get("pin") or "")
             except RuleViolation as exc:

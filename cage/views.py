@@ -95,9 +95,11 @@ def home(request, slug):
             "day": day,
             "slips": slips,
             "entry_kinds": ENTRY_KINDS,
-            "closable": day is not None and day.status in CLOSABLE and not problems,
+            "closable": day is not None and day.status in CLOSABLE and not problems and bool(slips),
+            # The floor closes once it has opened and every table has closed again.
             "floor_can_close": day is not None
             and day.status == GamingDay.Status.OPEN
+            and any(s.slip_type == SlipType.TABLE_CLOSE for s in slips)
             and not event.tables.filter(state="open").exists(),
             "problems": problems,
             "refresh_seconds": getattr(settings, "CAGE_REFRESH_SECONDS", 20),

@@ -9,9 +9,15 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
 from cage.selectors import people
-from cage.selectors.slips import to_sign_for
+from cage.selectors.slips import to_sign_at_my_table
 from events.access import ROLE_PHRASES, RoleRefused, event_access, in_role_order, standing
 from events.models import Event, Role
+
+
+def _to_sign(event, person, roles) -> dict:
+    here, elsewhere = to_sign_at_my_table(event, person, roles)
+    return {"to_sign": here, "to_sign_elsewhere": elsewhere}
+
 
 CUSTODY_ROLES = {Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER, Role.RUNNER, Role.DEALER}
 
@@ -32,10 +38,11 @@ def mine(request, slug):
             "person": person if on_floor else None,
             "day": day,
             "no_custody": not (access.roles & CUSTODY_ROLES),
+            "selling": Role.RUNNER in access.roles,
             "holdings": people.holdings(event, person) if on_floor and Role.RUNNER in access.roles else None,
             "tips": people.tip_shares(event, person) if on_floor and Role.DEALER in access.roles else None,
             "slips": people.day_slips(day, person) if on_floor else [],
-            "to_sign": to_sign_for(event, person, access.roles) if on_floor else [],
+            **_to_sign(event, person if on_floor else None, access.roles),
         },
     )
 

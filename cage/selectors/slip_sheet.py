@@ -79,7 +79,9 @@ def slip_sheet(slip: Slip, *, reprint: bool = False) -> dict:
     ]
     total = details.get("total")
     if total is None:
-        total = sum(r["cents"] for r in chips) or (cash or 0)
+        chips_value = sum(r["cents"] for r in chips)
+        # A runner hands back chips and cash, a count finds both; a sale's cash pays for its chips.
+        total = chips_value + (cash or 0) if kind.type in ("runner_return", "count") else chips_value or (cash or 0)
 
     by_role = {}
     for s in signatures:
@@ -118,7 +120,7 @@ def slip_sheet(slip: Slip, *, reprint: bool = False) -> dict:
         "to_sign": [
             {"capacity": str(c.label), "code": c.code, "role": c.roles_label(), "witness": c.witness}
             for c in kind.capacities
-            if c.code not in signed
+            if c.code not in signed and voided_by is None  # a voided slip waits for nobody
         ],
         "voided": (
             _("%(void)s: %(reason)s") % {"void": voided_by.number, "reason": voided_by.reason} if voided_by else None

@@ -8,11 +8,11 @@ from django.db.models import Case, Count, F, IntegerField, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from cage.models import Slip
+from cage.models import Signature, Slip, SlipType
 from cage.money import dollars
 from cage.selectors.amounts import amount_of, cash_moved_subquery
 from cage.slip_types import SLIP_KINDS, Capacity
-from events.models import GamingDay, Person
+from events.models import GamingDay, Person, Role
 
 
 class State:
@@ -156,6 +156,27 @@ def to_sign_for(event, person: Person | None, roles: set[str], *, now=None) -> l
         if caps:
             items.append((item, caps))
     return items
+
+
+def to_sign_at_my_table(event, person: Person | None, roles: set[str], *, now=None):
+    """(the slips to sign at this person's own tables or not at a table, those of other tables).
+
+    A dealer's tables are those whose opener they counted that day: a dealer receiving a fill
+    sees their own table's first, so that a tap at 1 a.m. does not sign another table's fill.
+    """
+    items = to_sign_for(event, person, roles, now=now)
+    if person is None or Role.DEALER not in roles:
+        return items, []
+    mine = set(
+        Signature.objects.filter(
+            person=person, capacity="counted_by", slip__slip_type=SlipType.TABLE_OPEN, slip__day__event=event
+        )
+        .exclude(slip__day__status=GamingDay.Status.CLOSED)
+        .values_list("slip__table_id", flat=True)
+    )
+    here = [(i, c) for i, c in items if i.slip.table_id is None or i.slip.table_id in mine]
+    elsewhere = [(i, c) for i, c in items if not (i.slip.table_id is None or i.slip.table_id in mine)]
+    return here, elsewhere
 
 
 def states_of(slips: list[Slip]) -> dict[int, str]:

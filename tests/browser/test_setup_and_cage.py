@@ -86,3 +86,37 @@ def test_a_sale_fills_in_its_cash_from_the_chips_and_a_debit_card_is_refused(pag
     page.click("#slip-form button[type=submit]")
     page.wait_for_selector("text=Chip sale 1 recorded. Still to sign: authorized by.")
     assert Slip.objects.get(slip_type="sale").details["chips"] == {"5": 3, "25": 2}
+
+
+def test_a_runner_sells_from_the_tablet_and_the_cash_typed_is_kept(browser, live_server):
+    cast = make_cast()
+    stock(cast)
+    from cage import services
+
+    services.runner_issue(
+        day=cast.day,
+        runner=cast.runner,
+        chips={"5": 10},
+        signed=cast.signed(issued_by="chip_cashier", received_by="runner"),
+    )
+    rita = person_page(browser, live_server, cast.runner, width=768, height=1024)
+    rita.goto(f"/cage/{cast.event.slug}/me/")
+    rita.click("text=Sell chips to a patron")
+    assert rita.locator("input[name=pin_sold_by]").is_hidden()  # her own signature needs no PIN
+    assert rita.locator("input[name=pin_authorized_by]").is_hidden()  # the DRIC signs later
+    rita.fill("input[name=chips_5]", "2")
+    assert rita.input_value("input[name=cash]") == "10.00"
+    rita.fill("input[name=cash]", "9,50")
+    rita.fill("input[name=chips_5]", "3")
+    assert rita.input_value("input[name=cash]") == "9,50"  # what she typed is not overwritten
+    rita.click("#slip-form button[type=submit]")
+    rita.wait_for_selector("text=must be for $15.00 cash, not $9.50")
+    screenshot(rita, "runner-sale-refused-768")
+    rita.fill("input[name=cash]", "15")
+    rita.click("#slip-form button[type=submit]")
+    rita.wait_for_selector("text=Chip sale 1 recorded.")
+    rita.go_back()
+    assert rita.locator("input[name=pin_sold_by]").is_hidden()
+    rita.click("#slip-form button[type=submit]")
+    rita.wait_for_selector("text=This slip was already recorded as Chip sale 1.")
+    assert Slip.objects.filter(slip_type="sale").count() == 1

@@ -261,7 +261,7 @@ def test_the_home_page_carries_the_refresh_interval_from_settings(client, cast, 
     assert 'data-refresh-seconds="7"' in page
     assert reverse("cage:home_panels", args=[cast.event.slug]) in page
     # The slots the other panels and the existing controls rely on are still there.
-    assert 'id="slip-types"' in page and 'id="slips"' in page and "Close the floor and reconcile" in page
+    assert 'id="slip-types"' in page and 'id="slips"' in page and "Nightly close" in page
 
 
 def test_an_event_without_a_gaming_day_still_shows_its_places(client):

@@ -50,7 +50,8 @@ def test_an_opener_that_differs_from_the_tray_needs_a_reason(cast):
         signed=cast.signed(issued_by="chip_cashier", received_by="dealer"),
     )
     with pytest.raises(
-        RuleViolation, match=r"differs from table BJ-1's tray by -\$2\.00 in \$1 chips \(2 chips short\); a variance needs a reason"
+        RuleViolation,
+        match=r"differs from table BJ-1's tray by -\$2\.00 in \$1 chips \(2 chips short\); a variance needs a reason",
     ):
         services.table_open(day=cast.day, table=cast.bj, chips={"1": 98}, signed=cast.signed(**OPEN_SIGNED))
     cast.bj.refresh_from_db()

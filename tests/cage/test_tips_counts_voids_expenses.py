@@ -99,7 +99,8 @@ def test_a_short_count_posts_the_variance_to_over_short_with_its_reason(cast):
     stock(cast, chips={"1": 820, "5": 10})
     bank = services.account_get(cast.event, "chip_bank")
     with pytest.raises(
-        RuleViolation, match=r"differs from the books by -\$2\.00 in \$1 chips \(2 chips short\); a variance needs a reason"
+        RuleViolation,
+        match=r"differs from the books by -\$2\.00 in \$1 chips \(2 chips short\); a variance needs a reason",
     ):
         services.count(day=cast.day, account=bank, chips={"1": 818, "5": 10}, signed=cast.signed(**COUNT_SIGNED))
     slip = services.count(

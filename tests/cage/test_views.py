@@ -773,3 +773,95 @@ def test_the_cage_page_runs_the_same_number_of_queries_however_many_slips(client
     with CaptureQueriesContext(connection) as many:
         client.get(url)
     assert len(many) == len(few)
+
+
+def test_a_blank_pin_burns_none_of_the_signers_tries(client, cast):
+    stock(cast)
+    login(client, cast, "chip_cashier")
+    data = form(runner=cast.runner.pk, chips_5="1", **signed_by(cast, issued_by="chip_cashier", received_by="runner"))
+    data["pin_received_by"] = ""
+    page = client.post(new_slip(cast.event.slug, "runner_issue"), data).content.decode()
+    assert "Runner types their signing PIN here, or choose “Signs later”" in page
+    assert SigningPin.objects.get(user=cast.runner.user).failures == 0
+    assert not Slip.objects.filter(slip_type="runner_issue").exists()
+
+
+def test_a_dealer_sees_their_own_tables_fills_first_and_other_tables_apart(client, cast):
+    stock(cast)
+    open_table(cast)  # the dealer counted BJ-1's opener
+    services.table_issue(
+        day=cast.day,
+        table=cast.wheel,
+        chips={"1": 10},
+        signed=cast.signed(issued_by="chip_cashier", received_by="dealer2"),
+    )
+    services.table_open(
+        day=cast.day,
+        table=cast.wheel,
+        chips={"1": 10},
+        signed=cast.signed(counted_by="dealer2", verified_by="chip_cashier"),
+    )
+    for table in (cast.wheel, cast.bj):
+        services.fill(
+            day=cast.day,
+            table=table,
+            chips={"5": 2},
+            signed=cast.signed(issued_by="chip_cashier", carried_by="runner"),
+            allow_pending=True,
+        )
+    from cage.selectors.slips import to_sign_at_my_table
+
+    here, elsewhere = to_sign_at_my_table(cast.event, cast.dealer2, cast.dealer2.role_codes())
+    assert [i.slip.table for i, _caps in here] == [cast.wheel] and [i.slip.table for i, _c in elsewhere] == [cast.bj]
+    here, elsewhere = to_sign_at_my_table(cast.event, cast.dealer, cast.dealer.role_codes())
+    assert [i.slip.table for i, _caps in here] == [cast.bj] and [i.slip.table for i, _c in elsewhere] == [cast.wheel]
+    login(client, cast, "dealer")
+    page = client.get(reverse("cage:mine", args=[cast.event.slug])).content.decode()
+    mine, others = page.split('id="to-sign-elsewhere"')
+    assert "table BJ-1" in mine.split('id="to-sign"')[1] and "table WOF-1" in others
+
+
+def test_a_runner_finds_the_sale_form_on_their_page_and_gets_back_there(client, cast):
+    runner_holds(cast)
+    login(client, cast, "runner")
+    page = client.get(reverse("cage:mine", args=[cast.event.slug])).content.decode()
+    assert new_slip(cast.event.slug, "sale") in page and "Sell chips to a patron" in page
+    response = client.post(
+        new_slip(cast.event.slug, "sale"),
+        form(runner=cast.runner.pk, chips_5="2", cash="10", tender="cad_cash", **signed_by(cast, sold_by="runner")),
+        follow=True,
+    )
+    page = response.content.decode()
+    assert "Back to my slips" in page and "Back to the cage" not in page
+
+
+def test_a_voided_slip_waits_for_nobody_and_a_runner_return_totals_chips_and_cash(client, cast):
+    runner_holds(cast)
+    services.sale(
+        day=cast.day,
+        runner=cast.runner,
+        chips={"5": 2},
+        cash=1000,
+        signed=cast.signed(sold_by="runner", authorized_by="dric"),
+    )
+    back = services.runner_return(
+        day=cast.day,
+        runner=cast.runner,
+        chips={"5": 8},
+        cash=1000,
+        signed=cast.signed(returned_by="runner", received_by="chip_cashier"),
+    )
+    fill_target = services.sale(
+        day=cast.day, chips={"5": 1}, cash=500, signed=cast.signed(sold_by="chip_cashier"), allow_pending=True
+    )
+    services.void(
+        day=cast.day,
+        target=fill_target,
+        reason="wrong",
+        signed=cast.signed(requested_by="chip_cashier", authorized_by="dric"),
+    )
+    from cage.selectors.slip_sheet import slip_sheet
+
+    assert slip_sheet(back)["total"] == 5000  # 8 × $5 and $10.00 cash
+    voided = slip_sheet(fill_target)
+    assert voided["state_code"] == "voided" and voided["to_sign"] == []

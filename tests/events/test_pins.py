@@ -201,8 +201,7 @@ def test_a_person_without_a_login_cannot_sign_with_a_pin(cast):
 def test_a_person_who_never_set_a_pin_is_told_where_to_set_it(cast):
     SigningPin.objects.filter(user=cast.runner.user).delete()
     assert wrong(cast.runner, PIN) == (
-        "Runner has not set a signing PIN; they set it on their own page, or sign from their own session "
-        "(signing PINs)"
+        "Runner has not set a signing PIN; they set it on their own page, or sign from their own session (signing PINs)"
     )
 
 

@@ -1,0 +1,62 @@
+/* Live totals as the cashier counts: each chip or bill line's value, the chips' total, and for a
+   sale or redemption the cash at face value (T&C 3.6). The server checks everything again; this
+   only saves arithmetic at the window. Once submitted, the button is disabled so a double click
+   sends one slip (the form's one-time key refuses a second anyway). */
+document.querySelectorAll("form[data-slip-form]").forEach(function (form) {
+  var lang = (document.documentElement.lang || "en").toLowerCase().indexOf("fr") === 0 ? "fr-CA" : "en-CA";
+  var money = new Intl.NumberFormat(lang, { style: "currency", currency: "CAD" });
+  function count(input) { var n = parseInt((input.value || "").trim(), 10); return isNaN(n) || n < 0 ? 0 : n; }
+  function update() {
+    var cents = 0, chips = 0, cash = 0;
+    form.querySelectorAll("input[data-cents]").forEach(function (input) {
+      var line = count(input) * parseInt(input.dataset.cents, 10);
+      var cell = form.querySelector('.line-total[data-for="' + input.id + '"]');
+      if (cell) cell.textContent = money.format(line / 100);
+      if (input.closest("#cash-counts")) { cash += line; } else { cents += line; chips += count(input); }
+    });
+    var total = form.querySelector("#chips-total");
+    if (total) { total.textContent = money.format(cents / 100); form.querySelector("#chips-count-total").textContent = chips; }
+    var cashTotal = form.querySelector("#cash-total");
+    if (cashTotal) cashTotal.textContent = money.format(cash / 100);
+    var cashInput = form.querySelector("input[name=cash]");
+    // Chips change hands at face value: the cash follows the chips until the cashier types it.
+    if (cashInput && form.dataset.faceValue === "yes" && cents && !cashInput.dataset.typed) {
+      cashInput.value = (cents / 100).toFixed(2);
+    }
+  }
+  var typedCash = form.querySelector("input[name=cash]");
+  if (typedCash) typedCash.addEventListener("input", function () { typedCash.dataset.typed = "yes"; });
+  form.addEventListener("input", update);
+  update();
+  window.addEventListener("pageshow", update);
+  var submit = form.querySelector("button[type=submit]");
+  form.addEventListener("submit", function () { submit.disabled = true; });
+  // Back to this page from the browser's cache: the button works again (a resent form is still
+  // recognised by its one-time key and records nothing twice).
+  window.addEventListener("pageshow", function () { submit.disabled = false; });
+  // Your own signature needs no PIN: its box shows only for someone else.
+  function togglePins() {
+    form.querySelectorAll("select[name^=sign_]").forEach(function (select) {
+      var pin = form.querySelector("input[name=pin_" + select.name.slice(5) + "]");
+      if (pin) pin.closest("td").hidden = !select.value || select.value === form.dataset.self;
+    });
+  }
+  form.addEventListener("change", function (event) { if (event.target.name && event.target.name.indexOf("sign_") === 0) togglePins(); });
+  togglePins();
+  // Back to this page: the browser puts back what was chosen after this script ran.
+  window.addEventListener("pageshow", togglePins);
+  var account = form.querySelector("select[name=account]");
+  function showCounted() {
+    if (!account) return;
+    var chips = form.querySelector("#chip-counts"), bills = form.querySelector("#cash-counts");
+    if (chips) chips.hidden = account.value === "bank_cash";
+    if (bills) bills.hidden = account.value === "chip_bank";
+  }
+  if (account) { account.addEventListener("change", showCounted); showCounted(); }
+  var table = form.querySelector("select[name=table]");
+  // An opener or closer starts from the table's last count: choosing the table fetches it.
+  if (table && form.dataset.prefill === "yes") table.addEventListener("change", function () {
+    var typed = Array.prototype.some.call(form.querySelectorAll("input[data-cents]"), function (i) { return i.value && i.value !== i.defaultValue; });
+    if (!typed && table.value) window.location.search = "?table=" + encodeURIComponent(table.value);
+  });
+});
