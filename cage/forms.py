@@ -16,7 +16,8 @@ from django.utils.translation import gettext_lazy
 
 from cage.fields import BillsAndCoins, CashField, ChipCountField, ConfirmLargeAmounts
 from cage.models import Account, Slip, SlipType
-from cage.services.ledger import chips_label
+from cage.money import dollars
+from cage.services.ledger import balance, chips_label
 from cage.slip_types import (
     ACCOUNT,
     CASH,
@@ -150,6 +151,9 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
                 label=_("Paid with"), choices=[(k, v[2]) for k, v in TENDERS.items()], initial="cad_cash"
             )
         if HOURS in fields:
+            # What the payout shares out: the whole pool (T&C 2.6). Read, never created, on a GET.
+            pool = Account.objects.filter(event=event, kind=Account.Kind.TIP_POOL).first()
+            self.tip_pool = sum(balance(pool).values()) if pool else 0
             # In the order of the event's people, as a records file lists them: the order of the
             # shares and of ties in the split (T&C 2.6).
             self.dealers = list(people_with(event, [Role.DEALER]).order_by("pk"))
@@ -183,6 +187,12 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
         first = next((f for f in self.visible_fields()), None)
         if first is not None:
             first.field.widget.attrs["autofocus"] = True
+
+    tip_pool = None
+
+    @property
+    def tip_pool_dollars(self) -> str:
+        return dollars(self.tip_pool or 0)
 
     def runner_on_the_floor(self) -> bool:
         """A runner, not a cashier, writing this slip (a sale to a patron on the floor)."""

@@ -19,6 +19,7 @@ from cage import services
 from cage.forms import SignForm, SlipForm
 from cage.models import Slip, SlipPrint, SlipType
 from cage.money import dollars
+from cage.selectors import people
 from cage.selectors.amounts import amount_of, cash_moved_subquery
 from cage.selectors.inventory import inventory, table_states
 from cage.selectors.slip_sheet import slip_sheet
@@ -45,6 +46,15 @@ CLOSABLE = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
 class QueueVoidForm(forms.Form):
     reason = forms.CharField(label=gettext_lazy("Reason"), max_length=500)
     request_key = forms.CharField(widget=forms.HiddenInput, max_length=40, initial=lambda: uuid.uuid4().hex)
+
+
+def return_links(event) -> list[tuple[int, str]]:
+    """Runners who still hold chips or cash at the close, each a link to their return."""
+    links = []
+    for person in event.people.filter(assignments__role=Role.RUNNER).order_by("name"):
+        if not people.holdings(event, person)["empty"]:
+            links.append((person.pk, _("Runner return: %(name)s") % {"name": person.name}))
+    return links
 
 
 def count_links(event) -> list[tuple[str, str]]:
@@ -194,6 +204,15 @@ def slip_new(request, slug, slip_type):
     for name in ("runner", "account"):
         if request.GET.get(name):
             initial[name] = request.GET[name]
+    runner_id = request.GET.get("runner", "")
+    if kind.type == SlipType.RUNNER_RETURN and runner_id.isdigit():
+        # A runner hands back all they hold: the form starts from it, to be checked as counted.
+        runner = access.event.people.filter(pk=int(runner_id)).first()
+        if runner is not None:
+            held = people.holdings(access.event, runner)
+            initial_chips = {row["denomination"].key: row["count"] for row in held["chips"]}
+            if held["cash_cents"]:
+                initial["cash"] = held["cash_cents"]
     form = SlipForm(
         request.POST or None, kind=kind, day=day, signer=access.person, initial=initial, initial_chips=initial_chips
     )
@@ -429,6 +448,7 @@ def day_close(request, slug):
             "problems": problems,
             "pending": pending_slips(access.event, day=day) if day.status in CLOSABLE else [],
             "count_links": count_links(access.event),
+            "return_links": return_links(access.event) if day.status in CLOSABLE else [],
             "floor_can_close": day.status == GamingDay.Status.OPEN
             and bool(problems)
             and not access.event.tables.filter(state="open").exists(),

@@ -47,6 +47,7 @@ def holdings(event: Event, person: Person) -> dict:
     return {
         "chips": chips,
         "cash": dollars(cash) if cash else None,
+        "cash_cents": cash,
         "total": dollars(total),
         "empty": not chips and not cash,
     }

@@ -865,3 +865,20 @@ def test_a_voided_slip_waits_for_nobody_and_a_runner_return_totals_chips_and_cas
     assert slip_sheet(back)["total"] == 5000  # 8 × $5 and $10.00 cash
     voided = slip_sheet(fill_target)
     assert voided["state_code"] == "voided" and voided["to_sign"] == []
+
+
+def test_a_runner_return_starts_from_what_the_runner_holds_and_the_payout_shows_the_pool(client, cast):
+    runner_holds(cast)
+    login(client, cast, "chip_cashier")
+    close = client.get(reverse("cage:day_close", args=[cast.event.slug])).content.decode()
+    link = f"{new_slip(cast.event.slug, 'runner_return')}?runner={cast.runner.pk}"
+    assert link in close and "Runner return: Runner" in close
+    page = client.get(link).content.decode()
+    assert (
+        'name="chips_5" value="10"' in page.replace("\n", " ") or 'value="10"' in page.split('name="chips_5"')[1][:120]
+    )
+    tipped_page = client.get(new_slip(cast.event.slug, "tip_payout")).content.decode()
+    assert "The tip pool holds $0.00" in tipped_page
+    accounts = Account.objects.count()
+    client.get(new_slip(cast.event.slug, "tip_payout"))
+    assert Account.objects.count() == accounts  # a GET makes no account
