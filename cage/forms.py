@@ -237,6 +237,10 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
             return True
         return cap.step == 1 and not self.kind.deferred
 
+    @property
+    def some_sign_later(self) -> bool:
+        return any(not self.signs_now(c) for c in self.kind.capacities)
+
     def signature_rows(self):
         """(person field, PIN field, capacity) for the template."""
         return [(self[f"sign_{c.code}"], self[f"pin_{c.code}"], c) for c in self.kind.capacities]

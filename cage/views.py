@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from cage import services
 from cage.forms import SignForm, SlipForm
-from cage.models import Slip, SlipPrint, SlipType
+from cage.models import Account, Slip, SlipPrint, SlipType
 from cage.money import dollars
 from cage.selectors import people
 from cage.selectors.amounts import amount_of, cash_moved_subquery
@@ -168,8 +168,22 @@ def _recorded_message(slip) -> str:
     return _("%(slip)s recorded.") % {"slip": slip.number}
 
 
+def _tray_now(day, table_id) -> dict:
+    """What the books say a table's tray holds now, as counts of chips: what an opener starts
+    from (the last closer, plus what was issued to the tray since). Reads; creates nothing."""
+    tray = Account.objects.filter(event=day.event, kind=Account.Kind.TABLE, table_id=table_id).first()
+    if tray is None:
+        return {}
+    denominations = {d.pk: d for d in day.event.denominations.all()}
+    return {
+        denominations[k].key: cents // denominations[k].value_cents
+        for k, cents in services.balance(tray).items()
+        if k is not None and cents > 0
+    }
+
+
 def _last_count(day, table_id) -> dict:
-    """The chips of the table's last opener or closer: what its next count starts from."""
+    """The chips of the table's last opener or closer: what its closer starts from."""
     last = (
         Slip.objects.filter(
             event=day.event, table_id=table_id, slip_type__in=[SlipType.TABLE_OPEN, SlipType.TABLE_CLOSE]
@@ -199,7 +213,9 @@ def slip_new(request, slug, slip_type):
     table_id = request.GET.get("table")
     if table_id and table_id.isdigit():
         initial["table"] = int(table_id)
-        if kind.type in (SlipType.TABLE_OPEN, SlipType.TABLE_CLOSE):
+        if kind.type == SlipType.TABLE_OPEN:
+            initial_chips = _tray_now(day, int(table_id))
+        elif kind.type == SlipType.TABLE_CLOSE:
             initial_chips = _last_count(day, int(table_id))
     for name in ("runner", "account"):
         if request.GET.get(name):
@@ -342,15 +358,18 @@ def slip_sign(request, slug, pk):
 
 
 @require_safe
+@never_cache
 def queue(request, slug):
     """The DRIC's queue: every slip in transit or waiting for a signature, oldest first."""
     access = event_access(request, slug, read=READ_ALL)
     items = pending_slips(access.event)
     rows = [(item, can_sign(access.person, item, access.roles)) for item in items]
+    # ?panel=1: the rows alone, for the page to swap in every few seconds.
     return render(
         request,
-        "cage/queue.html",
+        "cage/_queue_table.html" if request.GET.get("panel") else "cage/queue.html",
         {
+            "refresh_seconds": settings.CAGE_REFRESH_SECONDS,
             "access": access,
             "event": access.event,
             "rows": rows,

@@ -18,6 +18,10 @@ def chips_value(chips: dict, values: dict[str, int]) -> int:
 def amount_of(slip: Slip, values: dict[str, int], cash_moved: int | None) -> int | None:
     """The value a slip is about: its chips' value (plus the cash a runner hands back, or the cash
     a count finds), else the cash or total it states, else the cash it moved."""
+    if slip.slip_type == SlipType.VOID and slip.voids_id:
+        # A void is worth what it reverses.
+        target = slip.voids
+        return amount_of(target, values, getattr(target, "cash_moved", None) or cash_moved)
     details = slip.details
     chips = details.get("chips")
     if chips:

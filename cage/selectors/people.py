@@ -9,6 +9,7 @@ from django.db.models import OuterRef, Q, Subquery, Sum
 
 from cage.models import Account, Posting, Signature, Slip, SlipType
 from cage.money import dollars, shortest_decimal
+from cage.selectors.amounts import amount_of
 from events.models import Event, GamingDay, Person
 
 
@@ -61,22 +62,6 @@ def _moved(*, cash_only: bool):
     return Subquery(postings.values("slip").annotate(total=Sum("amount")).values("total")[:1])
 
 
-def _amount(slip: Slip, values: dict[str, int]) -> int:
-    """The value a slip is about, as the cage says it: a fill's chips, a sale's chips (the cash
-    matches), a runner return's chips and cash, an opener's or closer's count, a payout's total."""
-    details = slip.details
-    if "total" in details:
-        return details["total"]
-    if "cash" in details:
-        return details["cash"]
-    if "chips" in details:
-        chips = sum(values.get(key, 0) * count for key, count in details["chips"].items())
-        if slip.slip_type == SlipType.RUNNER_RETURN:
-            chips += slip.cash_moved or 0
-        return chips
-    return slip.moved or 0
-
-
 def day_slips(day: GamingDay | None, person: Person) -> list[dict]:
     """The day's slips that name this person as runner or that they signed, newest first.
 
@@ -89,8 +74,8 @@ def day_slips(day: GamingDay | None, person: Person) -> list[dict]:
     slips = (
         Slip.objects.filter(day=day)
         .filter(Q(runner=person) | Q(pk__in=signed))
-        .select_related("table", "voided_by")
-        .annotate(cash_moved=_moved(cash_only=True), moved=_moved(cash_only=False))
+        .select_related("table", "voided_by", "voids")
+        .annotate(cash_moved=_moved(cash_only=True))
         .order_by("-at", "-id")
     )
     rows = []
@@ -106,7 +91,7 @@ def day_slips(day: GamingDay | None, person: Person) -> list[dict]:
                 "serial": slip.serial,
                 "at": slip.at,
                 "table": slip.table.code if slip.table else "",
-                "amount": dollars(_amount(slip, values)),
+                "amount": dollars(amount_of(slip, values, slip.cash_moved) or 0),
                 "voided": voided,
                 "runner": slip.runner_id == person.pk,
             }

@@ -9,7 +9,7 @@ from cage.money import dollars
 from cage.selectors.slips import State, slip_state
 from cage.services.ledger import account_label, chips_label, instrument_label
 from cage.slip_types import SLIP_KINDS
-from events.models import Role
+from events.access import ROLE_NAMES
 
 PIECE_LABELS = {piece.cents: piece.label for piece in BillsAndCoins.DENOMINATIONS}
 
@@ -86,10 +86,11 @@ def slip_sheet(slip: Slip, *, reprint: bool = False) -> dict:
     by_role = {}
     for s in signatures:
         roles = [r for r in kind.capacity(s.capacity).roles if r in s.person.role_codes()]
-        by_role[s.capacity] = " / ".join(str(Role(r).label) for r in roles)
+        by_role[s.capacity] = " / ".join(str(ROLE_NAMES[r]) for r in roles)
     return {
         "slip": slip,
         "chips_total": dollars(sum(r["cents"] for r in chips)),
+        "chips_count": sum(r["count"] for r in chips),
         "cash_dollars": dollars(cash) if cash is not None else None,
         "total_dollars": dollars(total),
         "title": slip.number,

@@ -76,6 +76,10 @@ class Pending:
         return slip_subject(self.slip)
 
     @property
+    def chips(self) -> str:
+        return chips_text(self.slip)
+
+    @property
     def state_label(self):
         return State.LABELS[self.state]
 
@@ -202,4 +206,14 @@ def slip_subject(slip: Slip) -> str:
         parts.append(_("voids %(slip)s") % {"slip": slip.voids.number})
     if slip.details.get("description"):
         parts.append(slip.details["description"])
+    if not parts:
+        # A sale at the cage names no runner or table: say who wrote it up.
+        first = next(iter(slip.signatures.all()), None)
+        if first is not None:
+            parts.append(_("by %(name)s") % {"name": first.person.name})
     return " · ".join(str(p) for p in parts)
+
+
+def chips_text(slip: Slip) -> str:
+    """ "40 × $5, 2 × $25": the chips a slip names, to check before signing."""
+    return ", ".join(f"{count} × ${key}" for key, count in (slip.details or {}).get("chips", {}).items() if count)

@@ -1,0 +1,38 @@
+/* Refresh a page's live panels in place (the cage home's, the DRIC's queue). Only the innerHTML of each [data-panel]
+   element is replaced, so whatever someone is typing elsewhere on the page (and where the
+   cursor is) stays exactly as it was. */
+(function () {
+  var root = document.getElementById("live-panels");
+  var seconds = root ? parseFloat(root.dataset.refreshSeconds) : 0;
+  if (!(seconds > 0) || !window.fetch || !window.DOMParser) return;
+  var status = document.getElementById("refresh-status");
+  var busy = false;
+  function refresh() {
+    if (busy || document.hidden) return;
+    busy = true;
+    fetch(root.dataset.refreshUrl, { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) {
+        // A login page after a redirect is not the panels: keep the old figures and say so.
+        if (!response.ok || response.redirected) throw new Error(String(response.status));
+        return response.text();
+      })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html");
+        var panels = root.querySelectorAll("[data-panel]");
+        var swapped = 0;
+        panels.forEach(function (panel) {
+          var next = fresh.querySelector('[data-panel="' + panel.dataset.panel + '"]');
+          // A panel someone is working in (typing a void's reason, an open form) waits for the next tick.
+          if (panel.contains(document.activeElement) || panel.querySelector("details[open]")) { swapped += 1; return; }
+          if (next) { panel.innerHTML = next.innerHTML; swapped += 1; }
+        });
+        if (swapped !== panels.length) throw new Error("panels missing");
+        status.textContent = "";
+      })
+      .catch(function () { status.textContent = root.dataset.refreshFailed; })
+      .then(function () { busy = false; });
+  }
+  setInterval(refresh, seconds * 1000);
+  // Back on a tab that was hidden: show current figures at once rather than at the next tick.
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) refresh(); });
+})();
