@@ -7,6 +7,7 @@ is rolled back so the database is left exactly as it was.
 
 import datetime
 import json
+import re
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from django.utils import timezone
 
 from cage import services
 from cage.models import Account, Slip, SlipType
+from cage.money import AMOUNTS_RULE, MAX_AMOUNT_CENTS
 from cage.slip_types import (
     ACCOUNT,
     CASH,
@@ -94,10 +96,24 @@ def _optional_text(record: dict, name: str) -> str:
 
 
 def _cents(value, what="cash") -> int:
-    if not isinstance(value, str):
-        raise RuleViolation(f'{what} must be a string of dollars such as "12.50"', "cage-records/1")
-    cents = event_services.parse_dollars(value, rule="cage-records/1")
+    """A records file's cash: plain digits with an optional point and one or two decimals
+    ("180", "12.5", "1780.00"), at most "10000000.00" (cage-records/1: amounts)."""
+    if not isinstance(value, str) or not RECORD_CASH.fullmatch(value):
+        raise RuleViolation(
+            f"{what}: {value!r} is not written as plain digits with an optional point and one or two "
+            'decimals, such as "180", "12.5" or "1780.00" (no sign, exponent or thousands separator)',
+            AMOUNTS_RULE,
+        )
+    whole, _point, part = value.partition(".")
+    if len(whole) > 8:
+        raise RuleViolation(f"{what}: {value} is more than the 10000000.00 one record may carry", AMOUNTS_RULE)
+    cents = int(whole) * 100 + int(part.ljust(2, "0") or 0)
+    if cents > MAX_AMOUNT_CENTS:
+        raise RuleViolation(f"{what}: {value} is more than the 10000000.00 one record may carry", AMOUNTS_RULE)
     return cents
+
+
+RECORD_CASH = re.compile(r"[0-9]+(\.[0-9]{1,2})?")
 
 
 class _Importer:

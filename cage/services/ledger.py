@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from cage.models import Account, Posting, Signature, Slip, SlipCounter, SlipType
-from cage.money import dollars
+from cage.money import AMOUNTS_RULE, MAX_CHIP_COUNT, dollars
 from cage.slip_types import SLIP_KINDS, SlipKind
 from events.models import ChipDenomination, Event, GameTable, GamingDay, Person, Role
 from events.rules import RuleViolation
@@ -136,6 +136,12 @@ def chips_legs_value(event: Event, chips: dict[str, int], *, allow_empty: bool =
             )
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise RuleViolation(f"${key} chips: {count!r} is not a whole number of chips of 0 or more", "chip count")
+        if count > MAX_CHIP_COUNT:
+            raise RuleViolation(
+                _("$%(key)s chips: %(count)s is more than the %(most)s chips of one denomination a record may count")
+                % {"key": key, "count": count, "most": f"{MAX_CHIP_COUNT:,}"},
+                AMOUNTS_RULE,
+            )
         if count:
             result[denomination] = count * denomination.value_cents
     if not result and not allow_empty:
@@ -439,6 +445,48 @@ def move(source: Account, target: Account, value: dict[ChipDenomination | None, 
     return legs
 
 
+# Slip types that move chips out of the patrons' hands (or back, for a void): after one of them, if
+# every table is closed, patrons must still hold at least nothing of every denomination.
+TOUCH_PATRONS = {SlipType.REDEMPTION, SlipType.TIPS, SlipType.TABLE_CLOSE, SlipType.VOID, SlipType.SALE}
+
+
+def check_patrons_hold_chips(slip: Slip) -> None:
+    """T&C 3.4.3: every chip in play was bought from the licensee. While a table is open, play and
+    colour changes there are not yet posted, so patrons may dip below zero; once every table is
+    closed, they never hold fewer than zero chips of any denomination."""
+    if slip.slip_type not in TOUCH_PATRONS:
+        return
+    event = slip.event
+    if event.tables.filter(state=GameTable.State.OPEN).exists():
+        return
+    held = (
+        Posting.objects.filter(account__event=event, account__kind=Account.Kind.PATRONS, denomination__isnull=False)
+        .values("denomination_id")
+        .annotate(total=Sum("amount"))
+    )
+    short = [row for row in held if row["total"] < 0]
+    if short:
+        denominations = {d.pk: d for d in event.denominations.all()}
+        raise RuleViolation(
+            _(
+                "after this %(slip)s every table is closed and patrons would hold %(chips)s: chips nobody "
+                "bought from the licensee"
+            )
+            % {
+                "slip": SLIP_KINDS[slip.slip_type].label.lower(),
+                "chips": ", ".join(
+                    _("%(count)s %(chips)s")
+                    % {
+                        "count": row["total"] // denominations[row["denomination_id"]].value_cents,
+                        "chips": chips_label(denominations[row["denomination_id"]].key),
+                    }
+                    for row in short
+                ),
+            },
+            "T&C 3.4.3",
+        )
+
+
 def atomic_slip(func):
     """Each record type's service runs in one transaction: all of the slip or none of it.
 
@@ -456,6 +504,9 @@ def atomic_slip(func):
                 done = Slip.objects.filter(event_id=day.event_id, request_key=key).first()
                 if done is not None:
                     raise DuplicateRequest(done)
-            return func(*args, **kwargs)
+            slip = func(*args, **kwargs)
+            if isinstance(slip, Slip):
+                check_patrons_hold_chips(slip)
+            return slip
 
     return wrapper

@@ -19,6 +19,7 @@ from .ledger import (
     account_get,
     check_custody,
     check_in_order,
+    check_patrons_hold_chips,
     check_signer,
     chips_legs_value,
     lock_day,
@@ -115,6 +116,8 @@ def sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | N
     check_custody(merged, accounts, slip.slip_type)
     write_postings(slip, merged, accounts)
     Signature.objects.create(slip=slip, capacity=capacity, person=person, signed_at=at)
+    if moving:
+        check_patrons_hold_chips(slip)
     return slip
 
 

@@ -14,7 +14,7 @@ from cage.slip_types import SLIP_KINDS, VOIDABLE
 from events.models import GameTable, GamingDay, Person, Role
 from events.rules import RuleViolation
 
-from ..money import dollars, largest_remainder_split
+from ..money import AMOUNTS_RULE, MAX_AMOUNT_CENTS, dollars, largest_remainder_split
 from .ledger import (
     CASH,
     Leg,
@@ -42,6 +42,16 @@ SETTLING = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
 def _cash(cents: int, what: str = "cash") -> int:
     if isinstance(cents, bool) or not isinstance(cents, int) or cents <= 0:
         raise RuleViolation(f"{what} must be a positive amount of dollars", "amounts")
+    return _bounded(cents)
+
+
+def _bounded(cents: int) -> int:
+    if cents > MAX_AMOUNT_CENTS:
+        raise RuleViolation(
+            _("%(amount)s is more than the %(most)s of cash one record may carry")
+            % {"amount": dollars(cents), "most": dollars(MAX_AMOUNT_CENTS)},
+            AMOUNTS_RULE,
+        )
     return cents
 
 
@@ -557,6 +567,8 @@ def count(
         raise RuleViolation("the chip bank holds chips only; count cash in bank cash", "count")
     if cash is not None and (isinstance(cash, bool) or not isinstance(cash, int) or cash < 0):
         raise RuleViolation("counted cash must be 0 or more", "count")
+    if cash is not None:
+        _bounded(cash)
     if account.kind == Account.Kind.BANK_CASH and cash is None:
         raise RuleViolation("a count of bank cash gives the cash counted", "count")
     value = chips_legs_value(event, chips or {}, allow_empty=True)

@@ -343,3 +343,38 @@ def test_a_count_of_a_runner_who_holds_nothing_posts_no_variance():
     )
     event = import_records(data)
     assert event.slips.filter(slip_type="count", account__code="runner:rita").get().postings.count() == 0
+
+
+@pytest.mark.parametrize(
+    "cash", ["1,780.00", "1780.001", "-1780.00", "1e3", "+180", " 180", "10000000.01", "99999999999999999999"]
+)
+def test_cash_not_written_as_the_format_says_is_refused(tmp_path, cash):
+    data = example()
+    records(data)[22]["cash"] = cash  # the redemption
+    problems = refused(data, tmp_path)
+    assert any(
+        p.startswith("record 23 (2026-09-11, redemption): cash:") and "(cage-records/1: amounts)" in p for p in problems
+    )
+
+
+def test_a_count_of_chips_beyond_the_bound_is_refused_without_a_traceback(tmp_path):
+    data = example()
+    records(data)[0]["chips"]["1"] = 10**30
+    problems = refused(data, tmp_path)
+    assert any(
+        "record 1 (2026-09-11, chips_received): $1 chips:" in p and "cage-records/1: amounts" in p for p in problems
+    )
+
+
+def test_a_redemption_of_chips_nobody_bought_is_refused_once_every_table_is_closed(tmp_path):
+    data = example()
+    records(data)[22]["chips"]["25"] = 21  # one more $25 chip than patrons bought
+    records(data)[22]["cash"] = "1805.00"
+    problems = refused(data, tmp_path)
+    assert any(
+        p.startswith(
+            "record 23 (2026-09-11, redemption): after this redemption every table is closed and patrons would hold -1 $25 chips"
+        )
+        and p.endswith("(T&C 3.4.3)")
+        for p in problems
+    )

@@ -84,3 +84,32 @@ def test_check_ledger_names_a_custody_account_below_zero(cast):
     with pytest.raises(CommandError):
         call_command("check_ledger", stderr=err)
     assert "runner Runner (runner:runner) holds -700 cents of cash; custody cannot go negative" in err.getvalue()
+
+
+def test_check_ledger_names_patrons_holding_chips_nobody_bought_once_every_table_is_closed(cast):
+    stock(cast, cash=0)
+    slip = Slip.objects.first()
+    five = cast.event.denominations.get(key="5")
+    # A damaged ledger: $5 chips moved from patrons into the chip bank without a sale.
+    Posting.objects.bulk_create(
+        [
+            Posting(
+                slip=slip,
+                account=services.account_get(cast.event, Account.Kind.PATRONS),
+                denomination=five,
+                amount=-1500,
+            ),
+            Posting(
+                slip=slip,
+                account=services.account_get(cast.event, Account.Kind.CHIP_BANK),
+                denomination=five,
+                amount=1500,
+            ),
+        ]
+    )
+    err = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("check_ledger", stderr=err)
+    assert "every table is closed and patrons hold -3 chips:5: chips nobody bought from the licensee (T&C 3.4.3)" in (
+        err.getvalue()
+    )

@@ -7,7 +7,7 @@ from cage.models import Account, Slip
 from cage.services import balance
 from events.models import GameTable
 from events.rules import RuleViolation
-from tests.cage.helpers import CREDIT_SIGNED, FILL_SIGNED, open_table, stock
+from tests.cage.helpers import CREDIT_SIGNED, FILL_SIGNED, SALE_SIGNED, open_table, stock
 
 pytestmark = pytest.mark.django_db
 
@@ -130,6 +130,8 @@ def test_tips_go_to_the_tip_pool_never_the_tray(cast):
 def test_the_closer_posts_the_win_per_denomination(cast):
     stock(cast)
     open_table(cast, chips={"1": 100, "5": 80})
+    # Patrons bought the chips they lost at the table (T&C 3.4.3).
+    services.sale(day=cast.day, chips={"1": 40, "5": 16}, cash=12_000, signed=cast.signed(**SALE_SIGNED))
     services.fill(day=cast.day, table=cast.bj, chips={"5": 40}, signed=cast.signed(**FILL_SIGNED))
     slip = services.table_close(
         day=cast.day, table=cast.bj, chips={"1": 140, "5": 136}, signed=cast.signed(**OPEN_SIGNED)
@@ -171,4 +173,47 @@ def test_a_table_of_another_event_is_refused(cast):
             table=other.bj,
             chips={"1": 1},
             signed=cast.signed(issued_by="chip_cashier", received_by="dealer"),
+        )
+
+
+def test_a_closer_counting_chips_nobody_bought_is_refused_once_every_table_is_closed(cast):
+    stock(cast)
+    open_table(cast, chips={"1": 100})
+    open_table(cast, cast.wheel, chips={"1": 100})
+    services.sale(day=cast.day, chips={"1": 10}, cash=1_000, signed=cast.signed(**SALE_SIGNED))
+    # While another table is open, play there is not yet posted: patrons may dip below zero.
+    services.table_close(day=cast.day, table=cast.bj, chips={"1": 125}, signed=cast.signed(**OPEN_SIGNED))
+    with pytest.raises(RuleViolation, match=r"patrons would hold -15 \$1 chips: chips nobody bought .*\(T&C 3\.4\.3\)"):
+        services.table_close(day=cast.day, table=cast.wheel, chips={"1": 100}, signed=cast.signed(**OPEN_SIGNED))
+    cast.wheel.refresh_from_db()
+    assert cast.wheel.state == "open"  # refused whole: the table stays open
+    services.table_close(day=cast.day, table=cast.wheel, chips={"1": 85}, signed=cast.signed(**OPEN_SIGNED))
+
+
+def test_a_redemption_of_chips_nobody_holds_is_refused_when_every_table_is_closed(cast):
+    stock(cast)
+    services.sale(day=cast.day, chips={"25": 2}, cash=5_000, signed=cast.signed(**SALE_SIGNED))
+    services.redemption(
+        day=cast.day, chips={"25": 2}, cash=5_000, signed=cast.signed(paid_by="general_cashier", authorized_by="dric")
+    )
+    with pytest.raises(RuleViolation, match=r"patrons would hold -1 \$25 chips"):
+        services.redemption(
+            day=cast.day,
+            chips={"25": 1},
+            cash=2_500,
+            signed=cast.signed(paid_by="general_cashier", authorized_by="dric"),
+        )
+
+
+def test_amounts_beyond_the_formats_bounds_are_refused(cast):
+    stock(cast)
+    with pytest.raises(RuleViolation, match=r"more than the 1,000,000 chips .*\(cage-records/1: amounts\)"):
+        services.chips_received(
+            day=cast.day, chips={"1": 10**30}, signed=cast.signed(received_by="chip_cashier", witnessed_by="dric")
+        )
+    with pytest.raises(RuleViolation, match=r"more than the \$10,000,000\.00 of cash .*\(cage-records/1: amounts\)"):
+        services.float_in(
+            day=cast.day,
+            cash=10_000_000_01,
+            signed=cast.signed(received_by="general_cashier", witnessed_by="dric"),
         )

@@ -138,8 +138,8 @@ HAPPY = {
         opened,
         lambda c: {
             "table": c.bj.pk,
-            "chips_1": "90",
-            "chips_5": "85",
+            "chips_1": "100",
+            "chips_5": "79",
             **signed_by(c, counted_by="dealer", verified_by="chip_cashier"),
         },
     ),
@@ -912,3 +912,14 @@ def test_an_opener_starts_from_what_the_tray_holds_now(client, cast):
     page = client.get(new_slip(cast.event.slug, "table_open") + f"?table={cast.bj.pk}").content.decode()
     for name, value in (("chips_1", "100"), ("chips_5", "80"), ("chips_25", "4")):
         assert f'value="{value}"' in page.split(f'name="{name}"')[1][:120]
+
+
+def test_a_chip_count_beyond_the_bound_is_refused_at_the_window(client, cast):
+    login(client, cast, "chip_cashier")
+    response = client.post(
+        new_slip(cast.event.slug, "chips_received"),
+        form(chips_1="1000001", **signed_by(cast, received_by="chip_cashier")),
+    )
+    page = response.content.decode()
+    assert response.status_code == 200 and "1,000,000" in page and "cage-records/1: amounts" in page
+    assert not Slip.objects.filter(slip_type="chips_received").exists()
