@@ -2,6 +2,7 @@
 all from the pages."""
 
 import pytest
+from playwright.sync_api import expect
 
 from cage.models import Slip
 from events.models import GamingDay
@@ -26,7 +27,7 @@ def test_bank_cash_is_counted_by_bill_and_coin_and_the_day_closes(page):
 
     page.click("text=Count bank cash (bills and coins)")
     assert page.input_value("select[name=account]") == "bank_cash"
-    assert page.locator("#chip-counts").is_hidden()
+    expect(page.locator("#chip-counts")).to_be_hidden()
     for field, count in (
         ("cash_10000", "1"),
         ("cash_2000", "3"),

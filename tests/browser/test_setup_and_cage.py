@@ -1,6 +1,7 @@
 """A DRIC sets up a table and a Chip Cashier records a fill, in a real browser."""
 
 import pytest
+from playwright.sync_api import expect
 
 from cage.models import Slip
 from events.models import GameTable
@@ -102,8 +103,9 @@ def test_a_runner_sells_from_the_tablet_and_the_cash_typed_is_kept(browser, live
     rita = person_page(browser, live_server, cast.runner, width=768, height=1024)
     rita.goto(f"/cage/{cast.event.slug}/me/")
     rita.click("text=Sell chips to a patron")
-    assert rita.locator("input[name=pin_sold_by]").is_hidden()  # her own signature needs no PIN
-    assert rita.locator("input[name=pin_authorized_by]").is_hidden()  # the DRIC signs later
+    rita.wait_for_url("**/slips/new/sale/")
+    expect(rita.locator("input[name=pin_sold_by]")).to_be_hidden()  # her own signature needs no PIN
+    expect(rita.locator("input[name=pin_authorized_by]")).to_be_hidden()  # the DRIC signs later
     rita.fill("input[name=chips_5]", "2")
     assert rita.input_value("input[name=cash]") == "10.00"
     rita.fill("input[name=cash]", "9,50")
@@ -116,7 +118,8 @@ def test_a_runner_sells_from_the_tablet_and_the_cash_typed_is_kept(browser, live
     rita.click("#slip-form button[type=submit]")
     rita.wait_for_selector("text=Chip sale 1 recorded.")
     rita.go_back()
-    assert rita.locator("input[name=pin_sold_by]").is_hidden()
+    rita.wait_for_url("**/slips/new/sale/")
+    expect(rita.locator("input[name=pin_sold_by]")).to_be_hidden()
     rita.click("#slip-form button[type=submit]")
     rita.wait_for_selector("text=This slip was already recorded as Chip sale 1.")
     assert Slip.objects.filter(slip_type="sale").count() == 1
