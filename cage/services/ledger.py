@@ -445,9 +445,9 @@ def move(source: Account, target: Account, value: dict[ChipDenomination | None, 
     return legs
 
 
-# Slip types that move chips out of the patrons' hands (or back, for a void): after one of them, if
+# Slip types that can take chips out of the patrons' hands (a void of a sale does): after one of them, if
 # every table is closed, patrons must still hold at least nothing of every denomination.
-TOUCH_PATRONS = {SlipType.REDEMPTION, SlipType.TIPS, SlipType.TABLE_CLOSE, SlipType.VOID, SlipType.SALE}
+TOUCH_PATRONS = {SlipType.REDEMPTION, SlipType.TIPS, SlipType.TABLE_CLOSE, SlipType.VOID}
 
 
 def check_patrons_hold_chips(slip: Slip) -> None:
