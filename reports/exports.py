@@ -7,17 +7,22 @@ import csv
 import io
 from xml.sax.saxutils import escape
 
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import inch
+from reportlab.pdfgen import canvas
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from cage.models import Slip, SlipType
-from cage.money import cents_str
+from cage.money import cents_str, dollars
 from events import games
 from events.models import Event, Role
 from reports.names import named_variances
+from reports.services import cents_of, deposit_lines, difference_words, reconciliation, report_state
 
 TOTAL_LABELS = {
     "win": "Win",
@@ -98,179 +103,418 @@ def _grid(rows, widths, *, header=True, right=(), bold_last=False):
     return table
 
 
+# --- the PDF financial report (T&C 2.7) ---------------------------------------------------------
+
+RED = colors.HexColor("#b42318")
+DESIGNATED_TITLES = {
+    Role.DRIC: _lazy("Designated Representative in Charge"),
+    Role.GENERAL_CASHIER: _lazy("General Cashier"),
+    Role.CHIP_CASHIER: _lazy("Chip Cashier"),
+}
+EXPENSE_CATEGORY_NAMES = {
+    "supplier_equipment": _lazy("Supplier equipment"),
+    "supplier_services": _lazy("Supplier services"),
+    "licence_fee": _lazy("Licence fee"),
+    "bank_charges": _lazy("Bank charges"),
+    "advertising": _lazy("Advertising"),
+    "other": _lazy("Other"),
+}
+
+
+def _money(text: str) -> str:
+    """A cage-report/1 amount ("-2.00") as people read money ("-$2.00")."""
+    return dollars(cents_of(text))
+
+
+def _page_canvas(*, draft: str, generated: str):
+    """A canvas class that, once the page count is known, prints on every page "page N of M", the
+    generation time and, for a draft, a DRAFT header and stamp."""
+
+    class PageCanvas(canvas.Canvas):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self._pages = []
+
+        def showPage(self):
+            self._pages.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self):
+            total = len(self._pages)
+            for number, page in enumerate(self._pages, start=1):
+                self.__dict__.update(page)
+                self._decorate(number, total)
+                super().showPage()
+            super().save()
+
+        def _decorate(self, number, total):
+            width, height = letter
+            self.saveState()
+            self.setFont("Helvetica", 8)
+            self.setFillColor(colors.HexColor("#52606d"))
+            self.drawString(0.7 * inch, 0.45 * inch, generated)
+            self.drawRightString(
+                width - 0.7 * inch, 0.45 * inch, _("page %(page)s of %(pages)s") % {"page": number, "pages": total}
+            )
+            if draft:
+                self.setFillColor(RED)
+                self.setFont("Helvetica-Bold", 11)
+                self.drawString(0.7 * inch, height - 0.45 * inch, _("DRAFT"))
+                self.setFont("Helvetica", 8)
+                self.drawString(1.4 * inch, height - 0.45 * inch, draft)
+                self.setFillAlpha(0.12)
+                self.setFont("Helvetica-Bold", 110)
+                self.translate(width / 2, height / 2)
+                self.rotate(40)
+                self.drawCentredString(0, -40, _("DRAFT"))
+            self.restoreState()
+
+    return PageCanvas
+
+
+def _expense_rows(event: Event) -> list[dict]:
+    slips = (
+        Slip.objects.filter(event=event, slip_type=SlipType.EXPENSE, voided_by__isnull=True)
+        .select_related("day")
+        .order_by("at", "id")
+    )
+    rows = [
+        {
+            "category": slip.details["category"],
+            "date": slip.day.date.isoformat(),
+            "description": slip.details["description"],
+            "invoice": slip.details.get("invoice", ""),
+            "cents": slip.details["cash"],
+        }
+        for slip in slips
+    ]
+    order = list(EXPENSE_CATEGORY_NAMES)
+    rows.sort(key=lambda r: order.index(r["category"]) if r["category"] in order else len(order))
+    return rows
+
+
 def figures_pdf(event: Event, figures: dict) -> bytes:
-    """The financial report on the results of the event, to be signed and filed (T&C 2.7)."""
+    """The financial report on the results of the event, to be signed and filed (T&C 2.7).
+
+    A draft on every page until every gaming day is closed; then the certification, with each
+    designated person's signature as given in the app."""
+    state = report_state(event, figures)
     styles = getSampleStyleSheet()
-    body, heading = styles["BodyText"], styles["Heading2"]
+    body, heading, sub = styles["BodyText"], styles["Heading2"], styles["Heading4"]
+    alert = ParagraphStyle("alert", parent=body, textColor=RED, fontName="Helvetica-Bold")
     buffer = io.BytesIO()
     doc = SimpleDocTemplate(
         buffer,
         pagesize=letter,
         leftMargin=0.7 * inch,
         rightMargin=0.7 * inch,
-        topMargin=0.7 * inch,
-        bottomMargin=0.7 * inch,
-        title=f"Financial report: {event.name}",
+        topMargin=0.75 * inch,
+        bottomMargin=0.75 * inch,
+        title=_("Financial report: %(event)s") % {"event": event.name},
         author=event.licensee.name,
     )
+    names = dict(event.people.values_list("code", "name"))
     licensee = event.licensee
-    story = [
-        Paragraph("Financial report: Fair or Exhibition Gaming Event", styles["Title"]),
+    totals = figures["event_totals"]
+
+    def para(text, style=body):
+        return Paragraph(escape(str(text)), style)
+
+    story = [Paragraph(escape(_("Financial report: Fair or Exhibition Gaming Event")), styles["Title"])]
+    if state.draft:
+        story.append(
+            para(
+                _("DRAFT: not for filing and not certified; %(reason)s.") % {"reason": state.draft_reason()},
+                alert,
+            )
+        )
+    if state.stale:
+        story.append(para(state.stale_note(), alert))
+
+    # (A) the licensee, the licence and the event
+    licensee_name = licensee.name
+    if licensee.charitable_registration_number:
+        licensee_name = _("%(name)s (charity no. %(number)s)") % {
+            "name": licensee.name,
+            "number": licensee.charitable_registration_number,
+        }
+    supplier = event.supplier
+    if event.supplier_registration_number:
+        supplier = _("%(name)s (registration no. %(number)s)") % {
+            "name": event.supplier,
+            "number": event.supplier_registration_number,
+        }
+    rows = [
+        [_("Licensee"), para(licensee_name)],
+        [
+            _("Licence number"),
+            para(
+                _("%(number)s, issued by %(authority)s")
+                % {"number": event.licence_number, "authority": event.licensing_authority}
+            ),
+        ],
+        [_("Event"), para(event.name)],
+        [_("Venue"), para(event.venue)],
+        [_("Gaming days"), para(", ".join(d.date.isoformat() for d in state.days) or _("none yet"))],
+        [_("Registered supplier"), para(supplier)],
+        [_("Games"), para(", ".join(event.game_names()))],
+    ]
+    rows += [
+        [para(DESIGNATED_TITLES[role]), para(", ".join(p.name for p in people) or _("nobody designated"))]
+        for role, people in state.designated.items()
+    ]
+    story += [para(_("A. Licensee and event"), heading), _grid(rows, [2.6 * inch, 4.5 * inch], header=False)]
+
+    # (B) results
+    story += [para(_("B. Results"), heading), para(_("Win by table (win = closer - opener - fills + credits)"), sub)]
+    story.append(
         _grid(
-            [
-                [
-                    "Licensee",
-                    licensee.name
-                    + (
-                        f" (charity no. {licensee.charitable_registration_number})"
-                        if licensee.charitable_registration_number
-                        else ""
-                    ),
-                ],
-                ["Licence", f"{event.licence_number}, {event.licensing_authority}"],
-                ["Event", event.name],
-                ["Venue", event.venue],
-                ["Dates", f"{event.first_day.isoformat()} to {event.last_day.isoformat()}"],
-                [
-                    "Registered supplier",
-                    event.supplier
-                    + (f" (reg. {event.supplier_registration_number})" if event.supplier_registration_number else ""),
-                ],
-                ["Games", ", ".join(event.game_names())],
-            ],
-            [1.6 * inch, 5.4 * inch],
-            header=False,
-        ),
-        Paragraph("Results", heading),
-        _grid(
-            [["", "Amount ($)"]] + [[TOTAL_LABELS[k], v] for k, v in figures["event_totals"].items()],
-            [3.5 * inch, 1.4 * inch],
-            right=(1,),
-            bold_last=True,
-        ),
-        Paragraph(
-            "Net proceeds = win + chips outstanding + cash over/short - expenses: the cash the event leaves "
-            "in the licensee's hands, which the trust account deposits must show. Tips belong to the dealers "
-            "(T&amp;C 2.6) and are not proceeds.",
-            body,
-        ),
-        Paragraph("Daily figures", heading),
-        _grid(
-            [["Date", "Win", "Chip sales", "Redemptions", "Tips", "Cash o/s", "Chip o/s"]]
+            [[_("Date"), _("Table"), _("Game"), _("Opener"), _("Fills"), _("Credits"), _("Closer"), _("Win")]]
             + [
-                [
-                    d["date"],
-                    d["win"],
-                    d["chip_sales"],
-                    d["redemptions"],
-                    d["tips"],
-                    d["cash_over_short"],
-                    d["chip_over_short"],
-                ]
-                for d in figures["days"]
+                [t["date"], t["table"], games.get_game(t["game"]).name_en]
+                + [_money(t[k]) for k in ("opener", "fills", "credits", "closer", "win")]
+                for t in figures["tables"]
             ],
-            [1.0 * inch] * 7,
-            right=range(1, 7),
-        ),
-        Paragraph("Win by game", heading),
+            [0.85 * inch, 0.6 * inch, 1.25 * inch] + [0.88 * inch] * 5,
+            right=range(3, 8),
+        )
+        if figures["tables"]
+        else para(_("No table has closed yet."))
+    )
+    by_game: dict[str, int] = {}
+    for g in figures["games"]:
+        by_game[g["game"]] = by_game.get(g["game"], 0) + cents_of(g["win"])
+    story += [
+        para(_("Win by game"), sub),
         _grid(
-            [["Date", "Game", "Win"]]
-            + [[g["date"], games.get_game(g["game"]).name_en, g["win"]] for g in figures["games"]],
+            [[_("Date"), _("Game"), _("Win")]]
+            + [[g["date"], games.get_game(g["game"]).name_en, _money(g["win"])] for g in figures["games"]]
+            + [[_("Event"), games.get_game(code).name_en, dollars(win)] for code, win in sorted(by_game.items())],
             [1.2 * inch, 2.5 * inch, 1.2 * inch],
             right=(2,),
         ),
-        Paragraph("Table figures (win = closer - opener - fills + credits)", heading),
+        para(_("By day and for the event"), sub),
         _grid(
-            [["Date", "Table", "Game", "Opener", "Fills", "Credits", "Closer", "Win"]]
-            + [
-                [
-                    t["date"],
-                    t["table"],
-                    games.get_game(t["game"]).name_en,
-                    t["opener"],
-                    t["fills"],
-                    t["credits"],
-                    t["closer"],
-                    t["win"],
-                ]
-                for t in figures["tables"]
-            ],
-            [0.9 * inch, 0.6 * inch, 1.3 * inch] + [0.85 * inch] * 5,
-            right=range(3, 8),
-        ),
-    ]
-    expenses = expense_lines(event)
-    names = dict(event.people.values_list("code", "name"))
-    story += [Paragraph("Expenses (paid from the trust account)", heading)]
-    story += [
-        _grid(
-            [["Date", "Category", "Description", "Invoice", "Amount"]]
-            + [[e["date"], e["category"], _text(e["description"]), e["invoice"], e["amount"]] for e in expenses],
-            [0.9 * inch, 1.4 * inch, 2.6 * inch, 1.0 * inch, 0.9 * inch],
-            right=(4,),
-        )
-        if expenses
-        else Paragraph("None.", body)
-    ]
-    story += [Paragraph("Dealers' tips shared pro rata (T&amp;C 2.6)", heading)]
-    story += [
-        _grid(
-            [["Date", "Dealer", "Hours", "Amount"]]
-            + [
-                [t["date"], names.get(t["person"], t["person"]), t["hours"], t["amount"]] for t in figures["tip_shares"]
-            ],
-            [1.2 * inch, 2.0 * inch, 0.9 * inch, 1.1 * inch],
-            right=(2, 3),
-        )
-        if figures["tip_shares"]
-        else Paragraph("None.", body)
-    ]
-    story += [Paragraph("Variances (counted - expected)", heading)]
-    story += [
-        _grid(
-            [["Date", "Place", "Chips or cash", "Amount", "Reason"]]
-            + [
-                [v["date"], v["place"], v["chips_or_cash"], v["amount"], _text(v["reason"])]
-                for v in named_variances(event, figures["variances"])
-            ],
-            [0.9 * inch, 1.2 * inch, 1.0 * inch, 0.9 * inch, 2.8 * inch],
-            right=(3,),
-        )
-        if figures["variances"]
-        else Paragraph("None.", body)
-    ]
-    designated = {
-        role: ", ".join(p.name for p in event.people.filter(assignments__role=role))
-        for role in (Role.DRIC, Role.GENERAL_CASHIER)
-    }
-    story += [
-        Spacer(1, 0.3 * inch),
-        KeepTogether(
             [
-                Paragraph("Certification", heading),
-                Paragraph(
-                    "We certify that this report is complete and correct and was prepared from the event's records.",
-                    body,
-                ),
-                Spacer(1, 0.35 * inch),
-                _grid(
-                    [
-                        [
-                            "Prepared by (General Cashier)",
-                            designated[Role.GENERAL_CASHIER],
-                            "Signature: ______________________",
-                        ],
-                        [
-                            "Approved by (DRIC)",
-                            designated[Role.DRIC],
-                            "Signature: ______________________",
-                        ],
-                    ],
-                    [2.9 * inch, 1.7 * inch, 2.4 * inch],
-                    header=False,
-                ),
+                [
+                    _("Date"),
+                    _("Win"),
+                    _("Chip sales"),
+                    _("Redemptions"),
+                    _("Tips"),
+                    _("Cash over/short"),
+                    _("Chip over/short"),
+                ]
             ]
+            + [
+                [d["date"]]
+                + [
+                    _money(d[k])
+                    for k in ("win", "chip_sales", "redemptions", "tips", "cash_over_short", "chip_over_short")
+                ]
+                for d in figures["days"]
+            ]
+            + [
+                [_("Event")]
+                + [
+                    _money(totals[k])
+                    for k in ("win", "chip_sales", "redemptions", "tips", "cash_over_short", "chip_over_short")
+                ]
+            ],
+            [0.95 * inch] + [1.02 * inch] * 6,
+            right=range(1, 7),
+            bold_last=True,
+        ),
+        para(_("Chips"), sub),
+        _grid(
+            [
+                [_("Chip sales"), _money(totals["chip_sales"])],
+                [_("Redemptions"), _money(totals["redemptions"])],
+                [_("Chips outstanding (sold, never redeemed)"), _money(totals["chips_outstanding"])],
+            ],
+            [3.5 * inch, 1.4 * inch],
+            header=False,
+            right=(1,),
         ),
     ]
-    doc.build(story)
+    paid = sum(cents_of(t["amount"]) for t in figures["tip_shares"])
+    story += [
+        para(_("Dealers' tips (T&C 2.6)"), sub),
+        _grid(
+            [
+                [_("Tips pooled"), _money(totals["tips"])],
+                [_("Tips paid to dealers"), dollars(paid)],
+                [_("Still in the tip pool"), dollars(cents_of(totals["tips"]) - paid)],
+            ],
+            [3.5 * inch, 1.4 * inch],
+            header=False,
+            right=(1,),
+        ),
+        para(_("Tips belong to the dealers: they are not revenue and are not part of the net proceeds.")),
+    ]
+    if figures["tip_shares"]:
+        story.append(
+            _grid(
+                [[_("Date"), _("Dealer"), _("Hours"), _("Amount")]]
+                + [
+                    [t["date"], names.get(t["person"], t["person"]), t["hours"], _money(t["amount"])]
+                    for t in figures["tip_shares"]
+                ],
+                [1.2 * inch, 2.0 * inch, 0.9 * inch, 1.1 * inch],
+                right=(2, 3),
+            )
+        )
+    story += [
+        para(_("Over/short (counted - expected)"), sub),
+        _grid(
+            [
+                [_("Cash over/short"), _money(totals["cash_over_short"])],
+                [_("Chip over/short"), _money(totals["chip_over_short"])],
+            ],
+            [3.5 * inch, 1.4 * inch],
+            header=False,
+            right=(1,),
+        ),
+    ]
+    if figures["variances"]:
+        story.append(
+            _grid(
+                [[_("Date"), _("Place"), _("Chips or cash"), _("Amount"), _("Reason")]]
+                + [
+                    [v["date"], _text(v["place"]), v["chips_or_cash"], _money(v["amount"]), _text(v["reason"])]
+                    for v in named_variances(event, figures["variances"])
+                ],
+                [0.9 * inch, 1.3 * inch, 1.0 * inch, 0.9 * inch, 2.9 * inch],
+                right=(3,),
+            )
+        )
+
+    # (C) expenses
+    expenses = _expense_rows(event)
+    story += [
+        para(_("C. Expenses (paid from the licensee's trust account)"), heading),
+    ]
+    if expenses:
+        rows = [[_("Category"), _("Date"), _("Description"), _("Invoice"), _("Amount")]]
+        for category in dict.fromkeys(e["category"] for e in expenses):
+            lines = [e for e in expenses if e["category"] == category]
+            label = str(EXPENSE_CATEGORY_NAMES.get(category, category))
+            rows += [
+                [label, e["date"], _text(e["description"]), _text(e["invoice"] or "-"), dollars(e["cents"])]
+                for e in lines
+            ]
+            if len(lines) > 1:
+                rows.append(
+                    [
+                        _("%(category)s, total") % {"category": label},
+                        "",
+                        "",
+                        "",
+                        dollars(sum(e["cents"] for e in lines)),
+                    ]
+                )
+        rows.append([_("Expenses, total"), "", "", "", _money(totals["expenses"])])
+        story.append(
+            _grid(rows, [1.4 * inch, 0.9 * inch, 2.5 * inch, 1.1 * inch, 1.0 * inch], right=(4,), bold_last=True)
+        )
+    else:
+        story.append(para(_("None.")))
+
+    # (D) net proceeds, deposits, reconciliation
+    rec = reconciliation(event, figures)
+    deposits = deposit_lines(event)
+    story += [
+        para(_("D. Net proceeds and the trust account"), heading),
+        _grid(
+            [
+                [_("Win"), _money(totals["win"])],
+                [_("plus chips outstanding"), _money(totals["chips_outstanding"])],
+                [_("plus cash over/short"), _money(totals["cash_over_short"])],
+                [_("less expenses"), dollars(-cents_of(totals["expenses"]))],
+                [_("Net proceeds"), _money(totals["net_proceeds"])],
+            ],
+            [3.5 * inch, 1.4 * inch],
+            header=False,
+            right=(1,),
+            bold_last=True,
+        ),
+        para(_("Deposits to the trust account"), sub),
+        _grid(
+            [[_("Date"), _("Slip"), _("Amount")]]
+            + [[d["date"].isoformat(), d["slip"], dollars(d["cents"])] for d in deposits]
+            + [[_("Deposits, total"), "", dollars(rec["deposits"])]],
+            [1.2 * inch, 2.3 * inch, 1.4 * inch],
+            right=(2,),
+            bold_last=True,
+        )
+        if deposits
+        else para(_("No deposit to the trust account yet.")),
+        para(_("Reconciliation"), sub),
+        _grid(
+            [
+                [_("Deposits to the trust account"), dollars(rec["deposits"])],
+                [_("less floats drawn from the trust account"), dollars(-rec["floats"])],
+                [_("less expenses paid from the trust account"), dollars(-rec["expenses"])],
+                [_("Net to the trust account"), dollars(rec["net_trust"])],
+                [_("Net proceeds"), dollars(rec["net_proceeds"])],
+                [_("Difference (net proceeds - net to the trust account)"), dollars(rec["difference"])],
+            ],
+            [3.9 * inch, 1.4 * inch],
+            header=False,
+            right=(1,),
+            bold_last=True,
+        ),
+        para(difference_words(rec)),
+    ]
+
+    # (E) certification, once every gaming day is closed
+    if state.draft:
+        story += [
+            Spacer(1, 0.2 * inch),
+            para(_("This draft carries no certification: %(reason)s.") % {"reason": state.draft_reason()}, alert),
+        ]
+    else:
+        rows = [[_("Position"), _("Name"), _("Signed on"), _("Signature")]]
+        for role, people in state.designated.items():
+            signature = state.signatures.get(role)
+            if signature is None:
+                rows.append(
+                    [
+                        para(DESIGNATED_TITLES[role]),
+                        para(", ".join(p.name for p in people)),
+                        "________________",
+                        "______________________",
+                    ]
+                )
+            else:
+                rows.append(
+                    [
+                        para(DESIGNATED_TITLES[role]),
+                        para(signature.person.name),
+                        timezone.localtime(signature.signed_at).strftime("%Y-%m-%d %H:%M"),
+                        para(_("signed in the app by %(name)s") % {"name": signature.person.name}),
+                    ]
+                )
+        block = [
+            para(_("E. Certification"), heading),
+            para(
+                _(
+                    "We, the designated persons of the event, certify that this report is complete and correct and "
+                    "was prepared from the event's records."
+                )
+            ),
+            Spacer(1, 0.15 * inch),
+            _grid(rows, [2.5 * inch, 1.5 * inch, 1.2 * inch, 1.9 * inch]),
+        ]
+        if state.stale:
+            block.append(para(state.stale_note(), alert))
+        story += [Spacer(1, 0.2 * inch), KeepTogether(block)]
+
+    generated = _("Generated %(time)s; %(event)s, licence %(licence)s") % {
+        "time": timezone.localtime().strftime("%Y-%m-%d %H:%M"),
+        "event": event.name,
+        "licence": event.licence_number,
+    }
+    draft = state.draft_reason() if state.draft else ""
+    doc.build(story, canvasmaker=_page_canvas(draft=draft, generated=generated))
     return buffer.getvalue()

@@ -2,19 +2,38 @@
 
 import json
 
+from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
 
 from events import games
-from events.access import READ_ALL, event_access
+from events.access import CAGE_WRITE, READ_ALL, ROLE_NAMES, event_access
+from events.rules import RuleViolation
 from reports.exports import TOTAL_LABELS, figures_csv, figures_pdf
 from reports.figures import event_figures
 from reports.names import named_variances
+from reports.services import designated_role, report_sign, report_state
 
 
+@require_safe
 def event_report(request, slug):
     access = event_access(request, slug, read=READ_ALL)
     figures = event_figures(access.event)
+    state = report_state(access.event, figures)
+    role = designated_role(access.person)
+    signed = role is not None and any(
+        s.person_id == access.person.id and s.figures_digest == state.digest for s in state.signatures.values()
+    )
+    signatures = [
+        {
+            "role": ROLE_NAMES[r],
+            "names": ", ".join(p.name for p in people),
+            "signature": state.signatures.get(r),
+        }
+        for r, people in state.designated.items()
+    ]
     totals = [(TOTAL_LABELS[key], value) for key, value in figures["event_totals"].items()]
     for row in figures["tables"] + figures["games"]:
         row["game_name"] = games.get_game(row["game"]).name_en
@@ -25,10 +44,36 @@ def event_report(request, slug):
     return render(
         request,
         "reports/event.html",
-        {"access": access, "event": access.event, "figures": figures, "totals": totals},
+        {
+            "access": access,
+            "event": access.event,
+            "figures": figures,
+            "totals": totals,
+            "state": state,
+            "signatures": signatures,
+            "may_sign": role is not None and not state.draft and not signed,
+        },
     )
 
 
+@require_POST
+def event_report_sign(request, slug):
+    """A designated person signs the financial report from their own session (T&C 2.7)."""
+    access = event_access(request, slug, read=set(), write=CAGE_WRITE)
+    try:
+        signature = report_sign(event=access.event, person=access.person)
+    except RuleViolation as exc:
+        messages.error(request, exc.text)
+    else:
+        messages.success(
+            request,
+            _("%(name)s signed the financial report as %(role)s.")
+            % {"name": signature.person.name, "role": ROLE_NAMES[signature.role]},
+        )
+    return redirect("reports:event", slug)
+
+
+@require_safe
 def event_report_json(request, slug):
     access = event_access(request, slug, read=READ_ALL)
     response = HttpResponse(json.dumps(event_figures(access.event), indent=2), content_type="application/json")
@@ -36,6 +81,7 @@ def event_report_json(request, slug):
     return response
 
 
+@require_safe
 def event_report_csv(request, slug):
     access = event_access(request, slug, read=READ_ALL)
     response = HttpResponse(figures_csv(event_figures(access.event)), content_type="text/csv")
@@ -43,6 +89,7 @@ def event_report_csv(request, slug):
     return response
 
 
+@require_safe
 def event_report_pdf(request, slug):
     """The financial report in one click. Rendered outside any transaction: it only reads."""
     access = event_access(request, slug, read=READ_ALL)

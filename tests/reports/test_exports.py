@@ -70,10 +70,10 @@ def test_the_financial_report_pdf_reads_back_with_the_figures_and_the_signature_
     assert "Financial report: Fair or Exhibition Gaming Event" in text
     assert "Lakeside Agricultural Society" in text and "F-2026-0117" in text
     lines = {" ".join(line.split()) for line in text.splitlines()}
-    assert "Net proceeds 95.00" in lines and "Chips outstanding 30.00" in lines
-    assert "2026-09-11 WOF-1 Wheel of Fortune 200.00 100.00 0.00 180.00 -120.00" in lines
-    assert "2026-09-11 Dana Kowalski 4 16.00" in lines
-    assert any(line.startswith("Approved by (DRIC) Ann Leblanc Signature:") for line in lines)
+    assert "Net proceeds $95.00" in lines and "Chips outstanding (sold, never redeemed) $30.00" in lines
+    assert "2026-09-11 WOF-1 Wheel of Fortune $200.00 $100.00 $0.00 $180.00 -$120.00" in lines
+    assert "2026-09-11 Dana Kowalski 4 $16.00" in lines
+    assert any(line.startswith("Designated Representative in Charge Ann Leblanc ____") for line in lines)
     subprocess.run(["pdftoppm", "-png", "-r", "40", str(pdf), str(tmp_path / "page")], check=True)
     assert (tmp_path / "page-1.png").stat().st_size > 5_000
 

@@ -1,0 +1,237 @@
+"""The financial report's state and its signatures (T&C 2.7).
+
+Until every gaming day of the event is closed the report is a draft and nobody signs it. Then
+each of the three designated persons signs it from their own session; each signature keeps a
+digest of the figures it covers, so a later correction shows.
+"""
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from cage.models import Account, Posting, SlipType
+from cage.money import dollars
+from events.access import ROLE_NAMES
+from events.models import DESIGNATED, Event, GamingDay, Person
+from events.rules import RuleViolation
+
+from .figures import event_figures
+from .models import ReportSignature
+
+RULE = "T&C 2.7"
+
+
+def figures_digest(figures: dict) -> str:
+    """SHA-256 of the cage-report/1 figures, written canonically (sorted keys, no spaces)."""
+    text = json.dumps(figures, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass
+class ReportState:
+    """What the report is now: draft or final, who signed, whether the figures moved since."""
+
+    event: Event
+    digest: str
+    days: list[GamingDay]
+    open_days: list[GamingDay]
+    designated: dict[str, list[Person]]
+    # The latest signature of each designated role, in the order DRIC, GC, CC.
+    signatures: dict[str, ReportSignature] = field(default_factory=dict)
+
+    @property
+    def draft(self) -> bool:
+        return not self.days or bool(self.open_days)
+
+    @property
+    def stale(self) -> list[ReportSignature]:
+        """Signatures given to figures that have changed since."""
+        return [s for s in self.signatures.values() if s.figures_digest != self.digest]
+
+    @property
+    def certified(self) -> bool:
+        return not self.draft and len(self.signatures) == len(DESIGNATED) and not self.stale
+
+    def draft_reason(self) -> str:
+        if not self.days:
+            return _("the event has no gaming day yet")
+        return _("gaming days still open: %(dates)s") % {"dates": ", ".join(d.date.isoformat() for d in self.open_days)}
+
+    def stale_note(self) -> str:
+        """The changed-after-signing note, or "" when every signature covers these figures."""
+        if not self.stale:
+            return ""
+        return _(
+            "The figures changed after the report was signed by %(signers)s: those signatures do not cover "
+            "the figures shown here; each signs again."
+        ) % {
+            "signers": "; ".join(
+                _("%(name)s (%(role)s, %(date)s)")
+                % {
+                    "name": s.person.name,
+                    "role": ROLE_NAMES[s.role],
+                    "date": timezone.localtime(s.signed_at).date().isoformat(),
+                }
+                for s in self.stale
+            )
+        }
+
+
+def report_state(event: Event, figures: dict | None = None) -> ReportState:
+    figures = event_figures(event) if figures is None else figures
+    days = list(event.days.all())
+    designated = {role: [] for role in DESIGNATED}
+    for person in event.people.filter(assignments__role__in=DESIGNATED).prefetch_related("assignments"):
+        for role in DESIGNATED:
+            if role in person.role_codes():
+                designated[role].append(person)
+    signatures = {}
+    for signature in ReportSignature.objects.filter(event=event).select_related("person"):
+        signatures[signature.role] = signature  # ordered by time: the latest wins
+    return ReportState(
+        event=event,
+        digest=figures_digest(figures),
+        days=days,
+        open_days=[d for d in days if d.status != GamingDay.Status.CLOSED],
+        designated=designated,
+        signatures={role: signatures[role] for role in DESIGNATED if role in signatures},
+    )
+
+
+def designated_role(person: Person | None) -> str | None:
+    """The designated position a person holds on their event (T&C 2: at most one), or None."""
+    if person is None or person.registration != Person.Registration.GOOD:
+        return None
+    held = person.role_codes()
+    return next((role for role in DESIGNATED if role in held), None)
+
+
+def report_sign(*, event: Event, person: Person | None) -> ReportSignature:
+    """The person certifies the financial report as it stands now. Refused while a gaming day is
+    open, to anyone but the DRIC, the General Cashier and the Chip Cashier of this event, and to
+    someone whose signature already covers these figures."""
+    with transaction.atomic():
+        # Lock the event's row so two signatures of one person cannot both pass the check.
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        if person is not None and person.event_id != event.id:
+            person = None
+        role = designated_role(person)
+        if role is None:
+            raise RuleViolation(
+                _(
+                    "only the event's designated persons sign the financial report: the DRIC, the General Cashier "
+                    "and the Chip Cashier"
+                ),
+                RULE,
+            )
+        figures = event_figures(event)
+        state = report_state(event, figures)
+        if state.draft:
+            raise RuleViolation(
+                _("the financial report is a draft until every gaming day is closed; %(reason)s")
+                % {"reason": state.draft_reason()},
+                RULE,
+            )
+        mine = ReportSignature.objects.filter(event=event, person=person, figures_digest=state.digest).first()
+        if mine is not None:
+            raise RuleViolation(
+                _("%(name)s already signed the financial report on %(date)s")
+                % {"name": person.name, "date": timezone.localtime(mine.signed_at).date().isoformat()},
+                RULE,
+            )
+        return ReportSignature.objects.create(
+            event=event, person=person, role=role, signed_at=timezone.now(), figures_digest=state.digest
+        )
+
+
+# --- the trust account, for the reconciliation -------------------------------------------------
+
+
+def deposit_lines(event: Event) -> list[dict]:
+    """Every deposit to the trust account that was not voided: {date, slip, cents}, in order."""
+    postings = (
+        Posting.objects.filter(
+            slip__event=event,
+            slip__slip_type=SlipType.DEPOSIT,
+            slip__voided_by__isnull=True,
+            account__kind=Account.Kind.TRUST,
+            denomination__isnull=True,
+        )
+        .select_related("slip__day")
+        .order_by("slip__at", "slip_id")
+    )
+    return [{"date": p.slip.day.date, "slip": p.slip.number, "cents": p.amount} for p in postings]
+
+
+def reconciliation(event: Event, figures: dict) -> dict:
+    """Net proceeds against what reached the trust account, in cents, with the difference explained.
+
+    The trust account received the deposits and paid the floats and the expenses; the net
+    proceeds should equal that, plus cash still held at the cage (bank cash, runners) not yet
+    deposited.
+    """
+    trust = dict(
+        Posting.objects.filter(slip__event=event, account__kind=Account.Kind.TRUST, denomination__isnull=True)
+        .values_list("slip__slip_type")
+        .annotate(total=Sum("amount"))
+    )
+    deposits = trust.get(SlipType.DEPOSIT, 0)
+    floats = -trust.get(SlipType.FLOAT_IN, 0)
+    expenses = -trust.get(SlipType.EXPENSE, 0)
+    net_trust = deposits - floats - expenses
+    held = (
+        Posting.objects.filter(
+            account__event=event,
+            account__kind__in=(Account.Kind.BANK_CASH, Account.Kind.RUNNER),
+            denomination__isnull=True,
+        ).aggregate(total=Sum("amount"))["total"]
+        or 0
+    )
+    net = cents_of(figures["event_totals"]["net_proceeds"])
+    return {
+        "deposits": deposits,
+        "floats": floats,
+        "expenses": expenses,
+        "net_trust": net_trust,
+        "net_proceeds": net,
+        "difference": net - net_trust,
+        "held": held,
+    }
+
+
+def cents_of(text: str) -> int:
+    sign = -1 if text.startswith("-") else 1
+    whole, part = text.lstrip("-").split(".")
+    return sign * (int(whole) * 100 + int(part))
+
+
+def difference_words(rec: dict) -> str:
+    """The reconciliation's difference named in words."""
+    difference, held = rec["difference"], rec["held"]
+    if difference == 0:
+        return _(
+            "No difference: the deposits, less the floats and the expenses paid from the trust account, equal "
+            "the net proceeds."
+        )
+    if difference > 0:
+        lead = _("The deposits fall short of the net proceeds by %(amount)s") % {"amount": dollars(difference)}
+    else:
+        lead = _("The deposits exceed the net proceeds by %(amount)s") % {"amount": dollars(-difference)}
+    parts = []
+    if held:
+        parts.append(
+            _("%(amount)s is cash still held at the cage (bank cash and runners), not yet deposited")
+            % {"amount": dollars(held)}
+        )
+    unexplained = difference - held
+    if unexplained:
+        parts.append(
+            _("%(amount)s is not explained by the cage's records and must be accounted for")
+            % {"amount": dollars(unexplained)}
+        )
+    return _("%(lead)s: %(parts)s.") % {"lead": lead, "parts": "; ".join(parts)}
