@@ -8,4 +8,5 @@ urlpatterns = [
     path("<slug:slug>/report.json", views.event_report_json, name="event_json"),
     path("<slug:slug>/report.csv", views.event_report_csv, name="event_csv"),
     path("<slug:slug>/financial-report.pdf", views.event_report_pdf, name="event_pdf"),
+    path("<slug:slug>/days/<str:date>/", views.day_report, name="day"),
 ]
