@@ -100,7 +100,7 @@ def test_the_nightly_close_shows_the_days_figures_above_the_signatures(client, c
     assert "The day&#x27;s figures" in html and "Win by table" in section
     # BJ-1 is still open: its opener and fill, no closer and no win yet.
     assert (
-        '<td>BJ-1</td><td>Blackjack</td><td class="num">$500.00</td><td class="num">$200.00</td><td class="num"></td><td class="num"></td>'
+        '<td>BJ-1</td><td>Blackjack</td><td class="num">$500.00</td><td class="num">$200.00</td><td class="num">$0.00</td><td class="num"></td><td class="num"></td>'
         in section
     )
     assert reverse("reports:day", args=[cast.event.slug, cast.day.date.isoformat()]) in section
