@@ -595,7 +595,9 @@ def _balances(day: GamingDay) -> dict:
 
 
 def _runner_sheet(loaded: _Loaded, balances: dict, runners: list[Person]) -> Sheet:
-    per: dict[int, dict] = {p.pk: {"issued": 0, "sold": 0, "cash_taken": 0, "returned": 0} for p in runners}
+    per: dict[int, dict] = {
+        p.pk: {"issued": 0, "sold": 0, "cash_taken": 0, "returned": 0, "carried": 0} for p in runners
+    }
     for slip in loaded.slips:
         if slip.pk in loaded.voided or slip.runner_id is None or slip.runner_id not in per:
             continue
@@ -608,6 +610,8 @@ def _runner_sheet(loaded: _Loaded, balances: dict, runners: list[Person]) -> She
             entry["cash_taken"] += _cash(slip)
         elif slip.slip_type == SlipType.RUNNER_RETURN:
             entry["returned"] += value + _cash(slip)
+        elif slip.slip_type in (SlipType.FILL, SlipType.CREDIT):
+            entry["carried"] += 1
     rows = []
     for person in runners:
         b = balances.get((Account.Kind.RUNNER, person.pk))
@@ -624,6 +628,7 @@ def _runner_sheet(loaded: _Loaded, balances: dict, runners: list[Person]) -> She
                     entry["sold"],
                     entry["cash_taken"],
                     entry["returned"],
+                    entry["carried"],
                     b["chips"],
                     b["cash"],
                 ]
@@ -639,6 +644,7 @@ def _runner_sheet(loaded: _Loaded, balances: dict, runners: list[Person]) -> She
             Column("sold", _("Chips sold"), money=True),
             Column("cash_taken", _("Cash taken for chips sold"), money=True),
             Column("returned", _("Returned (chips and cash)"), money=True),
+            Column("carried", _("Fills and credits carried"), num=True),
             Column("holding_chips", _("Chips held at the end"), money=True),
             Column("holding_cash", _("Cash held at the end"), money=True),
         ],

@@ -175,9 +175,17 @@ def test_variance_tips_runners_cage_and_staffing_sheets():
     assert shares[3] == ("paid out", "10", "40.00")
     assert tips[-1]["signed"] == "Paid by: Gus Tremblay; Verified by: Cora Singh; Authorized by: Ann Leblanc"
     assert {r["runner"]: r for r in rows(data, "runner_reconciliation")}["Rita Okafor"] == {
-        "runner": "Rita Okafor", "opening": "0.00", "issued": "400.00", "sold": "300.00", "cash_taken": "300.00",
-        "returned": "400.00", "holding_chips": "0.00", "holding_cash": "0.00",
-    }  # fmt: skip
+        "runner": "Rita Okafor",
+        "opening": "0.00",
+        "issued": "400.00",
+        "sold": "300.00",
+        "cash_taken": "300.00",
+        "returned": "400.00",
+        "carried": "1",
+        "holding_chips": "0.00",
+        "holding_cash": "0.00",
+    }
+    assert {r["runner"]: r for r in rows(data, "runner_reconciliation")}["Ron Gagnon"]["carried"] == "2"  # fmt: skip
     cage = {(r["place"], r["line"]): r["amount"] for r in rows(data, "cage_accountability")}
     assert cage[("bank cash", "Expected")] == "180.00" and cage[("bank cash", "Counted (Count 1)")] == "180.00"
     assert cage[("bank cash", "Over/short")] == "0.00" and cage[("bank cash", "Deposit")] == "-1000.00"
