@@ -39,6 +39,7 @@ from cage.slip_types import ENTRY_KINDS, SLIP_KINDS, VOIDABLE
 from events.access import ANY_ROLE, CAGE_WRITE, READ_ALL, RoleRefused, event_access
 from events.models import GamingDay, Role
 from events.rules import RuleViolation
+from reports.daily import day_figures
 
 CLOSABLE = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
 
@@ -468,6 +469,8 @@ def day_close(request, slug):
             "pending": pending_slips(access.event, day=day) if day.status in CLOSABLE else [],
             "count_links": count_links(access.event),
             "return_links": return_links(access.event) if day.status in CLOSABLE else [],
+            # The day's figures in front of the DRIC as she approves (a closed day's too).
+            "figures": day_figures(day) if day.status != GamingDay.Status.SETUP else None,
             "floor_can_close": day.status == GamingDay.Status.OPEN
             and bool(problems)
             and not access.event.tables.filter(state="open").exists(),

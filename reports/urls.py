@@ -9,4 +9,5 @@ urlpatterns = [
     path("<slug:slug>/report.csv", views.event_report_csv, name="event_csv"),
     path("<slug:slug>/sign/", views.event_report_sign, name="event_sign"),
     path("<slug:slug>/financial-report.pdf", views.event_report_pdf, name="event_pdf"),
+    path("<slug:slug>/days/<str:date>/", views.day_report, name="day"),
 ]

@@ -97,3 +97,51 @@ def event_report_pdf(request, slug):
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{access.event.slug}-financial-report.pdf"'
     return response
+
+
+# --- one gaming day: its figures and daily control sheets -------------------------------------
+
+
+def day_report(request, slug, date):
+    """The day's control sheets on a page; `?format=csv` (all sheets, or `&sheet=KEY`) and
+    `?format=pdf`. Read-only: a GET writes nothing."""
+    import datetime
+
+    from django.http import Http404
+    from django.shortcuts import get_object_or_404
+
+    from events.models import GamingDay
+    from reports.daily import day_sheets
+    from reports.daily_exports import sheet_csv, sheets_csv, sheets_pdf
+
+    access = event_access(request, slug, read=READ_ALL)
+    try:
+        when = datetime.date.fromisoformat(date)
+    except ValueError as exc:
+        raise Http404("no such date") from exc
+    day = get_object_or_404(GamingDay.objects.select_related("event__licensee"), event=access.event, date=when)
+    data = day_sheets(day)
+    name = f"{access.event.slug}-{day.date.isoformat()}"
+    kind = request.GET.get("format")
+    if kind == "csv":
+        key = request.GET.get("sheet")
+        if key:
+            sheet = next((s for s in data["sheets"] + data["figures"]["sheets"] if s.key == key), None)
+            if sheet is None:
+                raise Http404("no such sheet")
+            content, filename = sheet_csv(sheet), f"{name}-{key}.csv"
+        else:
+            content, filename = sheets_csv(data), f"{name}-sheets.csv"
+        response = HttpResponse(content, content_type="text/csv")
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
+    if kind == "pdf":
+        response = HttpResponse(sheets_pdf(data), content_type="application/pdf")
+        response["Content-Disposition"] = f'inline; filename="{name}-sheets.pdf"'
+        return response
+    days = list(access.event.days.values_list("date", flat=True))
+    return render(
+        request,
+        "reports/day.html",
+        {"access": access, "event": access.event, "day": day, "data": data, "days": days},
+    )

@@ -1,0 +1,800 @@
+"""One gaming day's figures and its daily control sheets, as plain data.
+
+`day_sheets(day)` builds every sheet (master game report, fill and credit register, variances,
+tip distribution, runner reconciliation, cage accountability, staffing) and the day's figures in a
+fixed number of queries whatever the size of the day; `day_figures(day)` is the part the DRIC reads
+at the nightly close. The page, the CSV and the PDF (reports.daily_exports) only lay these out.
+
+The figures agree with the event report by construction: the day's win, sales, redemptions, tips
+and variances are read from reports.figures.event_figures, and chips outstanding is its definition
+(chip sales − redemptions − win − tips) added up over every day up to this one. Voided slips count
+for nothing.
+"""
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import Prefetch, Sum
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from cage.models import Account, Posting, Signature, Slip, SlipType
+from cage.money import cents_str, dollars, shortest_decimal
+from cage.selectors.amounts import cash_moved_subquery, chips_value
+from cage.selectors.registers import serial_checks
+from cage.selectors.slips import State, slip_state
+from cage.slip_types import SLIP_KINDS
+from events import games
+from events.access import ROLE_NAMES
+from events.compliance import roster_gaps
+from events.models import DESIGNATED, GamingDay, Person, Role
+from reports.figures import event_figures
+from reports.names import instrument_name, place_names
+
+# --- a sheet: columns and rows, laid out the same way on the page, in CSV and in the PDF ----------
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str  # the CSV's and JSON's name: "opener"
+    label: str  # the page's and PDF's heading: "Opener"
+    money: bool = False  # cents: "$1,234.56" for people, "1234.56" in CSV and JSON
+    num: bool = False  # set flush right (money always is)
+
+
+@dataclass
+class Row:
+    cells: list  # one value per column: str, int cents for money, or None (nothing to show)
+    kind: str = ""  # "" for a line, "subtotal" or "total"
+
+
+@dataclass
+class Sheet:
+    key: str
+    title: str
+    columns: list[Column]
+    rows: list[Row] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    empty: str = ""
+
+    def shown(self) -> list[dict]:
+        """The rows as people read them: [{"kind", "cells": [(text, flush right)]}]."""
+        return [
+            {
+                "kind": row.kind,
+                "cells": [
+                    (_shown(col, value), col.money or col.num)
+                    for col, value in zip(self.columns, row.cells, strict=True)
+                ],
+            }
+            for row in self.rows
+        ]
+
+    def plain(self) -> list[dict]:
+        """The rows for CSV and JSON: {column key: text}, money as "1234.56", plus the row's kind."""
+        return [
+            {
+                "row": row.kind or "line",
+                **{col.key: _plain(col, value) for col, value in zip(self.columns, row.cells, strict=True)},
+            }
+            for row in self.rows
+        ]
+
+
+def _shown(col: Column, value) -> str:
+    if value is None:
+        return ""
+    return dollars(value) if col.money else str(value)
+
+
+def _plain(col: Column, value) -> str:
+    if value is None:
+        return ""
+    return cents_str(value) if col.money else str(value)
+
+
+def _time(value) -> str:
+    return f"{timezone.localtime(value):%H:%M}"
+
+
+# --- the day -----------------------------------------------------------------------------------
+
+FIGURE_KEYS = (
+    "win",
+    "chip_sales",
+    "redemptions",
+    "tips",
+    "chips_outstanding",
+    "cash_over_short",
+    "chip_over_short",
+    "deposits",
+)
+
+
+def figure_labels() -> dict[str, str]:
+    return {
+        "win": _("Win"),
+        "chip_sales": _("Chip sales"),
+        "redemptions": _("Redemptions"),
+        "tips": _("Tips (dealers' pool)"),
+        "chips_outstanding": _("Chips outstanding at the end of the day"),
+        "cash_over_short": _("Cash over/short"),
+        "chip_over_short": _("Chip over/short"),
+        "deposits": _("Deposits to the trust account"),
+    }
+
+
+def _cents(text: str) -> int:
+    return int((Decimal(text) * 100).to_integral_value())
+
+
+def _chips_text(chips: dict) -> str:
+    return ", ".join(
+        _("%(count)s × $%(value)s") % {"count": count, "value": key} for key, count in (chips or {}).items() if count
+    )
+
+
+@dataclass
+class _Loaded:
+    """What the sheets are built from: four groups of queries, each a fixed number."""
+
+    day: GamingDay
+    figures: dict  # event_figures of the whole event
+    slips: list[Slip]  # the day's slips, signatures prefetched
+    voided: dict[int, Slip]  # slip id -> the void that voids it
+    values: dict[str, int]
+    names: dict[str, str]  # person code -> name
+
+
+def _load(day: GamingDay) -> _Loaded:
+    event = day.event
+    figures = event_figures(event)  # 3 queries
+    values = {d.key: d.value_cents for d in event.denominations.all()}
+    slips = list(
+        Slip.objects.filter(day=day)
+        .select_related("table", "runner", "account__person", "account__table", "voids")
+        .prefetch_related(Prefetch("signatures", queryset=Signature.objects.select_related("person")))
+        .annotate(cash_moved=cash_moved_subquery())
+        .order_by("at", "id")
+    )
+    voided = {s.voids_id: s for s in slips if s.slip_type == SlipType.VOID and s.voids_id}
+    names = dict(event.people.values_list("code", "name"))
+    return _Loaded(day, figures, slips, voided, values, names)
+
+
+def _day_totals(loaded: _Loaded) -> dict[str, int]:
+    date = loaded.day.date.isoformat()
+    totals = dict.fromkeys(FIGURE_KEYS, 0)
+    outstanding = 0
+    for row in loaded.figures["days"]:
+        if row["date"] > date:
+            continue
+        outstanding += _cents(row["chip_sales"]) - _cents(row["redemptions"]) - _cents(row["win"]) - _cents(row["tips"])
+        if row["date"] == date:
+            for key in ("win", "chip_sales", "redemptions", "tips", "cash_over_short", "chip_over_short"):
+                totals[key] = _cents(row[key])
+    totals["chips_outstanding"] = outstanding
+    totals["deposits"] = sum(_cash(s) for s in _live(loaded, SlipType.DEPOSIT))
+    return totals
+
+
+def _cash(slip: Slip) -> int:
+    """The cash a slip states, else the cash its postings put into a place."""
+    cash = slip.details.get("cash")
+    return cash if cash is not None else (slip.cash_moved or 0)
+
+
+def _live(loaded: _Loaded, *types: str) -> list[Slip]:
+    return [s for s in loaded.slips if s.slip_type in types and s.pk not in loaded.voided]
+
+
+def _signers(slip: Slip) -> dict[str, str]:
+    return {s.capacity: s.person.name for s in slip.signatures.all()}
+
+
+def _signed_text(slip: Slip) -> str:
+    kind = SLIP_KINDS[slip.slip_type]
+    by = _signers(slip)
+    return "; ".join(
+        _("%(capacity)s: %(name)s") % {"capacity": c.label, "name": by[c.code]} for c in kind.capacities if c.code in by
+    )
+
+
+# --- the day's figures, for the nightly close --------------------------------------------------
+
+
+def _table_days(loaded: _Loaded) -> list[dict]:
+    """Each table that opened this day: opener, fills, credits, closer (None while open), win."""
+    entries: dict[int, dict] = {}
+    for slip in loaded.slips:
+        if slip.pk in loaded.voided or slip.table_id is None:
+            continue
+        kind = slip.slip_type
+        if kind not in (SlipType.TABLE_OPEN, SlipType.FILL, SlipType.CREDIT, SlipType.TABLE_CLOSE):
+            continue
+        entry = entries.setdefault(slip.table_id, {"table": slip.table, "fills": [], "credits": []})
+        if kind == SlipType.TABLE_OPEN:
+            entry["opener"] = slip.details["total"]
+        elif kind == SlipType.TABLE_CLOSE:
+            entry["closer"] = slip.details["total"]
+        elif kind == SlipType.FILL:
+            entry["fills"].append(chips_value(slip.details.get("chips", {}), loaded.values))
+        else:
+            entry["credits"].append(chips_value(slip.details.get("chips", {}), loaded.values))
+    rows = []
+    for entry in entries.values():
+        if "opener" not in entry:
+            continue
+        table = entry["table"]
+        game = games.get_game(table.game)
+        row = {
+            "table": table.code,
+            "game": table.game,
+            "game_name": game.name_en,
+            "opener": entry["opener"],
+            "fills": sum(entry["fills"]),
+            "credits": sum(entry["credits"]),
+            "closer": entry.get("closer"),
+            "win": None,
+        }
+        if row["closer"] is not None:
+            row["win"] = game.win(
+                games.TableDay(
+                    opener=entry["opener"],
+                    closer=entry["closer"],
+                    fills=tuple(entry["fills"]),
+                    credits=tuple(entry["credits"]),
+                )
+            ).win
+        rows.append(row)
+    rows.sort(key=lambda r: (r["game_name"], r["table"]))
+    return rows
+
+
+def _variances(loaded: _Loaded, places: dict[str, str]) -> list[dict]:
+    rows = []
+    for slip in loaded.slips:
+        if slip.pk in loaded.voided:
+            continue
+        for v in slip.details.get("variances", []):
+            rows.append(
+                {
+                    "slip": slip.number,
+                    "at": _time(slip.at),
+                    "account": v["account"],
+                    "place": places.get(v["account"], v["account"]),
+                    "instrument": v["instrument"],
+                    "chips_or_cash": str(instrument_name(v["instrument"])),
+                    "amount": v["amount"],
+                    "reason": slip.reason,
+                }
+            )
+    return rows
+
+
+def _deposits(loaded: _Loaded) -> list[dict]:
+    return [
+        {"slip": s.number, "at": _time(s.at), "amount": _cash(s), "signed": _signed_text(s)}
+        for s in _live(loaded, SlipType.DEPOSIT)
+    ]
+
+
+def _figures(loaded: _Loaded, places: dict[str, str]) -> dict:
+    tables = _table_days(loaded)
+    game_wins: dict[str, dict] = {}
+    for row in tables:
+        game = game_wins.setdefault(row["game"], {"game": row["game"], "game_name": row["game_name"], "win": 0})
+        game["win"] += row["win"] or 0
+    totals = _day_totals(loaded)
+    variances = _variances(loaded, places)
+    deposits = _deposits(loaded)
+    labels = figure_labels()
+    sheets = [
+        Sheet(
+            "totals",
+            _("The day's figures"),
+            [Column("measure", _("Figure")), Column("amount", _("Amount"), money=True)],
+            [Row([labels[k], totals[k]]) for k in FIGURE_KEYS],
+        ),
+        Sheet(
+            "tables",
+            _("Win by table"),
+            [
+                Column("table", _("Table")),
+                Column("game", _("Game")),
+                Column("opener", _("Opener"), money=True),
+                Column("fills", _("Fills"), money=True),
+                Column("credits", _("Credits"), money=True),
+                Column("closer", _("Closer"), money=True),
+                Column("win", _("Win"), money=True),
+            ],
+            [
+                Row(
+                    [
+                        r["table"],
+                        r["game_name"],
+                        r["opener"],
+                        r["fills"],
+                        r["credits"],
+                        r["closer"],
+                        r["win"],
+                    ]
+                )
+                for r in tables
+            ],
+            notes=[_("A table still open has no closer and no win yet.")]
+            if any(r["closer"] is None for r in tables)
+            else [],
+            empty=_("No table opened this day."),
+        ),
+        Sheet(
+            "games",
+            _("Win by game"),
+            [Column("game", _("Game")), Column("win", _("Win"), money=True)],
+            [Row([g["game_name"], g["win"]]) for g in game_wins.values()]
+            + ([Row([_("Day's total"), totals["win"]], "total")] if game_wins else []),
+            empty=_("No table opened this day."),
+        ),
+        _variance_sheet(variances),
+        Sheet(
+            "deposits",
+            _("Deposits"),
+            [
+                Column("slip", _("Slip")),
+                Column("time", _("Time")),
+                Column("amount", _("Amount"), money=True),
+                Column("signed", _("Signed")),
+            ],
+            [Row([d["slip"], d["at"], d["amount"], d["signed"]]) for d in deposits],
+            empty=_("No deposit this day."),
+        ),
+    ]
+    return {
+        "date": loaded.day.date.isoformat(),
+        "totals": totals,
+        "tables": tables,
+        "games": list(game_wins.values()),
+        "variances": variances,
+        "deposits": deposits,
+        "sheets": sheets,
+    }
+
+
+def _variance_sheet(variances: list[dict]) -> Sheet:
+    return Sheet(
+        "variances",
+        _("Variance report"),
+        [
+            Column("slip", _("Slip")),
+            Column("time", _("Time")),
+            Column("place", _("Place")),
+            Column("chips_or_cash", _("Chips or cash")),
+            Column("amount", _("Amount"), money=True),
+            Column("reason", _("Reason")),
+        ],
+        [Row([v["slip"], v["at"], v["place"], v["chips_or_cash"], v["amount"], v["reason"]]) for v in variances],
+        notes=[_("Counted − expected: over is positive, short is negative.")],
+        empty=_("No variance this day."),
+    )
+
+
+def day_figures(day: GamingDay) -> dict:
+    """The day's figures, for the nightly close: {"totals": {key: cents}, "tables", "games",
+    "variances", "deposits", "sheets"}. A fixed number of queries."""
+    loaded = _load(day)
+    return _figures(loaded, place_names(day.event))
+
+
+# --- the daily control sheets ------------------------------------------------------------------
+
+
+def _master_sheet(figures: dict) -> Sheet:
+    rows = []
+    by_game: dict[str, list[dict]] = defaultdict(list)
+    for r in figures["tables"]:
+        by_game[r["game_name"]].append(r)
+    for game_name, tables in by_game.items():
+        for r in tables:
+            rows.append(Row([game_name, r["table"], r["opener"], r["fills"], r["credits"], r["closer"], r["win"]]))
+        rows.append(
+            Row(
+                [
+                    _("%(game)s subtotal") % {"game": game_name},
+                    "",
+                    sum(r["opener"] for r in tables),
+                    sum(r["fills"] for r in tables),
+                    sum(r["credits"] for r in tables),
+                    sum(r["closer"] or 0 for r in tables),
+                    sum(r["win"] or 0 for r in tables),
+                ],
+                "subtotal",
+            )
+        )
+    if figures["tables"]:
+        t = figures["tables"]
+        rows.append(
+            Row(
+                [
+                    _("Day's total"),
+                    "",
+                    sum(r["opener"] for r in t),
+                    sum(r["fills"] for r in t),
+                    sum(r["credits"] for r in t),
+                    sum(r["closer"] or 0 for r in t),
+                    figures["totals"]["win"],
+                ],
+                "total",
+            )
+        )
+    return Sheet(
+        "master_game_report",
+        _("Master game report"),
+        [
+            Column("game", _("Game")),
+            Column("table", _("Table")),
+            Column("opener", _("Opener"), money=True),
+            Column("fills", _("Fills"), money=True),
+            Column("credits", _("Credits"), money=True),
+            Column("closer", _("Closer"), money=True),
+            Column("win", _("Win"), money=True),
+        ],
+        rows,
+        notes=[_("Win = closer − opener − fills + credits. A table still open has no closer and no win yet.")],
+        empty=_("No table opened this day."),
+    )
+
+
+def _fill_credit_sheet(loaded: _Loaded, checks) -> Sheet:
+    rows = []
+    for slip in loaded.slips:
+        if slip.slip_type not in (SlipType.FILL, SlipType.CREDIT):
+            continue
+        by = _signers(slip)
+        void = loaded.voided.get(slip.pk)
+        state = slip_state(slip, set(by), voided=void is not None)
+        note = ""
+        if void is not None:
+            note = _("%(void)s: %(reason)s") % {"void": void.number, "reason": void.reason}
+        rows.append(
+            Row(
+                [
+                    slip.number,
+                    _time(slip.at),
+                    slip.table.code if slip.table else "",
+                    slip.runner.name if slip.runner else by.get("carried_by", ""),
+                    _chips_text(slip.details.get("chips")),
+                    chips_value(slip.details.get("chips", {}), loaded.values),
+                    str(State.LABELS[state]),
+                    note,
+                ]
+            )
+        )
+    notes = []
+    for label in (SLIP_KINDS[SlipType.FILL].label, SLIP_KINDS[SlipType.CREDIT].label):
+        check = next((c for c in checks if c.label == str(label)), None)
+        if check is None:
+            continue
+        if check.complete:
+            notes.append(
+                _("%(slip)s serials issued in the event: %(span)s, none missing.") % {"slip": label, "span": check.span}
+            )
+        else:
+            notes.append(
+                _("%(slip)s serials never issued: %(missing)s.")
+                % {"slip": label, "missing": check.missing_text or check.above_text}
+            )
+    return Sheet(
+        "fill_credit_register",
+        _("Fill and credit register"),
+        [
+            Column("slip", _("Slip")),
+            Column("time", _("Time")),
+            Column("table", _("Table")),
+            Column("runner", _("Runner")),
+            Column("chips", _("Chips")),
+            Column("amount", _("Amount"), money=True),
+            Column("state", _("State")),
+            Column("void", _("Voided by")),
+        ],
+        rows,
+        notes=notes,
+        empty=_("No fill or credit this day."),
+    )
+
+
+def _tips_sheet(loaded: _Loaded) -> Sheet:
+    rows = []
+    for slip in _live(loaded, SlipType.TIPS):
+        rows.append(
+            Row(
+                [
+                    slip.number,
+                    _time(slip.at),
+                    _("tips counted at table %(table)s") % {"table": slip.table.code},
+                    "",
+                    chips_value(slip.details.get("chips", {}), loaded.values),
+                    _signed_text(slip),
+                ]
+            )
+        )
+    for slip in _live(loaded, SlipType.TIP_PAYOUT):
+        shares = slip.details.get("shares", [])
+        for share in shares:
+            rows.append(
+                Row(
+                    [
+                        slip.number,
+                        _time(slip.at),
+                        loaded.names.get(share["person"], share["person"]),
+                        shortest_decimal(Decimal(share["hours"])),
+                        share["amount"],
+                        "",
+                    ]
+                )
+            )
+        rows.append(
+            Row(
+                [
+                    slip.number,
+                    "",
+                    _("paid out"),
+                    shortest_decimal(sum((Decimal(s["hours"]) for s in shares), Decimal(0))),
+                    sum(s["amount"] for s in shares),
+                    _signed_text(slip),
+                ],
+                "total",
+            )
+        )
+    return Sheet(
+        "tip_distribution",
+        _("Tip distribution"),
+        [
+            Column("slip", _("Slip")),
+            Column("time", _("Time")),
+            Column("dealer", _("Dealer")),
+            Column("hours", _("Hours"), num=True),
+            Column("amount", _("Amount"), money=True),
+            Column("signed", _("Signed")),
+        ],
+        rows,
+        notes=[_("The whole tip pool is shared pro rata to hours (T&C 2.6).")],
+        empty=_("No tips this day."),
+    )
+
+
+def _balances(day: GamingDay) -> dict:
+    """{(account id): {"before": {instrument: cents}, "by_type": {slip type: cents}, ...}} for bank
+    cash, the chip bank and the runners, up to the end of the day; voided slips and their voids
+    left out (they cancel). One query."""
+    rows = (
+        Posting.objects.filter(
+            account__event=day.event,
+            account__kind__in=(Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.RUNNER),
+            slip__day__date__lte=day.date,
+        )
+        .exclude(slip__slip_type=SlipType.VOID)
+        .exclude(slip__voided_by__isnull=False)
+        .values(
+            "account_id", "account__kind", "account__person_id", "slip__day_id", "slip__slip_type", "denomination_id"
+        )
+        .annotate(total=Sum("amount"))
+    )
+    result: dict = defaultdict(lambda: {"before": 0, "by_type": defaultdict(int), "cash": 0, "chips": 0, "kind": ""})
+    for row in rows:
+        entry = result[(row["account__kind"], row["account__person_id"])]
+        entry["kind"] = row["account__kind"]
+        total = row["total"] or 0
+        if row["slip__day_id"] != day.pk:
+            entry["before"] += total
+        else:
+            entry["by_type"][row["slip__slip_type"]] += total
+        entry["cash" if row["denomination_id"] is None else "chips"] += total
+    return result
+
+
+def _runner_sheet(loaded: _Loaded, balances: dict, runners: list[Person]) -> Sheet:
+    per: dict[int, dict] = {
+        p.pk: {"issued": 0, "sold": 0, "cash_taken": 0, "returned": 0, "carried": 0} for p in runners
+    }
+    for slip in loaded.slips:
+        if slip.pk in loaded.voided or slip.runner_id is None or slip.runner_id not in per:
+            continue
+        value = chips_value(slip.details.get("chips", {}), loaded.values)
+        entry = per[slip.runner_id]
+        if slip.slip_type == SlipType.RUNNER_ISSUE:
+            entry["issued"] += value
+        elif slip.slip_type == SlipType.SALE:
+            entry["sold"] += value
+            entry["cash_taken"] += _cash(slip)
+        elif slip.slip_type == SlipType.RUNNER_RETURN:
+            entry["returned"] += value + _cash(slip)
+        elif slip.slip_type in (SlipType.FILL, SlipType.CREDIT):
+            entry["carried"] += 1
+    rows = []
+    for person in runners:
+        b = balances.get((Account.Kind.RUNNER, person.pk))
+        entry = per[person.pk]
+        if b is None and not any(entry.values()):
+            continue
+        b = b or {"before": 0, "chips": 0, "cash": 0}
+        rows.append(
+            Row(
+                [
+                    person.name,
+                    b["before"],
+                    entry["issued"],
+                    entry["sold"],
+                    entry["cash_taken"],
+                    entry["returned"],
+                    entry["carried"],
+                    b["chips"],
+                    b["cash"],
+                ]
+            )
+        )
+    return Sheet(
+        "runner_reconciliation",
+        _("Runner reconciliation"),
+        [
+            Column("runner", _("Runner")),
+            Column("opening", _("Held at the start"), money=True),
+            Column("issued", _("Chips issued"), money=True),
+            Column("sold", _("Chips sold"), money=True),
+            Column("cash_taken", _("Cash taken for chips sold"), money=True),
+            Column("returned", _("Returned (chips and cash)"), money=True),
+            Column("carried", _("Fills and credits carried"), num=True),
+            Column("holding_chips", _("Chips held at the end"), money=True),
+            Column("holding_cash", _("Cash held at the end"), money=True),
+        ],
+        rows,
+        notes=[_("Chips carried on a fill or credit still in transit are held by the runner who carries them.")],
+        empty=_("No runner worked this day."),
+    )
+
+
+ACCOUNTABILITY_ORDER = [
+    SlipType.FLOAT_IN,
+    SlipType.CHIPS_RECEIVED,
+    SlipType.CHIPS_RETURNED,
+    SlipType.TABLE_ISSUE,
+    SlipType.TABLE_RETURN,
+    SlipType.FILL,
+    SlipType.CREDIT,
+    SlipType.SALE,
+    SlipType.REDEMPTION,
+    SlipType.RUNNER_ISSUE,
+    SlipType.RUNNER_RETURN,
+    SlipType.TIP_PAYOUT,
+    SlipType.DEPOSIT,
+]
+
+
+def _cage_sheet(loaded: _Loaded, balances: dict) -> Sheet:
+    rows = []
+    for kind, place in ((Account.Kind.BANK_CASH, _("bank cash")), (Account.Kind.CHIP_BANK, _("chip bank"))):
+        b = balances.get((kind, None)) or {"before": 0, "by_type": {}}
+        rows.append(Row([place, _("Opening balance"), b["before"]]))
+        expected = b["before"]
+        for slip_type in ACCOUNTABILITY_ORDER:
+            moved = b["by_type"].get(slip_type, 0)
+            if moved:
+                rows.append(Row([place, SLIP_KINDS[slip_type].label, moved]))
+                expected += moved
+        rows.append(Row([place, _("Expected"), expected], "subtotal"))
+        counts = [s for s in _live(loaded, SlipType.COUNT) if s.account and s.account.kind == kind]
+        if counts:
+            last = counts[-1]
+            counted = chips_value(last.details.get("chips") or {}, loaded.values) + (last.details.get("cash") or 0)
+            rows.append(Row([place, _("Counted (%(slip)s)") % {"slip": last.number}, counted]))
+        else:
+            rows.append(Row([place, _("Counted"), None]))
+        rows.append(Row([place, _("Over/short"), b["by_type"].get(SlipType.COUNT, 0)], "total"))
+    return Sheet(
+        "cage_accountability",
+        _("Cage accountability"),
+        [Column("place", _("Place")), Column("line", _("Line")), Column("amount", _("Amount"), money=True)],
+        rows,
+        notes=[_("Movements into the place are positive, out of it negative; voided slips count for nothing.")],
+    )
+
+
+def _staffing_sheet(loaded: _Loaded, shifts, gaps: dict) -> Sheet:
+    rows = []
+    for shift in shifts:
+        rows.append(
+            Row(
+                [
+                    str(ROLE_NAMES[shift.role]),
+                    shift.person.name,
+                    _time(shift.starts_at),
+                    _time(shift.ends_at),
+                    _("roster"),
+                ]
+            )
+        )
+    # Who signed the day's slips in each designated position, first and last signature.
+    signed: dict[tuple[str, str], list] = {}
+    role_of = {Role.DRIC: Role.DRIC, Role.GENERAL_CASHIER: Role.GENERAL_CASHIER, Role.CHIP_CASHIER: Role.CHIP_CASHIER}
+    for slip in loaded.slips:
+        kind = SLIP_KINDS[slip.slip_type]
+        for s in slip.signatures.all():
+            cap = kind.capacity(s.capacity)
+            for role in cap.roles if cap else ():
+                if role in role_of and role in s.person.role_codes():
+                    span = signed.setdefault((role, s.person.name), [s.signed_at, s.signed_at])
+                    span[0], span[1] = min(span[0], s.signed_at), max(span[1], s.signed_at)
+    for role in DESIGNATED:
+        for (r, name), (first, last) in signed.items():
+            if r == role:
+                rows.append(Row([str(ROLE_NAMES[role]), name, _time(first), _time(last), _("signed slips")]))
+    notes = []
+    for role, spans in gaps.items():
+        for start, end in spans:
+            notes.append(
+                _("%(role)s: nobody on the roster from %(start)s to %(end)s")
+                % {"role": ROLE_NAMES[role], "start": f"{start:%H:%M}", "end": f"{end:%H:%M}"}
+            )
+    if not shifts:
+        notes.append(_("No roster recorded for this day; the positions are shown from the slips signed."))
+    return Sheet(
+        "staffing",
+        _("Staffing"),
+        [
+            Column("position", _("Position")),
+            Column("person", _("Person")),
+            Column("from", _("From")),
+            Column("to", _("To")),
+            Column("source", _("From the")),
+        ],
+        rows,
+        notes=notes,
+        empty=_("Nobody on the roster and no slip signed this day."),
+    )
+
+
+def day_sheets(day: GamingDay) -> dict:
+    """Every daily control sheet of one gaming day, and its figures. A fixed number of queries.
+
+    {"event", "date", "figures": day_figures' dict, "sheets": [Sheet, ...]}.
+    """
+    event = day.event
+    loaded = _load(day)
+    figures = _figures(loaded, place_names(event))
+    balances = _balances(day)
+    runners = list(event.people.filter(assignments__role=Role.RUNNER).order_by("name"))
+    shifts = list(day.shifts.select_related("person").order_by("starts_at", "role"))
+    # Signatures' people need their roles, for the staffing sheet: one query for all of them.
+    people = {p.pk: p for p in Person.objects.filter(event=event).prefetch_related("assignments")}
+    for slip in loaded.slips:
+        for s in slip.signatures.all():
+            s.person = people.get(s.person_id, s.person)
+    sheets = [
+        _master_sheet(figures),
+        _fill_credit_sheet(loaded, serial_checks(event)),
+        _variance_sheet(figures["variances"]),
+        _tips_sheet(loaded),
+        _runner_sheet(loaded, balances, runners),
+        _cage_sheet(loaded, balances),
+        _staffing_sheet(loaded, shifts, roster_gaps(day)),
+    ]
+    return {
+        "event": event,
+        "day": day,
+        "date": day.date.isoformat(),
+        "date_shown": date_format(day.date, "DATE_FORMAT"),
+        "figures": figures,
+        "sheets": sheets,
+    }
+
+
+def sheets_json(data: dict) -> dict:
+    """The day's sheets as JSON: money as "1234.56"."""
+    return {
+        "format": "cage-day/1",
+        "event": data["event"].slug,
+        "date": data["date"],
+        "figures": {k: cents_str(v) for k, v in data["figures"]["totals"].items()},
+        "sheets": {sheet.key: sheet.plain() for sheet in data["sheets"]},
+    }

@@ -1,0 +1,313 @@
+"""One gaming day's figures and its daily control sheets, checked against the worked example.
+
+docs/examples/lakeside-one-day.json is imported as it stands; its worked report
+(lakeside-one-day.report.json) gives the day's win, sales, redemptions, tips, chips outstanding
+and variance, and the sheets must agree with it.
+"""
+
+import copy
+import csv
+import datetime
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from cage import services
+from cage.importer import import_records
+from cage.money import cents_str
+from events import services as event_services
+from events.models import GamingDay, Role
+from reports.daily import day_figures, day_sheets, sheets_json
+from reports.daily_exports import sheet_csv
+from reports.figures import event_figures
+from tests.cage.helpers import FILL_SIGNED, open_table, stock
+from tests.conftest import EXAMPLES, PASSWORD
+from tests.reports.test_exports import pdf_text, poppler  # noqa: F401  (poppler: a fixture)
+from tests.reports.test_figures import EXAMPLE
+
+pytestmark = pytest.mark.django_db
+REPORT = json.loads((EXAMPLES / "lakeside-one-day.report.json").read_text())
+SLUG, DATE = "lakeside-fair-2026", "2026-09-11"
+
+
+def example_day() -> GamingDay:
+    return import_records(copy.deepcopy(EXAMPLE)).days.get()
+
+
+def sheet(data, key):
+    return next(s for s in data["sheets"] + data["figures"]["sheets"] if s.key == key)
+
+
+def rows(data, key, drop=("row",)):
+    return [{k: v for k, v in r.items() if k not in drop} for r in sheet(data, key).plain()]
+
+
+# --- 1. the day's figures --------------------------------------------------------------------------
+
+
+def test_the_days_figures_agree_with_the_worked_report():
+    figures = day_figures(example_day())
+    totals = {k: cents_str(v) for k, v in figures["totals"].items()}
+    day = REPORT["days"][0]
+    for key in ("win", "chip_sales", "redemptions", "tips", "cash_over_short", "chip_over_short"):
+        assert totals[key] == day[key], key
+    assert totals["win"] == "150.00"
+    # One day: chips outstanding at its end is the event's.
+    assert totals["chips_outstanding"] == REPORT["event_totals"]["chips_outstanding"] == "30.00"
+    assert totals["deposits"] == "1000.00"
+    worked = [{k: r[k] for k in ("table", "opener", "fills", "credits", "closer", "win")} for r in REPORT["tables"]]
+    assert sorted(worked, key=lambda r: r["table"]) == sorted(
+        (
+            {"table": r["table"], **{k: cents_str(r[k]) for k in ("opener", "fills", "credits", "closer", "win")}}
+            for r in figures["tables"]
+        ),
+        key=lambda r: r["table"],
+    )
+    assert {g["game"]: cents_str(g["win"]) for g in figures["games"]} == {g["game"]: g["win"] for g in REPORT["games"]}
+    assert [(v["place"], v["chips_or_cash"], cents_str(v["amount"]), v["reason"]) for v in figures["variances"]] == [
+        ("chip bank", "$1 chips", "-2.00", "two $1 chips missing")
+    ]
+    assert [(d["slip"], cents_str(d["amount"])) for d in figures["deposits"]] == [("Deposit 1", "1000.00")]
+
+
+def test_chips_outstanding_adds_up_every_day_to_this_one():
+    from tests.reports.test_figures import two_days
+
+    event = two_days()
+    first, second = event.days.order_by("date")
+    # At the end of the first day: the worked example's; at the end of the last: the event's.
+    assert cents_str(day_figures(first)["totals"]["chips_outstanding"]) == "30.00"
+    event_totals = event_figures(event)["event_totals"]
+    assert cents_str(day_figures(second)["totals"]["chips_outstanding"]) == event_totals["chips_outstanding"]
+    assert event_totals["chips_outstanding"] != "30.00"
+
+
+def test_the_nightly_close_shows_the_days_figures_above_the_signatures(client, cast):
+    stock(cast)
+    open_table(cast)
+    services.fill(day=cast.day, table=cast.bj, chips={"5": 40}, signed=cast.signed(**FILL_SIGNED))
+    assert client.login(username=cast.dric.user.username, password=PASSWORD)
+    response = client.get(reverse("cage:day_close", args=[cast.event.slug]))
+    html = response.content.decode()
+    assert response.status_code == 200
+    section = html[html.index('id="day-figures"') :]
+    assert "The day&#x27;s figures" in html and "Win by table" in section
+    # BJ-1 is still open: its opener and fill, no closer and no win yet.
+    assert (
+        '<td>BJ-1</td><td>Blackjack</td><td class="num">$500.00</td><td class="num">$200.00</td><td class="num">$0.00</td><td class="num"></td><td class="num"></td>'
+        in section
+    )
+    assert reverse("reports:day", args=[cast.event.slug, cast.day.date.isoformat()]) in section
+    # Above what stands in the way and the close's signatures.
+    assert html.index('id="day-figures"') < html.index('id="close-problems"')
+
+
+# --- 2 and 3. the daily sheets for the worked example -----------------------------------------------
+
+
+def test_master_game_report_subtotals_per_game_and_the_days_total():
+    data = day_sheets(example_day())
+    assert rows(data, "master_game_report", drop=()) == [
+        {"row": "line", "game": "Blackjack", "table": "BJ-1", "opener": "500.00", "fills": "200.00",
+         "credits": "0.00", "closer": "820.00", "win": "120.00"},
+        {"row": "line", "game": "Blackjack", "table": "BJ-2", "opener": "500.00", "fills": "0.00",
+         "credits": "300.00", "closer": "350.00", "win": "150.00"},
+        {"row": "subtotal", "game": "Blackjack subtotal", "table": "", "opener": "1000.00", "fills": "200.00",
+         "credits": "300.00", "closer": "1170.00", "win": "270.00"},
+        {"row": "line", "game": "Wheel of Fortune", "table": "WOF-1", "opener": "200.00", "fills": "100.00",
+         "credits": "0.00", "closer": "180.00", "win": "-120.00"},
+        {"row": "subtotal", "game": "Wheel of Fortune subtotal", "table": "", "opener": "200.00", "fills": "100.00",
+         "credits": "0.00", "closer": "180.00", "win": "-120.00"},
+        {"row": "total", "game": "Day's total", "table": "", "opener": "1200.00", "fills": "300.00",
+         "credits": "300.00", "closer": "1350.00", "win": "150.00"},
+    ]  # fmt: skip
+
+
+def test_fill_and_credit_register_lists_the_void_and_the_serials():
+    data = day_sheets(example_day())
+    assert rows(data, "fill_credit_register") == [
+        {"slip": "Fill 1", "time": "13:30", "table": "BJ-2", "runner": "Ron Gagnon", "chips": "40 × $5",
+         "amount": "200.00", "state": "Voided", "void": "Void 1: slip written for BJ-2, chips went to BJ-1"},
+        {"slip": "Fill 2", "time": "13:33", "table": "BJ-1", "runner": "Ron Gagnon", "chips": "40 × $5",
+         "amount": "200.00", "state": "Complete", "void": ""},
+        {"slip": "Fill 3", "time": "15:10", "table": "WOF-1", "runner": "Ron Gagnon", "chips": "100 × $1",
+         "amount": "100.00", "state": "Complete", "void": ""},
+        {"slip": "Credit 1", "time": "17:45", "table": "BJ-2", "runner": "Rita Okafor", "chips": "60 × $5",
+         "amount": "300.00", "state": "Complete", "void": ""},
+    ]  # fmt: skip
+    assert sheet(data, "fill_credit_register").notes == [
+        "Fill serials issued in the event: 1–3, none missing.",
+        "Credit serials issued in the event: 1, none missing.",
+    ]
+
+
+def test_a_fill_in_transit_is_shown_so(cast):
+    stock(cast)
+    open_table(cast)
+    signed = cast.signed(issued_by="chip_cashier", carried_by="runner")
+    services.fill(day=cast.day, table=cast.bj, chips={"5": 4}, signed=signed, allow_pending=True)
+    data = day_sheets(cast.day)
+    [row] = rows(data, "fill_credit_register")
+    assert (row["slip"], row["state"], row["amount"]) == ("Fill 1", "In transit", "20.00")
+    [runner] = [r for r in rows(data, "runner_reconciliation") if r["runner"] == cast.runner.name]
+    assert runner["holding_chips"] == "20.00"
+
+
+def test_variance_tips_runners_cage_and_staffing_sheets():
+    data = day_sheets(example_day())
+    assert rows(data, "variances") == [
+        {"slip": "Count 2", "time": "23:50", "place": "chip bank", "chips_or_cash": "$1 chips", "amount": "-2.00",
+         "reason": "two $1 chips missing"}
+    ]  # fmt: skip
+    tips = rows(data, "tip_distribution")
+    shares = [(r["dealer"], r["hours"], r["amount"]) for r in tips if r["slip"] == "Tip payout 1"]
+    worked = [
+        (n, s["hours"], s["amount"])
+        for n, s in zip(("Dana Kowalski", "Dev Patel", "Del Martin"), REPORT["tip_shares"], strict=True)
+    ]
+    assert shares[:3] == worked
+    assert shares[3] == ("paid out", "10", "40.00")
+    assert tips[-1]["signed"] == "Paid by: Gus Tremblay; Verified by: Cora Singh; Authorized by: Ann Leblanc"
+    assert {r["runner"]: r for r in rows(data, "runner_reconciliation")}["Rita Okafor"] == {
+        "runner": "Rita Okafor",
+        "opening": "0.00",
+        "issued": "400.00",
+        "sold": "300.00",
+        "cash_taken": "300.00",
+        "returned": "400.00",
+        "carried": "1",
+        "holding_chips": "0.00",
+        "holding_cash": "0.00",
+    }
+    assert {r["runner"]: r for r in rows(data, "runner_reconciliation")}["Ron Gagnon"]["carried"] == "2"  # fmt: skip
+    cage = {(r["place"], r["line"]): r["amount"] for r in rows(data, "cage_accountability")}
+    assert cage[("bank cash", "Expected")] == "180.00" and cage[("bank cash", "Counted (Count 1)")] == "180.00"
+    assert cage[("bank cash", "Over/short")] == "0.00" and cage[("bank cash", "Deposit")] == "-1000.00"
+    assert cage[("chip bank", "Expected")] == "3820.00" and cage[("chip bank", "Counted (Count 2)")] == "3818.00"
+    assert cage[("chip bank", "Over/short")] == REPORT["days"][0]["chip_over_short"]
+    # Voided Fill 1 and its void leave the chip bank's fills at the two that stand.
+    assert cage[("chip bank", "Fill")] == "-300.00"
+    staffing = [(r["position"], r["person"]) for r in rows(data, "staffing")]
+    assert staffing == [("DRIC", "Ann Leblanc"), ("General Cashier", "Gus Tremblay"), ("Chip Cashier", "Cora Singh")]
+
+
+def test_staffing_reads_the_roster(cast):
+    local = timezone.get_current_timezone()
+    start = datetime.datetime(2026, 9, 11, 11, 0, tzinfo=local)
+    event_services.shift_add(
+        day=cast.day, person=cast.dric, role=Role.DRIC, starts_at=start, ends_at=start + datetime.timedelta(hours=6)
+    )
+    data = day_sheets(cast.day)
+    assert rows(data, "staffing")[0] == {
+        "position": "DRIC", "person": cast.dric.name, "from": "11:00", "to": "17:00", "source": "roster"
+    }  # fmt: skip
+
+
+# --- page, CSV, PDF, roles, queries, command -----------------------------------------------------
+
+
+@pytest.fixture
+def example(db):
+    event = import_records(copy.deepcopy(EXAMPLE))
+    people = {p.code: p for p in event.people.all()}
+    for code in ("ann", "rita", "dana"):
+        event_services.login_create(person=people[code], username=code, password=PASSWORD)
+    return event
+
+
+def test_the_day_page_shows_every_sheet_and_is_linked_from_the_report(client, example):
+    client.login(username="ann", password=PASSWORD)
+    url = reverse("reports:day", args=[SLUG, DATE])
+    assert url in client.get(reverse("reports:event", args=[SLUG])).content.decode()
+    html = client.get(url).content.decode()
+    for key in ("master_game_report", "fill_credit_register", "variances", "tip_distribution",
+                "runner_reconciliation", "cage_accountability", "staffing"):  # fmt: skip
+        assert f'id="sheet-{key}"' in html
+    assert "$1,350.00" in html and "Void 1: slip written for BJ-2, chips went to BJ-1" in html
+    assert client.get(reverse("reports:day", args=[SLUG, "2026-09-12"])).status_code == 404
+
+
+@pytest.mark.parametrize("who", ["rita", "dana"])
+def test_runners_and_dealers_are_refused(client, example, who):
+    client.login(username=who, password=PASSWORD)
+    url = reverse("reports:day", args=[SLUG, DATE])
+    for query in ("", "?format=csv", "?format=pdf"):
+        assert client.get(url + query).status_code == 403
+
+
+def test_csv_of_one_sheet_and_of_every_sheet(client, example):
+    client.login(username="ann", password=PASSWORD)
+    url = reverse("reports:day", args=[SLUG, DATE])
+    response = client.get(url + "?format=csv&sheet=master_game_report")
+    assert response["Content-Type"] == "text/csv"
+    lines = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert lines[-1] == {"row": "total", "game": "Day's total", "table": "", "opener": "1200.00", "fills": "300.00",
+                         "credits": "300.00", "closer": "1350.00", "win": "150.00"}  # fmt: skip
+    everything = list(csv.DictReader(io.StringIO(client.get(url + "?format=csv").content.decode())))
+    assert {
+        "date": DATE,
+        "sheet": "totals",
+        "line": "1",
+        "row": "line",
+        "column": "amount",
+        "value": "150.00",
+    } in everything
+    assert {"date": DATE, "sheet": "staffing", "line": "1", "row": "line", "column": "person",
+            "value": "Ann Leblanc"} in everything  # fmt: skip
+
+
+def test_the_pdf_reads_back_with_every_sheet(client, example, tmp_path, poppler):  # noqa: F811
+    client.login(username="ann", password=PASSWORD)
+    response = client.get(reverse("reports:day", args=[SLUG, DATE]) + "?format=pdf")
+    assert response["Content-Type"] == "application/pdf"
+    pdf = tmp_path / "day.pdf"
+    pdf.write_bytes(response.content)
+    text = pdf_text(pdf)
+    lines = {" ".join(line.split()) for line in text.splitlines()}
+    for title in ("Master game report", "Fill and credit register", "Variance report", "Tip distribution",
+                  "Runner reconciliation", "Cage accountability", "Staffing"):  # fmt: skip
+        assert title in lines
+    assert "Day's total $1,200.00 $300.00 $300.00 $1,350.00 $150.00" in lines
+    assert "Chips outstanding at the end of the day $30.00" in lines
+    assert "Tip payout 1 23:30 Dana Kowalski 4 $16.00" in lines
+    assert any(line.startswith("Approved by (DRIC) Signature:") for line in lines)
+
+
+def _queries(day) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        day_sheets(day)
+    return len(ctx.captured_queries)
+
+
+def test_a_fixed_number_of_queries_whatever_the_size_of_the_day(cast):
+    stock(cast)
+    open_table(cast)
+    services.fill(day=cast.day, table=cast.bj, chips={"5": 4}, signed=cast.signed(**FILL_SIGNED))
+    few = _queries(cast.day)
+    for _ in range(6):
+        services.fill(day=cast.day, table=cast.bj, chips={"5": 4}, signed=cast.signed(**FILL_SIGNED))
+    open_table(cast, cast.wheel, {"1": 50})
+    assert _queries(cast.day) == few
+    with CaptureQueriesContext(connection) as ctx:
+        day_figures(cast.day)
+    assert len(ctx.captured_queries) < few
+
+
+def test_the_command_writes_each_format(example, tmp_path, poppler):  # noqa: F811
+    for fmt in ("pdf", "csv", "json"):
+        out = tmp_path / f"day.{fmt}"
+        call_command("day_report", SLUG, DATE, "--format", fmt, "--out", str(out))
+        assert out.stat().st_size > 0
+    assert "Master game report" in pdf_text(tmp_path / "day.pdf")
+    assert "2026-09-11,master_game_report,6,total,win,150.00" in (tmp_path / "day.csv").read_text()
+    data = json.loads((tmp_path / "day.json").read_text())
+    assert data["figures"]["win"] == "150.00" and data["figures"]["chips_outstanding"] == "30.00"
+    assert data["sheets"]["variances"][0]["amount"] == "-2.00"
+    assert sheets_json(day_sheets(example.days.get()))["sheets"] == data["sheets"]
+    assert sheet_csv(sheet(day_sheets(example.days.get()), "staffing")).startswith("row,position,person,from,to,source")
