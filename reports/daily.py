@@ -294,7 +294,7 @@ def _figures(loaded: _Loaded, places: dict[str, str]) -> dict:
     sheets = [
         Sheet(
             "totals",
-            _("The day's figures"),
+            _("Summary"),
             [Column("measure", _("Figure")), Column("amount", _("Amount"), money=True)],
             [Row([labels[k], totals[k]]) for k in FIGURE_KEYS],
         ),

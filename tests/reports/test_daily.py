@@ -97,7 +97,7 @@ def test_the_nightly_close_shows_the_days_figures_above_the_signatures(client, c
     html = response.content.decode()
     assert response.status_code == 200
     section = html[html.index('id="day-figures"') :]
-    assert "The day&#x27;s figures" in html and "Win by table" in section
+    assert 'id="day-figures"' in html and "Summary" in section and "Win by table" in section
     # BJ-1 is still open: its opener and fill, no closer and no win yet.
     assert (
         '<td>BJ-1</td><td>Blackjack</td><td class="num">$500.00</td><td class="num">$200.00</td><td class="num">$0.00</td><td class="num"></td><td class="num"></td>'
