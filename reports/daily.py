@@ -202,6 +202,17 @@ def _signed_text(slip: Slip) -> str:
     )
 
 
+def table_columns() -> list:
+    """A table's day as every sheet shows it: opener, fills, credits, closer, win."""
+    return [
+        Column("opener", _("Opener"), money=True),
+        Column("fills", _("Fills"), money=True),
+        Column("credits", _("Credits"), money=True),
+        Column("closer", _("Closer"), money=True),
+        Column("win", _("Win"), money=True),
+    ]
+
+
 # --- the day's figures, for the nightly close --------------------------------------------------
 
 
@@ -304,11 +315,7 @@ def _figures(loaded: _Loaded, places: dict[str, str]) -> dict:
             [
                 Column("table", _("Table")),
                 Column("game", _("Game")),
-                Column("opener", _("Opener"), money=True),
-                Column("fills", _("Fills"), money=True),
-                Column("credits", _("Credits"), money=True),
-                Column("closer", _("Closer"), money=True),
-                Column("win", _("Win"), money=True),
+                *table_columns(),
             ],
             [
                 Row(
@@ -434,11 +441,7 @@ def _master_sheet(figures: dict) -> Sheet:
         [
             Column("game", _("Game")),
             Column("table", _("Table")),
-            Column("opener", _("Opener"), money=True),
-            Column("fills", _("Fills"), money=True),
-            Column("credits", _("Credits"), money=True),
-            Column("closer", _("Closer"), money=True),
-            Column("win", _("Win"), money=True),
+            *table_columns(),
         ],
         rows,
         notes=[_("Win = closer − opener − fills + credits. A table still open has no closer and no win yet.")],
