@@ -66,6 +66,16 @@ TABLE_STATES = {
     SlipType.TABLE_CLOSE: GameTable.State.OPEN,
 }
 
+# A variance's reason, chosen from a list at the nightly reconciliation.
+VARIANCE_REASONS = {
+    "miscount": gettext_lazy("Miscount"),
+    "missing_chips": gettext_lazy("Missing chips"),
+    "foreign_chips": gettext_lazy("Foreign chips"),
+    "cash_short": gettext_lazy("Cash short"),
+    "cash_over": gettext_lazy("Cash over"),
+    "other": gettext_lazy("Other"),
+}
+
 # The places the cage counts, by the records format's name.
 COUNTED = ("bank_cash", "chip_bank")
 
@@ -175,13 +185,25 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
             self.fields["category"] = forms.ChoiceField(label=_("Category"), choices=list(EXPENSE_LABELS.items()))
             self.fields["description"] = forms.CharField(label=_("Description"), max_length=200)
             self.fields["invoice"] = forms.CharField(label=_("Invoice"), max_length=60, required=False)
+        if kind.type == SlipType.COUNT:
+            # A blind count: the counter does not see the books until the count is in. A variance
+            # then gets a reason from the list, with words of their own for "other".
+            self.fields["variance_reason"] = forms.ChoiceField(
+                label=_("Reason for a variance"),
+                choices=[("", _("None: the count matches the books"))] + list(VARIANCE_REASONS.items()),
+                required=False,
+            )
         if REASON in fields:
             self.fields["reason"] = forms.CharField(
-                label=_("Reason"),
+                label=_("Details") if kind.type == SlipType.COUNT else _("Reason"),
                 required=kind.reason_required,
                 max_length=500,
                 widget=forms.Textarea(attrs={"rows": 2}),
-                help_text=_("Required for a void and for any variance."),
+                help_text=(
+                    _("Required for “other”; anything the DRIC should know.")
+                    if kind.type == SlipType.COUNT
+                    else _("Required for a void and for any variance.")
+                ),
             )
         self.add_signature_fields()
         first = next((f for f in self.visible_fields()), None)
@@ -273,6 +295,8 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
         }
         if self.kind.type == SlipType.COUNT:
             self.clean_count(data)
+            if not self.errors:
+                self.compare_with_the_books(data)
         elif "cash" in self.fields:
             data["cash_cents"] = data.get("cash")
         if HOURS in self.kind.fields:
@@ -323,6 +347,63 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
         else:
             data["cash_cents"] = cash
 
+    variance_rows: list = []
+
+    def compare_with_the_books(self, data):
+        """Once the blind count is in: expected and counted side by side, per instrument. A
+        variance needs a reason from the list (nightly reconciliation: every variance explained)."""
+        account = self.existing_counted_account(data.get("account"))
+        held = balance(account) if account else {}
+        counted = {d.pk: (data.get("chips") or {}).get(d.key, 0) * d.value_cents for d in self.denominations}
+        if data.get("cash_cents") is not None:
+            counted[None] = data["cash_cents"]
+        rows = []
+        for d in [*self.denominations, None]:
+            key = d.pk if d else None
+            if key not in counted and key not in held:
+                continue
+            if d is not None and data.get("chips") is None:
+                continue  # bank cash is counted as cash only
+            expected, found = held.get(key, 0), counted.get(key, 0)
+            if not expected and not found:
+                continue
+            rows.append(
+                {
+                    "what": chips_label(d.key) if d else _("cash"),
+                    "expected": dollars(expected),
+                    "counted": dollars(found),
+                    "variance": dollars(found - expected) if found != expected else "",
+                    "expected_count": expected // d.value_cents if d else None,
+                    "counted_count": found // d.value_cents if d else None,
+                }
+            )
+        self.variance_rows = rows
+        choice = data.get("variance_reason") or ""
+        words = (data.get("reason") or "").strip()
+        if any(r["variance"] for r in rows):
+            if not choice:
+                self.add_error(
+                    "variance_reason",
+                    _("The count differs from the books: choose a reason for the variance (nightly reconciliation)."),
+                )
+            elif choice == "other" and not words:
+                self.add_error("reason", _("Say in words what “other” is."))
+        if choice:
+            # The counter's own words are the variance's reason in the report; the list's choice
+            # is kept on the slip beside them.
+            data["reason"] = words or str(VARIANCE_REASONS[choice])
+            data["variance_reason_code"] = choice
+
+    def existing_counted_account(self, where) -> Account | None:
+        """The counted place's account if it exists; reading it creates nothing."""
+        if where in COUNTED:
+            return Account.objects.filter(event=self.event, code=where).first()
+        if where and where.startswith("runner:"):
+            return Account.objects.filter(
+                event=self.event, kind=Account.Kind.RUNNER, person__code=where.split(":", 1)[1]
+            ).first()
+        return None
+
     def total_cents(self, data) -> int:
         values = {d.key: d.value_cents for d in self.denominations}
         chips = sum(values[k] * n for k, n in (data.get("chips") or {}).items())
@@ -358,6 +439,8 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
             kwargs.update(category=d.get("category"), description=d.get("description"), invoice=d.get("invoice") or "")
         if ACCOUNT in fields:
             kwargs["account"] = self.counted_account()
+            if d.get("variance_reason_code"):
+                kwargs["variance_reason"] = d["variance_reason_code"]
             if d.get("cash_lines"):
                 kwargs["cash_lines"] = d["cash_lines"]
         return kwargs

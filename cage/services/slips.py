@@ -547,6 +547,7 @@ def count(
     chips: dict | None = None,
     reason="",
     cash_lines: list | None = None,
+    variance_reason: str = "",
     **meta,
 ) -> Slip:
     """A count of a custody account. Counted − ledger, per instrument, goes to over/short; a
@@ -589,6 +590,8 @@ def count(
         "cash": cash,
         "variances": _variance_details(day, account, diffs),
     }
+    if variance_reason and diffs:
+        details["variance_reason"] = variance_reason  # the reconciliation's list: miscount, missing chips…
     if cash_lines:
         # Bank cash counted by bill and coin at the window: what was counted, as the sheet shows it.
         details["cash_lines"] = [{"cents": line["unit_cents"], "count": line["count"]} for line in cash_lines]

@@ -25,7 +25,9 @@ def test_bank_cash_is_counted_by_bill_and_coin_and_the_day_closes(page):
     assert page.locator("#close-form").count() == 0
     screenshot(page, "close-blocked")
 
+    # Blind: the count form shows no expected figure before the count is in.
     page.click("text=Count bank cash (bills and coins)")
+    assert "Expected" not in page.inner_text("main")
     assert page.input_value("select[name=account]") == "bank_cash"
     expect(page.locator("#chip-counts")).to_be_hidden()
     for field, count in (
@@ -54,9 +56,13 @@ def test_bank_cash_is_counted_by_bill_and_coin_and_the_day_closes(page):
     page.select_option("select[name=sign_verified_by]", label="Chip Cashier")
     page.fill("input[name=pin_verified_by]", PIN)
     page.click("#slip-form button[type=submit]")
-    page.wait_for_selector("text=a variance needs a reason")
+    # A blind count: the books show only now, beside the count, and the variance needs a reason.
+    page.wait_for_selector("text=choose a reason for the variance")
+    books = page.inner_text("#expected-and-counted")
+    assert "40 · $40.00" in books and "39 · $39.00" in books and "-$1.00" in books
     assert page.input_value("input[name=chips_1]") == "39"  # what was typed is kept, the PIN is not
     assert page.input_value("input[name=pin_verified_by]") == ""
+    page.select_option("select[name=variance_reason]", "missing_chips")
     page.fill("textarea[name=reason]", "one $1 chip missing")
     page.fill("input[name=pin_verified_by]", PIN)
     page.click("#slip-form button[type=submit]")

@@ -321,7 +321,7 @@ REFUSED = {
             "cash_10000": "9",
             **signed_by(c, counted_by="general_cashier", verified_by="chip_cashier"),
         },
-        "a variance needs a reason",
+        "choose a reason for the variance",
     ),
     "void": (
         "chip_cashier",
@@ -923,3 +923,22 @@ def test_a_chip_count_beyond_the_bound_is_refused_at_the_window(client, cast):
     page = response.content.decode()
     assert response.status_code == 200 and "1,000,000" in page and "cage-records/1: amounts" in page
     assert not Slip.objects.filter(slip_type="chips_received").exists()
+
+
+def test_a_blind_count_shows_the_books_only_once_it_is_in_and_keeps_the_reason_chosen(client, cast):
+    stock(cast)  # $1,000.00 in bank cash
+    login(client, cast, "general_cashier")
+    url = new_slip(cast.event.slug, "count")
+    blank = client.get(url + "?account=bank_cash").content.decode()
+    assert "$1,000.00" not in blank and "expected-and-counted" not in blank
+    data = form(account="bank_cash", cash_10000="9", cash_5000="1", cash_2000="2", **COUNT_FORM(cast))
+    page = client.post(url, data).content.decode()
+    books = page.split('id="expected-and-counted"')[1].split("</table>")[0]
+    assert "$1,000.00" in books and "$990.00" in books and "-$10.00" in books
+    assert not Slip.objects.filter(slip_type="count").exists()
+    page = client.post(url, {**data, "variance_reason": "other"}).content.decode()
+    assert "Say in words what “other” is." in page
+    response = client.post(url, {**data, "variance_reason": "cash_short", "request_key": uuid.uuid4().hex})
+    assert response.status_code == 302
+    slip = Slip.objects.get(slip_type="count")
+    assert slip.reason == "Cash short" and slip.details["variance_reason"] == "cash_short"
