@@ -13,7 +13,7 @@ from cage.importer import import_records
 from events import services as event_services
 from reports.charts import chip_liability, report_charts
 from reports.figures import event_figures
-from tests.browser.conftest import ARTIFACTS, WIDTHS, browser, log_in, screenshot  # noqa: F401
+from tests.browser.conftest import ARTIFACTS
 from tests.conftest import PASSWORD
 from tests.reports.test_exports import poppler  # noqa: F401  (skips without poppler-utils)
 from tests.reports.test_figures import EXAMPLE
@@ -139,22 +139,3 @@ def test_the_pdf_reads_back_with_every_section_the_liability_and_the_charts(clie
     assert png.stat().st_size > 10_000
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "report-pdf-charts.png").write_bytes(png.read_bytes())
-
-
-@pytest.mark.django_db(transaction=True)
-def test_the_report_page_in_a_browser_at_both_widths(browser, live_server):  # noqa: F811
-    example()
-    context = browser.new_context(base_url=live_server.url, viewport={"width": 1366, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    log_in(page, "ann", PASSWORD)
-    page.goto(f"/reports/{SLUG}/")
-    assert page.get_by_role("img", name=f"Win by table: {TABLE_CAPTION}").is_visible()
-    for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 900})
-        assert page.evaluate("document.documentElement.scrollWidth") <= width
-        box = page.locator("#chart-win-by-table").bounding_box()
-        assert 200 < box["width"] <= width and box["height"] > 80
-        screenshot(page, f"report-charts-{width}")
-        page.locator("#charts").screenshot(path=str(ARTIFACTS / f"report-charts-only-{width}.png"))
-    context.close()
