@@ -21,6 +21,7 @@ from cage.models import Slip, SlipType
 from cage.money import cents_str, dollars
 from events import games
 from events.models import Event, Role
+from reports.charts import chip_liability, report_charts
 from reports.names import named_variances
 from reports.services import cents_of, deposit_lines, difference_words, reconciliation, report_state
 
@@ -337,6 +338,18 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
             right=(1,),
         ),
     ]
+    liability = chip_liability(event)
+    story += [
+        para(_("Chips in patrons' hands (chip liability by denomination)"), sub),
+        _grid(
+            [[_("Chips"), _("Count"), _("Amount")]]
+            + [[r["label"], str(r["count"]), r["dollars"]] for r in liability["rows"]]
+            + [[_("Total"), str(liability["count"]), liability["dollars"]]],
+            [2.0 * inch, 1.0 * inch, 1.4 * inch],
+            right=(1, 2),
+            bold_last=True,
+        ),
+    ]
     paid = sum(cents_of(t["amount"]) for t in figures["tip_shares"])
     story += [
         para(_("Dealers' tips (T&C 2.6)"), sub),
@@ -388,6 +401,11 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
                 right=(3,),
             )
         )
+
+    story.append(para(_("Charts"), sub))
+    for chart in report_charts(figures):
+        caption = para(_("%(title)s: %(values)s") % {"title": chart.title, "values": chart.caption}, CELL)
+        story += [KeepTogether([chart.drawing, caption]), Spacer(1, 0.12 * inch)]
 
     # (C) expenses
     expenses = _expense_rows(event)

@@ -8,13 +8,15 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
+from cage.money import dollars
 from events import games
 from events.access import CAGE_WRITE, READ_ALL, ROLE_NAMES, event_access
 from events.rules import RuleViolation
+from reports.charts import chip_liability, report_charts
 from reports.exports import TOTAL_LABELS, figures_csv, figures_pdf
 from reports.figures import event_figures
 from reports.names import named_variances
-from reports.services import designated_role, report_sign, report_state
+from reports.services import cents_of, designated_role, report_sign, report_state
 
 
 @require_safe
@@ -34,26 +36,51 @@ def event_report(request, slug):
         }
         for r, people in state.designated.items()
     ]
-    totals = [(TOTAL_LABELS[key], value) for key, value in figures["event_totals"].items()]
-    for row in figures["tables"] + figures["games"]:
-        row["game_name"] = games.get_game(row["game"]).name_en
-    figures["variances"] = named_variances(access.event, figures["variances"])
-    names = dict(access.event.people.values_list("code", "name"))
-    for share in figures["tip_shares"]:
-        share["name"] = names.get(share["person"], share["person"])
+    shown = money_shown(access.event, figures)
     return render(
         request,
         "reports/event.html",
         {
             "access": access,
             "event": access.event,
-            "figures": figures,
-            "totals": totals,
+            "figures": shown,
+            "totals": [(TOTAL_LABELS[key], value) for key, value in shown["event_totals"].items()],
+            "liability": chip_liability(access.event),
+            "charts": report_charts(figures),
             "state": state,
             "signatures": signatures,
             "may_sign": role is not None and not state.draft and not signed,
         },
     )
+
+
+MONEY_KEYS = {
+    "tables": ("opener", "fills", "credits", "closer", "win"),
+    "games": ("win",),
+    "days": ("win", "chip_sales", "redemptions", "tips", "cash_over_short", "chip_over_short"),
+    "tip_shares": ("amount",),
+    "variances": ("amount",),
+}
+
+
+def money_shown(event, figures: dict) -> dict:
+    """The figures as the page shows them: amounts as money ("-$120.00"), games and people by
+    name. A copy: the figures themselves (the cage-report/1 strings) stay as they are."""
+    shown = {
+        section: [
+            {k: dollars(cents_of(v)) if k in MONEY_KEYS[section] else v for k, v in row.items()}
+            for row in figures[section]
+        ]
+        for section in MONEY_KEYS
+    }
+    shown["event_totals"] = {k: dollars(cents_of(v)) for k, v in figures["event_totals"].items()}
+    for row in shown["tables"] + shown["games"]:
+        row["game_name"] = games.get_game(row["game"]).name_en
+    shown["variances"] = named_variances(event, shown["variances"])
+    names = dict(event.people.values_list("code", "name"))
+    for share in shown["tip_shares"]:
+        share["name"] = names.get(share["person"], share["person"])
+    return shown
 
 
 @require_POST
