@@ -22,6 +22,7 @@ from cage.money import dollars
 from cage.selectors import people
 from cage.selectors.amounts import amount_of, cash_moved_subquery
 from cage.selectors.inventory import inventory, table_states
+from cage.selectors.people import current_day
 from cage.selectors.slip_sheet import slip_sheet
 from cage.selectors.slips import (
     State,
@@ -64,14 +65,6 @@ def count_links(event) -> list[tuple[str, str]]:
     for person in event.people.filter(assignments__role=Role.RUNNER).order_by("name"):
         links.append((f"runner:{person.code}", _("Count runner %(name)s") % {"name": person.name}))
     return links
-
-
-def current_day(event) -> GamingDay | None:
-    """The day the cage works in: the open or reconciling one, else the latest."""
-    return (
-        event.days.filter(status__in=[GamingDay.Status.OPEN, GamingDay.Status.RECONCILING]).first()
-        or event.days.order_by("-date").first()
-    )
 
 
 def home(request, slug):

@@ -5,11 +5,11 @@ with no account yet simply holds nothing."""
 from collections import defaultdict
 from decimal import Decimal
 
-from django.db.models import OuterRef, Q, Subquery, Sum
+from django.db.models import Q, Sum
 
 from cage.models import Account, Posting, Signature, Slip, SlipType
 from cage.money import dollars, shortest_decimal
-from cage.selectors.amounts import amount_of
+from cage.selectors.amounts import amount_of, cash_moved_subquery
 from events.models import Event, GamingDay, Person
 
 
@@ -54,14 +54,6 @@ def holdings(event: Event, person: Person) -> dict:
     }
 
 
-def _moved(*, cash_only: bool):
-    """Per slip: the cents its postings put into places (cash only, or every instrument)."""
-    postings = Posting.objects.filter(slip=OuterRef("pk"), amount__gt=0)
-    if cash_only:
-        postings = postings.filter(denomination__isnull=True)
-    return Subquery(postings.values("slip").annotate(total=Sum("amount")).values("total")[:1])
-
-
 def day_slips(day: GamingDay | None, person: Person) -> list[dict]:
     """The day's slips that name this person as runner or that they signed, newest first.
 
@@ -75,7 +67,7 @@ def day_slips(day: GamingDay | None, person: Person) -> list[dict]:
         Slip.objects.filter(day=day)
         .filter(Q(runner=person) | Q(pk__in=signed))
         .select_related("table", "voided_by", "voids")
-        .annotate(cash_moved=_moved(cash_only=True))
+        .annotate(cash_moved=cash_moved_subquery())
         .order_by("-at", "-id")
     )
     rows = []

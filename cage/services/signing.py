@@ -54,10 +54,6 @@ def step_legs(slip: Slip, step: int) -> list[Leg]:
     return transit_steps(slip.slip_type, slip.event, table=slip.table, runner=slip.runner, value=value)[step - 1]
 
 
-def voided_ids(slips) -> set[int]:
-    return set(Slip.objects.filter(voids__in=slips).values_list("voids_id", flat=True))
-
-
 @transaction.atomic
 def sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | None = None) -> Slip:
     """`person` signs `capacity` of `slip`. The caller has authenticated `person` (their own session,
@@ -119,10 +115,6 @@ def sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | N
     if moving:
         check_patrons_hold_chips(slip)
     return slip
-
-
-def missing_capacities(slip: Slip, signed: set[str]) -> list:
-    return [c for c in SLIP_KINDS[slip.slip_type].capacities if c.code not in signed]
 
 
 def unfinished_custody(day: GamingDay, *, table: GameTable | None = None) -> list[Slip]:
