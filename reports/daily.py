@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from cage.models import Account, Posting, Signature, Slip, SlipType
 from cage.money import cents_str, dollars, shortest_decimal
-from cage.selectors.amounts import cash_moved_subquery, chips_value
+from cage.selectors.amounts import cash_moved_subquery, chip_counts, chips_value
 from cage.selectors.registers import serial_checks
 from cage.selectors.slips import State, slip_state
 from cage.slip_types import SLIP_KINDS
@@ -131,9 +131,7 @@ def _cents(text: str) -> int:
 
 
 def _chips_text(chips: dict) -> str:
-    return ", ".join(
-        _("%(count)s × $%(value)s") % {"count": count, "value": key} for key, count in (chips or {}).items() if count
-    )
+    return ", ".join(chip_counts(chips))
 
 
 @dataclass

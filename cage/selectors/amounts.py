@@ -1,6 +1,7 @@
 """The value a slip is about, as a list of slips shows it."""
 
 from django.db.models import OuterRef, Subquery, Sum
+from django.utils.translation import gettext as _
 
 from cage.models import Posting, Slip, SlipType
 
@@ -36,3 +37,10 @@ def amount_of(slip: Slip, values: dict[str, int], cash_moved: int | None) -> int
     if details.get("cash") is not None:
         return details["cash"]
     return cash_moved
+
+
+def chip_counts(chips: dict | None) -> list[str]:
+    """["40 × $5", "2 × $25"]: the chips a slip names, as people write them on a sheet."""
+    return [
+        _("%(count)s × $%(value)s") % {"count": count, "value": key} for key, count in (chips or {}).items() if count
+    ]

@@ -7,10 +7,9 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch, Q
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from cage.models import Signature, Slip, SlipCounter, SlipType
-from cage.selectors.amounts import amount_of
+from cage.selectors.amounts import amount_of, chip_counts
 from cage.selectors.amounts import cash_moved_subquery as _cash_moved
 from cage.selectors.slips import State, slip_state
 from cage.slip_types import SLIP_KINDS
@@ -100,7 +99,7 @@ def register_rows(
     slips = (
         slips.select_related("day", "table", "runner", "voided_by", "voids")
         .prefetch_related(Prefetch("signatures", queryset=Signature.objects.select_related("person")))
-        .annotate(cash_moved=_cash_moved("pk"), voids_cash_moved=_cash_moved("voids_id"))
+        .annotate(cash_moved=_cash_moved("pk"))
         .order_by("at", "id")
     )
     rows = []
@@ -109,14 +108,8 @@ def register_rows(
         slip_state_code = slip_state(slip, signed, voided=_voided(slip))
         if state and slip_state_code != state:
             continue
-        if slip.slip_type == SlipType.VOID and slip.voids is not None:
-            amount = amount_of(slip.voids, values, slip.voids_cash_moved)
-        else:
-            amount = amount_of(slip, values, slip.cash_moved)
-        chips = [
-            _("%(count)s × $%(value)s") % {"count": count, "value": key}
-            for key, count in (slip.details.get("chips") or {}).items()
-        ]
+        amount = amount_of(slip, values, slip.cash_moved)  # a void is worth what it reverses
+        chips = chip_counts(slip.details.get("chips"))
         rows.append(
             RegisterRow(
                 slip=slip,

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cage.models import Signature, Slip, SlipType
 from cage.money import dollars
-from cage.selectors.amounts import amount_of, cash_moved_subquery
+from cage.selectors.amounts import amount_of, cash_moved_subquery, chip_counts
 from cage.slip_types import SLIP_KINDS, Capacity
 from events.models import GamingDay, Person, Role
 
@@ -216,4 +216,4 @@ def slip_subject(slip: Slip) -> str:
 
 def chips_text(slip: Slip) -> str:
     """ "40 × $5, 2 × $25": the chips a slip names, to check before signing."""
-    return ", ".join(f"{count} × ${key}" for key, count in (slip.details or {}).get("chips", {}).items() if count)
+    return ", ".join(chip_counts((slip.details or {}).get("chips")))
