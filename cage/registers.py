@@ -1,6 +1,5 @@
 """The register of slips as a django-tables2 table, its filter form, and its CSV export."""
 
-import csv
 import io
 
 import django_tables2 as tables
@@ -12,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from cage.money import cents_str, dollars
 from cage.selectors.slips import State
 from cage.slip_types import SLIP_KINDS
+from events import csv_safe
 from events.models import GameTable, GamingDay, Person
 
 PER_PAGE = 50
@@ -173,19 +173,10 @@ def note_text(record) -> str:
     return record.note
 
 
-# A cell that begins with one of these is read by a spreadsheet as a formula (or DDE): CSV injection.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def guard(cell) -> str:
-    text = "" if cell is None else str(cell)
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
-
-
 def register_csv(table: RegisterTable) -> str:
     """Every row of the (filtered, sorted) table, unpaged, as CSV; no cell can run as a formula."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_safe.writer(out)
     for row in table.as_values():
-        writer.writerow([guard(cell) for cell in row])
+        writer.writerow(row)
     return out.getvalue()

@@ -3,7 +3,6 @@
 Nothing here computes a figure: each sheet's columns and rows are drawn as they are given.
 """
 
-import csv
 import io
 from xml.sax.saxutils import escape
 
@@ -14,13 +13,14 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import inch
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from events import csv_safe
 from reports.daily import Sheet
 
 
 def sheet_csv(sheet: Sheet) -> str:
     """One sheet: a header of column names, then one line per row; money as 1234.56."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_safe.writer(out)
     keys = ["row"] + [c.key for c in sheet.columns]
     writer.writerow(keys)
     for row in sheet.plain():
@@ -31,7 +31,7 @@ def sheet_csv(sheet: Sheet) -> str:
 def sheets_csv(data: dict) -> str:
     """Every sheet of the day in one file, a line per cell: date, sheet, line, row, column, value."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_safe.writer(out)
     writer.writerow(["date", "sheet", "line", "row", "column", "value"])
     for sheet in [data["figures"]["sheets"][0], *data["sheets"]]:
         for number, row in enumerate(sheet.plain(), start=1):

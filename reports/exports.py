@@ -3,7 +3,6 @@
 Both are laid out from reports.figures.event_figures; nothing here computes a figure of its own.
 """
 
-import csv
 import io
 from xml.sax.saxutils import escape
 
@@ -19,7 +18,7 @@ from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Space
 
 from cage.models import Slip, SlipType
 from cage.money import cents_str, dollars
-from events import games
+from events import csv_safe, games
 from events.models import Event, Role
 from reports.charts import chip_liability, report_charts
 from reports.names import named_variances
@@ -56,7 +55,7 @@ def expense_lines(event: Event) -> list[dict]:
 def figures_csv(figures: dict) -> str:
     """Every figure of the report as one row: section, date, subject, measure, value, note."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_safe.writer(out)
     writer.writerow(["section", "date", "subject", "measure", "value", "note"])
     for row in figures["tables"]:
         for measure in ("opener", "fills", "credits", "closer", "win"):
