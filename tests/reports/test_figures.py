@@ -17,6 +17,11 @@ EXAMPLE = json.loads((EXAMPLES / "lakeside-one-day.json").read_text())
 
 def two_days(slug="lakeside-fair-2026"):
     """The example, then a second day on which BJ-1 reopens from its tray and closes up $25."""
+    return import_records(two_days_data(slug))
+
+
+def two_days_data(slug="lakeside-fair-2026") -> dict:
+    """The records of `two_days`, not yet imported."""
     data = copy.deepcopy(EXAMPLE)
     data["event"]["slug"] = slug
     day2 = [
@@ -76,7 +81,7 @@ def two_days(slug="lakeside-fair-2026"):
         },
     ]
     data["days"].append({"date": "2026-09-12", "records": day2})
-    return import_records(data)
+    return data
 
 
 def test_a_second_day_adds_its_own_rows_and_the_totals_add_up():

@@ -1,0 +1,102 @@
+"""Every report page and export runs the same, exact number of queries for a small event and for a
+larger one (issue 7): nothing is fetched per table, per day, per slip or per person."""
+
+import copy
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from cage.importer import import_records
+from events import services as event_services
+from tests.conftest import PASSWORD
+from tests.reports.test_figures import EXAMPLE, two_days_data
+
+pytestmark = pytest.mark.django_db
+
+PAIRS = 12  # sales and redemptions, fills and credits, added to each day of the larger event
+
+
+def busier(day: dict, start_hour: int) -> None:
+    """Add PAIRS of each movement that leaves the day's figures balanced: a sale and a redemption of
+    the same chips, a fill and a credit of the same chips at BJ-1, all between two existing records."""
+    extra = []
+    for i in range(PAIRS):
+        at = f"{day['date']}T{start_hour:02d}:{i * 4:02d}"
+        later = f"{day['date']}T{start_hour:02d}:{i * 4 + 1:02d}"
+        extra += [
+            {"type": "sale", "at": at, "chips": {"25": 4}, "cash": "100.00",
+             "signed": {"sold_by": "cora", "authorized_by": "ann"}},
+            {"type": "redemption", "at": later, "chips": {"25": 4}, "cash": "100.00",
+             "signed": {"paid_by": "gus", "authorized_by": "ann"}},
+            {"type": "fill", "at": at, "table": "BJ-1", "chips": {"5": 4},
+             "signed": {"issued_by": "cora", "carried_by": "ron", "received_by": "dana", "authorized_by": "ann"}},
+            {"type": "credit", "at": later, "table": "BJ-1", "chips": {"5": 4},
+             "signed": {"released_by": "dana", "carried_by": "rita", "received_by": "cora", "authorized_by": "ann"}},
+        ]  # fmt: skip
+    records = day["records"] + extra
+    day["records"] = sorted(records, key=lambda r: r["at"])  # a stable sort keeps same-minute order
+
+
+def small_event():
+    return import_records(copy.deepcopy(EXAMPLE))
+
+
+def larger_event():
+    """Two days, each with PAIRS × 4 more slips than the example's day."""
+    data = two_days_data("lakeside-larger")
+    busier(data["days"][0], 14)
+    busier(data["days"][1], 13)
+    return import_records(data)
+
+
+def report_urls(event) -> dict[str, str]:
+    slug = event.slug
+    day = reverse("reports:day", args=[slug, "2026-09-11"])
+    return {
+        "report page": reverse("reports:event", args=[slug]),
+        "report JSON": reverse("reports:event_json", args=[slug]),
+        "report CSV": reverse("reports:event_csv", args=[slug]),
+        "financial report PDF": reverse("reports:event_pdf", args=[slug]),
+        "day's sheets page": day,
+        "day's sheets CSV": day + "?format=csv",
+        "day's sheet CSV": day + "?format=csv&sheet=master_game_report",
+        "day's sheets PDF": day + "?format=pdf",
+    }
+
+
+def queries(client, url) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200, url
+    return len(ctx.captured_queries)
+
+
+# The exact counts. A change that adds a query per row of anything breaks the second assertion;
+# one that adds a fixed query changes the number here, on purpose and in review.
+EXACT = {
+    "report page": 17,
+    "report JSON": 8,
+    "report CSV": 8,
+    "financial report PDF": 22,
+    "day's sheets page": 22,
+    "day's sheets CSV": 21,
+    "day's sheet CSV": 21,
+    "day's sheets PDF": 21,
+}
+
+
+@pytest.mark.parametrize("name", EXACT)
+def test_each_report_runs_an_exact_number_of_queries_whatever_the_size(client, name):
+    small, large = small_event(), larger_event()
+    assert large.slips.count() > 2 * small.slips.count()
+    counts = []
+    for event in (small, large):
+        dric = event.people.get(code="ann")
+        if dric.user is None:
+            event_services.login_create(person=dric, username=f"ann-{event.slug}", password=PASSWORD)
+            dric.refresh_from_db()
+        client.force_login(dric.user)
+        counts.append(queries(client, report_urls(event)[name]))
+    assert counts == [EXACT[name], EXACT[name]], counts
