@@ -21,6 +21,7 @@ from cage.models import Account, Slip, SlipPrint, SlipType
 from cage.money import dollars
 from cage.selectors import people
 from cage.selectors.amounts import amount_of, cash_moved_subquery
+from cage.selectors.counts import blind_places
 from cage.selectors.inventory import inventory, table_states
 from cage.selectors.people import current_day
 from cage.selectors.slip_sheet import slip_sheet
@@ -64,7 +65,7 @@ def count_links(event) -> list[tuple[str, str]]:
     links = [("bank_cash", _("Count bank cash (bills and coins)")), ("chip_bank", _("Count the chip bank"))]
     for person in event.people.filter(assignments__role=Role.RUNNER).order_by("name"):
         links.append((f"runner:{person.code}", _("Count runner %(name)s") % {"name": person.name}))
-    return links
+    return [*links, ("tip_pool", _("Count the tip pool"))]
 
 
 def home(request, slug):
@@ -117,7 +118,8 @@ def _panels(event, day) -> dict:
     return {
         "event": event,
         "day": day,
-        "inventory": inventory(event),
+        # While the day reconciles, a place is counted blind: no figure of it until its count is in.
+        "inventory": inventory(event, hidden=blind_places(day)),
         "table_states": table_states(day, event),
         "pending": pending_slips(event, day=day) if day else [],
     }
@@ -216,9 +218,10 @@ def slip_new(request, slug, slip_type):
             initial[name] = request.GET[name]
     runner_id = request.GET.get("runner", "")
     if kind.type == SlipType.RUNNER_RETURN and runner_id.isdigit():
-        # A runner hands back all they hold: the form starts from it, to be checked as counted.
+        # A runner hands back all they hold: the form starts from it, to be checked as counted;
+        # not while the runner is counted blind (cage.selectors.counts).
         runner = access.event.people.filter(pk=int(runner_id)).first()
-        if runner is not None:
+        if runner is not None and f"{Account.Kind.RUNNER}:{runner.code}" not in blind_places(day):
             held = people.holdings(access.event, runner)
             initial_chips = {row["denomination"].key: row["count"] for row in held["chips"]}
             if held["cash_cents"]:

@@ -1,18 +1,24 @@
 """The nightly close: reconcile, check, approve, lock."""
 
-from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from cage.models import Account, Posting, Slip, SlipType
+from cage.models import Account, Slip, SlipType
+from cage.selectors.counts import MUST_COUNT, count_states
 from cage.selectors.slips import pending_slips
 from events.models import GameTable, GamingDay
 from events.rules import RuleViolation
 
 from .ledger import account_label, atomic_slip, balances, lock_day, post_slip
 
+# What a records file's close_day asks to be counted (cage-records/1: "bank cash and chip bank were
+# counted after their last movement"): the format has no count of the tip pool, so a day closed
+# from a records file closes as the format says; at the window the tip pool is counted too.
+RECORDS_FILE_COUNTS = (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK)
 
-def close_problems(day: GamingDay) -> list[str]:
-    """What stands between the day and its close; empty when it may close."""
+
+def close_problems(day: GamingDay, *, records_file: bool = False) -> list[str]:
+    """What stands between the day and its close; empty when it may close. `records_file`: the
+    close of a day read from a records file (cage-records/1), which says what it needs."""
     event = day.event
     problems = []
     open_tables = list(event.tables.filter(state=GameTable.State.OPEN).values_list("code", flat=True))
@@ -35,18 +41,16 @@ def close_problems(day: GamingDay) -> list[str]:
                 ),
             }
         )
-    for kind in (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK):
-        account = Account.objects.filter(event=event, kind=kind).first()
-        if account is None:
+    for state in count_states(day).values():
+        kind = state.account.kind
+        if kind not in MUST_COUNT or not state.due or (records_file and kind not in RECORDS_FILE_COUNTS):
             continue
-        last_count = Slip.objects.filter(day=day, slip_type=SlipType.COUNT, account=account).aggregate(m=Max("id"))["m"]
-        last_move = (
-            Posting.objects.filter(account=account, slip__day=day)
-            .exclude(slip__slip_type=SlipType.COUNT)
-            .aggregate(m=Max("slip_id"))["m"]
-        )
-        if last_move is not None and (last_count is None or last_count < last_move):
-            problems.append(f"{account_label(account)} has not been counted since its last movement")
+        if kind == Account.Kind.TIP_POOL:
+            problems.append(_("the tip pool has not been counted since the last tips were put in"))
+        else:
+            problems.append(
+                _("%(place)s has not been counted since its last movement") % {"place": account_label(state.account)}
+            )
     return problems
 
 
@@ -65,11 +69,12 @@ def day_reconcile(*, day: GamingDay) -> GamingDay:
 
 
 @atomic_slip
-def close_day(*, day: GamingDay, signed, **meta) -> Slip:
+def close_day(*, day: GamingDay, signed, records_file: bool = False, **meta) -> Slip:
     """Close and lock the gaming day, once reconciled; prepared by the GC, verified by the CC and
-    approved by the DRIC (T&C 2: reviewing and approving the control sheets and daily win)."""
+    approved by the DRIC (T&C 2: reviewing and approving the control sheets and daily win).
+    `records_file`: a close_day record of a records file (see close_problems)."""
     day = lock_day(day, allowed=(GamingDay.Status.OPEN, GamingDay.Status.RECONCILING))
-    problems = close_problems(day)
+    problems = close_problems(day, records_file=records_file)
     if problems:
         raise RuleViolation("the day cannot close: " + "; ".join(problems), "nightly reconciliation")
     slip = post_slip(
