@@ -24,6 +24,7 @@ from cage.models import Account, Posting, Signature, Slip, SlipType
 from cage.money import cents_str, dollars, shortest_decimal
 from cage.selectors.amounts import cash_moved_subquery, chip_counts, chips_value
 from cage.selectors.counts import blind_places
+from cage.selectors.openers import check_text, closer_check_of
 from cage.selectors.registers import serial_checks
 from cage.selectors.slips import State, slip_state
 from cage.slip_types import SLIP_KINDS
@@ -153,7 +154,7 @@ def _load(day: GamingDay) -> _Loaded:
     values = {d.key: d.value_cents for d in event.denominations.all()}
     slips = list(
         Slip.objects.filter(day=day)
-        .select_related("table", "runner", "account__person", "account__table", "voids")
+        .select_related("table", "runner", "account__person", "account__table", "voids", "sign_off__person")
         .prefetch_related(Prefetch("signatures", queryset=Signature.objects.select_related("person")))
         .annotate(cash_moved=cash_moved_subquery())
         .order_by("at", "id")
@@ -263,11 +264,29 @@ def _table_days(loaded: _Loaded) -> list[dict]:
     return rows
 
 
+def _opener_check(slip: Slip) -> str:
+    """An opener against its table's last closer, and the DRIC's sign-off of a difference."""
+    check = closer_check_of(slip)
+    if check is None:
+        return ""
+    if not check.get("differences"):
+        return check_text(check)
+    sign_off = getattr(slip, "sign_off", None)
+    if sign_off is None:
+        return _("%(check)s; waiting for the DRIC's sign-off") % {"check": check_text(check)}
+    return _("%(check)s; signed off by %(name)s (DRIC) at %(time)s") % {
+        "check": check_text(check),
+        "name": sign_off.person.name,
+        "time": _time(sign_off.signed_at),
+    }
+
+
 def _variances(loaded: _Loaded, places: dict[str, str]) -> list[dict]:
     rows = []
     for slip in loaded.slips:
         if slip.pk in loaded.voided:
             continue
+        opener_check = _opener_check(slip) if slip.slip_type == SlipType.TABLE_OPEN else ""
         for v in slip.details.get("variances", []):
             rows.append(
                 {
@@ -279,6 +298,7 @@ def _variances(loaded: _Loaded, places: dict[str, str]) -> list[dict]:
                     "chips_or_cash": str(instrument_name(v["instrument"])),
                     "amount": v["amount"],
                     "reason": slip.reason,
+                    "opener_check": opener_check,
                 }
             )
     return rows
@@ -379,9 +399,19 @@ def _variance_sheet(variances: list[dict]) -> Sheet:
             Column("chips_or_cash", _("Chips or cash")),
             Column("amount", _("Amount"), money=True),
             Column("reason", _("Reason")),
+            Column("opener_check", _("Opener against the last closer")),
         ],
-        [Row([v["slip"], v["at"], v["place"], v["chips_or_cash"], v["amount"], v["reason"]]) for v in variances],
-        notes=[_("Counted − expected: over is positive, short is negative.")],
+        [
+            Row([v["slip"], v["at"], v["place"], v["chips_or_cash"], v["amount"], v["reason"], v["opener_check"]])
+            for v in variances
+        ],
+        notes=[
+            _("Counted − expected: over is positive, short is negative."),
+            _(
+                "An opener is checked against what its table's last closer left; a difference is signed off "
+                "by the DRIC before the day closes."
+            ),
+        ],
         empty=_("No variance this day."),
     )
 

@@ -2,13 +2,15 @@
 
 from django.utils.translation import gettext as _
 
-from cage.models import Account, Slip, SlipType
+from cage.models import Account, OpenerSignOff, Slip, SlipType
 from cage.selectors.counts import MUST_COUNT, count_states
+from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
 from cage.selectors.slips import pending_slips
 from events.models import GameTable, GamingDay
 from events.rules import RuleViolation
 
-from .ledger import account_label, atomic_slip, balances, lock_day, post_slip
+from .ledger import account_label, atomic_slip, balances, check_signatures, lock_day, post_slip
+from .openers import opener_sign_off
 
 # What a records file's close_day asks to be counted (cage-records/1: "bank cash and chip bank were
 # counted after their last movement"): the format has no count of the tip pool, so a day closed
@@ -41,6 +43,11 @@ def close_problems(day: GamingDay, *, records_file: bool = False) -> list[str]:
                 ),
             }
         )
+    for slip in waiting_sign_off(event, day=day):
+        problems.append(
+            _("%(slip)s (table %(table)s) %(check)s; the DRIC signs it off from her queue")
+            % {"slip": slip.number, "table": slip.table.code, "check": check_text(closer_check_of(slip))}
+        )
     for state in count_states(day).values():
         kind = state.account.kind
         if kind not in MUST_COUNT or not state.due or (records_file and kind not in RECORDS_FILE_COUNTS):
@@ -72,8 +79,19 @@ def day_reconcile(*, day: GamingDay) -> GamingDay:
 def close_day(*, day: GamingDay, signed, records_file: bool = False, **meta) -> Slip:
     """Close and lock the gaming day, once reconciled; prepared by the GC, verified by the CC and
     approved by the DRIC (T&C 2: reviewing and approving the control sheets and daily win).
-    `records_file`: a close_day record of a records file (see close_problems)."""
+    `records_file`: a close_day record of a records file (see close_problems), whose DRIC's
+    approval also signs off the day's openers that differ from the last closers."""
     day = lock_day(day, allowed=(GamingDay.Status.OPEN, GamingDay.Status.RECONCILING))
+    # Who signs comes first: a close approved by the wrong person is refused for that, whatever
+    # else stands in the way.
+    check_signatures(day.event, SlipType.CLOSE_DAY, signed)
+    if records_file:
+        # cage-records/1 has no record of a sign-off: the DRIC who approves the day's close in the
+        # file approves its openers' differences with it (T&C 2: she approves the control sheets).
+        for slip in waiting_sign_off(day.event, day=day):
+            opener_sign_off(
+                slip=slip, person=signed["approved_by"], at=meta.get("at"), via=OpenerSignOff.Via.RECORDS_FILE
+            )
     problems = close_problems(day, records_file=records_file)
     if problems:
         raise RuleViolation("the day cannot close: " + "; ".join(problems), "nightly reconciliation")

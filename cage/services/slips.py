@@ -31,6 +31,7 @@ from .ledger import (
     move,
     post_slip,
 )
+from .openers import closer_check
 from .signing import transit_steps, unfinished_custody
 
 OPEN = (GamingDay.Status.OPEN,)
@@ -293,7 +294,9 @@ def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
     """The opener: the dealer counts the tray and the Chip Cashier verifies it (T&C 2.1.2).
 
     A count that differs from the tray's ledger balance is a variance to over/short, never
-    silently absorbed, and needs a reason.
+    silently absorbed, and needs a reason. It is also checked against what the table's last
+    closer of an earlier day left (cage.services.openers): a difference is flagged on the slip for
+    the DRIC to sign off.
     """
     day = lock_day(day, allowed=OPEN)
     table = _table(day, table)
@@ -311,6 +314,7 @@ def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
             "variances explained and signed",
         )
     legs = _legs_to_count(tray, account_get(event, Account.Kind.OVER_SHORT), diffs)
+    check = closer_check(day, table, {d.key: cents // d.value_cents for d, cents in value.items()})
     slip = post_slip(
         day=day,
         slip_type=SlipType.TABLE_OPEN,
@@ -322,6 +326,7 @@ def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
             "chips": _counted_chips(day, chips),
             "total": sum(value.values()),
             "variances": _variance_details(day, tray, diffs),
+            **({"closer_check": check} if check is not None else {}),
         },
         **meta,
     )
