@@ -5,6 +5,7 @@ way; its close_day's DRIC approval signs it off (the format carries no sign-off 
 
 import copy
 import datetime
+import subprocess
 
 import pytest
 from django.db import connection
@@ -21,6 +22,7 @@ from reports.daily import day_sheets
 from reports.figures import event_figures
 from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED, stock
 from tests.conftest import PASSWORD, add_person
+from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
 from tests.reports.test_figures import EXAMPLE
 
 pytestmark = pytest.mark.django_db
@@ -360,3 +362,25 @@ def test_a_sign_off_cannot_be_changed_with_raw_sql_on_postgresql():
             with transaction.atomic(), connection.cursor() as cursor:
                 cursor.execute(sql)
     assert OpenerSignOff.objects.count() == 1
+
+
+@pytest.mark.usefixtures("poppler")
+def test_the_printed_opener_says_what_it_was_checked_against_and_who_signed_it_off(client, cast, tmp_path):
+    day2 = first_day_closed(cast)
+    opener = open_short(cast, day2)
+    login(client, cast.chip_cashier)
+    url = reverse("cage:slip_pdf", args=[cast.event.slug, opener.pk])
+
+    def text():
+        path = tmp_path / "opener.pdf"
+        path.write_bytes(client.get(url).content)
+        return " ".join(
+            subprocess.run(
+                ["pdftotext", "-raw", str(path), "-"], check=True, capture_output=True, text=True
+            ).stdout.split()
+        )
+
+    assert "Last closer differs from what Closer 1 of 2026-09-11 left: $5 chips: 1 short" in text()
+    assert "not yet: the DRIC signs off the difference" in text()
+    services.opener_sign_off(slip=opener, person=cast.dric)
+    assert "Signed off by Dric (DRIC)," in text()
