@@ -11,12 +11,14 @@ import uuid
 from decimal import Decimal
 
 from django import forms
+from django.core import signing
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cage.fields import BillsAndCoins, CashField, ChipCountField, ConfirmLargeAmounts
 from cage.models import Account, Slip, SlipType
 from cage.money import dollars
+from cage.selectors.counts import blind_places
 from cage.services.ledger import balance, chips_label
 from cage.slip_types import (
     ACCOUNT,
@@ -76,8 +78,10 @@ VARIANCE_REASONS = {
     "other": gettext_lazy("Other"),
 }
 
-# The places the cage counts, by the records format's name.
-COUNTED = ("bank_cash", "chip_bank")
+# The fixed places the cage counts, by their account's code (runners are "runner:<id>").
+COUNTED = ("bank_cash", "chip_bank", "tip_pool")
+# Places that hold chips only: counted by denomination, never by bill and coin.
+CHIPS_ONLY = ("chip_bank", "tip_pool")
 
 
 def people_with(event, roles):
@@ -161,9 +165,11 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
                 label=_("Paid with"), choices=[(k, v[2]) for k, v in TENDERS.items()], initial="cad_cash"
             )
         if HOURS in fields:
-            # What the payout shares out: the whole pool (T&C 2.6). Read, never created, on a GET.
+            # What the payout shares out: the whole pool (T&C 2.6). Read, never created, on a GET;
+            # not shown while the pool is counted blind.
             pool = Account.objects.filter(event=event, kind=Account.Kind.TIP_POOL).first()
-            self.tip_pool = sum(balance(pool).values()) if pool else 0
+            self.tip_pool_blind = Account.Kind.TIP_POOL in blind_places(day)
+            self.tip_pool = sum(balance(pool).values()) if pool and not self.tip_pool_blind else 0
             # In the order of the event's people, as a records file lists them: the order of the
             # shares and of ties in the split (T&C 2.6).
             self.dealers = list(people_with(event, [Role.DEALER]).order_by("pk"))
@@ -211,6 +217,7 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
             first.field.widget.attrs["autofocus"] = True
 
     tip_pool = None
+    tip_pool_blind = False
 
     @property
     def tip_pool_dollars(self) -> str:
@@ -283,7 +290,7 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
             (f"runner:{p.code}", _("runner %(name)s") % {"name": p.name})
             for p in people_with(self.event, [Role.RUNNER])
         ]
-        return choices
+        return [*choices, ("tip_pool", _("tip pool"))]
 
     # --- cleaning ----------------------------------------------------------------------
 
@@ -295,7 +302,7 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
         }
         if self.kind.type == SlipType.COUNT:
             self.clean_count(data)
-            if not self.errors:
+            if not self.errors and self.count_stands(data):
                 self.compare_with_the_books(data)
         elif "cash" in self.fields:
             data["cash_cents"] = data.get("cash")
@@ -332,7 +339,8 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
         return signed
 
     def clean_count(self, data):
-        """A count of bank cash is by bill and coin; of the chip bank, by chips; of a runner, both."""
+        """A count of bank cash is by bill and coin; of the chip bank and the tip pool, by chips; of
+        a runner, both."""
         cash, lines = BillsAndCoins.total(data, prefix="cash_")
         where = data.get("account")
         data["cash_lines"] = lines
@@ -340,14 +348,73 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
             if any(data["chips"].values()):
                 self.add_error(None, _("bank cash holds cash only; count chips as the chip bank (count)"))
             data["chips"], data["cash_cents"] = None, cash
-        elif where == "chip_bank":
+        elif where in CHIPS_ONLY:
             if cash:
-                self.add_error(None, _("the chip bank holds chips only; count cash as bank cash (count)"))
+                self.add_error(
+                    None,
+                    _("the chip bank holds chips only; count cash as bank cash (count)")
+                    if where == "chip_bank"
+                    else _("the tip pool holds the dealers' tip chips only; count cash as bank cash (count; T&C 2.6)"),
+                )
             data["cash_cents"] = None
         else:
             data["cash_cents"] = cash
 
     variance_rows: list = []
+    # Once the books have been shown beside a count, the count stands as typed: a signed copy of
+    # it goes back with the form, and a later POST must carry the same figures (a recount after
+    # seeing the books would not be blind; it is a new count slip, with this one on file).
+    counted_token = ""
+    COUNT_SALT = "cage.count.shown"
+
+    def counted_figures(self, data) -> dict:
+        """The count as typed: the place, and the non-zero chips and bills and coins."""
+        pieces = {
+            BillsAndCoins.field_name(p, "cash_"): data.get(BillsAndCoins.field_name(p, "cash_")) or 0
+            for p in BillsAndCoins.DENOMINATIONS
+        }
+        return {
+            "account": data.get("account"),
+            "chips": {k: n for k, n in (data.get("chips") or {}).items() if n},
+            "pieces": {name: n for name, n in pieces.items() if n},
+        }
+
+    def count_stands(self, data) -> bool:
+        """False (with the error said) when the count changed after the books were shown; the
+        figures first counted are put back on the form."""
+        shown = (self.data.get("counted_as") or "").strip()
+        if not shown:
+            return True
+        try:
+            first = signing.loads(shown, salt=self.COUNT_SALT)
+        except signing.BadSignature:
+            first = None
+        if first == self.counted_figures(data):
+            return True
+        if first is None:
+            self.add_error(None, _("The count could not be checked against the one first typed; count again."))
+            return False
+        self.add_error(
+            None,
+            _(
+                "The count was set beside the books and stands as first typed. To recount, record this "
+                "count with its reason, then write a new count (nightly reconciliation: counts are blind)."
+            ),
+        )
+        self.counted_token = shown
+        self.lock_counted_inputs()
+        restored = self.data.copy()
+        for name in [f"chips_{d.key}" for d in self.denominations] + list(getattr(self, "bill_fields", [])):
+            value = first["chips"].get(name.removeprefix("chips_")) if name.startswith("chips_") else None
+            value = value or first["pieces"].get(name)
+            restored[name] = str(value) if value else ""
+        restored["account"] = first["account"] or ""
+        self.data = restored
+        return False
+
+    def lock_counted_inputs(self):
+        for name in [f"chips_{d.key}" for d in self.denominations] + list(getattr(self, "bill_fields", [])):
+            self.fields[name].widget.attrs["readonly"] = True
 
     def compare_with_the_books(self, data):
         """Once the blind count is in: expected and counted side by side, per instrument. A
@@ -378,6 +445,8 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
                 }
             )
         self.variance_rows = rows
+        self.counted_token = signing.dumps(self.counted_figures(data), salt=self.COUNT_SALT)
+        self.lock_counted_inputs()
         choice = data.get("variance_reason") or ""
         words = (data.get("reason") or "").strip()
         if any(r["variance"] for r in rows):

@@ -338,7 +338,11 @@ class _Importer:
             raise RuleViolation(f"ref {ref!r} must be a string unique in the file", "cage-records/1")
         common = {"day": day, "at": at, "signed": {c: self.person(p) for c, p in signed.items()}, "ref": ref or ""}
         service = getattr(services, slip_kind.service)
-        slip = service(**self.fields(slip_kind, record, common), **common)
+        fields = self.fields(slip_kind, record, common)
+        if slip_kind.type == SlipType.CLOSE_DAY:
+            # The format's close_day, with what the format says it needs (cage.services.day).
+            fields["records_file"] = True
+        slip = service(**fields, **common)
         if ref:
             self.refs[ref] = slip
 

@@ -197,3 +197,28 @@ class SlipPrint(models.Model):
 
     class Meta:
         ordering = ["id"]
+
+
+class OpenerSignOff(AppendOnly):
+    """The DRIC's sign-off of an opener that differs from what its table's last closer left.
+
+    DESIGN (gaming day): the next day's openers must match the last closers; a difference is
+    flagged and signed, never silently absorbed. The opener slip records the difference in its
+    details ("closer_check"); the DRIC, who approves variances and the control sheets (T&C 2),
+    signs it off from her own session, and the day cannot close until she has.
+    """
+
+    class Via(models.TextChoices):
+        APP = "app", "In the app, from the DRIC's own session"
+        RECORDS_FILE = "records_file", "With the day's close in a records file"
+
+    slip = models.OneToOneField(Slip, on_delete=models.PROTECT, related_name="sign_off")
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="+")
+    signed_at = models.DateTimeField()
+    via = models.CharField(max_length=20, choices=Via.choices, default=Via.APP)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self):
+        return f"{self.slip}: signed off by {self.person}"

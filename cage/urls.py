@@ -15,6 +15,7 @@ urlpatterns = [
     path("<slug:slug>/queue/", views.queue, name="queue"),
     path("<slug:slug>/queue/<int:pk>/approve/", views.queue_approve, name="queue_approve"),
     path("<slug:slug>/queue/<int:pk>/void/", views.queue_void, name="queue_void"),
+    path("<slug:slug>/openers/<int:pk>/sign-off/", views.opener_sign_off, name="opener_sign_off"),
     path("<slug:slug>/close/", views.day_close, name="day_close"),
     path("<slug:slug>/reconcile/", views.day_reconcile, name="day_reconcile"),
     path("<slug:slug>/me/", mine, name="mine"),

@@ -21,7 +21,9 @@ from cage.models import Account, Slip, SlipPrint, SlipType
 from cage.money import dollars
 from cage.selectors import people
 from cage.selectors.amounts import amount_of, cash_moved_subquery
+from cage.selectors.counts import blind_places
 from cage.selectors.inventory import inventory, table_states
+from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
 from cage.selectors.people import current_day
 from cage.selectors.slip_sheet import slip_sheet
 from cage.selectors.slips import (
@@ -64,7 +66,7 @@ def count_links(event) -> list[tuple[str, str]]:
     links = [("bank_cash", _("Count bank cash (bills and coins)")), ("chip_bank", _("Count the chip bank"))]
     for person in event.people.filter(assignments__role=Role.RUNNER).order_by("name"):
         links.append((f"runner:{person.code}", _("Count runner %(name)s") % {"name": person.name}))
-    return links
+    return [*links, ("tip_pool", _("Count the tip pool"))]
 
 
 def home(request, slug):
@@ -117,7 +119,8 @@ def _panels(event, day) -> dict:
     return {
         "event": event,
         "day": day,
-        "inventory": inventory(event),
+        # While the day reconciles, a place is counted blind: no figure of it until its count is in.
+        "inventory": inventory(event, hidden=blind_places(day)),
         "table_states": table_states(day, event),
         "pending": pending_slips(event, day=day) if day else [],
     }
@@ -216,9 +219,10 @@ def slip_new(request, slug, slip_type):
             initial[name] = request.GET[name]
     runner_id = request.GET.get("runner", "")
     if kind.type == SlipType.RUNNER_RETURN and runner_id.isdigit():
-        # A runner hands back all they hold: the form starts from it, to be checked as counted.
+        # A runner hands back all they hold: the form starts from it, to be checked as counted;
+        # not while the runner is counted blind (cage.selectors.counts).
         runner = access.event.people.filter(pk=int(runner_id)).first()
-        if runner is not None:
+        if runner is not None and f"{Account.Kind.RUNNER}:{runner.code}" not in blind_places(day):
             held = people.holdings(access.event, runner)
             initial_chips = {row["denomination"].key: row["count"] for row in held["chips"]}
             if held["cash_cents"]:
@@ -370,6 +374,8 @@ def queue(request, slug):
             "overdue_minutes": int(overdue_after().total_seconds() // 60),
             "void_form": QueueVoidForm(),
             "voidable": sorted(VOIDABLE),
+            # Openers that differ from their table's last closer, for the DRIC to sign off.
+            "sign_offs": [(slip, check_text(closer_check_of(slip))) for slip in waiting_sign_off(access.event)],
         },
     )
 
@@ -386,6 +392,26 @@ def queue_approve(request, slug, pk):
     else:
         messages.success(request, _("%(slip)s approved.") % {"slip": slip.number})
     return redirect("cage:queue", slug)
+
+
+@require_POST
+def opener_sign_off(request, slug, pk):
+    """The DRIC signs off, from her own session, an opener that differs from its table's last
+    closer (DESIGN: gaming day; T&C 2)."""
+    access = event_access(request, slug, read=set(), write={Role.DRIC})
+    slip = _slip_for(access, pk)
+    try:
+        services.opener_sign_off(slip=slip, person=access.person)
+    except RuleViolation as exc:
+        messages.error(request, exc.text)
+    else:
+        messages.success(
+            request, _("%(slip)s: the difference from the last closer is signed off.") % {"slip": slip.number}
+        )
+    target = request.POST.get("next", "")
+    return redirect(
+        target if target.startswith("/") and not target.startswith("//") else reverse("cage:queue", args=[slug])
+    )
 
 
 @require_POST
@@ -460,6 +486,7 @@ def day_close(request, slug):
             "form": form,
             "problems": problems,
             "pending": pending_slips(access.event, day=day) if day.status in CLOSABLE else [],
+            "sign_offs": waiting_sign_off(access.event, day=day) if day.status in CLOSABLE else [],
             "count_links": count_links(access.event),
             "return_links": return_links(access.event) if day.status in CLOSABLE else [],
             # The day's figures in front of the DRIC as she approves (a closed day's too).

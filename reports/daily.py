@@ -23,6 +23,8 @@ from django.utils.translation import gettext as _
 from cage.models import Account, Posting, Signature, Slip, SlipType
 from cage.money import cents_str, dollars, shortest_decimal
 from cage.selectors.amounts import cash_moved_subquery, chip_counts, chips_value
+from cage.selectors.counts import blind_places
+from cage.selectors.openers import check_text, closer_check_of
 from cage.selectors.registers import serial_checks
 from cage.selectors.slips import State, slip_state
 from cage.slip_types import SLIP_KINDS
@@ -152,7 +154,7 @@ def _load(day: GamingDay) -> _Loaded:
     values = {d.key: d.value_cents for d in event.denominations.all()}
     slips = list(
         Slip.objects.filter(day=day)
-        .select_related("table", "runner", "account__person", "account__table", "voids")
+        .select_related("table", "runner", "account__person", "account__table", "voids", "sign_off__person")
         .prefetch_related(Prefetch("signatures", queryset=Signature.objects.select_related("person")))
         .annotate(cash_moved=cash_moved_subquery())
         .order_by("at", "id")
@@ -262,11 +264,29 @@ def _table_days(loaded: _Loaded) -> list[dict]:
     return rows
 
 
+def _opener_check(slip: Slip) -> str:
+    """An opener against its table's last closer, and the DRIC's sign-off of a difference."""
+    check = closer_check_of(slip)
+    if check is None:
+        return ""
+    if not check.get("differences"):
+        return check_text(check)
+    sign_off = getattr(slip, "sign_off", None)
+    if sign_off is None:
+        return _("%(check)s; waiting for the DRIC's sign-off") % {"check": check_text(check)}
+    return _("%(check)s; signed off by %(name)s (DRIC) at %(time)s") % {
+        "check": check_text(check),
+        "name": sign_off.person.name,
+        "time": _time(sign_off.signed_at),
+    }
+
+
 def _variances(loaded: _Loaded, places: dict[str, str]) -> list[dict]:
     rows = []
     for slip in loaded.slips:
         if slip.pk in loaded.voided:
             continue
+        opener_check = _opener_check(slip) if slip.slip_type == SlipType.TABLE_OPEN else ""
         for v in slip.details.get("variances", []):
             rows.append(
                 {
@@ -278,6 +298,7 @@ def _variances(loaded: _Loaded, places: dict[str, str]) -> list[dict]:
                     "chips_or_cash": str(instrument_name(v["instrument"])),
                     "amount": v["amount"],
                     "reason": slip.reason,
+                    "opener_check": opener_check,
                 }
             )
     return rows
@@ -378,9 +399,19 @@ def _variance_sheet(variances: list[dict]) -> Sheet:
             Column("chips_or_cash", _("Chips or cash")),
             Column("amount", _("Amount"), money=True),
             Column("reason", _("Reason")),
+            Column("opener_check", _("Opener against the last closer")),
         ],
-        [Row([v["slip"], v["at"], v["place"], v["chips_or_cash"], v["amount"], v["reason"]]) for v in variances],
-        notes=[_("Counted − expected: over is positive, short is negative.")],
+        [
+            Row([v["slip"], v["at"], v["place"], v["chips_or_cash"], v["amount"], v["reason"], v["opener_check"]])
+            for v in variances
+        ],
+        notes=[
+            _("Counted − expected: over is positive, short is negative."),
+            _(
+                "An opener is checked against what its table's last closer left; a difference is signed off "
+                "by the DRIC before the day closes."
+            ),
+        ],
         empty=_("No variance this day."),
     )
 
@@ -595,7 +626,10 @@ def _balances(day: GamingDay) -> dict:
     return result
 
 
-def _runner_sheet(loaded: _Loaded, balances: dict, runners: list[Person]) -> Sheet:
+BLIND = "blind"  # a place counted blind whose count is not in: its balances wait (cage.selectors.counts)
+
+
+def _runner_sheet(loaded: _Loaded, balances: dict, runners: list[Person], hidden: set[str]) -> Sheet:
     per: dict[int, dict] = {
         p.pk: {"issued": 0, "sold": 0, "cash_taken": 0, "returned": 0, "carried": 0} for p in runners
     }
@@ -620,19 +654,21 @@ def _runner_sheet(loaded: _Loaded, balances: dict, runners: list[Person]) -> She
         if b is None and not any(entry.values()):
             continue
         b = b or {"before": 0, "chips": 0, "cash": 0}
+        blind = f"{Account.Kind.RUNNER}:{person.code}" in hidden
         rows.append(
             Row(
                 [
                     person.name,
-                    b["before"],
+                    None if blind else b["before"],
                     entry["issued"],
                     entry["sold"],
                     entry["cash_taken"],
                     entry["returned"],
                     entry["carried"],
-                    b["chips"],
-                    b["cash"],
-                ]
+                    None if blind else b["chips"],
+                    None if blind else b["cash"],
+                ],
+                BLIND if blind else "",
             )
         )
     return Sheet(
@@ -650,9 +686,16 @@ def _runner_sheet(loaded: _Loaded, balances: dict, runners: list[Person]) -> She
             Column("holding_cash", _("Cash held at the end"), money=True),
         ],
         rows,
-        notes=[_("Chips carried on a fill or credit still in transit are held by the runner who carries them.")],
+        notes=[_("Chips carried on a fill or credit still in transit are held by the runner who carries them.")]
+        + _blind_note(rows),
         empty=_("No runner worked this day."),
     )
+
+
+def _blind_note(rows: list[Row]) -> list[str]:
+    if any(r.kind == BLIND for r in rows):
+        return [_("Counted blind tonight: a place's balances show once its count is in.")]
+    return []
 
 
 ACCOUNTABILITY_ORDER = [
@@ -672,9 +715,12 @@ ACCOUNTABILITY_ORDER = [
 ]
 
 
-def _cage_sheet(loaded: _Loaded, balances: dict) -> Sheet:
+def _cage_sheet(loaded: _Loaded, balances: dict, hidden: set[str]) -> Sheet:
     rows = []
     for kind, place in ((Account.Kind.BANK_CASH, _("bank cash")), (Account.Kind.CHIP_BANK, _("chip bank"))):
+        if kind in hidden:
+            rows.append(Row([place, _("Counted blind: shown once its count is in"), None], BLIND))
+            continue
         b = balances.get((kind, None)) or {"before": 0, "by_type": {}}
         rows.append(Row([place, _("Opening balance"), b["before"]]))
         expected = b["before"]
@@ -697,7 +743,8 @@ def _cage_sheet(loaded: _Loaded, balances: dict) -> Sheet:
         _("Cage accountability"),
         [Column("place", _("Place")), Column("line", _("Line")), Column("amount", _("Amount"), money=True)],
         rows,
-        notes=[_("Movements into the place are positive, out of it negative; voided slips count for nothing.")],
+        notes=[_("Movements into the place are positive, out of it negative; voided slips count for nothing.")]
+        + _blind_note(rows),
     )
 
 
@@ -771,13 +818,15 @@ def day_sheets(day: GamingDay) -> dict:
     for slip in loaded.slips:
         for s in slip.signatures.all():
             s.person = people.get(s.person_id, s.person)
+    # While the day reconciles, the places counted blind show no balance until their count is in.
+    hidden = blind_places(day)
     sheets = [
         _master_sheet(figures),
         _fill_credit_sheet(loaded, serial_checks(event)),
         _variance_sheet(figures["variances"]),
         _tips_sheet(loaded),
-        _runner_sheet(loaded, balances, runners),
-        _cage_sheet(loaded, balances),
+        _runner_sheet(loaded, balances, runners, hidden),
+        _cage_sheet(loaded, balances, hidden),
         _staffing_sheet(loaded, shifts, roster_gaps(day)),
     ]
     return {

@@ -24,16 +24,17 @@ from reports.charts import chip_liability, report_charts
 from reports.names import named_variances
 from reports.services import cents_of, deposit_lines, difference_words, reconciliation, report_state
 
+# The event totals as people read them on the report page; the keys stay the JSON report's own.
 TOTAL_LABELS = {
-    "win": "Win",
-    "chip_sales": "Chip sales",
-    "redemptions": "Redemptions",
-    "chips_outstanding": "Chips outstanding",
-    "tips": "Tips (dealers' pool)",
-    "cash_over_short": "Cash over/short",
-    "chip_over_short": "Chip over/short",
-    "expenses": "Expenses",
-    "net_proceeds": "Net proceeds",
+    "win": _lazy("Win"),
+    "chip_sales": _lazy("Chip sales"),
+    "redemptions": _lazy("Redemptions"),
+    "chips_outstanding": _lazy("Chips outstanding"),
+    "tips": _lazy("Tips (dealers' pool)"),
+    "cash_over_short": _lazy("Cash over/short"),
+    "chip_over_short": _lazy("Chip over/short"),
+    "expenses": _lazy("Expenses"),
+    "net_proceeds": _lazy("Net proceeds"),
 }
 
 
@@ -43,7 +44,7 @@ def expense_lines(event: Event) -> list[dict]:
     return [
         {
             "date": slip.day.date.isoformat(),
-            "category": slip.details["category"].replace("_", " "),
+            "category": str(EXPENSE_CATEGORY_NAMES.get(slip.details["category"], slip.details["category"])),
             "description": slip.details["description"],
             "invoice": slip.details.get("invoice", ""),
             "amount": cents_str(slip.details["cash"]),
@@ -69,7 +70,7 @@ def figures_csv(figures: dict) -> str:
     for measure, value in figures["event_totals"].items():
         writer.writerow(["event_totals", "", figures["event"], measure, value, ""])
     for row in figures["tip_shares"]:
-        writer.writerow(["tip_shares", row["date"], row["person"], "amount", row["amount"], f"hours {row['hours']}"])
+        writer.writerow(["tip_shares", row["date"], row["person"], "amount", row["amount"], _("hours %(hours)s") % row])
     for row in figures["variances"]:
         writer.writerow(["variances", row["date"], row["account"], row["instrument"], row["amount"], row["reason"]])
     return out.getvalue()

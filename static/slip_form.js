@@ -50,7 +50,7 @@ document.querySelectorAll("form[data-slip-form]").forEach(function (form) {
     if (!account) return;
     var chips = form.querySelector("#chip-counts"), bills = form.querySelector("#cash-counts");
     if (chips) chips.hidden = account.value === "bank_cash";
-    if (bills) bills.hidden = account.value === "chip_bank";
+    if (bills) bills.hidden = account.value === "chip_bank" || account.value === "tip_pool";
   }
   if (account) { account.addEventListener("change", showCounted); showCounted(); }
   var table = form.querySelector("select[name=table]");

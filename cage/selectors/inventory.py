@@ -39,6 +39,8 @@ class InventoryRow:
     key: str  # the place as the ledger codes it ("bank_cash", "runner:rita", "table:BJ-1"), for pages to find
     chips: list[Chips]  # one per denomination, in the event's order
     cash: int
+    # Counted blind and not yet counted: the page shows no figure of it (cage.selectors.counts).
+    hidden: bool = False
 
     @property
     def total(self) -> int:
@@ -60,6 +62,11 @@ class Inventory:
     totals: InventoryRow
     # Chips in patrons' hands, per denomination: sold and not yet lost to a table or redeemed.
     outstanding: list[Chips] = field(default_factory=list)
+
+    @property
+    def blind(self) -> bool:
+        """Some place is counted blind: its figures, and the totals they would give away, wait."""
+        return any(r.hidden for r in self.rows)
 
     @property
     def outstanding_cents(self) -> int:
@@ -90,9 +97,12 @@ def _chips(held: dict[int | None, int], denominations: list[ChipDenomination]) -
     return [Chips(count=held.get(d.pk, 0) // d.value_cents, cents=held.get(d.pk, 0)) for d in denominations]
 
 
-def inventory(event: Event) -> Inventory:
+def inventory(event: Event, *, hidden: set[str] | frozenset = frozenset()) -> Inventory:
     """Every custody place of the event with its chips (count and dollars) per denomination, its
     cash and its total, then the totals; and the chips outstanding in patrons' hands.
+
+    `hidden`: the places (by code) whose book balance is not shown while they are counted blind
+    (cage.selectors.counts.blind_places); their rows carry no figure, and neither do the totals.
 
     Runners (everyone holding the runner role) and tables are listed even when they hold nothing.
     Five queries: denominations, accounts, runners, tables, and one aggregate for the balances.
@@ -116,6 +126,8 @@ def inventory(event: Event) -> Inventory:
             by_kind[account.kind] = account
 
     def row(label: str, key: str, account: Account | None) -> InventoryRow:
+        if key in hidden:
+            return InventoryRow(label=label, key=key, chips=_chips({}, denominations), cash=0, hidden=True)
         values = held.get(account.id, {}) if account is not None else {}
         return InventoryRow(label=label, key=key, chips=_chips(values, denominations), cash=values.get(None, 0))
 

@@ -4,8 +4,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from cage.fields import BillsAndCoins
-from cage.models import Posting, Slip
+from cage.models import OpenerSignOff, Posting, Slip
 from cage.money import dollars
+from cage.selectors.openers import check_text, closer_check_of
 from cage.selectors.slips import State, slip_state
 from cage.services.ledger import account_label, chips_label, instrument_label
 from cage.slip_types import SLIP_KINDS
@@ -52,6 +53,21 @@ def slip_sheet(slip: Slip, *, reprint: bool = False) -> dict:
         facts += [(_("Category"), details.get("category", "")), (_("Description"), details.get("description", ""))]
         if details.get("invoice"):
             facts.append((_("Invoice"), details["invoice"]))
+    check = closer_check_of(slip)
+    sign_off = OpenerSignOff.objects.filter(slip=slip).select_related("person").first() if check else None
+    if check is not None:
+        # The opener against what the table's last closer left (DESIGN: gaming day).
+        facts.append((_("Last closer"), check_text(check)))
+        if check.get("differences"):
+            facts.append(
+                (
+                    _("Signed off"),
+                    _("by %(name)s (DRIC), %(at)s")
+                    % {"name": sign_off.person.name, "at": f"{timezone.localtime(sign_off.signed_at):%Y-%m-%d %H:%M}"}
+                    if sign_off
+                    else _("not yet: the DRIC signs off the difference"),
+                )
+            )
     names = {p.code: p.name for p in event.people.all()} if details.get("shares") else {}
     for share in details.get("shares", []):
         facts.append(
@@ -130,6 +146,9 @@ def slip_sheet(slip: Slip, *, reprint: bool = False) -> dict:
         "reprint": reprint,
         "printed_at": timezone.now(),
         "movements": movements(slip),
+        # An opener that differs from its table's last closer, and its sign-off (None: not flagged).
+        "flagged": bool(check and check.get("differences")),
+        "sign_off": sign_off,
     }
 
 

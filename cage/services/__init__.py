@@ -2,6 +2,7 @@
 
 from .day import close_day, close_problems, day_reconcile
 from .ledger import CAPACITIES, account_get, balance, balances
+from .openers import opener_sign_off
 from .signing import approve, sign, slip_printed
 from .slips import (
     EXPENSE_CATEGORIES,
@@ -44,6 +45,7 @@ __all__ = [
     "expense",
     "fill",
     "float_in",
+    "opener_sign_off",
     "redemption",
     "runner_issue",
     "runner_return",

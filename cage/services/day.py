@@ -1,18 +1,26 @@
 """The nightly close: reconcile, check, approve, lock."""
 
-from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from cage.models import Account, Posting, Slip, SlipType
+from cage.models import Account, OpenerSignOff, Slip, SlipType
+from cage.selectors.counts import MUST_COUNT, count_states
+from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
 from cage.selectors.slips import pending_slips
 from events.models import GameTable, GamingDay
 from events.rules import RuleViolation
 
-from .ledger import account_label, atomic_slip, balances, lock_day, post_slip
+from .ledger import account_label, atomic_slip, balances, check_signatures, lock_day, post_slip
+from .openers import opener_sign_off
+
+# What a records file's close_day asks to be counted (cage-records/1: "bank cash and chip bank were
+# counted after their last movement"): the format has no count of the tip pool, so a day closed
+# from a records file closes as the format says; at the window the tip pool is counted too.
+RECORDS_FILE_COUNTS = (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK)
 
 
-def close_problems(day: GamingDay) -> list[str]:
-    """What stands between the day and its close; empty when it may close."""
+def close_problems(day: GamingDay, *, records_file: bool = False) -> list[str]:
+    """What stands between the day and its close; empty when it may close. `records_file`: the
+    close of a day read from a records file (cage-records/1), which says what it needs."""
     event = day.event
     problems = []
     open_tables = list(event.tables.filter(state=GameTable.State.OPEN).values_list("code", flat=True))
@@ -35,18 +43,21 @@ def close_problems(day: GamingDay) -> list[str]:
                 ),
             }
         )
-    for kind in (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK):
-        account = Account.objects.filter(event=event, kind=kind).first()
-        if account is None:
-            continue
-        last_count = Slip.objects.filter(day=day, slip_type=SlipType.COUNT, account=account).aggregate(m=Max("id"))["m"]
-        last_move = (
-            Posting.objects.filter(account=account, slip__day=day)
-            .exclude(slip__slip_type=SlipType.COUNT)
-            .aggregate(m=Max("slip_id"))["m"]
+    for slip in waiting_sign_off(event, day=day):
+        problems.append(
+            _("%(slip)s (table %(table)s) %(check)s; the DRIC signs it off from her queue")
+            % {"slip": slip.number, "table": slip.table.code, "check": check_text(closer_check_of(slip))}
         )
-        if last_move is not None and (last_count is None or last_count < last_move):
-            problems.append(f"{account_label(account)} has not been counted since its last movement")
+    for state in count_states(day).values():
+        kind = state.account.kind
+        if kind not in MUST_COUNT or not state.due or (records_file and kind not in RECORDS_FILE_COUNTS):
+            continue
+        if kind == Account.Kind.TIP_POOL:
+            problems.append(_("the tip pool has not been counted since the last tips were put in"))
+        else:
+            problems.append(
+                _("%(place)s has not been counted since its last movement") % {"place": account_label(state.account)}
+            )
     return problems
 
 
@@ -65,11 +76,23 @@ def day_reconcile(*, day: GamingDay) -> GamingDay:
 
 
 @atomic_slip
-def close_day(*, day: GamingDay, signed, **meta) -> Slip:
+def close_day(*, day: GamingDay, signed, records_file: bool = False, **meta) -> Slip:
     """Close and lock the gaming day, once reconciled; prepared by the GC, verified by the CC and
-    approved by the DRIC (T&C 2: reviewing and approving the control sheets and daily win)."""
+    approved by the DRIC (T&C 2: reviewing and approving the control sheets and daily win).
+    `records_file`: a close_day record of a records file (see close_problems), whose DRIC's
+    approval also signs off the day's openers that differ from the last closers."""
     day = lock_day(day, allowed=(GamingDay.Status.OPEN, GamingDay.Status.RECONCILING))
-    problems = close_problems(day)
+    # Who signs comes first: a close approved by the wrong person is refused for that, whatever
+    # else stands in the way.
+    check_signatures(day.event, SlipType.CLOSE_DAY, signed)
+    if records_file:
+        # cage-records/1 has no record of a sign-off: the DRIC who approves the day's close in the
+        # file approves its openers' differences with it (T&C 2: she approves the control sheets).
+        for slip in waiting_sign_off(day.event, day=day):
+            opener_sign_off(
+                slip=slip, person=signed["approved_by"], at=meta.get("at"), via=OpenerSignOff.Via.RECORDS_FILE
+            )
+    problems = close_problems(day, records_file=records_file)
     if problems:
         raise RuleViolation("the day cannot close: " + "; ".join(problems), "nightly reconciliation")
     slip = post_slip(

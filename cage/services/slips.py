@@ -31,6 +31,7 @@ from .ledger import (
     move,
     post_slip,
 )
+from .openers import closer_check
 from .signing import transit_steps, unfinished_custody
 
 OPEN = (GamingDay.Status.OPEN,)
@@ -293,7 +294,9 @@ def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
     """The opener: the dealer counts the tray and the Chip Cashier verifies it (T&C 2.1.2).
 
     A count that differs from the tray's ledger balance is a variance to over/short, never
-    silently absorbed, and needs a reason.
+    silently absorbed, and needs a reason. It is also checked against what the table's last
+    closer of an earlier day left (cage.services.openers): a difference is flagged on the slip for
+    the DRIC to sign off.
     """
     day = lock_day(day, allowed=OPEN)
     table = _table(day, table)
@@ -311,6 +314,7 @@ def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
             "variances explained and signed",
         )
     legs = _legs_to_count(tray, account_get(event, Account.Kind.OVER_SHORT), diffs)
+    check = closer_check(day, table, {d.key: cents // d.value_cents for d, cents in value.items()})
     slip = post_slip(
         day=day,
         slip_type=SlipType.TABLE_OPEN,
@@ -322,6 +326,7 @@ def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
             "chips": _counted_chips(day, chips),
             "total": sum(value.values()),
             "variances": _variance_details(day, tray, diffs),
+            **({"closer_check": check} if check is not None else {}),
         },
         **meta,
     )
@@ -536,6 +541,10 @@ def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, **meta) -> S
 
 # --- counts, voids, expenses --------------------------------------------------------------
 
+# The places the nightly reconciliation counts (DESIGN: every custody account counted; a table's
+# count is its closer).
+COUNTED_KINDS = (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.RUNNER, Account.Kind.TIP_POOL)
+
 
 @atomic_slip
 def count(
@@ -551,21 +560,26 @@ def count(
     **meta,
 ) -> Slip:
     """A count of a custody account. Counted − ledger, per instrument, goes to over/short; a
-    variance needs a reason (GC and CC sign it here, the DRIC approves it at the day close)."""
+    variance needs a reason (GC and CC sign it here, the DRIC approves it at the day close).
+
+    The cage counts bank cash, the chip bank, each runner and the dealers' tip pool (the nightly
+    reconciliation). A records file counts the first three only (cage-records/1: count); the tip
+    pool is counted at the window."""
     day = lock_day(day, allowed=SETTLING)
     event = day.event
-    if account.event_id != event.id or account.kind not in (
-        Account.Kind.BANK_CASH,
-        Account.Kind.CHIP_BANK,
-        Account.Kind.RUNNER,
-    ):
+    if account.event_id != event.id or account.kind not in COUNTED_KINDS:
         raise RuleViolation(
-            f"{account.code} is not an account the cage counts", "count: bank_cash, chip_bank or a runner"
+            _("%(place)s is not a place the cage counts") % {"place": account.code},
+            "count: bank cash, the chip bank, a runner or the tip pool",
         )
     if account.kind == Account.Kind.BANK_CASH and chips:
         raise RuleViolation("bank cash holds cash only; count chips in the chip bank", "count")
     if account.kind == Account.Kind.CHIP_BANK and cash:
         raise RuleViolation("the chip bank holds chips only; count cash in bank cash", "count")
+    if account.kind == Account.Kind.TIP_POOL and cash:
+        raise RuleViolation(
+            _("the tip pool holds the dealers' tip chips only; count cash in bank cash"), "count; T&C 2.6"
+        )
     if cash is not None and (isinstance(cash, bool) or not isinstance(cash, int) or cash < 0):
         raise RuleViolation("counted cash must be 0 or more", "count")
     if cash is not None:
@@ -575,6 +589,8 @@ def count(
     value = chips_legs_value(event, chips or {}, allow_empty=True)
     if account.kind == Account.Kind.CHIP_BANK and chips is None:
         raise RuleViolation("a count of the chip bank gives the chips counted", "count")
+    if account.kind == Account.Kind.TIP_POOL and chips is None:
+        raise RuleViolation(_("a count of the tip pool gives the chips counted"), "count")
     if account.kind == Account.Kind.RUNNER and cash is None:
         cash = 0
     diffs = _count_against(account, value, cash=cash)

@@ -1,13 +1,14 @@
-"""The General Cashier counts bank cash by bill and coin, counts the chip bank, and the day closes,
-all from the pages."""
+"""The General Cashier counts bank cash by bill and coin, counts the chip bank and the tip pool, and
+the day closes, all from the pages; while the day reconciles, the counts are blind."""
 
 import pytest
 from playwright.sync_api import expect
 
+from cage import services
 from cage.models import Slip
 from events.models import GamingDay
-from tests.browser.conftest import log_in, screenshot
-from tests.cage.helpers import stock
+from tests.browser.conftest import at_both_widths, log_in, screenshot
+from tests.cage.helpers import SALE_SIGNED, open_table, stock
 from tests.conftest import PASSWORD, PIN, make_cast
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -79,3 +80,63 @@ def test_bank_cash_is_counted_by_bill_and_coin_and_the_day_closes(page):
     assert GamingDay.objects.get(pk=cast.day.pk).status == GamingDay.Status.CLOSED
     page.set_viewport_size({"width": 768, "height": 1024})
     screenshot(page, "closed-home-768")
+
+
+def test_the_floor_closes_and_every_place_is_counted_blind_the_tip_pool_too(page):
+    cast = make_cast()
+    stock(cast, chips={"1": 200, "5": 80}, cash=100_000)
+    open_table(cast)
+    services.sale(day=cast.day, chips={"1": 45}, cash=4_500, signed=cast.signed(**SALE_SIGNED))
+    for box in (4, 5):
+        services.tips(
+            day=cast.day,
+            table=cast.bj,
+            chips={"1": box},
+            signed=cast.signed(counted_by="dealer", verified_by="chip_cashier"),
+        )
+    services.table_close(
+        day=cast.day,
+        table=cast.bj,
+        chips={"1": 130, "5": 80},
+        signed=cast.signed(counted_by="dealer", verified_by="chip_cashier"),
+    )
+    slug = cast.event.slug
+    log_in(page, cast.general_cashier.user.username, PASSWORD)
+    page.goto(f"/cage/{slug}/")
+    assert "$1,045.00" in page.inner_text("tr[data-place=bank_cash]")  # open: the books show
+    page.click("text=Close the floor and reconcile")
+    page.wait_for_selector("text=the nightly reconciliation has started")
+
+    # Reconciling: every counted place is blind until its count is in, and so are the totals.
+    for place in ("bank_cash", "chip_bank", "tip_pool"):
+        assert "Counted blind" in page.inner_text(f"tr[data-place={place}]")
+    assert "$1,045.00" not in page.inner_text("main") and "$9.00" not in page.inner_text("#inventory")
+    assert "130" in page.inner_text("tr[data-place='table:BJ-1']")
+    at_both_widths(page, "reconcile-blind-home")
+
+    page.goto(f"/cage/{slug}/close/")
+    assert "the tip pool has not been counted since the last tips were put in" in page.inner_text("#close-problems")
+    page.click(".count-links >> text=Count the tip pool")
+    assert page.input_value("select[name=account]") == "tip_pool"
+    expect(page.locator("#cash-counts")).to_be_hidden()
+    assert "Expected" not in page.inner_text("main")
+    page.fill("input[name=chips_1]", "8")
+    page.select_option("select[name=sign_verified_by]", label="Chip Cashier")
+    page.fill("input[name=pin_verified_by]", PIN)
+    page.click("#slip-form button[type=submit]")
+    page.wait_for_selector("#expected-and-counted")
+    books = page.inner_text("#expected-and-counted")
+    assert "9 · $9.00" in books and "8 · $8.00" in books and "-$1.00" in books
+    assert page.get_attribute("input[name=chips_1]", "readonly") is not None  # the count stands as typed
+    at_both_widths(page, "reconcile-tip-pool-books")
+    page.select_option("select[name=variance_reason]", "missing_chips")
+    page.fill("textarea[name=reason]", "one $1 chip missing from the tip box")
+    page.fill("input[name=pin_verified_by]", PIN)
+    page.click("#slip-form button[type=submit]")
+    page.wait_for_selector("text=Count 1 recorded.")
+    assert "tip pool" in page.inner_text("#postings")
+
+    page.goto(f"/cage/{slug}/")
+    assert "$8.00" in page.inner_text("tr[data-place=tip_pool]")  # counted: the books show again
+    assert "Counted blind" in page.inner_text("tr[data-place=bank_cash]")
+    assert "the tip pool has not been counted" not in page.inner_text("main")

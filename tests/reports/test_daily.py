@@ -163,7 +163,7 @@ def test_variance_tips_runners_cage_and_staffing_sheets():
     data = day_sheets(example_day())
     assert rows(data, "variances") == [
         {"slip": "Count 2", "time": "23:50", "place": "chip bank", "chips_or_cash": "$1 chips", "amount": "-2.00",
-         "reason": "two $1 chips missing"}
+         "reason": "two $1 chips missing", "opener_check": ""}
     ]  # fmt: skip
     tips = rows(data, "tip_distribution")
     shares = [(r["dealer"], r["hours"], r["amount"]) for r in tips if r["slip"] == "Tip payout 1"]

@@ -104,3 +104,46 @@ def test_the_financial_report_is_one_click_from_the_report_page(client, poppler,
 def test_an_unknown_event_is_named(capsys):
     with pytest.raises(Exception, match="no event 'nope'"):
         call_command("event_report", "nope")
+
+
+def test_the_report_pages_total_labels_translate_and_the_json_keys_stay(tmp_path, settings):
+    """The labels a person reads on the report page go through the translation catalogue (here a
+    French one compiled for the test); the JSON report's keys are the format's and never change."""
+    from django.utils import translation
+
+    from reports.exports import TOTAL_LABELS
+    from reports.figures import event_figures
+
+    if shutil.which("msgfmt") is None:
+        pytest.skip("gettext's msgfmt is not installed; the catalogue cannot be compiled")
+    messages = tmp_path / "fr" / "LC_MESSAGES"
+    messages.mkdir(parents=True)
+    (messages / "django.po").write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "Chip sales"\nmsgstr "Ventes de jetons"\n\n'
+        'msgid "Net proceeds"\nmsgstr "Produit net"\n',
+        encoding="utf-8",
+    )
+    subprocess.run(["msgfmt", "-o", str(messages / "django.mo"), str(messages / "django.po")], check=True)
+    settings.LOCALE_PATHS = [str(tmp_path)]
+    with translation.override("fr"):
+        assert str(TOTAL_LABELS["chip_sales"]) == "Ventes de jetons"
+        assert str(TOTAL_LABELS["net_proceeds"]) == "Produit net"
+        event = import_records(copy.deepcopy(EXAMPLE))
+        totals = event_figures(event)["event_totals"]
+    assert str(TOTAL_LABELS["chip_sales"]) == "Chip sales"  # English again outside
+    assert (
+        list(totals)
+        == list(TOTAL_LABELS)
+        == [
+            "win",
+            "chip_sales",
+            "redemptions",
+            "chips_outstanding",
+            "tips",
+            "cash_over_short",
+            "chip_over_short",
+            "expenses",
+            "net_proceeds",
+        ]
+    )

@@ -1,0 +1,82 @@
+"""Which places have their count in for a gaming day: what the nightly close asks for, and what a
+blind count hides until then.
+
+A place's count is *in* when the day has a count slip of it after its last movement of the day.
+A tip payout takes the whole pool out (T&C 2.6): nothing is left in it to count, so for the tip
+pool only the tips put in since its count matter.
+
+Read-only, and a fixed number of queries (three) however big the day is.
+"""
+
+from dataclasses import dataclass
+
+from django.db.models import Max
+
+from cage.models import Account, Posting, Slip, SlipType
+from events.models import GamingDay, Role
+
+# The places the nightly reconciliation counts; a table's count is its closer.
+COUNTED = (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.RUNNER, Account.Kind.TIP_POOL)
+# The places the day cannot close without (runners are brought back to zero instead).
+MUST_COUNT = (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.TIP_POOL)
+# Movements after which nothing is left to count.
+EMPTIES = {Account.Kind.TIP_POOL: {SlipType.TIP_PAYOUT}}
+
+
+@dataclass(frozen=True)
+class CountState:
+    account: Account
+    moved: bool  # the place moved this day (other than by a count, or a payout that empties it)
+    counted: bool  # a count of it this day after its last movement
+
+    @property
+    def due(self) -> bool:
+        """The close waits for this count: the place moved and has not been counted since."""
+        return self.moved and not self.counted
+
+
+def count_states(day: GamingDay) -> dict[str, CountState]:
+    """{account code: CountState} for every counted place of the event that has an account."""
+    accounts = list(Account.objects.filter(event_id=day.event_id, kind__in=COUNTED).select_related("person"))
+    last_count = dict(
+        Slip.objects.filter(day=day, slip_type=SlipType.COUNT, account__in=accounts)
+        .values("account_id")
+        .annotate(last=Max("id"))
+        .values_list("account_id", "last")
+    )
+    moves = (
+        Posting.objects.filter(account__in=accounts, slip__day=day)
+        .exclude(slip__slip_type=SlipType.COUNT)
+        .values("account_id", "account__kind", "slip__slip_type")
+        .annotate(last=Max("slip_id"))
+    )
+    last_move: dict[int, int] = {}
+    for row in moves:
+        if row["slip__slip_type"] in EMPTIES.get(row["account__kind"], ()):
+            continue
+        last_move[row["account_id"]] = max(last_move.get(row["account_id"], 0), row["last"])
+    states = {}
+    for account in accounts:
+        counted_at, moved_at = last_count.get(account.id), last_move.get(account.id)
+        states[account.code] = CountState(
+            account=account,
+            moved=moved_at is not None,
+            counted=counted_at is not None and (moved_at is None or counted_at > moved_at),
+        )
+    return states
+
+
+def blind_places(day: GamingDay | None) -> set[str]:
+    """The places whose book balance no page shows yet: while the day reconciles, every counted
+    place (bank cash, the chip bank, each runner, the tip pool) until its count is in. The count
+    form then shows expected and counted side by side. Empty while the day is open or closed."""
+    if day is None or day.status != GamingDay.Status.RECONCILING:
+        return set()
+    states = count_states(day)
+    places = {Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.TIP_POOL}
+    places |= {
+        f"{Account.Kind.RUNNER}:{code}"
+        for code in day.event.people.filter(assignments__role=Role.RUNNER).values_list("code", flat=True)
+    }
+    places |= {code for code, state in states.items() if state.account.kind == Account.Kind.RUNNER}
+    return {code for code in places if not (code in states and states[code].counted)}

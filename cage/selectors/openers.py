@@ -1,0 +1,56 @@
+"""Openers checked against the last closers, as people read them: flagged openers waiting for the
+DRIC's sign-off, and the words for what an opener was checked against (cage.services.openers)."""
+
+from django.utils.translation import gettext as _
+
+from cage.models import Slip, SlipType
+from cage.services.ledger import chips_label
+from cage.slip_types import SLIP_KINDS
+from events.models import GamingDay
+
+
+def closer_check_of(slip: Slip) -> dict | None:
+    return (slip.details or {}).get("closer_check") if slip.slip_type == SlipType.TABLE_OPEN else None
+
+
+def is_flagged(slip: Slip) -> bool:
+    """The opener differs from what its table's last closer left."""
+    check = closer_check_of(slip)
+    return bool(check and check.get("differences"))
+
+
+def closer_name(check: dict) -> str:
+    """ "Closer 2 of 2026-09-11" """
+    closer = f"{SLIP_KINDS[SlipType.TABLE_CLOSE].label} {check['closer_serial']}"
+    return _("%(closer)s of %(date)s") % {"closer": closer, "date": check["date"]}
+
+
+def differences_text(differences: dict[str, int]) -> str:
+    """ "$5 chips: 1 short, $1 chips: 2 over": opener − what the closer left, per denomination."""
+    return ", ".join(
+        (_("%(chips)s: %(count)s over") if n > 0 else _("%(chips)s: %(count)s short"))
+        % {"chips": chips_label(key), "count": abs(n)}
+        for key, n in differences.items()
+    )
+
+
+def check_text(check: dict) -> str:
+    """What the opener was checked against and how it came out, in a sentence's words."""
+    if check.get("differences"):
+        return _("differs from what %(closer)s left: %(differences)s") % {
+            "closer": closer_name(check),
+            "differences": differences_text(check["differences"]),
+        }
+    return _("matches what %(closer)s left") % {"closer": closer_name(check)}
+
+
+def waiting_sign_off(event, *, day: GamingDay | None = None) -> list[Slip]:
+    """Flagged openers the DRIC has not signed off yet, oldest first (closed days have none: a day
+    cannot close while one waits). Two queries; openers are few (one per table per day)."""
+    openers = Slip.objects.filter(event=event, slip_type=SlipType.TABLE_OPEN, sign_off__isnull=True)
+    openers = openers.filter(day=day) if day else openers.exclude(day__status=GamingDay.Status.CLOSED)
+    return [
+        s
+        for s in openers.select_related("table", "day").prefetch_related("signatures__person").order_by("at", "id")
+        if is_flagged(s)
+    ]

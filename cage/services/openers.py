@@ -1,0 +1,104 @@
+"""The next day's openers are checked against the last closers (DESIGN: gaming day).
+
+When a table opens, its opener count is compared, per chip denomination, with what the table's
+last closer of an earlier day left in the tray (plus the chips issued to the tray and less those
+returned since, which the Chip Cashier recorded). A difference is not refused (the chips are what
+they are; the opener's count already posts it to over/short with its reason) but flagged on the
+opener slip, and the DRIC signs it off from her own session (T&C 2: the designated persons
+witness and authorize the cage's transactions and approve the control sheets; DESIGN: the DRIC
+approves variances). The day cannot close while a flagged opener waits for her.
+"""
+
+import datetime
+from collections import Counter
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from cage.models import OpenerSignOff, Slip, SlipType
+from cage.selectors.openers import is_flagged
+from events.models import GameTable, GamingDay, Person, Role
+from events.rules import RuleViolation
+
+from .ledger import lock_day
+
+RULE = "T&C 2: openers checked against the last closers, differences signed off by the DRIC"
+SETTLING = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
+
+
+def closer_check(day: GamingDay, table: GameTable, chips: dict[str, int]) -> dict | None:
+    """What the opener `chips` are checked against, for the opener slip's details, or None when the
+    table never closed on an earlier day (a first opening starts from what was issued to it).
+
+    {"closer_id", "closer_serial", "date": the closer's gaming day, "left": {key: chips} the closer
+    left plus issues less returns since, "differences": {key: opener − left} (empty: they match)}.
+    """
+    closer = (
+        Slip.objects.filter(event_id=day.event_id, table=table, slip_type=SlipType.TABLE_CLOSE, day__date__lt=day.date)
+        .select_related("day")
+        .order_by("-id")
+        .first()
+    )
+    if closer is None:
+        return None
+    left = Counter({k: int(n) for k, n in (closer.details.get("chips") or {}).items()})
+    since = Slip.objects.filter(
+        table=table, slip_type__in=(SlipType.TABLE_ISSUE, SlipType.TABLE_RETURN), id__gt=closer.id
+    ).values_list("slip_type", "details")
+    for slip_type, details in since:
+        sign = 1 if slip_type == SlipType.TABLE_ISSUE else -1
+        for key, count in (details.get("chips") or {}).items():
+            left[key] += sign * int(count)
+    order = [d.key for d in day.event.denominations.all()]
+    return {
+        "closer_id": closer.pk,
+        "closer_serial": closer.serial,
+        "date": closer.day.date.isoformat(),
+        "left": {key: left[key] for key in order if left.get(key)},
+        "differences": {
+            key: chips.get(key, 0) - left.get(key, 0) for key in order if chips.get(key, 0) != left.get(key, 0)
+        },
+    }
+
+
+@transaction.atomic
+def opener_sign_off(
+    *, slip: Slip, person: Person, at: datetime.datetime | None = None, via: str = OpenerSignOff.Via.APP
+) -> OpenerSignOff:
+    """The DRIC signs off an opener that differs from its table's last closer. The caller has
+    authenticated `person` (her own session; a records file's close_day approved by her)."""
+    slip = Slip.objects.select_related("event", "table", "day").get(pk=slip.pk)
+    if slip.slip_type != SlipType.TABLE_OPEN or not is_flagged(slip):
+        raise RuleViolation(
+            _("%(slip)s does not differ from its table's last closer; there is nothing to sign off")
+            % {"slip": slip.number},
+            RULE,
+        )
+    lock_day(slip.day, allowed=SETTLING)
+    done = OpenerSignOff.objects.filter(slip=slip).select_related("person").first()
+    if done is not None:
+        raise RuleViolation(
+            _("%(slip)s is already signed off by %(name)s") % {"slip": slip.number, "name": done.person.name}, RULE
+        )
+    if person.event_id != slip.event_id:
+        raise RuleViolation(_("%(name)s is not on this event") % {"name": person.name}, "T&C 2")
+    if person.registration != Person.Registration.GOOD:
+        raise RuleViolation(
+            _("%(name)s's registration is %(registration)s; they may not take part")
+            % {"name": person.name, "registration": person.get_registration_display().lower()},
+            "T&C 2.3",
+        )
+    if Role.DRIC not in person.role_codes():
+        raise RuleViolation(
+            _("an opener that differs from the last closer is signed off by the DRIC; %(name)s does not hold that role")
+            % {"name": person.name},
+            RULE,
+        )
+    if slip.signatures.filter(person=person).exists():
+        raise RuleViolation(
+            _("%(name)s signed %(slip)s; the person who signs a slip never signs off its difference")
+            % {"name": person.name, "slip": slip.number},
+            "T&C 2: cage transactions witnessed and authorized",
+        )
+    return OpenerSignOff.objects.create(slip=slip, person=person, signed_at=at or timezone.now(), via=via)

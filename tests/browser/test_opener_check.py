@@ -1,0 +1,59 @@
+"""The next morning's opener finds a chip fewer than last night's closer left: the Chip Cashier
+records it as counted, the slip says it differs, the close page waits, and the DRIC signs it off
+from her queue in her own browser."""
+
+import pytest
+
+from cage.models import OpenerSignOff
+from tests.browser.conftest import at_both_widths, log_in, person_page
+from tests.cage.test_opener_check import first_day_closed
+from tests.conftest import PASSWORD, PIN, make_cast
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_an_opener_that_differs_from_the_last_closer_is_flagged_and_the_dric_signs_it_off(page, browser, live_server):
+    cast = make_cast()
+    first_day_closed(cast)  # BJ-1 closed on 2026-09-11 with 100 × $1 and 80 × $5; the 12th is open
+    slug = cast.event.slug
+    log_in(page, cast.chip_cashier.user.username, PASSWORD)
+
+    page.goto(f"/cage/{slug}/slips/new/table_open/?table={cast.bj.pk}")
+    assert page.input_value("input[name=chips_5]") == "80"  # the form starts from what the tray holds
+    page.fill("input[name=chips_5]", "79")
+    page.fill("textarea[name=reason]", "one $5 chip missing from the tray")
+    page.select_option("select[name=sign_counted_by]", label="Dealer")
+    page.fill("input[name=pin_counted_by]", PIN)
+    page.click("#slip-form button[type=submit]")
+    page.wait_for_selector("text=Opener 2 recorded.")
+    facts = page.inner_text("table.facts")
+    assert "differs from what Closer 1 of 2026-09-11 left: $5 chips: 1 short" in facts
+    assert "not yet: the DRIC signs off the difference" in facts
+    assert "the day cannot close until she has" in page.inner_text("#closer-check")
+    assert page.locator("#closer-check button").count() == 0  # the Chip Cashier does not sign it off
+    at_both_widths(page, "opener-differs-slip")
+
+    page.goto(f"/cage/{slug}/close/")
+    assert "Opener 2 (table BJ-1) differs from what Closer 1 of 2026-09-11 left" in page.inner_text("#close-problems")
+    assert "Opener 2" in page.inner_text("#close-sign-offs")
+    at_both_widths(page, "opener-differs-close")
+
+    ann = person_page(browser, live_server, cast.dric)
+    try:
+        ann.goto(f"/cage/{slug}/queue/")
+        row = ann.locator("#sign-offs tr", has_text="Opener 2")
+        assert "$5 chips: 1 short" in row.inner_text() and "one $5 chip missing from the tray" in row.inner_text()
+        at_both_widths(ann, "opener-differs-queue")
+        row.locator("button:text-is('Sign off')").click()
+        ann.wait_for_selector("text=Opener 2: the difference from the last closer is signed off.")
+        assert ann.locator("#sign-offs").count() == 0
+    finally:
+        ann.context.close()
+    assert OpenerSignOff.objects.get().person == cast.dric
+
+    page.goto(f"/cage/{slug}/close/")
+    assert "differs" not in page.inner_text("#close-problems")  # only the open table is left
+    assert "signed off by Dric (DRIC)" in page.inner_text("#day-figures")  # the variance report says so
+    page.goto(f"/cage/{slug}/slips/{OpenerSignOff.objects.get().slip_id}/")
+    assert "The difference from the last closer is signed off by Dric (DRIC)." in page.inner_text("#closer-check")
+    assert "by Dric (DRIC), " in page.inner_text("table.facts")

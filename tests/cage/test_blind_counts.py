@@ -1,0 +1,229 @@
+"""Counts are blind: while the day reconciles, no page the counter opens shows a counted place's
+book balance until its count is in; then expected and counted show side by side."""
+
+import re
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from cage import services
+from cage.forms import SlipForm
+from cage.models import Account, Slip
+from cage.selectors.counts import blind_places
+from cage.slip_types import SLIP_KINDS
+from tests.cage.helpers import COUNT_SIGNED, SALE_SIGNED, open_table, stock
+from tests.conftest import PASSWORD, PIN
+
+pytestmark = pytest.mark.django_db
+
+# The books after reconciling() below; none of them is the amount of any one slip of the day.
+BANK_CASH = "$1,045.00"  # a $1,000.00 float and a $45.00 sale
+CHIP_BANK_ONES = "835"  # $1 chips in the chip bank: 1,000 − 100 to the table − 45 sold − 20 to the runner
+TIP_POOL = "$9.00"  # two tip boxes, $4.00 and $5.00
+RUNNER = "$14.00"  # runner 1 holds 14 × $1 (20 issued, 6 sold) and $6.00 cash
+
+
+def login(client, cast, persona):
+    assert client.login(username=getattr(cast, persona).user.username, password=PASSWORD)
+
+
+def reconciling(cast):
+    stock(cast, chips={"1": 1000, "5": 400}, cash=100_000)
+    open_table(cast)
+    services.sale(day=cast.day, chips={"1": 45}, cash=4_500, signed=cast.signed(**SALE_SIGNED))
+    services.runner_issue(
+        day=cast.day,
+        runner=cast.runner,
+        chips={"1": 20},
+        signed=cast.signed(issued_by="chip_cashier", received_by="runner"),
+    )
+    services.sale(
+        day=cast.day,
+        runner=cast.runner,
+        chips={"1": 6},
+        cash=600,
+        signed={"sold_by": cast.runner, "authorized_by": cast.dric},
+    )
+    for box in (4, 5):
+        services.tips(
+            day=cast.day,
+            table=cast.bj,
+            chips={"1": box},
+            signed=cast.signed(counted_by="dealer", verified_by="chip_cashier"),
+        )
+    services.table_close(
+        day=cast.day,
+        table=cast.bj,
+        chips={"1": 130, "5": 80},
+        signed=cast.signed(counted_by="dealer", verified_by="chip_cashier"),
+    )
+    services.day_reconcile(day=cast.day)
+    cast.day.refresh_from_db()
+
+
+def place_row(page: str, place: str) -> str:
+    match = re.search(rf'<tr data-place="{re.escape(place)}"[^>]*>(.*?)</tr>', page, re.S)
+    assert match, place
+    return match.group(1)
+
+
+def count(cast, code, **counted):
+    return services.count(
+        day=cast.day,
+        account=Account.objects.get(event=cast.event, code=code),
+        signed=cast.signed(**COUNT_SIGNED),
+        **counted,
+    )
+
+
+def test_while_the_day_reconciles_the_inventory_shows_no_uncounted_balance_until_its_count_is_in(client, cast):
+    reconciling(cast)
+    login(client, cast, "general_cashier")
+    home = reverse("cage:home", args=[cast.event.slug])
+    panels = reverse("cage:home_panels", args=[cast.event.slug])
+    for url in (home, panels):
+        page = client.get(url).content.decode()
+        assert BANK_CASH not in page and TIP_POOL not in page and RUNNER not in page
+        for place in ("bank_cash", "chip_bank", "tip_pool", f"runner:{cast.runner.code}"):
+            assert "Counted blind: shown once its count is in" in place_row(page, place)
+        assert CHIP_BANK_ONES not in place_row(page, "chip_bank")
+        assert "Shown once every count is in" in place_row(page, "total")  # the totals would give them away
+        assert "$1,045.00" not in page
+        # A table's count is its closer: trays show as always.
+        assert "130" in place_row(page, "table:BJ-1")
+
+    count(cast, "bank_cash", cash=104_500)
+    page = client.get(home).content.decode()
+    assert BANK_CASH in place_row(page, "bank_cash") and "Counted blind" not in place_row(page, "bank_cash")
+    assert "Counted blind" in place_row(page, "chip_bank")
+    count(cast, "chip_bank", chips={"1": 835, "5": 320})
+    count(cast, "tip_pool", chips={"1": 9})
+    count(cast, f"runner:{cast.runner.code}", chips={"1": 14}, cash=600)
+    page = client.get(panels).content.decode()
+    assert CHIP_BANK_ONES in place_row(page, "chip_bank") and TIP_POOL in place_row(page, "tip_pool")
+    assert RUNNER in place_row(page, f"runner:{cast.runner.code}")
+    assert "Counted blind" not in place_row(page, "tip_pool") and "$6.00" in place_row(
+        page, f"runner:{cast.runner.code}"
+    )  # and its cash
+    # Runner 2 never held anything and was not counted: still blind until counted.
+    assert "Counted blind" in place_row(client.get(home).content.decode(), f"runner:{cast.runner2.code}")
+
+
+def test_a_movement_after_the_count_makes_the_place_blind_again(cast):
+    reconciling(cast)
+    count(cast, "bank_cash", cash=104_500)
+    assert "bank_cash" not in blind_places(cast.day)
+    services.redemption(
+        day=cast.day, chips={"1": 5}, cash=500, signed=cast.signed(paid_by="general_cashier", authorized_by="dric")
+    )
+    assert "bank_cash" in blind_places(cast.day)
+
+
+def test_nothing_is_blind_while_the_day_is_open(client, cast):
+    stock(cast, chips={"1": 1000, "5": 400}, cash=104_500)
+    assert blind_places(cast.day) == set()
+    login(client, cast, "general_cashier")
+    page = client.get(reverse("cage:home", args=[cast.event.slug])).content.decode()
+    assert BANK_CASH in place_row(page, "bank_cash") and "Counted blind" not in page
+
+
+def test_the_count_form_the_payout_and_the_runner_return_show_no_book_balance_before_the_count(client, cast):
+    reconciling(cast)
+    login(client, cast, "general_cashier")
+    url = reverse("cage:slip_new", args=[cast.event.slug, "count"])
+    for where in ("bank_cash", "chip_bank", "tip_pool", f"runner:{cast.runner.code}"):
+        page = client.get(url, {"account": where}).content.decode()
+        assert "expected-and-counted" not in page and BANK_CASH not in page and "835" not in page
+    assert 'value="tip_pool"' in page  # the tip pool is one of the places counted
+
+    payout = client.get(reverse("cage:slip_new", args=[cast.event.slug, "tip_payout"])).content.decode()
+    assert TIP_POOL not in payout and "The tip pool is counted blind tonight" in payout
+
+    back = client.get(
+        reverse("cage:slip_new", args=[cast.event.slug, "runner_return"]), {"runner": cast.runner.pk}
+    ).content.decode()
+    assert 'value="14"' not in back.split('name="chips_1"')[1][:120]  # not filled in from the books
+
+    # Once counted, the books show: the payout names the pool, the return starts from what is held.
+    count(cast, "tip_pool", chips={"1": 9})
+    count(cast, f"runner:{cast.runner.code}", chips={"1": 14}, cash=600)
+    payout = client.get(reverse("cage:slip_new", args=[cast.event.slug, "tip_payout"])).content.decode()
+    assert f"The tip pool holds {TIP_POOL}" in payout
+    back = client.get(
+        reverse("cage:slip_new", args=[cast.event.slug, "runner_return"]), {"runner": cast.runner.pk}
+    ).content.decode()
+    assert 'value="14"' in back.split('name="chips_1"')[1][:120]
+
+
+def test_the_tip_pool_count_at_the_window_shows_the_books_only_once_it_is_in(client, cast):
+    reconciling(cast)
+    login(client, cast, "general_cashier")
+    url = reverse("cage:slip_new", args=[cast.event.slug, "count"])
+    blank = client.get(url, {"account": "tip_pool"}).content.decode()
+    assert TIP_POOL not in blank and "expected-and-counted" not in blank
+    data = {
+        "request_key": uuid.uuid4().hex,
+        "account": "tip_pool",
+        "chips_1": "5",
+        "sign_counted_by": cast.general_cashier.pk,
+        "sign_verified_by": cast.chip_cashier.pk,
+        "pin_verified_by": PIN,
+    }
+    page = client.post(url, data).content.decode()
+    books = page.split('id="expected-and-counted"')[1].split("</table>")[0]
+    assert "9 · $9.00" in books and "5 · $5.00" in books and "-$4.00" in books
+    assert "choose a reason for the variance" in page and not Slip.objects.filter(slip_type="count").exists()
+    token = re.search(r'name="counted_as" value="([^"]+)"', page).group(1)
+
+    # The count stands as typed once the books were shown: typing the books' figure is refused.
+    page = client.post(
+        url, {**data, "chips_1": "9", "counted_as": token, "variance_reason": "miscount"}
+    ).content.decode()
+    assert "stands as first typed" in page and not Slip.objects.filter(slip_type="count").exists()
+    assert 'value="5"' in page.split('name="chips_1"')[1][:120]  # what was first counted is put back
+
+    # Cash in the tip pool is refused at the window.
+    page = client.post(url, {**data, "cash_500": "1"}).content.decode()
+    assert "the tip pool holds the dealers&#x27; tip chips only" in page
+
+    response = client.post(
+        url, {**data, "counted_as": token, "variance_reason": "missing_chips", "reason": "two chips missing"}
+    )
+    assert response.status_code == 302
+    slip = Slip.objects.get(slip_type="count")
+    assert slip.account.code == "tip_pool" and slip.reason == "two chips missing"
+    assert slip.details["variances"] == [{"account": "tip_pool", "instrument": "chips:1", "amount": -400}]
+    page = client.get(reverse("cage:home", args=[cast.event.slug])).content.decode()
+    assert "$5.00" in place_row(page, "tip_pool")  # the books now say what was counted
+
+
+def test_the_close_page_links_the_tip_pool_count_and_waits_for_it(client, cast):
+    reconciling(cast)
+    login(client, cast, "general_cashier")
+    page = client.get(reverse("cage:day_close", args=[cast.event.slug])).content.decode()
+    assert "Count the tip pool" in page and "?account=tip_pool" in page
+    assert "the tip pool has not been counted since the last tips were put in" in page
+
+
+def test_the_daily_sheets_of_a_reconciling_day_hold_back_the_uncounted_balances(client, cast):
+    reconciling(cast)
+    login(client, cast, "general_cashier")
+    url = reverse("reports:day", args=[cast.event.slug, cast.day.date.isoformat()])
+    page = client.get(url).content.decode()
+    assert BANK_CASH not in page and "Counted blind: shown once its count is in" in page
+    csv = client.get(url, {"format": "csv", "sheet": "cage_accountability"}).content.decode()
+    assert "1045.00" not in csv and "Expected" not in csv
+    count(cast, "bank_cash", cash=104_500)
+    csv = client.get(url, {"format": "csv", "sheet": "cage_accountability"}).content.decode()
+    assert "1045.00" in csv and csv.count("Counted blind") == 1  # the chip bank's still waits
+
+
+def test_a_count_form_built_without_a_post_reads_and_creates_nothing(cast):
+    reconciling(cast)
+    accounts = Account.objects.count()
+    form = SlipForm(
+        kind=SLIP_KINDS["count"], day=cast.day, signer=cast.general_cashier, initial={"account": "tip_pool"}
+    )
+    assert "tip_pool" in dict(form.fields["account"].choices)
+    assert Account.objects.count() == accounts
