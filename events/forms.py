@@ -142,9 +142,17 @@ class PinForm(forms.Form):
         return data
 
 
-def _secret(label, **attrs):
+PASSWORD_HELP = _("At least 8 characters; not a common password, not digits only, not like your name.")
+
+
+def _secret(label, help_text="", **attrs):
     """A field for a secret: never rendered back, and the browser is asked not to fill it in."""
-    return forms.CharField(label=label, strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "off", **attrs}))
+    return forms.CharField(
+        label=label,
+        help_text=help_text,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "off", **attrs}),
+    )
 
 
 class LoginSetupForm(forms.Form):
@@ -159,7 +167,7 @@ class LoginSetupForm(forms.Form):
         help_text=_("As written on the paper you were given, such as K7QM-2XPD-9RTF."),
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}),
     )
-    password = _secret(_("Your new password"), autocomplete="new-password")
+    password = _secret(_("Your new password"), PASSWORD_HELP, autocomplete="new-password")
     password_again = _secret(_("The new password again"), autocomplete="new-password")
     pin = forms.CharField(
         label=_("Your signing PIN"),
@@ -186,7 +194,7 @@ class PasswordChangeForm(forms.Form):
     """The logged-in user changes their own password."""
 
     old_password = _secret(_("Your current password"), autocomplete="current-password")
-    new_password = _secret(_("New password"), autocomplete="new-password")
+    new_password = _secret(_("New password"), PASSWORD_HELP, autocomplete="new-password")
     new_password_again = _secret(_("The new password again"), autocomplete="new-password")
 
     def clean(self):
