@@ -3,7 +3,8 @@
 Each request of a logged-in user is activity, except the live panels' own refresh (a request
 with ?panel=1, which static/live_panels.js sends every few seconds): a screen that only watches
 itself refresh is idle. After CAGE_IDLE_MINUTES without activity the next request logs the
-session out and goes to the login page, which says why.
+session out and goes to the login page, which says why; a panel's refresh is answered 401 and
+its script reloads the page, which then goes to the login page.
 """
 
 import time
@@ -12,6 +13,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.views import redirect_to_login
+from django.http import HttpResponse
 from django.utils.translation import ngettext
 
 # The session key holding the time (seconds since the epoch) of the last activity.
@@ -52,8 +54,11 @@ class IdleLogoutMiddleware:
                     )
                     % {"minutes": minutes},
                 )
-                # A panel's refresh sends the page itself to log in (see live_panels.js).
-                return redirect_to_login(request.path if is_poll(request) else request.get_full_path())
+                if is_poll(request):
+                    # Not a redirect, whose login page the script would fetch (and so use up the
+                    # message): the script reloads the page itself, which then goes to log in.
+                    return HttpResponse(status=401)
+                return redirect_to_login(request.get_full_path())
             if not isinstance(last, int) or (not is_poll(request) and now - last >= WRITE_EVERY_SECONDS):
                 request.session[LAST_ACTIVITY] = now
         return self.get_response(request)

@@ -13,9 +13,9 @@
     busy = true;
     fetch(root.dataset.refreshUrl, { credentials: "same-origin", cache: "no-store" })
       .then(function (response) {
-        // Sent to log in (the session was idle too long, or ended): the page itself goes there,
-        // so an unattended screen does not keep showing the figures.
-        if (response.redirected) { window.location.reload(); throw new Error("logged out"); }
+        // Logged out (401: idle too long; a redirect: the session ended): the page reloads and so
+        // goes to log in itself, so an unattended screen does not keep showing the figures.
+        if (response.status === 401 || response.redirected) { window.location.reload(); throw new Error("logged out"); }
         if (!response.ok) throw new Error(String(response.status));
         return response.text();
       })

@@ -1,12 +1,15 @@
 """A new person's login, in real browsers: the DRIC adds the person and is shown the setup code
 once; the person, in a browser of their own, sets their own password and PIN with it and logs in.
-Then the lockout page after repeated wrong passwords."""
+Then the lockout page after repeated wrong passwords, and an idle cage screen logging itself out."""
 
 import re
+import time
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.sessions.backends.db import SessionStore
 
+from events.idle import LAST_ACTIVITY
 from events.models import SigningPin
 from tests.browser.conftest import at_both_widths, log_in
 from tests.conftest import PASSWORD, make_cast
@@ -126,3 +129,21 @@ def test_repeated_wrong_passwords_meet_the_lockout_page(browser, live_server):
         at_both_widths(page, "accounts-locked-out")
     finally:
         context.close()
+
+
+def test_an_unattended_cage_screen_goes_to_the_login_page_by_itself(page, settings):
+    """The panels keep refreshing, but that is not activity: once the session has been idle too
+    long, the next refresh sends the whole page to the login, figures gone from the screen."""
+    settings.CAGE_REFRESH_SECONDS = 1
+    cast = make_cast()
+    log_in(page, cast.general_cashier.user.username, PASSWORD)
+    page.goto(f"/cage/{cast.event.slug}/")
+    page.wait_for_selector("#inventory")
+    # The session's last activity, moved back past the idle time (no waiting for a clock).
+    key = next(c["value"] for c in page.context.cookies() if c["name"] == "sessionid")
+    session = SessionStore(session_key=key)
+    session[LAST_ACTIVITY] = int(time.time()) - 16 * 60
+    session.save()
+    page.wait_for_url("**/login/**", timeout=10_000)
+    assert "You were logged out after 15 minutes without activity." in page.inner_text(".messages")
+    assert page.locator("#inventory").count() == 0
