@@ -111,8 +111,12 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
     # One per form shown: a second POST of the same form is recognised and records nothing.
     request_key = forms.CharField(widget=forms.HiddenInput, max_length=40)
 
-    def __init__(self, *args, kind: SlipKind, day: GamingDay, signer: Person | None, initial_chips=None, **kwargs):
+    def __init__(
+        self, *args, kind: SlipKind, day: GamingDay, signer: Person | None, request, initial_chips=None, **kwargs
+    ):
         super().__init__(*args, **kwargs)
+        # A signing PIN typed here counts for or against its owner's lockout from this address.
+        self.request = request
         self.fields["request_key"].initial = uuid.uuid4().hex
         self.kind = kind
         self.slip_type = kind.type
@@ -331,7 +335,7 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
                 )
                 continue
             try:
-                pin_verify(person=person, pin=pin)
+                pin_verify(request=self.request, person=person, pin=pin)
             except RuleViolation as exc:
                 self.add_error(f"pin_{cap.code}", exc.text)
                 continue
@@ -538,9 +542,10 @@ class SignForm(forms.Form):
         widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
 
-    def __init__(self, *args, event, signer: Person | None, **kwargs):
+    def __init__(self, *args, event, signer: Person | None, request, **kwargs):
         super().__init__(*args, **kwargs)
         self.signer = signer
+        self.request = request
         self.fields["person"].queryset = Person.objects.filter(event=event)
 
     def clean(self):
@@ -552,7 +557,7 @@ class SignForm(forms.Form):
             if not (data.get("pin") or "").strip():
                 raise forms.ValidationError(_("%(name)s types their signing PIN to sign here.") % {"name": person.name})
             try:
-                pin_verify(person=person, pin=data.get("pin") or "")
+                pin_verify(request=self.request, person=person, pin=data.get("pin") or "")
             except RuleViolation as exc:
                 raise forms.ValidationError(exc.text) from None
         data["person"] = person

@@ -240,8 +240,9 @@ class _Importer:
                     registration=spec.get("registration", "good"),
                     gaming_assistant_number=spec.get("gaming_assistant_number", "") or "",
                 )
+                # by=None: the command line, whose operator stands for the licensee's administrator.
                 for role in roles:
-                    event_services.role_assign(person=person, role=role)
+                    event_services.role_assign(person=person, role=role, by=None)
             except RuleViolation as exc:
                 self.problems.append(f"{where}.{exc.field or 'id'}: {exc}")
                 continue

@@ -228,7 +228,13 @@ def slip_new(request, slug, slip_type):
             if held["cash_cents"]:
                 initial["cash"] = held["cash_cents"]
     form = SlipForm(
-        request.POST or None, kind=kind, day=day, signer=access.person, initial=initial, initial_chips=initial_chips
+        request.POST or None,
+        kind=kind,
+        day=day,
+        signer=access.person,
+        request=request,
+        initial=initial,
+        initial_chips=initial_chips,
     )
     if request.method == "POST" and form.is_valid():
         try:
@@ -295,7 +301,7 @@ def slip_detail(request, slug, pk):
             "slip": slip,
             "sheet": sheet,
             "mine": mine,
-            "sign_form": SignForm(event=access.event, signer=access.person),
+            "sign_form": SignForm(event=access.event, signer=access.person, request=request),
             "prints": SlipPrint.objects.filter(slip=slip).count(),
         },
     )
@@ -331,7 +337,7 @@ def slip_sign(request, slug, pk):
     typing their signing PIN. Nobody signs for someone else."""
     access = event_access(request, slug, write=ANY_ROLE - {Role.AUDITOR})
     slip = _slip_for(access, pk)
-    form = SignForm(request.POST, event=access.event, signer=access.person)
+    form = SignForm(request.POST, event=access.event, signer=access.person, request=request)
     if not form.is_valid():
         for error in form.non_field_errors():
             messages.error(request, error)
@@ -457,7 +463,9 @@ def day_close(request, slug):
     closable = day.status in CLOSABLE and not problems
     form = None
     if closable:
-        form = SlipForm(request.POST or None, kind=SLIP_KINDS[SlipType.CLOSE_DAY], day=day, signer=access.person)
+        form = SlipForm(
+            request.POST or None, kind=SLIP_KINDS[SlipType.CLOSE_DAY], day=day, signer=access.person, request=request
+        )
     if request.method == "POST" and form is not None and form.is_valid():
         try:
             services.close_day(

@@ -3,6 +3,7 @@
 Bad values are refused loudly (ImproperlyConfigured) rather than silently replaced.
 """
 
+import datetime
 import os
 import re
 from pathlib import Path
@@ -47,6 +48,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_tables2",
+    # Login throttling and lockout (django-axes): counts failed logins, wrong signing PINs and
+    # wrong setup codes alike, per username and address (events.accounts).
+    "axes",
     "events",
     "cage",
     "reports",
@@ -62,6 +66,17 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Login is required everywhere but the login page itself.
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
+    # A session left idle at a cage terminal ends (CAGE_IDLE_MINUTES); the panels' polling does
+    # not keep it alive.
+    "events.idle.IdleLogoutMiddleware",
+    # Last, as django-axes asks: turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
+]
+
+# The lockout check comes first: a locked-out username is refused before its password is tried.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -110,8 +125,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Passwords and signing PINs are hashed with argon2. PBKDF2 stays after it so a hash made before
+# argon2 still verifies, and is rehashed with argon2 at its owner's next login.
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
+
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
 LOGIN_URL = "login"
@@ -143,8 +170,6 @@ def env_cents(name: str, default_dollars: str) -> int:
 CAGE_CONFIRM_ABOVE_CENTS = env_cents("CAGE_CONFIRM_ABOVE", "5000")
 
 
-# Signing PINs (events.services.pin_verify): this many wrong tries in a row lock a person's PIN
-# for this many minutes, so the signing field on the cage's screen cannot be used to guess it.
 def env_positive_int(name: str, default: int) -> int:
     value = os.environ.get(name, str(default)).strip()
     if not re.fullmatch(r"[0-9]{1,6}", value) or int(value) < 1:
@@ -152,11 +177,31 @@ def env_positive_int(name: str, default: int) -> int:
     return int(value)
 
 
-SIGNING_PIN_MAX_FAILURES = env_positive_int("SIGNING_PIN_MAX_FAILURES", 5)
-SIGNING_PIN_LOCK_MINUTES = env_positive_int("SIGNING_PIN_LOCK_MINUTES", 15)
-
 # The DRIC's queue: a slip in transit or waiting for a signature this many minutes stands out
 # (T&C 2: witness and authorize all cage transactions in a timely manner).
 CAGE_QUEUE_OVERDUE_MINUTES = env_positive_int("CAGE_QUEUE_OVERDUE_MINUTES", 15)
 # The cage home's inventory and tables panels refresh themselves this often.
 CAGE_REFRESH_SECONDS = env_positive_int("CAGE_REFRESH_SECONDS", 20)
+
+
+# Lockout (django-axes). LOGIN_MAX_FAILURES wrong tries in a row (a password at the login page or
+# wherever a password is asked again, a signing PIN typed on a slip, a setup code) for one
+# username from one address lock that username there for LOGIN_LOCK_MINUTES. A try during the
+# lock is not counted and does not move its end; a right password or PIN sets the count back to 0.
+LOGIN_MAX_FAILURES = env_positive_int("LOGIN_MAX_FAILURES", 5)
+LOGIN_LOCK_MINUTES = env_positive_int("LOGIN_LOCK_MINUTES", 15)
+AXES_FAILURE_LIMIT = LOGIN_MAX_FAILURES
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=LOGIN_LOCK_MINUTES)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# The lockout page is our own, translated, with when the lock ends.
+AXES_LOCKOUT_CALLABLE = "events.views_accounts.locked_out"
+
+# A session with no activity for this many minutes is logged out (events.idle); the panels'
+# refresh is not activity. Short: a cage terminal is left unattended at a busy window.
+CAGE_IDLE_MINUTES = env_positive_int("CAGE_IDLE_MINUTES", 15)
+
+# A one-time setup code, handed over on paper to the person a login was made for, works this many
+# hours (events.services.login_create).
+LOGIN_SETUP_HOURS = env_positive_int("LOGIN_SETUP_HOURS", 72)

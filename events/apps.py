@@ -4,3 +4,10 @@ from django.apps import AppConfig
 class EventsConfig(AppConfig):
     name = "events"
     verbose_name = "Events"
+
+    def ready(self):
+        from django.contrib.auth.signals import user_logged_in
+
+        from .idle import activity_starts_at_login
+
+        user_logged_in.connect(activity_starts_at_login, dispatch_uid="events.idle.activity_starts_at_login")

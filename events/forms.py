@@ -50,13 +50,32 @@ class PersonForm(forms.Form):
     registration = forms.ChoiceField(choices=Person.Registration.choices, initial=Person.Registration.GOOD)
     gaming_assistant_number = forms.CharField(label="Gaming-assistant registration no.", max_length=40, required=False)
     role = forms.ChoiceField(choices=[("", "—")] + Role.choices, required=False)
-    username = forms.CharField(max_length=150, required=False, help_text="A login for a person who signs.")
-    password = forms.CharField(widget=forms.PasswordInput, required=False, min_length=8)
+    username = forms.CharField(
+        label=_("Login (username)"),
+        max_length=150,
+        required=False,
+        help_text=_(
+            "For a person who signs. The login gets no password: you are shown a one-time setup code "
+            "to hand over, and they choose their own password and signing PIN."
+        ),
+    )
+    link_existing = forms.BooleanField(
+        label=_("Link to the existing login with this username"),
+        required=False,
+        help_text=_("For someone who already has a login, such as at an earlier event. Administrator only."),
+    )
+
+    def __init__(self, *args, can_link: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Only the licensee's administrator links a person to an existing login (the service
+        # refuses anyone else too); nobody else is offered the choice.
+        if not can_link:
+            del self.fields["link_existing"]
 
     def clean(self):
         data = super().clean()
-        if data.get("username") and not data.get("password"):
-            self.add_error("password", "A login needs a password.")
+        if data.get("link_existing") and not data.get("username"):
+            self.add_error("username", _("Give the username of the login to link."))
         return data
 
 
@@ -120,4 +139,67 @@ class PinForm(forms.Form):
         data = super().clean()
         if data.get("pin") and data.get("pin_again") and data["pin"] != data["pin_again"]:
             self.add_error("pin_again", _("The two PINs differ; type the same PIN twice."))
+        return data
+
+
+PASSWORD_HELP = _("At least 8 characters; not a common password, not digits only, not like your name.")
+
+
+def _secret(label, help_text="", **attrs):
+    """A field for a secret: never rendered back, and the browser is asked not to fill it in."""
+    return forms.CharField(
+        label=label,
+        help_text=help_text,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "off", **attrs}),
+    )
+
+
+class LoginSetupForm(forms.Form):
+    """A new login's owner gives their username and setup code and chooses a password and PIN."""
+
+    username = forms.CharField(
+        label=_("Username"), max_length=150, widget=forms.TextInput(attrs={"autocomplete": "off"})
+    )
+    code = forms.CharField(
+        label=_("Setup code"),
+        max_length=40,
+        help_text=_("As written on the paper you were given, such as K7QM-2XPD-9RTF."),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}),
+    )
+    password = _secret(_("Your new password"), PASSWORD_HELP, autocomplete="new-password")
+    password_again = _secret(_("The new password again"), autocomplete="new-password")
+    pin = forms.CharField(
+        label=_("Your signing PIN"),
+        help_text=_("4 to 8 digits; not one digit repeated, not digits in a row like 1234."),
+        max_length=8,
+        widget=forms.PasswordInput(attrs={"autocomplete": "off", "inputmode": "numeric"}),
+    )
+    pin_again = forms.CharField(
+        label=_("The PIN again"),
+        max_length=8,
+        widget=forms.PasswordInput(attrs={"autocomplete": "off", "inputmode": "numeric"}),
+    )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("password") and data.get("password_again") and data["password"] != data["password_again"]:
+            self.add_error("password_again", _("The two passwords differ; type the same password twice."))
+        if data.get("pin") and data.get("pin_again") and data["pin"] != data["pin_again"]:
+            self.add_error("pin_again", _("The two PINs differ; type the same PIN twice."))
+        return data
+
+
+class PasswordChangeForm(forms.Form):
+    """The logged-in user changes their own password."""
+
+    old_password = _secret(_("Your current password"), autocomplete="current-password")
+    new_password = _secret(_("New password"), PASSWORD_HELP, autocomplete="new-password")
+    new_password_again = _secret(_("The new password again"), autocomplete="new-password")
+
+    def clean(self):
+        data = super().clean()
+        new, again = data.get("new_password"), data.get("new_password_again")
+        if new and again and new != again:
+            self.add_error("new_password_again", _("The two passwords differ; type the same password twice."))
         return data

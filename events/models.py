@@ -237,16 +237,36 @@ class Shift(models.Model):
 class SigningPin(models.Model):
     """A login's signing PIN: typed on the cage's screen when its owner signs someone else's slip.
 
-    Set by its owner only (events.services.pin_set), stored hashed like a password, and locked
-    for a while after SIGNING_PIN_MAX_FAILURES wrong tries in a row (events.services.pin_verify).
+    Set by its owner only (events.services.pin_set, or at the login's setup), stored hashed like a
+    password. Wrong tries count as failed logins of its owner (django-axes), so the same lockout
+    covers the PIN and the password (events.services.pin_verify).
     """
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="signing_pin")
     pin_hash = models.CharField(max_length=128)
-    # Wrong tries in a row; a right PIN, a new PIN or the end of a lock sets it back to 0.
-    failures = models.PositiveIntegerField(default=0)
-    locked_until = models.DateTimeField(null=True, blank=True)
     set_at = models.DateTimeField()
 
     def __str__(self):
         return f"signing PIN of {self.user}"
+
+
+class LoginSetup(models.Model):
+    """The one-time setup code of a login someone else made (events.services.login_create).
+
+    The login has no usable password until its owner gives the username and this code on the
+    setup page and chooses their own password and signing PIN: whoever made the login hands the
+    code over on paper and never knows either. Only a hash of the code is kept; it works once,
+    and not after expires_at.
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="login_setup")
+    code_hash = models.CharField(max_length=128)
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    made_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"setup code of {self.user}"

@@ -4,19 +4,22 @@ an event model itself, so each rule below is met whichever way the data comes in
 import datetime
 import itertools
 import re
+import secrets
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
+from django.contrib.auth import get_user_model, update_session_auth_hash
 from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Case, DateTimeField, F, Value, When
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from . import games
+from . import games, lockout
 from .compliance import ADULT_AGE, describe_gap, roster_gaps, underage
 from .models import (
     DESIGNATED,
@@ -26,6 +29,7 @@ from .models import (
     GameTable,
     GamingDay,
     Licensee,
+    LoginSetup,
     Person,
     Role,
     Shift,
@@ -181,12 +185,35 @@ def registration_change(*, person: Person, registration: str) -> Person:
     return person
 
 
-def role_assign(*, person: Person, role: str) -> Assignment:
+def event_has_opened(event: Event) -> bool:
+    """True once any gaming day of the event has been opened (whatever it is now)."""
+    return event.days.exclude(status=GamingDay.Status.SETUP).exists()
+
+
+def role_assign(*, person: Person, role: str, by) -> Assignment:
+    """Give a person a role. `by` is the user doing it; None is the command line (import_records,
+    load_demo), whose operator stands for the licensee's administrator.
+
+    Once the event's first gaming day has opened, only the licensee's administrator (a staff user)
+    may make someone a designated person: the licensee designates who represents it (T&C 2) and
+    who runs its bank as General and Chip Cashier (T&C 2.1). Otherwise one DRIC could make a
+    person of her own a cashier in the middle of a day and sign slips with them.
+    """
     if role not in Role.values:
         raise RuleViolation(f"Unknown role {role!r}", "roles", field="role")
     held = person.role_codes()
     if role in held:
         raise RuleViolation(f"{person.name} already holds that role", "roles", field="role")
+    if role in DESIGNATED and by is not None and not by.is_staff and event_has_opened(person.event):
+        raise RuleViolation(
+            _(
+                "only the licensee's administrator may make %(name)s %(position)s once the event's first "
+                "gaming day has opened; the licensee designates its representatives and its cashiers"
+            )
+            % {"name": person.name, "position": Role(role).label},
+            "T&C 2, 2.1",
+            field="role",
+        )
     if role in DESIGNATED:
         if person.supplier_associated:
             raise RuleViolation(
@@ -212,15 +239,261 @@ def role_assign(*, person: Person, role: str) -> Assignment:
     return Assignment.objects.create(person=person, role=role)
 
 
-def login_create(*, person: Person, username: str, password: str):
-    """A login for a person who signs slips; the password is theirs alone (their signature)."""
+# Logins. A login made for someone else (login_create) has no usable password: it comes with a
+# one-time setup code, shown once to whoever made it, who hands it over on paper. Its owner gives
+# their username and the code on the setup page and chooses their own password and signing PIN
+# (login_setup_complete), so whoever makes a login never knows either.
+
+LOGIN_RULE = "logins"
+# Letters and digits nobody misreads off paper: no 0/O, no 1/I/L.
+SETUP_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+SETUP_CODE_GROUPS, SETUP_CODE_GROUP_LENGTH = 3, 4  # "K7QM-2XPD-9RTF": about 59 bits
+
+
+@dataclass(frozen=True)
+class SetupCode:
+    """A setup code as it is shown, once, to whoever made the login. Only its hash is kept."""
+
+    user: object
+    code: str
+    expires_at: datetime.datetime
+
+
+def _canonical_code(code: str) -> str:
+    """The code as typed, in any case, with or without its dashes and spaces."""
+    return re.sub(r"[\s-]", "", str(code)).upper()
+
+
+def _setup_code_make(user, by) -> SetupCode:
+    groups = (
+        "".join(secrets.choice(SETUP_CODE_ALPHABET) for _ in range(SETUP_CODE_GROUP_LENGTH))
+        for _ in range(SETUP_CODE_GROUPS)
+    )
+    code = "-".join(groups)
+    now = timezone.now()
+    expires_at = now + datetime.timedelta(hours=settings.LOGIN_SETUP_HOURS)
+    LoginSetup.objects.update_or_create(
+        user=user,
+        defaults={
+            "code_hash": make_password(_canonical_code(code)),
+            "made_by": by if by is not None and by.is_authenticated else None,
+            "made_at": now,
+            "expires_at": expires_at,
+            "used_at": None,
+        },
+    )
+    return SetupCode(user=user, code=code, expires_at=expires_at)
+
+
+def _username_refusal(username: str) -> str | None:
     User = get_user_model()
+    if not username:
+        return _("a login needs a username")
+    try:
+        User.username_validator(username)
+    except ValidationError:
+        return _("a username is letters, digits and @ . + - _ only, without spaces")
+    if len(username) > User._meta.get_field("username").max_length:
+        return _("a username is at most 150 characters")
+    return None
+
+
+def login_create(*, person: Person, username: str, by) -> SetupCode:
+    """A new login for a person, with no usable password and a one-time setup code.
+
+    A username already taken (in any letter case) is refused: adding a person never reuses an
+    existing login silently. Only the licensee's administrator links a person to an existing
+    login, as an explicit choice (login_link).
+    """
+    User = get_user_model()
+    refusal = _username_refusal(username)
+    if refusal:
+        raise RuleViolation(refusal, LOGIN_RULE, field="username")
+    if person.user_id is not None:
+        raise RuleViolation(_("%(name)s already has a login") % {"name": person.name}, LOGIN_RULE, field="username")
+    if User.objects.filter(username__iexact=username).exists():
+        raise RuleViolation(
+            _(
+                "the username %(username)s is taken; choose another. Only the licensee's administrator "
+                "may link a person to an existing login"
+            )
+            % {"username": username},
+            LOGIN_RULE,
+            field="username",
+        )
+    user = User.objects.create_user(username=username, password=None, first_name=person.name)
+    person.user = user
+    person.save(update_fields=["user"])
+    return _setup_code_make(user, by)
+
+
+def login_link(*, person: Person, username: str, by):
+    """Link a person to an existing login: the licensee's administrator's explicit choice, for
+    someone who already has a login (the same DRIC at the licensee's next event)."""
+    User = get_user_model()
+    if by is None or not by.is_staff:
+        raise RuleViolation(
+            _("only the licensee's administrator may link a person to an existing login"), LOGIN_RULE, field="username"
+        )
     user = User.objects.filter(username=username).first()
     if user is None:
-        user = User.objects.create_user(username=username, password=password, first_name=person.name)
+        raise RuleViolation(
+            _("there is no login named %(username)s to link") % {"username": username}, LOGIN_RULE, field="username"
+        )
+    if person.user_id is not None:
+        raise RuleViolation(_("%(name)s already has a login") % {"name": person.name}, LOGIN_RULE, field="username")
+    holder = Person.objects.filter(event=person.event, user=user).first()
+    if holder is not None:
+        raise RuleViolation(
+            _("the login %(username)s is already %(name)s's on this event; one login is one person")
+            % {"username": username, "name": holder.name},
+            LOGIN_RULE,
+            field="username",
+        )
     person.user = user
     person.save(update_fields=["user"])
     return user
+
+
+def login_setup_reissue(*, person: Person, by) -> SetupCode:
+    """A new setup code for a person's login, replacing any earlier one.
+
+    While the login waits for its setup, whoever may set the event up can make a new code (the
+    first was lost or expired). Once its owner has chosen a password, only the licensee's
+    administrator may: the new code then clears their password and signing PIN, which they set
+    anew, so nobody can take over a login that is in use.
+    """
+    user = person.user
+    if user is None:
+        raise RuleViolation(_("%(name)s has no login") % {"name": person.name}, LOGIN_RULE)
+    if user.has_usable_password():
+        if by is None or not by.is_staff:
+            raise RuleViolation(
+                _(
+                    "%(name)s has set up their login; only the licensee's administrator may give them a "
+                    "new setup code, which clears their password and signing PIN"
+                )
+                % {"name": person.name},
+                LOGIN_RULE,
+            )
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+        SigningPin.objects.filter(user=user).delete()
+    return _setup_code_make(user, by)
+
+
+def login_pending(user) -> bool:
+    """True while a login waits for its owner to set it up (no password of their own yet)."""
+    return user is not None and not user.has_usable_password()
+
+
+def login_setup_complete(*, request, username: str, code: str, password: str, pin: str):
+    """The owner of a new login gives its username and setup code and chooses their password and
+    signing PIN. The code works once and not after it expires.
+
+    `request` is the setup page's: a wrong username or code counts as a failed login of that
+    username (events.lockout), so the code cannot be guessed; None is the command line
+    (load_demo), where nobody types. Call it outside a transaction, so a wrong try is kept.
+    """
+    User = get_user_model()
+    if request is not None and lockout.is_locked(request, username):
+        raise _locked(request, username, field="code")
+    user = User.objects.filter(username=username).first()
+    setup = LoginSetup.objects.filter(user=user).first() if user is not None else None
+    if setup is None or not check_password(_canonical_code(code), setup.code_hash):
+        if request is not None:
+            lockout.count_failure(request, username)
+            if lockout.is_locked(request, username):
+                raise _locked(request, username, field="code")
+        # The same words whether the username or the code is wrong: the page tells nobody which
+        # usernames exist.
+        raise RuleViolation(
+            _("this username and setup code do not go together; check both as they are written"),
+            LOGIN_RULE,
+            field="code",
+        )
+    if setup.used_at is not None:
+        raise RuleViolation(
+            _("this setup code was used already; log in with your password, or ask for a new code"),
+            LOGIN_RULE,
+            field="code",
+        )
+    if setup.expires_at <= timezone.now():
+        raise RuleViolation(
+            _("this setup code expired at %(time)s; ask whoever made your login for a new one")
+            % {"time": date_format(timezone.localtime(setup.expires_at), "Y-m-d H:i")},
+            LOGIN_RULE,
+            field="code",
+        )
+    try:
+        validate_password(password, user)
+    except ValidationError as exc:
+        raise RuleViolation(" ".join(exc.messages), LOGIN_RULE, field="password") from None
+    refusal = _pin_refusal(pin)
+    if refusal:
+        raise RuleViolation(refusal, PIN_RULE, field="pin")
+    with transaction.atomic():
+        # Under a row lock, so the code works once even when sent twice at once.
+        setup = LoginSetup.objects.select_for_update().get(pk=setup.pk)
+        if setup.used_at is not None:
+            raise RuleViolation(_("this setup code was used already"), LOGIN_RULE, field="code")
+        user.set_password(password)
+        user.save(update_fields=["password"])
+        _pin_store(user, pin)
+        setup.used_at = timezone.now()
+        setup.save(update_fields=["used_at"])
+    if request is not None:
+        lockout.count_success(request, username)
+    return user
+
+
+def password_change(*, request, user, old_password: str, new_password: str):
+    """The logged-in user changes their own password, giving the current one. The session goes on."""
+    _current_password_check(request, user, old_password, _("your current password is wrong; nothing was changed"))
+    try:
+        validate_password(new_password, user)
+    except ValidationError as exc:
+        raise RuleViolation(" ".join(exc.messages), LOGIN_RULE, field="new_password") from None
+    user.set_password(new_password)
+    user.save(update_fields=["password"])
+    update_session_auth_hash(request, user)
+    return user
+
+
+def _current_password_check(request, user, password: str, wrong: str) -> None:
+    """Where a logged-in user's password is asked again, a wrong one counts as a failed login:
+    a session left open is no way to guess it."""
+    username = user.get_username()
+    if lockout.is_locked(request, username):
+        raise _locked(request, username, field="password")
+    if not user.check_password(password):
+        lockout.count_failure(request, username)
+        if lockout.is_locked(request, username):
+            raise _locked(request, username, field="password")
+        raise RuleViolation(wrong, LOGIN_RULE, field="password")
+    lockout.count_success(request, username)
+
+
+def _locked(request, username: str, *, field: str | None = None, name: str | None = None) -> RuleViolation:
+    """The refusal while a username is locked, with the time the lock ends."""
+    ends = lockout.lock_ends(request, username)
+    time = date_format(timezone.localtime(ends), "H:i") if ends else "?"
+    n = lockout.limit(request, username)
+    if name is not None:
+        text = ngettext(
+            "%(name)s's signing PIN is locked after %(n)s wrong try; try again at %(time)s, "
+            "or sign from their own session",
+            "%(name)s's signing PIN is locked after %(n)s wrong tries; try again at %(time)s, "
+            "or sign from their own session",
+            n,
+        ) % {"name": name, "n": n, "time": time}
+        return RuleViolation(text, PIN_RULE, field=field)
+    text = ngettext(
+        "%(username)s is locked after %(n)s wrong try; try again at %(time)s",
+        "%(username)s is locked after %(n)s wrong tries; try again at %(time)s",
+        n,
+    ) % {"username": username, "n": n, "time": time}
+    return RuleViolation(text, LOGIN_RULE, field=field)
 
 
 def day_add(
@@ -303,33 +576,34 @@ def _pin_refusal(pin: str) -> str | None:
     return None
 
 
-def pin_set(*, user, password: str, pin: str) -> SigningPin:
-    """The owner sets or changes their signing PIN, giving their current login password (so a
-    session left open at the cage cannot set one). A new PIN clears the count of wrong tries and
-    any lock."""
-    if not user.check_password(password):
-        raise RuleViolation(
-            _("your current password is wrong; the signing PIN was not changed"), PIN_RULE, field="password"
-        )
-    refusal = _pin_refusal(pin)
-    if refusal:
-        raise RuleViolation(refusal, PIN_RULE, field="pin")
+def _pin_store(user, pin: str) -> SigningPin:
     signing_pin, _created = SigningPin.objects.update_or_create(
-        user=user,
-        defaults={"pin_hash": make_password(pin), "failures": 0, "locked_until": None, "set_at": timezone.now()},
+        user=user, defaults={"pin_hash": make_password(pin), "set_at": timezone.now()}
     )
     return signing_pin
 
 
-def pin_verify(*, person: Person, pin: str) -> None:
+def pin_set(*, request, user, password: str, pin: str) -> SigningPin:
+    """The owner sets or changes their signing PIN, giving their current login password (so a
+    session left open at the cage cannot set one; a wrong password counts as a failed login)."""
+    _current_password_check(
+        request, user, password, _("your current password is wrong; the signing PIN was not changed")
+    )
+    refusal = _pin_refusal(pin)
+    if refusal:
+        raise RuleViolation(refusal, PIN_RULE, field="pin")
+    return _pin_store(user, pin)
+
+
+def pin_verify(*, request, person: Person, pin: str) -> None:
     """Check the PIN a person typed to sign; RuleViolation when they cannot sign with it.
 
-    A wrong PIN is counted in the database with one UPDATE: called outside any transaction (as the
-    slip form calls it) the count is committed at once and stays even when the caller's own work
-    is later rolled back. Called inside transaction.atomic, the count is kept only if that
-    transaction commits. SIGNING_PIN_MAX_FAILURES wrong tries in a row lock the PIN for
-    SIGNING_PIN_LOCK_MINUTES; while it is locked even the right PIN is refused. A right PIN sets
-    the count back to 0.
+    A wrong PIN counts as a failed login of its owner's username from this request's address
+    (events.lockout, django-axes): LOGIN_MAX_FAILURES of them lock that username there, its PIN
+    and its login alike, for LOGIN_LOCK_MINUTES. While it is locked even the right PIN is refused
+    and a try is not counted. A right PIN sets the count back to 0. Call it outside a transaction
+    (as form cleaning is): the count is written at once and stays when the caller's work is
+    rolled back.
     """
     name = person.name
     user = person.user
@@ -350,30 +624,20 @@ def pin_verify(*, person: Person, pin: str) -> None:
             % {"name": name},
             PIN_RULE,
         )
-    limit = settings.SIGNING_PIN_MAX_FAILURES
-    now = timezone.now()
-    if signing_pin.locked_until is not None:
-        if signing_pin.locked_until > now:
-            raise _pin_locked(name, limit, signing_pin.locked_until)
-        # The lock has run out: the count starts again.
-        SigningPin.objects.filter(pk=signing_pin.pk, locked_until__lte=now).update(failures=0, locked_until=None)
-    if check_password(pin, signing_pin.pin_hash):
-        SigningPin.objects.filter(pk=signing_pin.pk).exclude(failures=0).update(failures=0)
+    username = user.get_username()
+    if lockout.is_locked(request, username):
+        raise _locked(request, username, field="pin", name=name)
+
+    def upgrade(raw):  # a PIN hashed before argon2 is rehashed with it
+        SigningPin.objects.filter(pk=signing_pin.pk).update(pin_hash=make_password(raw))
+
+    if check_password(pin, signing_pin.pin_hash, setter=upgrade):
+        lockout.count_success(request, username)
         return
-    until = now + datetime.timedelta(minutes=settings.SIGNING_PIN_LOCK_MINUTES)
-    # One statement, so two wrong tries at once both count; its right-hand sides read the row
-    # as it was, so the try that brings the count to the limit sets the lock.
-    SigningPin.objects.filter(pk=signing_pin.pk).update(
-        failures=F("failures") + 1,
-        locked_until=Case(
-            When(failures__gte=limit - 1, then=Value(until, output_field=DateTimeField())),
-            default=F("locked_until"),
-        ),
-    )
-    signing_pin.refresh_from_db(fields=["failures", "locked_until"])
-    if signing_pin.locked_until is not None and signing_pin.locked_until > now:
-        raise _pin_locked(name, limit, signing_pin.locked_until)
-    left = limit - signing_pin.failures
+    lockout.count_failure(request, username)
+    if lockout.is_locked(request, username):
+        raise _locked(request, username, field="pin", name=name)
+    left = lockout.tries_left(request, username)
     raise RuleViolation(
         ngettext(
             "the signing PIN of %(name)s is wrong; %(left)s try left",
@@ -381,21 +645,6 @@ def pin_verify(*, person: Person, pin: str) -> None:
             left,
         )
         % {"name": name, "left": left},
-        PIN_RULE,
-        field="pin",
-    )
-
-
-def _pin_locked(name: str, limit: int, until: datetime.datetime) -> RuleViolation:
-    return RuleViolation(
-        ngettext(
-            "%(name)s's signing PIN is locked after %(n)s wrong try; try again at %(time)s, "
-            "or sign from their own session",
-            "%(name)s's signing PIN is locked after %(n)s wrong tries; try again at %(time)s, "
-            "or sign from their own session",
-            limit,
-        )
-        % {"name": name, "n": limit, "time": date_format(timezone.localtime(until), "H:i")},
         PIN_RULE,
         field="pin",
     )

@@ -1,4 +1,6 @@
 import django_tables2 as tables
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
 
 from .models import GameTable, Person
 
@@ -17,6 +19,12 @@ class GameTableTable(tables.Table):
 class PersonTable(tables.Table):
     roles = tables.Column(empty_values=(), orderable=False)
     login = tables.Column(accessor="user__username", verbose_name="Login", default="—")
+
+    def render_login(self, record, value):
+        # A login made for someone stays unusable until they set it up with their code.
+        if record.user is not None and not record.user.has_usable_password():
+            return format_html('{} <span class="muted">({})</span>', value, _("waiting for setup"))
+        return value
 
     class Meta:
         model = Person

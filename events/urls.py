@@ -1,16 +1,19 @@
 from django.urls import path
 
-from . import views
+from . import views, views_accounts
 
 app_name = "events"
 urlpatterns = [
     path("", views.home, name="home"),
     path("me/pin/", views.my_pin, name="my_pin"),
+    path("me/password/", views_accounts.password_change, name="password_change"),
+    path("setup/", views_accounts.setup, name="login_setup"),
     path("events/new/", views.event_create, name="create"),
     path("events/<slug:slug>/", views.event_detail, name="detail"),
     path("events/<slug:slug>/tables/", views.tables, name="tables"),
     path("events/<slug:slug>/chips/", views.chips, name="chips"),
     path("events/<slug:slug>/people/", views.people, name="people"),
+    path("events/<slug:slug>/people/<slug:code>/setup-code/", views.setup_code_new, name="setup_code_new"),
     path("events/<slug:slug>/roles/", views.role_add, name="role_add"),
     path("events/<slug:slug>/registration/", views.registration_change, name="registration_change"),
     path("events/<slug:slug>/days/", views.days, name="days"),

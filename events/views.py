@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -25,7 +26,7 @@ from .forms import (
     ShiftForm,
     TableForm,
 )
-from .models import GamingDay, SigningPin
+from .models import GamingDay, Person, SigningPin
 from .rules import RuleViolation
 from .tables import GameTableTable, PersonTable
 
@@ -35,6 +36,18 @@ def applied(form, action) -> bool:
     try:
         with transaction.atomic():
             action()
+        return True
+    except RuleViolation as exc:
+        form.add_error(exc.field if exc.field in form.fields else None, exc.text)
+        return False
+
+
+def applied_counting_tries(form, action) -> bool:
+    """Like applied(), but outside a transaction: a service that counts a wrong password or PIN
+    (events.lockout) must keep that count even though it refuses; it writes nothing else before
+    it has checked everything."""
+    try:
+        action()
         return True
     except RuleViolation as exc:
         form.add_error(exc.field if exc.field in form.fields else None, exc.text)
@@ -52,13 +65,15 @@ def my_pin(request):
     form = PinForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
-        if applied(form, lambda: services.pin_set(user=request.user, password=d["password"], pin=d["pin"])):
+        if applied_counting_tries(
+            form, lambda: services.pin_set(request=request, user=request.user, password=d["password"], pin=d["pin"])
+        ):
             if current is None:
                 messages.success(request, _("Your signing PIN is set. Keep it to yourself."))
             else:
                 messages.success(request, _("Your signing PIN is changed. Keep it to yourself."))
             return redirect("events:my_pin")
-    return render(request, "events/my_pin.html", {"form": form, "current": current, "now": timezone.now()})
+    return render(request, "events/my_pin.html", {"form": form, "current": current})
 
 
 @require_http_methods(["GET", "POST"])
@@ -146,9 +161,10 @@ def chips(request, slug):
 def people(request, slug):
     access = event_access(request, slug, read=READ_ALL, write=SETUP)
     event = access.event
-    form = PersonForm(request.POST or None)
+    form = PersonForm(request.POST or None, can_link=request.user.is_staff)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
+        made = {}
 
         def add():
             person = services.person_add(
@@ -162,14 +178,20 @@ def people(request, slug):
                 gaming_assistant_number=d["gaming_assistant_number"],
             )
             if d["role"]:
-                services.role_assign(person=person, role=d["role"])
-            if d["username"]:
-                services.login_create(person=person, username=d["username"], password=d["password"])
+                services.role_assign(person=person, role=d["role"], by=request.user)
+            if d["username"] and d.get("link_existing"):
+                services.login_link(person=person, username=d["username"], by=request.user)
+            elif d["username"]:
+                made["setup"] = services.login_create(person=person, username=d["username"], by=request.user)
+            made["person"] = person
 
         if applied(form, add):
-            messages.success(request, f"{d['name']} added.")
+            if "setup" in made:
+                return setup_code_page(request, access, made["person"], made["setup"], new=True)
+            messages.success(request, _("%(name)s added.") % {"name": d["name"]})
             return redirect("events:people", slug)
-    table = PersonTable(event.people.prefetch_related("assignments").select_related("user"))
+    people = event.people.prefetch_related("assignments").select_related("user", "user__login_setup")
+    table = PersonTable(people)
     return render(
         request,
         "events/people.html",
@@ -180,15 +202,43 @@ def people(request, slug):
             "form": form,
             "role_form": RoleForm(event=event),
             "registration_form": RegistrationForm(event=event),
+            "waiting": [p for p in people if services.login_pending(p.user)],
+            "now": timezone.now(),
         },
     )
+
+
+def setup_code_page(request, access, person, setup, *, new: bool):
+    """The setup code, shown this once to whoever made it, to hand over on paper. The answer to
+    the POST itself (nothing to reload, nothing kept), and never stored by the browser."""
+    response = render(
+        request,
+        "events/setup_code.html",
+        {"access": access, "event": access.event, "person": person, "setup": setup, "new": new},
+    )
+    add_never_cache_headers(response)
+    response["Cache-Control"] += ", no-store"
+    return response
+
+
+@require_POST
+def setup_code_new(request, slug, code):
+    """A new setup code for a person's login (the first was lost or expired)."""
+    access = event_access(request, slug, read=set(), write=SETUP)
+    person = get_object_or_404(Person, event=access.event, code=code)
+    try:
+        setup = services.login_setup_reissue(person=person, by=request.user)
+    except RuleViolation as exc:
+        messages.error(request, exc.text)
+        return redirect("events:people", slug)
+    return setup_code_page(request, access, person, setup, new=False)
 
 
 @require_POST
 def role_add(request, slug):
     access = event_access(request, slug, read=set(), write=SETUP)
     form = RoleForm(request.POST, event=access.event)
-    if form.is_valid() and applied(form, lambda: services.role_assign(**form.cleaned_data)):
+    if form.is_valid() and applied(form, lambda: services.role_assign(**form.cleaned_data, by=request.user)):
         messages.success(request, "Role assigned.")
     else:
         for error in form.errors.values():

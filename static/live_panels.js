@@ -1,6 +1,7 @@
 /* Refresh a page's live panels in place (the cage home's, the DRIC's queue). Only the innerHTML of each [data-panel]
    element is replaced, so whatever someone is typing elsewhere on the page (and where the
-   cursor is) stays exactly as it was. */
+   cursor is) stays exactly as it was. The refresh URL carries ?panel=1: the server does not count
+   a refresh as activity, so an unattended screen is still logged out when idle (events/idle.py). */
 (function () {
   var root = document.getElementById("live-panels");
   var seconds = root ? parseFloat(root.dataset.refreshSeconds) : 0;
@@ -12,8 +13,10 @@
     busy = true;
     fetch(root.dataset.refreshUrl, { credentials: "same-origin", cache: "no-store" })
       .then(function (response) {
-        // A login page after a redirect is not the panels: keep the old figures and say so.
-        if (!response.ok || response.redirected) throw new Error(String(response.status));
+        // Logged out (401: idle too long; a redirect: the session ended): the page reloads and so
+        // goes to log in itself, so an unattended screen does not keep showing the figures.
+        if (response.status === 401 || response.redirected) { window.location.reload(); throw new Error("logged out"); }
+        if (!response.ok) throw new Error(String(response.status));
         return response.text();
       })
       .then(function (html) {

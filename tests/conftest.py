@@ -4,8 +4,11 @@ import datetime
 from dataclasses import dataclass
 from pathlib import Path
 
+import django.test
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import RequestFactory
+from django.urls import reverse
 
 from events import services
 from events.models import Event, GameTable, GamingDay, Person, Role
@@ -54,13 +57,21 @@ def make_event(slug="lakeside", *, games=("blackjack", "wheel_of_fortune"), firs
     )
 
 
+def give_login(person, username, *, password=PASSWORD, pin=PIN):
+    """A login for a person, made and set up as on the pages: the setup code goes to its owner,
+    who chooses the password and signing PIN (here the shared test ones)."""
+    setup = services.login_create(person=person, username=username, by=None)
+    services.login_setup_complete(request=None, username=username, code=setup.code, password=password, pin=pin)
+    person.user.refresh_from_db()  # the person's own copy of the login now has its password
+    return person.user
+
+
 def add_person(event, code, role, *, born_on=datetime.date(1980, 1, 1), login=True, **extra) -> Person:
     person = services.person_add(event=event, code=code, name=code.replace("_", " ").title(), born_on=born_on, **extra)
     if role:
-        services.role_assign(person=person, role=role)
+        services.role_assign(person=person, role=role, by=None)
     if login:
-        user = services.login_create(person=person, username=f"{event.slug}-{code}", password=PASSWORD)
-        services.pin_set(user=user, password=PASSWORD, pin=PIN)
+        give_login(person, f"{event.slug}-{code}")
     return person
 
 
@@ -108,4 +119,19 @@ def admin_user(db):
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     # Every persona has a login; the real hasher's deliberate slowness would dominate the suite.
+    # tests/events/test_accounts.py checks the real hashers (argon2) on their own.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+class Client(django.test.Client):
+    """The test client, logging in through the lockout check as the login page does: django-axes
+    refuses an authentication without a request, so the login is given one from 127.0.0.1."""
+
+    def login(self, **credentials):
+        credentials.setdefault("request", RequestFactory().post(reverse("login")))
+        return super().login(**credentials)
+
+
+@pytest.fixture
+def client():
+    return Client()

@@ -1,5 +1,7 @@
 """Settings refuse bad values loudly instead of guessing."""
 
+import datetime
+
 import pytest
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -31,8 +33,11 @@ def test_sqlite_queues_writers_and_uses_wal():
     assert options["transaction_mode"] == "IMMEDIATE" and "journal_mode=WAL" in options["init_command"]
 
 
-def test_signing_pin_limits_are_whole_numbers_of_one_or_more(monkeypatch):
-    assert settings.SIGNING_PIN_MAX_FAILURES == 5 and settings.SIGNING_PIN_LOCK_MINUTES == 15
+def test_lockout_and_idle_limits_are_whole_numbers_of_one_or_more(monkeypatch):
+    assert settings.LOGIN_MAX_FAILURES == settings.AXES_FAILURE_LIMIT == 5
+    assert settings.LOGIN_LOCK_MINUTES == 15 and settings.AXES_COOLOFF_TIME == datetime.timedelta(minutes=15)
+    assert settings.AXES_LOCKOUT_PARAMETERS == [["username", "ip_address"]]
+    assert settings.CAGE_IDLE_MINUTES == 15 and settings.LOGIN_SETUP_HOURS == 72
     monkeypatch.setenv("LIMIT", "3")
     assert env_positive_int("LIMIT", 5) == 3
     for bad in ("0", "-1", "five", "2.5"):

@@ -1,9 +1,10 @@
 """A runner opens "Signing PIN" from the header, is refused a weak PIN, and sets their own."""
 
 import pytest
+from axes.models import AccessAttempt
+from django.test import RequestFactory
 
 from events import services
-from events.models import SigningPin
 from events.rules import RuleViolation
 from tests.browser.conftest import at_both_widths, log_in
 from tests.conftest import PASSWORD, PIN, make_cast
@@ -41,7 +42,8 @@ def test_a_runner_sets_their_own_signing_pin_from_the_header(page):
     assert "Your signing PIN is changed." in page.inner_text(".messages")
     at_both_widths(page, "pin-page-changed")
 
-    services.pin_verify(person=cast.runner, pin="60917")
+    at_the_cage = RequestFactory().post("/", REMOTE_ADDR="10.0.0.5")
+    services.pin_verify(request=at_the_cage, person=cast.runner, pin="60917")
     with pytest.raises(RuleViolation, match="wrong; 4 tries left"):
-        services.pin_verify(person=cast.runner, pin=PIN)
-    assert SigningPin.objects.get(user=cast.runner.user).failures == 1
+        services.pin_verify(request=at_the_cage, person=cast.runner, pin=PIN)
+    assert AccessAttempt.objects.get(username=cast.runner.user.username).failures_since_start == 1

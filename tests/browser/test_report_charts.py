@@ -6,9 +6,8 @@ import copy
 import pytest
 
 from cage.importer import import_records
-from events import services as event_services
 from tests.browser.conftest import ARTIFACTS, WIDTHS, log_in, screenshot
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, give_login
 from tests.reports.test_figures import EXAMPLE
 
 SLUG = "lakeside-fair-2026"
@@ -17,7 +16,7 @@ TABLE_CAPTION = "BJ-1 $120.00; BJ-2 $150.00; WOF-1 -$120.00"
 
 def example():
     event = import_records(copy.deepcopy(EXAMPLE))
-    event_services.login_create(person=event.people.get(code="ann"), username="ann", password=PASSWORD)
+    give_login(event.people.get(code="ann"), "ann")
     return event
 
 

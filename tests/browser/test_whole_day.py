@@ -19,10 +19,9 @@ from django.core.management import call_command
 
 from cage.importer import import_records
 from cage.models import Slip
-from events import services as event_services
 from events.models import GamingDay
 from tests.browser.conftest import log_in, screenshot
-from tests.conftest import EXAMPLES, PASSWORD, PIN
+from tests.conftest import EXAMPLES, PASSWORD, PIN, give_login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -44,8 +43,7 @@ def set_up_the_event_without_its_day():
     data["days"] = [{"date": DAY["date"], "records": []}]
     event = import_records(data)
     for person in event.people.all():
-        user = event_services.login_create(person=person, username=person.code, password=PASSWORD)
-        event_services.pin_set(user=user, password=PASSWORD, pin=PIN)
+        give_login(person, person.code)
     return event
 
 

@@ -6,6 +6,7 @@ import pytest
 from django.apps import apps
 from django.contrib.auth import authenticate
 from django.core.management import call_command
+from django.test import RequestFactory
 
 from events import services
 from events.compliance import event_compliance
@@ -13,6 +14,8 @@ from events.models import Event
 from reports.figures import event_figures
 
 pytestmark = pytest.mark.django_db
+# A login goes through the lockout check, which needs the request (as the login page gives it).
+LOGIN_REQUEST = RequestFactory().post("/login/")
 
 
 def counts():
@@ -44,9 +47,9 @@ def test_each_role_can_log_in_with_the_printed_password():
         ("dana", "dealer"),
         ("audrey", "auditor"),
     ):
-        user = authenticate(username=username, password="demo-pass-2026")
+        user = authenticate(LOGIN_REQUEST, username=username, password="demo-pass-2026")
         assert user is not None and role in event.people.get(user=user).role_codes()
-    assert authenticate(username="admin", password="demo-pass-2026").is_staff
+    assert authenticate(LOGIN_REQUEST, username="admin", password="demo-pass-2026").is_staff
 
 
 def test_the_demo_day_reports_as_the_worked_example_and_its_next_day_is_fully_rostered():

@@ -1,12 +1,19 @@
-"""Signing PINs: set by their owner only, stored hashed, checked, and locked after wrong tries."""
+"""Signing PINs: set by their owner only, stored hashed, checked, and locked after wrong tries.
+
+The lock is the login's own (django-axes, events.lockout): a wrong PIN counts as a failed login
+of its owner's username from the terminal it was typed at.
+"""
 
 import datetime
 import io
 
 import pytest
+from axes.models import AccessAttempt
+from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import check_password
 from django.core.management import call_command
 from django.db import connection, transaction
+from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
@@ -17,54 +24,79 @@ from tests.conftest import PASSWORD, PIN, add_person, make_cast
 
 pytestmark = pytest.mark.django_db
 
+CAGE_TERMINAL = "10.0.0.5"
+
 
 @pytest.fixture
 def cast(db):
     return make_cast()
 
 
+def at(address=CAGE_TERMINAL):
+    """A request from a terminal at this address, as the slip form's POST is."""
+    return RequestFactory().post("/cage/lakeside/slips/new/fill/", REMOTE_ADDR=address)
+
+
 def pin_of(person) -> SigningPin:
     return SigningPin.objects.get(user=person.user)
 
 
-def wrong(person, pin="1357"):
+def failures(person, address=CAGE_TERMINAL) -> int:
+    """Wrong tries axes counts for this person's username from this address."""
+    attempt = AccessAttempt.objects.filter(username=person.user.username, ip_address=address).first()
+    return attempt.failures_since_start if attempt else 0
+
+
+def verify(person, pin, address=CAGE_TERMINAL):
+    services.pin_verify(request=at(address), person=person, pin=pin)
+
+
+def wrong(person, pin="1357", address=CAGE_TERMINAL):
     with pytest.raises(RuleViolation) as refused:
-        services.pin_verify(person=person, pin=pin)
+        verify(person, pin, address)
     return str(refused.value)
+
+
+def pin_set(user, password=PASSWORD, pin="9173", address=CAGE_TERMINAL):
+    return services.pin_set(request=at(address), user=user, password=password, pin=pin)
 
 
 # Setting a PIN
 
 
 def test_every_persona_with_a_login_has_the_shared_test_pin(cast):
-    services.pin_verify(person=cast.runner, pin=PIN)
-    services.pin_verify(person=cast.dric, pin=PIN)
+    verify(cast.runner, PIN)
+    verify(cast.dric, PIN)
 
 
 def test_the_owner_sets_a_pin_and_it_is_stored_hashed(cast):
     person = add_person(cast.event, "newcomer", Role.RUNNER, login=False)
-    user = services.login_create(person=person, username="newcomer", password=PASSWORD)
-    assert not SigningPin.objects.filter(user=user).exists()
-    signing_pin = services.pin_set(user=user, password=PASSWORD, pin="80514")
+    setup = services.login_create(person=person, username="newcomer", by=None)
+    assert not SigningPin.objects.filter(user=setup.user).exists()  # the owner sets it at the setup
+    services.login_setup_complete(request=None, username="newcomer", code=setup.code, password=PASSWORD, pin="80514")
+    user = get_user_model().objects.get(username="newcomer")
+    assert check_password("80514", SigningPin.objects.get(user=user).pin_hash)
+    signing_pin = pin_set(user, pin="80517")
     stored = SigningPin.objects.get(user=user)
-    assert stored.pk == signing_pin.pk and stored.failures == 0 and stored.locked_until is None
-    assert "80514" not in stored.pin_hash and check_password("80514", stored.pin_hash)
+    assert stored.pk == signing_pin.pk
+    assert "80517" not in stored.pin_hash and check_password("80517", stored.pin_hash)
     assert stored.set_at <= timezone.now()
 
 
 def test_changing_the_pin_replaces_the_old_one(cast):
-    services.pin_set(user=cast.runner.user, password=PASSWORD, pin="9173")
+    pin_set(cast.runner.user, pin="9173")
     assert SigningPin.objects.filter(user=cast.runner.user).count() == 1
-    services.pin_verify(person=cast.runner, pin="9173")
+    verify(cast.runner, "9173")
     assert "wrong" in wrong(cast.runner, PIN)
 
 
-def test_a_wrong_current_password_sets_nothing(cast):
+def test_a_wrong_current_password_sets_nothing_and_counts_as_a_failed_login(cast):
     before = pin_of(cast.runner).pin_hash
     with pytest.raises(RuleViolation, match="your current password is wrong") as refused:
-        services.pin_set(user=cast.runner.user, password="not-my-password", pin="9173")
-    assert refused.value.field == "password" and refused.value.rule == services.PIN_RULE
+        pin_set(cast.runner.user, password="not-my-password")
+    assert refused.value.field == "password" and refused.value.rule == services.LOGIN_RULE
     assert pin_of(cast.runner).pin_hash == before
+    assert failures(cast.runner) == 1
 
 
 @pytest.mark.parametrize(
@@ -87,34 +119,24 @@ def test_a_wrong_current_password_sets_nothing(cast):
 def test_weak_pins_are_refused_with_the_reason(cast, pin, why):
     before = pin_of(cast.runner).pin_hash
     with pytest.raises(RuleViolation, match=why) as refused:
-        services.pin_set(user=cast.runner.user, password=PASSWORD, pin=pin)
+        pin_set(cast.runner.user, pin=pin)
     assert refused.value.field == "pin"
     assert pin_of(cast.runner).pin_hash == before
 
 
 @pytest.mark.parametrize("pin", ["2468", "1357", "1243", "00001", "97531111"])
 def test_pins_that_are_not_runs_or_repeats_are_accepted(cast, pin):
-    services.pin_set(user=cast.runner.user, password=PASSWORD, pin=pin)
-    services.pin_verify(person=cast.runner, pin=pin)
-
-
-def test_setting_a_pin_clears_the_count_and_the_lock(cast):
-    for _ in range(5):
-        wrong(cast.runner)
-    assert pin_of(cast.runner).locked_until is not None
-    services.pin_set(user=cast.runner.user, password=PASSWORD, pin="9173")
-    stored = pin_of(cast.runner)
-    assert stored.failures == 0 and stored.locked_until is None
-    services.pin_verify(person=cast.runner, pin="9173")
+    pin_set(cast.runner.user, pin=pin)
+    verify(cast.runner, pin)
 
 
 # Verifying a PIN
 
 
 def test_the_right_pin_passes_and_a_wrong_one_says_how_many_tries_are_left(cast):
-    services.pin_verify(person=cast.runner, pin=PIN)
+    verify(cast.runner, PIN)
     assert wrong(cast.runner) == ("the signing PIN of Runner is wrong; 4 tries left (signing PINs)")
-    assert pin_of(cast.runner).failures == 1
+    assert failures(cast.runner) == 1
     assert "3 tries left" in wrong(cast.runner)
     assert "2 tries left" in wrong(cast.runner)
     assert "1 try left" in wrong(cast.runner)
@@ -123,46 +145,64 @@ def test_the_right_pin_passes_and_a_wrong_one_says_how_many_tries_are_left(cast)
 def test_a_right_pin_resets_the_count(cast):
     wrong(cast.runner)
     wrong(cast.runner)
-    services.pin_verify(person=cast.runner, pin=PIN)
-    assert pin_of(cast.runner).failures == 0
+    verify(cast.runner, PIN)
+    assert failures(cast.runner) == 0
     assert "4 tries left" in wrong(cast.runner)
 
 
 def test_the_fifth_wrong_try_locks_and_even_the_right_pin_is_refused_until_the_lock_ends(cast):
     for _ in range(4):
         wrong(cast.runner)
-    assert pin_of(cast.runner).locked_until is None
     before = timezone.now()
     message = wrong(cast.runner)
-    locked_until = pin_of(cast.runner).locked_until
-    assert locked_until is not None
-    assert before + datetime.timedelta(minutes=15) <= locked_until <= timezone.now() + datetime.timedelta(minutes=15)
-    at = timezone.localtime(locked_until).strftime("%H:%M")
+    attempt = AccessAttempt.objects.get(username=cast.runner.user.username, ip_address=CAGE_TERMINAL)
+    ends = attempt.attempt_time + datetime.timedelta(minutes=15)
+    assert before + datetime.timedelta(minutes=15) <= ends <= timezone.now() + datetime.timedelta(minutes=15)
+    at_time = timezone.localtime(ends).strftime("%H:%M")
     assert message == (
-        f"Runner's signing PIN is locked after 5 wrong tries; try again at {at}, or sign from their own session "
+        f"Runner's signing PIN is locked after 5 wrong tries; try again at {at_time}, or sign from their own session "
         "(signing PINs)"
     )
-    # Locked: the right PIN is refused too, and further tries do not move the lock.
+    # Locked: the right PIN is refused too, and further tries are not counted and do not move the lock.
     assert "is locked after 5 wrong tries" in wrong(cast.runner, PIN)
     assert "is locked" in wrong(cast.runner)
-    assert pin_of(cast.runner).locked_until == locked_until
-    # Other people's PINs are not touched.
-    services.pin_verify(person=cast.runner2, pin=PIN)
+    assert failures(cast.runner) == 5
+    assert AccessAttempt.objects.get(pk=attempt.pk).attempt_time == attempt.attempt_time
+    # Other people's PINs are not touched, nor this one at another terminal.
+    verify(cast.runner2, PIN)
+    verify(cast.runner, PIN, address="10.0.0.9")
 
     # The lock time passes: the right PIN works again, and the count starts afresh.
-    SigningPin.objects.filter(user=cast.runner.user).update(locked_until=timezone.now() - datetime.timedelta(seconds=1))
+    AccessAttempt.objects.filter(pk=attempt.pk).update(attempt_time=timezone.now() - datetime.timedelta(minutes=16))
     assert "4 tries left" in wrong(cast.runner)
-    services.pin_verify(person=cast.runner, pin=PIN)
-    stored = pin_of(cast.runner)
-    assert stored.failures == 0 and stored.locked_until is None
+    verify(cast.runner, PIN)
+    assert failures(cast.runner) == 0
+
+
+def test_a_pin_lock_is_the_login_lock_too(client, cast):
+    for _ in range(5):
+        wrong(cast.runner, address="127.0.0.1")
+    # The right password at the login page, from the same terminal, meets the lockout page.
+    response = client.post(reverse("login"), {"username": cast.runner.user.username, "password": PASSWORD})
+    assert response.status_code == 429 and "This login is locked for now" in response.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_wrong_passwords_at_the_login_page_lock_the_pin_too(client, cast):
+    for _ in range(5):
+        client.post(reverse("login"), {"username": cast.runner.user.username, "password": "guess"})
+    assert "signing PIN is locked after 5 wrong tries" in wrong(cast.runner, PIN, address="127.0.0.1")
 
 
 def test_the_limit_and_the_lock_time_come_from_the_settings(cast, settings):
-    settings.SIGNING_PIN_MAX_FAILURES = 2
-    settings.SIGNING_PIN_LOCK_MINUTES = 60
+    settings.AXES_FAILURE_LIMIT = 2
+    settings.AXES_COOLOFF_TIME = datetime.timedelta(minutes=60)
     assert "1 try left" in wrong(cast.runner)
-    assert "locked after 2 wrong tries" in wrong(cast.runner)
-    assert pin_of(cast.runner).locked_until > timezone.now() + datetime.timedelta(minutes=59)
+    message = wrong(cast.runner)
+    assert "locked after 2 wrong tries" in message
+    attempt = AccessAttempt.objects.get(username=cast.runner.user.username)
+    ends = timezone.localtime(attempt.attempt_time + datetime.timedelta(minutes=60)).strftime("%H:%M")
+    assert f"try again at {ends}" in message
 
 
 @pytest.mark.django_db(transaction=True)
@@ -180,17 +220,16 @@ def test_wrong_tries_counted_outside_a_transaction_stay_when_the_callers_work_ro
             raise CallersWorkUndone
     cast.dealer.refresh_from_db()
     assert cast.dealer.registration == Person.Registration.GOOD  # the caller's work is gone
-    assert pin_of(cast.runner).failures == 1  # the wrong try is not
+    assert failures(cast.runner) == 1  # the wrong try is not
     assert "3 tries left" in wrong(cast.runner)
 
 
-def test_inside_a_transaction_the_count_is_kept_only_if_it_commits(cast):
-    with pytest.raises(RuleViolation), transaction.atomic():
-        services.pin_verify(person=cast.runner, pin="1357")
-    assert pin_of(cast.runner).failures == 0
-    with transaction.atomic():
-        wrong(cast.runner)
-    assert pin_of(cast.runner).failures == 1
+def test_the_pin_typed_is_not_written_into_the_lockout_record(cast):
+    request = RequestFactory().post("/cage/x/", {"pin_received_by": "1357", "chips_5": "1"}, REMOTE_ADDR=CAGE_TERMINAL)
+    with pytest.raises(RuleViolation):
+        services.pin_verify(request=request, person=cast.runner, pin="1357")
+    attempt = AccessAttempt.objects.get(username=cast.runner.user.username)
+    assert "1357" not in attempt.post_data and "1357" not in attempt.get_data
 
 
 def test_a_person_without_a_login_cannot_sign_with_a_pin(cast):
@@ -211,7 +250,7 @@ def test_a_suspended_person_or_an_inactive_login_is_refused_even_with_the_right_
     cast.runner2.user.is_active = False
     cast.runner2.user.save()
     assert "Runner2's login is inactive" in wrong(cast.runner2, PIN)
-    assert pin_of(cast.runner).failures == 0 and pin_of(cast.runner2).failures == 0
+    assert failures(cast.runner) == 0 and failures(cast.runner2) == 0
 
 
 # The page
@@ -225,7 +264,7 @@ def test_an_anonymous_visitor_is_sent_to_log_in(client, cast):
     url = reverse("events:my_pin")
     for response in (client.get(url), client.post(url, {"password": PASSWORD, "pin": "9173", "pin_again": "9173"})):
         assert response.status_code == 302 and response.url.startswith(reverse("login"))
-    services.pin_verify(person=cast.runner, pin=PIN)
+    verify(cast.runner, PIN)
 
 
 def test_the_page_shows_the_form_and_writes_nothing(client, cast):
@@ -251,8 +290,8 @@ def test_posting_sets_the_users_own_pin(client, cast):
     assert response.status_code == 302 and response.url == reverse("events:my_pin")
     page = client.get(response.url).content.decode()
     assert "Your signing PIN is changed." in page and "9173" not in page
-    services.pin_verify(person=cast.runner, pin="9173")
-    services.pin_verify(person=cast.runner2, pin=PIN)  # nobody else's
+    verify(cast.runner, "9173")
+    verify(cast.runner2, PIN)  # nobody else's
 
 
 def test_a_first_pin_is_set_from_the_page(client, cast):
@@ -263,13 +302,14 @@ def test_a_first_pin_is_set_from_the_page(client, cast):
         reverse("events:my_pin"), {"password": PASSWORD, "pin": "9173", "pin_again": "9173"}, follow=True
     )
     assert "Your signing PIN is set." in response.content.decode()
-    services.pin_verify(person=cast.runner, pin="9173")
+    verify(cast.runner, "9173")
 
 
 @pytest.mark.parametrize(
     "data, shown",
     [
         ({"password": "wrong-password", "pin": "9173", "pin_again": "9173"}, "your current password is wrong"),
+        ({"password": PASSWORD, "pin": "9173", "pin_again": ""}, "This field is required"),
         ({"password": PASSWORD, "pin": "1234", "pin_again": "1234"}, "digits in a row"),
         ({"password": PASSWORD, "pin": "9173", "pin_again": "9174"}, "The two PINs differ"),
         ({"password": "", "pin": "9173", "pin_again": "9173"}, "This field is required"),
@@ -285,6 +325,21 @@ def test_refusals_are_shown_on_the_page_and_change_nothing(client, cast, data, s
     assert list(SigningPin.objects.values()) == before
 
 
+def test_wrong_passwords_on_the_pin_page_lock_the_login_and_the_pin_page_says_so(client, cast):
+    log_in(client, cast.runner)
+    url = reverse("events:my_pin")
+    for _ in range(4):
+        page = client.post(url, {"password": "guess", "pin": "9173", "pin_again": "9173"}).content.decode()
+        assert "your current password is wrong" in page
+    page = client.post(url, {"password": "guess", "pin": "9173", "pin_again": "9173"}).content.decode()
+    assert "is locked after 5 wrong tries; try again at" in page
+    # Locked: even the right password sets nothing, here or at the login page.
+    page = client.post(url, {"password": PASSWORD, "pin": "9173", "pin_again": "9173"}).content.decode()
+    assert "is locked after 5 wrong tries" in page
+    verify(cast.runner, PIN)  # the PIN is unchanged (and not locked at another terminal)
+    assert failures(cast.runner, "127.0.0.1") == 5
+
+
 # The demo
 
 
@@ -296,10 +351,10 @@ def test_the_demo_gives_each_person_the_demo_pin_and_a_second_load_keeps_a_chang
     people = list(event.people.exclude(user=None))
     assert len(people) == 9
     for person in people:
-        services.pin_verify(person=person, pin="2468")
+        verify(person, "2468")
     ann = event.people.get(code="ann")
-    services.pin_set(user=ann.user, password="demo-pass-2026", pin="5091")
+    pin_set(ann.user, password="demo-pass-2026", pin="5091")
     before = list(SigningPin.objects.order_by("pk").values())
     call_command("load_demo", stdout=io.StringIO())
     assert list(SigningPin.objects.order_by("pk").values()) == before
-    services.pin_verify(person=ann, pin="5091")
+    verify(ann, "5091")

@@ -81,7 +81,7 @@ def test_a_supplier_associated_person_cannot_be_a_designated_person():
     event = make_event()
     person = add_person(event, "sam", None, supplier_associated=True, gaming_assistant_number="GA-1")
     with pytest.raises(RuleViolation) as refused:
-        services.role_assign(person=person, role=Role.CHIP_CASHIER)
+        services.role_assign(person=person, role=Role.CHIP_CASHIER, by=None)
     assert refused.value.rule == "T&C 2" and "supplier" in str(refused.value)
     assert not Assignment.objects.exists()
 
@@ -90,14 +90,14 @@ def test_one_person_cannot_hold_two_designated_positions():
     event = make_event()
     person = add_person(event, "ann", Role.DRIC)
     with pytest.raises(RuleViolation, match=r"already holds the position.*\(T&C 2\)"):
-        services.role_assign(person=person, role=Role.GENERAL_CASHIER)
+        services.role_assign(person=person, role=Role.GENERAL_CASHIER, by=None)
     assert person.role_codes() == {"dric"}
 
 
 def test_a_designated_person_may_also_hold_a_floor_role():
     event = make_event()
     person = add_person(event, "ann", Role.DRIC)
-    services.role_assign(person=person, role=Role.RUNNER)
+    services.role_assign(person=person, role=Role.RUNNER, by=None)
     assert person.role_codes() == {"dric", "runner"}
 
 
@@ -105,9 +105,9 @@ def test_a_supplier_dealer_must_be_a_registered_gaming_assistant():
     event = make_event()
     unregistered = add_person(event, "sid", None, supplier_associated=True)
     with pytest.raises(RuleViolation, match=r"T&C 4\.2"):
-        services.role_assign(person=unregistered, role=Role.DEALER)
+        services.role_assign(person=unregistered, role=Role.DEALER, by=None)
     registered = add_person(event, "reg", None, supplier_associated=True, gaming_assistant_number="GA-778")
-    assert services.role_assign(person=registered, role=Role.DEALER).role == "dealer"
+    assert services.role_assign(person=registered, role=Role.DEALER, by=None).role == "dealer"
 
 
 def test_a_gaming_day_must_fall_within_the_licensed_dates():

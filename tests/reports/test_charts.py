@@ -10,11 +10,10 @@ import pytest
 from django.urls import reverse
 
 from cage.importer import import_records
-from events import services as event_services
 from reports.charts import chip_liability, report_charts
 from reports.figures import event_figures
 from tests.browser.conftest import ARTIFACTS
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, give_login
 from tests.reports.test_exports import poppler  # noqa: F401  (skips without poppler-utils)
 from tests.reports.test_figures import EXAMPLE
 from tests.reports.test_financial_report import lines_of, pdf_pages
@@ -26,7 +25,7 @@ TABLE_CAPTION = "BJ-1 $120.00; BJ-2 $150.00; WOF-1 -$120.00"
 
 def example():
     event = import_records(copy.deepcopy(EXAMPLE))
-    event_services.login_create(person=event.people.get(code="ann"), username="ann", password=PASSWORD)
+    give_login(event.people.get(code="ann"), "ann")
     return event
 
 

@@ -27,7 +27,7 @@ from reports.daily import day_figures, day_sheets, sheets_json
 from reports.daily_exports import sheet_csv
 from reports.figures import event_figures
 from tests.cage.helpers import FILL_SIGNED, open_table, stock
-from tests.conftest import EXAMPLES, PASSWORD
+from tests.conftest import EXAMPLES, PASSWORD, give_login
 from tests.reports.test_exports import pdf_text, poppler  # noqa: F401  (poppler: a fixture)
 from tests.reports.test_figures import EXAMPLE
 
@@ -217,7 +217,7 @@ def example(db):
     event = import_records(copy.deepcopy(EXAMPLE))
     people = {p.code: p for p in event.people.all()}
     for code in ("ann", "rita", "dana"):
-        event_services.login_create(person=people[code], username=code, password=PASSWORD)
+        give_login(people[code], code)
     return event
 
 

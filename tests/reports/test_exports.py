@@ -12,8 +12,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from cage.importer import import_records
-from events import services as event_services
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, give_login
 from tests.reports.test_figures import EXAMPLE
 
 pytestmark = pytest.mark.django_db
@@ -89,7 +88,7 @@ def test_text_that_looks_like_markup_is_printed_as_written(tmp_path, poppler):
 
 def test_the_financial_report_is_one_click_from_the_report_page(client, poppler, tmp_path):
     event = import_records(copy.deepcopy(EXAMPLE))
-    event_services.login_create(person=event.people.get(code="ann"), username="ann", password=PASSWORD)
+    give_login(event.people.get(code="ann"), "ann")
     assert client.login(username="ann", password=PASSWORD)
     page = client.get(reverse("reports:event", args=[event.slug])).content.decode()
     assert reverse("reports:event_pdf", args=[event.slug]) in page

@@ -17,7 +17,7 @@ from events.rules import RuleViolation
 from reports.figures import event_figures
 from reports.models import ReportSignature
 from reports.services import figures_digest, report_sign
-from tests.conftest import DAY, PASSWORD, make_cast
+from tests.conftest import DAY, PASSWORD, give_login, make_cast
 from tests.reports.test_exports import poppler  # noqa: F401  (the fixture that skips without poppler-utils)
 from tests.reports.test_figures import EXAMPLE
 
@@ -50,7 +50,7 @@ def local(signature) -> str:
 def example():
     event = import_records(copy.deepcopy(EXAMPLE))
     for code in ("ann", "gus", "cora", "rita"):
-        event_services.login_create(person=event.people.get(code=code), username=code, password=PASSWORD)
+        give_login(event.people.get(code=code), code)
     return event
 
 
@@ -203,8 +203,8 @@ def test_only_the_three_designated_persons_sign(client):
         report_sign(event=event, person=other.dric)
     # an auditor's session may read the report but not sign it
     auditor = event_services.person_add(event=event, code="aud", name="Audrey Roy", born_on=datetime.date(1970, 1, 1))
-    event_services.role_assign(person=auditor, role="auditor")
-    event_services.login_create(person=auditor, username="audrey", password=PASSWORD)
+    event_services.role_assign(person=auditor, role="auditor", by=None)
+    give_login(auditor, "audrey")
     assert client.login(username="audrey", password=PASSWORD)
     assert client.get(reverse("reports:event", args=[SLUG])).status_code == 200
     assert client.post(reverse("reports:event_sign", args=[SLUG])).status_code == 403

@@ -1,8 +1,10 @@
 """Load the demo event: one full gaming day of records through import_records, a login for each
 role, and the next gaming day scheduled with a full roster, ready for the DRIC to open.
 
-Loading it twice changes nothing: an existing demo event is left as it is, and a person who has
-set a signing PIN of their own keeps it (the demo PIN is set only where none exists).
+Each demo login is made as any login is (events.services.login_create, with a one-time setup
+code) and then set up with the demo password and PIN as its owner would on the setup page. Known
+passwords are for the local demo only. Loading it twice changes nothing: an existing demo event is
+left as it is, with any password or PIN its people changed.
 """
 
 import datetime
@@ -15,13 +17,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from events import services
-from events.models import Event, Role, SigningPin
-from events.rules import RuleViolation
+from events.models import Event, Role
 
 DEMO_FILE = Path(__file__).resolve().parents[2] / "demo" / "lakeside-demo.json"
 SLUG = "lakeside-fair-2026"
 PASSWORD = "demo-pass-2026"
-PIN = "2468"  # each demo person's signing PIN, set through pin_set as its owner would
+PIN = "2468"  # each demo person's signing PIN, set at the login's setup as its owner would
 LOGINS = [  # (person id, role shown)
     ("ann", "Designated Representative in Charge"),
     ("gus", "General Cashier"),
@@ -44,19 +45,7 @@ class Command(BaseCommand):
         else:
             call_command("import_records", str(DEMO_FILE), stdout=self.stdout)
             self.extend(Event.objects.get(slug=SLUG))
-        self.give_pins(Event.objects.get(slug=SLUG))
         self.print_logins()
-
-    def give_pins(self, event: Event):
-        """The demo PIN for each person with a login who has none yet; never over a PIN of their own."""
-        for person in event.people.exclude(user=None).select_related("user"):
-            if SigningPin.objects.filter(user=person.user).exists():
-                continue
-            try:
-                services.pin_set(user=person.user, password=PASSWORD, pin=PIN)
-            except RuleViolation:
-                # They changed the demo password: only they can set their PIN now.
-                self.stdout.write(f"  {person.code}: no demo signing PIN (their password is no longer the demo one)")
 
     @transaction.atomic
     def extend(self, event: Event):
@@ -77,9 +66,12 @@ class Command(BaseCommand):
             born_on=datetime.date(1972, 5, 9),
             identification="AGCO inspector card",
         )
-        services.role_assign(person=auditor, role=Role.AUDITOR)
+        services.role_assign(person=auditor, role=Role.AUDITOR, by=None)
         for person in event.people.all():
-            services.login_create(person=person, username=person.code, password=PASSWORD)
+            setup = services.login_create(person=person, username=person.code, by=None)
+            services.login_setup_complete(
+                request=None, username=person.code, code=setup.code, password=PASSWORD, pin=PIN
+            )
 
         # The imported day came from paper; give it the hours it ran and the next day a roster.
         first = event.days.get(date=datetime.date(2026, 9, 11))

@@ -1,0 +1,149 @@
+"""A new person's login, in real browsers: the DRIC adds the person and is shown the setup code
+once; the person, in a browser of their own, sets their own password and PIN with it and logs in.
+Then the lockout page after repeated wrong passwords, and an idle cage screen logging itself out."""
+
+import re
+import time
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+
+from events.idle import LAST_ACTIVITY
+from events.models import SigningPin
+from tests.browser.conftest import at_both_widths, log_in
+from tests.conftest import PASSWORD, make_cast
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NEW_PASSWORD = "my-own-secret-2026"
+NEW_PIN = "60917"
+
+
+def own_browser(browser, live_server):
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return context, page
+
+
+def test_a_new_persons_login_is_set_up_by_the_person_with_the_code_they_were_handed(browser, live_server):
+    cast = make_cast()
+    slug = cast.event.slug
+
+    dric_context, dric = own_browser(browser, live_server)
+    nia_context, nia = own_browser(browser, live_server)
+    try:
+        log_in(dric, cast.dric.user.username, PASSWORD)
+        dric.goto(f"/events/{slug}/people/")
+        assert dric.locator("#person-form input[name=password]").count() == 0  # nobody types a password for another
+        assert dric.locator("#person-form input[name=link_existing]").count() == 0  # administrator only
+        dric.fill("#person-form input[name=code]", "nia")
+        dric.fill("#person-form input[name=name]", "Nia Brown")
+        dric.fill("#person-form input[name=born_on]", "1990-05-05")
+        dric.select_option("#person-form select[name=role]", "runner")
+        dric.fill("#person-form input[name=username]", "nia")
+        dric.click("#person-form button[type=submit]")
+        dric.wait_for_selector("#setup-code")
+        code = dric.inner_text("#setup-code-value").strip()
+        assert re.fullmatch(r"[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}", code)
+        assert dric.inner_text("#setup-username") == "nia"
+        assert "shown only this once" in dric.inner_text("#setup-once")
+        at_both_widths(dric, "accounts-setup-code")
+
+        # Back on the people page the code is gone for good; the login waits for its owner.
+        dric.set_viewport_size({"width": 1366, "height": 900})
+        dric.click("text=Back to the people")
+        dric.wait_for_selector("#waiting-logins")
+        assert code not in dric.content()
+        assert "Nia Brown (nia)" in dric.inner_text("#waiting-logins")
+        assert "waiting for setup" in dric.inner_text("#people")
+        at_both_widths(dric, "accounts-people-waiting")
+
+        # Nia, on her own screen: the login page leads to the setup page.
+        nia.goto("/login/")
+        nia.click("#setup-link a")
+        nia.wait_for_url("**/setup/")
+        at_both_widths(nia, "accounts-setup-page")
+        nia.set_viewport_size({"width": 1366, "height": 900})
+        # A weak PIN first: refused, nothing typed shown back.
+        for name, value in (
+            ("username", "nia"),
+            ("code", code.lower()),
+            ("password", NEW_PASSWORD),
+            ("password_again", NEW_PASSWORD),
+            ("pin", "1234"),
+            ("pin_again", "1234"),
+        ):
+            nia.fill(f"#setup-form input[name={name}]", value)
+        nia.click("#setup-form button[type=submit]")
+        nia.wait_for_selector("#setup-form .errorlist")
+        assert "digits in a row" in nia.inner_text("#setup-form")
+        assert nia.locator("#setup-form input[name=password]").input_value() == ""
+        at_both_widths(nia, "accounts-setup-refused")
+        nia.set_viewport_size({"width": 1366, "height": 900})
+        for name, value in (
+            ("code", code),
+            ("password", NEW_PASSWORD),
+            ("password_again", NEW_PASSWORD),
+            ("pin", NEW_PIN),
+            ("pin_again", NEW_PIN),
+        ):
+            nia.fill(f"#setup-form input[name={name}]", value)
+        nia.click("#setup-form button[type=submit]")
+        nia.wait_for_url("**/login/")
+        assert "Your password and signing PIN are set" in nia.inner_text(".messages")
+        log_in(nia, "nia", NEW_PASSWORD)
+        assert "Nia Brown" in nia.inner_text("header")
+        nia.click("header >> text=Password")
+        nia.wait_for_url("**/me/password/")
+        at_both_widths(nia, "accounts-password-page")
+
+        user = get_user_model().objects.get(username="nia")
+        assert user.check_password(NEW_PASSWORD) and SigningPin.objects.filter(user=user).exists()
+    finally:
+        dric_context.close()
+        nia_context.close()
+
+
+def test_repeated_wrong_passwords_meet_the_lockout_page(browser, live_server):
+    cast = make_cast()
+    context, page = own_browser(browser, live_server)
+    try:
+        username = cast.general_cashier.user.username
+        for _ in range(5):
+            page.goto("/login/")
+            page.fill("input[name=username]", username)
+            page.fill("input[name=password]", "a-wrong-guess")
+            page.click("button[type=submit]")
+            page.wait_for_load_state()
+        page.wait_for_selector("#locked-out")
+        text = page.inner_text("#locked-out")
+        assert "After 5 wrong tries in a row" in text and f"{username} can try again at" in text
+        # Even the right password now meets the same page.
+        page.goto("/login/")
+        page.fill("input[name=username]", username)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("button[type=submit]")
+        page.wait_for_selector("#locked-out")
+        at_both_widths(page, "accounts-locked-out")
+    finally:
+        context.close()
+
+
+def test_an_unattended_cage_screen_goes_to_the_login_page_by_itself(page, settings):
+    """The panels keep refreshing, but that is not activity: once the session has been idle too
+    long, the next refresh sends the whole page to the login, figures gone from the screen."""
+    settings.CAGE_REFRESH_SECONDS = 1
+    cast = make_cast()
+    log_in(page, cast.general_cashier.user.username, PASSWORD)
+    page.goto(f"/cage/{cast.event.slug}/")
+    page.wait_for_selector("#inventory")
+    # The session's last activity, moved back past the idle time (no waiting for a clock).
+    key = next(c["value"] for c in page.context.cookies() if c["name"] == "sessionid")
+    session = SessionStore(session_key=key)
+    session[LAST_ACTIVITY] = int(time.time()) - 16 * 60
+    session.save()
+    page.wait_for_url("**/login/**", timeout=10_000)
+    assert "You were logged out after 15 minutes without activity." in page.inner_text(".messages")
+    assert page.locator("#inventory").count() == 0

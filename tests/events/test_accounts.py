@@ -1,0 +1,503 @@
+"""Accounts: logins made by someone else start with a one-time setup code and no password; each
+person sets and changes their own password and PIN; argon2; one lockout for every secret typed;
+no silent reuse of an existing login; designations mid-event by the licensee's administrator only."""
+
+import datetime
+import re
+import uuid
+
+import pytest
+from axes.models import AccessAttempt
+from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth.hashers import check_password, make_password
+from django.test import RequestFactory
+from django.urls import reverse
+from django.utils import timezone
+
+from cage.models import Slip
+from cage.services import sale
+from config import settings as project_settings
+from events import services
+from events.models import Assignment, LoginSetup, Person, Role, SigningPin
+from events.rules import RuleViolation
+from tests.cage.helpers import SALE_SIGNED, stock
+from tests.conftest import PASSWORD, PIN, add_person, give_login, make_cast
+
+pytestmark = pytest.mark.django_db
+
+User = get_user_model()
+NEW_PASSWORD = "a-brand-new-secret-77"
+SETUP_PAGE = "/setup/"
+CODE = re.compile(r"^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$")
+
+
+@pytest.fixture
+def cast(db):
+    return make_cast()
+
+
+def from_address(address="10.0.0.7"):
+    return RequestFactory().post(SETUP_PAGE, REMOTE_ADDR=address)
+
+
+def newcomer(cast, code="nia", role=None):
+    return add_person(cast.event, code, role, login=False)
+
+
+def complete(username, code, *, request=None, password=PASSWORD, pin="60917"):
+    return services.login_setup_complete(request=request, username=username, code=code, password=password, pin=pin)
+
+
+def log_in_as(client, user, password=PASSWORD):
+    assert client.login(username=user.username, password=password)
+
+
+# --- argon2 -----------------------------------------------------------------------------------
+
+
+def test_passwords_pins_and_setup_codes_are_hashed_with_argon2(cast, settings):
+    # The suite hashes with MD5 for speed; here the project's own hashers are used.
+    settings.PASSWORD_HASHERS = project_settings.PASSWORD_HASHERS
+    assert settings.PASSWORD_HASHERS[0] == "django.contrib.auth.hashers.Argon2PasswordHasher"
+    person = newcomer(cast)
+    setup = services.login_create(person=person, username="nia", by=cast.dric.user)
+    assert LoginSetup.objects.get(user=setup.user).code_hash.startswith("argon2$")
+    complete("nia", setup.code)
+    user = User.objects.get(username="nia")
+    assert user.password.startswith("argon2$") and user.check_password(PASSWORD)
+    stored = SigningPin.objects.get(user=user).pin_hash
+    assert stored.startswith("argon2$") and "60917" not in stored and check_password("60917", stored)
+    services.pin_set(request=from_address(), user=user, password=PASSWORD, pin="80514")
+    assert SigningPin.objects.get(user=user).pin_hash.startswith("argon2$")
+
+
+def test_a_pbkdf2_password_and_pin_still_verify_and_are_rehashed_with_argon2(cast, settings, client):
+    settings.PASSWORD_HASHERS = project_settings.PASSWORD_HASHERS
+    user = cast.runner.user
+    User.objects.filter(pk=user.pk).update(password=make_password(PASSWORD, hasher="pbkdf2_sha256"))
+    SigningPin.objects.filter(user=user).update(pin_hash=make_password(PIN, hasher="pbkdf2_sha256"))
+    response = client.post(reverse("login"), {"username": user.username, "password": PASSWORD})
+    assert response.status_code == 302
+    assert User.objects.get(pk=user.pk).password.startswith("argon2$")
+    services.pin_verify(request=from_address(), person=cast.runner, pin=PIN)
+    assert SigningPin.objects.get(user=user).pin_hash.startswith("argon2$")
+
+
+# --- a login made by someone else -------------------------------------------------------------
+
+
+def test_a_new_login_has_no_usable_password_and_a_one_time_code_kept_only_hashed(cast):
+    person = newcomer(cast)
+    setup = services.login_create(person=person, username="nia", by=cast.dric.user)
+    person.refresh_from_db()
+    assert person.user == setup.user and setup.user.username == "nia"
+    assert not person.user.has_usable_password()
+    assert CODE.match(setup.code), setup.code
+    stored = LoginSetup.objects.get(user=setup.user)
+    assert setup.code not in stored.code_hash and setup.code.replace("-", "") not in stored.code_hash
+    assert stored.made_by == cast.dric.user and stored.used_at is None
+    hours = (stored.expires_at - stored.made_at).total_seconds() / 3600
+    assert hours == 72 and setup.expires_at == stored.expires_at
+    # Nothing the maker could have typed opens it: not a password, not the code itself.
+    for guess in ("", PASSWORD, setup.code):
+        assert authenticate(from_address(), username="nia", password=guess) is None
+    assert not SigningPin.objects.filter(user=setup.user).exists()
+
+
+def test_each_code_is_new(cast):
+    codes = {services.login_create(person=newcomer(cast, f"p{i}"), username=f"p{i}", by=None).code for i in range(5)}
+    assert len(codes) == 5
+
+
+def test_the_owner_sets_their_password_and_pin_with_the_code_and_it_works_once(cast, client):
+    setup = services.login_create(person=newcomer(cast), username="nia", by=cast.dric.user)
+    complete("nia", setup.code.lower().replace("-", " "), request=from_address())  # as typed off paper
+    user = User.objects.get(username="nia")
+    assert user.check_password(PASSWORD) and check_password("60917", SigningPin.objects.get(user=user).pin_hash)
+    assert LoginSetup.objects.get(user=user).used_at is not None
+    log_in_as(client, user)
+    with pytest.raises(RuleViolation, match="this setup code was used already"):
+        complete("nia", setup.code, password="another-password-99", pin="80514")
+    assert User.objects.get(username="nia").check_password(PASSWORD)
+
+
+def test_an_expired_code_is_refused_and_changes_nothing(cast, settings):
+    settings.LOGIN_SETUP_HOURS = 1
+    setup = services.login_create(person=newcomer(cast), username="nia", by=None)
+    assert setup.expires_at - timezone.now() <= datetime.timedelta(hours=1)
+    LoginSetup.objects.filter(user=setup.user).update(expires_at=timezone.now() - datetime.timedelta(seconds=1))
+    with pytest.raises(RuleViolation, match="this setup code expired at .*; ask whoever made your login for a new one"):
+        complete("nia", setup.code)
+    user = User.objects.get(username="nia")
+    assert not user.has_usable_password() and not SigningPin.objects.filter(user=user).exists()
+
+
+def test_a_weak_password_or_pin_is_refused_and_the_code_still_works(cast):
+    setup = services.login_create(person=newcomer(cast), username="nia", by=None)
+    with pytest.raises(RuleViolation, match="too short") as refused:
+        complete("nia", setup.code, password="short")
+    assert refused.value.field == "password"
+    with pytest.raises(RuleViolation, match="too common"):
+        complete("nia", setup.code, password="password123")
+    with pytest.raises(RuleViolation, match="digits in a row") as refused:
+        complete("nia", setup.code, pin="1234")
+    assert refused.value.field == "pin"
+    assert not User.objects.get(username="nia").has_usable_password()
+    complete("nia", setup.code)
+
+
+def test_wrong_codes_count_as_failed_logins_and_lock_even_the_right_code(cast):
+    setup = services.login_create(person=newcomer(cast), username="nia", by=None)
+    same = "this username and setup code do not go together; check both as they are written (logins)"
+    for _ in range(4):
+        with pytest.raises(RuleViolation) as refused:
+            complete("nia", "AAAA-BBBB-CCCC", request=from_address())
+        assert str(refused.value) == same
+    # An unknown username gets the same words: the page tells nobody which usernames exist.
+    with pytest.raises(RuleViolation) as refused:
+        complete("nobody-here", setup.code, request=from_address())
+    assert str(refused.value) == same
+    with pytest.raises(RuleViolation, match="nia is locked after 5 wrong tries; try again at"):
+        complete("nia", "AAAA-BBBB-CCCC", request=from_address())
+    assert AccessAttempt.objects.get(username="nia", ip_address="10.0.0.7").failures_since_start == 5
+    with pytest.raises(RuleViolation, match="is locked"):
+        complete("nia", setup.code, request=from_address())
+    assert not User.objects.get(username="nia").has_usable_password()
+    # From the new person's own phone (another address) the right code works.
+    complete("nia", setup.code, request=from_address("10.0.0.8"))
+
+
+def test_a_new_code_replaces_a_lost_one_while_the_login_waits(cast):
+    person = newcomer(cast)
+    first = services.login_create(person=person, username="nia", by=cast.dric.user)
+    second = services.login_setup_reissue(person=person, by=cast.dric.user)
+    assert second.code != first.code and second.user == first.user
+    with pytest.raises(RuleViolation, match="do not go together"):
+        complete("nia", first.code)
+    complete("nia", second.code)
+
+
+def test_only_the_administrator_gives_a_set_up_login_a_new_code_and_it_clears_password_and_pin(cast, admin_user):
+    with pytest.raises(RuleViolation, match="only the licensee's administrator may give them a new setup code"):
+        services.login_setup_reissue(person=cast.runner, by=cast.dric.user)
+    assert User.objects.get(pk=cast.runner.user.pk).check_password(PASSWORD)
+    setup = services.login_setup_reissue(person=cast.runner, by=admin_user)
+    user = User.objects.get(pk=cast.runner.user.pk)
+    assert not user.has_usable_password() and not SigningPin.objects.filter(user=user).exists()
+    complete(user.username, setup.code, password=NEW_PASSWORD)
+    assert User.objects.get(pk=user.pk).check_password(NEW_PASSWORD)
+
+
+def test_a_person_without_a_login_gets_no_code(cast):
+    with pytest.raises(RuleViolation, match="has no login"):
+        services.login_setup_reissue(person=newcomer(cast), by=cast.dric.user)
+
+
+# --- an existing username is never reused silently --------------------------------------------
+
+
+@pytest.mark.parametrize("username", ["admin", "ADMIN", "other-fair-dric", "lakeside-runner"])
+def test_an_existing_username_is_refused_and_nothing_is_linked(cast, admin_user, username):
+    make_cast("other-fair")
+    person = newcomer(cast)
+    before = User.objects.count()
+    with pytest.raises(RuleViolation, match="the username .* is taken; choose another") as refused:
+        services.login_create(person=person, username=username, by=cast.dric.user)
+    assert refused.value.field == "username"
+    person.refresh_from_db()
+    assert person.user is None and User.objects.count() == before
+
+
+def test_only_the_administrator_links_an_existing_login(cast, admin_user):
+    other = make_cast("other-fair")
+    person = newcomer(cast)
+    with pytest.raises(RuleViolation, match="only the licensee's administrator may link"):
+        services.login_link(person=person, username=other.dric.user.username, by=cast.dric.user)
+    services.login_link(person=person, username=other.dric.user.username, by=admin_user)
+    person.refresh_from_db()
+    assert person.user == other.dric.user
+    with pytest.raises(RuleViolation, match="is already Dric's on this event; one login is one person"):
+        services.login_link(person=newcomer(cast, "ida"), username=cast.dric.user.username, by=admin_user)
+    with pytest.raises(RuleViolation, match="there is no login named ghost"):
+        services.login_link(person=newcomer(cast, "gil"), username="ghost", by=admin_user)
+
+
+def person_form(**extra):
+    return {"code": "nia", "name": "Nia Brown", "born_on": "1990-05-05", "registration": "good", **extra}
+
+
+def test_the_page_shows_the_code_once_and_the_people_page_never_again(client, cast):
+    log_in_as(client, cast.dric.user)
+    response = client.post(reverse("events:people", args=[cast.event.slug]), person_form(username="nia"))
+    page = response.content.decode()
+    code = re.search(r'id="setup-code-value">([^<]+)<', page).group(1)
+    assert CODE.match(code) and "This code is shown only this once" in page
+    assert "no-store" in response["Cache-Control"]
+    people = client.get(reverse("events:people", args=[cast.event.slug])).content.decode()
+    assert code not in people and "waiting for setup" in people and 'id="waiting-logins"' in people
+    complete("nia", code)
+    assert "waiting for setup" not in client.get(reverse("events:people", args=[cast.event.slug])).content.decode()
+
+
+def test_a_username_already_on_the_event_is_refused_on_the_page_without_a_500(client, cast):
+    log_in_as(client, cast.dric.user)
+    response = client.post(
+        reverse("events:people", args=[cast.event.slug]), person_form(username=cast.runner.user.username)
+    )
+    assert response.status_code == 200
+    assert "is taken; choose another. Only the licensee&#x27;s administrator may link" in response.content.decode()
+    assert not Person.objects.filter(event=cast.event, code="nia").exists()  # all or nothing
+
+
+def test_the_dric_is_not_offered_the_link_and_a_forged_one_is_refused(client, cast):
+    other = make_cast("other-fair")
+    log_in_as(client, cast.dric.user)
+    url = reverse("events:people", args=[cast.event.slug])
+    assert 'name="link_existing"' not in client.get(url).content.decode()
+    client.post(url, person_form(username=other.dric.user.username, link_existing="on"))
+    assert not Person.objects.filter(event=cast.event, code="nia").exists()
+
+
+def test_the_administrator_links_an_existing_login_by_ticking_the_choice(client, cast, admin_user):
+    other = make_cast("other-fair")
+    client.force_login(admin_user)
+    url = reverse("events:people", args=[cast.event.slug])
+    assert 'name="link_existing"' in client.get(url).content.decode()
+    response = client.post(url, person_form(username=other.dric.user.username, link_existing="on"))
+    assert response.status_code == 302
+    assert Person.objects.get(event=cast.event, code="nia").user == other.dric.user
+    # Without the tick, the same username is refused for the administrator too.
+    client.post(url, person_form(code="ida", username=other.dric.user.username))
+    assert not Person.objects.filter(event=cast.event, code="ida").exists()
+
+
+def test_the_dric_makes_a_new_code_for_a_waiting_login_from_the_people_page(client, cast):
+    person = newcomer(cast)
+    first = services.login_create(person=person, username="nia", by=cast.dric.user)
+    log_in_as(client, cast.dric.user)
+    response = client.post(reverse("events:setup_code_new", args=[cast.event.slug, "nia"]))
+    code = re.search(r'id="setup-code-value">([^<]+)<', response.content.decode()).group(1)
+    assert code != first.code and "A new setup code for Nia" in response.content.decode()
+    # A login in use is not hers to reset.
+    response = client.post(reverse("events:setup_code_new", args=[cast.event.slug, "runner"]), follow=True)
+    assert "only the licensee&#x27;s administrator may give them a new setup code" in response.content.decode()
+    assert User.objects.get(pk=cast.runner.user.pk).check_password(PASSWORD)
+    # Nobody else on the event may make codes at all.
+    log_in_as(client, cast.general_cashier.user)
+    assert client.post(reverse("events:setup_code_new", args=[cast.event.slug, "nia"])).status_code == 403
+
+
+# --- the setup page ---------------------------------------------------------------------------
+
+
+def setup_form(given_code, **extra):
+    return {
+        "username": "nia",
+        "code": given_code,
+        "password": NEW_PASSWORD,
+        "password_again": NEW_PASSWORD,
+        "pin": "60917",
+        "pin_again": "60917",
+        **extra,
+    }
+
+
+def test_the_setup_page_is_open_without_logging_in_and_sets_up_the_login(client, cast):
+    setup = services.login_create(person=newcomer(cast), username="nia", by=cast.dric.user)
+    page = client.get(SETUP_PAGE)
+    assert page.status_code == 200 and "Set up your login" in page.content.decode()
+    response = client.post(SETUP_PAGE, setup_form(setup.code), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("login")
+    assert "Your password and signing PIN are set" in response.content.decode()
+    assert client.login(username="nia", password=NEW_PASSWORD)
+
+
+@pytest.mark.parametrize(
+    "extra, shown",
+    [
+        ({"code": "AAAA-BBBB-CCCC"}, "this username and setup code do not go together"),
+        ({"password_again": "something-else-1"}, "The two passwords differ"),
+        ({"pin_again": "60918"}, "The two PINs differ"),
+        ({"pin": "1111", "pin_again": "1111"}, "one digit repeated"),
+        ({"password": "nia", "password_again": "nia"}, "too short"),
+    ],
+)
+def test_refusals_on_the_setup_page_show_nothing_typed_and_change_nothing(client, cast, extra, shown):
+    setup = services.login_create(person=newcomer(cast), username="nia", by=None)
+    response = client.post(SETUP_PAGE, setup_form(setup.code, **extra))
+    page = response.content.decode()
+    assert response.status_code == 200 and shown in page
+    assert NEW_PASSWORD not in page and "60917" not in page
+    assert not User.objects.get(username="nia").has_usable_password()
+
+
+# --- changing one's own password --------------------------------------------------------------
+
+
+def test_everyone_changes_their_own_password_and_stays_logged_in(client, cast):
+    log_in_as(client, cast.dealer.user)
+    url = reverse("events:password_change")
+    assert f'href="{url}"' in client.get(reverse("events:home")).content.decode()  # in the header
+    data = {"old_password": PASSWORD, "new_password": NEW_PASSWORD, "new_password_again": NEW_PASSWORD}
+    response = client.post(url, data, follow=True)
+    assert "Your password is changed." in response.content.decode()
+    assert client.get(reverse("events:home")).status_code == 200  # the session goes on
+    assert User.objects.get(pk=cast.dealer.user.pk).check_password(NEW_PASSWORD)
+
+
+@pytest.mark.parametrize(
+    "data, shown",
+    [
+        ({"old_password": "guess", "new_password": NEW_PASSWORD}, "your current password is wrong"),
+        ({"old_password": PASSWORD, "new_password": "short"}, "too short"),
+        (
+            {"old_password": PASSWORD, "new_password": NEW_PASSWORD, "new_password_again": "x"},
+            "The two passwords differ",
+        ),
+    ],
+)
+def test_password_change_refusals_change_nothing(client, cast, data, shown):
+    log_in_as(client, cast.dealer.user)
+    data = {"new_password_again": data["new_password"], **data}
+    page = client.post(reverse("events:password_change"), data).content.decode()
+    assert shown in page and NEW_PASSWORD not in page
+    assert User.objects.get(pk=cast.dealer.user.pk).check_password(PASSWORD)
+
+
+def test_wrong_current_passwords_count_towards_the_lockout(client, cast):
+    log_in_as(client, cast.dealer.user)
+    data = {"old_password": "guess", "new_password": NEW_PASSWORD, "new_password_again": NEW_PASSWORD}
+    for _ in range(4):
+        client.post(reverse("events:password_change"), data)
+    page = client.post(reverse("events:password_change"), data).content.decode()
+    assert "is locked after 5 wrong tries" in page
+    data["old_password"] = PASSWORD
+    assert "is locked" in client.post(reverse("events:password_change"), data).content.decode()
+    assert User.objects.get(pk=cast.dealer.user.pk).check_password(PASSWORD)
+
+
+# --- the login page's lockout -----------------------------------------------------------------
+
+
+def test_five_wrong_passwords_lock_the_login_with_a_lockout_page(client, cast):
+    username = cast.general_cashier.user.username
+    for _ in range(4):
+        response = client.post(reverse("login"), {"username": username, "password": "guess"})
+        assert (
+            response.status_code == 200 and "Please enter a correct username and password" in response.content.decode()
+        )
+    response = client.post(reverse("login"), {"username": username, "password": "guess"})
+    page = response.content.decode()
+    assert response.status_code == 429 and "This login is locked for now" in page
+    assert "After 5 wrong tries in a row" in page and f"{username} can try again at" in page
+    # The right password is refused while locked; nothing is logged in.
+    response = client.post(reverse("login"), {"username": username, "password": PASSWORD})
+    assert response.status_code == 429 and "_auth_user_id" not in client.session
+    # Another person at the same terminal is not locked out.
+    assert client.post(reverse("login"), {"username": cast.dric.user.username, "password": PASSWORD}).status_code == 302
+    # The lock time passes.
+    AccessAttempt.objects.update(attempt_time=timezone.now() - datetime.timedelta(minutes=16))
+    client.logout()
+    assert client.post(reverse("login"), {"username": username, "password": PASSWORD}).status_code == 302
+
+
+def test_a_right_password_sets_the_count_back_to_zero(client, cast):
+    username = cast.general_cashier.user.username
+    for _ in range(3):
+        client.post(reverse("login"), {"username": username, "password": "guess"})
+    assert client.post(reverse("login"), {"username": username, "password": PASSWORD}).status_code == 302
+    assert not AccessAttempt.objects.filter(username=username).exists()
+
+
+# --- designated positions mid-event -----------------------------------------------------------
+
+
+def test_before_the_first_day_opens_the_dric_designates(db):
+    cast = make_cast(open_day=False)
+    person = newcomer(cast, "gia")
+    services.role_assign(person=person, role=Role.GENERAL_CASHIER, by=cast.dric.user)
+    assert person.role_codes() == {Role.GENERAL_CASHIER}
+
+
+@pytest.mark.parametrize("role", [Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER])
+def test_once_a_day_has_opened_only_the_administrator_designates(cast, admin_user, role):
+    person = newcomer(cast, "gia")
+    with pytest.raises(RuleViolation) as refused:
+        services.role_assign(person=person, role=role, by=cast.dric.user)
+    assert refused.value.rule == "T&C 2, 2.1" and refused.value.field == "role"
+    assert str(refused.value).startswith("only the licensee's administrator may make Gia ")
+    assert not Assignment.objects.filter(person=person).exists()
+    services.role_assign(person=person, role=role, by=admin_user)
+    assert person.role_codes() == {role}
+
+
+def test_other_roles_are_still_the_drics_to_give_mid_event(cast):
+    person = newcomer(cast, "gia")
+    services.role_assign(person=person, role=Role.RUNNER, by=cast.dric.user)
+    assert person.role_codes() == {Role.RUNNER}
+
+
+def test_a_closed_first_day_still_counts_as_opened(cast):
+    cast.day.status = "closed"
+    cast.day.save()
+    with pytest.raises(RuleViolation, match="T&C 2, 2.1"):
+        services.role_assign(person=newcomer(cast, "gia"), role=Role.CHIP_CASHIER, by=cast.dric.user)
+
+
+def redemption_by(cast, paid_by: Person):
+    """The $180 redemption of the issue: paid by `paid_by` (PIN typed on the DRIC's screen),
+    authorized by the DRIC herself."""
+    return {
+        "request_key": uuid.uuid4().hex,
+        "chips_5": "36",
+        "cash": "180",
+        "tender": "cad_cash",
+        "sign_paid_by": paid_by.pk,
+        "pin_paid_by": "60917",
+        "sign_authorized_by": cast.dric.pk,
+    }
+
+
+def test_the_issues_attack_a_dric_cannot_make_her_own_cashier_mid_day_and_sign_with_them(client, cast):
+    stock(cast)
+    sale(day=cast.day, chips={"5": 40}, cash=20000, signed=cast.signed(**SALE_SIGNED))
+    slug = cast.event.slug
+    log_in_as(client, cast.dric.user)
+    # She adds a person with a login: she gets the code (and could even set it up herself) ...
+    page = client.post(reverse("events:people", args=[slug]), person_form(code="mal", username="mal")).content.decode()
+    code = re.search(r'id="setup-code-value">([^<]+)<', page).group(1)
+    complete("mal", code, request=from_address())
+    mal = Person.objects.get(event=cast.event, code="mal")
+    # ... but cannot make them General Cashier in the middle of the day,
+    response = client.post(
+        reverse("events:role_add", args=[slug]), {"person": mal.pk, "role": Role.GENERAL_CASHIER}, follow=True
+    )
+    assert "only the licensee&#x27;s administrator may make Nia Brown General Cashier" in response.content.decode()
+    assert "(T&amp;C 2, 2.1)" in response.content.decode()
+    # nor add them as one straight away (nothing of the new person is kept),
+    client.post(reverse("events:people", args=[slug]), person_form(code="max", role="general_cashier"))
+    assert not Person.objects.filter(event=cast.event, code="max").exists()
+    # so a redemption paid by that person and authorized by herself is not recorded.
+    before = Slip.objects.count()
+    client.post(reverse("cage:slip_new", args=[slug, "redemption"]), redemption_by(cast, mal))
+    assert Slip.objects.count() == before and mal.role_codes() == set()
+
+
+def test_the_administrator_may_designate_a_cashier_mid_day(client, cast, admin_user):
+    stock(cast)
+    sale(day=cast.day, chips={"5": 40}, cash=20000, signed=cast.signed(**SALE_SIGNED))
+    mal = newcomer(cast, "mal")
+    give_login(mal, "mal", pin="60917")
+    client.force_login(admin_user)
+    response = client.post(
+        reverse("events:role_add", args=[cast.event.slug]),
+        {"person": mal.pk, "role": Role.GENERAL_CASHIER},
+        follow=True,
+    )
+    assert "Role assigned." in response.content.decode()
+    assert mal.role_codes() == {Role.GENERAL_CASHIER}
+    # The new cashier pays a redemption, with their own PIN, that the DRIC authorizes.
+    log_in_as(client, cast.dric.user)
+    client.post(reverse("cage:slip_new", args=[cast.event.slug, "redemption"]), redemption_by(cast, mal))
+    slip = Slip.objects.get(slip_type="redemption")
+    assert {s.person_id for s in slip.signatures.all()} == {mal.pk, cast.dric.pk}

@@ -1,0 +1,104 @@
+"""A session idle for CAGE_IDLE_MINUTES is logged out; the live panels' refresh is not activity.
+
+No clock is waited for: the time of the last activity kept in the session is moved back instead.
+"""
+
+import time
+
+import pytest
+from django.urls import reverse
+
+from events.idle import LAST_ACTIVITY
+from tests.conftest import PASSWORD, make_cast
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def cast(db):
+    return make_cast()
+
+
+def logged_in(client, person):
+    assert client.login(username=person.user.username, password=PASSWORD)
+    return client
+
+
+def idle_for(client, minutes: float):
+    session = client.session
+    session[LAST_ACTIVITY] = int(time.time() - minutes * 60)
+    session.save()
+
+
+def last_activity(client) -> int | None:
+    return client.session.get(LAST_ACTIVITY)
+
+
+def polls(cast):
+    slug = cast.event.slug
+    return [reverse("cage:home_panels", args=[slug]) + "?panel=1", reverse("cage:queue", args=[slug]) + "?panel=1"]
+
+
+def test_the_idle_time_counts_from_the_login(client, cast):
+    before = int(time.time())
+    logged_in(client, cast.chip_cashier)
+    assert before <= last_activity(client) <= int(time.time())
+
+
+def test_a_session_idle_too_long_is_logged_out_and_told_why(client, cast):
+    logged_in(client, cast.chip_cashier)
+    idle_for(client, 16)
+    url = reverse("cage:home", args=[cast.event.slug])
+    response = client.get(url)
+    assert response.status_code == 302 and response.url == f"{reverse('login')}?next={url}"
+    assert "_auth_user_id" not in client.session
+    page = client.get(response.url).content.decode()
+    assert "You were logged out after 15 minutes without activity." in page
+    # Logged out for good: the next page asks for a login too.
+    assert client.get(url).status_code == 302
+
+
+def test_activity_within_the_idle_time_keeps_the_session(client, cast):
+    logged_in(client, cast.chip_cashier)
+    idle_for(client, 14)
+    assert client.get(reverse("cage:home", args=[cast.event.slug])).status_code == 200
+    assert last_activity(client) >= int(time.time()) - 1  # the page view was activity
+    idle_for(client, 14)
+    assert client.get(reverse("events:home")).status_code == 200
+
+
+def test_the_panels_refresh_is_not_activity(client, cast):
+    logged_in(client, cast.dric)
+    for url in polls(cast):
+        idle_for(client, 14)
+        kept = last_activity(client)
+        assert client.get(url).status_code == 200
+        assert last_activity(client) == kept, url
+    # Refreshing for longer than the idle time: the next refresh logs the screen out (401), and
+    # the page's script reloads the page, which goes to the login (static/live_panels.js).
+    idle_for(client, 16)
+    assert client.get(polls(cast)[1]).status_code == 401
+    assert "_auth_user_id" not in client.session
+    page = client.get(reverse("cage:queue", args=[cast.event.slug]), follow=True).content.decode()
+    assert "You were logged out after 15 minutes without activity." in page
+
+
+def test_the_idle_time_comes_from_the_settings(client, cast, settings):
+    settings.CAGE_IDLE_MINUTES = 2
+    logged_in(client, cast.chip_cashier)
+    idle_for(client, 1.5)
+    assert client.get(reverse("events:home")).status_code == 200
+    idle_for(client, 2.5)
+    response = client.get(reverse("events:home"))
+    assert response.status_code == 302
+    assert "You were logged out after 2 minutes without activity." in client.get(response.url).content.decode()
+
+
+def test_the_pages_poll_with_panel_1(client, cast):
+    logged_in(client, cast.dric)
+    for page, poll in zip(
+        (reverse("cage:home", args=[cast.event.slug]), reverse("cage:queue", args=[cast.event.slug])),
+        polls(cast),
+        strict=True,
+    ):
+        assert f'data-refresh-url="{poll}"' in client.get(page).content.decode()
