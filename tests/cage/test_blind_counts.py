@@ -5,6 +5,7 @@ import re
 import uuid
 
 import pytest
+from django.test import RequestFactory
 from django.urls import reverse
 
 from cage import services
@@ -223,7 +224,11 @@ def test_a_count_form_built_without_a_post_reads_and_creates_nothing(cast):
     reconciling(cast)
     accounts = Account.objects.count()
     form = SlipForm(
-        kind=SLIP_KINDS["count"], day=cast.day, signer=cast.general_cashier, initial={"account": "tip_pool"}
+        kind=SLIP_KINDS["count"],
+        day=cast.day,
+        signer=cast.general_cashier,
+        request=RequestFactory().get("/"),
+        initial={"account": "tip_pool"},
     )
     assert "tip_pool" in dict(form.fields["account"].choices)
     assert Account.objects.count() == accounts

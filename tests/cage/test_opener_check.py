@@ -167,7 +167,7 @@ def test_a_sign_off_is_refused_twice_for_a_match_and_for_the_dric_who_counted_th
 
     # A DRIC who also deals and counted the opener does not sign off its difference.
     dealing_dric = add_person(cast.event, "dealing_dric", Role.DRIC)
-    event_services.role_assign(person=dealing_dric, role=Role.DEALER)
+    event_services.role_assign(person=dealing_dric, role=Role.DEALER, by=None)
     services.table_issue(
         day=day2, table=cast.wheel, chips={"1": 10}, signed=cast.signed(issued_by="chip_cashier", received_by="dealer")
     )

@@ -9,8 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from cage.importer import import_records
-from events import services as event_services
-from tests.conftest import PASSWORD
+from tests.conftest import give_login
 from tests.reports.test_figures import EXAMPLE, two_days_data
 
 pytestmark = pytest.mark.django_db
@@ -95,7 +94,7 @@ def test_each_report_runs_an_exact_number_of_queries_whatever_the_size(client, n
     for event in (small, large):
         dric = event.people.get(code="ann")
         if dric.user is None:
-            event_services.login_create(person=dric, username=f"ann-{event.slug}", password=PASSWORD)
+            give_login(dric, f"ann-{event.slug}")
             dric.refresh_from_db()
         client.force_login(dric.user)
         counts.append(queries(client, report_urls(event)[name]))
