@@ -14,7 +14,10 @@ from django.db.models import Case, DateTimeField, F, Value, When
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
 from django.utils.translation import ngettext
+
+from audit.services import record
 
 from . import games
 from .compliance import ADULT_AGE, describe_gap, roster_gaps, underage
@@ -80,6 +83,23 @@ def event_create(
         event.licensing_authority = licensing_authority
     event.full_clean()
     event.save()
+    record(
+        "event_created",
+        N_("Event %(slug)s set up: %(name)s"),
+        {"slug": slug, "name": name},
+        event=event,
+        new={
+            "slug": slug,
+            "name": name,
+            "licensee": licensee.name,
+            "licence_number": licence_number,
+            "venue": venue,
+            "first_day": first_day,
+            "last_day": last_day,
+            "supplier": supplier,
+            "games": event.games,
+        },
+    )
     return event
 
 
@@ -97,6 +117,13 @@ def table_create(*, event: Event, code: str, game: str) -> GameTable:
     table = GameTable(event=event, code=code, game=game)
     table.full_clean()
     table.save()
+    record(
+        "table_added",
+        N_("Table %(table)s set up for %(game)s"),
+        {"table": code, "game": games.REGISTRY[game].name_en},
+        event=event,
+        new={"table": code, "game": game},
+    )
     return table
 
 
@@ -125,6 +152,13 @@ def denomination_add(*, event: Event, value: str, colour: str = "", key: str | N
     )
     denomination.full_clean()
     denomination.save()
+    record(
+        "chip_added",
+        N_("$%(value)s chip added to the chip set"),
+        {"value": denomination.key},
+        event=event,
+        new={"value": denomination.key, "colour": colour},
+    )
     return denomination
 
 
@@ -168,6 +202,22 @@ def person_add(
         raise RuleViolation(f"Person id {code!r} is taken", "one id per person", field="code")
     person.full_clean()
     person.save()
+    record(
+        "person_added",
+        N_("%(name)s added to the event as %(code)s"),
+        {"name": name, "code": code},
+        event=event,
+        about=person,
+        new={
+            "code": code,
+            "name": name,
+            "born_on": born_on,
+            "identification": identification,
+            "supplier_associated": supplier_associated,
+            "registration": registration,
+            "gaming_assistant_number": gaming_assistant_number,
+        },
+    )
     return person
 
 
@@ -176,8 +226,18 @@ def registration_change(*, person: Person, registration: str) -> Person:
     no further part (T&C 2.3): they can no longer sign a slip, and the compliance page flags them."""
     if registration not in Person.Registration.values:
         raise RuleViolation(f"unknown registration status {registration!r}", "T&C 2.3", field="registration")
+    before = person.registration
     person.registration = registration
     person.save(update_fields=["registration"])
+    record(
+        "registration_changed",
+        N_("%(name)s's registration: %(old)s to %(new)s"),
+        {"name": person.name, "old": before, "new": registration},
+        event=person.event_id,
+        about=person,
+        old={"registration": before},
+        new={"registration": registration},
+    )
     return person
 
 
@@ -209,17 +269,40 @@ def role_assign(*, person: Person, role: str) -> Assignment:
             "T&C 4.2",
             field="role",
         )
-    return Assignment.objects.create(person=person, role=role)
+    assignment = Assignment.objects.create(person=person, role=role)
+    record(
+        "role_assigned",
+        N_("%(name)s given the role of %(role)s"),
+        {"name": person.name, "role": Role(role).label},
+        event=person.event_id,
+        about=person,
+        old={"roles": sorted(held)},
+        new={"roles": sorted(held | {role})},
+    )
+    return assignment
 
 
 def login_create(*, person: Person, username: str, password: str):
     """A login for a person who signs slips; the password is theirs alone (their signature)."""
     User = get_user_model()
+    before = (
+        User.objects.filter(pk=person.user_id).values_list("username", flat=True).first() if person.user_id else None
+    )
     user = User.objects.filter(username=username).first()
+    existing = user is not None
     if user is None:
         user = User.objects.create_user(username=username, password=password, first_name=person.name)
     person.user = user
     person.save(update_fields=["user"])
+    record(
+        "login_linked",
+        N_("%(name)s signs in as %(username)s"),
+        {"name": person.name, "username": username},
+        event=person.event_id,
+        about=person,
+        old={"login": before},
+        new={"login": username, "existing_login": existing},
+    )
     return user
 
 
@@ -238,7 +321,15 @@ def day_add(
         )
     if event.days.filter(date=date).exists():
         raise RuleViolation(f"{date} is already a gaming day", "one gaming day per date", field="date")
-    return GamingDay.objects.create(event=event, date=date, opens_at=opens_at, closes_at=closes_at)
+    day = GamingDay.objects.create(event=event, date=date, opens_at=opens_at, closes_at=closes_at)
+    record(
+        "day_added",
+        N_("Gaming day %(date)s added"),
+        {"date": date.isoformat()},
+        event=event,
+        new={"date": date, "opens_at": opens_at, "closes_at": closes_at},
+    )
+    return day
 
 
 def shift_add(
@@ -253,6 +344,14 @@ def shift_add(
     shift = Shift(day=day, person=person, role=role, starts_at=starts_at, ends_at=ends_at)
     shift.full_clean()
     shift.save()
+    record(
+        "shift_added",
+        N_("%(name)s on the roster of %(date)s as %(role)s"),
+        {"name": person.name, "date": day.date.isoformat(), "role": Role(role).label},
+        event=day.event_id,
+        about=person,
+        new={"date": day.date, "role": role, "starts_at": starts_at, "ends_at": ends_at},
+    )
     return shift
 
 
@@ -281,6 +380,14 @@ def day_open(*, day: GamingDay) -> GamingDay:
             )
         day.status = GamingDay.Status.OPEN
         day.save(update_fields=["status"])
+        record(
+            "day_opened",
+            N_("Gaming day %(date)s opened"),
+            {"date": day.date.isoformat()},
+            event=day.event_id,
+            old={"status": GamingDay.Status.SETUP},
+            new={"status": GamingDay.Status.OPEN},
+        )
         return day
 
 
@@ -314,9 +421,17 @@ def pin_set(*, user, password: str, pin: str) -> SigningPin:
     refusal = _pin_refusal(pin)
     if refusal:
         raise RuleViolation(refusal, PIN_RULE, field="pin")
-    signing_pin, _created = SigningPin.objects.update_or_create(
+    signing_pin, created = SigningPin.objects.update_or_create(
         user=user,
         defaults={"pin_hash": make_password(pin), "failures": 0, "locked_until": None, "set_at": timezone.now()},
+    )
+    # The PIN itself is never recorded, only that its owner set it.
+    record(
+        "pin_set",
+        N_("%(username)s set a signing PIN") if created else N_("%(username)s changed their signing PIN"),
+        {"username": user.get_username()},
+        user=user,
+        new={"set_at": signing_pin.set_at},
     )
     return signing_pin
 

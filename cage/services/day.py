@@ -2,7 +2,9 @@
 
 from django.db.models import Max
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
 
+from audit import services as audit
 from cage.models import Account, Posting, Slip, SlipType
 from cage.selectors.slips import pending_slips
 from events.models import GameTable, GamingDay
@@ -59,8 +61,17 @@ def day_reconcile(*, day: GamingDay) -> GamingDay:
         raise RuleViolation(
             f"tables still open: {', '.join(open_tables)}", "gaming day: every table closed before reconciling"
         )
+    before = day.status
     day.status = GamingDay.Status.RECONCILING
     day.save(update_fields=["status"])
+    audit.record(
+        "day_reconciling",
+        N_("Floor closed on %(date)s: the nightly reconciliation starts"),
+        {"date": day.date.isoformat()},
+        event=day.event_id,
+        old={"status": before},
+        new={"status": day.status},
+    )
     return day
 
 
