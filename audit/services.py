@@ -87,19 +87,22 @@ def entry(
     rule: str = "",
     user=_FROM_REQUEST,
     username: str = "",
+    request=None,
 ) -> AuditEntry:
-    """An entry for the action being done now, by whoever is acting, not yet saved."""
+    """An entry for the action being done now, by whoever is acting, not yet saved. `request`:
+    the request it came with, where the caller is handed one (django.contrib.auth's signals)."""
     ctx = context.current()
-    request = ctx.request if ctx is not None else None
+    if request is None and ctx is not None:
+        request = ctx.request
     if user is _FROM_REQUEST:
-        user = getattr(request, "user", None)
+        user = getattr(request, "user", None) if request is not None else None
     if user is not None and not user.is_authenticated:
         user = None
     event_id = event if isinstance(event, int) or event is None else event.pk
     person_id, roles = _standing(ctx, request, event_id, user)
     if request is not None:
         channel, address = "web", context.client_address(request)
-        line = f"{request.method} {request.get_full_path()}"[:300]
+        line = f"{request.method or ''} {request.get_full_path()}".strip()[:300]
     else:
         channel, address, line = "command", None, ""
     if not username:
@@ -216,7 +219,15 @@ def write_refusals(request, violations: list) -> None:
             else:
                 message, params = N_("Refused: %(message)s"), {"message": violation.text}
             record_best_effort(
-                entry(action, message, params, event=event, outcome=REFUSED, rule=str(violation.rule or ""))
+                entry(
+                    action,
+                    message,
+                    params,
+                    event=event,
+                    outcome=REFUSED,
+                    rule=str(violation.rule or ""),
+                    request=request,
+                )
             )
     except Exception:
         logger.exception("refusals not written to the audit trail")
@@ -229,6 +240,10 @@ def permission_refused(request, exception: PermissionDenied) -> None:
         if isinstance(exception, RoleRefused):
             access = exception.access
             event = access.event
+            ctx = context.current()
+            if ctx is not None and request.user.is_authenticated:
+                # The refusal has just looked up the standing it refused: no need to ask again.
+                ctx.standing[(event.pk, request.user.pk)] = (access.person.pk if access.person else None, access.roles)
             allowed = in_role_order(exception.allowed)
             message = N_("Refused: %(request)s needs the role of %(allowed)s")
             params = {"allowed": " / ".join(str(ROLE_NAMES[r]) for r in allowed) or "administrator"}
@@ -239,7 +254,9 @@ def permission_refused(request, exception: PermissionDenied) -> None:
             params = {"reason": str(exception) or "permission denied"}
             rule = "permission"
         params["request"] = f"{request.method} {request.path}"[:200]
-        record_best_effort(entry(_attempt(request), message, params, event=event, outcome=REFUSED, rule=rule))
+        record_best_effort(
+            entry(_attempt(request), message, params, event=event, outcome=REFUSED, rule=rule, request=request)
+        )
     except Exception:
         logger.exception("a refused request not written to the audit trail")
 
@@ -249,7 +266,7 @@ def permission_refused(request, exception: PermissionDenied) -> None:
 
 def logged_in(sender, request, user, **kwargs):
     try:
-        record("login", N_("%(username)s logged in"), {"username": user.get_username()}, user=user)
+        record("login", N_("%(username)s logged in"), {"username": user.get_username()}, user=user, request=request)
     except AuditUnavailable:
         # The login must not stand unrecorded: the new session goes before the error is shown.
         if request is not None and hasattr(request, "session"):
@@ -260,7 +277,7 @@ def logged_in(sender, request, user, **kwargs):
 def logged_out(sender, request, user, **kwargs):
     if user is None:
         return
-    record("logout", N_("%(username)s logged out"), {"username": user.get_username()}, user=user)
+    record("logout", N_("%(username)s logged out"), {"username": user.get_username()}, user=user, request=request)
 
 
 def login_failed(sender, credentials, request=None, **kwargs):
@@ -277,6 +294,7 @@ def login_failed(sender, credentials, request=None, **kwargs):
                 username=typed,
                 outcome=REFUSED,
                 rule="login",
+                request=request,
             )
         )
     except Exception:
