@@ -217,7 +217,9 @@ def write_refusals(request, violations: list) -> None:
                 message = N_("Not done: the audit trail could not be written")
                 params = {}
             else:
-                message, params = N_("Refused: %(message)s"), {"message": violation.text}
+                # The rule has a column of its own: the summary is the refusal's sentence alone.
+                said = violation.text.removesuffix(f" ({violation.rule})")
+                message, params = N_("Refused: %(message)s"), {"message": said}
             record_best_effort(
                 entry(
                     action,

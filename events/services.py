@@ -431,7 +431,6 @@ def pin_set(*, user, password: str, pin: str) -> SigningPin:
         N_("%(username)s set a signing PIN") if created else N_("%(username)s changed their signing PIN"),
         {"username": user.get_username()},
         user=user,
-        new={"set_at": signing_pin.set_at},
     )
     return signing_pin
 
