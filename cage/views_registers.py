@@ -6,6 +6,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
+from audit import services as audit
 from cage.registers import PER_PAGE, RegisterFilter, RegisterTable, register_csv
 from cage.selectors.registers import register_rows, serial_checks, void_rows
 from events.access import READ_ALL, event_access
@@ -20,7 +21,9 @@ def register(request, slug):
     table = RegisterTable(rows, event=event)
     if request.GET.get("export") == "csv":
         RequestConfig(request, paginate=False).configure(table)
-        response = HttpResponse(register_csv(table), content_type="text/csv; charset=utf-8")
+        content = register_csv(table)
+        audit.exported(event, "register", "csv", rows=len(rows))
+        response = HttpResponse(content, content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{event.slug}.register.csv"'
         return response
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)

@@ -39,6 +39,9 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
     SECRET_KEY = "laptop-only-secret-key-do-not-use-in-production"
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
+# True only when the app runs behind a reverse proxy that sets X-Forwarded-For: the audit trail
+# then takes the client's address from the entry that proxy added, not from REMOTE_ADDR (the proxy).
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -54,6 +57,7 @@ INSTALLED_APPS = [
     "events",
     "cage",
     "reports",
+    "audit",
 ]
 
 MIDDLEWARE = [
@@ -62,6 +66,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Who acts and from where, for the audit trail; records refusals once each request is answered.
+    "audit.middleware.AuditMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Login is required everywhere but the login page itself.

@@ -8,6 +8,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("cage/", include("cage.urls")),
     path("reports/", include("reports.urls")),
+    path("audit/", include("audit.urls")),
     path("", include("events.urls")),
 ]
 

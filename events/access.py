@@ -20,6 +20,10 @@ ANY_ROLE = set(Role.values)
 # Who reads every slip's own page (cage:slip); runners and dealers read the slips that name them,
 # that they signed, or that wait for their signature.
 SLIP_READ = READ_ALL
+# Who reads the event's audit trail (audit:event): the DRIC, who supervises the cage, and the
+# auditor. Not the cashiers, runners or dealers: the trail watches them, their failed logins and
+# refused attempts included, and nobody reads the watch kept on their colleagues.
+AUDIT_READ = {Role.DRIC, Role.AUDITOR}
 
 # The names people use for the roles, in the order they are listed.
 ROLE_NAMES = {
@@ -53,6 +57,7 @@ EVENT_PAGES = (
     ("cage:queue", READ_ALL, _("DRIC's queue")),
     ("cage:register", READ_ALL, _("Register")),
     ("reports:event", READ_ALL, _("Report")),
+    ("audit:event", AUDIT_READ, _("Audit trail")),
 )
 
 
@@ -136,6 +141,8 @@ def event_access(request, slug: str, *, read: set[str] = ANY_ROLE, write: set[st
     allowed = read if reading else (write or set())
     if not access.has(allowed):
         raise RoleRefused(access, allowed, write=not reading)
+    # Kept for the audit trail: who acts on this event, in which roles, without asking again.
+    request.event_access = access
     return access
 
 

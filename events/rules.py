@@ -2,6 +2,10 @@
 
 from django.core.exceptions import ValidationError
 
+# Told of each refusal as it is made, with the RuleViolation: the audit trail records the refusals
+# of a request once it has been answered (audit.context.note_refusal, registered by audit.apps).
+refusal_listeners: list = []
+
 
 class RuleViolation(ValidationError):
     """Bad input refused by a rule. Nothing was changed.
@@ -15,6 +19,8 @@ class RuleViolation(ValidationError):
         self.field = field
         self.text = f"{message} ({rule})"
         super().__init__(self.text)
+        for listener in refusal_listeners:
+            listener(self)
 
     def __str__(self):
         return self.text

@@ -17,7 +17,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
 from django.utils.translation import ngettext
+
+from audit.services import record
 
 from . import games, lockout
 from .compliance import ADULT_AGE, describe_gap, roster_gaps, underage
@@ -84,6 +87,23 @@ def event_create(
         event.licensing_authority = licensing_authority
     event.full_clean()
     event.save()
+    record(
+        "event_created",
+        N_("Event %(slug)s set up: %(name)s"),
+        {"slug": slug, "name": name},
+        event=event,
+        new={
+            "slug": slug,
+            "name": name,
+            "licensee": licensee.name,
+            "licence_number": licence_number,
+            "venue": venue,
+            "first_day": first_day,
+            "last_day": last_day,
+            "supplier": supplier,
+            "games": event.games,
+        },
+    )
     return event
 
 
@@ -101,6 +121,13 @@ def table_create(*, event: Event, code: str, game: str) -> GameTable:
     table = GameTable(event=event, code=code, game=game)
     table.full_clean()
     table.save()
+    record(
+        "table_added",
+        N_("Table %(table)s set up for %(game)s"),
+        {"table": code, "game": games.REGISTRY[game].name_en},
+        event=event,
+        new={"table": code, "game": game},
+    )
     return table
 
 
@@ -129,6 +156,13 @@ def denomination_add(*, event: Event, value: str, colour: str = "", key: str | N
     )
     denomination.full_clean()
     denomination.save()
+    record(
+        "chip_added",
+        N_("$%(value)s chip added to the chip set"),
+        {"value": denomination.key},
+        event=event,
+        new={"value": denomination.key, "colour": colour},
+    )
     return denomination
 
 
@@ -172,6 +206,22 @@ def person_add(
         raise RuleViolation(f"Person id {code!r} is taken", "one id per person", field="code")
     person.full_clean()
     person.save()
+    record(
+        "person_added",
+        N_("%(name)s added to the event as %(code)s"),
+        {"name": name, "code": code},
+        event=event,
+        about=person,
+        new={
+            "code": code,
+            "name": name,
+            "born_on": born_on,
+            "identification": identification,
+            "supplier_associated": supplier_associated,
+            "registration": registration,
+            "gaming_assistant_number": gaming_assistant_number,
+        },
+    )
     return person
 
 
@@ -180,8 +230,18 @@ def registration_change(*, person: Person, registration: str) -> Person:
     no further part (T&C 2.3): they can no longer sign a slip, and the compliance page flags them."""
     if registration not in Person.Registration.values:
         raise RuleViolation(f"unknown registration status {registration!r}", "T&C 2.3", field="registration")
+    before = person.registration
     person.registration = registration
     person.save(update_fields=["registration"])
+    record(
+        "registration_changed",
+        N_("%(name)s's registration: %(old)s to %(new)s"),
+        {"name": person.name, "old": before, "new": registration},
+        event=person.event_id,
+        about=person,
+        old={"registration": before},
+        new={"registration": registration},
+    )
     return person
 
 
@@ -236,7 +296,17 @@ def role_assign(*, person: Person, role: str, by) -> Assignment:
             "T&C 4.2",
             field="role",
         )
-    return Assignment.objects.create(person=person, role=role)
+    assignment = Assignment.objects.create(person=person, role=role)
+    record(
+        "role_assigned",
+        N_("%(name)s given the role of %(role)s"),
+        {"name": person.name, "role": Role(role).label},
+        event=person.event_id,
+        about=person,
+        old={"roles": sorted(held)},
+        new={"roles": sorted(held | {role})},
+    )
+    return assignment
 
 
 # Logins. A login made for someone else (login_create) has no usable password: it comes with a
@@ -324,6 +394,14 @@ def login_create(*, person: Person, username: str, by) -> SetupCode:
     user = User.objects.create_user(username=username, password=None, first_name=person.name)
     person.user = user
     person.save(update_fields=["user"])
+    record(
+        "login_created",
+        N_("%(name)s given the login %(username)s, with a one-time setup code"),
+        {"name": person.name, "username": username},
+        event=person.event_id,
+        about=person,
+        new={"login": username},
+    )
     return _setup_code_make(user, by)
 
 
@@ -335,7 +413,11 @@ def login_link(*, person: Person, username: str, by):
         raise RuleViolation(
             _("only the licensee's administrator may link a person to an existing login"), LOGIN_RULE, field="username"
         )
+    before = (
+        User.objects.filter(pk=person.user_id).values_list("username", flat=True).first() if person.user_id else None
+    )
     user = User.objects.filter(username=username).first()
+    existing = user is not None
     if user is None:
         raise RuleViolation(
             _("there is no login named %(username)s to link") % {"username": username}, LOGIN_RULE, field="username"
@@ -352,6 +434,15 @@ def login_link(*, person: Person, username: str, by):
         )
     person.user = user
     person.save(update_fields=["user"])
+    record(
+        "login_linked",
+        N_("%(name)s signs in as %(username)s"),
+        {"name": person.name, "username": username},
+        event=person.event_id,
+        about=person,
+        old={"login": before},
+        new={"login": username, "existing_login": existing},
+    )
     return user
 
 
@@ -366,7 +457,8 @@ def login_setup_reissue(*, person: Person, by) -> SetupCode:
     user = person.user
     if user is None:
         raise RuleViolation(_("%(name)s has no login") % {"name": person.name}, LOGIN_RULE)
-    if user.has_usable_password():
+    had_password = user.has_usable_password()
+    if had_password:
         if by is None or not by.is_staff:
             raise RuleViolation(
                 _(
@@ -379,6 +471,14 @@ def login_setup_reissue(*, person: Person, by) -> SetupCode:
         user.set_unusable_password()
         user.save(update_fields=["password"])
         SigningPin.objects.filter(user=user).delete()
+    record(
+        "setup_code_reissued",
+        N_("%(name)s given a new setup code for the login %(username)s"),
+        {"name": person.name, "username": user.get_username()},
+        event=person.event_id,
+        about=person,
+        old={"password_set": had_password},
+    )
     return _setup_code_make(user, by)
 
 
@@ -442,6 +542,12 @@ def login_setup_complete(*, request, username: str, code: str, password: str, pi
         _pin_store(user, pin)
         setup.used_at = timezone.now()
         setup.save(update_fields=["used_at"])
+        record(
+            "login_set_up",
+            N_("%(username)s set up their login with its setup code"),
+            {"username": username},
+            user=user,
+        )
     if request is not None:
         lockout.count_success(request, username)
     return user
@@ -454,8 +560,12 @@ def password_change(*, request, user, old_password: str, new_password: str):
         validate_password(new_password, user)
     except ValidationError as exc:
         raise RuleViolation(" ".join(exc.messages), LOGIN_RULE, field="new_password") from None
-    user.set_password(new_password)
-    user.save(update_fields=["password"])
+    with transaction.atomic():
+        user.set_password(new_password)
+        user.save(update_fields=["password"])
+        record(
+            "password_changed", N_("%(username)s changed their password"), {"username": user.get_username()}, user=user
+        )
     update_session_auth_hash(request, user)
     return user
 
@@ -511,7 +621,15 @@ def day_add(
         )
     if event.days.filter(date=date).exists():
         raise RuleViolation(f"{date} is already a gaming day", "one gaming day per date", field="date")
-    return GamingDay.objects.create(event=event, date=date, opens_at=opens_at, closes_at=closes_at)
+    day = GamingDay.objects.create(event=event, date=date, opens_at=opens_at, closes_at=closes_at)
+    record(
+        "day_added",
+        N_("Gaming day %(date)s added"),
+        {"date": date.isoformat()},
+        event=event,
+        new={"date": date, "opens_at": opens_at, "closes_at": closes_at},
+    )
+    return day
 
 
 def shift_add(
@@ -526,6 +644,14 @@ def shift_add(
     shift = Shift(day=day, person=person, role=role, starts_at=starts_at, ends_at=ends_at)
     shift.full_clean()
     shift.save()
+    record(
+        "shift_added",
+        N_("%(name)s on the roster of %(date)s as %(role)s"),
+        {"name": person.name, "date": day.date.isoformat(), "role": Role(role).label},
+        event=day.event_id,
+        about=person,
+        new={"date": day.date, "role": role, "starts_at": starts_at, "ends_at": ends_at},
+    )
     return shift
 
 
@@ -554,6 +680,14 @@ def day_open(*, day: GamingDay) -> GamingDay:
             )
         day.status = GamingDay.Status.OPEN
         day.save(update_fields=["status"])
+        record(
+            "day_opened",
+            N_("Gaming day %(date)s opened"),
+            {"date": day.date.isoformat()},
+            event=day.event_id,
+            old={"status": GamingDay.Status.SETUP},
+            new={"status": GamingDay.Status.OPEN},
+        )
         return day
 
 
@@ -577,8 +711,15 @@ def _pin_refusal(pin: str) -> str | None:
 
 
 def _pin_store(user, pin: str) -> SigningPin:
-    signing_pin, _created = SigningPin.objects.update_or_create(
+    signing_pin, created = SigningPin.objects.update_or_create(
         user=user, defaults={"pin_hash": make_password(pin), "set_at": timezone.now()}
+    )
+    # The PIN itself is never recorded, only that its owner set it.
+    record(
+        "pin_set",
+        N_("%(username)s set a signing PIN") if created else N_("%(username)s changed their signing PIN"),
+        {"username": user.get_username()},
+        user=user,
     )
     return signing_pin
 

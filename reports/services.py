@@ -13,7 +13,9 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
 
+from audit import services as audit
 from cage.models import Account, Posting, SlipType
 from cage.money import dollars
 from events.access import ROLE_NAMES
@@ -144,9 +146,18 @@ def report_sign(*, event: Event, person: Person | None) -> ReportSignature:
                 % {"name": person.name, "date": timezone.localtime(mine.signed_at).date().isoformat()},
                 RULE,
             )
-        return ReportSignature.objects.create(
+        signature = ReportSignature.objects.create(
             event=event, person=person, role=role, signed_at=timezone.now(), figures_digest=state.digest
         )
+        audit.record(
+            "report_signed",
+            N_("%(name)s signed the financial report as %(role)s"),
+            {"name": person.name, "role": str(ROLE_NAMES[role])},
+            event=event,
+            about=person,
+            new={"role": role, "figures_digest": state.digest},
+        )
+        return signature
 
 
 # --- the trust account, for the reconciliation -------------------------------------------------

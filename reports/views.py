@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
+from audit import services as audit
 from cage.money import dollars
 from events import games
 from events.access import CAGE_WRITE, READ_ALL, ROLE_NAMES, event_access
@@ -103,7 +104,10 @@ def event_report_sign(request, slug):
 @require_safe
 def event_report_json(request, slug):
     access = event_access(request, slug, read=READ_ALL)
-    response = HttpResponse(json.dumps(event_figures(access.event), indent=2), content_type="application/json")
+    content = json.dumps(event_figures(access.event), indent=2)
+    # The one write of these GETs: the report leaving the system goes on the audit trail.
+    audit.exported(access.event, "event_report", "json")
+    response = HttpResponse(content, content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{access.event.slug}.report.json"'
     return response
 
@@ -111,7 +115,9 @@ def event_report_json(request, slug):
 @require_safe
 def event_report_csv(request, slug):
     access = event_access(request, slug, read=READ_ALL)
-    response = HttpResponse(figures_csv(event_figures(access.event)), content_type="text/csv")
+    content = figures_csv(event_figures(access.event))
+    audit.exported(access.event, "event_report", "csv")
+    response = HttpResponse(content, content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="{access.event.slug}.report.csv"'
     return response
 
@@ -121,6 +127,7 @@ def event_report_pdf(request, slug):
     """The financial report in one click. Rendered outside any transaction: it only reads."""
     access = event_access(request, slug, read=READ_ALL)
     pdf = figures_pdf(access.event, event_figures(access.event))
+    audit.exported(access.event, "event_report", "pdf")
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{access.event.slug}-financial-report.pdf"'
     return response
@@ -159,11 +166,14 @@ def day_report(request, slug, date):
             content, filename = sheet_csv(sheet), f"{name}-{key}.csv"
         else:
             content, filename = sheets_csv(data), f"{name}-sheets.csv"
+        audit.exported(access.event, "day_sheets", "csv", day=day)
         response = HttpResponse(content, content_type="text/csv")
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response
     if kind == "pdf":
-        response = HttpResponse(sheets_pdf(data), content_type="application/pdf")
+        content = sheets_pdf(data)
+        audit.exported(access.event, "day_sheets", "pdf", day=day)
+        response = HttpResponse(content, content_type="application/pdf")
         response["Content-Disposition"] = f'inline; filename="{name}-sheets.pdf"'
         return response
     days = list(access.event.days.values_list("date", flat=True))

@@ -1,7 +1,9 @@
 """The nightly close: reconcile, check, approve, lock."""
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
 
+from audit import services as audit
 from cage.models import Account, OpenerSignOff, Slip, SlipType
 from cage.selectors.counts import MUST_COUNT, count_states
 from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
@@ -70,8 +72,17 @@ def day_reconcile(*, day: GamingDay) -> GamingDay:
         raise RuleViolation(
             f"tables still open: {', '.join(open_tables)}", "gaming day: every table closed before reconciling"
         )
+    before = day.status
     day.status = GamingDay.Status.RECONCILING
     day.save(update_fields=["status"])
+    audit.record(
+        "day_reconciling",
+        N_("Floor closed on %(date)s: the nightly reconciliation starts"),
+        {"date": day.date.isoformat()},
+        event=day.event_id,
+        old={"status": before},
+        new={"status": day.status},
+    )
     return day
 
 

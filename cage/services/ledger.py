@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
+from audit import services as audit
 from cage.models import Account, Posting, Signature, Slip, SlipCounter, SlipType
 from cage.money import AMOUNTS_RULE, MAX_CHIP_COUNT, dollars
 from cage.slip_types import SLIP_KINDS, SlipKind
@@ -363,6 +364,9 @@ def post_slip(
     )
     write_postings(slip, merged, accounts)
     Signature.objects.bulk_create([Signature(slip=slip, capacity=c, person=p, signed_at=at) for c, p in signed.items()])
+    # Every slip, with the signatures made as it is written, goes on the audit trail in its own
+    # transaction: no entry, no slip.
+    audit.slip_recorded(slip, signed, day_status=day.status)
     return slip
 
 

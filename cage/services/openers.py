@@ -15,7 +15,9 @@ from collections import Counter
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
 
+from audit import services as audit
 from cage.models import OpenerSignOff, Slip, SlipType
 from cage.selectors.openers import is_flagged
 from events.models import GameTable, GamingDay, Person, Role
@@ -101,4 +103,13 @@ def opener_sign_off(
             % {"name": person.name, "slip": slip.number},
             "T&C 2: cage transactions witnessed and authorized",
         )
-    return OpenerSignOff.objects.create(slip=slip, person=person, signed_at=at or timezone.now(), via=via)
+    sign_off = OpenerSignOff.objects.create(slip=slip, person=person, signed_at=at or timezone.now(), via=via)
+    audit.record(
+        "opener_signed_off",
+        N_("%(name)s signed off %(slip)s, which differs from its table's last closer"),
+        {"name": person.name, "slip": slip.number},
+        event=slip.event_id,
+        slip=slip,
+        new={"differences": slip.details.get("closer_check", {}).get("differences"), "via": via},
+    )
+    return sign_off

@@ -8,7 +8,9 @@ import datetime
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
 
+from audit import services as audit
 from cage.models import Account, Signature, Slip, SlipPrint, SlipType
 from cage.slip_types import SLIP_KINDS
 from events.models import GameTable, GamingDay, Person
@@ -58,6 +60,12 @@ def step_legs(slip: Slip, step: int) -> list[Leg]:
 def sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | None = None) -> Slip:
     """`person` signs `capacity` of `slip`. The caller has authenticated `person` (their own session,
     or their signing PIN typed on the screen); nobody signs for someone else."""
+    slip = _sign(slip=slip, capacity=capacity, person=person, at=at)
+    audit.slip_signed(slip, SLIP_KINDS[slip.slip_type].capacity(capacity).label, person)
+    return slip
+
+
+def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | None = None) -> Slip:
     kind = SLIP_KINDS[slip.slip_type]
     cap = kind.capacity(capacity)
     if cap is None:
@@ -146,10 +154,31 @@ def approve(*, slip: Slip, person: Person) -> Slip:
             "T&C 2: the DRIC witnesses and authorizes",
         )
     for cap in hers:
-        sign(slip=slip, capacity=cap.code, person=person)
+        slip = _sign(slip=slip, capacity=cap.code, person=person)
+    # One entry for the one action, naming every capacity she signed.
+    audit.record(
+        "slip_approved",
+        N_("%(name)s approved %(slip)s"),
+        {"name": person.name, "slip": str(slip.number)},
+        event=slip.event,
+        slip=slip,
+        about=person,
+        new={"signed": {cap.code: person.name for cap in hers}},
+    )
     return slip
 
 
 def slip_printed(*, slip: Slip, user) -> SlipPrint:
     """Record that a copy of the slip is being printed, so later copies say REPRINT."""
-    return SlipPrint.objects.create(slip=slip, printed_by=user)
+    with transaction.atomic():
+        printed = SlipPrint.objects.create(slip=slip, printed_by=user)
+        copies = SlipPrint.objects.filter(slip=slip).count()
+        audit.record(
+            "slip_printed",
+            N_("%(slip)s printed (copy %(copy)s)") if copies > 1 else N_("%(slip)s printed"),
+            {"slip": str(slip.number), "copy": copies},
+            event=slip.event_id,
+            slip=slip,
+            new={"copy": copies, "reprint": copies > 1},
+        )
+    return printed

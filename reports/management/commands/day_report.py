@@ -5,6 +5,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from audit import services as audit
 from events.models import GamingDay
 from reports.daily import day_sheets, sheets_json
 from reports.daily_exports import sheets_csv, sheets_pdf
@@ -34,6 +35,7 @@ class Command(BaseCommand):
             content = sheets_csv(data).encode()
         else:
             content = sheets_pdf(data)
+        audit.exported(day.event, "day_sheets", format, day=day)
         if out:
             Path(out).write_bytes(content)
         elif format == "pdf":

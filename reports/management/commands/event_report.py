@@ -4,6 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from audit import services as audit
 from events.models import Event
 from reports.exports import figures_csv, figures_pdf
 from reports.figures import event_figures
@@ -28,6 +29,7 @@ class Command(BaseCommand):
             content = figures_csv(figures).encode()
         else:
             content = figures_pdf(event, figures)
+        audit.exported(event, "event_report", format)
         if out:
             Path(out).write_bytes(content)
         elif format == "pdf":

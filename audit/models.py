@@ -1,0 +1,67 @@
+"""The audit trail: one row per action or refused attempt, never changed and never removed.
+
+The ORM refuses an update or delete (cage.models.AppendOnly); below it, database triggers do
+the same on SQLite and PostgreSQL (audit/migrations/0002_append_only_triggers.py).
+"""
+
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models
+from django.utils.translation import gettext
+
+from cage.models import AppendOnly, Slip
+from events.models import Event, Person
+
+from .actions import ACTIONS, DONE, OUTCOMES, REFUSED
+
+
+class AuditEntry(AppendOnly):
+    at = models.DateTimeField(db_index=True)
+    # None for what is not tied to one event: logins, logouts, failed logins, a signing PIN.
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    # Who: the login (None for the command line, or a failed login with an unknown name), the name
+    # it had or was typed, and on the event the person and the roles they held at that moment.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    username = models.CharField(max_length=150, blank=True)
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    roles = models.CharField(max_length=120, blank=True, help_text="role codes, comma-separated")
+    # What: the action's code, its outcome, and a summary kept as an English template with its
+    # values, so it reads the same in every language the product is translated into.
+    action = models.CharField(max_length=30, choices=[(k, v) for k, v in ACTIONS.items()])
+    outcome = models.CharField(max_length=8, choices=[(k, v) for k, v in OUTCOMES.items()], default=DONE)
+    message = models.TextField()
+    params = models.JSONField(default=dict, blank=True, encoder=DjangoJSONEncoder)
+    rule = models.CharField(max_length=200, blank=True)
+    # Whom or what it concerns, where that is one person or one slip.
+    about = models.ForeignKey(Person, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    slip = models.ForeignKey(Slip, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    old = models.JSONField(null=True, blank=True, encoder=DjangoJSONEncoder)
+    new = models.JSONField(null=True, blank=True, encoder=DjangoJSONEncoder)
+    # From where: the client's address ("web"), or the command line.
+    address = models.GenericIPAddressField(null=True, blank=True)
+    channel = models.CharField(max_length=8, default="web")
+    request = models.CharField(max_length=300, blank=True, help_text="method and path")
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [
+            models.Index(fields=["event", "at"]),
+            models.Index(fields=["user", "at"]),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(outcome__in=[DONE, REFUSED]), name="audit_outcome_known"),
+        ]
+
+    def __str__(self):
+        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.action} {self.outcome}"
+
+    @property
+    def summary(self) -> str:
+        """The summary in the reader's language."""
+        text = gettext(self.message)
+        try:
+            return text % self.params if self.params else text
+        except (KeyError, TypeError, ValueError):
+            return self.message

@@ -1,0 +1,375 @@
+"""Writing the audit trail. Every service that changes something calls `record` inside its own
+transaction: if the entry cannot be written, the action fails with it (an unaudited signature is
+worse than a refused one). Refusals and failed logins are written best-effort: losing one must not
+turn a refusal into a crash, and they are written after the refused action has rolled back.
+
+Recording costs one INSERT; finding the actor's person and roles on the event costs nothing on a
+page that has checked them already (events.access.event_access keeps them on the request), and
+one query otherwise, once per request and event.
+"""
+
+import contextlib
+import getpass
+import logging
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.db import DatabaseError, connection, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
+
+from cage.models import SlipType
+from events.access import ROLE_NAMES, RoleRefused, in_role_order
+from events.models import Event, Person
+from events.rules import RuleViolation
+
+from . import actions, context
+from .actions import DONE, REFUSED
+from .models import AuditEntry
+
+logger = logging.getLogger("audit")
+
+ADMIN = "admin"  # in an entry's roles: the licensee's administrator (a staff login)
+AUDIT_RULE = "audit trail"
+_FROM_REQUEST = object()
+
+
+class AuditUnavailable(RuleViolation):
+    """The entry could not be written, so the action it records is not done either."""
+
+    def __init__(self):
+        super().__init__(
+            _("nothing was done: the audit trail could not be written; try again or call the administrator"),
+            AUDIT_RULE,
+        )
+
+
+def _os_user() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # no login name in the environment (a container): the entry still says "command line"
+        return ""
+
+
+def _standing(ctx, request, event_id: int | None, user) -> tuple[int | None, list[str]]:
+    """The actor's person on the event and the roles they hold there now: (person id, role codes)."""
+    roles = [ADMIN] if user is not None and user.is_staff else []
+    if event_id is None or user is None:
+        return None, roles
+    access = getattr(request, "event_access", None) if request is not None else None
+    if access is not None and access.event.pk == event_id and request.user.pk == user.pk:
+        person_id, held = (access.person.pk if access.person else None), access.roles
+    elif ctx is not None and (event_id, user.pk) in ctx.standing:
+        person_id, held = ctx.standing[(event_id, user.pk)]
+    else:
+        rows = list(
+            Person.objects.filter(event_id=event_id, user=user).values_list("pk", "registration", "assignments__role")
+        )
+        person_id = rows[0][0] if rows else None
+        held = {role for _pk, registration, role in rows if role and registration == Person.Registration.GOOD}
+        if ctx is not None:
+            ctx.standing[(event_id, user.pk)] = (person_id, held)
+    return person_id, in_role_order(held) + roles
+
+
+def entry(
+    action: str,
+    message: str,
+    params: dict | None = None,
+    *,
+    event: Event | int | None = None,
+    old=None,
+    new=None,
+    slip=None,
+    about: Person | None = None,
+    outcome: str = DONE,
+    rule: str = "",
+    user=_FROM_REQUEST,
+    username: str = "",
+    request=None,
+) -> AuditEntry:
+    """An entry for the action being done now, by whoever is acting, not yet saved. `request`:
+    the request it came with, where the caller is handed one (django.contrib.auth's signals)."""
+    ctx = context.current()
+    if request is None and ctx is not None:
+        request = ctx.request
+    if user is _FROM_REQUEST:
+        user = getattr(request, "user", None) if request is not None else None
+    if user is not None and not user.is_authenticated:
+        user = None
+    event_id = event if isinstance(event, int) or event is None else event.pk
+    person_id, roles = _standing(ctx, request, event_id, user)
+    if request is not None:
+        channel, address = "web", context.client_address(request)
+        line = f"{request.method or ''} {request.get_full_path()}".strip()[:300]
+    else:
+        channel, address, line = "command", None, ""
+    if not username:
+        username = user.get_username() if user is not None else ("" if request is not None else _os_user())
+    return AuditEntry(
+        at=timezone.now(),
+        event_id=event_id,
+        user=user,
+        username=username[:150],
+        person_id=person_id,
+        roles=",".join(roles)[:120],
+        action=action,
+        outcome=outcome,
+        message=message,
+        params=params or {},
+        rule=rule[:200],
+        about=about,
+        slip=slip,
+        old=old,
+        new=new,
+        address=address,
+        channel=channel,
+        request=line,
+    )
+
+
+def record(action: str, message: str, params: dict | None = None, **fields) -> AuditEntry:
+    """Record an action that was done. `message` is an English template marked with gettext_noop,
+    `params` its values. Raises AuditUnavailable (and so undoes the caller's transaction) when the
+    entry cannot be written."""
+    new_entry = entry(action, message, params, **fields)
+    waiting = context._batch.get()
+    if waiting is not None:
+        waiting.append(new_entry)
+        return new_entry
+    try:
+        new_entry.save()
+    except DatabaseError as exc:
+        logger.exception("audit entry not written: %s", action)
+        raise AuditUnavailable() from exc
+    return new_entry
+
+
+def record_best_effort(new_entry: AuditEntry) -> AuditEntry | None:
+    """Write an entry that must never break what it records (a refusal, a failed login): in a
+    savepoint when inside a transaction, so a failure leaves that transaction usable; a failure is
+    logged, not raised."""
+    try:
+        if connection.in_atomic_block:
+            with transaction.atomic():
+                new_entry.save()
+        else:
+            new_entry.save()
+    except Exception:
+        logger.exception("audit entry not written: %s %s", new_entry.action, new_entry.outcome)
+        return None
+    return new_entry
+
+
+@contextlib.contextmanager
+def batch():
+    """Hold the entries made inside the block and write them together as it ends without an error
+    (the records importer: one statement per few hundred entries, not one per record). Call it
+    inside the importer's transaction, so that entries and records stand or fall together."""
+    if context._batch.get() is not None:
+        yield
+        return
+    waiting: list[AuditEntry] = []
+    token = context._batch.set(waiting)
+    try:
+        yield
+    finally:
+        context._batch.reset(token)
+    try:
+        AuditEntry.objects.bulk_create(waiting, batch_size=500)
+    except DatabaseError as exc:
+        logger.exception("audit entries of an import not written")
+        raise AuditUnavailable() from exc
+
+
+# --- refusals --------------------------------------------------------------------------------
+
+
+def _event_of(request) -> Event | None:
+    match = getattr(request, "resolver_match", None)
+    slug = match.kwargs.get("slug") if match is not None else None
+    if not slug:
+        return None
+    access = getattr(request, "event_access", None)
+    if access is not None and access.event.slug == slug:
+        return access.event
+    return Event.objects.filter(slug=slug).first()
+
+
+def _attempt(request) -> str:
+    match = getattr(request, "resolver_match", None)
+    if match is None:
+        return "page"
+    return actions.attempted(match.view_name, match.kwargs)
+
+
+def write_refusals(request, violations: list) -> None:
+    """The request's refusals (RuleViolations made while it was served), written once the view has
+    returned: whatever transaction the refused action ran in has rolled back by now, and these stay."""
+    if not violations:
+        return
+    try:
+        event = _event_of(request)
+        action = _attempt(request)
+        for violation in violations:
+            if isinstance(violation, AuditUnavailable):
+                message = N_("Not done: the audit trail could not be written")
+                params = {}
+            else:
+                # The rule has a column of its own: the summary is the refusal's sentence alone.
+                said = violation.text.removesuffix(f" ({violation.rule})")
+                message, params = N_("Refused: %(message)s"), {"message": said}
+            record_best_effort(
+                entry(
+                    action,
+                    message,
+                    params,
+                    event=event,
+                    outcome=REFUSED,
+                    rule=str(violation.rule or ""),
+                    request=request,
+                )
+            )
+    except Exception:
+        logger.exception("refusals not written to the audit trail")
+
+
+def permission_refused(request, exception: PermissionDenied) -> None:
+    """A page or change refused for want of a role (events.access.RoleRefused) or of being the
+    licensee's administrator."""
+    try:
+        if isinstance(exception, RoleRefused):
+            access = exception.access
+            event = access.event
+            ctx = context.current()
+            if ctx is not None and request.user.is_authenticated:
+                # The refusal has just looked up the standing it refused: no need to ask again.
+                ctx.standing[(event.pk, request.user.pk)] = (access.person.pk if access.person else None, access.roles)
+            allowed = in_role_order(exception.allowed)
+            message = N_("Refused: %(request)s needs the role of %(allowed)s")
+            params = {"allowed": " / ".join(str(ROLE_NAMES[r]) for r in allowed) or "administrator"}
+            rule = "roles"
+        else:
+            event = _event_of(request)
+            message = N_("Refused: %(request)s: %(reason)s")
+            params = {"reason": str(exception) or "permission denied"}
+            rule = "permission"
+        params["request"] = f"{request.method} {request.path}"[:200]
+        record_best_effort(
+            entry(_attempt(request), message, params, event=event, outcome=REFUSED, rule=rule, request=request)
+        )
+    except Exception:
+        logger.exception("a refused request not written to the audit trail")
+
+
+# --- logins (django.contrib.auth signals) ---------------------------------------------------------
+
+
+def logged_in(sender, request, user, **kwargs):
+    try:
+        record("login", N_("%(username)s logged in"), {"username": user.get_username()}, user=user, request=request)
+    except AuditUnavailable:
+        # The login must not stand unrecorded: the new session goes before the error is shown.
+        if request is not None and hasattr(request, "session"):
+            request.session.flush()
+        raise
+
+
+def logged_out(sender, request, user, **kwargs):
+    if user is None:
+        return
+    record("logout", N_("%(username)s logged out"), {"username": user.get_username()}, user=user, request=request)
+
+
+def login_failed(sender, credentials, request=None, **kwargs):
+    """A wrong password (or a locked-out login). The name typed is kept as typed; the password never."""
+    typed = str((credentials or {}).get(get_user_model().USERNAME_FIELD) or (credentials or {}).get("username") or "")
+    try:
+        user = get_user_model().objects.filter(**{get_user_model().USERNAME_FIELD: typed}).first() if typed else None
+        record_best_effort(
+            entry(
+                "login",
+                N_("Failed login as %(username)s"),
+                {"username": typed[:150]},
+                user=user,
+                username=typed,
+                outcome=REFUSED,
+                rule="login",
+                request=request,
+            )
+        )
+    except Exception:
+        logger.exception("a failed login not written to the audit trail")
+
+
+# --- the ledger ----------------------------------------------------------------------------------
+
+SLIP_ACTIONS = {
+    SlipType.VOID: "slip_voided",
+    SlipType.COUNT: "count_recorded",
+    SlipType.CLOSE_DAY: "day_closed",
+}
+
+
+def slip_recorded(slip, signed: dict, *, day_status: str) -> AuditEntry:
+    """A slip written with the signatures made as it was written (cage.services.ledger.post_slip)."""
+    new = {
+        "slip": str(slip.number),
+        "day": slip.day.date,
+        "signed": {capacity: person.name for capacity, person in signed.items()},
+    }
+    if slip.table_id:
+        new["table"] = slip.table.code
+    if slip.runner_id:
+        new["runner"] = slip.runner.name
+    if slip.voids_id:
+        new["voids"] = str(slip.voids.number)
+    if slip.account_id:
+        new["account"] = slip.account.code
+    if slip.reason:
+        new["reason"] = slip.reason
+    if slip.details:
+        new["details"] = slip.details
+    action = SLIP_ACTIONS.get(slip.slip_type, "slip_recorded")
+    old = None
+    if slip.slip_type == SlipType.CLOSE_DAY:
+        old, new["status"] = {"status": day_status}, "closed"
+        message = N_("Gaming day %(day)s closed and locked with %(slip)s")
+    elif slip.slip_type == SlipType.VOID:
+        message = N_("%(slip)s written, voiding %(voids)s")
+    else:
+        message = N_("%(slip)s recorded")
+    params = {"slip": new["slip"], "day": str(new["day"]), "voids": new.get("voids", "")}
+    return record(action, message, params, event=slip.event, slip=slip, old=old, new=new)
+
+
+def slip_signed(slip, capacity_label: str, person: Person) -> AuditEntry:
+    return record(
+        "slip_signed",
+        N_("%(name)s signed %(slip)s as %(capacity)s"),
+        {"name": person.name, "slip": str(slip.number), "capacity": str(capacity_label).lower()},
+        event=slip.event,
+        slip=slip,
+        about=person,
+        new={"capacity": str(capacity_label), "signer": person.name},
+    )
+
+
+# What leaves the system, each with its summary: {what: message}.
+EXPORTS = {
+    "event_report": N_("The event's report exported as %(format)s"),
+    "day_sheets": N_("The control sheets of %(day)s exported as %(format)s"),
+    "register": N_("The register of slips exported as %(format)s"),
+    "audit_trail": N_("The audit trail exported as %(format)s"),
+}
+
+
+def exported(event: Event | None, what: str, fmt: str, *, day=None, rows: int | None = None) -> AuditEntry:
+    """A report, a register or the trail itself leaving the system, as a file or a download."""
+    new = {"what": what, "format": fmt}
+    if day is not None:
+        new["day"] = day.date.isoformat()
+    if rows is not None:
+        new["rows"] = rows
+    return record("exported", EXPORTS[what], {"format": fmt.upper(), "day": new.get("day", "")}, event=event, new=new)

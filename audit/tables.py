@@ -1,0 +1,240 @@
+"""The audit trail as a django-tables2 table, its filter form, and its CSV export (the same
+pattern as the register of slips: cage.registers)."""
+
+import io
+import json
+
+import django_tables2 as tables
+from django import forms
+from django.core.serializers.json import DjangoJSONEncoder
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
+
+from cage.registers import PersonChoice, column
+from events import csv_safe
+from events.access import ROLE_NAMES
+from events.models import Person
+
+from .actions import ACTIONS, OUTCOMES
+from .services import ADMIN
+
+PER_PAGE = 50
+ROLE_LABELS = {**ROLE_NAMES, ADMIN: _("Administrator")}
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+
+class AuditFilter(forms.Form):
+    """What the trail shows: a GET form, every field optional. On an event's page, a person of the
+    event; on the page of entries tied to no event, a login name."""
+
+    person = PersonChoice(
+        queryset=Person.objects.none(),
+        required=False,
+        label=_("Person"),
+        empty_label=_("Anyone"),
+        help_text=_("who acted, or whom it concerns"),
+    )
+    login = forms.CharField(required=False, max_length=150, label=_("Login"), help_text=_("as typed"))
+    action = forms.ChoiceField(required=False, label=_("Action"))
+    since = forms.DateField(required=False, label=_("From"), widget=DateInput)
+    until = forms.DateField(required=False, label=_("To"), widget=DateInput)
+    outcome = forms.ChoiceField(required=False, label=_("Outcome"))
+
+    def __init__(self, data, *, event=None):
+        super().__init__(data)
+        if event is not None:
+            self.fields["person"].queryset = event.people.order_by("name")
+            del self.fields["login"]
+        else:
+            del self.fields["person"]
+        self.fields["action"].choices = [("", _("Every action"))] + list(ACTIONS.items())
+        self.fields["outcome"].choices = [("", _("Done or refused"))] + list(OUTCOMES.items())
+
+    def criteria(self) -> dict:
+        """The valid choices as the selector's keyword arguments; an invalid one narrows nothing."""
+        self.is_valid()
+        data = getattr(self, "cleaned_data", {})
+        criteria = {
+            "action": data.get("action") or None,
+            "since": data.get("since"),
+            "until": data.get("until"),
+            "outcome": data.get("outcome") or None,
+        }
+        if "person" in self.fields:
+            criteria["person"] = data.get("person")
+        else:
+            criteria["login"] = data.get("login") or ""
+        return criteria
+
+
+def _plain(value) -> str:
+    """A recorded value as a person reads it."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return str(_("yes") if value else _("no"))
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_plain(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(_plain(v) for v in value) or "—"
+    return str(value)
+
+
+def changes(entry) -> list[tuple[str, str, str]]:
+    """[(what, old, new)]: every value the entry recorded, the old one where there was one."""
+    old, new = entry.old or {}, entry.new or {}
+    keys = list(new) + [k for k in old if k not in new]
+    return [(k.replace("_", " "), _plain(old[k]) if k in old else "", _plain(new.get(k))) for k in keys]
+
+
+def _json(value) -> str:
+    return "" if value is None else json.dumps(value, cls=DjangoJSONEncoder, ensure_ascii=False, sort_keys=True)
+
+
+def _local(at) -> str:
+    return timezone.localtime(at).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _roles(entry) -> list[str]:
+    return [str(ROLE_LABELS.get(code, code)) for code in entry.roles.split(",") if code]
+
+
+class AuditTable(tables.Table):
+    """One row per entry; newest first unless sorted otherwise."""
+
+    at = column(_("When"), order_by=("at", "id"))
+    who = column(_("Who"), accessor="username", order_by=("person__name", "username", "at"))
+    action = column(_("Action"), order_by=("action", "at"))
+    outcome = column(_("Outcome"), order_by=("outcome", "at"))
+    summary = column(_("What"))
+    rule = column(_("Rule"))
+    changed = column(_("Old and new"), accessor="new")
+    address = column(_("From"))
+    # In the CSV only: the parts the page shows together, and the raw values.
+    login = tables.Column(verbose_name=_("Login"), accessor="username", visible=False)
+    person = tables.Column(verbose_name=_("Person"), accessor="person", visible=False, empty_values=())
+    roles = tables.Column(verbose_name=_("Roles"), visible=False, empty_values=())
+    slip = tables.Column(verbose_name=_("Slip"), visible=False, empty_values=())
+    old = tables.Column(verbose_name=_("Old"), visible=False, empty_values=())
+    new = tables.Column(verbose_name=_("New"), visible=False, empty_values=())
+    via = tables.Column(verbose_name=_("Via"), accessor="channel", visible=False)
+    request = tables.Column(verbose_name=_("Request"), visible=False)
+
+    class Meta:
+        orderable = False
+        per_page = PER_PAGE
+        order_by = ("-at",)
+        empty_text = _("No entry matches these choices.")
+        attrs = {"class": "grid audit", "id": "audit"}
+        row_attrs = {"class": lambda record: f"outcome-{record.outcome}"}
+
+    def __init__(self, data, *, event=None, **kwargs):
+        self.event = event
+        # A login entry belongs to no event; on an event's page it names the event's person who
+        # signs in with that login. One query, whatever the number of entries.
+        self.people = dict(event.people.filter(user__isnull=False).values_list("user_id", "name")) if event else {}
+        super().__init__(data, **kwargs)
+
+    def name_of(self, record) -> str:
+        if record.person_id:
+            return record.person.name
+        return self.people.get(record.user_id) or record.username
+
+    def get_column_class_names(self, classes_set, bound_column):
+        return super().get_column_class_names(classes_set, bound_column) | {f"col-{bound_column.name}"}
+
+    # --- the page -------------------------------------------------------------------------
+
+    def render_at(self, value):
+        local = timezone.localtime(value)
+        return format_html(
+            '<span class="line">{}</span><span class="line">{}</span>', f"{local:%Y-%m-%d}", f"{local:%H:%M:%S}"
+        )
+
+    def render_who(self, record):
+        lines = [(self.name_of(record) or _("unknown"),)]
+        roles = _roles(record)
+        if roles:
+            lines.append((", ".join(roles),))
+        if record.channel == "command":
+            lines.append((_("command line"),))
+        elif record.username and self.name_of(record) != record.username:
+            lines.append((record.username,))
+        return format_html_join("", '<span class="line">{}</span>', lines)
+
+    def render_action(self, record):
+        return str(ACTIONS.get(record.action, record.action))
+
+    def render_outcome(self, record):
+        return format_html('<span class="outcome {}">{}</span>', record.outcome, OUTCOMES[record.outcome])
+
+    def render_summary(self, record):
+        if record.slip_id and self.event is not None:
+            link = reverse("cage:slip", args=[self.event.slug, record.slip_id])
+            return format_html('{} <a href="{}">{}</a>', record.summary, link, _("slip"))
+        return record.summary
+
+    def render_changed(self, record):
+        return format_html_join(
+            "",
+            '<span class="line"><span class="key">{}</span> {}</span>',
+            ((what, f"{old} → {new}" if old else new) for what, old, new in changes(record)),
+        )
+
+    def render_address(self, record):
+        return record.address or ("" if record.channel == "web" else _("command line"))
+
+    # --- the CSV: every part as plain text, old and new as JSON -----------------------------------
+
+    def value_at(self, value):
+        return _local(value)
+
+    def value_who(self, record):
+        return self.name_of(record)
+
+    def value_action(self, record):
+        return record.action
+
+    def value_outcome(self, record):
+        return record.outcome
+
+    def value_summary(self, record):
+        return record.summary
+
+    def value_changed(self, record):
+        return "; ".join(f"{what}: {old} → {new}" if old else f"{what}: {new}" for what, old, new in changes(record))
+
+    def value_person(self, record):
+        return record.person.name if record.person_id else ""
+
+    def value_roles(self, record):
+        return ",".join(code for code in record.roles.split(",") if code)
+
+    def value_slip(self, record):
+        return record.slip.number if record.slip_id else ""
+
+    def value_old(self, record):
+        return _json(record.old)
+
+    def value_new(self, record):
+        return _json(record.new)
+
+    def value_address(self, record):
+        return record.address or ""
+
+
+def trail_csv(table: AuditTable) -> tuple[str, int]:
+    """Every row of the (filtered, sorted) table, unpaged, as CSV; no cell can run as a formula.
+    Returns the text and the number of entries in it."""
+    out = io.StringIO()
+    writer = csv_safe.writer(out)
+    rows = -1  # the heading is not an entry
+    for row in table.as_values():
+        writer.writerow(row)
+        rows += 1
+    return out.getvalue(), rows
