@@ -4,7 +4,6 @@ action fails with it and changes nothing; a refusal or a failed login is still a
 import uuid
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from audit.models import AuditEntry
@@ -12,7 +11,7 @@ from cage.models import Slip
 from events.models import GameTable
 from tests.audit.helpers import ADDRESS, audit_trail_broken, login
 from tests.cage.helpers import stock
-from tests.conftest import PASSWORD, PIN, make_cast
+from tests.conftest import PASSWORD, PIN, Client, make_cast
 
 NOT_DONE = "nothing was done: the audit trail could not be written"
 

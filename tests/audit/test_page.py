@@ -9,7 +9,6 @@ import re
 
 import pytest
 from django.db import connection
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
@@ -19,7 +18,7 @@ from audit.models import AuditEntry
 from audit.selectors import event_entries
 from events import services as event_services
 from tests.audit.helpers import ADDRESS, login
-from tests.conftest import PASSWORD, make_cast
+from tests.conftest import PASSWORD, Client, make_cast
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,6 @@ import uuid
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.test import Client
 from django.urls import reverse
 
 from audit.models import AuditEntry
@@ -18,7 +17,7 @@ from cage.models import Slip
 from events.models import GameTable
 from tests.audit.helpers import ADDRESS, last, login
 from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED, SALE_SIGNED, open_table, stock
-from tests.conftest import DAY, PASSWORD, PIN, make_cast
+from tests.conftest import DAY, PASSWORD, PIN, Client, make_cast
 
 pytestmark = pytest.mark.django_db
 
@@ -128,8 +127,8 @@ def test_setup_changes_on_the_pages_are_recorded_with_the_dric_and_old_and_new_v
     assert added.new["name"] == "Nia Brown" and added.new["born_on"] == "1990-05-05"
     role = last("role_assigned", about=nia)
     assert (role.old, role.new, role.person) == ({"roles": []}, {"roles": ["runner"]}, cast.dric)
-    linked = last("login_linked", about=nia)
-    assert linked.old == {"login": None} and linked.new == {"login": "nia", "existing_login": False}
+    made = last("login_created", about=nia)
+    assert made.old is None and made.new == {"login": "nia"}
     assert "a-long-password" not in everything_recorded()
 
     client.post(
