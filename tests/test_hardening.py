@@ -19,9 +19,18 @@ from django.test import Client
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE_KEY = secrets.token_urlsafe(50)
-# What a process inherits from the test run's own settings (config/settings_for_tests.py) is
-# taken away, so each run sees only what its test gives it.
-OWN = ("DEBUG", "SECRET_KEY", "HTTPS", "ALLOWED_HOSTS", "SECURE_PROXY_SSL_HEADER", "LOG_FILE", "DJANGO_SETTINGS_MODULE")
+# What a process would inherit from the test run (config/settings_for_tests.py, the browser
+# tests' async switch) is taken away, so each run sees only what its test gives it.
+OWN = (
+    "DEBUG",
+    "SECRET_KEY",
+    "HTTPS",
+    "ALLOWED_HOSTS",
+    "SECURE_PROXY_SSL_HEADER",
+    "LOG_FILE",
+    "DJANGO_SETTINGS_MODULE",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+)
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
