@@ -138,38 +138,6 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 
 
-# Cage window: an amount above this many dollars asks the cashier to tick "I confirm the amount of
-# …" before it is recorded (cage.fields.ConfirmLargeAmounts). Whole dollars or dollars and cents.
-def env_cents(name: str, default_dollars: str) -> int:
-    value = os.environ.get(name, default_dollars).strip()
-    if not re.fullmatch(r"[0-9]{1,8}(\.[0-9]{1,2})?", value):
-        raise ImproperlyConfigured(f"{name} must be dollars such as 5000 or 5000.00, not {value!r}")
-    whole, _point, part = value.partition(".")
-    return int(whole) * 100 + int(part.ljust(2, "0"))
-
-
-CAGE_CONFIRM_ABOVE_CENTS = env_cents("CAGE_CONFIRM_ABOVE", "5000")
-
-
-# Signing PINs (events.services.pin_verify): this many wrong tries in a row lock a person's PIN
-# for this many minutes, so the signing field on the cage's screen cannot be used to guess it.
-def env_positive_int(name: str, default: int) -> int:
-    value = os.environ.get(name, str(default)).strip()
-    if not re.fullmatch(r"[0-9]{1,6}", value) or int(value) < 1:
-        raise ImproperlyConfigured(f"{name} must be a whole number of 1 or more, not {value!r}")
-    return int(value)
-
-
-SIGNING_PIN_MAX_FAILURES = env_positive_int("SIGNING_PIN_MAX_FAILURES", 5)
-SIGNING_PIN_LOCK_MINUTES = env_positive_int("SIGNING_PIN_LOCK_MINUTES", 15)
-
-# The DRIC's queue: a slip in transit or waiting for a signature this many minutes stands out
-# (T&C 2: witness and authorize all cage transactions in a timely manner).
-CAGE_QUEUE_OVERDUE_MINUTES = env_positive_int("CAGE_QUEUE_OVERDUE_MINUTES", 15)
-# The cage home's inventory and tables panels refresh themselves this often.
-CAGE_REFRESH_SECONDS = env_positive_int("CAGE_REFRESH_SECONDS", 20)
-
-
 # --- Hardening ------------------------------------------------------------------------------
 # Production mode (DEBUG off) is served over HTTPS, by the app itself or behind a proxy that
 # ends TLS: cookies go only over HTTPS, browsers are told to use nothing else (HSTS) and plain
@@ -233,3 +201,35 @@ LOGGING = {
     # every django.* logger, runserver's request lines included, comes to the handlers above.
     "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
 }
+
+
+# Cage window: an amount above this many dollars asks the cashier to tick "I confirm the amount of
+# …" before it is recorded (cage.fields.ConfirmLargeAmounts). Whole dollars or dollars and cents.
+def env_cents(name: str, default_dollars: str) -> int:
+    value = os.environ.get(name, default_dollars).strip()
+    if not re.fullmatch(r"[0-9]{1,8}(\.[0-9]{1,2})?", value):
+        raise ImproperlyConfigured(f"{name} must be dollars such as 5000 or 5000.00, not {value!r}")
+    whole, _point, part = value.partition(".")
+    return int(whole) * 100 + int(part.ljust(2, "0"))
+
+
+CAGE_CONFIRM_ABOVE_CENTS = env_cents("CAGE_CONFIRM_ABOVE", "5000")
+
+
+# Signing PINs (events.services.pin_verify): this many wrong tries in a row lock a person's PIN
+# for this many minutes, so the signing field on the cage's screen cannot be used to guess it.
+def env_positive_int(name: str, default: int) -> int:
+    value = os.environ.get(name, str(default)).strip()
+    if not re.fullmatch(r"[0-9]{1,6}", value) or int(value) < 1:
+        raise ImproperlyConfigured(f"{name} must be a whole number of 1 or more, not {value!r}")
+    return int(value)
+
+
+SIGNING_PIN_MAX_FAILURES = env_positive_int("SIGNING_PIN_MAX_FAILURES", 5)
+SIGNING_PIN_LOCK_MINUTES = env_positive_int("SIGNING_PIN_LOCK_MINUTES", 15)
+
+# The DRIC's queue: a slip in transit or waiting for a signature this many minutes stands out
+# (T&C 2: witness and authorize all cage transactions in a timely manner).
+CAGE_QUEUE_OVERDUE_MINUTES = env_positive_int("CAGE_QUEUE_OVERDUE_MINUTES", 15)
+# The cage home's inventory and tables panels refresh themselves this often.
+CAGE_REFRESH_SECONDS = env_positive_int("CAGE_REFRESH_SECONDS", 20)
