@@ -14,9 +14,16 @@ $(STAMP): requirements.txt
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
+# The local demo asks for DEBUG (the repository's laptop key, plain http on 127.0.0.1, error pages
+# with details) and says so; a real event never runs this way (README: Running an event for real).
+run: export DEBUG = true
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo
+	@echo
+	@echo "make run: DEBUG is ON for this local demo (plain http on 127.0.0.1, the repository's laptop key)."
+	@echo "          Never use it for a real event: see 'Running an event for real' in README.md."
+	@echo
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 lint: $(STAMP)
@@ -31,5 +38,7 @@ test: lint
 test-postgres: $(STAMP)
 	DATABASE_URL=$(PG_URL) $(PY) -m pytest
 
+# On the demo's database unless told otherwise (a real site sets SECRET_KEY and DEBUG=false).
+check-ledger: export DEBUG ?= true
 check-ledger: $(STAMP)
 	$(PY) manage.py check_ledger

@@ -7,17 +7,15 @@ class AuditConfig(AppConfig):
 
     def ready(self):
         # Logins, logouts and failed logins come from django.contrib.auth's signals; refusals from
-        # events.rules as each is made; the guards come back after a flush (tests empty the tables).
+        # events.rules as each is made.
         from django.contrib.auth.signals import user_logged_in, user_logged_out, user_login_failed
-        from django.db.models.signals import post_migrate
 
         from events import rules
 
-        from . import context, guards, services
+        from . import context, services
 
         user_logged_in.connect(services.logged_in, dispatch_uid="audit.logged_in")
         user_logged_out.connect(services.logged_out, dispatch_uid="audit.logged_out")
         user_login_failed.connect(services.login_failed, dispatch_uid="audit.login_failed")
         if context.note_refusal not in rules.refusal_listeners:
             rules.refusal_listeners.append(context.note_refusal)
-        post_migrate.connect(guards.after_migrate, sender=self, dispatch_uid="audit.guards")

@@ -5,8 +5,8 @@ trigger function that raises. Anyone with a database shell meets the same refusa
 
 Emptying the whole database (Django's `flush`, which the test suite runs between transactional
 tests) is the one exception: on PostgreSQL it is a TRUNCATE, which row triggers do not see; on
-SQLite it is a DELETE, so the tests lift the guard just before it (tests/conftest.py) and
-`after_migrate` puts it back as flush finishes.
+SQLite it is a DELETE, and cage's `flush` command lifts every trigger of the database (these
+included) for that one transaction and puts them back before it commits.
 """
 
 TABLE = "audit_auditentry"
@@ -55,13 +55,3 @@ def guard(connection) -> None:
 
 def unguard(connection) -> None:
     _run(connection, UNGUARD.get(connection.vendor, []))
-
-
-def after_migrate(sender, using="default", **kwargs) -> None:
-    """post_migrate (also sent at the end of a flush): the guard is in place whenever the table is."""
-    from django.db import connections
-
-    connection = connections[using]
-    # Only SQLite's flush goes through the triggers (PostgreSQL's TRUNCATE leaves them be).
-    if connection.vendor == "sqlite" and TABLE in connection.introspection.table_names():
-        guard(connection)

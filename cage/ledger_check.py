@@ -1,16 +1,28 @@
-"""Whole-ledger checks: conservation and custody, for every event."""
+"""Whole-ledger checks, for every event: conservation and custody; each slip against its postings
+and signatures; gapless serials; closed days that stayed closed.
 
-from django.db.models import Sum
+The database refuses most of these faults as they are written (cage/migrations/0006_ledger_guards.py);
+this finds them in data written before the guards, with the guards lifted, or by a path they
+do not cover.
+"""
 
-from cage.models import Account, Posting
+from collections import defaultdict
+
+from django.db.models import Max, Min, Sum
+from django.utils.translation import gettext as _
+
+from cage.models import Account, Posting, Signature, Slip, SlipType
+from cage.selectors.registers import runs, runs_text, serial_checks
 from cage.services.ledger import account_label, instrument_name
-from events.models import ChipDenomination, Event, GameTable
+from cage.slip_types import SLIP_KINDS
+from events.models import ChipDenomination, Event, GameTable, GamingDay
 
 
 def ledger_breaks(events=None) -> list[str]:
     """Each break as a sentence; empty when the ledger holds.
 
-    For every event and instrument the postings sum to zero over all accounts (nothing is made
+    Conservation and custody below; then each slip (slip_breaks), the serials (serial_breaks)
+    and the closed days (closed_day_breaks). For every event and instrument the postings sum to zero over all accounts (nothing is made
     or lost, only moved), no custody account holds less than nothing, and once every table is
     closed patrons hold no fewer than zero chips of any denomination.
     """
@@ -65,4 +77,169 @@ def ledger_breaks(events=None) -> list[str]:
                 f"{row['total'] // denomination.value_cents} {instrument_name(denomination)}: chips nobody "
                 "bought from the licensee (T&C 3.4.3)"
             )
+    return breaks + slip_breaks(events) + serial_breaks(events) + closed_day_breaks(events)
+
+
+def slip_breaks(events: list[Event]) -> list[str]:
+    """Each slip against its own postings and signatures.
+
+    Every slip balances on its own, per instrument (not only the event as a whole); each
+    signature is a capacity its slip type has, made by someone on the slip's event; chips and
+    cash move only once a slip's first custody step is signed; a fill or credit in transit has
+    its chips with the runner, and a finished one leaves none there; and a closed day has no slip
+    still waiting for a signature (DESIGN: slips, serial numbers and signatures).
+    """
+    slips = {
+        s["id"]: s
+        for s in Slip.objects.filter(event__in=events).values(
+            "id", "slip_type", "serial", "event_id", "event__slug", "day__status", "day__date"
+        )
+    }
+    if not slips:
+        return []
+    names = {d.pk: d for d in ChipDenomination.objects.filter(event__in=events)}
+    breaks = []
+    unbalanced = (
+        Posting.objects.filter(slip__event__in=events)
+        .values("slip_id", "denomination_id")
+        .annotate(total=Sum("amount"))
+        .exclude(total=0)
+        .order_by("slip_id", "denomination_id")
+    )
+    for row in unbalanced:
+        slip = slips[row["slip_id"]]
+        breaks.append(
+            _("%(event)s: %(slip)s: its postings of %(instrument)s sum to %(total)s cents, not 0")
+            % {
+                "event": slip["event__slug"],
+                "slip": slip_number(slip),
+                "instrument": instrument_name(names.get(row["denomination_id"])),
+                "total": row["total"],
+            }
+        )
+    signed: dict[int, set[str]] = defaultdict(set)
+    signatures = Signature.objects.filter(slip__event__in=events).values_list(
+        "slip_id", "capacity", "person__name", "person__event_id"
+    )
+    for slip_id, capacity, name, person_event in signatures.order_by("id"):
+        slip = slips[slip_id]
+        kind = SLIP_KINDS[slip["slip_type"]]
+        signed[slip_id].add(capacity)
+        if kind.capacity(capacity) is None:
+            breaks.append(
+                _("%(event)s: %(slip)s is signed as %(capacity)s, which a %(type)s slip does not have")
+                % {
+                    "event": slip["event__slug"],
+                    "slip": slip_number(slip),
+                    "capacity": capacity,
+                    "type": str(kind.label).lower(),
+                }
+            )
+        if person_event != slip["event_id"]:
+            breaks.append(
+                _("%(event)s: %(slip)s is signed by %(name)s, who is not on this event")
+                % {"event": slip["event__slug"], "slip": slip_number(slip), "name": name}
+            )
+    posted = set(Posting.objects.filter(slip__event__in=events).values_list("slip_id", flat=True).distinct())
+    with_runner = set(
+        Posting.objects.filter(
+            slip__event__in=events,
+            slip__slip_type__in=[t for t, k in SLIP_KINDS.items() if k.two_step],
+            account__kind=Account.Kind.RUNNER,
+        )
+        .values("slip_id", "denomination_id")
+        .annotate(total=Sum("amount"))
+        .exclude(total=0)
+        .values_list("slip_id", flat=True)
+    )
+    voided = set(Slip.objects.filter(event__in=events, voids__isnull=False).values_list("voids_id", flat=True))
+    for slip_id, slip in slips.items():
+        kind = SLIP_KINDS[slip["slip_type"]]
+        done = kind.steps_done(signed[slip_id])
+        where = {"event": slip["event__slug"], "slip": slip_number(slip)}
+        if kind.steps and done == 0 and slip_id in posted:
+            breaks.append(
+                _("%(event)s: %(slip)s has postings, but its custody signers (%(capacities)s) have not signed")
+                % {**where, "capacities": ", ".join(str(c.label).lower() for c in kind.step_capacities(1))}
+            )
+        if kind.two_step and done == 1 and slip_id not in with_runner:
+            breaks.append(_("%(event)s: %(slip)s is in transit, but its runner holds none of its chips") % where)
+        if kind.two_step and done == kind.steps and slip_id in with_runner:
+            breaks.append(_("%(event)s: %(slip)s is complete, but leaves chips with its runner") % where)
+        missing = [c for c in kind.capacities if c.code not in signed[slip_id]]
+        if slip["day__status"] == GamingDay.Status.CLOSED and missing and slip_id not in voided:
+            breaks.append(
+                _("%(event)s: %(slip)s of the closed day %(date)s still lacks %(capacities)s")
+                % {
+                    **where,
+                    "date": slip["day__date"].isoformat(),
+                    "capacities": ", ".join(str(c.label).lower() for c in missing),
+                }
+            )
+    return breaks
+
+
+def slip_number(slip: dict) -> str:
+    """ "Fill 4", from a slip's values()."""
+    return f"{SLIP_KINDS[slip['slip_type']].label} {slip['serial']}"
+
+
+def serial_breaks(events: list[Event]) -> list[str]:
+    """Serials run 1, 2, 3… per event and slip type with no gap, none past its counter."""
+    breaks = []
+    for event in events:
+        for check in serial_checks(event):
+            if check.missing:
+                breaks.append(
+                    _("%(event)s: %(type)s serials %(missing)s were never issued; serials run without gaps")
+                    % {"event": event.slug, "type": check.label, "missing": runs_text(check.missing)}
+                )
+            if check.above_counter:
+                breaks.append(
+                    _("%(event)s: %(type)s serials %(serials)s are past the counter's last serial, %(last)s")
+                    % {
+                        "event": event.slug,
+                        "type": check.label,
+                        "serials": runs_text(runs(check.above_counter)),
+                        "last": check.last,
+                    }
+                )
+    return breaks
+
+
+def closed_day_breaks(events: list[Event]) -> list[str]:
+    """A closed day is locked: it has its day-close slip, and no slip, signature or posting of the
+    day came after it. Ids are the order things were written in: every write of a day first
+    locks the day's row (cage.services.ledger.lock_day), so nothing of the day is written
+    while the close is, and nothing of the day may be written after it."""
+    breaks = []
+    days = GamingDay.objects.filter(event__in=events, status=GamingDay.Status.CLOSED).select_related("event")
+    for day in days.order_by("event__slug", "date"):
+        where = {"event": day.event.slug, "date": day.date.isoformat()}
+        close = Slip.objects.filter(day=day, slip_type=SlipType.CLOSE_DAY).order_by("id").first()
+        if close is None:
+            breaks.append(_("%(event)s: the gaming day %(date)s is closed without a day-close slip") % where)
+            continue
+        for slip in Slip.objects.filter(day=day, id__gt=close.id):
+            breaks.append(
+                _("%(event)s: %(slip)s was written on the gaming day %(date)s after it closed")
+                % {**where, "slip": slip.number}
+            )
+        last_of_close = close.signatures.aggregate(m=Max("id"))["m"] or 0
+        late = Signature.objects.filter(slip__day=day, slip_id__lt=close.id, id__gt=last_of_close)
+        for signature in late.select_related("slip").order_by("id"):
+            breaks.append(
+                _("%(event)s: %(slip)s was signed as %(capacity)s after the gaming day %(date)s closed")
+                % {**where, "slip": signature.slip.number, "capacity": signature.capacity}
+            )
+        # Postings carry no time: those of the day's slips must come before any posting of a
+        # slip written after the close.
+        first_after = Posting.objects.filter(slip__event=day.event, slip_id__gt=close.id).aggregate(m=Min("id"))["m"]
+        if first_after is not None:
+            late_slips = Slip.objects.filter(day=day, postings__id__gt=first_after).distinct().order_by("id")
+            for slip in late_slips:
+                breaks.append(
+                    _("%(event)s: %(slip)s has postings made after the gaming day %(date)s closed")
+                    % {**where, "slip": slip.number}
+                )
     return breaks

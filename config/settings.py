@@ -32,12 +32,18 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
+# DEBUG is off unless asked for: `make run` asks for it, for the local demo. Without DEBUG the app
+# refuses to start on anything but a secret key of its own: the laptop key below is in the
+# repository for all to read, and whoever knows a site's key can forge its sessions.
+DEBUG = env_bool("DEBUG", False)
+LAPTOP_SECRET_KEY = "laptop-only-secret-key-do-not-use-in-production"
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "laptop-only-secret-key-do-not-use-in-production"
+if not DEBUG and SECRET_KEY in ("", LAPTOP_SECRET_KEY):
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set to a key of your own when DEBUG is off, e.g. the output of "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
+SECRET_KEY = SECRET_KEY or LAPTOP_SECRET_KEY
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 # True only when the app runs behind a reverse proxy that sets X-Forwarded-For: the audit trail
 # then takes the client's address from the entry that proxy added, not from REMOTE_ADDR (the proxy).
@@ -62,6 +68,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The app serves its own static files, with or without DEBUG (see the hardening block).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -157,10 +166,74 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
+
+
+# --- Hardening ------------------------------------------------------------------------------
+# Production mode (DEBUG off) is served over HTTPS, by the app itself or behind a proxy that
+# ends TLS: cookies go only over HTTPS, browsers are told to use nothing else (HSTS) and plain
+# http is redirected. HTTPS=false turns all of that off for a site served over plain http (a
+# laptop on 127.0.0.1, the test suite); with DEBUG on it is off unless asked for.
+HTTPS = env_bool("HTTPS", not DEBUG)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
+HSTS_SECONDS = os.environ.get("SECURE_HSTS_SECONDS", "31536000").strip()
+if not re.fullmatch(r"[0-9]{1,10}", HSTS_SECONDS):
+    raise ImproperlyConfigured(f"SECURE_HSTS_SECONDS must be a whole number of seconds, not {HSTS_SECONDS!r}")
+SECURE_HSTS_SECONDS = int(HSTS_SECONDS) if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = HTTPS
+# Behind a proxy that ends TLS, the app sees plain http; it trusts the proxy's word that the
+# browser used HTTPS only when told which header carries it (e.g. X-Forwarded-Proto), and only
+# a proxy that always sets that header, overwriting the browser's, may stand in front.
+if os.environ.get("SECURE_PROXY_SSL_HEADER"):
+    header = os.environ["SECURE_PROXY_SSL_HEADER"].strip()
+    if not re.fullmatch(r"[A-Za-z0-9-]+", header):
+        raise ImproperlyConfigured(
+            f"SECURE_PROXY_SSL_HEADER must be a header name such as X-Forwarded-Proto, not {header!r}"
+        )
+    SECURE_PROXY_SSL_HEADER = ("HTTP_" + header.upper().replace("-", "_"), "https")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+# Content-Security-Policy (django-csp): scripts, styles, images and fetches from this site only;
+# no inline script, style or event handler anywhere (they live in static/), no framing.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
+# Static files in production: WhiteNoise serves them from the app itself, straight from their
+# folders (static/ and each app's), found once at start-up, with cache headers; nothing to
+# collect first, and no web server to configure. A site that would rather have its own web
+# server serve them sets STATIC_ROOT and runs `manage.py collectstatic`.
+WHITENOISE_USE_FINDERS = True
+if os.environ.get("STATIC_ROOT"):
+    STATIC_ROOT = os.environ["STATIC_ROOT"]
+
+# A 500 shows templates/500.html and nothing else; what went wrong goes to the log: warnings and
+# errors (django.request's 500s with their traceback, refused hosts, CSRF failures) to stderr,
+# and also to the file LOG_FILE names.
+LOG_FILE = os.environ.get("LOG_FILE", "")
+LOG_HANDLERS = {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}}
+if LOG_FILE:
+    LOG_HANDLERS["file"] = {"class": "logging.handlers.WatchedFileHandler", "filename": LOG_FILE, "formatter": "plain"}
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
+    "handlers": LOG_HANDLERS,
+    "root": {"handlers": list(LOG_HANDLERS), "level": "WARNING"},
+    # Instead of Django's own handlers (its DEBUG-only console would print each error twice):
+    # every django.* logger, runserver's request lines included, comes to the handlers above.
+    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
+}
 
 
 # Cage window: an amount above this many dollars asks the cashier to tick "I confirm the amount of

@@ -50,12 +50,33 @@ class Chart:
         text = text.replace("font-family: Helvetica;", "font-family: Helvetica, Arial, sans-serif;")
         # scale with the page: the viewBox keeps the proportions, the width follows the column
         text = re.sub(r'^<svg width="[^"]*" height="[^"]*"', "<svg", text, count=1)
+        # The page's Content-Security-Policy allows no inline style: reportlab's style="…" become
+        # the SVG presentation attributes they spell (fill, stroke, font-size…), which it allows.
+        text = STYLE_ATTRIBUTE.sub(_presentation_attributes, text)
+        # several charts share the page: ids of their own
+        text = text.replace('id="clip"', f'id="chart-{self.key}-clip"').replace(
+            "url(#clip)", f"url(#chart-{self.key}-clip)"
+        )
+        text = text.replace('id="group"', f'id="chart-{self.key}-group"', 1)
         return text.replace(
             "<svg",
             f'<svg role="img" aria-label={quoteattr(self.title + ": " + self.caption)} '
             f'class="chart" id="chart-{self.key}"',
             1,
         )
+
+
+STYLE_ATTRIBUTE = re.compile(r' style="([^"]*)"')
+
+
+def _presentation_attributes(match: re.Match) -> str:
+    """' style="fill: red; stroke: none"' → ' fill="red" stroke="none"'."""
+    attributes = []
+    for declaration in match.group(1).split(";"):
+        name, colon, value = (part.strip() for part in declaration.partition(":"))
+        if colon and name and value:
+            attributes.append(f" {name}={quoteattr(value)}")
+    return "".join(attributes)
 
 
 def _axis_step(top: int) -> int:

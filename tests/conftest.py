@@ -135,27 +135,3 @@ class Client(django.test.Client):
 @pytest.fixture
 def client():
     return Client()
-
-
-@pytest.fixture(autouse=True)
-def audit_trail_flushable(request):
-    """A transactional test ends with Django's flush, which on SQLite DELETEs every row, and the
-    audit trail's triggers refuse that (as they should anywhere else). Lift them just before the
-    flush; audit.guards.after_migrate puts them back as the flush finishes."""
-    marker = request.node.get_closest_marker("django_db")
-    names = request.fixturenames
-    transactional = (marker is not None and (marker.kwargs.get("transaction") or (marker.args and marker.args[0]))) or (
-        "transactional_db" in names or "live_server" in names
-    )
-    if not transactional:
-        yield
-        return
-    # Set up before this fixture, so torn down (flushed) after it.
-    request.getfixturevalue("_django_db_helper")
-    yield
-    from django.db import connection
-
-    from audit import guards
-
-    if connection.vendor == "sqlite":
-        guards.unguard(connection)

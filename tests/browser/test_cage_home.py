@@ -40,8 +40,11 @@ def test_the_panels_refresh_without_touching_what_is_typed(page, settings, width
     page.keyboard.type("runner")
     # Posted by someone else while this person types: the next refresh shows it.
     services.fill(day=cast.day, table=cast.bj, chips={"25": 10}, signed=cast.signed(**FILL_SIGNED))
+    # A function, not an expression: Playwright evals an expression in the page, which the page's
+    # Content-Security-Policy (no unsafe-eval) refuses.
     page.wait_for_function(
-        "document.querySelector('#table-states tr[data-table=\"BJ-1\"]').innerText.includes('1 fill')", timeout=10_000
+        "() => document.querySelector('#table-states tr[data-table=\"BJ-1\"]').innerText.includes('1 fill')",
+        timeout=10_000,
     )
     page.keyboard.type(" issue")
 

@@ -63,9 +63,12 @@ def test_check_ledger_names_an_instrument_that_does_not_sum_to_zero(cast):
         ]
     )
     err = io.StringIO()
-    with pytest.raises(CommandError, match="1 break"):
+    with pytest.raises(CommandError, match="2 break"):
         call_command("check_ledger", stderr=err)
-    assert err.getvalue().strip() == "lakeside: chips:5 sums to 500 cents over all accounts, not 0"
+    assert err.getvalue().splitlines() == [
+        "lakeside: chips:5 sums to 500 cents over all accounts, not 0",
+        "lakeside: Chips received 1: its postings of chips:5 sum to 500 cents, not 0",
+    ]
 
 
 def test_check_ledger_names_a_custody_account_below_zero(cast):

@@ -347,9 +347,8 @@ def test_the_slip_page_the_queue_and_the_close_page_show_the_difference_and_the_
     assert OpenerSignOff.objects.count() == 1
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL only: set DATABASE_URL")
 @pytest.mark.django_db(transaction=True)
-def test_a_sign_off_cannot_be_changed_with_raw_sql_on_postgresql():
+def test_a_sign_off_cannot_be_changed_with_raw_sql_on_either_database():
     from django.db import IntegrityError, transaction
 
     from tests.conftest import make_cast

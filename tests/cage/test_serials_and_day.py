@@ -10,7 +10,7 @@ from cage.models import Slip
 from events import services as event_services
 from events.models import GamingDay
 from events.rules import RuleViolation
-from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED, stock
+from tests.cage.helpers import close_clean_day, stock
 
 pytestmark = pytest.mark.django_db
 
@@ -53,23 +53,6 @@ def test_a_day_in_setup_takes_no_posting(db):
     cast = make_cast(open_day=False)
     with pytest.raises(RuleViolation, match="is setup"):
         receive(cast, {"1": 1})
-
-
-def close_clean_day(cast):
-    stock(cast, chips={"1": 10}, cash=1000)
-    services.count(
-        day=cast.day,
-        account=services.account_get(cast.event, "bank_cash"),
-        cash=1000,
-        signed=cast.signed(**COUNT_SIGNED),
-    )
-    services.count(
-        day=cast.day,
-        account=services.account_get(cast.event, "chip_bank"),
-        chips={"1": 10},
-        signed=cast.signed(**COUNT_SIGNED),
-    )
-    return services.close_day(day=cast.day, signed=cast.signed(**CLOSE_SIGNED))
 
 
 def test_a_closed_day_is_locked(cast):

@@ -5,6 +5,7 @@ import copy
 import re
 import subprocess
 from html import unescape
+from xml.etree import ElementTree
 
 import pytest
 from django.urls import reverse
@@ -92,6 +93,18 @@ def test_the_page_shows_the_liability_and_three_charts_with_their_values(client)
     table_chart = table_chart[: table_chart.index("</svg>")]
     for text in ("BJ-1", "BJ-2", "WOF-1", "-$100.00", "<title>Win by table</title>"):
         assert text in table_chart
+
+
+def test_the_charts_carry_their_colours_as_attributes_not_inline_styles(client):
+    # The page's Content-Security-Policy refuses inline styles, so reportlab's style="…" must go.
+    example()
+    page = report_page(client)
+    for svg in re.findall(r"<svg.*?</svg>", page, re.S):
+        assert " style=" not in svg
+        ElementTree.fromstring(svg)  # well-formed: no attribute twice
+        assert re.search(r'<rect [^>]*fill="rgb\(', svg)
+    ids = re.findall(r' id="([^"]*)"', page)
+    assert len(ids) == len(set(ids))
 
 
 def test_a_loss_is_a_bar_below_the_axis():

@@ -5,7 +5,10 @@ from events.models import Event
 
 
 class Command(BaseCommand):
-    help = "Verify every event's ledger: each instrument sums to zero; no custody account is negative."
+    help = (
+        "Verify every event's ledger: each instrument sums to zero; no custody account is negative; each slip "
+        "balances and has the signatures its postings need; serials have no gaps; closed days stayed closed."
+    )
 
     def handle(self, *args, **options):
         breaks = ledger_breaks()
