@@ -19,8 +19,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from cage import services, staging
+from cage.fields import BillsAndCoins
+from cage.forms import VARIANCE_REASONS
 from cage.models import Account, Slip, SlipType
-from cage.money import AMOUNTS_RULE, MAX_AMOUNT_CENTS
+from cage.money import AMOUNTS_RULE, MAX_AMOUNT_CENTS, MAX_CHIP_COUNT
 from cage.slip_types import (
     ACCOUNT,
     CASH,
@@ -137,12 +139,35 @@ def _cents(value, what="cash") -> int:
 RECORD_CASH = re.compile(r"[0-9]+(\.[0-9]{1,2})?")
 
 
+def _when(value, what: str) -> datetime.datetime:
+    """An ISO local date-time ("2026-09-11T12:10", seconds and fractions allowed); one that gives
+    its UTC offset is taken as it says (an exported file writes one only in the hour repeated when
+    clocks go back)."""
+    try:
+        moment = datetime.datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise RuleViolation(f"{what}: {value!r} is not an ISO local date-time", "cage-records/1") from None
+    return moment if moment.tzinfo else timezone.make_aware(moment)
+
+
+def _time_of_day(value, what: str, problems: list[str]) -> datetime.time | None:
+    if value is None:
+        return None
+    try:
+        return datetime.time.fromisoformat(value)
+    except (TypeError, ValueError):
+        problems.append(f"{what}: {value!r} is not a time of day such as 12:00 (cage-records/1)")
+        return None
+
+
 class _Importer:
     def __init__(self):
         self.problems: list[str] = []
         self.people: dict[str, Person] = {}
         self.tables = {}
         self.refs: dict[str, Slip] = {}
+        # Registrations changed after the records (an exported event): applied once they are in.
+        self.later_registrations: list[tuple[str, Person, str]] = []
 
     # --- setup ---------------------------------------------------------------------------
 
@@ -156,12 +181,17 @@ class _Importer:
         event = self.event(data.get("event"), data.get("days"))
         if event is None:
             return None
-        self.chip_set(event, data["event"].get("chip_denominations"))
+        self.chip_set(event, data["event"].get("chip_denominations"), data["event"].get("chip_colours"))
         self.staff(event, data.get("people"))
         self.table_list(event, data.get("tables"))
         if self.problems:
             return event  # the records need a sound setup; report what is wrong with it first
         self.day_list(event, data.get("days"))
+        for where, person, registration in self.later_registrations:
+            try:
+                event_services.registration_change(person=person, registration=registration)
+            except RuleViolation as exc:
+                self.problems.append(f"{where}.registration_changed_to: {exc}")
         return event
 
     def event(self, spec, days) -> Event | None:
@@ -173,6 +203,16 @@ class _Importer:
         fields = {
             k: _text(spec.get(k), f"event.{k}", self.problems)
             for k in ("name", "licence_number", "licensee", "supplier", "venue")
+        }
+        # Extensions an exported event carries; a file from paper may leave them out.
+        extra = {
+            k: _text(spec.get(k), f"event.{k}", self.problems, required=False)
+            for k in (
+                "licensing_authority",
+                "supplier_registration_number",
+                "licensee_address",
+                "licensee_charitable_number",
+            )
         }
         game_codes = spec.get("games")
         if not isinstance(game_codes, list) or not all(isinstance(g, str) for g in game_codes):
@@ -194,7 +234,11 @@ class _Importer:
         if len(self.problems) > problems_before:
             return None
         try:
-            licensee = event_services.licensee_get_or_create(name=fields["licensee"])
+            licensee = event_services.licensee_get_or_create(
+                name=fields["licensee"],
+                address=extra["licensee_address"],
+                charitable_number=extra["licensee_charitable_number"],
+            )
             return event_services.event_create(
                 licensee=licensee,
                 slug=slug,
@@ -205,7 +249,8 @@ class _Importer:
                 last_day=last_day,
                 supplier=fields["supplier"],
                 games_authorized=game_codes,
-                licensing_authority=spec.get("licensing_authority") or "",
+                licensing_authority=extra["licensing_authority"],
+                supplier_registration_number=extra["supplier_registration_number"],
             )
         except RuleViolation as exc:
             self.problems.append(f"event.{exc.field or 'slug'}: {exc}")
@@ -213,16 +258,21 @@ class _Importer:
             self.problems.append(f"event: {_messages(exc)}")
         return None
 
-    def chip_set(self, event, keys) -> None:
+    def chip_set(self, event, keys, colours) -> None:
         if not isinstance(keys, list) or not keys:
             self.problems.append("event.chip_denominations: a list of dollar values is required")
             return
+        if colours is None:
+            colours = {}
+        if not isinstance(colours, dict) or not all(isinstance(c, str) for c in colours.values()):
+            self.problems.append("event.chip_colours: an object of denomination: colour is required")
+            colours = {}
         for i, key in enumerate(keys):
             if not isinstance(key, str):
                 self.problems.append(f'event.chip_denominations[{i}]: {key!r} must be a string such as "5"')
                 continue
             try:
-                event_services.denomination_add(event=event, value=key, key=key)
+                event_services.denomination_add(event=event, value=key, key=key, colour=colours.get(key, ""))
             except RuleViolation as exc:
                 self.problems.append(f"event.chip_denominations[{i}]: {exc}")
 
@@ -246,6 +296,8 @@ class _Importer:
             if not isinstance(roles, list) or not all(isinstance(r, str) and r in RECORD_ROLES for r in roles):
                 self.problems.append(f"{where}.roles: each role is one of {', '.join(sorted(RECORD_ROLES))}")
                 continue
+            identification = _text(spec.get("identification"), f"{where}.identification", self.problems, required=False)
+            later = spec.get("registration_changed_to")
             if not code or not name:
                 continue
             try:
@@ -257,6 +309,7 @@ class _Importer:
                     supplier_associated=bool(spec.get("supplier_associated", False)),
                     registration=spec.get("registration", "good"),
                     gaming_assistant_number=spec.get("gaming_assistant_number", "") or "",
+                    identification=identification,
                 )
                 for role in roles:
                     event_services.role_assign(person=person, role=role)
@@ -267,6 +320,8 @@ class _Importer:
                 self.problems.append(f"{where}: {_messages(exc)}")
                 continue
             self.people[code] = person
+            if later is not None:
+                self.later_registrations.append((where, person, later))
         for role in (Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER):
             if not any(role in p.role_codes() for p in self.people.values()):
                 self.problems.append(f"people: nobody holds the position of {Role(role).label} (T&C 2)")
@@ -306,15 +361,15 @@ class _Importer:
                 self.problems.append(f"{where}.date: days must be in date order, {date} comes after {previous}")
                 return
             previous = date
-            try:
-                day = event_services.day_add(event=event, date=date)
-                event_services.day_open(day=day)
-            except RuleViolation as exc:
-                self.problems.append(f"{where}.date: {exc}")
+            day = self.day(event, spec, where, date)
+            if day is None:
                 return
             records = spec.get("records", [])
             if not isinstance(records, list):
                 self.problems.append(f"{where}.records: a list is required")
+                return
+            if day.status == GamingDay.Status.SETUP and records:
+                self.problems.append(f"{where}.records: a day still in setup has no records (gaming day)")
                 return
             for n, record in enumerate(records, start=1):
                 kind = record.get("type") if isinstance(record, dict) else None
@@ -324,6 +379,50 @@ class _Importer:
                     self.apply(day, record)
                 except RuleViolation as exc:
                     self.problems.append(f"record {n} ({date}, {kind}): {exc}")
+            if spec.get("status") == "reconciling":
+                try:
+                    services.day_reconcile(day=day)
+                except RuleViolation as exc:
+                    self.problems.append(f"{where}.status: {exc}")
+
+    def day(self, event, spec: dict, where: str, date: datetime.date) -> GamingDay | None:
+        """Add the gaming day and open it, unless the file says it is still in setup. Its opening
+        hours and roster (extensions) come with it; the roster is added once the day is open, as
+        it stood at the end: the continuous-presence check (T&C 2) was met when it first opened."""
+        problems_before = len(self.problems)
+        opens_at = _time_of_day(spec.get("opens_at"), f"{where}.opens_at", self.problems)
+        closes_at = _time_of_day(spec.get("closes_at"), f"{where}.closes_at", self.problems)
+        status = spec.get("status")
+        if status is not None and status not in DAY_STATUSES:
+            self.problems.append(f"{where}.status: {status!r} is not one of {', '.join(sorted(DAY_STATUSES))}")
+        shifts = spec.get("shifts", [])
+        if not isinstance(shifts, list):
+            self.problems.append(f"{where}.shifts: a list is required")
+        if len(self.problems) > problems_before:
+            return None
+        try:
+            day = event_services.day_add(event=event, date=date, opens_at=opens_at, closes_at=closes_at)
+            if status != "setup":
+                day = event_services.day_open(day=day)
+        except RuleViolation as exc:
+            self.problems.append(f"{where}.date: {exc}")
+            return None
+        for j, shift in enumerate(shifts):
+            try:
+                if not isinstance(shift, dict):
+                    raise RuleViolation("a shift is an object", "cage-records/1")
+                event_services.shift_add(
+                    day=day,
+                    person=self.person(shift.get("person")),
+                    role=shift.get("role"),
+                    starts_at=_when(shift.get("starts_at"), "starts_at"),
+                    ends_at=_when(shift.get("ends_at"), "ends_at"),
+                )
+            except RuleViolation as exc:
+                self.problems.append(f"{where}.shifts[{j}]: {exc}")
+            except ValidationError as exc:
+                self.problems.append(f"{where}.shifts[{j}]: {_messages(exc)}")
+        return day
 
     def person(self, person_id) -> Person:
         person = self.people.get(person_id) if isinstance(person_id, str) else None
@@ -344,10 +443,7 @@ class _Importer:
             raise RuleViolation(f"unknown record type {kind!r}", "cage-records/1: record types")
         if record.get("currency", "CAD") != "CAD" or record.get("tender", "cash") != "cash":
             services.ledger.check_tender(record.get("currency", "CAD"), record.get("tender", "cash"))
-        try:
-            at = timezone.make_aware(datetime.datetime.fromisoformat(record.get("at")))
-        except (TypeError, ValueError):
-            raise RuleViolation(f"at: {record.get('at')!r} is not an ISO local date-time", "cage-records/1") from None
+        at = _when(record.get("at"), "at")
         signed = record.get("signed")
         if not isinstance(signed, dict):
             raise RuleViolation("signed: an object of capacity: person id is required", "cage-records/1")
@@ -355,10 +451,27 @@ class _Importer:
         if ref is not None and (not isinstance(ref, str) or ref in self.refs):
             raise RuleViolation(f"ref {ref!r} must be a string unique in the file", "cage-records/1")
         common = {"day": day, "at": at, "signed": {c: self.person(p) for c, p in signed.items()}, "ref": ref or ""}
+        # Extensions an exported event carries: signatures made after the slip was written, and a
+        # slip still waiting for some (as at the window, where they follow from the DRIC's queue).
+        if record.get("signed_at") is not None:
+            common["signed_at"] = self.signed_at(record["signed_at"], signed)
+        pending = record.get("pending", False)
+        if not isinstance(pending, bool):
+            raise RuleViolation(f"pending: {pending!r} must be true or false", "cage-records/1")
+        if pending:
+            common["allow_pending"] = True
         service = getattr(services, slip_kind.service)
         slip = service(**self.fields(slip_kind, record, common), **common)
         if ref:
             self.refs[ref] = slip
+
+    def signed_at(self, times, signed: dict) -> dict:
+        if not isinstance(times, dict):
+            raise RuleViolation("signed_at: an object of capacity: date-time is required", "cage-records/1")
+        for capacity in times:
+            if capacity not in signed:
+                raise RuleViolation(f"signed_at: {capacity!r} is not signed on this record", "cage-records/1")
+        return {capacity: _when(value, f"signed_at.{capacity}") for capacity, value in times.items()}
 
     def chips(self, record):
         if "chips" not in record:
@@ -405,6 +518,39 @@ class _Importer:
             )
         if ACCOUNT in fields:
             kwargs["account"] = self.counted(c["day"].event, r.get("account"))
+        if kind.type == SlipType.COUNT:
+            kwargs.update(self.count_details(r, kwargs.get("cash")))
+        return kwargs
+
+    def count_details(self, r: dict, cash: int | None) -> dict:
+        """What a count at the window keeps beside its figures (extensions): the reason chosen from
+        the reconciliation's list, and bank cash by bill and coin."""
+        kwargs = {}
+        choice = r.get("variance_reason")
+        if choice is not None:
+            if choice not in VARIANCE_REASONS:
+                raise RuleViolation(
+                    f"variance_reason: {choice!r} is not one of {', '.join(VARIANCE_REASONS)}",
+                    "nightly reconciliation: every variance explained",
+                )
+            kwargs["variance_reason"] = choice
+        lines = r.get("cash_lines")
+        if lines is not None:
+            pieces = {p.cents for p in BillsAndCoins.DENOMINATIONS}
+            if not isinstance(lines, list) or not all(isinstance(line, dict) for line in lines):
+                raise RuleViolation('cash_lines: a list of {"unit": "20.00", "count": 5} is required', "cage-records/1")
+            read = []
+            for line in lines:
+                unit = _cents(line.get("unit"), "cash_lines unit")
+                count = line.get("count")
+                if unit not in pieces:
+                    raise RuleViolation(f"cash_lines: {line.get('unit')} is not a Canadian bill or coin", "count")
+                if isinstance(count, bool) or not isinstance(count, int) or not 0 < count <= MAX_CHIP_COUNT:
+                    raise RuleViolation(f"cash_lines: {count!r} is not a whole number of pieces", "count")
+                read.append({"unit_cents": unit, "count": count})
+            if sum(line["unit_cents"] * line["count"] for line in read) != (cash or 0):
+                raise RuleViolation("cash_lines: the bills and coins do not add up to the cash counted", "count")
+            kwargs["cash_lines"] = read
         return kwargs
 
     def hours(self, hours) -> list:

@@ -295,7 +295,8 @@ class _Writer:
 
     def close(self, n: int) -> None:
         b = self.books
-        last = n == self.days - 1
+        # The last day to close hands the trays back and returns chips to the supplier.
+        last = n == self.days - (2 if self.leave_last_day_open else 1)
         for runner in RUNNERS:
             chips = nonzero(b.runner_chips[runner])
             if chips or b.runner_cash[runner]:
