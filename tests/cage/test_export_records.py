@@ -9,6 +9,9 @@ import json
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import transaction
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cage import services
 from cage.exporter import export_event
@@ -17,6 +20,7 @@ from events import services as event_services
 from events.models import Event, GamingDay
 from tests.cage.helpers import stock
 from tests.cage.round_trip import add_window_work, state
+from tests.cage.test_import_fuzz import junk, paths
 from tests.conftest import EXAMPLES
 from tests.databases import fresh_postgres, manage, sqlite_url
 from tests.records_generator import generated_event
@@ -171,3 +175,89 @@ def test_the_file_goes_to_standard_output_without_out():
     call_command("export_records", "lakeside-fair-2026", stdout=out)
     data = json.loads(out.getvalue())
     assert data["format"] == "cage-records/1" and len(data["days"][0]["records"]) == 30
+
+
+def extended_example() -> dict:
+    """The worked example with every extension export_records writes."""
+    data = json.loads((EXAMPLES / "lakeside-one-day.json").read_text())
+    data["event"].update(
+        first_day="2026-09-11",
+        last_day="2026-09-12",
+        supplier_registration_number="GS-44120",
+        licensee_address="12 Fairground Road, Lakeside, ON",
+        licensee_charitable_number="10747 1234 RR0001",
+        chip_colours={"1": "white", "5": "red", "25": "green"},
+    )
+    data["people"][3]["registration_changed_to"] = "suspended"
+    data["people"].append(
+        {
+            "id": "audrey",
+            "name": "Audrey Fortin",
+            "born_on": "1972-05-09",
+            "roles": ["auditor"],
+            "identification": "card",
+        }
+    )
+    day = data["days"][0]
+    day.update(opens_at="12:00", closes_at="23:00")
+    day["shifts"] = [
+        {"person": p, "role": r, "starts_at": "2026-09-11T11:00", "ends_at": "2026-09-12T00:00"}
+        for p, r in (("ann", "dric"), ("gus", "general_cashier"), ("cora", "chip_cashier"))
+    ]
+    next(r for r in day["records"] if r["type"] == "sale")["signed_at"] = {"authorized_by": "2026-09-11T12:15:30.5"}
+    bank = next(r for r in day["records"] if r["type"] == "count" and r["account"] == "bank_cash")
+    bank["cash_lines"] = [{"unit": u, "count": 1} for u in ("100.00", "50.00", "20.00", "10.00")]
+    next(r for r in day["records"] if r.get("account") == "chip_bank")["variance_reason"] = "missing_chips"
+    data["days"].append(
+        {"date": "2026-09-12", "status": "setup", "opens_at": "12:00", "closes_at": "23:00", "records": []}
+    )
+    return data
+
+
+def test_every_extension_imports_and_the_figures_are_the_worked_example_s():
+    event = import_records(extended_example())
+    report = state(event)["report"]
+    expected = json.loads((EXAMPLES / "lakeside-one-day.report.json").read_text())
+    assert report["tables"] == expected["tables"] and report["event_totals"] == expected["event_totals"]
+    assert [d.status for d in event.days.all()] == [GamingDay.Status.CLOSED, GamingDay.Status.SETUP]
+    assert event.people.get(code="rita").registration == "suspended"
+    assert event.days.first().shifts.count() == 3
+    exported = export_event(event)
+    assert exported["days"][0]["shifts"] == [
+        {"person": p, "role": r, "starts_at": "2026-09-11T11:00:00", "ends_at": "2026-09-12T00:00:00"}
+        for p, r in (("ann", "dric"), ("gus", "general_cashier"), ("cora", "chip_cashier"))
+    ]
+    bank = next(r for r in exported["days"][0]["records"] if r.get("account") == "bank_cash")
+    assert bank["cash_lines"] == [{"unit": u, "count": 1} for u in ("100.00", "50.00", "20.00", "10.00")]
+    sale = next(r for r in exported["days"][0]["records"] if r["type"] == "sale")
+    assert sale["signed_at"] == {"authorized_by": "2026-09-11T12:15:30.500000"}
+
+
+EXTENDED = extended_example()
+EXTENDED_PATHS = [p for p in paths(EXTENDED) if p]
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
+@given(damage=st.lists(st.tuples(st.sampled_from(EXTENDED_PATHS), junk, st.booleans()), min_size=1, max_size=3))
+def test_damaged_extensions_are_imported_or_refused_never_crash(damage):
+    data = copy.deepcopy(EXTENDED)
+    for path, value, delete in damage:
+        parent = data
+        try:
+            for key in path[:-1]:
+                parent = parent[key]
+            if delete and isinstance(parent, dict):
+                parent.pop(path[-1], None)
+            else:
+                parent[path[-1]] = value
+        except (KeyError, IndexError, TypeError):
+            continue
+    with transaction.atomic():
+        try:
+            import_records(data)
+        except ImportFailed as failed:
+            assert failed.problems and all(isinstance(line, str) and line for line in failed.problems)
+            assert not Event.objects.exists()
+        transaction.set_rollback(True)
