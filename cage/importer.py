@@ -1,8 +1,11 @@
 """Import an event's records (cage-records/1) through the same services as the web forms.
 
 All or nothing: every problem found is collected as one line, `record N (DATE, TYPE): what is
-wrong (rule)` or `FIELD: what is wrong (rule)` for setup, and if there is any, the whole import
-is rolled back so the database is left exactly as it was.
+wrong (rule)` or `FIELD: what is wrong (rule)` for setup, and if there is any, nothing is written.
+
+The whole file is checked first, every record through its service, in a scratch database
+(cage.staging); only a file that passes is written to the real database, in one short transaction
+of bulk inserts. A cashier's slip posted meanwhile waits a moment at most, never the whole import.
 """
 
 import datetime
@@ -12,13 +15,15 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from audit import services as audit
-from cage import services
+from cage import services, staging
+from cage.fields import BillsAndCoins
+from cage.forms import VARIANCE_REASONS
 from cage.models import Account, Slip, SlipType
-from cage.money import AMOUNTS_RULE, MAX_AMOUNT_CENTS
+from cage.money import AMOUNTS_RULE, MAX_AMOUNT_CENTS, MAX_CHIP_COUNT
 from cage.slip_types import (
     ACCOUNT,
     CASH,
@@ -33,21 +38,19 @@ from cage.slip_types import (
     TENDER,
 )
 from events import services as event_services
-from events.models import Event, GamingDay, Person, Role
+from events.models import Event, GamingDay, Licensee, Person, Role
 from events.rules import RuleViolation
 
 FORMAT = "cage-records/1"
-RECORD_ROLES = {Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER, Role.RUNNER, Role.DEALER}
+# The auditor reads everything and signs nothing; listed so that an exported event comes back whole.
+RECORD_ROLES = {Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER, Role.RUNNER, Role.DEALER, Role.AUDITOR}
+DAY_STATUSES = {"setup", "reconciling"}  # the others follow from the records (a close_day closes)
 
 
 class ImportFailed(Exception):
     def __init__(self, problems: list[str]):
         self.problems = problems
         super().__init__("\n".join(problems))
-
-
-class _Rollback(Exception):
-    pass
 
 
 def import_file(path: str | Path) -> Event:
@@ -61,17 +64,41 @@ def import_file(path: str | Path) -> Event:
 
 
 def import_records(data) -> Event:
+    """Check every record of the file in a scratch database, then write the event in one short
+    transaction. Raises ImportFailed, with every problem found, and writes nothing, if any."""
+    slug = _slug_of(data)
+    _refuse_existing(slug)
     importer = _Importer()
-    try:
+    with staging.scratch():
         # Every record goes on the audit trail as the web pages' would, written together at the end
-        # (one INSERT per few hundred entries), in the import's transaction: all of it or none.
-        with transaction.atomic(), audit.batch():
+        # of the run (one INSERT per few hundred entries) and copied with the event's own rows: all
+        # of it or none.
+        with audit.batch():
             event = importer.run(data)
-            if importer.problems:
-                raise _Rollback
-    except _Rollback:
-        raise ImportFailed(importer.problems) from None
-    return event
+        if importer.problems:
+            raise ImportFailed(importer.problems)
+        rows = staging.read_rows()
+    try:
+        with transaction.atomic():
+            _refuse_existing(slug)  # another import of the same event may have finished meanwhile
+            new_pk = staging.copy_rows(rows)
+    except DatabaseError as exc:
+        # What the scratch database let through and this one does not (a limit only PostgreSQL
+        # enforces, an import of the same event finishing first): refused, and nothing written.
+        _refuse_existing(slug)
+        raise ImportFailed([f"file: the database refused the event as written: {exc} (cage-records/1)"]) from None
+    return Event.objects.get(pk=new_pk[Event][event.pk])
+
+
+def _slug_of(data):
+    spec = data.get("event") if isinstance(data, dict) and data.get("format") == FORMAT else None
+    slug = spec.get("slug") if isinstance(spec, dict) else None
+    return slug if isinstance(slug, str) else None
+
+
+def _refuse_existing(slug) -> None:
+    if slug and Event.objects.filter(slug=slug).exists():
+        raise ImportFailed([f"event.slug: an event {slug!r} already exists; importing it again is refused"])
 
 
 def _text(value, field, problems, *, required=True) -> str:
@@ -119,12 +146,35 @@ def _cents(value, what="cash") -> int:
 RECORD_CASH = re.compile(r"[0-9]+(\.[0-9]{1,2})?")
 
 
+def _when(value, what: str) -> datetime.datetime:
+    """An ISO local date-time ("2026-09-11T12:10", seconds and fractions allowed); one that gives
+    its UTC offset is taken as it says (an exported file writes one only in the hour repeated when
+    clocks go back)."""
+    try:
+        moment = datetime.datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise RuleViolation(f"{what}: {value!r} is not an ISO local date-time", "cage-records/1") from None
+    return moment if moment.tzinfo else timezone.make_aware(moment)
+
+
+def _time_of_day(value, what: str, problems: list[str]) -> datetime.time | None:
+    if value is None:
+        return None
+    try:
+        return datetime.time.fromisoformat(value)
+    except (TypeError, ValueError):
+        problems.append(f"{what}: {value!r} is not a time of day such as 12:00 (cage-records/1)")
+        return None
+
+
 class _Importer:
     def __init__(self):
         self.problems: list[str] = []
         self.people: dict[str, Person] = {}
         self.tables = {}
         self.refs: dict[str, Slip] = {}
+        # Registrations changed after the records (an exported event): applied once they are in.
+        self.later_registrations: list[tuple[str, Person, str]] = []
 
     # --- setup ---------------------------------------------------------------------------
 
@@ -138,12 +188,17 @@ class _Importer:
         event = self.event(data.get("event"), data.get("days"))
         if event is None:
             return None
-        self.chip_set(event, data["event"].get("chip_denominations"))
+        self.chip_set(event, data["event"].get("chip_denominations"), data["event"].get("chip_colours"))
         self.staff(event, data.get("people"))
         self.table_list(event, data.get("tables"))
         if self.problems:
             return event  # the records need a sound setup; report what is wrong with it first
         self.day_list(event, data.get("days"))
+        for where, person, registration in self.later_registrations:
+            try:
+                event_services.registration_change(person=person, registration=registration)
+            except RuleViolation as exc:
+                self.problems.append(f"{where}.registration_changed_to: {exc}")
         return event
 
     def event(self, spec, days) -> Event | None:
@@ -155,6 +210,16 @@ class _Importer:
         fields = {
             k: _text(spec.get(k), f"event.{k}", self.problems)
             for k in ("name", "licence_number", "licensee", "supplier", "venue")
+        }
+        # Extensions an exported event carries; a file from paper may leave them out.
+        extra = {
+            k: _text(spec.get(k), f"event.{k}", self.problems, required=False)
+            for k in (
+                "licensing_authority",
+                "supplier_registration_number",
+                "licensee_address",
+                "licensee_charitable_number",
+            )
         }
         game_codes = spec.get("games")
         if not isinstance(game_codes, list) or not all(isinstance(g, str) for g in game_codes):
@@ -175,11 +240,22 @@ class _Importer:
             self.problems.append("event: the event's days are unknown: give days, or first_day and last_day")
         if len(self.problems) > problems_before:
             return None
-        if Event.objects.filter(slug=slug).exists():
-            self.problems.append(f"event.slug: an event {slug!r} already exists; importing it again is refused")
+        try:
+            # Checked as the model would (lengths): the licensee is matched by name, never cleaned.
+            Licensee(
+                name=fields["licensee"],
+                address=extra["licensee_address"],
+                charitable_registration_number=extra["licensee_charitable_number"],
+            ).full_clean(validate_unique=False)
+        except ValidationError as exc:
+            self.problems.append(f"event.licensee: {_messages(exc)}")
             return None
         try:
-            licensee = event_services.licensee_get_or_create(name=fields["licensee"])
+            licensee = event_services.licensee_get_or_create(
+                name=fields["licensee"],
+                address=extra["licensee_address"],
+                charitable_number=extra["licensee_charitable_number"],
+            )
             return event_services.event_create(
                 licensee=licensee,
                 slug=slug,
@@ -190,7 +266,8 @@ class _Importer:
                 last_day=last_day,
                 supplier=fields["supplier"],
                 games_authorized=game_codes,
-                licensing_authority=spec.get("licensing_authority") or "",
+                licensing_authority=extra["licensing_authority"],
+                supplier_registration_number=extra["supplier_registration_number"],
             )
         except RuleViolation as exc:
             self.problems.append(f"event.{exc.field or 'slug'}: {exc}")
@@ -198,18 +275,25 @@ class _Importer:
             self.problems.append(f"event: {_messages(exc)}")
         return None
 
-    def chip_set(self, event, keys) -> None:
+    def chip_set(self, event, keys, colours) -> None:
         if not isinstance(keys, list) or not keys:
             self.problems.append("event.chip_denominations: a list of dollar values is required")
             return
+        if colours is None:
+            colours = {}
+        if not isinstance(colours, dict) or not all(isinstance(c, str) for c in colours.values()):
+            self.problems.append("event.chip_colours: an object of denomination: colour is required")
+            colours = {}
         for i, key in enumerate(keys):
             if not isinstance(key, str):
                 self.problems.append(f'event.chip_denominations[{i}]: {key!r} must be a string such as "5"')
                 continue
             try:
-                event_services.denomination_add(event=event, value=key, key=key)
+                event_services.denomination_add(event=event, value=key, key=key, colour=colours.get(key, ""))
             except RuleViolation as exc:
                 self.problems.append(f"event.chip_denominations[{i}]: {exc}")
+            except ValidationError as exc:  # e.g. a key or a colour too long
+                self.problems.append(f"event.chip_denominations[{i}]: {_messages(exc)}")
 
     def staff(self, event, people) -> None:
         if not isinstance(people, list):
@@ -231,6 +315,8 @@ class _Importer:
             if not isinstance(roles, list) or not all(isinstance(r, str) and r in RECORD_ROLES for r in roles):
                 self.problems.append(f"{where}.roles: each role is one of {', '.join(sorted(RECORD_ROLES))}")
                 continue
+            identification = _text(spec.get("identification"), f"{where}.identification", self.problems, required=False)
+            later = spec.get("registration_changed_to")
             if not code or not name:
                 continue
             try:
@@ -242,6 +328,7 @@ class _Importer:
                     supplier_associated=bool(spec.get("supplier_associated", False)),
                     registration=spec.get("registration", "good"),
                     gaming_assistant_number=spec.get("gaming_assistant_number", "") or "",
+                    identification=identification,
                 )
                 # by=None: the command line, whose operator stands for the licensee's administrator.
                 for role in roles:
@@ -253,6 +340,8 @@ class _Importer:
                 self.problems.append(f"{where}: {_messages(exc)}")
                 continue
             self.people[code] = person
+            if later is not None:
+                self.later_registrations.append((where, person, later))
         for role in (Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER):
             if not any(role in p.role_codes() for p in self.people.values()):
                 self.problems.append(f"people: nobody holds the position of {Role(role).label} (T&C 2)")
@@ -292,15 +381,15 @@ class _Importer:
                 self.problems.append(f"{where}.date: days must be in date order, {date} comes after {previous}")
                 return
             previous = date
-            try:
-                day = event_services.day_add(event=event, date=date)
-                event_services.day_open(day=day)
-            except RuleViolation as exc:
-                self.problems.append(f"{where}.date: {exc}")
+            day = self.day(event, spec, where, date)
+            if day is None:
                 return
             records = spec.get("records", [])
             if not isinstance(records, list):
                 self.problems.append(f"{where}.records: a list is required")
+                return
+            if day.status == GamingDay.Status.SETUP and records:
+                self.problems.append(f"{where}.records: a day still in setup has no records (gaming day)")
                 return
             for n, record in enumerate(records, start=1):
                 kind = record.get("type") if isinstance(record, dict) else None
@@ -310,6 +399,58 @@ class _Importer:
                     self.apply(day, record)
                 except RuleViolation as exc:
                     self.problems.append(f"record {n} ({date}, {kind}): {exc}")
+            if spec.get("status") == "reconciling":
+                try:
+                    services.day_reconcile(day=day)
+                except RuleViolation as exc:
+                    self.problems.append(f"{where}.status: {exc}")
+
+    def day(self, event, spec: dict, where: str, date: datetime.date) -> GamingDay | None:
+        """Add the gaming day with its opening hours and roster (extensions), then open it unless the
+        file says it is still in setup: opening checks the roster as the window does (T&C 2, every
+        designated position present continuously while the day's hours run)."""
+        problems_before = len(self.problems)
+        opens_at = _time_of_day(spec.get("opens_at"), f"{where}.opens_at", self.problems)
+        closes_at = _time_of_day(spec.get("closes_at"), f"{where}.closes_at", self.problems)
+        status = spec.get("status")
+        if status is not None and status not in DAY_STATUSES:
+            self.problems.append(f"{where}.status: {status!r} is not one of {', '.join(sorted(DAY_STATUSES))}")
+        shifts = spec.get("shifts", [])
+        if not isinstance(shifts, list):
+            self.problems.append(f"{where}.shifts: a list is required")
+        if len(self.problems) > problems_before:
+            return None
+        try:
+            day = event_services.day_add(event=event, date=date, opens_at=opens_at, closes_at=closes_at)
+        except RuleViolation as exc:
+            self.problems.append(f"{where}.date: {exc}")
+            return None
+        for j, shift in enumerate(shifts):
+            try:
+                if not isinstance(shift, dict):
+                    raise RuleViolation("a shift is an object", "cage-records/1")
+                if shift.get("role") not in Role.values:
+                    raise RuleViolation(f"role: {shift.get('role')!r} is not a role", "roster")
+                event_services.shift_add(
+                    day=day,
+                    person=self.person(shift.get("person")),
+                    role=shift.get("role"),
+                    starts_at=_when(shift.get("starts_at"), "starts_at"),
+                    ends_at=_when(shift.get("ends_at"), "ends_at"),
+                )
+            except RuleViolation as exc:
+                self.problems.append(f"{where}.shifts[{j}]: {exc}")
+            except ValidationError as exc:
+                self.problems.append(f"{where}.shifts[{j}]: {_messages(exc)}")
+        if len(self.problems) > problems_before:
+            return None
+        if status != "setup":
+            try:
+                day = event_services.day_open(day=day)
+            except RuleViolation as exc:
+                self.problems.append(f"{where}.date: {exc}")
+                return None
+        return day
 
     def person(self, person_id) -> Person:
         person = self.people.get(person_id) if isinstance(person_id, str) else None
@@ -330,10 +471,7 @@ class _Importer:
             raise RuleViolation(f"unknown record type {kind!r}", "cage-records/1: record types")
         if record.get("currency", "CAD") != "CAD" or record.get("tender", "cash") != "cash":
             services.ledger.check_tender(record.get("currency", "CAD"), record.get("tender", "cash"))
-        try:
-            at = timezone.make_aware(datetime.datetime.fromisoformat(record.get("at")))
-        except (TypeError, ValueError):
-            raise RuleViolation(f"at: {record.get('at')!r} is not an ISO local date-time", "cage-records/1") from None
+        at = _when(record.get("at"), "at")
         signed = record.get("signed")
         if not isinstance(signed, dict):
             raise RuleViolation("signed: an object of capacity: person id is required", "cage-records/1")
@@ -341,6 +479,15 @@ class _Importer:
         if ref is not None and (not isinstance(ref, str) or ref in self.refs):
             raise RuleViolation(f"ref {ref!r} must be a string unique in the file", "cage-records/1")
         common = {"day": day, "at": at, "signed": {c: self.person(p) for c, p in signed.items()}, "ref": ref or ""}
+        # Extensions an exported event carries: signatures made after the slip was written, and a
+        # slip still waiting for some (as at the window, where they follow from the DRIC's queue).
+        if record.get("signed_at") is not None:
+            common["signed_at"] = self.signed_at(record["signed_at"], signed)
+        pending = record.get("pending", False)
+        if not isinstance(pending, bool):
+            raise RuleViolation(f"pending: {pending!r} must be true or false", "cage-records/1")
+        if pending:
+            common["allow_pending"] = True
         service = getattr(services, slip_kind.service)
         fields = self.fields(slip_kind, record, common)
         if slip_kind.type == SlipType.CLOSE_DAY:
@@ -349,6 +496,14 @@ class _Importer:
         slip = service(**fields, **common)
         if ref:
             self.refs[ref] = slip
+
+    def signed_at(self, times, signed: dict) -> dict:
+        if not isinstance(times, dict):
+            raise RuleViolation("signed_at: an object of capacity: date-time is required", "cage-records/1")
+        for capacity in times:
+            if capacity not in signed:
+                raise RuleViolation(f"signed_at: {capacity!r} is not signed on this record", "cage-records/1")
+        return {capacity: _when(value, f"signed_at.{capacity}") for capacity, value in times.items()}
 
     def chips(self, record):
         if "chips" not in record:
@@ -395,6 +550,39 @@ class _Importer:
             )
         if ACCOUNT in fields:
             kwargs["account"] = self.counted(c["day"].event, r.get("account"))
+        if kind.type == SlipType.COUNT:
+            kwargs.update(self.count_details(r, kwargs.get("cash")))
+        return kwargs
+
+    def count_details(self, r: dict, cash: int | None) -> dict:
+        """What a count at the window keeps beside its figures (extensions): the reason chosen from
+        the reconciliation's list, and bank cash by bill and coin."""
+        kwargs = {}
+        choice = r.get("variance_reason")
+        if choice is not None:
+            if choice not in VARIANCE_REASONS:
+                raise RuleViolation(
+                    f"variance_reason: {choice!r} is not one of {', '.join(VARIANCE_REASONS)}",
+                    "nightly reconciliation: every variance explained",
+                )
+            kwargs["variance_reason"] = choice
+        lines = r.get("cash_lines")
+        if lines is not None:
+            pieces = {p.cents for p in BillsAndCoins.DENOMINATIONS}
+            if not isinstance(lines, list) or not all(isinstance(line, dict) for line in lines):
+                raise RuleViolation('cash_lines: a list of {"unit": "20.00", "count": 5} is required', "cage-records/1")
+            read = []
+            for line in lines:
+                unit = _cents(line.get("unit"), "cash_lines unit")
+                count = line.get("count")
+                if unit not in pieces:
+                    raise RuleViolation(f"cash_lines: {line.get('unit')} is not a Canadian bill or coin", "count")
+                if isinstance(count, bool) or not isinstance(count, int) or not 0 < count <= MAX_CHIP_COUNT:
+                    raise RuleViolation(f"cash_lines: {count!r} is not a whole number of pieces", "count")
+                read.append({"unit_cents": unit, "count": count})
+            if sum(line["unit_cents"] * line["count"] for line in read) != (cash or 0):
+                raise RuleViolation("cash_lines: the bills and coins do not add up to the cash counted", "count")
+            kwargs["cash_lines"] = read
         return kwargs
 
     def hours(self, hours) -> list:

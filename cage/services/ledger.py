@@ -325,6 +325,7 @@ def post_slip(
     ref: str = "",
     request_key: str | None = None,
     allow_pending: bool = False,
+    signed_at: dict[str, datetime.datetime] | None = None,
 ) -> Slip:
     """Write one slip with the signatures made now and the postings of the steps they complete,
     after checking that each balances and that no custody account goes below zero. Call inside the
@@ -334,10 +335,25 @@ def post_slip(
     table) and only the steps whose custody signers have all signed are posted now (the rest when
     they sign: cage.services.signing). `ref` is the records file's name for the slip;
     `request_key` is the cage form's one-time key, so that a POST sent twice records one slip.
+    `signed_at` gives the time of a signature made after the slip was written (an exported
+    event's record); the others are made at `at`.
     """
     event = day.event
     at = at or timezone.now()
     check_signatures(event, slip_type, signed, runner=runner, allow_pending=allow_pending)
+    signed_at = (
+        {capacity: signed_at.get(capacity) or at for capacity in signed} if signed_at else dict.fromkeys(signed, at)
+    )
+    for capacity, when in signed_at.items():
+        if when < at:
+            raise RuleViolation(
+                _("%(capacity)s is signed at %(when)s, before the slip was written")
+                % {
+                    "capacity": SLIP_KINDS[slip_type].capacity(capacity).label,
+                    "when": f"{timezone.localtime(when):%Y-%m-%d %H:%M}",
+                },
+                "slips and signatures",
+            )
     check_in_order(event, at)
     kind = SLIP_KINDS[slip_type]
     if steps is None:
@@ -363,7 +379,9 @@ def post_slip(
         request_key=request_key or None,
     )
     write_postings(slip, merged, accounts)
-    Signature.objects.bulk_create([Signature(slip=slip, capacity=c, person=p, signed_at=at) for c, p in signed.items()])
+    Signature.objects.bulk_create(
+        [Signature(slip=slip, capacity=c, person=p, signed_at=signed_at[c]) for c, p in signed.items()]
+    )
     # Every slip, with the signatures made as it is written, goes on the audit trail in its own
     # transaction: no entry, no slip.
     audit.slip_recorded(slip, signed, day_status=day.status)

@@ -1,0 +1,209 @@
+"""An event written back out as a cage-records/1 file: the way an event moves to another
+installation (a laptop's SQLite to PostgreSQL) and the way its records are kept outside the product.
+
+Importing the file into an empty database gives the same event: the same people, tables, chip set
+and days, every slip with the same type, serial, times, figures and signatures, voids pointing at
+the same slips, and so the same report (`event_report`). What the format has no place for is
+written as the extensions docs/cage-records.md lists (a day's roster, a signature made after its
+slip, a slip still waiting for a signature, a registration changed later, ...). Logins, passwords
+and signing PINs never leave the product: after a move each person is given a login again.
+"""
+
+import datetime
+import json
+from collections import defaultdict
+from decimal import Decimal
+
+from django.utils import timezone
+
+from cage.models import Account, Posting, Signature, Slip
+from cage.money import cents_str
+from cage.slip_types import ACCOUNT, CASH, CHIPS, EXPENSE, HOURS, REASON, RUNNER_FIELD, SLIP_KINDS, TABLE, TARGET
+from events.models import Event, GamingDay, Person
+
+FORMAT = "cage-records/1"
+
+
+def export_event(event: Event) -> dict:
+    """The event as a cage-records/1 file (a dict, ready for `dumps`)."""
+    slips = list(
+        Slip.objects.filter(event=event).order_by("id").select_related("table", "runner", "account__person", "voids")
+    )
+    signatures = defaultdict(list)
+    for signature in Signature.objects.filter(slip__event=event).order_by("id").select_related("person"):
+        signatures[signature.slip_id].append(signature)
+    cash_moved = defaultdict(int)  # cash into its new place: a sale's, a float's, a runner's return
+    for row in Posting.objects.filter(slip__event=event, denomination__isnull=True, amount__gt=0).values(
+        "slip_id", "amount"
+    ):
+        cash_moved[row["slip_id"]] += row["amount"]
+    refs = _refs(slips)
+    by_day = defaultdict(list)
+    for slip in slips:
+        by_day[slip.day_id].append(_record(slip, signatures[slip.id], cash_moved[slip.id], refs))
+    return {
+        "format": FORMAT,
+        "event": _event(event),
+        "people": [_person(p) for p in event.people.order_by("pk").prefetch_related("assignments")],
+        "tables": [{"id": t.code, "game": t.game} for t in event.tables.order_by("pk")],
+        "days": [_day(day, by_day[day.id]) for day in event.days.order_by("date").prefetch_related("shifts__person")],
+    }
+
+
+def _event(event: Event) -> dict:
+    denominations = list(event.denominations.all())
+    spec = {
+        "slug": event.slug,
+        "name": event.name,
+        "licence_number": event.licence_number,
+        "licensee": event.licensee.name,
+        "supplier": event.supplier,
+        "venue": event.venue,
+        "games": list(event.games),
+        "chip_denominations": [d.key for d in denominations],
+        "first_day": event.first_day.isoformat(),
+        "last_day": event.last_day.isoformat(),
+        "licensing_authority": event.licensing_authority,
+    }
+    optional = {
+        "supplier_registration_number": event.supplier_registration_number,
+        "licensee_address": event.licensee.address,
+        "licensee_charitable_number": event.licensee.charitable_registration_number,
+        "chip_colours": {d.key: d.colour for d in denominations if d.colour},
+    }
+    return spec | {k: v for k, v in optional.items() if v}
+
+
+def _person(person: Person) -> dict:
+    spec = {
+        "id": person.code,
+        "name": person.name,
+        "born_on": person.born_on.isoformat(),
+        "roles": [a.role for a in person.assignments.all()],
+        "supplier_associated": person.supplier_associated,
+        # The format takes only people in good standing; a registration refused, revoked or
+        # suspended since is applied once the records are in.
+        "registration": Person.Registration.GOOD,
+    }
+    if person.registration != Person.Registration.GOOD:
+        spec["registration_changed_to"] = person.registration
+    if person.identification:
+        spec["identification"] = person.identification
+    if person.gaming_assistant_number:
+        spec["gaming_assistant_number"] = person.gaming_assistant_number
+    return spec
+
+
+def _day(day: GamingDay, records: list[dict]) -> dict:
+    spec = {"date": day.date.isoformat()}
+    if day.opens_at is not None:
+        spec["opens_at"] = day.opens_at.isoformat()
+    if day.closes_at is not None:
+        spec["closes_at"] = day.closes_at.isoformat()
+    # Open and closed follow from the records (a close_day closes); these two do not.
+    if day.status in (GamingDay.Status.SETUP, GamingDay.Status.RECONCILING):
+        spec["status"] = day.status
+    shifts = [
+        {"person": s.person.code, "role": s.role, "starts_at": _local(s.starts_at), "ends_at": _local(s.ends_at)}
+        for s in day.shifts.order_by("pk")
+    ]
+    if shifts:
+        spec["shifts"] = shifts
+    spec["records"] = records
+    return spec
+
+
+def _refs(slips: list[Slip]) -> dict[int, str]:
+    """The name each slip goes by in the file: the ref it was imported with, or for a slip that is
+    voided (a void points at its ref), its number: "fill-4"."""
+    refs = {s.id: s.details["ref"] for s in slips if s.details.get("ref")}
+    taken = set(refs.values())
+    for slip in slips:
+        if slip.voids_id and slip.voids_id not in refs:
+            target = slip.voids
+            ref = f"{target.slip_type}-{target.serial}"
+            while ref in taken:
+                ref += "'"
+            refs[target.id] = ref
+            taken.add(ref)
+    return refs
+
+
+def _record(slip: Slip, signatures: list[Signature], cash_moved: int, refs: dict[int, str]) -> dict:
+    kind = SLIP_KINDS[slip.slip_type]
+    details = slip.details or {}
+    record = {"type": slip.slip_type, "at": _local(slip.at)}
+    if slip.id in refs:
+        record["ref"] = refs[slip.id]
+    fields = kind.fields
+    if TABLE in fields and slip.table is not None:
+        record["table"] = slip.table.code
+    if RUNNER_FIELD in fields and slip.runner is not None:
+        record["runner"] = slip.runner.code
+    if ACCOUNT in fields:
+        record["account"] = _account(slip.account)
+    if CHIPS in fields and not (ACCOUNT in fields and slip.account.kind == Account.Kind.BANK_CASH):
+        record["chips"] = dict(details.get("chips", {}))
+    if CASH in fields:
+        cents = details.get("cash") if kind.type in ("count", "expense") else cash_moved
+        if cents is not None and (cents or kind.type == "count"):
+            record["cash"] = cents_str(cents)
+    if HOURS in fields:
+        record["hours"] = {share["person"]: _hours(Decimal(share["hours"])) for share in details["shares"]}
+    if TARGET in fields:
+        record["void"] = refs[slip.voids_id]
+    if EXPENSE in fields:
+        record.update(category=details["category"], description=details["description"], invoice=details["invoice"])
+    if REASON in fields and slip.reason:
+        record["reason"] = slip.reason
+    if details.get("variance_reason"):
+        record["variance_reason"] = details["variance_reason"]
+    if details.get("cash_lines"):
+        record["cash_lines"] = [
+            {"unit": cents_str(line["cents"]), "count": line["count"]} for line in details["cash_lines"]
+        ]
+    record["signed"] = {s.capacity: s.person.code for s in signatures}
+    later = {s.capacity: _local(s.signed_at) for s in signatures if s.signed_at != slip.at}
+    if later:
+        record["signed_at"] = later
+    if any(code not in record["signed"] for code in kind.codes):
+        record["pending"] = True
+    return record
+
+
+def _account(account: Account) -> str:
+    return account.person.code if account.kind == Account.Kind.RUNNER else account.kind
+
+
+def _hours(hours: Decimal):
+    """Hours as a JSON number where one says it exactly (4, 2.5), else as text."""
+    if hours == hours.to_integral_value():
+        return int(hours)
+    as_float = float(hours)
+    return as_float if Decimal(repr(as_float)) == hours else str(hours)
+
+
+def _local(moment: datetime.datetime) -> str:
+    """Local time as the format writes it; in the hour repeated when clocks go back, with its UTC
+    offset, so that the second 1:30 stays after the first."""
+    local = timezone.localtime(moment)
+    return local.isoformat() if local.fold else local.replace(tzinfo=None).isoformat()
+
+
+def dumps(data: dict) -> str:
+    """The file laid out as docs/examples: one line per person, table, shift and record."""
+    return _layout(data, 0) + "\n"
+
+
+def _rows(value) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
+
+
+def _layout(value, depth: int) -> str:
+    pad, inner = "  " * depth, "  " * (depth + 1)
+    if isinstance(value, dict) and (depth <= 1 or any(_rows(v) for v in value.values())):
+        items = [f"{inner}{json.dumps(k)}: {_layout(v, depth + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if _rows(value):
+        return "[\n" + ",\n".join(inner + _layout(v, depth + 1) for v in value) + "\n" + pad + "]"
+    return json.dumps(value, ensure_ascii=False)

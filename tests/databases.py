@@ -1,0 +1,100 @@
+"""Fresh databases for tests that run manage.py in another process: a new SQLite file, or a new
+PostgreSQL database on the server the suite uses (or 127.0.0.1:5432), dropped afterwards."""
+
+import itertools
+import os
+import subprocess
+import sys
+import uuid
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _server() -> str:
+    """The PostgreSQL server's URL with the maintenance database `postgres`."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        url = os.environ.get("PG_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, "/postgres", "", ""))
+
+
+def environment(url: str) -> dict:
+    env = {**os.environ, "DATABASE_URL": url, "PYTHONPATH": str(ROOT)}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    return env
+
+
+def manage(url: str, *args: str, timeout: int = 600) -> str:
+    """Run manage.py against the database at `url`; its standard output. Fails the test, with the
+    command's own messages, if it fails."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=environment(url),
+        text=True,
+        capture_output=True,
+        timeout=timeout,
+    )
+    assert done.returncode == 0, f"manage.py {' '.join(args)} failed:\n{done.stderr}"
+    return done.stdout
+
+
+def start(url: str, *args: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=environment(url),
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+
+_names = itertools.count()
+
+
+def sqlite_url(directory: Path) -> str:
+    return f"sqlite:///{directory / f'fresh-{next(_names)}.sqlite3'}"
+
+
+def postgres_connect(dbname: str = "postgres"):
+    import psycopg
+
+    parts = urlsplit(_server())
+    return psycopg.connect(
+        host=parts.hostname,
+        port=parts.port or 5432,
+        user=parts.username or "postgres",
+        password=parts.password,
+        dbname=dbname,
+        autocommit=True,
+        connect_timeout=3,
+    )
+
+
+def postgres_or_skip() -> None:
+    try:
+        postgres_connect().close()
+    except Exception as exc:  # any reason it does not answer: not installed, not running, refused
+        pytest.skip(f"PostgreSQL does not answer at {_server()} ({type(exc).__name__}); CI runs this part")
+
+
+@contextmanager
+def fresh_postgres():
+    """A new, empty PostgreSQL database (no tables: migrate it); dropped when the block ends."""
+    postgres_or_skip()
+    name = f"cage_fresh_{uuid.uuid4().hex[:12]}"
+    with postgres_connect() as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    parts = urlsplit(_server())
+    try:
+        yield urlunsplit((parts.scheme, parts.netloc, f"/{name}", "", ""))
+    finally:
+        with postgres_connect() as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
