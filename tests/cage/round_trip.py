@@ -183,7 +183,7 @@ def add_window_work(slug: str) -> None:
         born_on=datetime.date(1972, 5, 9),
         identification="AGCO inspector card",
     )
-    event_services.role_assign(person=auditor, role=Role.AUDITOR)
+    event_services.role_assign(person=auditor, role=Role.AUDITOR, by=None)
 
     next_day = event_services.day_add(
         event=event,

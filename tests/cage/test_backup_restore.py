@@ -31,7 +31,9 @@ def an_event_with_logins(url: str, tmp_path: Path) -> None:
         "-c",
         "from tests.cage.round_trip import add_window_work; add_window_work('generated-fair');"
         "from events import services; from events.models import Person;"
-        "services.login_create(person=Person.objects.get(code='ann'), username='ann', password='a-long-pass-2026')",
+        "setup = services.login_create(person=Person.objects.get(code='ann'), username='ann', by=None);"
+        "services.login_setup_complete(request=None, username='ann', code=setup.code,"
+        " password='a-long-pass-2026', pin='2580')",
     )
 
 
@@ -54,7 +56,8 @@ def check_restored(original: str, restored: str, backup: Path) -> None:
     assert "Ledger holds" in manage(restored, "check_ledger")
     # The logins came back too: the backup is the whole database.
     check = (
-        "from django.contrib.auth import authenticate; print(authenticate(username='ann', password='a-long-pass-2026'))"
+        "from django.contrib.auth import authenticate; from django.test import RequestFactory;"
+        "print(authenticate(RequestFactory().post('/login/'), username='ann', password='a-long-pass-2026'))"
     )
     assert manage(restored, "shell", "-c", check).strip().splitlines()[-1] == "ann"
 
