@@ -9,11 +9,11 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST, require_safe
 
 from cage import services
 from cage.forms import SignForm, SlipForm
@@ -37,7 +37,7 @@ from cage.selectors.slips import (
 from cage.services.ledger import DuplicateRequest
 from cage.slip_pdf import render_slip_pdf
 from cage.slip_types import ENTRY_KINDS, SLIP_KINDS, VOIDABLE
-from events.access import ANY_ROLE, CAGE_WRITE, READ_ALL, RoleRefused, event_access
+from events.access import READ_ALL, RoleRefused, event_access
 from events.models import GamingDay, Role
 from events.rules import RuleViolation
 from reports.daily import day_figures
@@ -68,7 +68,7 @@ def count_links(event) -> list[tuple[str, str]]:
 
 
 def home(request, slug):
-    access = event_access(request, slug, read=READ_ALL)
+    access = event_access(request, slug)
     event = access.event
     day = current_day(event)
     slips = (
@@ -123,12 +123,11 @@ def _panels(event, day) -> dict:
     }
 
 
-@require_GET
 @never_cache
 def home_panels(request, slug):
     """The home page's inventory and tables panels alone, for the page to swap in every few
     seconds; the same readers as the home page."""
-    access = event_access(request, slug, read=READ_ALL)
+    access = event_access(request, slug)
     context = _panels(access.event, current_day(access.event))
     html = "".join(
         render_to_string(f"cage/{name}.html", context, request) for name in ("_pending", "_inventory", "_tables")
@@ -191,14 +190,12 @@ def _last_count(day, table_id) -> dict:
     return (last.details or {}).get("chips", {}) if last else {}
 
 
-@require_http_methods(["GET", "POST"])
 def slip_new(request, slug, slip_type):
     kind = SLIP_KINDS.get(slip_type)
     if kind is None or kind.type == SlipType.CLOSE_DAY:
         raise Http404(_("No such slip type"))
-    # Runners record their own sales on the floor (T&C 3.4.2); every other slip is the cage's.
-    writers = CAGE_WRITE | {Role.RUNNER} if kind.type == SlipType.SALE else CAGE_WRITE
-    access = event_access(request, slug, read=writers, write=writers)
+    # Who writes which slip type: events.permissions (runners record their own sales, T&C 3.4.2).
+    access = event_access(request, slug)
     day = current_day(access.event)
     if day is None or day.status in (GamingDay.Status.SETUP, GamingDay.Status.CLOSED):
         messages.error(request, _("No gaming day is open; slips are written in an open gaming day."))
@@ -272,7 +269,6 @@ def _slip_for(access, pk) -> Slip:
     return slip
 
 
-@require_safe
 def slip_detail(request, slug, pk):
     access = event_access(request, slug)
     slip = _slip_for(access, pk)
@@ -297,7 +293,6 @@ def slip_detail(request, slug, pk):
     )
 
 
-@require_safe
 def slip_pdf(request, slug, pk):
     """The printable slip. A copy printed after the first is stamped REPRINT; printing is a POST
     (slip_print), so that opening the PDF to look at it writes nothing."""
@@ -313,25 +308,23 @@ def slip_pdf(request, slug, pk):
     return response
 
 
-@require_POST
 def slip_print(request, slug, pk):
-    access = event_access(request, slug, write=ANY_ROLE)
+    access = event_access(request, slug)
     slip = _slip_for(access, pk)
     printed = services.slip_printed(slip=slip, user=request.user)
     return redirect(reverse("cage:slip_pdf", args=[slug, slip.pk]) + f"?copy={printed.pk}")
 
 
-@require_POST
 def slip_sign(request, slug, pk):
     """A signature that follows the slip: the logged-in person's own, or the person beside them
     typing their signing PIN. Nobody signs for someone else."""
-    access = event_access(request, slug, write=ANY_ROLE - {Role.AUDITOR})
+    access = event_access(request, slug)
     slip = _slip_for(access, pk)
     form = SignForm(request.POST, event=access.event, signer=access.person)
     if not form.is_valid():
         for error in form.non_field_errors():
             messages.error(request, error)
-        return redirect(request.POST.get("next") or reverse("cage:slip", args=[slug, slip.pk]))
+        return redirect(_back_to(request, slug, slip))
     person = form.cleaned_data["person"]
     try:
         signed = services.sign(slip=slip, capacity=form.cleaned_data["capacity"], person=person)
@@ -348,14 +341,24 @@ def slip_sign(request, slug, pk):
                 "capacity": str(kind.capacity(form.cleaned_data["capacity"]).label).lower(),
             },
         )
-    return redirect(request.POST.get("next") or reverse("cage:slip", args=[slug, slip.pk]))
+    return redirect(_back_to(request, slug, slip))
 
 
-@require_safe
+def _back_to(request, slug, slip) -> str:
+    """Where a signature sends the signer back: the page they signed from, if it is one of ours
+    (a `next` pointing at another site is ignored), else the slip."""
+    back = request.POST.get("next", "")
+    if back and url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return back
+    return reverse("cage:slip", args=[slug, slip.pk])
+
+
 @never_cache
 def queue(request, slug):
     """The DRIC's queue: every slip in transit or waiting for a signature, oldest first."""
-    access = event_access(request, slug, read=READ_ALL)
+    access = event_access(request, slug)
     items = pending_slips(access.event)
     rows = [(item, can_sign(access.person, item, access.roles)) for item in items]
     # ?panel=1: the rows alone, for the page to swap in every few seconds.
@@ -374,10 +377,9 @@ def queue(request, slug):
     )
 
 
-@require_POST
 def queue_approve(request, slug, pk):
     """The DRIC approves with one action: she signs every witness capacity of the slip that is hers."""
-    access = event_access(request, slug, read=set(), write={Role.DRIC})
+    access = event_access(request, slug)
     slip = _slip_for(access, pk)
     try:
         services.approve(slip=slip, person=access.person)
@@ -388,11 +390,10 @@ def queue_approve(request, slug, pk):
     return redirect("cage:queue", slug)
 
 
-@require_POST
 def queue_void(request, slug, pk):
     """The DRIC voids a waiting slip with a reason; the cashier who takes the chips or cash back
     signs the void as requested by, and the reversal is made then."""
-    access = event_access(request, slug, read=set(), write={Role.DRIC})
+    access = event_access(request, slug)
     slip = _slip_for(access, pk)
     form = QueueVoidForm(request.POST)
     if not form.is_valid():
@@ -421,9 +422,8 @@ def queue_void(request, slug, pk):
     return redirect("cage:queue", slug)
 
 
-@require_http_methods(["GET", "POST"])
 def day_close(request, slug):
-    access = event_access(request, slug, read=READ_ALL, write=CAGE_WRITE)
+    access = event_access(request, slug)
     day = current_day(access.event)
     if day is None:
         raise Http404(_("No gaming day"))
@@ -471,9 +471,8 @@ def day_close(request, slug):
     )
 
 
-@require_POST
 def day_reconcile(request, slug):
-    access = event_access(request, slug, read=set(), write=CAGE_WRITE)
+    access = event_access(request, slug)
     day = current_day(access.event)
     try:
         services.day_reconcile(day=day)

@@ -62,6 +62,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Login is required everywhere but the login page itself.
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
+    # Then every page is held to its line of events/permissions.py: its methods, its people.
+    "events.permissions.PagePermissionMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
