@@ -6,16 +6,16 @@ is rolled back so the database is left exactly as it was.
 """
 
 import datetime
-import json
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
+from reprlib import repr as shown
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cage import services
+from cage import records_file, services
 from cage.models import Account, Slip, SlipType
 from cage.money import AMOUNTS_RULE, MAX_AMOUNT_CENTS
 from cage.slip_types import (
@@ -36,6 +36,7 @@ from events.models import Event, GamingDay, Person, Role
 from events.rules import RuleViolation
 
 FORMAT = "cage-records/1"
+R = f" ({FORMAT})"  # the rule a problem line of the format's own names
 RECORD_ROLES = {Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER, Role.RUNNER, Role.DEALER}
 
 
@@ -51,15 +52,27 @@ class _Rollback(Exception):
 
 def import_file(path: str | Path) -> Event:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        raw = Path(path).read_bytes()
     except OSError as exc:
         raise ImportFailed([f"file: cannot read {path}: {exc.strerror}"]) from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ImportFailed([f"file: not JSON: {exc}"]) from None
+    return import_bytes(raw)
+
+
+def import_bytes(raw: bytes) -> Event:
+    """A records file's bytes, as read from a disk or an upload."""
+    try:
+        data = records_file.load(raw)
+    except ValueError as exc:
+        raise ImportFailed([str(exc)]) from None
     return import_records(data)
 
 
 def import_records(data) -> Event:
+    # What no records file holds (NUL bytes, unpaired surrogates, very long text, NaN, deep
+    # nesting, numbers beyond any amount) is refused before anything reads it.
+    problems = records_file.document_problems(data)
+    if problems:
+        raise ImportFailed(problems)
     importer = _Importer()
     try:
         with transaction.atomic():
@@ -91,7 +104,7 @@ def _optional_text(record: dict, name: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise RuleViolation(f"{name}: {value!r} must be text", "cage-records/1")
+        raise RuleViolation(f"{name}: {shown(value)} must be text", "cage-records/1")
     return value
 
 
@@ -100,7 +113,7 @@ def _cents(value, what="cash") -> int:
     ("180", "12.5", "1780.00"), at most "10000000.00" (cage-records/1: amounts)."""
     if not isinstance(value, str) or not RECORD_CASH.fullmatch(value):
         raise RuleViolation(
-            f"{what}: {value!r} is not written as plain digits with an optional point and one or two "
+            f"{what}: {shown(value)} is not written as plain digits with an optional point and one or two "
             'decimals, such as "180", "12.5" or "1780.00" (no sign, exponent or thousands separator)',
             AMOUNTS_RULE,
         )
@@ -114,6 +127,21 @@ def _cents(value, what="cash") -> int:
 
 
 RECORD_CASH = re.compile(r"[0-9]+(\.[0-9]{1,2})?")
+RECORD_HOURS = re.compile(r"[0-9]{1,2}(\.[0-9]{1,2})?")
+
+
+def _hours(person_id, worked) -> Decimal:
+    """A dealer's hours: a number, or digits with at most two decimals as text ("4", "3.5")."""
+    if isinstance(worked, int | float) and not isinstance(worked, bool):
+        text = repr(worked)  # finite and bounded: records_file refused the rest
+        text = text[:-2] if text.endswith(".0") else text
+    else:
+        text = worked if isinstance(worked, str) else ""
+    if not RECORD_HOURS.fullmatch(text):
+        raise RuleViolation(
+            f'hours for {shown(person_id)}: {shown(worked)} is not a number of hours, such as 4 or "3.5"', "T&C 2.6"
+        )
+    return Decimal(text)
 
 
 class _Importer:
@@ -130,7 +158,7 @@ class _Importer:
             self.problems.append("file: the top level must be an object (cage-records/1)")
             return None
         if data.get("format") != FORMAT:
-            self.problems.append(f"format: must be {FORMAT!r}, not {data.get('format')!r}")
+            self.problems.append(f"format: must be {FORMAT!r}, not {shown(data.get('format'))}{R}")
             return None
         event = self.event(data.get("event"), data.get("days"))
         if event is None:
@@ -169,14 +197,20 @@ class _Importer:
             first_day = datetime.date.fromisoformat(first)
             last_day = datetime.date.fromisoformat(last)
         except (TypeError, ValueError):
-            self.problems.append("event: the event's days are unknown: give days, or first_day and last_day")
+            self.problems.append(
+                "event: the event's days are unknown: give days, or first_day and last_day (cage-records/1)"
+            )
         if len(self.problems) > problems_before:
             return None
         if Event.objects.filter(slug=slug).exists():
-            self.problems.append(f"event.slug: an event {slug!r} already exists; importing it again is refused")
+            self.problems.append(f"event.slug: an event {slug!r} already exists; importing it again is refused{R}")
             return None
         try:
             licensee = event_services.licensee_get_or_create(name=fields["licensee"])
+        except ValidationError as exc:
+            self.problems.append(f"event.licensee: {_messages(exc)}{R}")
+            return None
+        try:
             return event_services.event_create(
                 licensee=licensee,
                 slug=slug,
@@ -187,21 +221,23 @@ class _Importer:
                 last_day=last_day,
                 supplier=fields["supplier"],
                 games_authorized=game_codes,
-                licensing_authority=spec.get("licensing_authority") or "",
+                licensing_authority=_text(
+                    spec.get("licensing_authority"), "event.licensing_authority", self.problems, required=False
+                ),
             )
         except RuleViolation as exc:
             self.problems.append(f"event.{exc.field or 'slug'}: {exc}")
         except ValidationError as exc:  # a model's own validation (e.g. a bad slug)
-            self.problems.append(f"event: {_messages(exc)}")
+            self.problems.append(f"event: {_messages(exc)}{R}")
         return None
 
     def chip_set(self, event, keys) -> None:
         if not isinstance(keys, list) or not keys:
-            self.problems.append("event.chip_denominations: a list of dollar values is required")
+            self.problems.append("event.chip_denominations: a list of dollar values is required (cage-records/1)")
             return
         for i, key in enumerate(keys):
             if not isinstance(key, str):
-                self.problems.append(f'event.chip_denominations[{i}]: {key!r} must be a string such as "5"')
+                self.problems.append(f'event.chip_denominations[{i}]: {shown(key)} must be a string such as "5"{R}')
                 continue
             try:
                 event_services.denomination_add(event=event, value=key, key=key)
@@ -210,25 +246,35 @@ class _Importer:
 
     def staff(self, event, people) -> None:
         if not isinstance(people, list):
-            self.problems.append("people: a list is required")
+            self.problems.append("people: a list is required (cage-records/1)")
             return
         for i, spec in enumerate(people):
             where = f"people[{i}]"
             if not isinstance(spec, dict):
-                self.problems.append(f"{where}: an object is required")
+                self.problems.append(f"{where}: an object is required{R}")
                 continue
             code = _text(spec.get("id"), f"{where}.id", self.problems)
             name = _text(spec.get("name"), f"{where}.name", self.problems)
             try:
                 born_on = datetime.date.fromisoformat(spec.get("born_on"))
             except (TypeError, ValueError):
-                self.problems.append(f"{where}.born_on: a date (YYYY-MM-DD) is required")
+                self.problems.append(f"{where}.born_on: a date (YYYY-MM-DD) is required{R}")
                 continue
+            associated = spec.get("supplier_associated", False)
+            if not isinstance(associated, bool):
+                self.problems.append(
+                    f"{where}.supplier_associated: true or false is required, not {shown(associated)}{R}"
+                )
+                continue
+            registration = _text(spec.get("registration", "good"), f"{where}.registration", self.problems)
+            assistant = _text(
+                spec.get("gaming_assistant_number"), f"{where}.gaming_assistant_number", self.problems, required=False
+            )
             roles = spec.get("roles", [])
             if not isinstance(roles, list) or not all(isinstance(r, str) and r in RECORD_ROLES for r in roles):
-                self.problems.append(f"{where}.roles: each role is one of {', '.join(sorted(RECORD_ROLES))}")
+                self.problems.append(f"{where}.roles: each role is one of {', '.join(sorted(RECORD_ROLES))}{R}")
                 continue
-            if not code or not name:
+            if not code or not name or not registration:
                 continue
             try:
                 person = event_services.person_add(
@@ -236,9 +282,9 @@ class _Importer:
                     code=code,
                     name=name,
                     born_on=born_on,
-                    supplier_associated=bool(spec.get("supplier_associated", False)),
-                    registration=spec.get("registration", "good"),
-                    gaming_assistant_number=spec.get("gaming_assistant_number", "") or "",
+                    supplier_associated=associated,
+                    registration=registration,
+                    gaming_assistant_number=assistant,
                 )
                 for role in roles:
                     event_services.role_assign(person=person, role=role)
@@ -246,7 +292,7 @@ class _Importer:
                 self.problems.append(f"{where}.{exc.field or 'id'}: {exc}")
                 continue
             except ValidationError as exc:  # a field the model itself refuses (e.g. an id with spaces)
-                self.problems.append(f"{where}: {_messages(exc)}")
+                self.problems.append(f"{where}: {_messages(exc)}{R}")
                 continue
             self.people[code] = person
         for role in (Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER):
@@ -255,11 +301,11 @@ class _Importer:
 
     def table_list(self, event, tables) -> None:
         if not isinstance(tables, list):
-            self.problems.append("tables: a list is required")
+            self.problems.append("tables: a list is required (cage-records/1)")
             return
         for i, spec in enumerate(tables):
             if not isinstance(spec, dict):
-                self.problems.append(f"tables[{i}]: an object is required")
+                self.problems.append(f"tables[{i}]: an object is required{R}")
                 continue
             try:
                 code = _text(spec.get("id"), f"tables[{i}].id", self.problems)
@@ -268,13 +314,13 @@ class _Importer:
             except RuleViolation as exc:
                 self.problems.append(f"tables[{i}].{exc.field or 'game'}: {exc}")
             except ValidationError as exc:
-                self.problems.append(f"tables[{i}]: {_messages(exc)}")
+                self.problems.append(f"tables[{i}]: {_messages(exc)}{R}")
 
     # --- days and records --------------------------------------------------------------------
 
     def day_list(self, event, days) -> None:
         if not isinstance(days, list):
-            self.problems.append("days: a list is required")
+            self.problems.append("days: a list is required (cage-records/1)")
             return
         previous = None
         for i, spec in enumerate(days):
@@ -282,10 +328,10 @@ class _Importer:
             try:
                 date = datetime.date.fromisoformat(spec["date"])
             except (TypeError, KeyError, ValueError):
-                self.problems.append(f"{where}.date: a date (YYYY-MM-DD) is required")
+                self.problems.append(f"{where}.date: a date (YYYY-MM-DD) is required{R}")
                 return
             if previous and date <= previous:
-                self.problems.append(f"{where}.date: days must be in date order, {date} comes after {previous}")
+                self.problems.append(f"{where}.date: days must be in date order, {date} comes after {previous}{R}")
                 return
             previous = date
             try:
@@ -296,7 +342,7 @@ class _Importer:
                 return
             records = spec.get("records", [])
             if not isinstance(records, list):
-                self.problems.append(f"{where}.records: a list is required")
+                self.problems.append(f"{where}.records: a list is required{R}")
                 return
             for n, record in enumerate(records, start=1):
                 kind = record.get("type") if isinstance(record, dict) else None
@@ -305,37 +351,45 @@ class _Importer:
                         raise RuleViolation("a record is an object", "cage-records/1")
                     self.apply(day, record)
                 except RuleViolation as exc:
-                    self.problems.append(f"record {n} ({date}, {kind}): {exc}")
+                    named = kind[:40] if isinstance(kind, str) else shown(kind)
+                    self.problems.append(f"record {n} ({date}, {named}): {exc}")
 
     def person(self, person_id) -> Person:
         person = self.people.get(person_id) if isinstance(person_id, str) else None
         if person is None:
-            raise RuleViolation(f"no person with id {person_id!r} in people", "cage-records/1")
+            raise RuleViolation(f"no person with id {shown(person_id)} in people", "cage-records/1")
         return person
 
     def table(self, table_id):
         table = self.tables.get(table_id) if isinstance(table_id, str) else None
         if table is None:
-            raise RuleViolation(f"no table {table_id!r}", "cage-records/1: tables")
+            raise RuleViolation(f"no table {shown(table_id)}", "cage-records/1: tables")
         return table
 
     def apply(self, day: GamingDay, record: dict) -> None:
         kind = record.get("type")
         slip_kind = SLIP_KINDS.get(kind) if isinstance(kind, str) else None
         if slip_kind is None:
-            raise RuleViolation(f"unknown record type {kind!r}", "cage-records/1: record types")
-        if record.get("currency", "CAD") != "CAD" or record.get("tender", "cash") != "cash":
-            services.ledger.check_tender(record.get("currency", "CAD"), record.get("tender", "cash"))
+            raise RuleViolation(f"unknown record type {shown(kind)}", "cage-records/1: record types")
+        currency, tender = record.get("currency", "CAD"), record.get("tender", "cash")
+        if not isinstance(currency, str) or not isinstance(tender, str):
+            raise RuleViolation(
+                f"currency and tender are text, not {shown(currency)} and {shown(tender)}", "cage-records/1"
+            )
+        if currency != "CAD" or tender != "cash":
+            services.ledger.check_tender(currency, tender)
         try:
             at = timezone.make_aware(datetime.datetime.fromisoformat(record.get("at")))
         except (TypeError, ValueError):
-            raise RuleViolation(f"at: {record.get('at')!r} is not an ISO local date-time", "cage-records/1") from None
+            raise RuleViolation(
+                f"at: {shown(record.get('at'))} is not an ISO local date-time", "cage-records/1"
+            ) from None
         signed = record.get("signed")
         if not isinstance(signed, dict):
             raise RuleViolation("signed: an object of capacity: person id is required", "cage-records/1")
         ref = record.get("ref")
         if ref is not None and (not isinstance(ref, str) or ref in self.refs):
-            raise RuleViolation(f"ref {ref!r} must be a string unique in the file", "cage-records/1")
+            raise RuleViolation(f"ref {shown(ref)} must be a string unique in the file", "cage-records/1")
         common = {"day": day, "at": at, "signed": {c: self.person(p) for c, p in signed.items()}, "ref": ref or ""}
         service = getattr(services, slip_kind.service)
         slip = service(**self.fields(slip_kind, record, common), **common)
@@ -377,7 +431,7 @@ class _Importer:
         if TARGET in fields:
             target = self.refs.get(r.get("void")) if isinstance(r.get("void"), str) else None
             if target is None:
-                raise RuleViolation(f"void: no earlier record has ref {r.get('void')!r}", "cage-records/1")
+                raise RuleViolation(f"void: no earlier record has ref {shown(r.get('void'))}", "cage-records/1")
             kwargs["target"] = target
         if EXPENSE in fields:
             kwargs.update(
@@ -392,16 +446,7 @@ class _Importer:
     def hours(self, hours) -> list:
         if not isinstance(hours, dict) or not hours:
             raise RuleViolation("hours: an object of dealer id: hours is required", "T&C 2.6")
-        listed = []
-        for person_id, worked in hours.items():
-            try:
-                value = Decimal(str(worked)) if not isinstance(worked, bool) else None
-            except InvalidOperation:
-                value = None
-            if value is None:
-                raise RuleViolation(f"hours for {person_id}: {worked!r} is not a number", "T&C 2.6")
-            listed.append((self.person(person_id), value))
-        return listed
+        return [(self.person(person_id), _hours(person_id, worked)) for person_id, worked in hours.items()]
 
     def counted(self, event, account_id) -> Account:
         if account_id in ("bank_cash", "chip_bank"):

@@ -1,5 +1,6 @@
 """The cage window: the day's balances and slips, one form per slip type, the nightly close."""
 
+import re
 import uuid
 
 from django import forms
@@ -38,6 +39,7 @@ from cage.services.ledger import DuplicateRequest
 from cage.slip_pdf import render_slip_pdf
 from cage.slip_types import ENTRY_KINDS, SLIP_KINDS, VOIDABLE
 from events.access import READ_ALL, RoleRefused, event_access
+from events.form_input import CheckedInput
 from events.models import GamingDay, Role
 from events.rules import RuleViolation
 from reports.daily import day_figures
@@ -45,7 +47,7 @@ from reports.daily import day_figures
 CLOSABLE = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
 
 
-class QueueVoidForm(forms.Form):
+class QueueVoidForm(CheckedInput, forms.Form):
     reason = forms.CharField(label=gettext_lazy("Reason"), max_length=500)
     request_key = forms.CharField(widget=forms.HiddenInput, max_length=40, initial=lambda: uuid.uuid4().hex)
 
@@ -135,6 +137,14 @@ def home_panels(request, slug):
     return HttpResponse(html)
 
 
+def query_id(request, name: str) -> int | None:
+    """A row id from the query string ("?table=4"), or None for anything else: "²" and "٣" are
+    digits to Python's isdigit() but not to int(), and an id longer than a database's integer
+    fails the query rather than finding nothing."""
+    value = request.GET.get(name, "")
+    return int(value) if re.fullmatch(r"[0-9]{1,18}", value) else None
+
+
 def _slip_response(request, slug, slip, message):
     messages.success(request, message)
     return redirect("cage:slip", slug, slip.pk)
@@ -201,20 +211,20 @@ def slip_new(request, slug, slip_type):
         messages.error(request, _("No gaming day is open; slips are written in an open gaming day."))
         return redirect("cage:home", slug)
     initial, initial_chips = {}, None
-    table_id = request.GET.get("table")
-    if table_id and table_id.isdigit():
-        initial["table"] = int(table_id)
+    table_id = query_id(request, "table")
+    if table_id is not None:
+        initial["table"] = table_id
         if kind.type == SlipType.TABLE_OPEN:
-            initial_chips = _tray_now(day, int(table_id))
+            initial_chips = _tray_now(day, table_id)
         elif kind.type == SlipType.TABLE_CLOSE:
-            initial_chips = _last_count(day, int(table_id))
+            initial_chips = _last_count(day, table_id)
     for name in ("runner", "account"):
         if request.GET.get(name):
             initial[name] = request.GET[name]
-    runner_id = request.GET.get("runner", "")
-    if kind.type == SlipType.RUNNER_RETURN and runner_id.isdigit():
+    runner_id = query_id(request, "runner")
+    if kind.type == SlipType.RUNNER_RETURN and runner_id is not None:
         # A runner hands back all they hold: the form starts from it, to be checked as counted.
-        runner = access.event.people.filter(pk=int(runner_id)).first()
+        runner = access.event.people.filter(pk=runner_id).first()
         if runner is not None:
             held = people.holdings(access.event, runner)
             initial_chips = {row["denomination"].key: row["count"] for row in held["chips"]}
@@ -298,10 +308,10 @@ def slip_pdf(request, slug, pk):
     (slip_print), so that opening the PDF to look at it writes nothing."""
     access = event_access(request, slug)
     slip = _slip_for(access, pk)
-    copy = request.GET.get("copy")
+    copy = query_id(request, "copy")
     earlier = SlipPrint.objects.filter(slip=slip)
-    if copy and copy.isdigit():
-        earlier = earlier.filter(pk__lt=int(copy))
+    if copy is not None:
+        earlier = earlier.filter(pk__lt=copy)
     pdf = render_slip_pdf(slip_sheet(slip, reprint=earlier.exists()))
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{slugify(slip.number)}.pdf"'
@@ -322,8 +332,7 @@ def slip_sign(request, slug, pk):
     slip = _slip_for(access, pk)
     form = SignForm(request.POST, event=access.event, signer=access.person)
     if not form.is_valid():
-        for error in form.non_field_errors():
-            messages.error(request, error)
+        _form_refused(request, form)
         return redirect(_back_to(request, slug, slip))
     person = form.cleaned_data["person"]
     try:
@@ -342,6 +351,17 @@ def slip_sign(request, slug, pk):
             },
         )
     return redirect(_back_to(request, slug, slip))
+
+
+def _form_refused(request, form) -> None:
+    """Every error of a form that a page answers with a redirect, as messages on the next page."""
+    for name, errors in form.errors.items():
+        field = form.fields.get(name)
+        for error in errors:
+            if field is None or field.widget.is_hidden:
+                messages.error(request, error)
+            else:
+                messages.error(request, _("%(field)s: %(error)s") % {"field": field.label, "error": error})
 
 
 def _back_to(request, slug, slip) -> str:
@@ -397,7 +417,10 @@ def queue_void(request, slug, pk):
     slip = _slip_for(access, pk)
     form = QueueVoidForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("A void needs a reason (void)."))
+        if not request.POST.get("reason", "").strip():
+            messages.error(request, _("A void needs a reason (void)."))
+        else:
+            _form_refused(request, form)
         return redirect("cage:queue", slug)
     try:
         void = services.void(

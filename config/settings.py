@@ -64,6 +64,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     # Then every page is held to its line of events/permissions.py: its methods, its people.
     "events.permissions.PagePermissionMiddleware",
+    # A form body that is not UTF-8 reaches the form as "\ufffd", which it refuses.
+    "events.form_input.Utf8FormMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -6,22 +6,13 @@ fails here. Path parameters are filled with a real event's objects: its slug, a 
 the runner and the dealer and one that does not, the gaming day's date, every slip type.
 """
 
-import hashlib
-import uuid
-from dataclasses import dataclass
-
 import pytest
-from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.contenttypes.models import ContentType
-from django.db import connection
 from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 
-from cage import services
-from cage.models import Slip
 from cage.slip_types import ENTRY_KINDS
-from events import services as event_services
 from events.models import Role
 from events.permissions import (
     ADMIN,
@@ -34,13 +25,11 @@ from events.permissions import (
     WHO,
     entry_for,
 )
-from tests.cage.helpers import open_table, stock
-from tests.conftest import DAY, PASSWORD, PIN, add_person, make_cast, make_event
+from tests.conftest import DAY
+from tests.world import SUSPENDED, World, make_world, payload, snapshot
 
 pytestmark = pytest.mark.django_db
 
-# A person on the event whose registration is suspended holds no role there: an outsider.
-SUSPENDED = "suspended"
 COLUMNS = (*WHO, SUSPENDED)
 
 
@@ -75,46 +64,6 @@ def test_a_page_left_out_of_the_matrix_is_caught(monkeypatch):
     monkeypatch.delitem(MATRIX, "cage:voids")
     assert entry_for("cage:voids") is None
     assert entry_for("cage:voids", {"slug": "x"}) is None
-
-
-# --- the world the pages are asked about ---------------------------------------------------
-
-
-@dataclass
-class World:
-    cast: object
-    users: dict  # column → user (None: anonymous)
-    involved: Slip  # a fill carried by the runner, waiting for the dealer
-    uninvolved: Slip  # a float in: no runner, no dealer
-
-
-def make_world() -> World:
-    cast = make_cast()
-    stock(cast)
-    open_table(cast)
-    involved = services.fill(
-        day=cast.day,
-        table=cast.bj,
-        chips={"5": 10},
-        signed=cast.signed(issued_by="chip_cashier", carried_by="runner"),
-        allow_pending=True,
-    )
-    uninvolved = Slip.objects.filter(event=cast.event, slip_type="float_in").get()
-    suspended = add_person(cast.event, "sam", Role.GENERAL_CASHIER)
-    event_services.registration_change(person=suspended, registration="suspended")
-    User = get_user_model()
-    users = {
-        ANONYMOUS: None,
-        OUTSIDER: User.objects.create_user("outsider", password=PASSWORD),
-        STAFF: User.objects.create_user("admin", password=PASSWORD, is_staff=True),
-        SUSPENDED: suspended.user,
-        **{role: getattr(cast, role).user for role in Role.values},
-    }
-    # The outsider is somebody: the DRIC of another event.
-    other = add_person(make_event("other-fair"), "olga", Role.DRIC, login=False)
-    other.user = users[OUTSIDER]
-    other.save()
-    return World(cast, users, involved, uninvolved)
 
 
 def groups():
@@ -156,72 +105,6 @@ def fill_kwargs(world: World, pattern, extra: dict, which) -> dict:
     return {key: extra[key] if key in extra else values[key] for key in dict.fromkeys(keys)}
 
 
-# What a POST carries: a form an allowed user's POST would apply, so that a refusal is a real one.
-def payload(world: World, case: str, which) -> dict:
-    c = world.cast
-    name, _bracket, variant = case.partition("[")
-    if name == "cage:slip_new":
-        return slip_form(c, variant.rstrip("]"))
-    if name == "cage:slip_sign":
-        slip = getattr(world, which)
-        signer = {"capacity": "received_by", "person": c.dealer.pk, "pin": PIN}
-        if which == "uninvolved":
-            signer = {"capacity": "witnessed_by", "person": c.dric.pk, "pin": PIN}
-        return {**signer, "next": reverse("cage:slip", args=[c.event.slug, slip.pk])}
-    forms = {
-        "login": {"username": "admin", "password": "not-the-password"},
-        "events:my_pin": {"password": PASSWORD, "pin": "8642", "pin_again": "8642"},
-        "events:create": {
-            "licensee": "Lakeside Agricultural Society",
-            "slug": "spring-fair",
-            "name": "Spring Fair Casino",
-            "licence_number": "F-2027-0001",
-            "licensing_authority": "Alcohol and Gaming Commission of Ontario",
-            "venue": "Hall A",
-            "first_day": "2027-05-01",
-            "last_day": "2027-05-02",
-            "supplier": "Northern Gaming Supply Ltd.",
-            "games": ["blackjack"],
-        },
-        "events:tables": {"code": "BJ-9", "game": "blackjack"},
-        "events:chips": {"value": "100", "colour": "black"},
-        "events:people": {"code": "newbie", "name": "New Person", "born_on": "1990-01-01", "registration": "good"},
-        "events:role_add": {"person": c.runner2.pk, "role": Role.DEALER},
-        "events:registration_change": {"person": c.dealer2.pk, "registration": "suspended"},
-        "events:days": {"date": "2026-09-12", "opens_at": "12:00", "closes_at": "23:00"},
-        "events:roster": {
-            "person": c.dealer2.pk,
-            "role": Role.DEALER,
-            "starts_at": f"{DAY}T12:00",
-            "ends_at": f"{DAY}T18:00",
-        },
-        "cage:queue_void": {"reason": "written in error", "request_key": uuid.uuid4().hex},
-    }
-    return forms.get(name, {})
-
-
-def slip_form(c, slip_type: str) -> dict:
-    """A slip form as the cage fills it in; every signer but the logged-in one types their PIN."""
-    fields = {
-        "float_in": {"cash": "100", "received_by": c.general_cashier, "witnessed_by": c.dric},
-        "sale": {"chips_5": "2", "cash": "10", "tender": "cad_cash", "sold_by": c.chip_cashier},
-        "fill": {
-            "table": c.bj.pk,
-            "runner": c.runner.pk,
-            "chips_5": "4",
-            "issued_by": c.chip_cashier,
-            "carried_by": c.runner,
-        },
-    }.get(slip_type, {})
-    data = {"request_key": uuid.uuid4().hex}
-    for field, value in fields.items():
-        if hasattr(value, "pk"):
-            data[f"sign_{field}"], data[f"pin_{field}"] = value.pk, PIN
-        else:
-            data[field] = value
-    return data
-
-
 # Pages whose payload the first allowed user's POST applies: proof that the payload is real.
 APPLIED_BY_FIRST_WRITER = {
     "events:my_pin",
@@ -241,25 +124,6 @@ APPLIED_BY_FIRST_WRITER = {
     "cage:queue_approve[involved]",
     "cage:queue_void[involved]",
 }
-
-# What "changes nothing" looks at: every row of the setup and ledger tables, and the logins.
-SNAPSHOT_APPS = ("events", "cage", "reports")
-
-
-def snapshot() -> str:
-    """A digest of every row of those tables, read with plain SQL: it runs after most requests."""
-    digest = hashlib.sha256()
-    models = [m for label in SNAPSHOT_APPS for m in apps.get_app_config(label).get_models()]
-    with connection.cursor() as cursor:
-        for model in [*models, get_user_model()]:
-            meta = model._meta
-            columns = ", ".join(
-                connection.ops.quote_name(f.column) for f in meta.concrete_fields if f.attname != "last_login"
-            )
-            cursor.execute(f"SELECT {columns} FROM {connection.ops.quote_name(meta.db_table)} ORDER BY 1")
-            digest.update(repr((meta.db_table, cursor.fetchall())).encode())
-    return digest.hexdigest()
-
 
 # --- what the matrix says each answer is ---------------------------------------------------
 
