@@ -164,7 +164,7 @@ def world(db):
 
 @pytest.mark.parametrize("name", page_names())
 @settings(
-    max_examples=12,
+    max_examples=10,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
