@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
-from events.access import AUDIT_READ, event_access
+from events.access import event_access
 
 from . import services
 from .selectors import event_entries, unattached_entries
@@ -45,7 +45,7 @@ def _page(request, *, event, access, entries, form, filename):
 
 @require_safe
 def event_trail(request, slug):
-    access = event_access(request, slug, read=AUDIT_READ)
+    access = event_access(request, slug)
     event = access.event
     form = AuditFilter(request.GET or None, event=event)
     entries = event_entries(event, **form.criteria())

@@ -34,6 +34,7 @@ from cage.slip_types import (
     VOIDABLE,
     SlipKind,
 )
+from events.form_input import CheckedInput
 from events.models import GameTable, GamingDay, Person, Role
 from events.rules import RuleViolation
 from events.services import pin_verify
@@ -107,7 +108,7 @@ class SlipChoice(forms.ModelChoiceField):
         return _("%(slip)s at %(time)s") % {"slip": slip.number, "time": f"{slip.at:%H:%M}"}
 
 
-class SlipForm(ConfirmLargeAmounts, forms.Form):
+class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
     # One per form shown: a second POST of the same form is recognised and records nothing.
     request_key = forms.CharField(widget=forms.HiddenInput, max_length=40)
 
@@ -321,6 +322,15 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
         for cap in self.kind.capacities:
             person = data.get(f"sign_{cap.code}")
             if person is None:
+                if (data.get(f"pin_{cap.code}") or "").strip():
+                    # A PIN typed for nobody is a mistake to point out, never one to ignore.
+                    self.add_error(
+                        f"pin_{cap.code}",
+                        _(
+                            "A PIN was typed, but nobody is chosen to sign as %(capacity)s: choose who signs, or clear the PIN."
+                        )
+                        % {"capacity": str(cap.label).lower()},
+                    )
                 continue
             if self.signer is not None and person.pk == self.signer.pk:
                 signed[cap.code] = person
@@ -529,7 +539,7 @@ class SlipForm(ConfirmLargeAmounts, forms.Form):
         return account_get(self.event, Account.Kind.RUNNER, person=runner)
 
 
-class SignForm(forms.Form):
+class SignForm(CheckedInput, forms.Form):
     """One signature on a waiting slip: the logged-in person's own, or someone beside them who
     types their signing PIN (the dealer on the runner's tablet at the table)."""
 

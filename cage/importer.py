@@ -9,17 +9,17 @@ of bulk inserts. A cashier's slip posted meanwhile waits a moment at most, never
 """
 
 import datetime
-import json
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
+from reprlib import repr as shown
 
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from audit import services as audit
-from cage import services, staging
+from cage import records_file, services, staging
 from cage.fields import BillsAndCoins
 from cage.forms import VARIANCE_REASONS
 from cage.models import Account, Slip, SlipType
@@ -45,6 +45,7 @@ FORMAT = "cage-records/1"
 # The auditor reads everything and signs nothing; listed so that an exported event comes back whole.
 RECORD_ROLES = {Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER, Role.RUNNER, Role.DEALER, Role.AUDITOR}
 DAY_STATUSES = {"setup", "reconciling"}  # the others follow from the records (a close_day closes)
+R = f" ({FORMAT})"  # the rule a problem line of the format's own names
 
 
 class ImportFailed(Exception):
@@ -55,11 +56,18 @@ class ImportFailed(Exception):
 
 def import_file(path: str | Path) -> Event:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        raw = Path(path).read_bytes()
     except OSError as exc:
         raise ImportFailed([f"file: cannot read {path}: {exc.strerror}"]) from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ImportFailed([f"file: not JSON: {exc}"]) from None
+    return import_bytes(raw)
+
+
+def import_bytes(raw: bytes) -> Event:
+    """A records file's bytes, as read from a disk or an upload."""
+    try:
+        data = records_file.load(raw)
+    except ValueError as exc:
+        raise ImportFailed([str(exc)]) from None
     return import_records(data)
 
 
@@ -68,6 +76,11 @@ def import_records(data) -> Event:
     transaction. Raises ImportFailed, with every problem found, and writes nothing, if any."""
     slug = _slug_of(data)
     _refuse_existing(slug)
+    # What no records file holds (NUL bytes, unpaired surrogates, very long text, NaN, deep
+    # nesting, numbers beyond any amount) is refused before anything reads it.
+    problems = records_file.document_problems(data)
+    if problems:
+        raise ImportFailed(problems)
     importer = _Importer()
     with staging.scratch():
         # Every record goes on the audit trail as the web pages' would, written together at the end
@@ -98,7 +111,7 @@ def _slug_of(data):
 
 def _refuse_existing(slug) -> None:
     if slug and Event.objects.filter(slug=slug).exists():
-        raise ImportFailed([f"event.slug: an event {slug!r} already exists; importing it again is refused"])
+        raise ImportFailed([f"event.slug: an event {slug!r} already exists; importing it again is refused{R}"])
 
 
 def _text(value, field, problems, *, required=True) -> str:
@@ -121,7 +134,7 @@ def _optional_text(record: dict, name: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise RuleViolation(f"{name}: {value!r} must be text", "cage-records/1")
+        raise RuleViolation(f"{name}: {shown(value)} must be text", "cage-records/1")
     return value
 
 
@@ -130,7 +143,7 @@ def _cents(value, what="cash") -> int:
     ("180", "12.5", "1780.00"), at most "10000000.00" (cage-records/1: amounts)."""
     if not isinstance(value, str) or not RECORD_CASH.fullmatch(value):
         raise RuleViolation(
-            f"{what}: {value!r} is not written as plain digits with an optional point and one or two "
+            f"{what}: {shown(value)} is not written as plain digits with an optional point and one or two "
             'decimals, such as "180", "12.5" or "1780.00" (no sign, exponent or thousands separator)',
             AMOUNTS_RULE,
         )
@@ -144,6 +157,21 @@ def _cents(value, what="cash") -> int:
 
 
 RECORD_CASH = re.compile(r"[0-9]+(\.[0-9]{1,2})?")
+RECORD_HOURS = re.compile(r"[0-9]{1,2}(\.[0-9]{1,2})?")
+
+
+def _hours(person_id, worked) -> Decimal:
+    """A dealer's hours: a number, or digits with at most two decimals as text ("4", "3.5")."""
+    if isinstance(worked, int | float) and not isinstance(worked, bool):
+        text = repr(worked)  # finite and bounded: records_file refused the rest
+        text = text[:-2] if text.endswith(".0") else text
+    else:
+        text = worked if isinstance(worked, str) else ""
+    if not RECORD_HOURS.fullmatch(text):
+        raise RuleViolation(
+            f'hours for {shown(person_id)}: {shown(worked)} is not a number of hours, such as 4 or "3.5"', "T&C 2.6"
+        )
+    return Decimal(text)
 
 
 def _when(value, what: str) -> datetime.datetime:
@@ -153,7 +181,7 @@ def _when(value, what: str) -> datetime.datetime:
     try:
         moment = datetime.datetime.fromisoformat(value)
     except (TypeError, ValueError):
-        raise RuleViolation(f"{what}: {value!r} is not an ISO local date-time", "cage-records/1") from None
+        raise RuleViolation(f"{what}: {shown(value)} is not an ISO local date-time", "cage-records/1") from None
     return moment if moment.tzinfo else timezone.make_aware(moment)
 
 
@@ -183,7 +211,7 @@ class _Importer:
             self.problems.append("file: the top level must be an object (cage-records/1)")
             return None
         if data.get("format") != FORMAT:
-            self.problems.append(f"format: must be {FORMAT!r}, not {data.get('format')!r}")
+            self.problems.append(f"format: must be {FORMAT!r}, not {shown(data.get('format'))}{R}")
             return None
         event = self.event(data.get("event"), data.get("days"))
         if event is None:
@@ -237,7 +265,9 @@ class _Importer:
             first_day = datetime.date.fromisoformat(first)
             last_day = datetime.date.fromisoformat(last)
         except (TypeError, ValueError):
-            self.problems.append("event: the event's days are unknown: give days, or first_day and last_day")
+            self.problems.append(
+                "event: the event's days are unknown: give days, or first_day and last_day (cage-records/1)"
+            )
         if len(self.problems) > problems_before:
             return None
         try:
@@ -248,7 +278,7 @@ class _Importer:
                 charitable_registration_number=extra["licensee_charitable_number"],
             ).full_clean(validate_unique=False)
         except ValidationError as exc:
-            self.problems.append(f"event.licensee: {_messages(exc)}")
+            self.problems.append(f"event.licensee: {_messages(exc)}{R}")
             return None
         try:
             licensee = event_services.licensee_get_or_create(
@@ -272,12 +302,12 @@ class _Importer:
         except RuleViolation as exc:
             self.problems.append(f"event.{exc.field or 'slug'}: {exc}")
         except ValidationError as exc:  # a model's own validation (e.g. a bad slug)
-            self.problems.append(f"event: {_messages(exc)}")
+            self.problems.append(f"event: {_messages(exc)}{R}")
         return None
 
     def chip_set(self, event, keys, colours) -> None:
         if not isinstance(keys, list) or not keys:
-            self.problems.append("event.chip_denominations: a list of dollar values is required")
+            self.problems.append("event.chip_denominations: a list of dollar values is required (cage-records/1)")
             return
         if colours is None:
             colours = {}
@@ -286,7 +316,7 @@ class _Importer:
             colours = {}
         for i, key in enumerate(keys):
             if not isinstance(key, str):
-                self.problems.append(f'event.chip_denominations[{i}]: {key!r} must be a string such as "5"')
+                self.problems.append(f'event.chip_denominations[{i}]: {shown(key)} must be a string such as "5"{R}')
                 continue
             try:
                 event_services.denomination_add(event=event, value=key, key=key, colour=colours.get(key, ""))
@@ -297,27 +327,37 @@ class _Importer:
 
     def staff(self, event, people) -> None:
         if not isinstance(people, list):
-            self.problems.append("people: a list is required")
+            self.problems.append("people: a list is required (cage-records/1)")
             return
         for i, spec in enumerate(people):
             where = f"people[{i}]"
             if not isinstance(spec, dict):
-                self.problems.append(f"{where}: an object is required")
+                self.problems.append(f"{where}: an object is required{R}")
                 continue
             code = _text(spec.get("id"), f"{where}.id", self.problems)
             name = _text(spec.get("name"), f"{where}.name", self.problems)
             try:
                 born_on = datetime.date.fromisoformat(spec.get("born_on"))
             except (TypeError, ValueError):
-                self.problems.append(f"{where}.born_on: a date (YYYY-MM-DD) is required")
+                self.problems.append(f"{where}.born_on: a date (YYYY-MM-DD) is required{R}")
                 continue
+            associated = spec.get("supplier_associated", False)
+            if not isinstance(associated, bool):
+                self.problems.append(
+                    f"{where}.supplier_associated: true or false is required, not {shown(associated)}{R}"
+                )
+                continue
+            registration = _text(spec.get("registration", "good"), f"{where}.registration", self.problems)
+            assistant = _text(
+                spec.get("gaming_assistant_number"), f"{where}.gaming_assistant_number", self.problems, required=False
+            )
             roles = spec.get("roles", [])
             if not isinstance(roles, list) or not all(isinstance(r, str) and r in RECORD_ROLES for r in roles):
-                self.problems.append(f"{where}.roles: each role is one of {', '.join(sorted(RECORD_ROLES))}")
+                self.problems.append(f"{where}.roles: each role is one of {', '.join(sorted(RECORD_ROLES))}{R}")
                 continue
             identification = _text(spec.get("identification"), f"{where}.identification", self.problems, required=False)
             later = spec.get("registration_changed_to")
-            if not code or not name:
+            if not code or not name or not registration:
                 continue
             try:
                 person = event_services.person_add(
@@ -325,9 +365,9 @@ class _Importer:
                     code=code,
                     name=name,
                     born_on=born_on,
-                    supplier_associated=bool(spec.get("supplier_associated", False)),
-                    registration=spec.get("registration", "good"),
-                    gaming_assistant_number=spec.get("gaming_assistant_number", "") or "",
+                    supplier_associated=associated,
+                    registration=registration,
+                    gaming_assistant_number=assistant,
                     identification=identification,
                 )
                 # by=None: the command line, whose operator stands for the licensee's administrator.
@@ -337,7 +377,7 @@ class _Importer:
                 self.problems.append(f"{where}.{exc.field or 'id'}: {exc}")
                 continue
             except ValidationError as exc:  # a field the model itself refuses (e.g. an id with spaces)
-                self.problems.append(f"{where}: {_messages(exc)}")
+                self.problems.append(f"{where}: {_messages(exc)}{R}")
                 continue
             self.people[code] = person
             if later is not None:
@@ -348,11 +388,11 @@ class _Importer:
 
     def table_list(self, event, tables) -> None:
         if not isinstance(tables, list):
-            self.problems.append("tables: a list is required")
+            self.problems.append("tables: a list is required (cage-records/1)")
             return
         for i, spec in enumerate(tables):
             if not isinstance(spec, dict):
-                self.problems.append(f"tables[{i}]: an object is required")
+                self.problems.append(f"tables[{i}]: an object is required{R}")
                 continue
             try:
                 code = _text(spec.get("id"), f"tables[{i}].id", self.problems)
@@ -361,13 +401,13 @@ class _Importer:
             except RuleViolation as exc:
                 self.problems.append(f"tables[{i}].{exc.field or 'game'}: {exc}")
             except ValidationError as exc:
-                self.problems.append(f"tables[{i}]: {_messages(exc)}")
+                self.problems.append(f"tables[{i}]: {_messages(exc)}{R}")
 
     # --- days and records --------------------------------------------------------------------
 
     def day_list(self, event, days) -> None:
         if not isinstance(days, list):
-            self.problems.append("days: a list is required")
+            self.problems.append("days: a list is required (cage-records/1)")
             return
         previous = None
         for i, spec in enumerate(days):
@@ -375,10 +415,10 @@ class _Importer:
             try:
                 date = datetime.date.fromisoformat(spec["date"])
             except (TypeError, KeyError, ValueError):
-                self.problems.append(f"{where}.date: a date (YYYY-MM-DD) is required")
+                self.problems.append(f"{where}.date: a date (YYYY-MM-DD) is required{R}")
                 return
             if previous and date <= previous:
-                self.problems.append(f"{where}.date: days must be in date order, {date} comes after {previous}")
+                self.problems.append(f"{where}.date: days must be in date order, {date} comes after {previous}{R}")
                 return
             previous = date
             day = self.day(event, spec, where, date)
@@ -386,7 +426,7 @@ class _Importer:
                 return
             records = spec.get("records", [])
             if not isinstance(records, list):
-                self.problems.append(f"{where}.records: a list is required")
+                self.problems.append(f"{where}.records: a list is required{R}")
                 return
             if day.status == GamingDay.Status.SETUP and records:
                 self.problems.append(f"{where}.records: a day still in setup has no records (gaming day)")
@@ -398,7 +438,8 @@ class _Importer:
                         raise RuleViolation("a record is an object", "cage-records/1")
                     self.apply(day, record)
                 except RuleViolation as exc:
-                    self.problems.append(f"record {n} ({date}, {kind}): {exc}")
+                    named = kind[:40] if isinstance(kind, str) else shown(kind)
+                    self.problems.append(f"record {n} ({date}, {named}): {exc}")
             if spec.get("status") == "reconciling":
                 try:
                     services.day_reconcile(day=day)
@@ -455,29 +496,34 @@ class _Importer:
     def person(self, person_id) -> Person:
         person = self.people.get(person_id) if isinstance(person_id, str) else None
         if person is None:
-            raise RuleViolation(f"no person with id {person_id!r} in people", "cage-records/1")
+            raise RuleViolation(f"no person with id {shown(person_id)} in people", "cage-records/1")
         return person
 
     def table(self, table_id):
         table = self.tables.get(table_id) if isinstance(table_id, str) else None
         if table is None:
-            raise RuleViolation(f"no table {table_id!r}", "cage-records/1: tables")
+            raise RuleViolation(f"no table {shown(table_id)}", "cage-records/1: tables")
         return table
 
     def apply(self, day: GamingDay, record: dict) -> None:
         kind = record.get("type")
         slip_kind = SLIP_KINDS.get(kind) if isinstance(kind, str) else None
         if slip_kind is None:
-            raise RuleViolation(f"unknown record type {kind!r}", "cage-records/1: record types")
-        if record.get("currency", "CAD") != "CAD" or record.get("tender", "cash") != "cash":
-            services.ledger.check_tender(record.get("currency", "CAD"), record.get("tender", "cash"))
+            raise RuleViolation(f"unknown record type {shown(kind)}", "cage-records/1: record types")
+        currency, tender = record.get("currency", "CAD"), record.get("tender", "cash")
+        if not isinstance(currency, str) or not isinstance(tender, str):
+            raise RuleViolation(
+                f"currency and tender are text, not {shown(currency)} and {shown(tender)}", "cage-records/1"
+            )
+        if currency != "CAD" or tender != "cash":
+            services.ledger.check_tender(currency, tender)
         at = _when(record.get("at"), "at")
         signed = record.get("signed")
         if not isinstance(signed, dict):
             raise RuleViolation("signed: an object of capacity: person id is required", "cage-records/1")
         ref = record.get("ref")
         if ref is not None and (not isinstance(ref, str) or ref in self.refs):
-            raise RuleViolation(f"ref {ref!r} must be a string unique in the file", "cage-records/1")
+            raise RuleViolation(f"ref {shown(ref)} must be a string unique in the file", "cage-records/1")
         common = {"day": day, "at": at, "signed": {c: self.person(p) for c, p in signed.items()}, "ref": ref or ""}
         # Extensions an exported event carries: signatures made after the slip was written, and a
         # slip still waiting for some (as at the window, where they follow from the DRIC's queue).
@@ -540,7 +586,7 @@ class _Importer:
         if TARGET in fields:
             target = self.refs.get(r.get("void")) if isinstance(r.get("void"), str) else None
             if target is None:
-                raise RuleViolation(f"void: no earlier record has ref {r.get('void')!r}", "cage-records/1")
+                raise RuleViolation(f"void: no earlier record has ref {shown(r.get('void'))}", "cage-records/1")
             kwargs["target"] = target
         if EXPENSE in fields:
             kwargs.update(
@@ -588,16 +634,7 @@ class _Importer:
     def hours(self, hours) -> list:
         if not isinstance(hours, dict) or not hours:
             raise RuleViolation("hours: an object of dealer id: hours is required", "T&C 2.6")
-        listed = []
-        for person_id, worked in hours.items():
-            try:
-                value = Decimal(str(worked)) if not isinstance(worked, bool) else None
-            except InvalidOperation:
-                value = None
-            if value is None:
-                raise RuleViolation(f"hours for {person_id}: {worked!r} is not a number", "T&C 2.6")
-            listed.append((self.person(person_id), value))
-        return listed
+        return [(self.person(person_id), _hours(person_id, worked)) for person_id, worked in hours.items()]
 
     def counted(self, event, account_id) -> Account:
         if account_id in ("bank_cash", "chip_bank"):

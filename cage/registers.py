@@ -12,6 +12,7 @@ from cage.money import cents_str, dollars
 from cage.selectors.slips import State
 from cage.slip_types import SLIP_KINDS
 from events import csv_safe
+from events.form_input import CheckedInput
 from events.models import GameTable, GamingDay, Person
 
 PER_PAGE = 50
@@ -27,7 +28,7 @@ class PersonChoice(forms.ModelChoiceField):
         return obj.name
 
 
-class RegisterFilter(forms.Form):
+class RegisterFilter(CheckedInput, forms.Form):
     """What the register shows: a GET form, every field optional."""
 
     day = DayChoice(

@@ -1,5 +1,6 @@
 """The cage window: the day's balances and slips, one form per slip type, the nightly close."""
 
+import re
 import uuid
 
 from django import forms
@@ -9,11 +10,11 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST, require_safe
 
 from cage import services
 from cage.forms import SignForm, SlipForm
@@ -39,7 +40,8 @@ from cage.selectors.slips import (
 from cage.services.ledger import DuplicateRequest
 from cage.slip_pdf import render_slip_pdf
 from cage.slip_types import ENTRY_KINDS, SLIP_KINDS, VOIDABLE
-from events.access import ANY_ROLE, CAGE_WRITE, READ_ALL, RoleRefused, event_access
+from events.access import READ_ALL, RoleRefused, event_access
+from events.form_input import CheckedInput
 from events.models import GamingDay, Role
 from events.rules import RuleViolation
 from reports.daily import day_figures
@@ -47,7 +49,7 @@ from reports.daily import day_figures
 CLOSABLE = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
 
 
-class QueueVoidForm(forms.Form):
+class QueueVoidForm(CheckedInput, forms.Form):
     reason = forms.CharField(label=gettext_lazy("Reason"), max_length=500)
     request_key = forms.CharField(widget=forms.HiddenInput, max_length=40, initial=lambda: uuid.uuid4().hex)
 
@@ -70,7 +72,7 @@ def count_links(event) -> list[tuple[str, str]]:
 
 
 def home(request, slug):
-    access = event_access(request, slug, read=READ_ALL)
+    access = event_access(request, slug)
     event = access.event
     day = current_day(event)
     slips = (
@@ -126,17 +128,24 @@ def _panels(event, day) -> dict:
     }
 
 
-@require_GET
 @never_cache
 def home_panels(request, slug):
     """The home page's inventory and tables panels alone, for the page to swap in every few
     seconds; the same readers as the home page."""
-    access = event_access(request, slug, read=READ_ALL)
+    access = event_access(request, slug)
     context = _panels(access.event, current_day(access.event))
     html = "".join(
         render_to_string(f"cage/{name}.html", context, request) for name in ("_pending", "_inventory", "_tables")
     )
     return HttpResponse(html)
+
+
+def query_id(request, name: str) -> int | None:
+    """A row id from the query string ("?table=4"), or None for anything else: "²" and "٣" are
+    digits to Python's isdigit() but not to int(), and an id longer than a database's integer
+    fails the query rather than finding nothing."""
+    value = request.GET.get(name, "")
+    return int(value) if re.fullmatch(r"[0-9]{1,18}", value) else None
 
 
 def _slip_response(request, slug, slip, message):
@@ -194,34 +203,32 @@ def _last_count(day, table_id) -> dict:
     return (last.details or {}).get("chips", {}) if last else {}
 
 
-@require_http_methods(["GET", "POST"])
 def slip_new(request, slug, slip_type):
     kind = SLIP_KINDS.get(slip_type)
     if kind is None or kind.type == SlipType.CLOSE_DAY:
         raise Http404(_("No such slip type"))
-    # Runners record their own sales on the floor (T&C 3.4.2); every other slip is the cage's.
-    writers = CAGE_WRITE | {Role.RUNNER} if kind.type == SlipType.SALE else CAGE_WRITE
-    access = event_access(request, slug, read=writers, write=writers)
+    # Who writes which slip type: events.permissions (runners record their own sales, T&C 3.4.2).
+    access = event_access(request, slug)
     day = current_day(access.event)
     if day is None or day.status in (GamingDay.Status.SETUP, GamingDay.Status.CLOSED):
         messages.error(request, _("No gaming day is open; slips are written in an open gaming day."))
         return redirect("cage:home", slug)
     initial, initial_chips = {}, None
-    table_id = request.GET.get("table")
-    if table_id and table_id.isdigit():
-        initial["table"] = int(table_id)
+    table_id = query_id(request, "table")
+    if table_id is not None:
+        initial["table"] = table_id
         if kind.type == SlipType.TABLE_OPEN:
-            initial_chips = _tray_now(day, int(table_id))
+            initial_chips = _tray_now(day, table_id)
         elif kind.type == SlipType.TABLE_CLOSE:
-            initial_chips = _last_count(day, int(table_id))
+            initial_chips = _last_count(day, table_id)
     for name in ("runner", "account"):
         if request.GET.get(name):
             initial[name] = request.GET[name]
-    runner_id = request.GET.get("runner", "")
-    if kind.type == SlipType.RUNNER_RETURN and runner_id.isdigit():
+    runner_id = query_id(request, "runner")
+    if kind.type == SlipType.RUNNER_RETURN and runner_id is not None:
         # A runner hands back all they hold: the form starts from it, to be checked as counted;
         # not while the runner is counted blind (cage.selectors.counts).
-        runner = access.event.people.filter(pk=int(runner_id)).first()
+        runner = access.event.people.filter(pk=runner_id).first()
         if runner is not None and f"{Account.Kind.RUNNER}:{runner.code}" not in blind_places(day):
             held = people.holdings(access.event, runner)
             initial_chips = {row["denomination"].key: row["count"] for row in held["chips"]}
@@ -282,7 +289,6 @@ def _slip_for(access, pk) -> Slip:
     return slip
 
 
-@require_safe
 def slip_detail(request, slug, pk):
     access = event_access(request, slug)
     slip = _slip_for(access, pk)
@@ -307,41 +313,37 @@ def slip_detail(request, slug, pk):
     )
 
 
-@require_safe
 def slip_pdf(request, slug, pk):
     """The printable slip. A copy printed after the first is stamped REPRINT; printing is a POST
     (slip_print), so that opening the PDF to look at it writes nothing."""
     access = event_access(request, slug)
     slip = _slip_for(access, pk)
-    copy = request.GET.get("copy")
+    copy = query_id(request, "copy")
     earlier = SlipPrint.objects.filter(slip=slip)
-    if copy and copy.isdigit():
-        earlier = earlier.filter(pk__lt=int(copy))
+    if copy is not None:
+        earlier = earlier.filter(pk__lt=copy)
     pdf = render_slip_pdf(slip_sheet(slip, reprint=earlier.exists()))
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{slugify(slip.number)}.pdf"'
     return response
 
 
-@require_POST
 def slip_print(request, slug, pk):
-    access = event_access(request, slug, write=ANY_ROLE)
+    access = event_access(request, slug)
     slip = _slip_for(access, pk)
     printed = services.slip_printed(slip=slip, user=request.user)
     return redirect(reverse("cage:slip_pdf", args=[slug, slip.pk]) + f"?copy={printed.pk}")
 
 
-@require_POST
 def slip_sign(request, slug, pk):
     """A signature that follows the slip: the logged-in person's own, or the person beside them
     typing their signing PIN. Nobody signs for someone else."""
-    access = event_access(request, slug, write=ANY_ROLE - {Role.AUDITOR})
+    access = event_access(request, slug)
     slip = _slip_for(access, pk)
     form = SignForm(request.POST, event=access.event, signer=access.person, request=request)
     if not form.is_valid():
-        for error in form.non_field_errors():
-            messages.error(request, error)
-        return redirect(request.POST.get("next") or reverse("cage:slip", args=[slug, slip.pk]))
+        _form_refused(request, form)
+        return redirect(_back_to(request, slug, slip))
     person = form.cleaned_data["person"]
     try:
         signed = services.sign(slip=slip, capacity=form.cleaned_data["capacity"], person=person)
@@ -358,14 +360,35 @@ def slip_sign(request, slug, pk):
                 "capacity": str(kind.capacity(form.cleaned_data["capacity"]).label).lower(),
             },
         )
-    return redirect(request.POST.get("next") or reverse("cage:slip", args=[slug, slip.pk]))
+    return redirect(_back_to(request, slug, slip))
 
 
-@require_safe
+def _form_refused(request, form) -> None:
+    """Every error of a form that a page answers with a redirect, as messages on the next page."""
+    for name, errors in form.errors.items():
+        field = form.fields.get(name)
+        for error in errors:
+            if field is None or field.widget.is_hidden:
+                messages.error(request, error)
+            else:
+                messages.error(request, _("%(field)s: %(error)s") % {"field": field.label, "error": error})
+
+
+def _back_to(request, slug, slip) -> str:
+    """Where a signature sends the signer back: the page they signed from, if it is one of ours
+    (a `next` pointing at another site is ignored), else the slip (or the page given instead)."""
+    back = request.POST.get("next", "")
+    if back and url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return back
+    return slip if isinstance(slip, str) else reverse("cage:slip", args=[slug, slip.pk])
+
+
 @never_cache
 def queue(request, slug):
     """The DRIC's queue: every slip in transit or waiting for a signature, oldest first."""
-    access = event_access(request, slug, read=READ_ALL)
+    access = event_access(request, slug)
     items = pending_slips(access.event)
     rows = [(item, can_sign(access.person, item, access.roles)) for item in items]
     # ?panel=1: the rows alone, for the page to swap in every few seconds.
@@ -386,10 +409,9 @@ def queue(request, slug):
     )
 
 
-@require_POST
 def queue_approve(request, slug, pk):
     """The DRIC approves with one action: she signs every witness capacity of the slip that is hers."""
-    access = event_access(request, slug, read=set(), write={Role.DRIC})
+    access = event_access(request, slug)
     slip = _slip_for(access, pk)
     try:
         services.approve(slip=slip, person=access.person)
@@ -400,11 +422,10 @@ def queue_approve(request, slug, pk):
     return redirect("cage:queue", slug)
 
 
-@require_POST
 def opener_sign_off(request, slug, pk):
     """The DRIC signs off, from her own session, an opener that differs from its table's last
     closer (DESIGN: gaming day; T&C 2)."""
-    access = event_access(request, slug, read=set(), write={Role.DRIC})
+    access = event_access(request, slug)
     slip = _slip_for(access, pk)
     try:
         services.opener_sign_off(slip=slip, person=access.person)
@@ -414,21 +435,20 @@ def opener_sign_off(request, slug, pk):
         messages.success(
             request, _("%(slip)s: the difference from the last closer is signed off.") % {"slip": slip.number}
         )
-    target = request.POST.get("next", "")
-    return redirect(
-        target if target.startswith("/") and not target.startswith("//") else reverse("cage:queue", args=[slug])
-    )
+    return redirect(_back_to(request, slug, reverse("cage:queue", args=[slug])))
 
 
-@require_POST
 def queue_void(request, slug, pk):
     """The DRIC voids a waiting slip with a reason; the cashier who takes the chips or cash back
     signs the void as requested by, and the reversal is made then."""
-    access = event_access(request, slug, read=set(), write={Role.DRIC})
+    access = event_access(request, slug)
     slip = _slip_for(access, pk)
     form = QueueVoidForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("A void needs a reason (void)."))
+        if not request.POST.get("reason", "").strip():
+            messages.error(request, _("A void needs a reason (void)."))
+        else:
+            _form_refused(request, form)
         return redirect("cage:queue", slug)
     try:
         void = services.void(
@@ -453,9 +473,8 @@ def queue_void(request, slug, pk):
     return redirect("cage:queue", slug)
 
 
-@require_http_methods(["GET", "POST"])
 def day_close(request, slug):
-    access = event_access(request, slug, read=READ_ALL, write=CAGE_WRITE)
+    access = event_access(request, slug)
     day = current_day(access.event)
     if day is None:
         raise Http404(_("No gaming day"))
@@ -506,9 +525,8 @@ def day_close(request, slug):
     )
 
 
-@require_POST
 def day_reconcile(request, slug):
-    access = event_access(request, slug, read=set(), write=CAGE_WRITE)
+    access = event_access(request, slug)
     day = current_day(access.event)
     try:
         services.day_reconcile(day=day)

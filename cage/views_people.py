@@ -6,7 +6,6 @@ from django.urls import reverse
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
-from django.views.decorators.http import require_safe
 
 from cage.selectors import people
 from cage.selectors.slips import to_sign_at_my_table
@@ -22,7 +21,6 @@ def _to_sign(event, person, roles) -> dict:
 CUSTODY_ROLES = {Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER, Role.RUNNER, Role.DEALER}
 
 
-@require_safe
 def mine(request, slug):
     """What this person holds, the slips of the day that name them, their tip shares, their roles."""
     access = event_access(request, slug)
@@ -65,7 +63,11 @@ def _explain(request, exception: RoleRefused) -> tuple[str, str]:
     access = exception.access
     names = ", ".join(str(n) for n in access.role_names)
     count = len(access.role_names)
-    if exception.write:
+    if not count:
+        # The licensee's administrator with no role here: they set the event up and read it, but
+        # the cage's slips are written and signed by the event's own people.
+        why = _("You are the licensee's administrator and hold no role on this event.")
+    elif exception.write:
         why = ngettext(
             "Your role on this event (%(roles)s) does not allow this change.",
             "Your roles on this event (%(roles)s) do not allow this change.",

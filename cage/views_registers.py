@@ -3,18 +3,16 @@ and the serials never issued. Read-only pages for the DRIC, the cashiers and the
 
 from django.http import HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from audit import services as audit
 from cage.registers import PER_PAGE, RegisterFilter, RegisterTable, register_csv
 from cage.selectors.registers import register_rows, serial_checks, void_rows
-from events.access import READ_ALL, event_access
+from events.access import event_access
 
 
-@require_safe
 def register(request, slug):
-    access = event_access(request, slug, read=READ_ALL)
+    access = event_access(request, slug)
     event = access.event
     form = RegisterFilter(request.GET or None, event=event)
     rows = register_rows(event, **form.criteria())
@@ -44,9 +42,8 @@ def register(request, slug):
     )
 
 
-@require_safe
 def voids(request, slug):
-    access = event_access(request, slug, read=READ_ALL)
+    access = event_access(request, slug)
     event = access.event
     return render(
         request,

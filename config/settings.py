@@ -81,6 +81,10 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Login is required everywhere but the login page itself.
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
+    # Then every page is held to its line of events/permissions.py: its methods, its people.
+    "events.permissions.PagePermissionMiddleware",
+    # A form body that is not UTF-8 reaches the form as "\ufffd", which it refuses.
+    "events.form_input.Utf8FormMiddleware",
     # A session left idle at a cage terminal ends (CAGE_IDLE_MINUTES); the panels' polling does
     # not keep it alive.
     "events.idle.IdleLogoutMiddleware",

@@ -1,29 +1,25 @@
-"""Who may see and do what on an event: decided here, in one place, for every app's views.
+"""A user's standing on an event, and the refusal of what the page's declaration does not allow.
 
-A user's roles on an event are the assignments of their person on it. Staff users (the
-licensee's administrators) set events up. An auditor reads everything and changes nothing.
+Who may use which page is declared once, in events/permissions.py (MATRIX); this module reads it.
+A user's roles on an event are the assignments of their person on it, in good standing. Staff
+users (the licensee's administrators) set events up and read them. An auditor reads everything
+and changes nothing.
 """
 
 from dataclasses import dataclass
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ImproperlyConfigured, PermissionDenied
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from . import permissions
 from .models import Event, Person, Role
+from .permissions import ANY_ROLE, EVENT, MATRIX, SAFE_METHODS, STAFF, declared, entry_for
 
-SETUP = {Role.DRIC}
-CAGE_WRITE = {Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER}
-READ_ALL = {Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER, Role.AUDITOR}
-ANY_ROLE = set(Role.values)
-# Who reads every slip's own page (cage:slip); runners and dealers read the slips that name them,
-# that they signed, or that wait for their signature.
-SLIP_READ = READ_ALL
-# Who reads the event's audit trail (audit:event): the DRIC, who supervises the cage, and the
-# auditor. Not the cashiers, runners or dealers: the trail watches them, their failed logins and
-# refused attempts included, and nobody reads the watch kept on their colleagues.
-AUDIT_READ = {Role.DRIC, Role.AUDITOR}
+# The role sets, where the views have always found them.
+SETUP, CAGE_WRITE, READ_ALL = permissions.SETUP, permissions.CAGE_WRITE, permissions.READ_ALL
+AUDIT_READ = permissions.AUDIT_READ
 
 # The names people use for the roles, in the order they are listed.
 ROLE_NAMES = {
@@ -44,20 +40,20 @@ ROLE_PHRASES = {
     Role.AUDITOR: _("the auditor"),
 }
 
-# The event's pages in its navigation: URL name, the roles that may open it, its link text.
-# The event's own page (events:detail) is open to every role and leads the navigation.
+# The event's pages in its navigation: URL name and link text; who sees the link is who may open
+# the page (events.permissions). The event's own page (events:detail) leads the navigation.
 EVENT_PAGES = (
-    ("cage:mine", ANY_ROLE, _("My slips")),
-    ("events:days", ANY_ROLE, _("Gaming days")),
-    ("events:tables", ANY_ROLE, _("Tables")),
-    ("events:chips", ANY_ROLE, _("Chip set")),
-    ("events:people", READ_ALL, _("People")),
-    ("events:compliance", READ_ALL, _("Compliance")),
-    ("cage:home", READ_ALL, _("Cage")),
-    ("cage:queue", READ_ALL, _("DRIC's queue")),
-    ("cage:register", READ_ALL, _("Register")),
-    ("reports:event", READ_ALL, _("Report")),
-    ("audit:event", AUDIT_READ, _("Audit trail")),
+    ("cage:mine", _("My slips")),
+    ("events:days", _("Gaming days")),
+    ("events:tables", _("Tables")),
+    ("events:chips", _("Chip set")),
+    ("events:people", _("People")),
+    ("events:compliance", _("Compliance")),
+    ("cage:home", _("Cage")),
+    ("cage:queue", _("DRIC's queue")),
+    ("cage:register", _("Register")),
+    ("reports:event", _("Report")),
+    ("audit:event", _("Audit trail")),
 )
 
 
@@ -72,29 +68,37 @@ class Access:
     roles: set[str]
     admin: bool
 
-    def has(self, allowed: set[str]) -> bool:
-        return self.admin or bool(self.roles & allowed)
+    def has(self, allowed) -> bool:
+        """One of the user's roles is allowed, or they are staff and STAFF is (events.permissions)."""
+        return bool(self.roles & allowed) or (self.admin and STAFF in allowed)
+
+    def may(self, url_name: str, method: str = "GET", **kwargs) -> bool:
+        """Whether the matrix lets this user use an event's page with this method."""
+        entry = entry_for(url_name, kwargs)
+        return method in entry.methods and self.has(entry.allowed(method))
 
     @property
     def can_setup(self) -> bool:
-        return self.has(SETUP)
+        return self.may("events:tables", "POST")
 
     @property
     def can_cage(self) -> bool:
-        return self.has(CAGE_WRITE)
+        return self.may("cage:slip_new", "POST")
 
     @property
     def reads_all(self) -> bool:
-        return self.has(READ_ALL)
+        return self.may("cage:home")
 
     @property
     def on_event(self) -> bool:
         """A role on the event, or the licensee's administrator."""
-        return self.has(ANY_ROLE)
+        return self.may("events:detail")
 
     @property
     def reads_slips(self) -> bool:
-        return self.has(SLIP_READ)
+        """Every slip of the event, not only the slips that name them."""
+        entry = MATRIX["cage:slip"]
+        return self.has(entry.read - entry.own_slips)
 
     @property
     def role_names(self) -> list[str]:
@@ -105,8 +109,8 @@ class Access:
         """The event's pages this user may open, for the navigation: [{name, url, label}]."""
         return [
             {"name": name, "url": reverse(name, args=[self.event.slug]), "label": label}
-            for name, allowed, label in EVENT_PAGES
-            if self.has(allowed)
+            for name, label in EVENT_PAGES
+            if self.may(name)
         ]
 
 
@@ -130,20 +134,46 @@ def standing(request, event: Event) -> Access:
     return Access(event=event, person=person, roles=roles, admin=user.is_staff)
 
 
-def event_access(request, slug: str, *, read: set[str] = ANY_ROLE, write: set[str] | None = None) -> Access:
-    """The event and the user's standing on it; PermissionDenied unless a role allows the request.
+_UNSET = object()
 
-    `read` roles may GET; a POST needs one of `write` (None: nobody but staff). Auditors are
-    never in `write`: they change nothing.
+
+def event_access(request, slug: str, *, read=_UNSET, write=_UNSET) -> Access:
+    """The event and the user's standing on it; RoleRefused unless the page's entry in
+    events.permissions.MATRIX allows this user this method (GET and HEAD read; POST writes).
+
+    `read` and `write` are for a page not declared yet (staff pass, as they did before the
+    matrix); on a declared page they must say what its entry says, or they are refused as a
+    second, diverging copy.
     """
+    entry = declared(request)
+    if entry is None:
+        if read is _UNSET and write is _UNSET:
+            raise ImproperlyConfigured(f"{_view_name(request)} is not declared in events/permissions.py MATRIX")
+        readers = set(ANY_ROLE if read is _UNSET else read) | {STAFF}
+        writers = set(() if write in (_UNSET, None) else write) | {STAFF}
+    elif entry.scope != EVENT:
+        raise ImproperlyConfigured(f"{_view_name(request)} is declared as a {entry.scope} page, not an event's")
+    else:
+        for given, declared_set in ((read, entry.read), (write, entry.write)):
+            if given is not _UNSET and set(given or ()) != declared_set - {STAFF}:
+                raise ImproperlyConfigured(
+                    f"{_view_name(request)}: the view says {sorted(given or ())}, events/permissions.py says "
+                    f"{sorted(declared_set)}; keep the declaration only"
+                )
+        readers, writers = entry.read, entry.write
     access = standing(request, get_object_or_404(Event, slug=slug))
-    reading = request.method in ("GET", "HEAD")
-    allowed = read if reading else (write or set())
+    reading = request.method in SAFE_METHODS
+    allowed = readers if reading else writers
     if not access.has(allowed):
         raise RoleRefused(access, allowed, write=not reading)
     # Kept for the audit trail: who acts on this event, in which roles, without asking again.
     request.event_access = access
     return access
+
+
+def _view_name(request) -> str:
+    match = getattr(request, "resolver_match", None)
+    return match.view_name if match is not None else request.path
 
 
 def visible_events(user):

@@ -2,6 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from . import games
+from .form_input import CheckedInput
 from .models import Event, GamingDay, Person, Role
 
 
@@ -13,7 +14,7 @@ class TimeInput(forms.TimeInput):
     input_type = "time"
 
 
-class EventForm(forms.Form):
+class EventForm(CheckedInput, forms.Form):
     licensee = forms.CharField(max_length=200)
     licensee_address = forms.CharField(max_length=300, required=False)
     charitable_registration_number = forms.CharField(max_length=40, required=False)
@@ -31,17 +32,17 @@ class EventForm(forms.Form):
     )
 
 
-class TableForm(forms.Form):
+class TableForm(CheckedInput, forms.Form):
     code = forms.CharField(label="Table", max_length=20, help_text="For example BJ-1.")
     game = forms.ChoiceField(choices=games.choices)
 
 
-class DenominationForm(forms.Form):
+class DenominationForm(CheckedInput, forms.Form):
     value = forms.DecimalField(label="Value ($)", max_digits=8, decimal_places=2, min_value=0.01)
     colour = forms.CharField(max_length=40, required=False)
 
 
-class PersonForm(forms.Form):
+class PersonForm(CheckedInput, forms.Form):
     code = forms.SlugField(label="Id", max_length=40, help_text="Short id, for example ann.")
     name = forms.CharField(max_length=200)
     born_on = forms.DateField(label="Date of birth", widget=DateInput)
@@ -79,7 +80,7 @@ class PersonForm(forms.Form):
         return data
 
 
-class RoleForm(forms.Form):
+class RoleForm(CheckedInput, forms.Form):
     person = forms.ModelChoiceField(queryset=Person.objects.none())
     role = forms.ChoiceField(choices=Role.choices)
 
@@ -88,7 +89,7 @@ class RoleForm(forms.Form):
         self.fields["person"].queryset = event.people.all()
 
 
-class RegistrationForm(forms.Form):
+class RegistrationForm(CheckedInput, forms.Form):
     person = forms.ModelChoiceField(queryset=Person.objects.none())
     registration = forms.ChoiceField(choices=Person.Registration.choices)
 
@@ -97,13 +98,13 @@ class RegistrationForm(forms.Form):
         self.fields["person"].queryset = event.people.all()
 
 
-class DayForm(forms.Form):
+class DayForm(CheckedInput, forms.Form):
     date = forms.DateField(widget=DateInput)
     opens_at = forms.TimeField(widget=TimeInput)
     closes_at = forms.TimeField(widget=TimeInput, help_text="May be after midnight.")
 
 
-class ShiftForm(forms.Form):
+class ShiftForm(CheckedInput, forms.Form):
     person = forms.ModelChoiceField(queryset=Person.objects.none())
     role = forms.ChoiceField(choices=Role.choices)
     starts_at = forms.DateTimeField(widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
@@ -114,7 +115,7 @@ class ShiftForm(forms.Form):
         self.fields["person"].queryset = day.event.people.all()
 
 
-class PinForm(forms.Form):
+class PinForm(CheckedInput, forms.Form):
     """The owner sets their signing PIN. Nothing is ever rendered back into these fields, and the
     browser is asked not to fill them in: a session left open at the cage must not set a PIN."""
 

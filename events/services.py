@@ -4,9 +4,10 @@ an event model itself, so each rule below is met whichever way the data comes in
 import datetime
 import itertools
 import re
+import reprlib
 import secrets
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, update_session_auth_hash
@@ -42,9 +43,13 @@ from .rules import RuleViolation
 
 
 def licensee_get_or_create(*, name: str, address: str = "", charitable_number: str = "") -> Licensee:
-    licensee, _ = Licensee.objects.get_or_create(
-        name=name, defaults={"address": address, "charitable_registration_number": charitable_number}
-    )
+    licensee = Licensee.objects.filter(name=name).first()
+    if licensee is None:
+        # Checked like every other setup row: a name too long for its column is refused here,
+        # not by the database (PostgreSQL would fail the whole transaction).
+        licensee = Licensee(name=name, address=address, charitable_registration_number=charitable_number)
+        licensee.full_clean()
+        licensee.save()
     return licensee
 
 
@@ -131,15 +136,34 @@ def table_create(*, event: Event, code: str, game: str) -> GameTable:
     return table
 
 
+# A chip's value, as the records format writes it: plain ASCII digits, at most two decimals, at
+# most the amount one record may carry (cage-records/1: amounts).
+DOLLARS = re.compile(r"([0-9]{1,8})(?:\.([0-9]{1,2}))?")
+MOST_DOLLARS_CENTS = 10_000_000_00
+
+
 def parse_dollars(text: str, *, rule: str = "cents", field: str | None = None) -> int:
-    """Dollars as a string with at most two decimals, to integer cents."""
-    try:
-        value = Decimal(str(text))
-    except InvalidOperation:
-        raise RuleViolation(f"{text!r} is not an amount of dollars", rule, field=field) from None
-    if not value.is_finite() or value != value.quantize(Decimal("0.01")):
-        raise RuleViolation(f"{text!r} has more than two decimals", rule, field=field)
-    return int(value * 100)
+    """Dollars as a string of digits with at most two decimals ("5", "0.50"), to integer cents."""
+    match = DOLLARS.fullmatch(text) if isinstance(text, str) else None
+    shown = reprlib.repr(text)
+    if match is None and isinstance(text, str) and re.fullmatch(r"[0-9]+\.[0-9]{3,}", text):
+        raise RuleViolation(_("%(value)s has more than two decimals") % {"value": shown}, rule, field=field)
+    if match is None:
+        raise RuleViolation(
+            _(
+                "%(value)s is not an amount of dollars written with the digits 0 to 9 and at most two "
+                'decimals, such as "5" or "0.50" (no sign, exponent or separators)'
+            )
+            % {"value": shown},
+            rule,
+            field=field,
+        )
+    cents = int(match[1]) * 100 + int((match[2] or "0").ljust(2, "0"))
+    if cents > MOST_DOLLARS_CENTS:
+        raise RuleViolation(
+            _("%(value)s is more than 10000000.00, the most one amount may be") % {"value": shown}, rule, field=field
+        )
+    return cents
 
 
 def denomination_add(*, event: Event, value: str, colour: str = "", key: str | None = None) -> ChipDenomination:
@@ -757,6 +781,14 @@ def pin_verify(*, request, person: Person, pin: str) -> None:
             _("%(name)s's registration is %(registration)s; they may not take part")
             % {"name": name, "registration": person.get_registration_display().lower()},
             "T&C 2.3",
+        )
+    if not isinstance(pin, str) or not re.fullmatch(r"[0-9]{4,8}", pin):
+        # Not a PIN at all (letters, full-width digits, a NUL...): refused without a try counted,
+        # as nobody guesses a PIN that way.
+        raise RuleViolation(
+            _("%(name)s's signing PIN is 4 to 8 digits 0 to 9; what was typed is not a PIN") % {"name": name},
+            PIN_RULE,
+            field="pin",
         )
     signing_pin = SigningPin.objects.filter(user=user).first()
     if signing_pin is None:

@@ -6,6 +6,7 @@ the web pages and the records importer alike.
 
 import datetime
 import functools
+import reprlib
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -136,11 +137,13 @@ def chips_legs_value(event: Event, chips: dict[str, int], *, allow_empty: bool =
                 "T&C 3.4.3",
             )
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise RuleViolation(f"${key} chips: {count!r} is not a whole number of chips of 0 or more", "chip count")
+            raise RuleViolation(
+                f"${key} chips: {reprlib.repr(count)} is not a whole number of chips of 0 or more", "chip count"
+            )
         if count > MAX_CHIP_COUNT:
             raise RuleViolation(
                 _("$%(key)s chips: %(count)s is more than the %(most)s chips of one denomination a record may count")
-                % {"key": key, "count": count, "most": f"{MAX_CHIP_COUNT:,}"},
+                % {"key": key, "count": reprlib.repr(count), "most": f"{MAX_CHIP_COUNT:,}"},
                 AMOUNTS_RULE,
             )
         if count:

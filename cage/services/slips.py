@@ -498,6 +498,9 @@ def runner_return(*, day, runner, chips, cash, signed, **meta) -> Slip:
 # --- tips ---------------------------------------------------------------------------------
 
 
+HOURS_IN_A_DAY = 24
+
+
 @atomic_slip
 def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, **meta) -> Slip:
     """Pay out the whole tip pool to the dealers, pro rata to hours (T&C 2.6).
@@ -518,6 +521,11 @@ def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, **meta) -> S
         seen.add(person.pk)
         if not isinstance(worked, Decimal) or not worked.is_finite() or worked <= 0:
             raise RuleViolation(f"{person.name}'s hours must be a positive number", "T&C 2.6: pro rata")
+        if worked > HOURS_IN_A_DAY:
+            raise RuleViolation(
+                f"{person.name}'s {worked} hours are more than the {HOURS_IN_A_DAY} hours of one gaming day",
+                "T&C 2.6: pro rata",
+            )
     pool = account_get(event, Account.Kind.TIP_POOL)
     held = balance(pool)
     if not held:

@@ -65,7 +65,7 @@ def test_the_report_goes_to_standard_output_without_out():
 def test_importing_the_same_event_twice_is_refused(tmp_path):
     import_records(example())
     assert refused(example(), tmp_path) == [
-        "event.slug: an event 'lakeside-fair-2026' already exists; importing it again is refused"
+        "event.slug: an event 'lakeside-fair-2026' already exists; importing it again is refused (cage-records/1)"
     ]
 
 
@@ -76,7 +76,7 @@ def test_a_file_that_is_not_json_is_refused(tmp_path):
 def test_a_file_of_another_format_is_refused(tmp_path):
     data = example()
     data["format"] = "cage-records/2"
-    assert refused(data, tmp_path) == ["format: must be 'cage-records/1', not 'cage-records/2'"]
+    assert refused(data, tmp_path) == ["format: must be 'cage-records/1', not 'cage-records/2' (cage-records/1)"]
 
 
 def test_a_missing_file_is_refused(tmp_path):
@@ -315,7 +315,7 @@ def test_a_second_day_in_the_wrong_order_is_refused(tmp_path):
     data = example()
     data["days"].insert(0, {"date": "2026-09-12", "records": []})
     lines = refused(data, tmp_path)
-    assert "days[1].date: days must be in date order, 2026-09-11 comes after 2026-09-12" in lines
+    assert "days[1].date: days must be in date order, 2026-09-11 comes after 2026-09-12 (cage-records/1)" in lines
 
 
 def test_a_void_of_a_fill_whose_table_has_closed_is_refused(tmp_path):

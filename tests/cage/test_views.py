@@ -515,6 +515,17 @@ def test_a_dealer_signs_on_the_runners_tablet_with_their_pin(client, cast):
     assert slip.signatures.get(capacity="received_by").person == cast.dealer
 
 
+@pytest.mark.parametrize("elsewhere", ["https://evil.example/", "//evil.example/cage/", "javascript:alert(1)"])
+def test_a_signature_sends_the_signer_back_only_to_a_page_of_ours(client, cast, elsewhere):
+    slip = fill_in_transit(client, cast)
+    login(client, cast, "dealer")
+    url = reverse("cage:slip_sign", args=[cast.event.slug, slip.pk])
+    response = client.post(url, {"capacity": "received_by", "next": elsewhere})
+    assert response.status_code == 302 and response.url == reverse("cage:slip", args=[cast.event.slug, slip.pk])
+    mine = reverse("cage:mine", args=[cast.event.slug])
+    assert client.post(url, {"capacity": "received_by", "next": mine}).url == mine
+
+
 def test_the_logged_in_person_cannot_sign_a_capacity_that_is_not_theirs(client, cast):
     slip = fill_in_transit(client, cast)
     login(client, cast, "general_cashier")

@@ -1,0 +1,194 @@
+"""An event in the middle of its first gaming day, a user of every kind, and what the pages'
+forms are sent: shared by the permission matrix and the form fuzz tests."""
+
+import hashlib
+import uuid
+from dataclasses import dataclass
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.urls import reverse
+
+from cage import services
+from cage.models import Slip
+from events import services as event_services
+from events.models import Role
+from events.permissions import ANONYMOUS, OUTSIDER, STAFF
+from tests.cage.helpers import open_table, stock
+from tests.conftest import DAY, PASSWORD, PIN, add_person, make_cast, make_event
+
+# A person on the event whose registration is suspended holds no role there: an outsider.
+SUSPENDED = "suspended"
+
+
+@dataclass
+class World:
+    cast: object
+    users: dict  # column → user (None: anonymous)
+    involved: Slip  # a fill carried by the runner, waiting for the dealer
+    uninvolved: Slip  # a float in: no runner, no dealer
+
+
+def make_world() -> World:
+    cast = make_cast()
+    stock(cast)
+    open_table(cast)
+    involved = services.fill(
+        day=cast.day,
+        table=cast.bj,
+        chips={"5": 10},
+        signed=cast.signed(issued_by="chip_cashier", carried_by="runner"),
+        allow_pending=True,
+    )
+    uninvolved = Slip.objects.filter(event=cast.event, slip_type="float_in").get()
+    suspended = add_person(cast.event, "sam", Role.GENERAL_CASHIER)
+    event_services.registration_change(person=suspended, registration="suspended")
+    User = get_user_model()
+    users = {
+        ANONYMOUS: None,
+        OUTSIDER: User.objects.create_user("outsider", password=PASSWORD),
+        STAFF: User.objects.create_user("admin", password=PASSWORD, is_staff=True),
+        SUSPENDED: suspended.user,
+        **{role: getattr(cast, role).user for role in Role.values},
+    }
+    # The outsider is somebody: the DRIC of another event.
+    other = add_person(make_event("other-fair"), "olga", Role.DRIC, login=False)
+    other.user = users[OUTSIDER]
+    other.save()
+    return World(cast, users, involved, uninvolved)
+
+
+# What a POST carries: a form an allowed user's POST would apply, so that a refusal is a real one.
+def payload(world: World, case: str, which) -> dict:
+    c = world.cast
+    name, _bracket, variant = case.partition("[")
+    if name == "cage:slip_new":
+        return slip_form(world, variant.rstrip("]"))
+    if name == "cage:slip_sign":
+        slip = getattr(world, which)
+        signer = {"capacity": "received_by", "person": c.dealer.pk, "pin": PIN}
+        if which == "uninvolved":
+            signer = {"capacity": "witnessed_by", "person": c.dric.pk, "pin": PIN}
+        return {**signer, "next": reverse("cage:slip", args=[c.event.slug, slip.pk])}
+    forms = {
+        "login": {"username": "admin", "password": "not-the-password"},
+        "events:my_pin": {"password": PASSWORD, "pin": "8642", "pin_again": "8642"},
+        "events:create": {
+            "licensee": "Lakeside Agricultural Society",
+            "slug": "spring-fair",
+            "name": "Spring Fair Casino",
+            "licence_number": "F-2027-0001",
+            "licensing_authority": "Alcohol and Gaming Commission of Ontario",
+            "venue": "Hall A",
+            "first_day": "2027-05-01",
+            "last_day": "2027-05-02",
+            "supplier": "Northern Gaming Supply Ltd.",
+            "games": ["blackjack"],
+        },
+        "events:tables": {"code": "BJ-9", "game": "blackjack"},
+        "events:chips": {"value": "100", "colour": "black"},
+        "events:people": {"code": "newbie", "name": "New Person", "born_on": "1990-01-01", "registration": "good"},
+        "events:role_add": {"person": c.runner2.pk, "role": Role.DEALER},
+        "events:registration_change": {"person": c.dealer2.pk, "registration": "suspended"},
+        "events:days": {"date": "2026-09-12", "opens_at": "12:00", "closes_at": "23:00"},
+        "events:roster": {
+            "person": c.dealer2.pk,
+            "role": Role.DEALER,
+            "starts_at": f"{DAY}T12:00",
+            "ends_at": f"{DAY}T18:00",
+        },
+        "cage:queue_void": {"reason": "written in error", "request_key": uuid.uuid4().hex},
+        "events:password_change": {
+            "old_password": PASSWORD,
+            "new_password": "a-new-pass-2027",
+            "new_password_again": "a-new-pass-2027",
+        },
+        "events:login_setup": {"username": "nobody", "code": "AAAA-BBBB-CCCC", "password": "x", "pin": "1"},
+    }
+    return forms.get(name, {})
+
+
+def slip_form(world: World, slip_type: str) -> dict:
+    """A slip form as the cage fills it in, one the service accepts in this world (where there is
+    one: a table closed with an empty tray neither opens nor returns chips). Every signer types
+    their PIN; none of them is the DRIC, who posts these forms (the expense's is the General
+    Cashier). Witnesses sign later."""
+    c = world.cast
+    fields = {
+        "chips_received": {"chips_5": "10", "received_by": c.chip_cashier},
+        "chips_returned": {"chips_1": "10", "returned_by": c.chip_cashier},
+        "float_in": {"cash": "100", "received_by": c.general_cashier},
+        "deposit": {"cash": "100", "deposited_by": c.general_cashier},
+        "table_issue": {"table": c.wheel.pk, "chips_1": "10", "issued_by": c.chip_cashier, "received_by": c.dealer},
+        "fill": {
+            "table": c.bj.pk,
+            "runner": c.runner.pk,
+            "chips_5": "4",
+            "issued_by": c.chip_cashier,
+            "carried_by": c.runner,
+        },
+        "credit": {"table": c.bj.pk, "runner": c.runner.pk, "chips_1": "5"},
+        "tips": {"table": c.bj.pk, "chips_1": "2", "counted_by": c.dealer, "verified_by": c.chip_cashier},
+        "sale": {"chips_5": "2", "cash": "10", "tender": "cad_cash", "sold_by": c.chip_cashier},
+        "redemption": {"chips_1": "5", "cash": "5", "tender": "cad_cash", "paid_by": c.general_cashier},
+        "runner_issue": {
+            "runner": c.runner2.pk,
+            "chips_1": "10",
+            "issued_by": c.chip_cashier,
+            "received_by": c.runner2,
+        },
+        "count": {
+            "account": "bank_cash",
+            "cash_10000": "10",
+            "counted_by": c.general_cashier,
+            "verified_by": c.chip_cashier,
+        },
+        "void": {"target": world.involved.pk, "reason": "written in error"},
+        "expense": {"category": "other", "description": "Tables hired", "cash": "10", "approved_by": c.dric},
+    }.get(slip_type, {})
+    data = {"request_key": uuid.uuid4().hex}
+    for field, value in fields.items():
+        if hasattr(value, "pk"):
+            data[f"sign_{field}"], data[f"pin_{field}"] = value.pk, PIN
+        else:
+            data[field] = value
+    return data
+
+
+# The slip types slip_form has an accepted form for.
+ACCEPTED_SLIP_FORMS = (
+    "chips_received",
+    "chips_returned",
+    "float_in",
+    "deposit",
+    "table_issue",
+    "fill",
+    "credit",
+    "tips",
+    "sale",
+    "redemption",
+    "runner_issue",
+    "count",
+    "void",
+    "expense",
+)
+
+
+# What "changes nothing" looks at: every row of the setup and ledger tables, and the logins.
+SNAPSHOT_APPS = ("events", "cage", "reports")
+
+
+def snapshot() -> str:
+    """A digest of every row of those tables, read with plain SQL: it runs after most requests."""
+    digest = hashlib.sha256()
+    models = [m for label in SNAPSHOT_APPS for m in apps.get_app_config(label).get_models()]
+    with connection.cursor() as cursor:
+        for model in [*models, get_user_model()]:
+            meta = model._meta
+            columns = ", ".join(
+                connection.ops.quote_name(f.column) for f in meta.concrete_fields if f.attname != "last_login"
+            )
+            cursor.execute(f"SELECT {columns} FROM {connection.ops.quote_name(meta.db_table)} ORDER BY 1")
+            digest.update(repr((meta.db_table, cursor.fetchall())).encode())
+    return digest.hexdigest()
