@@ -9,7 +9,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
-from django.views.decorators.http import require_http_methods
 
 from . import lockout, services
 from .forms import LoginSetupForm, PasswordChangeForm
@@ -19,7 +18,6 @@ from .views import applied_counting_tries
 @login_not_required
 @sensitive_post_parameters()
 @never_cache
-@require_http_methods(["GET", "POST"])
 def setup(request):
     """The owner of a new login sets it up: username, the setup code on their paper, then their
     own password and signing PIN. Open without logging in; wrong codes lock like wrong passwords."""
@@ -39,7 +37,6 @@ def setup(request):
 
 @sensitive_post_parameters()
 @never_cache
-@require_http_methods(["GET", "POST"])
 def password_change(request):
     """The logged-in user changes their own password (never anyone else's)."""
     form = PasswordChangeForm(request.POST or None)

@@ -95,8 +95,9 @@ def fill_kwargs(world: World, pattern, extra: dict, which) -> dict:
         "slug": world.cast.event.slug,
         "pk": getattr(world, which).pk if which else None,
         "date": DAY.isoformat(),
-        # a person of the event: the runner, whose login is in use (setup_code_new)
-        "code": world.cast.runner.code,
+        # a person of the event whose login is in use, but by none of the users asking
+        # (setup_code_new: staff's new code clears that login's password)
+        "code": world.cast.dealer2.code,
         "object_id": str(world.users[STAFF].pk),
         "id": str(world.users[STAFF].pk),
         "content_type_id": str(user_type.pk),

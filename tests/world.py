@@ -72,7 +72,8 @@ def payload(world: World, case: str, which) -> dict:
             signer = {"capacity": "witnessed_by", "person": c.dric.pk, "pin": PIN}
         return {**signer, "next": reverse("cage:slip", args=[c.event.slug, slip.pk])}
     forms = {
-        "login": {"username": "admin", "password": "not-the-password"},
+        # A username of its own each time: the lockout counts wrong tries per username and address.
+        "login": {"username": f"nobody-{uuid.uuid4().hex[:8]}", "password": "not-the-password"},
         "events:my_pin": {"password": PASSWORD, "pin": "8642", "pin_again": "8642"},
         "events:create": {
             "licensee": "Lakeside Agricultural Society",
