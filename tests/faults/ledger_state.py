@@ -1,10 +1,12 @@
 """Run inside a product process (manage.py shell) on the database under test: set an event up
 through the services, and read back what the ledger holds, slip by slip, as JSON."""
 
+import io
 import json
 from collections import defaultdict
 
 from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
 from django.db.models import Sum
 from django.test import override_settings
 
@@ -55,13 +57,15 @@ def set_up(slug: str, *, chips: dict, cash: int, trays: dict, logins=(), pins=()
                 "people": {p: getattr(cast, p).pk for p in personas},
                 "usernames": {p: getattr(cast, p).user.username for p in personas},
                 "tables": {"bj": cast.bj.pk, "wheel": cast.wheel.pk},
+                "slips": list(Slip.objects.filter(event=cast.event).values_list("pk", flat=True)),
             }
         )
     )
 
 
 def state(slug: str) -> None:
-    """Every slip of the event with what the checks found wrong, as one JSON line."""
+    """Every slip of the event with what the checks found wrong, and what `manage.py check_ledger`
+    says of the whole database, as one JSON line."""
     event = Event.objects.get(slug=slug)
     slips = list(Slip.objects.filter(event=event).order_by("pk"))
     sums = defaultdict(int)
@@ -97,12 +101,19 @@ def state(slug: str) -> None:
     for row in custody:
         if row["total"] < 0:
             problems.append(f"{row['account__code']} holds {row['total']} of instrument {row['denomination_id']}")
+    said = io.StringIO()
+    try:
+        call_command("check_ledger", stdout=said, stderr=said)
+    except CommandError as exc:
+        said.write(str(exc))
+        problems.append(f"check_ledger failed: {said.getvalue()}")
     print(
         json.dumps(
             {
                 "slips": [[s.pk, s.slip_type, s.serial, s.request_key] for s in slips],
                 "problems": problems,
                 "ledger_breaks": ledger_breaks([event]),
+                "check_ledger": said.getvalue().strip(),
             }
         )
     )
