@@ -114,14 +114,14 @@ def postgres_database(prefix: str) -> Iterator[Database]:
 
 
 @contextmanager
-def sqlite_database(tmp_path: Path) -> Iterator[Database]:
-    yield Database("sqlite", f"sqlite:///{tmp_path / 'cage.sqlite3'}")
+def sqlite_database(directory: Path) -> Iterator[Database]:
+    yield Database("sqlite", f"sqlite:///{directory / 'cage.sqlite3'}")
 
 
 @contextmanager
-def fresh_database(vendor: str, tmp_path: Path, prefix: str) -> Iterator[Database]:
+def fresh_database(vendor: str, directory: Path, prefix: str) -> Iterator[Database]:
     """A migrated, empty database of the given kind."""
-    opened = postgres_database(prefix) if vendor == "postgresql" else sqlite_database(tmp_path)
+    opened = postgres_database(prefix) if vendor == "postgresql" else sqlite_database(directory)
     with opened as database:
         database.run("migrate", "--noinput", "-v0")
         yield database

@@ -85,8 +85,12 @@ def state(slug: str) -> None:
         kind = SLIP_KINDS[slip.slip_type]
         if not signed[slip.pk]:
             problems.append(f"{slip.number} (slip {slip.pk}) has no signature")
-        if slip.slip_type in MOVES_VALUE and kind.steps_done(signed[slip.pk]) and slip.pk not in posted:
-            problems.append(f"{slip.number} (slip {slip.pk}) is signed for custody but has no postings")
+        if slip.slip_type in MOVES_VALUE and bool(kind.steps_done(signed[slip.pk])) != (slip.pk in posted):
+            # Postings are made with the custody signatures of their step, in one transaction.
+            problems.append(
+                f"{slip.number} (slip {slip.pk}): custody signatures {sorted(signed[slip.pk])} "
+                f"{'with' if slip.pk in posted else 'without'} postings"
+            )
     serials = defaultdict(list)
     for slip in slips:
         serials[slip.slip_type].append(slip.serial)

@@ -22,8 +22,7 @@ OPERATIONS = 12  # each
 SLUG = "load"
 # A bank small enough that the workers run it dry and refill it: the refusals must happen.
 SET_UP = (
-    "from tests.faults.ledger_state import set_up; "
-    f"set_up({SLUG!r}, chips={{'5': 120}}, cash=20_000, trays={{'5': 20}})"
+    f"from tests.faults.ledger_state import set_up; set_up({SLUG!r}, chips={{'5': 60}}, cash=6_000, trays={{'5': 10}})"
 )
 STATE = f"from tests.faults.ledger_state import state; state({SLUG!r})"
 
@@ -35,8 +34,8 @@ def worker(database, number):
 
 
 @pytest.mark.parametrize("vendor", VENDORS)
-def test_concurrent_terminals_keep_the_ledger_whole(vendor, tmp_path):
-    with fresh_database(vendor, tmp_path, "cage_load") as database:
+def test_concurrent_terminals_keep_the_ledger_whole(vendor, workdir):
+    with fresh_database(vendor, workdir, "cage_load") as database:
         setup_slips = set(database.python(SET_UP)["slips"])
         workers = [worker(database, number) for number in range(PROCESSES)]
         try:
