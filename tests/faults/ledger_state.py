@@ -31,22 +31,24 @@ MOVES_VALUE = {
 }
 
 
-def set_up(slug: str, *, chips: dict, cash: int, trays: dict, logins=(), pins=()) -> None:
+def set_up(slug: str, *, chips: dict, cash: int, trays: dict, logins=()) -> None:
     """An open gaming day with the standard cast, a stocked bank and both tables open; prints
     the ids a client needs.
 
-    The cast is made with a fast password hasher, as the test suite makes it (tests/conftest.py);
-    then the people in `logins` get their password and those in `pins` their signing PIN again
-    with the product's own hashers, so that the server checks them as in production.
+    The cast is made with a fast password hasher, as the test suite makes it (tests/conftest.py).
+    The people in `logins` then set their login up again with the product's own hashers, as on
+    the pages: the licensee's administrator gives them a new setup code and they choose their
+    password and signing PIN, so that the server checks both as in production.
     """
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         cast = make_cast(slug)
-    for persona in {*logins, *pins}:
-        user = get_user_model().objects.get(pk=getattr(cast, persona).user_id)
-        user.set_password(PASSWORD)
-        user.save(update_fields=["password"])
-        if persona in pins:
-            services.pin_set(user=user, password=PASSWORD, pin=PIN)
+    administrator = get_user_model().objects.create_user(f"{slug}-administrator", is_staff=True)
+    for persona in logins:
+        person = getattr(cast, persona)
+        setup = services.login_setup_reissue(person=person, by=administrator)
+        services.login_setup_complete(
+            request=None, username=person.user.username, code=setup.code, password=PASSWORD, pin=PIN
+        )
     stock(cast, chips=chips, cash=cash)
     for table in (cast.bj, cast.wheel):
         open_table(cast, table, chips=trays)

@@ -27,7 +27,7 @@ SLUG = "stream"
 SET_UP = (
     "from tests.faults.ledger_state import set_up; "
     f"set_up({SLUG!r}, chips={{'5': 2000}}, cash=100_000, trays={{'5': 20}}, "
-    "logins=('chip_cashier', 'general_cashier'), pins=('runner',))"
+    "logins=('chip_cashier', 'general_cashier', 'runner'))"
 )
 STATE = f"from tests.faults.ledger_state import state; state({SLUG!r})"
 KILL_AFTER = 8  # acknowledged slips before the kill, which then waits for a slip being posted
