@@ -43,10 +43,9 @@ class Database:
             "DEBUG": "false",
             "SECRET_KEY": self.secret_key,
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            # Plain HTTP on the loopback: nothing in between terminates TLS.
-            "SECURE_SSL_REDIRECT": "false",
-            "SESSION_COOKIE_SECURE": "false",
-            "CSRF_COOKIE_SECURE": "false",
+            # Plain HTTP on the loopback: nothing in between terminates TLS (config/settings.py:
+            # no secure cookies, HSTS or redirect to https).
+            "HTTPS": "false",
             **extra,
         }
         env.pop("DJANGO_SETTINGS_MODULE", None)  # manage.py and config.wsgi name config.settings
