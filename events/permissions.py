@@ -213,5 +213,10 @@ class PagePermissionMiddleware:
         if request.method not in entry.methods:
             return HttpResponseNotAllowed(entry.allow_header)
         if entry.scope != EVENT and not site_standing(request.user) & entry.allowed(request.method):
-            raise PermissionDenied(str(entry.refusal or _("You may not open this page.")))
+            refusal = PermissionDenied(str(entry.refusal or _("You may not open this page.")))
+            # Raised here, not in a view, so the audit middleware's process_exception never sees it.
+            from audit.services import permission_refused
+
+            permission_refused(request, refusal)
+            raise refusal
         return None

@@ -6,13 +6,14 @@ import copy
 import decimal
 
 import pytest
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from cage import services
 from cage.importer import ImportFailed, import_records
 from cage.models import Slip
-from events.models import ChipDenomination, Event, GamingDay, Licensee, SigningPin
+from events import lockout
+from events.models import ChipDenomination, Event, GamingDay, Licensee
 from events.rules import RuleViolation
 from events.services import pin_verify
 from tests.cage.test_import_fuzz import EXAMPLE
@@ -72,9 +73,12 @@ def test_a_pin_typed_for_nobody_is_pointed_out(world):
 
 @pytest.mark.parametrize("typed", ["２４６８", "2468\x00", "24 68", "1e30", "x" * 12])
 def test_what_is_not_a_pin_is_refused_without_a_try_counted(world, typed):
+    request = RequestFactory().post("/")
+    username = world.cast.runner.user.username
+    before = lockout.tries_left(request, username)
     with pytest.raises(RuleViolation, match="4 to 8 digits"):
-        pin_verify(person=world.cast.runner, pin=typed)
-    assert SigningPin.objects.get(user=world.cast.runner.user).failures == 0
+        pin_verify(request=request, person=world.cast.runner, pin=typed)
+    assert lockout.tries_left(request, username) == before
 
 
 def test_a_long_password_is_refused_before_it_is_hashed(world):

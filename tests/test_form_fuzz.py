@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 import pytest
 from django import forms
 from django.contrib.messages import get_messages
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils.html import escape
 from hypothesis import HealthCheck, given, settings
@@ -205,7 +205,7 @@ def form_fields(client, url, world, name, start) -> dict:
     built = {
         "events:role_add": lambda: RoleForm(event=event),
         "events:registration_change": lambda: RegistrationForm(event=event),
-        "cage:slip_sign": lambda: SignForm(event=event, signer=world.cast.runner),
+        "cage:slip_sign": lambda: SignForm(event=event, signer=world.cast.runner, request=RequestFactory().post("/")),
         "cage:queue_void": lambda: QueueVoidForm(),
     }
     form = built[name]() if name in built else the_form(client.get(url))
