@@ -76,6 +76,8 @@ def test_the_main_pages_load_under_the_policy_with_no_violation(browser, live_se
         ("voids", f"/cage/{slug}/register/voids/"),
         ("fill-slip", f"/cage/{slug}/slips/{fill.pk}/"),
         ("day-sheets", f"/reports/{slug}/days/{day}/"),
+        ("audit-trail", f"/audit/{slug}/"),
+        ("password", "/me/password/"),
     ]:
         dric.visit(name, path)
 
@@ -106,4 +108,5 @@ def test_the_main_pages_load_under_the_policy_with_no_violation(browser, live_se
     admin = Visitor(browser, live_server, "root")
     admin.visit("admin", "/admin/")
     admin.visit("admin-users", "/admin/auth/user/")
+    admin.visit("logins-audit", "/audit/")
     admin.close()
