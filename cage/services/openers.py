@@ -33,8 +33,9 @@ def closer_check(day: GamingDay, table: GameTable, chips: dict[str, int]) -> dic
     """What the opener `chips` are checked against, for the opener slip's details, or None when the
     table never closed on an earlier day (a first opening starts from what was issued to it).
 
-    {"closer_id", "closer_serial", "date": the closer's gaming day, "left": {key: chips} the closer
-    left plus issues less returns since, "differences": {key: opener − left} (empty: they match)}.
+    {"closer_serial", "date": the closer's gaming day, "left": {key: chips} the closer left plus
+    issues less returns since, "differences": {key: opener − left} (empty: they match)}. The closer
+    is named by its serial, never its row id, which an import's copy into the real database renumbers.
     """
     closer = (
         Slip.objects.filter(event_id=day.event_id, table=table, slip_type=SlipType.TABLE_CLOSE, day__date__lt=day.date)
@@ -54,7 +55,6 @@ def closer_check(day: GamingDay, table: GameTable, chips: dict[str, int]) -> dic
             left[key] += sign * int(count)
     order = [d.key for d in day.event.denominations.all()]
     return {
-        "closer_id": closer.pk,
         "closer_serial": closer.serial,
         "date": closer.day.date.isoformat(),
         "left": {key: left[key] for key in order if left.get(key)},
