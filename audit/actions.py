@@ -34,6 +34,7 @@ ACTIONS = {
     "day_closed": _("Day closed"),
     "slip_recorded": _("Slip"),
     "count_recorded": _("Count"),
+    "count_shown": _("Count set beside the books"),
     "slip_voided": _("Void"),
     "slip_signed": _("Signature"),
     "slip_approved": _("Approval"),

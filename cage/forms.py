@@ -11,12 +11,16 @@ import uuid
 from decimal import Decimal
 
 from django import forms
-from django.core import signing
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_noop as N_
 
+from audit import services as audit
 from cage.fields import BillsAndCoins, CashField, ChipCountField, ConfirmLargeAmounts
-from cage.models import Account, Slip, SlipType
+from cage.models import Account, CountShown, Slip, SlipType
 from cage.money import dollars
 from cage.selectors.counts import blind_places
 from cage.services.ledger import balance, chips_label
@@ -375,11 +379,6 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
             data["cash_cents"] = cash
 
     variance_rows: list = []
-    # Once the books have been shown beside a count, the count stands as typed: a signed copy of
-    # it goes back with the form, and a later POST must carry the same figures (a recount after
-    # seeing the books would not be blind; it is a new count slip, with this one on file).
-    counted_token = ""
-    COUNT_SALT = "cage.count.shown"
 
     def counted_figures(self, data) -> dict:
         """The count as typed: the place, and the non-zero chips and bills and coins."""
@@ -393,29 +392,38 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
             "pieces": {name: n for name, n in pieces.items() if n},
         }
 
+    def count_shown(self, where) -> CountShown | None:
+        """The count of this place already set beside the books today, if it still stands: no
+        movement of the place and no count slip of it since (cage.models.CountShown)."""
+        shown = CountShown.objects.filter(day=self.day, account_code=where).order_by("-id").first()
+        if shown is None:
+            return None
+        account = self.existing_counted_account(where)
+        if account is not None:
+            later = Slip.objects.filter(day=self.day, id__gt=shown.after_slip_id)
+            if (
+                later.filter(postings__account=account).exists()
+                or later.filter(slip_type=SlipType.COUNT, account=account).exists()
+            ):
+                return None
+        return shown
+
     def count_stands(self, data) -> bool:
-        """False (with the error said) when the count changed after the books were shown; the
-        figures first counted are put back on the form."""
-        shown = (self.data.get("counted_as") or "").strip()
-        if not shown:
+        """False (with the error said) when the books were shown beside a count of this place and
+        this count's figures differ from the ones first typed; those are put back on the form."""
+        shown = self.count_shown(data.get("account"))
+        if shown is None or shown.figures == self.counted_figures(data):
             return True
-        try:
-            first = signing.loads(shown, salt=self.COUNT_SALT)
-        except signing.BadSignature:
-            first = None
-        if first == self.counted_figures(data):
-            return True
-        if first is None:
-            self.add_error(None, _("The count could not be checked against the one first typed; count again."))
-            return False
+        first = shown.figures
         self.add_error(
             None,
             _(
-                "The count was set beside the books and stands as first typed. To recount, record this "
-                "count with its reason, then write a new count (nightly reconciliation: counts are blind)."
-            ),
+                "The count was set beside the books at %(time)s and stands as first typed. To recount, "
+                "record this count with its reason, then write a new count (nightly reconciliation: "
+                "counts are blind)."
+            )
+            % {"time": timezone.localtime(shown.shown_at).strftime("%H:%M")},
         )
-        self.counted_token = shown
         self.lock_counted_inputs()
         restored = self.data.copy()
         for name in [f"chips_{d.key}" for d in self.denominations] + list(getattr(self, "bill_fields", [])):
@@ -425,6 +433,26 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         restored["account"] = first["account"] or ""
         self.data = restored
         return False
+
+    def keep_count_shown(self, data) -> None:
+        """The books are about to be shown beside this count without recording it: keep the
+        figures, so that no fresh form gives a second blind count (and the audit trail says so)."""
+        where = data.get("account")
+        if self.count_shown(where) is not None:
+            return
+        last = Slip.objects.filter(day=self.day).aggregate(last=Max("id"))["last"] or 0
+        figures = self.counted_figures(data)
+        with transaction.atomic():
+            CountShown.objects.create(
+                day=self.day, account_code=where, figures=figures, after_slip_id=last, person=self.signer
+            )
+            audit.record(
+                "count_shown",
+                N_("Count of %(place)s set beside the books, before its variance's reason"),
+                {"place": where},
+                event=self.event.pk,
+                new=figures,
+            )
 
     def lock_counted_inputs(self):
         for name in [f"chips_{d.key}" for d in self.denominations] + list(getattr(self, "bill_fields", [])):
@@ -459,7 +487,6 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
                 }
             )
         self.variance_rows = rows
-        self.counted_token = signing.dumps(self.counted_figures(data), salt=self.COUNT_SALT)
         self.lock_counted_inputs()
         choice = data.get("variance_reason") or ""
         words = (data.get("reason") or "").strip()
@@ -471,6 +498,8 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
                 )
             elif choice == "other" and not words:
                 self.add_error("reason", _("Say in words what “other” is."))
+            if self.errors:
+                self.keep_count_shown(data)
         if choice:
             # The counter's own words are the variance's reason in the report; the list's choice
             # is kept on the slip beside them.

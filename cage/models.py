@@ -222,3 +222,21 @@ class OpenerSignOff(AppendOnly):
 
     def __str__(self):
         return f"{self.slip}: signed off by {self.person}"
+
+
+class CountShown(AppendOnly):
+    """A blind count set beside the books: the figures first typed for a place, kept once the
+    count form has shown them next to the expected balance (nightly reconciliation: counts are
+    blind). Until the place moves again, a count of it must carry these figures: opening a fresh
+    form after seeing the books does not give a second blind count."""
+
+    day = models.ForeignKey(GamingDay, on_delete=models.PROTECT, related_name="+")
+    account_code = models.CharField(max_length=60)  # "bank_cash", "runner:rita", "tip_pool"
+    figures = models.JSONField()  # the count as typed: {"account", "chips", "pieces"}
+    # The day's last slip when the books were shown; a movement of the place after it ends this.
+    after_slip_id = models.BigIntegerField(default=0)
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, null=True, related_name="+")
+    shown_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]

@@ -8,6 +8,7 @@ import pytest
 from django.test import RequestFactory
 from django.urls import reverse
 
+from audit.models import AuditEntry
 from cage import services
 from cage.forms import SlipForm
 from cage.models import Account, Slip
@@ -175,12 +176,15 @@ def test_the_tip_pool_count_at_the_window_shows_the_books_only_once_it_is_in(cli
     books = page.split('id="expected-and-counted"')[1].split("</table>")[0]
     assert "9 · $9.00" in books and "5 · $5.00" in books and "-$4.00" in books
     assert "choose a reason for the variance" in page and not Slip.objects.filter(slip_type="count").exists()
-    token = re.search(r'name="counted_as" value="([^"]+)"', page).group(1)
+    shown = AuditEntry.objects.get(action="count_shown")
+    assert (
+        shown.new == {"account": "tip_pool", "chips": {"1": 5}, "pieces": {}} and shown.person == cast.general_cashier
+    )
 
-    # The count stands as typed once the books were shown: typing the books' figure is refused.
-    page = client.post(
-        url, {**data, "chips_1": "9", "counted_as": token, "variance_reason": "miscount"}
-    ).content.decode()
+    # The count stands as typed once the books were shown, even from a fresh form (a new request
+    # key, nothing carried over): typing the books' figure is refused.
+    fresh = {**data, "request_key": uuid.uuid4().hex, "chips_1": "9", "variance_reason": "miscount"}
+    page = client.post(url, fresh).content.decode()
     assert "stands as first typed" in page and not Slip.objects.filter(slip_type="count").exists()
     assert 'value="5"' in page.split('name="chips_1"')[1][:120]  # what was first counted is put back
 
@@ -188,9 +192,7 @@ def test_the_tip_pool_count_at_the_window_shows_the_books_only_once_it_is_in(cli
     page = client.post(url, {**data, "cash_500": "1"}).content.decode()
     assert "the tip pool holds the dealers&#x27; tip chips only" in page
 
-    response = client.post(
-        url, {**data, "counted_as": token, "variance_reason": "missing_chips", "reason": "two chips missing"}
-    )
+    response = client.post(url, {**data, "variance_reason": "missing_chips", "reason": "two chips missing"})
     assert response.status_code == 302
     slip = Slip.objects.get(slip_type="count")
     assert slip.account.code == "tip_pool" and slip.reason == "two chips missing"
