@@ -1,11 +1,9 @@
-from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 urlpatterns = [
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("admin/", admin.site.urls),
     path("cage/", include("cage.urls")),
     path("reports/", include("reports.urls")),
     path("audit/", include("audit.urls")),

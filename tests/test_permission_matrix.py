@@ -154,7 +154,7 @@ def expected(entry, method: str, who: str, which) -> set[str]:
 def outcome(response) -> str:
     status = response.status_code
     location = response.get("Location", "") if 300 <= status < 400 else ""
-    if location.startswith((reverse("login"), reverse("admin:login"))) and "next=" in location:
+    if location.startswith(reverse("login")) and "next=" in location:
         return LOGIN
     if status == 403:
         return REFUSED
