@@ -4,7 +4,7 @@ installation (a laptop's SQLite to PostgreSQL) and the way its records are kept 
 Importing the file into an empty database gives the same event: the same people, tables, chip set
 and days, every slip with the same type, serial, times, figures and signatures, voids pointing at
 the same slips, and so the same report (`event_report`). What the format has no place for is
-written as the extensions docs/cage-records.md lists (a day's roster, a signature made after its
+written as the extensions docs/cage-records-extensions.md lists (a day's roster, a signature made after its
 slip, a slip still waiting for a signature, a registration changed later, ...). Logins, passwords
 and signing PINs never leave the product: after a move each person is given a login again.
 """
