@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 from cage.models import AppendOnly, Slip
 from events.models import Event, Person
 
-from .actions import ACTIONS, DONE, OUTCOMES, REFUSED
+from .actions import DONE, OUTCOMES, REFUSED
 
 
 class AuditEntry(AppendOnly):
@@ -29,7 +29,9 @@ class AuditEntry(AppendOnly):
     roles = models.CharField(max_length=120, blank=True, help_text="role codes, comma-separated")
     # What: the action's code, its outcome, and a summary kept as an English template with its
     # values, so it reads the same in every language the product is translated into.
-    action = models.CharField(max_length=30, choices=[(k, v) for k, v in ACTIONS.items()])
+    # A code of audit.actions.ACTIONS, which names it on the page. Not the field's choices: a new
+    # action needs no migration.
+    action = models.CharField(max_length=30)
     outcome = models.CharField(max_length=8, choices=[(k, v) for k, v in OUTCOMES.items()], default=DONE)
     message = models.TextField()
     params = models.JSONField(default=dict, blank=True, encoder=DjangoJSONEncoder)
