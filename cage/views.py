@@ -343,7 +343,7 @@ def slip_sign(request, slug, pk):
     form = SignForm(request.POST, event=access.event, signer=access.person, request=request)
     if not form.is_valid():
         _form_refused(request, form)
-        return redirect(_back_to(request, slug, slip))
+        return redirect(_back_to(request, reverse("cage:slip", args=[slug, slip.pk])))
     person = form.cleaned_data["person"]
     try:
         signed = services.sign(slip=slip, capacity=form.cleaned_data["capacity"], person=person)
@@ -360,7 +360,7 @@ def slip_sign(request, slug, pk):
                 "capacity": str(kind.capacity(form.cleaned_data["capacity"]).label).lower(),
             },
         )
-    return redirect(_back_to(request, slug, slip))
+    return redirect(_back_to(request, reverse("cage:slip", args=[slug, slip.pk])))
 
 
 def _form_refused(request, form) -> None:
@@ -374,15 +374,15 @@ def _form_refused(request, form) -> None:
                 messages.error(request, _("%(field)s: %(error)s") % {"field": field.label, "error": error})
 
 
-def _back_to(request, slug, slip) -> str:
-    """Where a signature sends the signer back: the page they signed from, if it is one of ours
-    (a `next` pointing at another site is ignored), else the slip (or the page given instead)."""
+def _back_to(request, default: str) -> str:
+    """Where a signer goes back to: the page they signed from, if it is one of ours (a `next`
+    pointing at another site is ignored), else `default`."""
     back = request.POST.get("next", "")
     if back and url_has_allowed_host_and_scheme(
         back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return back
-    return slip if isinstance(slip, str) else reverse("cage:slip", args=[slug, slip.pk])
+    return default
 
 
 @never_cache
@@ -435,7 +435,7 @@ def opener_sign_off(request, slug, pk):
         messages.success(
             request, _("%(slip)s: the difference from the last closer is signed off.") % {"slip": slip.number}
         )
-    return redirect(_back_to(request, slug, reverse("cage:queue", args=[slug])))
+    return redirect(_back_to(request, reverse("cage:queue", args=[slug])))
 
 
 def queue_void(request, slug, pk):

@@ -51,7 +51,7 @@ NOBODY = frozenset()
 # runners or dealers: the trail watches them, their failed logins and refused attempts included.
 AUDIT_READ = frozenset({Role.DRIC, Role.AUDITOR})
 
-EVENT, SITE, ADMIN = "event", "site", "admin"
+EVENT, SITE = "event", "site"
 SAFE_METHODS = frozenset({"GET", "HEAD"})
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
@@ -62,7 +62,7 @@ class Entry:
     read: frozenset[str]  # who may GET and HEAD it
     write: frozenset[str]  # who may POST to it
     # EVENT: the user's standing on the URL's event decides; SITE: no event, so the user's login
-    # does; ADMIN: as SITE, then Django's admin site decides by its model permissions.
+    # does.
     scope: str = EVENT
     # Roles that reach only the slips that name them, that they signed or that wait for them.
     own_slips: frozenset[str] = NOBODY
@@ -83,7 +83,7 @@ def page(methods: str, *, read=NOBODY, write=NOBODY, scope=EVENT, own_slips=NOBO
     unknown = taken - set(METHODS)
     if unknown:
         raise ValueError(f"unknown HTTP methods {sorted(unknown)}")
-    if scope in (SITE, ADMIN):
+    if scope == SITE:
         # Outside an event nobody holds a role: a site page is for everyone logged in, or not.
         for people in (read, write):
             if set(people) & (ANY_ROLE | {OUTSIDER}) not in (set(), ANY_ROLE | {OUTSIDER}):
@@ -191,7 +191,7 @@ def site_standing(user) -> set[str]:
 
 
 class PagePermissionMiddleware:
-    """Holds every declared page to its entry's methods (405), and a site or admin page to its
+    """Holds every declared page to its entry's methods (405), and a site page to its
     people (403).
 
     It comes after LoginRequiredMiddleware, so that anyone not logged in is sent to the login page
@@ -211,7 +211,7 @@ class PagePermissionMiddleware:
             return None
         if request.method not in entry.methods:
             return HttpResponseNotAllowed(entry.allow_header)
-        if entry.scope != EVENT and not site_standing(request.user) & entry.allowed(request.method):
+        if entry.scope == SITE and not site_standing(request.user) & entry.allowed(request.method):
             refusal = PermissionDenied(str(entry.refusal or _("You may not open this page.")))
             # Raised here, not in a view, so the audit middleware's process_exception never sees it.
             from audit.services import permission_refused
