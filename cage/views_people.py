@@ -7,7 +7,9 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from cage.models import Account
 from cage.selectors import people
+from cage.selectors.counts import blind_places
 from cage.selectors.slips import to_sign_at_my_table
 from events.access import ROLE_PHRASES, RoleRefused, event_access, in_role_order, standing
 from events.models import Event, Role
@@ -27,6 +29,7 @@ def mine(request, slug):
     event, person = access.event, access.person
     on_floor = person is not None and bool(access.roles)
     day = people.current_day(event)
+    runner = on_floor and Role.RUNNER in access.roles
     return render(
         request,
         "cage/mine.html",
@@ -37,7 +40,9 @@ def mine(request, slug):
             "day": day,
             "no_custody": not (access.roles & CUSTODY_ROLES),
             "selling": Role.RUNNER in access.roles,
-            "holdings": people.holdings(event, person) if on_floor and Role.RUNNER in access.roles else None,
+            "holdings": people.holdings(event, person) if runner else None,
+            # While the day reconciles, what a runner holds is counted blind: it waits for the count.
+            "holdings_blind": runner and f"{Account.Kind.RUNNER}:{person.code}" in blind_places(day),
             "tips": people.tip_shares(event, person) if on_floor and Role.DEALER in access.roles else None,
             "slips": people.day_slips(day, person) if on_floor else [],
             **_to_sign(event, person if on_floor else None, access.roles),

@@ -49,7 +49,7 @@ class Column:
 @dataclass
 class Row:
     cells: list  # one value per column: str, int cents for money, or None (nothing to show)
-    kind: str = ""  # "" for a line, "subtotal" or "total"
+    kind: str = ""  # "" for a line, "subtotal" or "total", or BLIND (a figure not counted yet)
 
 
 @dataclass
@@ -66,6 +66,7 @@ class Sheet:
         return [
             {
                 "kind": row.kind,
+                "strong": row.kind in ("subtotal", "total"),
                 "cells": [
                     (_shown(col, value), col.money or col.num)
                     for col, value in zip(self.columns, row.cells, strict=True)
@@ -85,14 +86,29 @@ class Sheet:
         ]
 
 
+class NotCounted:
+    """In place of a figure that would give away a place's book balance while that place is
+    counted blind and its count is not in (cage.selectors.counts.blind_places): people read "not
+    counted yet"; CSV and JSON leave the cell empty, on a row marked "blind"."""
+
+    def __str__(self) -> str:
+        return str(_("not counted yet"))
+
+
+NOT_COUNTED = NotCounted()
+BLIND = "blind"  # the kind of a row with a figure not counted yet
+
+
 def _shown(col: Column, value) -> str:
     if value is None:
         return ""
+    if isinstance(value, NotCounted):
+        return str(value)
     return dollars(value) if col.money else str(value)
 
 
 def _plain(col: Column, value) -> str:
-    if value is None:
+    if value is None or isinstance(value, NotCounted):
         return ""
     return cents_str(value) if col.money else str(value)
 
@@ -311,7 +327,9 @@ def _deposits(loaded: _Loaded) -> list[dict]:
     ]
 
 
-def _figures(loaded: _Loaded, places: dict[str, str]) -> dict:
+def _figures(loaded: _Loaded, places: dict[str, str], hidden: set[str]) -> dict:
+    """`hidden`: the places counted blind whose count is not in (blind_places); while the tip pool
+    is one of them, the day's tips (what the pool should hold) read "not counted yet"."""
     tables = _table_days(loaded)
     game_wins: dict[str, dict] = {}
     for row in tables:
@@ -321,12 +339,17 @@ def _figures(loaded: _Loaded, places: dict[str, str]) -> dict:
     variances = _variances(loaded, places)
     deposits = _deposits(loaded)
     labels = figure_labels()
+    blind = {"tips"} if Account.Kind.TIP_POOL in hidden else set()
+    summary = [Row([labels[k], NOT_COUNTED], BLIND) if k in blind else Row([labels[k], totals[k]]) for k in FIGURE_KEYS]
     sheets = [
         Sheet(
             "totals",
             _("Summary"),
             [Column("measure", _("Figure")), Column("amount", _("Amount"), money=True)],
-            [Row([labels[k], totals[k]]) for k in FIGURE_KEYS],
+            summary,
+            notes=[_("The tips show once the tip pool is counted: the nightly reconciliation counts it blind.")]
+            if blind
+            else [],
         ),
         Sheet(
             "tables",
@@ -380,6 +403,7 @@ def _figures(loaded: _Loaded, places: dict[str, str]) -> dict:
     return {
         "date": loaded.day.date.isoformat(),
         "totals": totals,
+        "blind": blind,  # the totals not shown yet (counted blind)
         "tables": tables,
         "games": list(game_wins.values()),
         "variances": variances,
@@ -420,7 +444,7 @@ def day_figures(day: GamingDay) -> dict:
     """The day's figures, for the nightly close: {"totals": {key: cents}, "tables", "games",
     "variances", "deposits", "sheets"}. A fixed number of queries."""
     loaded = _load(day)
-    return _figures(loaded, place_names(day.event))
+    return _figures(loaded, place_names(day.event), blind_places(day))
 
 
 # --- the daily control sheets ------------------------------------------------------------------
@@ -536,7 +560,10 @@ def _fill_credit_sheet(loaded: _Loaded, checks) -> Sheet:
     )
 
 
-def _tips_sheet(loaded: _Loaded) -> Sheet:
+def _tips_sheet(loaded: _Loaded, hidden: set[str]) -> Sheet:
+    """The tips put in the pool and the payouts of it. While the tip pool is counted blind and its
+    count is not in, what was put in (what the pool should hold) reads "not counted yet"."""
+    blind = Account.Kind.TIP_POOL in hidden
     rows = []
     for slip in _live(loaded, SlipType.TIPS):
         rows.append(
@@ -546,9 +573,10 @@ def _tips_sheet(loaded: _Loaded) -> Sheet:
                     _time(slip.at),
                     _("tips counted at table %(table)s") % {"table": slip.table.code},
                     "",
-                    chips_value(slip.details.get("chips", {}), loaded.values),
+                    NOT_COUNTED if blind else chips_value(slip.details.get("chips", {}), loaded.values),
                     _signed_text(slip),
-                ]
+                ],
+                BLIND if blind else "",
             )
         )
     for slip in _live(loaded, SlipType.TIP_PAYOUT):
@@ -591,7 +619,12 @@ def _tips_sheet(loaded: _Loaded) -> Sheet:
             Column("signed", _("Signed")),
         ],
         rows,
-        notes=[_("The whole tip pool is shared pro rata to hours (T&C 2.6).")],
+        notes=[_("The whole tip pool is shared pro rata to hours (T&C 2.6).")]
+        + (
+            [_("The tips put in show once the tip pool is counted: the nightly reconciliation counts it blind.")]
+            if blind
+            else []
+        ),
         empty=_("No tips this day."),
     )
 
@@ -626,9 +659,6 @@ def _balances(day: GamingDay) -> dict:
     return result
 
 
-BLIND = "blind"  # a place counted blind whose count is not in: its balances wait (cage.selectors.counts)
-
-
 def _runner_sheet(loaded: _Loaded, balances: dict, runners: list[Person], hidden: set[str]) -> Sheet:
     per: dict[int, dict] = {
         p.pk: {"issued": 0, "sold": 0, "cash_taken": 0, "returned": 0, "carried": 0} for p in runners
@@ -654,21 +684,24 @@ def _runner_sheet(loaded: _Loaded, balances: dict, runners: list[Person], hidden
         if b is None and not any(entry.values()):
             continue
         b = b or {"before": 0, "chips": 0, "cash": 0}
-        blind = f"{Account.Kind.RUNNER}:{person.code}" in hidden
+        if f"{Account.Kind.RUNNER}:{person.code}" in hidden:
+            # Counted blind, count not in: what the runner should hold waits, and so do the
+            # movements that add up to it.
+            rows.append(Row([person.name, *([None] * 5), entry["carried"], NOT_COUNTED, NOT_COUNTED], BLIND))
+            continue
         rows.append(
             Row(
                 [
                     person.name,
-                    None if blind else b["before"],
+                    b["before"],
                     entry["issued"],
                     entry["sold"],
                     entry["cash_taken"],
                     entry["returned"],
                     entry["carried"],
-                    None if blind else b["chips"],
-                    None if blind else b["cash"],
-                ],
-                BLIND if blind else "",
+                    b["chips"],
+                    b["cash"],
+                ]
             )
         )
     return Sheet(
@@ -694,7 +727,12 @@ def _runner_sheet(loaded: _Loaded, balances: dict, runners: list[Person], hidden
 
 def _blind_note(rows: list[Row]) -> list[str]:
     if any(r.kind == BLIND for r in rows):
-        return [_("Counted blind tonight: a place's balances show once its count is in.")]
+        return [
+            _(
+                "Counted blind tonight: a place's balances, and the movements that add up to them, show once "
+                "its count is in."
+            )
+        ]
     return []
 
 
@@ -793,8 +831,8 @@ def _staffing_sheet(loaded: _Loaded, shifts, gaps: dict) -> Sheet:
             Column("position", _("Position")),
             Column("person", _("Person")),
             Column("from", _("From")),
-            Column("to", _("To")),
-            Column("source", _("From the")),
+            Column("until", _("Until")),
+            Column("source", _("Source")),
         ],
         rows,
         notes=notes,
@@ -809,7 +847,9 @@ def day_sheets(day: GamingDay) -> dict:
     """
     event = day.event
     loaded = _load(day)
-    figures = _figures(loaded, place_names(event))
+    # While the day reconciles, the places counted blind show no balance until their count is in.
+    hidden = blind_places(day)
+    figures = _figures(loaded, place_names(event), hidden)
     balances = _balances(day)
     runners = list(event.people.filter(assignments__role=Role.RUNNER).order_by("name"))
     shifts = list(day.shifts.select_related("person").order_by("starts_at", "role"))
@@ -818,13 +858,11 @@ def day_sheets(day: GamingDay) -> dict:
     for slip in loaded.slips:
         for s in slip.signatures.all():
             s.person = people.get(s.person_id, s.person)
-    # While the day reconciles, the places counted blind show no balance until their count is in.
-    hidden = blind_places(day)
     sheets = [
         _master_sheet(figures),
         _fill_credit_sheet(loaded, serial_checks(event)),
         _variance_sheet(figures["variances"]),
-        _tips_sheet(loaded),
+        _tips_sheet(loaded, hidden),
         _runner_sheet(loaded, balances, runners, hidden),
         _cage_sheet(loaded, balances, hidden),
         _staffing_sheet(loaded, shifts, roster_gaps(day)),
@@ -845,6 +883,9 @@ def sheets_json(data: dict) -> dict:
         "format": "cage-day/1",
         "event": data["event"].slug,
         "date": data["date"],
-        "figures": {k: cents_str(v) for k, v in data["figures"]["totals"].items()},
+        # A total not counted yet (counted blind) is null.
+        "figures": {
+            k: None if k in data["figures"]["blind"] else cents_str(v) for k, v in data["figures"]["totals"].items()
+        },
         "sheets": {sheet.key: sheet.plain() for sheet in data["sheets"]},
     }

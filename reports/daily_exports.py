@@ -56,11 +56,20 @@ def _cell(text: str, *, right: bool, bold: bool) -> Paragraph:
 def sheet_table(sheet: Sheet) -> Table:
     money = [c.money or c.num for c in sheet.columns]
     header = [_cell(str(c.label), right=m, bold=True) for c, m in zip(sheet.columns, money, strict=True)]
-    body = [[_cell(text, right=right, bold=bool(row["kind"])) for text, right in row["cells"]] for row in sheet.shown()]
-    # Each column as wide as its longest text asks, figures at their own width, all within the page.
+    body = [[_cell(text, right=right, bold=row["strong"]) for text, right in row["cells"]] for row in sheet.shown()]
+    # Each column as wide as its longest text asks, figures at their own width, all within the page;
+    # a heading may wrap between its words, a cell's text should not (a runner's name beside empty
+    # cells, say).
     shown = sheet.shown()
     longest = [
-        max([len(str(c.label))] + [len(row["cells"][i][0]) for row in shown]) for i, c in enumerate(sheet.columns)
+        max(
+            [
+                max(len(word) for word in str(c.label).split()),
+                len("$10,000.00") if c.money else 0,  # room for a figure even while the column is empty
+                *(len(row["cells"][i][0]) for row in shown),
+            ]
+        )
+        for i, c in enumerate(sheet.columns)
     ]
     wanted = [max(0.55 * inch, min(n, 60) * 0.075 * inch + 0.15 * inch) for n in longest]
     scale = min(1.0, WIDTH / sum(wanted))

@@ -205,7 +205,7 @@ def test_staffing_reads_the_roster(cast):
     )
     data = day_sheets(cast.day)
     assert rows(data, "staffing")[0] == {
-        "position": "DRIC", "person": cast.dric.name, "from": "11:00", "to": "17:00", "source": "roster"
+        "position": "DRIC", "person": cast.dric.name, "from": "11:00", "until": "17:00", "source": "roster"
     }  # fmt: skip
 
 
@@ -310,4 +310,6 @@ def test_the_command_writes_each_format(example, tmp_path, poppler):  # noqa: F8
     assert data["figures"]["win"] == "150.00" and data["figures"]["chips_outstanding"] == "30.00"
     assert data["sheets"]["variances"][0]["amount"] == "-2.00"
     assert sheets_json(day_sheets(example.days.get()))["sheets"] == data["sheets"]
-    assert sheet_csv(sheet(day_sheets(example.days.get()), "staffing")).startswith("row,position,person,from,to,source")
+    assert sheet_csv(sheet(day_sheets(example.days.get()), "staffing")).startswith(
+        "row,position,person,from,until,source"
+    )
