@@ -22,8 +22,8 @@ from audit import services as audit
 from cage.fields import BillsAndCoins, CashField, ChipCountField, ConfirmLargeAmounts
 from cage.models import Account, CountShown, Slip, SlipType
 from cage.money import dollars
-from cage.selectors.counts import blind_places
-from cage.services.ledger import balance, chips_label
+from cage.selectors.counts import blind_places, count_states
+from cage.services.ledger import account_label, balance, chips_label
 from cage.slip_types import (
     ACCOUNT,
     CASH,
@@ -40,6 +40,7 @@ from cage.slip_types import (
 )
 from events.form_input import CheckedInput
 from events.models import GameTable, GamingDay, Person, Role
+from events.roster import rostered
 from events.rules import RuleViolation
 from events.services import pin_verify
 
@@ -112,6 +113,18 @@ class SlipChoice(forms.ModelChoiceField):
         return _("%(slip)s at %(time)s") % {"slip": slip.number, "time": f"{slip.at:%H:%M}"}
 
 
+# The places a tip payout moves: the pool's chips go into the chip bank, the shares are paid out of
+# bank cash (cage.services.slips.tip_payout).
+PAYOUT_MOVES = (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK)
+
+
+def recounts_after_payout(day) -> list[str]:
+    """The places already counted that a tip payout now would move: their counts would have to be
+    taken again before the day closes (cage.selectors.counts)."""
+    states = count_states(day)
+    return [account_label(states[kind].account) for kind in PAYOUT_MOVES if kind in states and states[kind].counted]
+
+
 class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
     # One per form shown: a second POST of the same form is recognised and records nothing.
     request_key = forms.CharField(widget=forms.HiddenInput, max_length=40)
@@ -179,16 +192,27 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
             pool = Account.objects.filter(event=event, kind=Account.Kind.TIP_POOL).first()
             self.tip_pool_blind = Account.Kind.TIP_POOL in blind_places(day)
             self.tip_pool = sum(balance(pool).values()) if pool and not self.tip_pool_blind else 0
+            self.recounts = recounts_after_payout(day)
             # In the order of the event's people, as a records file lists them: the order of the
             # shares and of ties in the split (T&C 2.6).
             self.dealers = list(people_with(event, [Role.DEALER]).order_by("pk"))
+            # The hours are the roster's: each dealer's shifts of the day, filled in.
+            on_roster = rostered(day, Role.DEALER)
             for p in self.dealers:
+                shifts = on_roster.get(p.pk)
                 self.fields[f"hours_{p.code}"] = forms.DecimalField(
                     label=_("Hours worked: %(name)s") % {"name": p.name},
                     min_value=Decimal("0"),
                     max_digits=5,
                     decimal_places=2,
                     required=False,
+                    initial=shifts.hours_shown if shifts else None,
+                    help_text=(
+                        _("On the roster as a dealer %(spans)s: %(hours)s hours at most.")
+                        % {"spans": shifts.spans_shown, "hours": shifts.hours_shown}
+                        if shifts
+                        else _("Not on this day's roster as a dealer: shares no tips (T&C 2.6).")
+                    ),
                 )
         if TARGET in fields:
             self.fields["target"] = SlipChoice(
@@ -227,6 +251,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
 
     tip_pool = None
     tip_pool_blind = False
+    recounts: list = []
 
     @property
     def tip_pool_dollars(self) -> str:

@@ -536,8 +536,9 @@ class _Importer:
             common["allow_pending"] = True
         service = getattr(services, slip_kind.service)
         fields = self.fields(slip_kind, record, common)
-        if slip_kind.type == SlipType.CLOSE_DAY:
-            # The format's close_day, with what the format says it needs (cage.services.day).
+        if slip_kind.type in (SlipType.CLOSE_DAY, SlipType.TIP_PAYOUT):
+            # The format's close_day, with what the format says it needs (cage.services.day); its
+            # tip_payout, with the hours it gives and no roster to hold them to.
             fields["records_file"] = True
         slip = service(**fields, **common)
         if ref:

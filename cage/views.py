@@ -63,6 +63,12 @@ def return_links(event) -> list[tuple[int, str]]:
     return links
 
 
+def tips_to_pay(event) -> bool:
+    """The tip pool holds something to pay out (how much is not said: it may be counted blind)."""
+    pool = Account.objects.filter(event=event, kind=Account.Kind.TIP_POOL).first()
+    return pool is not None and any(services.balance(pool).values())
+
+
 def count_links(event) -> list[tuple[str, str]]:
     """The counts of the nightly close, each a link to a count form already pointed at its place."""
     links = [("bank_cash", _("Count bank cash (bills and coins)")), ("chip_bank", _("Count the chip bank"))]
@@ -258,7 +264,8 @@ def slip_new(request, slug, slip_type):
             messages.info(request, _("This slip was already recorded as %(slip)s.") % {"slip": duplicate.slip.number})
             return redirect("cage:slip", slug, duplicate.slip.pk)
         except RuleViolation as exc:
-            form.add_error(None, exc.text)
+            # A refusal about one field (a dealer's hours) is shown beside it.
+            form.add_error(exc.field if exc.field in form.fields else None, exc.text)
         else:
             return _slip_response(request, slug, slip, _recorded_message(slip))
     return render(
@@ -516,6 +523,7 @@ def day_close(request, slug):
             "sign_offs": waiting_sign_off(access.event, day=day) if day.status in CLOSABLE else [],
             "count_links": count_links(access.event),
             "return_links": return_links(access.event) if day.status in CLOSABLE else [],
+            "tips_to_pay": day.status in CLOSABLE and tips_to_pay(access.event),
             # The day's figures in front of the DRIC as she approves (a closed day's too).
             "figures": day_figures(day) if day.status != GamingDay.Status.SETUP else None,
             "floor_can_close": day.status == GamingDay.Status.OPEN

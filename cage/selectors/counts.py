@@ -28,6 +28,9 @@ class CountState:
     account: Account
     moved: bool  # the place moved this day (other than by a count, or a payout that empties it)
     counted: bool  # a count of it this day after its last movement
+    # The slip type of the last movement, when the place was counted this day before it: the
+    # count is to be taken again, and this is why.
+    moved_after_count: str | None = None
 
     @property
     def due(self) -> bool:
@@ -50,18 +53,22 @@ def count_states(day: GamingDay) -> dict[str, CountState]:
         .values("account_id", "account__kind", "slip__slip_type")
         .annotate(last=Max("slip_id"))
     )
-    last_move: dict[int, int] = {}
+    last_move: dict[int, tuple[int, str]] = {}  # account id -> (last slip id, its type)
     for row in moves:
         if row["slip__slip_type"] in EMPTIES.get(row["account__kind"], ()):
             continue
-        last_move[row["account_id"]] = max(last_move.get(row["account_id"], 0), row["last"])
+        if row["last"] > last_move.get(row["account_id"], (0, ""))[0]:
+            last_move[row["account_id"]] = (row["last"], row["slip__slip_type"])
     states = {}
     for account in accounts:
-        counted_at, moved_at = last_count.get(account.id), last_move.get(account.id)
+        counted_at = last_count.get(account.id)
+        moved_at, moved_by = last_move.get(account.id, (None, None))
+        counted = counted_at is not None and (moved_at is None or counted_at > moved_at)
         states[account.code] = CountState(
             account=account,
             moved=moved_at is not None,
-            counted=counted_at is not None and (moved_at is None or counted_at > moved_at),
+            counted=counted,
+            moved_after_count=moved_by if counted_at is not None and not counted else None,
         )
     return states
 

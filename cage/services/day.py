@@ -8,6 +8,7 @@ from cage.models import Account, OpenerSignOff, Slip, SlipType
 from cage.selectors.counts import MUST_COUNT, count_states
 from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
 from cage.selectors.slips import pending_slips
+from cage.slip_types import SLIP_KINDS
 from events.models import GameTable, GamingDay
 from events.rules import RuleViolation
 
@@ -27,12 +28,12 @@ def close_problems(day: GamingDay, *, records_file: bool = False) -> list[str]:
     problems = []
     open_tables = list(event.tables.filter(state=GameTable.State.OPEN).values_list("code", flat=True))
     if open_tables:
-        problems.append(f"tables still open: {', '.join(open_tables)}")
+        problems.append(_("tables still open: %(tables)s") % {"tables": ", ".join(open_tables)})
     runners = list(Account.objects.filter(event=event, kind=Account.Kind.RUNNER).select_related("person"))
     held = balances(runners)
     for runner in runners:
         if any(held.get(runner.id, {}).values()):
-            problems.append(f"{account_label(runner)} still holds chips or cash")
+            problems.append(_("%(place)s still holds chips or cash") % {"place": account_label(runner)})
     for item in pending_slips(event, day=day):
         problems.append(
             _("%(slip)s (%(state)s) still needs %(missing)s")
@@ -56,11 +57,33 @@ def close_problems(day: GamingDay, *, records_file: bool = False) -> list[str]:
             continue
         if kind == Account.Kind.TIP_POOL:
             problems.append(_("the tip pool has not been counted since the last tips were put in"))
+        elif state.moved_after_count:
+            problems.append(recount_text(state))
         else:
             problems.append(
                 _("%(place)s has not been counted since its last movement") % {"place": account_label(state.account)}
             )
     return problems
+
+
+def recount_text(state) -> str:
+    """Which count is to be taken again, and why: the place moved after it was counted."""
+    place = account_label(state.account)
+    if state.moved_after_count == SlipType.TIP_PAYOUT:
+        if state.account.kind == Account.Kind.BANK_CASH:
+            return _(
+                "%(place)s is to be counted again: the tip payout after its count paid the dealers' shares "
+                "out of it (T&C 2.6)"
+            ) % {"place": place}
+        if state.account.kind == Account.Kind.CHIP_BANK:
+            return _(
+                "%(place)s is to be counted again: the tip payout after its count put the tip pool's chips "
+                "into it (T&C 2.6)"
+            ) % {"place": place}
+    return _("%(place)s is to be counted again: a %(slip)s after its count moved it") % {
+        "place": place,
+        "slip": str(SLIP_KINDS[state.moved_after_count].label).lower(),
+    }
 
 
 @atomic_slip

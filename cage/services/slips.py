@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 from cage.models import Account, Slip, SlipType
 from cage.slip_types import SLIP_KINDS, VOIDABLE
 from events.models import GameTable, GamingDay, Person, Role
+from events.roster import rostered
 from events.rules import RuleViolation
 
 from ..money import AMOUNTS_RULE, MAX_AMOUNT_CENTS, dollars, largest_remainder_split
@@ -502,34 +503,77 @@ HOURS_IN_A_DAY = 24
 
 
 @atomic_slip
-def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, **meta) -> Slip:
+def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, records_file: bool = False, **meta) -> Slip:
     """Pay out the whole tip pool to the dealers, pro rata to hours (T&C 2.6).
 
     The pool's chips go to the chip bank and the same value in bank cash to the dealers; cents
     are split by largest remainder, ties to the dealer listed first, so the shares add up.
+
+    The hours are the day's roster's: only a dealer on it shares, for no more hours than their
+    shifts as a dealer. `records_file`: a payout read from a records file, whose format gives the
+    hours and no roster (cage-records/1: tip_payout), is taken as the file says.
     """
     day = lock_day(day, allowed=SETTLING)
     event = day.event
     if not hours:
-        raise RuleViolation("a tip payout lists the dealers' hours", "T&C 2.6")
+        raise RuleViolation(_("a tip payout lists the dealers' hours"), "T&C 2.6")
+    on_roster = {} if records_file else rostered(day, Role.DEALER)
     seen = set()
     for person, worked in hours:
+        field = f"hours_{person.code}"
         if person.event_id != event.id or Role.DEALER not in person.role_codes():
-            raise RuleViolation(f"{person.name} is not a dealer; only dealers share tips", "T&C 2.6")
+            raise RuleViolation(
+                _("%(name)s is not a dealer; only dealers share tips") % {"name": person.name}, "T&C 2.6"
+            )
         if person.pk in seen:
-            raise RuleViolation(f"{person.name} is listed twice", "T&C 2.6")
+            raise RuleViolation(_("%(name)s is listed twice") % {"name": person.name}, "T&C 2.6")
         seen.add(person.pk)
         if not isinstance(worked, Decimal) or not worked.is_finite() or worked <= 0:
-            raise RuleViolation(f"{person.name}'s hours must be a positive number", "T&C 2.6: pro rata")
+            raise RuleViolation(
+                _("%(name)s's hours must be a positive number") % {"name": person.name},
+                "T&C 2.6: pro rata",
+                field=field,
+            )
         if worked > HOURS_IN_A_DAY:
             raise RuleViolation(
-                f"{person.name}'s {worked} hours are more than the {HOURS_IN_A_DAY} hours of one gaming day",
+                _("%(name)s's %(hours)s hours are more than the %(most)s hours of one gaming day")
+                % {"name": person.name, "hours": worked, "most": HOURS_IN_A_DAY},
                 "T&C 2.6: pro rata",
+                field=field,
+            )
+        if records_file:
+            continue
+        shifts = on_roster.get(person.pk)
+        if shifts is None:
+            raise RuleViolation(
+                _(
+                    "%(name)s is not on the roster of %(date)s as a dealer; the tips are shared among the "
+                    "dealers who worked, pro rata to their hours on the roster"
+                )
+                % {"name": person.name, "date": day.date.isoformat()},
+                "T&C 2.6: pro rata",
+                field=field,
+            )
+        if worked > shifts.hours:
+            raise RuleViolation(
+                _(
+                    "%(name)s's %(hours)s hours are more than the %(rostered)s hours of their shifts as a "
+                    "dealer on the roster of %(date)s (%(spans)s)"
+                )
+                % {
+                    "name": person.name,
+                    "hours": worked,
+                    "rostered": shifts.hours_shown,
+                    "date": day.date.isoformat(),
+                    "spans": shifts.spans_shown,
+                },
+                "T&C 2.6: pro rata",
+                field=field,
             )
     pool = account_get(event, Account.Kind.TIP_POOL)
     held = balance(pool)
     if not held:
-        raise RuleViolation("the tip pool is empty; there is nothing to pay out", "T&C 2.6")
+        raise RuleViolation(_("the tip pool is empty; there is nothing to pay out"), "T&C 2.6")
     denominations = {d.pk: d for d in event.denominations.all()}
     chip_value = {denominations[k]: v for k, v in held.items() if k is not CASH}
     total = sum(held.values())

@@ -6,6 +6,7 @@ import pytest
 
 from cage import services
 from tests.browser.conftest import log_in, screenshot
+from tests.cage.helpers import roster_dealers
 from tests.cage.test_people_pages import PAYOUT_SIGNED, runner_on_the_floor
 from tests.conftest import PASSWORD, make_cast
 
@@ -33,6 +34,7 @@ def at_both_widths(page, name):
 def test_a_runner_and_a_dealer_see_their_own_pages_and_are_refused_the_cage(browser, live_server):
     cast = make_cast()
     runner_on_the_floor(cast)
+    roster_dealers(cast)
     services.tips(
         day=cast.day,
         table=cast.bj,

@@ -40,7 +40,12 @@ RECORDED = re.compile(r"^(.+?) recorded\.")
 def set_up_the_event_without_its_day():
     data = copy.deepcopy(EXAMPLE)
     data["event"]["slug"] = SLUG
-    data["days"] = [{"date": DAY["date"], "records": []}]
+    # The day's roster: the dealers' shifts are what the tip payout's hours are held to (T&C 2.6).
+    shifts = [
+        {"person": code, "role": "dealer", "starts_at": f"{DAY['date']}T12:00", "ends_at": f"{DAY['date']}T23:00"}
+        for code in ("dana", "dev", "del")
+    ]
+    data["days"] = [{"date": DAY["date"], "records": [], "shifts": shifts}]
     event = import_records(data)
     for person in event.people.all():
         give_login(person, person.code)

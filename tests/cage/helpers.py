@@ -1,6 +1,12 @@
 """Short ways to put a cast's cage into a known state through the real services."""
 
+import datetime
+
+from django.utils import timezone
+
 from cage import services
+from events import services as event_services
+from events.models import Role
 
 
 def stock(cast, *, chips=None, cash=100_000):
@@ -57,3 +63,17 @@ def close_clean_day(cast):
         signed=cast.signed(**COUNT_SIGNED),
     )
     return services.close_day(day=cast.day, signed=cast.signed(**CLOSE_SIGNED))
+
+
+def roster_dealers(cast, hours=24, *, dealers=("dealer", "dealer2"), start=0):
+    """The cast's dealers on the day's roster, each from `start` o'clock for `hours` hours: the
+    hours a tip payout shares the pool by are held to them (T&C 2.6)."""
+    begins = timezone.make_aware(datetime.datetime.combine(cast.day.date, datetime.time(start)))
+    for persona in dealers:
+        event_services.shift_add(
+            day=cast.day,
+            person=getattr(cast, persona),
+            role=Role.DEALER,
+            starts_at=begins,
+            ends_at=begins + datetime.timedelta(hours=hours),
+        )

@@ -19,7 +19,7 @@ from cage.ledger_check import ledger_breaks
 from cage.models import Account, Posting
 from events.rules import RuleViolation
 from reports.figures import event_figures
-from tests.cage.helpers import COUNT_SIGNED, CREDIT_SIGNED, FILL_SIGNED, SALE_SIGNED, stock
+from tests.cage.helpers import COUNT_SIGNED, CREDIT_SIGNED, FILL_SIGNED, SALE_SIGNED, roster_dealers, stock
 from tests.conftest import make_cast
 
 pytestmark = pytest.mark.django_db
@@ -216,6 +216,7 @@ class Run:
 def test_any_sequence_of_operations_keeps_the_ledger_sound(db, ops):
     with transaction.atomic():
         cast = make_cast("prop")
+        roster_dealers(cast)
         stock(cast, chips={"1": 2000, "5": 1000, "25": 200}, cash=50_000)
         run = Run(cast)
         for table in (0, 1):  # most sequences should find tables open to fill, credit and close

@@ -12,7 +12,7 @@ from django.urls import reverse
 from cage import services
 from cage.models import Account, Posting, Signature, Slip
 from events.models import Person
-from tests.cage.helpers import FILL_SIGNED, open_table, stock
+from tests.cage.helpers import FILL_SIGNED, open_table, roster_dealers, stock
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -63,6 +63,7 @@ def runner_on_the_floor(cast):
 
 def tips_paid(cast):
     """$40 in the tip box at BJ-1, paid out 3 hours to 1: the dealer's share is $30.00."""
+    roster_dealers(cast)
     stock(cast)
     open_table(cast)
     services.tips(
@@ -213,6 +214,7 @@ def test_my_page_takes_the_same_number_of_queries_however_many_slips(client, cas
         day=cast.day, table=cast.bj, chips={"1": 4}, signed=cast.signed(counted_by="dealer", verified_by="chip_cashier")
     )
     assert tips_paid_once
+    roster_dealers(cast)
     services.tip_payout(day=cast.day, hours=[(cast.dealer, Decimal(2))], signed=cast.signed(**PAYOUT_SIGNED))
     login(client, cast, "runner")
     client.get(mine(cast))

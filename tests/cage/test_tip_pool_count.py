@@ -13,7 +13,7 @@ from cage.services import balance
 from events.rules import RuleViolation
 from reports.daily import day_figures, day_sheets
 from reports.figures import event_figures
-from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED, SALE_SIGNED, open_table, stock
+from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED, SALE_SIGNED, open_table, roster_dealers, stock
 from tests.reports.test_figures import EXAMPLE
 
 pytestmark = pytest.mark.django_db
@@ -22,6 +22,7 @@ PAYOUT_SIGNED = {"paid_by": "general_cashier", "verified_by": "chip_cashier", "a
 
 def tipped_and_closed(cast, tips=None):
     """A table opened, tipped and closed, the bank counted: only the tip pool is left to count."""
+    roster_dealers(cast)
     stock(cast, chips={"1": 200, "5": 80}, cash=10_000)
     open_table(cast)
     services.sale(day=cast.day, chips={"1": 45}, cash=4_500, signed=cast.signed(**SALE_SIGNED))

@@ -9,13 +9,23 @@ from cage.models import Account, Slip
 from cage.money import largest_remainder_split
 from cage.services import balance
 from events.rules import RuleViolation
-from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED, CREDIT_SIGNED, FILL_SIGNED, SALE_SIGNED, open_table, stock
+from tests.cage.helpers import (
+    CLOSE_SIGNED,
+    COUNT_SIGNED,
+    CREDIT_SIGNED,
+    FILL_SIGNED,
+    SALE_SIGNED,
+    open_table,
+    roster_dealers,
+    stock,
+)
 
 pytestmark = pytest.mark.django_db
 PAYOUT_SIGNED = {"paid_by": "general_cashier", "verified_by": "chip_cashier", "authorized_by": "dric"}
 
 
 def pool_tips(cast, chips):
+    roster_dealers(cast)
     open_table(cast)
     services.tips(
         day=cast.day, table=cast.bj, chips=chips, signed=cast.signed(counted_by="dealer", verified_by="chip_cashier")
@@ -72,6 +82,7 @@ def test_only_dealers_share_tips(cast):
 
 
 def test_an_empty_tip_pool_is_not_paid_out(cast):
+    roster_dealers(cast)
     stock(cast)
     with pytest.raises(RuleViolation, match="tip pool is empty"):
         services.tip_payout(day=cast.day, hours=[(cast.dealer, Decimal(4))], signed=cast.signed(**PAYOUT_SIGNED))

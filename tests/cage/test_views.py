@@ -13,7 +13,7 @@ from django.urls import reverse
 from cage import services
 from cage.models import Account, Slip, SlipPrint
 from events.models import SigningPin
-from tests.cage.helpers import COUNT_SIGNED, SALE_SIGNED, open_table, stock
+from tests.cage.helpers import COUNT_SIGNED, SALE_SIGNED, open_table, roster_dealers, stock
 from tests.conftest import PASSWORD, PIN
 from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
 
@@ -73,6 +73,7 @@ def runner_holds(cast):
 
 
 def tipped(cast):
+    roster_dealers(cast)
     stock(cast)
     open_table(cast)
     services.tips(
@@ -81,6 +82,11 @@ def tipped(cast):
         chips={"1": 10},
         signed=cast.signed(counted_by="dealer", verified_by="chip_cashier"),
     )
+
+
+def rostered(cast):
+    roster_dealers(cast)
+    stock(cast)
 
 
 def opened(cast):
@@ -310,7 +316,7 @@ REFUSED = {
     ),
     "tip_payout": (
         "general_cashier",
-        stock,
+        rostered,
         lambda c: {"hours_dealer": "4", **signed_by(c, paid_by="general_cashier", verified_by="chip_cashier")},
         "the tip pool is empty",
     ),

@@ -8,14 +8,15 @@ left as it is, with any password or PIN its people changed.
 """
 
 import datetime
+import json
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
+from cage.importer import ImportFailed, import_records
 from events import services
 from events.models import Event, Role
 
@@ -23,6 +24,14 @@ DEMO_FILE = Path(__file__).resolve().parents[2] / "demo" / "lakeside-demo.json"
 SLUG = "lakeside-fair-2026"
 PASSWORD = "demo-pass-2026"
 PIN = "2468"  # each demo person's signing PIN, set at the login's setup as its owner would
+# Who is on the roster of each demo day: (people, role, from hour, until hour; 24 is midnight).
+ROSTER = [
+    (("ann",), Role.DRIC, 11, 24),
+    (("gus",), Role.GENERAL_CASHIER, 11, 24),
+    (("cora",), Role.CHIP_CASHIER, 11, 24),
+    (("dana", "dev", "del"), Role.DEALER, 12, 23),
+    (("rita", "ron"), Role.RUNNER, 12, 22),
+]
 LOGINS = [  # (person id, role shown)
     ("ann", "Designated Representative in Charge"),
     ("gus", "General Cashier"),
@@ -43,8 +52,17 @@ class Command(BaseCommand):
         if Event.objects.filter(slug=SLUG).exists():
             self.stdout.write(f"The demo event {SLUG} is already loaded.")
         else:
-            call_command("import_records", str(DEMO_FILE), stdout=self.stdout)
-            self.extend(Event.objects.get(slug=SLUG))
+            # The imported day came from paper: it comes with the hours it ran and its roster (the
+            # records format's extensions), as a day closed and locked cannot be given them later.
+            data = json.loads(DEMO_FILE.read_text())
+            first = data["days"][0]
+            first.update(opens_at="12:00", closes_at="23:00", shifts=self.shifts(first["date"]))
+            try:
+                event = import_records(data)
+            except ImportFailed as failed:
+                raise CommandError("\n".join(failed.problems)) from None
+            self.stdout.write(f"Imported {event.slug}: {event.days.count()} day(s), {event.slips.count()} slip(s).")
+            self.extend(event)
         self.print_logins()
 
     @transaction.atomic
@@ -73,29 +91,40 @@ class Command(BaseCommand):
                 request=None, username=person.code, code=setup.code, password=PASSWORD, pin=PIN
             )
 
-        # The imported day came from paper; give it the hours it ran and the next day a roster.
-        first = event.days.get(date=datetime.date(2026, 9, 11))
-        first.opens_at, first.closes_at = datetime.time(12, 0), datetime.time(23, 0)
-        first.save(update_fields=["opens_at", "closes_at"])
+        # The next day, scheduled with the same roster, ready for the DRIC to open.
         second = services.day_add(
             event=event, date=datetime.date(2026, 9, 12), opens_at=datetime.time(12, 0), closes_at=datetime.time(23, 0)
         )
-        for day in (first, second):
-            self.roster(event, day)
+        self.roster(event, second)
+
+    @staticmethod
+    def shifts(date: str) -> list[dict]:
+        """The demo's roster of one day, as a records file writes it: the designated persons from
+        11:00 to midnight, the dealers 12:00 to 23:00, the runners 12:00 to 22:00."""
+        day = datetime.date.fromisoformat(date)
+        rows = []
+        for codes, role, start, end in ROSTER:
+            for code in codes:
+                ends = datetime.datetime.combine(day, datetime.time()) + datetime.timedelta(hours=end)
+                rows.append(
+                    {
+                        "person": code,
+                        "role": role,
+                        "starts_at": f"{date}T{start:02d}:00",
+                        "ends_at": ends.strftime("%Y-%m-%dT%H:%M"),
+                    }
+                )
+        return rows
 
     def roster(self, event, day):
-        def at(hour):
-            return timezone.make_aware(datetime.datetime.combine(day.date, datetime.time(hour)))
+        def at(hours):
+            midnight = timezone.make_aware(datetime.datetime.combine(day.date, datetime.time()))
+            return midnight + datetime.timedelta(hours=hours)
 
         people = {p.code: p for p in event.people.all()}
-        for code, role in (("ann", Role.DRIC), ("gus", Role.GENERAL_CASHIER), ("cora", Role.CHIP_CASHIER)):
-            services.shift_add(
-                day=day, person=people[code], role=role, starts_at=at(11), ends_at=at(23) + (at(1) - at(0))
-            )
-        for code in ("dana", "dev", "del"):
-            services.shift_add(day=day, person=people[code], role=Role.DEALER, starts_at=at(12), ends_at=at(23))
-        for code in ("rita", "ron"):
-            services.shift_add(day=day, person=people[code], role=Role.RUNNER, starts_at=at(12), ends_at=at(22))
+        for codes, role, start, end in ROSTER:
+            for code in codes:
+                services.shift_add(day=day, person=people[code], role=role, starts_at=at(start), ends_at=at(end))
 
     def print_logins(self):
         self.stdout.write(f"Logins (password for all: {PASSWORD}; signing PIN for each person: {PIN}):")
