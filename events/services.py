@@ -656,15 +656,33 @@ def day_add(
     return day
 
 
+def roster_open(day: GamingDay) -> None:
+    """Refuse any change to the roster of a closed gaming day: the day is locked, and its staffing
+    sheet reads that roster as it stood."""
+    if day.status == GamingDay.Status.CLOSED:
+        raise RuleViolation(
+            _("Gaming day %(date)s is closed and locked: its roster no longer changes")
+            % {"date": day.date.isoformat()},
+            _("gaming day: a closed day is locked"),
+        )
+
+
+@transaction.atomic
 def shift_add(
     *, day: GamingDay, person: Person, role: str, starts_at: datetime.datetime, ends_at: datetime.datetime
 ) -> Shift:
+    day = GamingDay.objects.select_for_update().get(pk=day.pk)  # a day closing now waits for this
+    roster_open(day)
     if person.event_id != day.event_id:
-        raise RuleViolation(f"{person.name} is not on this event", "roster", field="person")
+        raise RuleViolation(_("%(name)s is not on this event") % {"name": person.name}, "roster", field="person")
     if role not in person.role_codes():
-        raise RuleViolation(f"{person.name} does not hold the role of {Role(role).label}", "roster", field="role")
+        raise RuleViolation(
+            _("%(name)s does not hold the role of %(role)s") % {"name": person.name, "role": Role(role).label},
+            "roster",
+            field="role",
+        )
     if ends_at <= starts_at:
-        raise RuleViolation("A shift must end after it starts", "roster", field="ends_at")
+        raise RuleViolation(_("A shift must end after it starts"), "roster", field="ends_at")
     shift = Shift(day=day, person=person, role=role, starts_at=starts_at, ends_at=ends_at)
     shift.full_clean()
     shift.save()
