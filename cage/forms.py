@@ -38,6 +38,7 @@ from cage.slip_types import (
     VOIDABLE,
     SlipKind,
 )
+from cage.variances import VARIANCE_REASONS
 from events.form_input import CheckedInput
 from events.models import GameTable, GamingDay, Person, Role
 from events.roster import rostered
@@ -72,16 +73,6 @@ TABLE_STATES = {
     SlipType.FILL: GameTable.State.OPEN,
     SlipType.CREDIT: GameTable.State.OPEN,
     SlipType.TABLE_CLOSE: GameTable.State.OPEN,
-}
-
-# A variance's reason, chosen from a list at the nightly reconciliation.
-VARIANCE_REASONS = {
-    "miscount": gettext_lazy("Miscount"),
-    "missing_chips": gettext_lazy("Missing chips"),
-    "foreign_chips": gettext_lazy("Foreign chips"),
-    "cash_short": gettext_lazy("Cash short"),
-    "cash_over": gettext_lazy("Cash over"),
-    "other": gettext_lazy("Other"),
 }
 
 # The fixed places the cage counts, by their account's code (runners are "runner:<id>").

@@ -21,7 +21,6 @@ from django.utils import timezone
 from audit import services as audit
 from cage import records_file, services, staging
 from cage.fields import BillsAndCoins
-from cage.forms import VARIANCE_REASONS
 from cage.models import Account, Slip, SlipType
 from cage.money import AMOUNTS_RULE, MAX_AMOUNT_CENTS, MAX_CHIP_COUNT
 from cage.slip_types import (
@@ -37,6 +36,7 @@ from cage.slip_types import (
     TARGET,
     TENDER,
 )
+from cage.variances import VARIANCE_REASONS
 from events import services as event_services
 from events.models import Event, GamingDay, Licensee, Person, Role
 from events.rules import RuleViolation

@@ -38,9 +38,19 @@ TITLE = ParagraphStyle("slip-title", parent=BODY, fontName="Helvetica-Bold", fon
 LICENCE = ParagraphStyle("slip-licence", parent=EVENT, alignment=2)
 STATE = ParagraphStyle("slip-state", parent=BODY, fontName="Helvetica-Bold", fontSize=14, leading=17, alignment=2)
 HEADING = ParagraphStyle(
-    "slip-heading", parent=BODY, fontName="Helvetica-Bold", fontSize=13, leading=16, spaceBefore=10, spaceAfter=4
+    "slip-heading",
+    parent=BODY,
+    fontName="Helvetica-Bold",
+    fontSize=13,
+    leading=16,
+    spaceBefore=10,
+    spaceAfter=4,
+    keepWithNext=1,  # a heading never ends a page alone
 )
 CELL = ParagraphStyle("slip-cell", parent=BODY, fontSize=11, leading=13)
+CELL_RIGHT = ParagraphStyle("slip-cell-right", parent=CELL, alignment=2)
+CELL_HEAD = ParagraphStyle("slip-cell-head", parent=CELL, fontName="Helvetica-Bold")
+CELL_HEAD_RIGHT = ParagraphStyle("slip-cell-head-right", parent=CELL_HEAD, alignment=2)
 FACT_LABEL = ParagraphStyle("slip-fact", parent=CELL, textColor=MUTED)
 CAPTION = ParagraphStyle("slip-caption", parent=BODY, fontSize=10, leading=12, textColor=MUTED)
 SIGNER = ParagraphStyle("slip-signer", parent=BODY, fontName="Helvetica-Bold", fontSize=11, leading=13)
@@ -171,12 +181,47 @@ def _money(sheet: dict) -> list:
         )
     )
     story += [Spacer(1, 8), total]
+    story += _count_lines(sheet)
     if sheet.get("reason"):
         story += [_p(_("Reason"), HEADING), _p(sheet["reason"])]
+    if sheet.get("reason_details"):
+        story += [_p(_("Details"), HEADING), _p(sheet["reason_details"])]
     if sheet.get("voided"):
         # Also in the flow, level and wrapped, so the void reads plainly under the diagonal stamp.
         story += [_p(_("Voided"), HEADING), _p(sheet["voided"])]
     return story
+
+
+def _count_lines(sheet: dict) -> list:
+    """A count's expected, counted and variance per chip denomination and for cash: printed once
+    the count is in, so the paper shows what the blind count was checked against."""
+    lines = sheet.get("count_lines") or []
+    if not lines:
+        return []
+
+    def figure(line, key):
+        count = line[f"{key}_count"]
+        text = line[key] if count is None else f"{count:,} · {line[key]}"
+        return _p(text, CELL_RIGHT)
+
+    rows = [
+        [
+            _p(_("Chips or cash"), CELL_HEAD),
+            _p(_("Expected"), CELL_HEAD_RIGHT),
+            _p(_("Counted"), CELL_HEAD_RIGHT),
+            _p(_("Variance"), CELL_HEAD_RIGHT),
+        ]
+    ]
+    for line in lines:
+        variance = (
+            _("%(amount)s (%(how)s)") % {"amount": line["variance"], "how": line["how"]} if line["variance"] else "—"
+        )
+        rows.append(
+            [_p(line["what"], CELL), figure(line, "expected"), figure(line, "counted"), _p(variance, CELL_RIGHT)]
+        )
+    table = _ruled(rows, [1.3 * inch, 1.75 * inch, 1.75 * inch, WIDTH - 4.8 * inch])
+    caption = _p(_("Expected: what the books held when the count was made. Variance: counted - expected."), CAPTION)
+    return [KeepTogether([_p(_("Expected and counted"), HEADING), table, Spacer(1, 2), caption])]
 
 
 def _signatures(sheet: dict) -> list:
@@ -190,9 +235,11 @@ def _signatures(sheet: dict) -> list:
         widths = [1.7 * inch, 1.7 * inch, WIDTH - 5.0 * inch, 1.6 * inch]
         story += [_p(_("Signatures"), HEADING), _ruled(rows, widths)]
     if sheet["to_sign"]:
-        story.append(_p(_("Still to sign"), HEADING))
+        # keepWithNext does not reach into a KeepTogether: the heading goes inside the first line's.
+        title = [_p(_("Still to sign"), HEADING)]
         for line in sheet["to_sign"]:
-            story.append(KeepTogether(_blank_line(line)))
+            story.append(KeepTogether(title + _blank_line(line)))
+            title = []
     return story
 
 
@@ -322,7 +369,9 @@ def render_slip_pdf(sheet: dict) -> bytes:
 
     `sheet` keys: title, event, licensee, licence_number, gaming_day (date), at (aware datetime), facts
     [(label, value)], chips [{label, count, cents}], cash (cents or None), cash_lines (optional, like chips),
-    total (cents), reason, state, signatures [{capacity, role, name, signed_at}], to_sign [{capacity, role}],
+    total (cents), reason, reason_details (optional: the counter's words beside a count's reason),
+    count_lines (optional: a count's [{what, expected, counted, expected_count, counted_count, variance, how}]),
+    state, signatures [{capacity, role, name, signed_at}], to_sign [{capacity, role}],
     voided (None or the void's text), reprint (bool), printed_at (aware datetime).
     """
     # "page 1 of N" needs N before the first footer is drawn: lay the slip out once to count its pages.

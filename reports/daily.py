@@ -28,6 +28,7 @@ from cage.selectors.openers import check_text, closer_check_of
 from cage.selectors.registers import serial_checks
 from cage.selectors.slips import State, slip_state
 from cage.slip_types import SLIP_KINDS
+from cage.variances import variance_reason
 from events import games
 from events.access import ROLE_NAMES
 from events.compliance import roster_gaps
@@ -303,6 +304,7 @@ def _variances(loaded: _Loaded, places: dict[str, str]) -> list[dict]:
         if slip.pk in loaded.voided:
             continue
         opener_check = _opener_check(slip) if slip.slip_type == SlipType.TABLE_OPEN else ""
+        reason, details = variance_reason(slip.details, slip.reason)
         for v in slip.details.get("variances", []):
             rows.append(
                 {
@@ -313,7 +315,8 @@ def _variances(loaded: _Loaded, places: dict[str, str]) -> list[dict]:
                     "instrument": v["instrument"],
                     "chips_or_cash": str(instrument_name(v["instrument"])),
                     "amount": v["amount"],
-                    "reason": slip.reason,
+                    "reason": reason,
+                    "details": details,
                     "opener_check": opener_check,
                 }
             )
@@ -423,14 +426,29 @@ def _variance_sheet(variances: list[dict]) -> Sheet:
             Column("chips_or_cash", _("Chips or cash")),
             Column("amount", _("Amount"), money=True),
             Column("reason", _("Reason")),
+            Column("details", _("Details")),
             Column("opener_check", _("Opener against the last closer")),
         ],
         [
-            Row([v["slip"], v["at"], v["place"], v["chips_or_cash"], v["amount"], v["reason"], v["opener_check"]])
+            Row(
+                [
+                    v["slip"],
+                    v["at"],
+                    v["place"],
+                    v["chips_or_cash"],
+                    v["amount"],
+                    v["reason"],
+                    v["details"],
+                    v["opener_check"],
+                ]
+            )
             for v in variances
         ],
         notes=[
             _("Counted − expected: over is positive, short is negative."),
+            _(
+                "Reason: as chosen from the reconciliation's list (or as written, for an opener); details: the counter's own words."
+            ),
             _(
                 "An opener is checked against what its table's last closer left; a difference is signed off "
                 "by the DRIC before the day closes."
@@ -840,10 +858,31 @@ def _staffing_sheet(loaded: _Loaded, shifts, gaps: dict) -> Sheet:
     )
 
 
+def _close_sign_off(loaded: _Loaded) -> dict:
+    """Who reviewed and approved the day: the day close's signatures (prepared by the General
+    Cashier, verified by the Chip Cashier, approved by the DRIC), one line per capacity, each with
+    the signer's name, role and time, or blank (None) while nobody has signed it."""
+    close = next((s for s in loaded.slips if s.slip_type == SlipType.CLOSE_DAY), None)
+    signed = {s.capacity: s for s in close.signatures.all()} if close else {}
+    lines = []
+    for capacity in SLIP_KINDS[SlipType.CLOSE_DAY].capacities:
+        signature = signed.get(capacity.code)
+        lines.append(
+            {
+                "capacity": str(capacity.label),
+                "role": capacity.roles_label(),
+                "name": signature.person.name if signature else None,
+                "signed_at": (f"{timezone.localtime(signature.signed_at):%Y-%m-%d %H:%M}" if signature else None),
+            }
+        )
+    return {"slip": close.number if close else None, "lines": lines}
+
+
 def day_sheets(day: GamingDay) -> dict:
     """Every daily control sheet of one gaming day, and its figures. A fixed number of queries.
 
-    {"event", "date", "figures": day_figures' dict, "sheets": [Sheet, ...]}.
+    {"event", "date", "figures": day_figures' dict, "sheets": [Sheet, ...], "sign_off": the day
+    close's signatures (see _close_sign_off)}.
     """
     event = day.event
     loaded = _load(day)
@@ -874,6 +913,7 @@ def day_sheets(day: GamingDay) -> dict:
         "date_shown": date_format(day.date, "DATE_FORMAT"),
         "figures": figures,
         "sheets": sheets,
+        "sign_off": _close_sign_off(loaded),
     }
 
 

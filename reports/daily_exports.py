@@ -15,6 +15,7 @@ from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Space
 
 from events import csv_safe
 from reports.daily import Sheet
+from reports.pdf_layout import content_widths, words_whole
 
 
 def sheet_csv(sheet: Sheet) -> str:
@@ -45,7 +46,8 @@ CELL_BOLD = ParagraphStyle("daycellbold", parent=CELL, fontName="Helvetica-Bold"
 CELL_RIGHT = ParagraphStyle("daycellright", parent=CELL, alignment=2)
 CELL_RIGHT_BOLD = ParagraphStyle("daycellrightbold", parent=CELL_RIGHT, fontName="Helvetica-Bold")
 PAGE = landscape(letter)
-WIDTH = PAGE[0] - 1.2 * inch
+# The frame's width: the page less its margins and the frame's own padding (6 pt each side).
+WIDTH = PAGE[0] - 1.2 * inch - 12
 
 
 def _cell(text: str, *, right: bool, bold: bool) -> Paragraph:
@@ -57,23 +59,9 @@ def sheet_table(sheet: Sheet) -> Table:
     money = [c.money or c.num for c in sheet.columns]
     header = [_cell(str(c.label), right=m, bold=True) for c, m in zip(sheet.columns, money, strict=True)]
     body = [[_cell(text, right=right, bold=row["strong"]) for text, right in row["cells"]] for row in sheet.shown()]
-    # Each column as wide as its longest text asks, figures at their own width, all within the page;
-    # a heading may wrap between its words, a cell's text should not (a runner's name beside empty
-    # cells, say).
-    shown = sheet.shown()
-    longest = [
-        max(
-            [
-                max(len(word) for word in str(c.label).split()),
-                len("$10,000.00") if c.money else 0,  # room for a figure even while the column is empty
-                *(len(row["cells"][i][0]) for row in shown),
-            ]
-        )
-        for i, c in enumerate(sheet.columns)
-    ]
-    wanted = [max(0.55 * inch, min(n, 60) * 0.075 * inch + 0.15 * inch) for n in longest]
-    scale = min(1.0, WIDTH / sum(wanted))
-    widths = [w * scale for w in wanted]
+    # Each column at least as wide as its longest word, so that no word breaks; the room left goes
+    # to the columns whose text would wrap (reports.pdf_layout).
+    widths = content_widths([header, *body], WIDTH)
     table = Table([header, *body], colWidths=widths, repeatRows=1, hAlign="LEFT")
     style = [
         ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor("#9aa5b1")),
@@ -87,11 +75,47 @@ def sheet_table(sheet: Sheet) -> Table:
     return table
 
 
+def sign_off_block(sign_off: dict, heading, body) -> list:
+    """The day's review and approval: each designated person's name, role and time as signed in
+    the app at the day's close; a blank line to sign on where nobody has signed yet."""
+
+    def cell(text, *, bold=False):
+        return _cell(text, right=False, bold=bold)
+
+    # Narrow empty columns between name, time and signature keep their pen lines apart.
+    rows = [[cell(_("Capacity"), bold=True), cell(_("Role"), bold=True), cell(_("Name"), bold=True), ""]]
+    rows[0] += [cell(_("Date and time"), bold=True), "", cell(_("Signature"), bold=True)]
+    style = [
+        ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.HexColor("#52606d")),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
+    ]
+    for i, line in enumerate(sign_off["lines"], start=1):
+        row = [cell(line["capacity"], bold=True), cell(line["role"])]
+        if line["name"]:
+            row += [cell(line["name"]), "", cell(line["signed_at"]), "", cell(_("signed in the app"))]
+        else:
+            # Room for a pen: the name, the time and the signature, each on a line of its own.
+            row += ["", "", "", "", ""]
+            style += [("LINEBELOW", (col, i), (col, i), 0.8, colors.black) for col in (2, 4, 6)]
+            style.append(("TOPPADDING", (0, i), (-1, i), 18))
+        rows.append(row)
+    designed = [1.3 * inch, 1.5 * inch, 2.3 * inch, 0.2 * inch, 1.5 * inch, 0.2 * inch, 2.4 * inch]
+    table = Table(rows, colWidths=words_whole(rows, designed, WIDTH), hAlign="LEFT", style=style)
+    if sign_off["slip"]:
+        note = _("Signed in the app when the day closed (%(slip)s).") % {"slip": sign_off["slip"]}
+    else:
+        note = _("The day is not closed: nobody has signed it in the app yet.")
+    return [Paragraph(escape(_("Reviewed and approved")), heading), table, Paragraph(escape(note), body)]
+
+
 def sheets_pdf(data: dict) -> bytes:
     """The day's control sheets, one after the other, with the close's signature block."""
     event = data["event"]
     styles = getSampleStyleSheet()
-    body, heading = styles["BodyText"], styles["Heading2"]
+    body = styles["BodyText"]
+    # A sheet's title never sits alone at the foot of a page.
+    heading = ParagraphStyle("day-sheet-heading", parent=styles["Heading2"], keepWithNext=1)
     buffer = io.BytesIO()
     title = _("Daily control sheets: %(event)s, gaming day %(date)s") % {"event": event.name, "date": data["date"]}
     doc = SimpleDocTemplate(
@@ -120,23 +144,6 @@ def sheets_pdf(data: dict) -> bytes:
         block.append(sheet_table(sheet) if sheet.rows else Paragraph(escape(str(sheet.empty)), body))
         block += [Paragraph(escape(str(note)), body) for note in sheet.notes]
         story.append(KeepTogether(block))
-    story += [
-        Spacer(1, 0.3 * inch),
-        KeepTogether(
-            [
-                Paragraph(escape(_("Reviewed and approved")), heading),
-                Table(
-                    [
-                        [_("Prepared by (General Cashier)"), _("Signature: ______________________")],
-                        [_("Verified by (Chip Cashier)"), _("Signature: ______________________")],
-                        [_("Approved by (DRIC)"), _("Signature: ______________________")],
-                    ],
-                    colWidths=[3 * inch, 3.5 * inch],
-                    hAlign="LEFT",
-                    style=[("FONT", (0, 0), (-1, -1), "Helvetica", 9), ("BOTTOMPADDING", (0, 0), (-1, -1), 10)],
-                ),
-            ]
-        ),
-    ]
+    story += [Spacer(1, 0.3 * inch), KeepTogether(sign_off_block(data["sign_off"], heading, body))]
     doc.build(story)
     return buffer.getvalue()

@@ -22,6 +22,7 @@ from events import csv_safe, games
 from events.models import Event, Role
 from reports.charts import chip_liability, report_charts
 from reports.names import named_variances
+from reports.pdf_layout import content_widths, words_whole
 from reports.services import cents_of, deposit_lines, difference_words, reconciliation, report_state
 
 # The event totals as people read them on the report page; the keys stay the JSON report's own.
@@ -77,6 +78,11 @@ def figures_csv(figures: dict) -> str:
 
 
 CELL = ParagraphStyle("cell", fontName="Helvetica", fontSize=9, leading=11)
+CELL_BOLD = ParagraphStyle("cell-bold", parent=CELL, fontName="Helvetica-Bold")
+CELL_RIGHT = ParagraphStyle("cell-right", parent=CELL, alignment=2)
+CELL_RIGHT_BOLD = ParagraphStyle("cell-right-bold", parent=CELL_BOLD, alignment=2)
+# The frame's width on a letter page with the report's margins (the frame pads 6 pt each side).
+FRAME_WIDTH = letter[0] - 1.4 * inch - 12
 
 
 def _text(value: str) -> Paragraph:
@@ -85,7 +91,24 @@ def _text(value: str) -> Paragraph:
 
 
 def _grid(rows, widths, *, header=True, right=(), bold_last=False):
-    """A ruled table, left on the page; `right` lists the columns of figures, set flush right."""
+    """A ruled table, left on the page; `right` lists the columns of figures, set flush right;
+    `widths` None: as wide as the content asks, within the frame.
+
+    Every text is a Paragraph, so that a heading too long for its column ("Cash over/short")
+    wraps between words instead of running over the next column; each column is widened to its
+    longest word where the widths asked for are too narrow (reports.pdf_layout)."""
+    right = set(right)
+    last = len(rows) - 1
+
+    def cell(value, r, c):
+        if not isinstance(value, str):
+            return value
+        bold = (header and r == 0) or (bold_last and r == last)
+        style = (CELL_RIGHT_BOLD if bold else CELL_RIGHT) if c in right else (CELL_BOLD if bold else CELL)
+        return Paragraph(escape(value), style)
+
+    rows = [[cell(value, r, c) for c, value in enumerate(row)] for r, row in enumerate(rows)]
+    widths = content_widths(rows, FRAME_WIDTH) if widths is None else words_whole(rows, list(widths), FRAME_WIDTH)
     table = Table(rows, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT")
     style = [
         ("FONT", (0, 0), (-1, -1), "Helvetica", 9),
@@ -194,14 +217,18 @@ def _expense_rows(event: Event) -> list[dict]:
     return rows
 
 
-def figures_pdf(event: Event, figures: dict) -> bytes:
+def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> bytes:
     """The financial report on the results of the event, to be signed and filed (T&C 2.7).
 
-    A draft on every page until every gaming day is closed; then the certification, with each
-    designated person's signature as given in the app."""
+    `figures` and `variance_notes` as reports.figures.report_figures gives them. A draft on every
+    page until every gaming day is closed; then the certification, with each designated person's
+    signature as given in the app."""
     state = report_state(event, figures)
     styles = getSampleStyleSheet()
-    body, heading, sub = styles["BodyText"], styles["Heading2"], styles["Heading4"]
+    body = styles["BodyText"]
+    # A heading never sits alone at the foot of a page: it goes over with what it heads.
+    heading = ParagraphStyle("report-heading", parent=styles["Heading2"], keepWithNext=1)
+    sub = ParagraphStyle("report-subheading", parent=styles["Heading4"], keepWithNext=1)
     alert = ParagraphStyle("alert", parent=body, textColor=RED, fontName="Helvetica-Bold")
     buffer = io.BytesIO()
     doc = SimpleDocTemplate(
@@ -390,22 +417,32 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
         ),
     ]
     if figures["variances"]:
-        story.append(
+        story += [
+            Spacer(1, 0.08 * inch),
             _grid(
-                [[_("Date"), _("Place"), _("Chips or cash"), _("Amount"), _("Reason")]]
+                [[_("Date"), _("Place"), _("Chips or cash"), _("Amount"), _("Reason"), _("Details")]]
                 + [
-                    [v["date"], _text(v["place"]), v["chips_or_cash"], _money(v["amount"]), _text(v["reason"])]
-                    for v in named_variances(event, figures["variances"])
+                    [
+                        v["date"],
+                        _text(v["place"]),
+                        _text(v["chips_or_cash"]),
+                        _money(v["amount"]),
+                        _text(v["reason"]),
+                        _text(v["details"]),
+                    ]
+                    for v in named_variances(event, figures["variances"], variance_notes)
                 ],
-                [0.9 * inch, 1.3 * inch, 1.0 * inch, 0.9 * inch, 2.9 * inch],
+                None,  # free text: the columns take the room their words ask for
                 right=(3,),
-            )
-        )
+            ),
+        ]
 
-    story.append(para(_("Charts"), sub))
+    # keepWithNext does not reach into a KeepTogether: the heading goes inside the first chart's.
+    title = [para(_("Charts"), sub)]
     for chart in report_charts(figures):
         caption = para(_("%(title)s: %(values)s") % {"title": chart.title, "values": chart.caption}, CELL)
-        story += [KeepTogether([chart.drawing, caption]), Spacer(1, 0.12 * inch)]
+        story += [KeepTogether([*title, chart.drawing, caption]), Spacer(1, 0.12 * inch)]
+        title = []
 
     # (C) expenses
     expenses = _expense_rows(event)
@@ -522,7 +559,7 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
                 )
             ),
             Spacer(1, 0.15 * inch),
-            _grid(rows, [2.5 * inch, 1.5 * inch, 1.2 * inch, 1.9 * inch]),
+            _grid(rows, [2.5 * inch, 1.3 * inch, 1.3 * inch, 1.75 * inch]),
         ]
         if state.stale:
             block.append(para(state.stale_note(), alert))

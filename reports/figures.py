@@ -10,6 +10,7 @@ from decimal import Decimal
 from cage.models import Slip, SlipType
 from cage.money import cents_str, shortest_decimal
 from cage.slip_types import SLIP_KINDS
+from cage.variances import variance_reason
 from events import games
 from events.models import Event
 
@@ -22,6 +23,14 @@ def slip_value(slip: Slip, values: dict[str, int]) -> int:
 
 
 def event_figures(event: Event) -> dict:
+    """The event's figures as cage-report/1 defines them."""
+    return report_figures(event)[0]
+
+
+def report_figures(event: Event) -> tuple[dict, list[dict]]:
+    """event_figures, and beside its variances (in their order) what the format has no place
+    for and the report page and PDF show: {"reason", "details"} of each, the reason as chosen
+    from the reconciliation's list in the reader's language (cage.variances). The same queries."""
     values = {d.key: d.value_cents for d in event.denominations.all()}
     days = list(event.days.all())
     slips = list(Slip.objects.filter(event=event).select_related("table").order_by("id"))
@@ -34,6 +43,7 @@ def event_figures(event: Event) -> dict:
     expenses = 0
     tip_shares = []
     variances = []
+    variance_notes = []
     day_dates = {day.id: day.date.isoformat() for day in days}
 
     for slip in live:
@@ -77,6 +87,8 @@ def event_figures(event: Event) -> dict:
                     "reason": slip.reason,
                 }
             )
+            reason, details = variance_reason(slip.details, slip.reason)
+            variance_notes.append({"reason": reason, "details": details})
 
     table_rows = []
     game_wins: dict[tuple[str, str], int] = defaultdict(int)
@@ -118,7 +130,7 @@ def event_figures(event: Event) -> dict:
     outstanding = event_totals["chip_sales"] - event_totals["redemptions"] - event_totals["win"] - event_totals["tips"]
     net = event_totals["win"] + outstanding + event_totals["cash_over_short"] - expenses
     money_keys = ("opener", "fills", "credits", "closer", "win")
-    return {
+    figures = {
         "format": "cage-report/1",
         "event": event.slug,
         "tables": [{k: cents_str(v) if k in money_keys else v for k, v in row.items()} for row in table_rows],
@@ -142,3 +154,4 @@ def event_figures(event: Event) -> dict:
         "tip_shares": tip_shares,
         "variances": variances,
     }
+    return figures, variance_notes

@@ -19,10 +19,17 @@ def instrument_name(code: str) -> str:
     return chips_label(code.split(":", 1)[1]) if code.startswith("chips:") else code
 
 
-def named_variances(event, variances: list[dict]) -> list[dict]:
-    """The variances with `place` and `chips_or_cash` as people name them, beside the codes."""
+def named_variances(event, variances: list[dict], notes: list[dict]) -> list[dict]:
+    """The variances with `place` and `chips_or_cash` as people name them, beside the codes, and
+    `reason` and `details` as reports.figures.report_figures reads them (one note per variance)."""
     places = place_names(event)
     return [
-        {**v, "place": places.get(v["account"], v["account"]), "chips_or_cash": instrument_name(v["instrument"])}
-        for v in variances
+        {
+            **v,
+            "place": places.get(v["account"], v["account"]),
+            "chips_or_cash": instrument_name(v["instrument"]),
+            "reason": note["reason"],
+            "details": note["details"],
+        }
+        for v, note in zip(variances, notes, strict=True)
     ]

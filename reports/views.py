@@ -14,14 +14,14 @@ from events.access import ROLE_NAMES, event_access
 from events.rules import RuleViolation
 from reports.charts import chip_liability, report_charts
 from reports.exports import TOTAL_LABELS, figures_csv, figures_pdf
-from reports.figures import event_figures
+from reports.figures import event_figures, report_figures
 from reports.names import named_variances
 from reports.services import cents_of, designated_role, report_sign, report_state
 
 
 def event_report(request, slug):
     access = event_access(request, slug)
-    figures = event_figures(access.event)
+    figures, variance_notes = report_figures(access.event)
     state = report_state(access.event, figures)
     role = designated_role(access.person)
     signed = role is not None and any(
@@ -35,7 +35,7 @@ def event_report(request, slug):
         }
         for r, people in state.designated.items()
     ]
-    shown = money_shown(access.event, figures)
+    shown = money_shown(access.event, figures, variance_notes)
     return render(
         request,
         "reports/event.html",
@@ -62,7 +62,7 @@ MONEY_KEYS = {
 }
 
 
-def money_shown(event, figures: dict) -> dict:
+def money_shown(event, figures: dict, variance_notes: list[dict]) -> dict:
     """The figures as the page shows them: amounts as money ("-$120.00"), games and people by
     name. A copy: the figures themselves (the cage-report/1 strings) stay as they are."""
     shown = {
@@ -75,7 +75,7 @@ def money_shown(event, figures: dict) -> dict:
     shown["event_totals"] = {k: dollars(cents_of(v)) for k, v in figures["event_totals"].items()}
     for row in shown["tables"] + shown["games"]:
         row["game_name"] = games.get_game(row["game"]).name_en
-    shown["variances"] = named_variances(event, shown["variances"])
+    shown["variances"] = named_variances(event, shown["variances"], variance_notes)
     names = dict(event.people.values_list("code", "name"))
     for share in shown["tip_shares"]:
         share["name"] = names.get(share["person"], share["person"])
@@ -120,7 +120,7 @@ def event_report_csv(request, slug):
 def event_report_pdf(request, slug):
     """The financial report in one click. Rendered outside any transaction: it only reads."""
     access = event_access(request, slug)
-    pdf = figures_pdf(access.event, event_figures(access.event))
+    pdf = figures_pdf(access.event, *report_figures(access.event))
     audit.exported(access.event, "event_report", "pdf")
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{access.event.slug}-financial-report.pdf"'

@@ -4,7 +4,6 @@ DRIC's sign-off, and the words for what an opener was checked against (cage.serv
 from django.utils.translation import gettext as _
 
 from cage.models import Slip, SlipType
-from cage.services.ledger import chips_label
 from cage.slip_types import SLIP_KINDS
 from events.models import GamingDay
 
@@ -27,6 +26,10 @@ def closer_name(check: dict) -> str:
 
 def differences_text(differences: dict[str, int]) -> str:
     """ "$5 chips: 1 short, $1 chips: 2 over": opener − what the closer left, per denomination."""
+    # Imported here: cage.services imports this module, so importing cage.services at the top made
+    # `manage.py day_report` (which reaches this module first) fail on a circular import.
+    from cage.services.ledger import chips_label
+
     return ", ".join(
         (_("%(chips)s: %(count)s over") if n > 0 else _("%(chips)s: %(count)s short"))
         % {"chips": chips_label(key), "count": abs(n)}

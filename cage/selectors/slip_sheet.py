@@ -2,21 +2,23 @@
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from cage.fields import BillsAndCoins
-from cage.models import OpenerSignOff, Posting, Slip
+from cage.models import Account, OpenerSignOff, Posting, Slip, SlipType
 from cage.money import dollars
 from cage.selectors.openers import check_text, closer_check_of
 from cage.selectors.slips import State, slip_state
 from cage.services.ledger import account_label, chips_label, instrument_label
 from cage.slip_types import SLIP_KINDS
+from cage.variances import variance_reason
 from events.access import ROLE_NAMES
 
 PIECE_LABELS = {piece.cents: piece.label for piece in BillsAndCoins.DENOMINATIONS}
 
 
-def chip_rows(event, chips: dict) -> list[dict]:
-    values = {d.key: d.value_cents for d in event.denominations.all()}
+def chip_rows(event, chips: dict, denominations=None) -> list[dict]:
+    values = {d.key: d.value_cents for d in (event.denominations.all() if denominations is None else denominations)}
     return [
         {
             "label": chips_label(key),
@@ -80,7 +82,8 @@ def slip_sheet(slip: Slip, *, reprint: bool = False) -> dict:
     source = details.get("chips", {})
     if slip.voids_id and not source:
         source = (slip.voids.details or {}).get("chips", {})
-    chips = chip_rows(event, source)
+    denominations = list(event.denominations.all())
+    chips = chip_rows(event, source, denominations)
     cash = details.get("cash")
     if cash is None and kind.type != "count":
         cash = _cash_moved(slip)
@@ -99,6 +102,7 @@ def slip_sheet(slip: Slip, *, reprint: bool = False) -> dict:
         # A runner hands back chips and cash, a count finds both; a sale's cash pays for its chips.
         total = chips_value + (cash or 0) if kind.type in ("runner_return", "count") else chips_value or (cash or 0)
 
+    reason, reason_details = variance_reason(details, slip.reason)
     by_role = {}
     for s in signatures:
         roles = [r for r in kind.capacity(s.capacity).roles if r in s.person.role_codes()]
@@ -121,7 +125,11 @@ def slip_sheet(slip: Slip, *, reprint: bool = False) -> dict:
         "cash": cash,
         "cash_lines": cash_lines,
         "total": total,
-        "reason": slip.reason,
+        # A count's reason is the one chosen from the reconciliation's list, in the reader's
+        # language; the counter's own words beside it are its details.
+        "reason": reason,
+        "reason_details": reason_details,
+        "count_lines": count_lines(slip, denominations) if kind.type == SlipType.COUNT else [],
         "state": str(State.LABELS[state]),
         "state_code": state,
         "signatures": [
@@ -149,6 +157,48 @@ def slip_sheet(slip: Slip, *, reprint: bool = False) -> dict:
         # An opener that differs from its table's last closer, and its sign-off (None: not flagged).
         "flagged": bool(check and check.get("differences")),
         "sign_off": sign_off,
+    }
+
+
+def count_lines(slip: Slip, denominations) -> list[dict]:
+    """A count's expected (the books when it was counted), counted and variance, per chip
+    denomination and for cash: what the blind count hid, printed once the count is in.
+    Expected is counted − variance, both kept on the slip; nothing is read again."""
+    details = slip.details or {}
+    variances = {v["instrument"]: v["amount"] for v in details.get("variances", [])}
+    counted_chips = details.get("chips") or {}
+    lines = []
+    for d in denominations:
+        counted = counted_chips.get(d.key, 0) * d.value_cents
+        variance = variances.get(f"chips:{d.key}", 0)
+        if counted or variance:
+            lines.append(_count_line(chips_label(d.key), counted - variance, counted, variance, d.value_cents))
+    cash = details.get("cash")
+    bank_cash = slip.account_id is not None and slip.account.kind == Account.Kind.BANK_CASH
+    if cash is not None and (cash or variances.get("cash") or bank_cash):
+        lines.append(_count_line(_("cash"), cash - variances.get("cash", 0), cash, variances.get("cash", 0), None))
+    return lines
+
+
+def _count_line(what: str, expected: int, counted: int, variance: int, unit: int | None) -> dict:
+    how = ""
+    if variance and unit:
+        chips = abs(variance) // unit
+        how = (
+            ngettext("%(n)s chip over", "%(n)s chips over", chips)
+            if variance > 0
+            else ngettext("%(n)s chip short", "%(n)s chips short", chips)
+        ) % {"n": chips}
+    elif variance:
+        how = _("over") if variance > 0 else _("short")
+    return {
+        "what": what,
+        "expected": dollars(expected),
+        "counted": dollars(counted),
+        "expected_count": expected // unit if unit else None,
+        "counted_count": counted // unit if unit else None,
+        "variance": dollars(variance) if variance else "",
+        "how": how,
     }
 
 

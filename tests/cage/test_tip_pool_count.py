@@ -91,8 +91,8 @@ def test_a_short_tip_pool_goes_to_over_short_with_its_reason_and_the_payout_shar
 
     # The variance report and the day's and event's chip over/short read it like any count's.
     variances = day_figures(cast.day)["variances"]
-    assert [(v["place"], v["chips_or_cash"], v["amount"], v["reason"]) for v in variances] == [
-        ("tip pool", "$1 chips", -200, "two $1 chips missing from the tip box")
+    assert [(v["place"], v["chips_or_cash"], v["amount"], v["reason"], v["details"]) for v in variances] == [
+        ("tip pool", "$1 chips", -200, "Missing chips", "two $1 chips missing from the tip box")
     ]
     sheet = next(s for s in day_sheets(cast.day)["sheets"] if s.key == "variances")
     assert sheet.plain()[0]["place"] == "tip pool" and sheet.plain()[0]["amount"] == "-2.00"

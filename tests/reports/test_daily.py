@@ -10,6 +10,10 @@ import csv
 import datetime
 import io
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -20,20 +24,23 @@ from django.utils import timezone
 
 from cage import services
 from cage.importer import import_records
+from cage.models import Slip
 from cage.money import cents_str
 from events import services as event_services
 from events.models import GamingDay, Role
 from reports.daily import day_figures, day_sheets, sheets_json
-from reports.daily_exports import sheet_csv
+from reports.daily_exports import sheet_csv, sheets_pdf
 from reports.figures import event_figures
-from tests.cage.helpers import FILL_SIGNED, open_table, stock
+from tests.cage.helpers import FILL_SIGNED, close_clean_day, open_table, stock
 from tests.conftest import EXAMPLES, PASSWORD, give_login
 from tests.reports.test_exports import pdf_text, poppler  # noqa: F401  (poppler: a fixture)
 from tests.reports.test_figures import EXAMPLE
+from tests.reports.test_variance_reasons import pictures
 
 pytestmark = pytest.mark.django_db
 REPORT = json.loads((EXAMPLES / "lakeside-one-day.report.json").read_text())
 SLUG, DATE = "lakeside-fair-2026", "2026-09-11"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def example_day() -> GamingDay:
@@ -163,7 +170,7 @@ def test_variance_tips_runners_cage_and_staffing_sheets():
     data = day_sheets(example_day())
     assert rows(data, "variances") == [
         {"slip": "Count 2", "time": "23:50", "place": "chip bank", "chips_or_cash": "$1 chips", "amount": "-2.00",
-         "reason": "two $1 chips missing", "opener_check": ""}
+         "reason": "two $1 chips missing", "details": "", "opener_check": ""}
     ]  # fmt: skip
     tips = rows(data, "tip_distribution")
     shares = [(r["dealer"], r["hours"], r["amount"]) for r in tips if r["slip"] == "Tip payout 1"]
@@ -276,7 +283,55 @@ def test_the_pdf_reads_back_with_every_sheet(client, example, tmp_path, poppler)
     assert "Day's total $1,200.00 $300.00 $300.00 $1,350.00 $150.00" in lines
     assert "Chips outstanding at the end of the day $30.00" in lines
     assert "Tip payout 1 23:30 Dana Kowalski 4 $16.00" in lines
-    assert any(line.startswith("Approved by (DRIC) Signature:") for line in lines)
+    # The example's day is closed: its sheets print who prepared, verified and approved it, and when.
+    signed = {s.capacity: s for s in Slip.objects.get(slip_type="close_day").signatures.select_related("person")}
+    for capacity, label, role in (
+        ("prepared_by", "Prepared by", "General Cashier"),
+        ("verified_by", "Verified by", "Chip Cashier"),
+        ("approved_by", "Approved by", "DRIC"),
+    ):
+        at = f"{timezone.localtime(signed[capacity].signed_at):%Y-%m-%d %H:%M}"
+        assert f"{label} {role} {signed[capacity].person.name} {at} signed in the app" in lines
+    assert "Signed in the app when the day closed (Day close 1)." in lines
+    assert "Signature:" not in text
+
+
+def test_the_sheets_leave_the_signature_lines_blank_until_the_day_closes_then_print_who_signed(
+    cast,
+    tmp_path,
+    poppler,  # noqa: F811
+):
+    pdf = tmp_path / "open.pdf"
+    pdf.write_bytes(sheets_pdf(day_sheets(cast.day)))
+    lines = [" ".join(line.split()) for line in pdf_text(pdf).splitlines()]
+    for line in ("Prepared by General Cashier", "Verified by Chip Cashier", "Approved by DRIC"):
+        assert line in lines  # the capacity and its role, then room for a pen
+    assert "The day is not closed: nobody has signed it in the app yet." in lines
+    assert "signed in the app" not in " ".join(lines)
+    pictures(pdf, "day-sheets-unsigned")
+
+    close = close_clean_day(cast)
+    pdf = tmp_path / "closed.pdf"
+    pdf.write_bytes(sheets_pdf(day_sheets(cast.day)))
+    lines = [" ".join(line.split()) for line in pdf_text(pdf).splitlines()]
+    at = {s.capacity: f"{timezone.localtime(s.signed_at):%Y-%m-%d %H:%M}" for s in close.signatures.all()}
+    assert f"Prepared by General Cashier {cast.general_cashier.name} {at['prepared_by']} signed in the app" in lines
+    assert f"Verified by Chip Cashier {cast.chip_cashier.name} {at['verified_by']} signed in the app" in lines
+    assert f"Approved by DRIC {cast.dric.name} {at['approved_by']} signed in the app" in lines
+    assert f"Signed in the app when the day closed ({close.number})." in lines
+    pictures(pdf, "day-sheets-signed")
+
+
+def test_the_day_report_command_loads_in_a_fresh_interpreter():
+    """`manage.py day_report` reaches cage.selectors.openers before cage.services, which imports it
+    back: it must load on its own, not only after another module has loaded cage.services."""
+    code = (
+        "import django; django.setup(); from django.core.management import load_command_class; "
+        "load_command_class('reports', 'day_report')"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings_for_tests"}
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
 
 
 def _queries(day) -> int:

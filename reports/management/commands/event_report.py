@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from audit import services as audit
 from events.models import Event
 from reports.exports import figures_csv, figures_pdf
-from reports.figures import event_figures
+from reports.figures import report_figures
 
 
 class Command(BaseCommand):
@@ -22,13 +22,13 @@ class Command(BaseCommand):
         event = Event.objects.filter(slug=slug).first()
         if event is None:
             raise CommandError(f"no event {slug!r}")
-        figures = event_figures(event)
+        figures, variance_notes = report_figures(event)
         if format == "json":
             content = (json.dumps(figures, indent=2) + "\n").encode()
         elif format == "csv":
             content = figures_csv(figures).encode()
         else:
-            content = figures_pdf(event, figures)
+            content = figures_pdf(event, figures, variance_notes)
         audit.exported(event, "event_report", format)
         if out:
             Path(out).write_bytes(content)
