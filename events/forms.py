@@ -42,35 +42,37 @@ class DenominationForm(CheckedInput, forms.Form):
     colour = forms.CharField(max_length=40, required=False)
 
 
-class PersonForm(CheckedInput, forms.Form):
-    code = forms.SlugField(label="Id", max_length=40, help_text="Short id, for example ann.")
-    name = forms.CharField(max_length=200)
-    born_on = forms.DateField(label="Date of birth", widget=DateInput)
-    identification = forms.CharField(label="Identification shown", max_length=200, required=False)
-    supplier_associated = forms.BooleanField(label="Associated with the supplier", required=False)
-    registration = forms.ChoiceField(choices=Person.Registration.choices, initial=Person.Registration.GOOD)
-    gaming_assistant_number = forms.CharField(label="Gaming-assistant registration no.", max_length=40, required=False)
-    role = forms.ChoiceField(choices=[("", "—")] + Role.choices, required=False)
-    username = forms.CharField(
-        label=_("Login (username)"),
-        max_length=150,
-        required=False,
-        help_text=_(
-            "For a person who signs. The login gets no password: you are shown a one-time setup code "
-            "to hand over, and they choose their own password and signing PIN."
-        ),
-    )
-    link_existing = forms.BooleanField(
-        label=_("Link to the existing login with this username"),
-        required=False,
-        help_text=_("For someone who already has a login, such as at an earlier event. Administrator only."),
-    )
+USERNAME_HELP = _(
+    "For a person who signs. The login gets no password: you are shown a one-time setup code to hand "
+    "over, and they choose their own password and signing PIN."
+)
+LINK_LABEL = _("Link to the existing login with this username")
+LINK_HELP = _("For someone who already has a login, such as at an earlier event.")
 
-    def __init__(self, *args, can_link: bool = False, **kwargs):
+
+class PersonForm(CheckedInput, forms.Form):
+    code = forms.SlugField(label=_("Id"), max_length=40, help_text=_("Short id, for example ann."))
+    name = forms.CharField(label=_("Name"), max_length=200)
+    born_on = forms.DateField(label=_("Date of birth"), widget=DateInput)
+    identification = forms.CharField(label=_("Identification shown"), max_length=200, required=False)
+    supplier_associated = forms.BooleanField(label=_("Associated with the supplier"), required=False)
+    registration = forms.ChoiceField(
+        label=_("Registration"), choices=Person.Registration.choices, initial=Person.Registration.GOOD
+    )
+    gaming_assistant_number = forms.CharField(
+        label=_("Gaming-assistant registration no."), max_length=40, required=False
+    )
+    role = forms.ChoiceField(label=_("Role"), choices=[("", "—")] + Role.choices, required=False)
+    username = forms.CharField(label=_("Login (username)"), max_length=150, required=False, help_text=USERNAME_HELP)
+    link_existing = forms.BooleanField(label=LINK_LABEL, required=False, help_text=LINK_HELP)
+
+    def __init__(self, *args, admin: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
-        # Only the licensee's administrator links a person to an existing login (the service
-        # refuses anyone else too); nobody else is offered the choice.
-        if not can_link:
+        # Only the licensee's administrator gives logins (events.services.login_create): whoever
+        # holds a setup code could sign as its owner. Nobody else is offered the fields, and the
+        # services refuse them too.
+        if not admin:
+            del self.fields["username"]
             del self.fields["link_existing"]
 
     def clean(self):
@@ -78,6 +80,18 @@ class PersonForm(CheckedInput, forms.Form):
         if data.get("link_existing") and not data.get("username"):
             self.add_error("username", _("Give the username of the login to link."))
         return data
+
+
+class LoginGiveForm(CheckedInput, forms.Form):
+    """The administrator gives a login to a person already on the event who has none."""
+
+    person = forms.ModelChoiceField(label=_("Person"), queryset=Person.objects.none())
+    username = forms.CharField(label=_("Login (username)"), max_length=150, help_text=USERNAME_HELP)
+    link_existing = forms.BooleanField(label=LINK_LABEL, required=False, help_text=LINK_HELP)
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["person"].queryset = event.people.filter(user__isnull=True).order_by("name")
 
 
 class RoleForm(CheckedInput, forms.Form):

@@ -337,6 +337,11 @@ def role_assign(*, person: Person, role: str, by) -> Assignment:
 # one-time setup code, shown once to whoever made it, who hands it over on paper. Its owner gives
 # their username and the code on the setup page and chooses their own password and signing PIN
 # (login_setup_complete), so whoever makes a login never knows either.
+#
+# Whoever holds a setup code could set the login up before its owner does, and sign as them. So
+# only the licensee's administrator makes logins and their codes (or the command line, whose
+# operator stands for the administrator): the DRIC adds people and gives them roles, but is never
+# handed a code, and cannot sign as a person she added without the administrator.
 
 LOGIN_RULE = "logins"
 # Letters and digits nobody misreads off paper: no 0/O, no 1/I/L.
@@ -392,6 +397,20 @@ def _username_refusal(username: str) -> str | None:
     return None
 
 
+def _administrator_only(by, person: Person) -> None:
+    """Refuse anyone but the licensee's administrator (or the command line, `by` None) a setup code."""
+    if by is not None and not by.is_staff:
+        raise RuleViolation(
+            _(
+                "only the licensee's administrator gives %(name)s a login and its setup code: whoever holds "
+                "the code could set the login up and sign as %(name)s"
+            )
+            % {"name": person.name},
+            LOGIN_RULE,
+            field="username",
+        )
+
+
 def login_create(*, person: Person, username: str, by) -> SetupCode:
     """A new login for a person, with no usable password and a one-time setup code.
 
@@ -400,6 +419,7 @@ def login_create(*, person: Person, username: str, by) -> SetupCode:
     login, as an explicit choice (login_link).
     """
     User = get_user_model()
+    _administrator_only(by, person)
     refusal = _username_refusal(username)
     if refusal:
         raise RuleViolation(refusal, LOGIN_RULE, field="username")
@@ -471,37 +491,39 @@ def login_link(*, person: Person, username: str, by):
 
 
 def login_setup_reissue(*, person: Person, by) -> SetupCode:
-    """A new setup code for a person's login, replacing any earlier one.
+    """A new setup code for a person's login, replacing any earlier one: the first was lost or
+    expired, or the person has forgotten their password or PIN.
 
-    While the login waits for its setup, whoever may set the event up can make a new code (the
-    first was lost or expired). Once its owner has chosen a password, only the licensee's
-    administrator may: the new code then clears their password and signing PIN, which they set
-    anew, so nobody can take over a login that is in use.
+    Only the licensee's administrator makes one, as only they make logins (login_create). For a
+    login already set up, the new code clears its password and signing PIN, which its owner sets
+    anew with the code.
     """
     user = person.user
     if user is None:
         raise RuleViolation(_("%(name)s has no login") % {"name": person.name}, LOGIN_RULE)
-    had_password = user.has_usable_password()
-    if had_password:
-        if by is None or not by.is_staff:
-            raise RuleViolation(
-                _(
-                    "%(name)s has set up their login; only the licensee's administrator may give them a "
-                    "new setup code, which clears their password and signing PIN"
-                )
-                % {"name": person.name},
-                LOGIN_RULE,
+    if by is not None and not by.is_staff:
+        raise RuleViolation(
+            _(
+                "only the licensee's administrator may give %(name)s a new setup code: whoever holds the "
+                "code could set the login up and sign as %(name)s"
             )
+            % {"name": person.name},
+            LOGIN_RULE,
+        )
+    had_password = user.has_usable_password()
+    had_pin = SigningPin.objects.filter(user=user).exists()
+    if had_password:
         user.set_unusable_password()
         user.save(update_fields=["password"])
-        SigningPin.objects.filter(user=user).delete()
+    SigningPin.objects.filter(user=user).delete()
     record(
         "setup_code_reissued",
         N_("%(name)s given a new setup code for the login %(username)s"),
         {"name": person.name, "username": user.get_username()},
         event=person.event_id,
         about=person,
-        old={"password_set": had_password},
+        old={"password_set": had_password, "signing_pin_set": had_pin},
+        new={"password_set": False, "signing_pin_set": False},
     )
     return _setup_code_make(user, by)
 
@@ -545,7 +567,7 @@ def login_setup_complete(*, request, username: str, code: str, password: str, pi
     if setup.expires_at <= timezone.now():
         raise RuleViolation(
             _("this setup code expired at %(time)s; ask whoever made your login for a new one")
-            % {"time": date_format(timezone.localtime(setup.expires_at), "Y-m-d H:i")},
+            % {"time": date_format(timezone.localtime(setup.expires_at), "Y-m-d H:i T")},
             LOGIN_RULE,
             field="code",
         )
@@ -609,16 +631,18 @@ def _current_password_check(request, user, password: str, wrong: str) -> None:
 
 
 def _locked(request, username: str, *, field: str | None = None, name: str | None = None) -> RuleViolation:
-    """The refusal while a username is locked, with the time the lock ends."""
-    ends = lockout.lock_ends(request, username)
-    time = date_format(timezone.localtime(ends), "H:i") if ends else "?"
-    n = lockout.limit(request, username)
-    if name is not None:
+    """The refusal while a username is locked, with the time the lock ends. With `name`, the
+    lock on that person's signing PIN (events.lockout: apart from their login's)."""
+    pin = name is not None
+    ends = lockout.lock_ends(request, username, pin=pin)
+    time = date_format(timezone.localtime(ends), "H:i T") if ends else "?"
+    n = lockout.limit(request, username, pin=pin)
+    if pin:
         text = ngettext(
             "%(name)s's signing PIN is locked after %(n)s wrong try; try again at %(time)s, "
-            "or sign from their own session",
+            "or sign from their own session (their login is not locked)",
             "%(name)s's signing PIN is locked after %(n)s wrong tries; try again at %(time)s, "
-            "or sign from their own session",
+            "or sign from their own session (their login is not locked)",
             n,
         ) % {"name": name, "n": n, "time": time}
         return RuleViolation(text, PIN_RULE, field=field)
@@ -763,12 +787,12 @@ def pin_set(*, request, user, password: str, pin: str) -> SigningPin:
 def pin_verify(*, request, person: Person, pin: str) -> None:
     """Check the PIN a person typed to sign; RuleViolation when they cannot sign with it.
 
-    A wrong PIN counts as a failed login of its owner's username from this request's address
-    (events.lockout, django-axes): LOGIN_MAX_FAILURES of them lock that username there, its PIN
-    and its login alike, for LOGIN_LOCK_MINUTES. While it is locked even the right PIN is refused
-    and a try is not counted. A right PIN sets the count back to 0. Call it outside a transaction
-    (as form cleaning is): the count is written at once and stays when the caller's work is
-    rolled back.
+    A wrong PIN counts as a wrong try of its owner's signing PIN from this request's address
+    (events.lockout, django-axes): LOGIN_MAX_FAILURES of them lock signing by PIN for that person
+    there for LOGIN_LOCK_MINUTES, not their login: they can still log in, and sign from their own
+    session. While it is locked even the right PIN is refused and a try is not counted. A right
+    PIN sets the count back to 0. Call it outside a transaction (as form cleaning is): the count
+    is written at once and stays when the caller's work is rolled back.
     """
     name = person.name
     user = person.user
@@ -798,19 +822,19 @@ def pin_verify(*, request, person: Person, pin: str) -> None:
             PIN_RULE,
         )
     username = user.get_username()
-    if lockout.is_locked(request, username):
+    if lockout.is_locked(request, username, pin=True):
         raise _locked(request, username, field="pin", name=name)
 
     def upgrade(raw):  # a PIN hashed before argon2 is rehashed with it
         SigningPin.objects.filter(pk=signing_pin.pk).update(pin_hash=make_password(raw))
 
     if check_password(pin, signing_pin.pin_hash, setter=upgrade):
-        lockout.count_success(request, username)
+        lockout.count_success(request, username, pin=True)
         return
-    lockout.count_failure(request, username)
-    if lockout.is_locked(request, username):
+    lockout.count_failure(request, username, pin=True)
+    if lockout.is_locked(request, username, pin=True):
         raise _locked(request, username, field="pin", name=name)
-    left = lockout.tries_left(request, username)
+    left = lockout.tries_left(request, username, pin=True)
     raise RuleViolation(
         ngettext(
             "the signing PIN of %(name)s is wrong; %(left)s try left",
