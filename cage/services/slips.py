@@ -70,9 +70,34 @@ def _require_state(table: GameTable, state: str, record: str) -> None:
         )
 
 
-def _runner(day: GamingDay, runner: Person) -> Person:
+# Who may take chips from the bank, carry them and sell them to players: the chip and table runners
+# the Chip Cashier supervises (T&C 2.1.2), from whom alone, beside the Chip Cashier, players buy
+# chips (T&C 3.4.2). On a day whose roster lists its runners, that is those runners.
+RUNNERS_RULE = "T&C 2.1.2, 3.4.2"
+
+
+def _runner(day: GamingDay, runner: Person, *, takes_chips: bool = True) -> Person:
+    """The runner named on a slip. One who takes chips (a runner issue, a fill or credit they
+    carry, a sale of their chips) must be on the day's roster as a runner, once that roster lists
+    any runner; a runner handing chips and cash back (runner_return) is never refused for it, so
+    nothing stays stuck with them. A day whose runners are not rostered here (a day imported from
+    paper, or a roster of the designated positions only) is not checked."""
     if runner.event_id != day.event_id or Role.RUNNER not in runner.role_codes():
-        raise RuleViolation(f"{runner.name} is not a runner on this event", "T&C 2.1.2")
+        raise RuleViolation(
+            _("%(name)s is not a runner on this event") % {"name": runner.name}, "T&C 2.1.2", field="runner"
+        )
+    runners = day.shifts.filter(role=Role.RUNNER)
+    if takes_chips and runners.exists() and not runners.filter(person=runner).exists():
+        raise RuleViolation(
+            _(
+                "%(name)s is not on the roster of %(date)s as a runner: only the day's own chip and table "
+                "runners, whom the Chip Cashier supervises, take, carry or sell chips; add them to the "
+                "day's roster first"
+            )
+            % {"name": runner.name, "date": day.date.isoformat()},
+            RUNNERS_RULE,
+            field="runner",
+        )
     return runner
 
 
@@ -474,7 +499,7 @@ def runner_return(*, day, runner, chips, cash, signed, **meta) -> Slip:
     """A runner hands back unsold chips to the chip bank and sales cash to the bank."""
     day = lock_day(day, allowed=SETTLING)
     event = day.event
-    _runner(day, runner)
+    _runner(day, runner, takes_chips=False)
     value = chips_legs_value(event, chips, allow_empty=True)
     if cash:
         _cash(cash)
