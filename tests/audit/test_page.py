@@ -285,3 +285,11 @@ def test_the_person_filter_lists_the_event_s_people(client, cast):
     page = client.get(trail_url(cast)).content.decode()
     for person in (cast.dric, cast.runner, cast.auditor):
         assert f'<option value="{person.pk}">{person.name}</option>' in page
+
+
+def test_the_filters_read_as_words_with_their_help_apart(client, cast, admin_user):
+    client.force_login(admin_user)
+    html = client.get(reverse("audit:logins")).content.decode()
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    assert "Loginas typed" not in re.sub(r"<[^>]+>", "", html)
+    assert "Login (the login name as it was typed, also one that is nobody" in text

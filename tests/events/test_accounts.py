@@ -364,6 +364,8 @@ def test_the_administrator_makes_new_codes_from_the_people_page_and_the_dric_may
     waiting_button = reverse("events:setup_code_new", args=[cast.event.slug, "nia"])
     in_use_button = reverse("events:setup_code_new", args=[cast.event.slug, "runner"])
     assert f'action="{waiting_button}"' in page and f'action="{in_use_button}"' in page
+    # When the waiting code expires, in local time with its zone.
+    assert re.search(r"code valid until \d{4}-\d\d-\d\d \d\d:\d\d E[SD]T", page)
     assert "New setup code (clears password and PIN)" in page
     response = client.post(waiting_button, follow=True)
     assert code_on(response) != first.code and "A new setup code for Nia" in response.content.decode()
