@@ -111,9 +111,7 @@ def changes(entry) -> list[tuple[str, str | None, str | None]]:
     old value, new is None where it recorded no new one."""
     old, new = entry.old or {}, entry.new or {}
     keys = list(new) + [k for k in old if k not in new]
-    return [
-        (_key(k), _plain(old[k]) if k in old else None, _plain(new[k]) if k in new else None) for k in keys
-    ]
+    return [(_key(k), _plain(old[k]) if k in old else None, _plain(new[k]) if k in new else None) for k in keys]
 
 
 def change_text(old: str | None, new: str | None) -> str:

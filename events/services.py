@@ -68,11 +68,14 @@ def event_create(
     licensing_authority: str = "",
 ) -> Event:
     if Event.objects.filter(slug=slug).exists():
-        raise RuleViolation(f"An event {slug!r} already exists", "one event per slug", field="slug")
+        raise RuleViolation(
+            _("An event %(slug)s already exists") % {"slug": repr(slug)}, "one event per slug", field="slug"
+        )
     unknown = [code for code in games_authorized if code not in games.REGISTRY]
     if unknown:
         raise RuleViolation(
-            f"No game module for {', '.join(unknown)}; known: {', '.join(games.REGISTRY)}",
+            _("No game module for %(unknown)s; known: %(known)s")
+            % {"unknown": ", ".join(unknown), "known": ", ".join(games.REGISTRY)},
             "T&C 1.5.1",
             field="games",
         )
@@ -116,13 +119,13 @@ def table_create(*, event: Event, code: str, game: str) -> GameTable:
     if not isinstance(game, str) or game not in event.games:
         name = games.REGISTRY[game].name_en if isinstance(game, str) and game in games.REGISTRY else repr(game)
         raise RuleViolation(
-            f"The licence does not authorize {name}; a table can only be set up for "
-            f"{', '.join(event.game_names()) or 'no game'}",
+            _("The licence does not authorize %(game)s; a table can only be set up for %(games)s")
+            % {"game": name, "games": ", ".join(event.game_names()) or _("no game")},
             "T&C 1.5.1",
             field="game",
         )
     if event.tables.filter(code=code).exists():
-        raise RuleViolation(f"Table {code} already exists", "one table per id", field="code")
+        raise RuleViolation(_("Table %(table)s already exists") % {"table": code}, "one table per id", field="code")
     table = GameTable(event=event, code=code, game=game)
     table.full_clean()
     table.save()
@@ -169,9 +172,13 @@ def parse_dollars(text: str, *, rule: str = "cents", field: str | None = None) -
 def denomination_add(*, event: Event, value: str, colour: str = "", key: str | None = None) -> ChipDenomination:
     cents = parse_dollars(value, rule="chip set", field="value")
     if cents <= 0:
-        raise RuleViolation(f"A chip's value must be positive, not {value}", "chip set", field="value")
+        raise RuleViolation(
+            _("A chip's value must be positive, not %(value)s") % {"value": value}, "chip set", field="value"
+        )
     if event.denominations.filter(value_cents=cents).exists():
-        raise RuleViolation(f"The chip set already has a ${value} chip", "chip set", field="value")
+        raise RuleViolation(
+            _("The chip set already has a $%(value)s chip") % {"value": value}, "chip set", field="value"
+        )
     denomination = ChipDenomination(
         event=event,
         value_cents=cents,
@@ -215,19 +222,20 @@ def person_add(
     )
     if underage(person, event):
         raise RuleViolation(
-            f"{name} is {person.age_on(event.first_day)} on the event's first day; nobody under "
-            f"{ADULT_AGE} may operate or supervise a game",
+            _("%(name)s is %(age)s on the event's first day; nobody under %(adult)s may operate or supervise a game")
+            % {"name": name, "age": person.age_on(event.first_day), "adult": ADULT_AGE},
             "T&C 1.5.2",
             field="born_on",
         )
     if registration != Person.Registration.GOOD:
         raise RuleViolation(
-            f"{name}'s registration was {registration}; such a person may not take part",
+            _("%(name)s's registration was %(registration)s; such a person may not take part")
+            % {"name": name, "registration": registration},
             "T&C 2.3",
             field="registration",
         )
     if event.people.filter(code=code).exists():
-        raise RuleViolation(f"Person id {code!r} is taken", "one id per person", field="code")
+        raise RuleViolation(_("Person id %(code)s is taken") % {"code": repr(code)}, "one id per person", field="code")
     person.full_clean()
     person.save()
     record(
@@ -253,7 +261,11 @@ def registration_change(*, person: Person, registration: str) -> Person:
     """Record a change in a person's registration. A refused, revoked or suspended person takes
     no further part (T&C 2.3): they can no longer sign a slip, and the compliance page flags them."""
     if registration not in Person.Registration.values:
-        raise RuleViolation(f"unknown registration status {registration!r}", "T&C 2.3", field="registration")
+        raise RuleViolation(
+            _("unknown registration status %(registration)s") % {"registration": repr(registration)},
+            "T&C 2.3",
+            field="registration",
+        )
     before = person.registration
     person.registration = registration
     person.save(update_fields=["registration"])
@@ -284,10 +296,10 @@ def role_assign(*, person: Person, role: str, by) -> Assignment:
     person of her own a cashier in the middle of a day and sign slips with them.
     """
     if role not in Role.values:
-        raise RuleViolation(f"Unknown role {role!r}", "roles", field="role")
+        raise RuleViolation(_("Unknown role %(role)s") % {"role": repr(role)}, "roles", field="role")
     held = person.role_codes()
     if role in held:
-        raise RuleViolation(f"{person.name} already holds that role", "roles", field="role")
+        raise RuleViolation(_("%(name)s already holds that role") % {"name": person.name}, "roles", field="role")
     if role in DESIGNATED and by is not None and not by.is_staff and event_has_opened(person.event):
         raise RuleViolation(
             _(
@@ -301,22 +313,26 @@ def role_assign(*, person: Person, role: str, by) -> Assignment:
     if role in DESIGNATED:
         if person.supplier_associated:
             raise RuleViolation(
-                f"{person.name} is associated with the registered supplier and cannot be {Role(role).label}",
+                _("%(name)s is associated with the registered supplier and cannot be %(position)s")
+                % {"name": person.name, "position": Role(role).label},
                 "T&C 2",
                 field="role",
             )
         other = held & set(DESIGNATED)
         if other:
             raise RuleViolation(
-                f"{person.name} already holds the position of {Role(other.pop()).label}; "
-                "each designated person holds one position",
+                _("%(name)s already holds the position of %(position)s; each designated person holds one position")
+                % {"name": person.name, "position": Role(other.pop()).label},
                 "T&C 2",
                 field="role",
             )
     if role == Role.DEALER and person.supplier_associated and not person.gaming_assistant_number:
         raise RuleViolation(
-            f"{person.name} works for the supplier and must be a registered Gaming Assistant "
-            "(no registration number given)",
+            _(
+                "%(name)s works for the supplier and must be a registered Gaming Assistant "
+                "(no registration number given)"
+            )
+            % {"name": person.name},
             "T&C 4.2",
             field="role",
         )
@@ -663,12 +679,15 @@ def day_add(
 ) -> GamingDay:
     if not event.first_day <= date <= event.last_day:
         raise RuleViolation(
-            f"{date} is outside the licensed dates {event.first_day} to {event.last_day}",
+            _("%(date)s is outside the licensed dates %(first)s to %(last)s")
+            % {"date": date, "first": event.first_day, "last": event.last_day},
             "T&C 1.3",
             field="date",
         )
     if event.days.filter(date=date).exists():
-        raise RuleViolation(f"{date} is already a gaming day", "one gaming day per date", field="date")
+        raise RuleViolation(
+            _("%(date)s is already a gaming day") % {"date": date}, "one gaming day per date", field="date"
+        )
     day = GamingDay.objects.create(event=event, date=date, opens_at=opens_at, closes_at=closes_at)
     record(
         "day_added",
@@ -684,11 +703,15 @@ def shift_add(
     *, day: GamingDay, person: Person, role: str, starts_at: datetime.datetime, ends_at: datetime.datetime
 ) -> Shift:
     if person.event_id != day.event_id:
-        raise RuleViolation(f"{person.name} is not on this event", "roster", field="person")
+        raise RuleViolation(_("%(name)s is not on this event") % {"name": person.name}, "roster", field="person")
     if role not in person.role_codes():
-        raise RuleViolation(f"{person.name} does not hold the role of {Role(role).label}", "roster", field="role")
+        raise RuleViolation(
+            _("%(name)s does not hold the role of %(role)s") % {"name": person.name, "role": Role(role).label},
+            "roster",
+            field="role",
+        )
     if ends_at <= starts_at:
-        raise RuleViolation("A shift must end after it starts", "roster", field="ends_at")
+        raise RuleViolation(_("A shift must end after it starts"), "roster", field="ends_at")
     shift = Shift(day=day, person=person, role=role, starts_at=starts_at, ends_at=ends_at)
     shift.full_clean()
     shift.save()
@@ -708,22 +731,29 @@ def day_open(*, day: GamingDay) -> GamingDay:
     with transaction.atomic():
         day = GamingDay.objects.select_for_update().get(pk=day.pk)
         if day.status != GamingDay.Status.SETUP:
-            raise RuleViolation(f"The gaming day {day.date} is {day.status}, not in setup", "gaming day")
+            raise RuleViolation(
+                _("The gaming day %(date)s is %(status)s, not in setup") % {"date": day.date, "status": day.status},
+                "gaming day",
+            )
         earlier = day.event.days.filter(date__lt=day.date).exclude(status=GamingDay.Status.CLOSED)
         if earlier.exists():
-            raise RuleViolation(f"The gaming day {earlier.first().date} was never closed", "gaming day")
+            raise RuleViolation(
+                _("The gaming day %(date)s was never closed") % {"date": earlier.first().date}, "gaming day"
+            )
         people = day.event.people.filter(registration=Person.Registration.GOOD)
         for role in DESIGNATED:
             if not people.filter(assignments__role=role).exists():
                 raise RuleViolation(
-                    f"The event has no {Role(role).label}; three designated persons are required",
+                    _("The event has no %(position)s; three designated persons are required")
+                    % {"position": Role(role).label},
                     "T&C 2",
                 )
         gaps = roster_gaps(day)
         if gaps:
             listed = "; ".join(describe_gap(role, s, e) for role, spans in gaps.items() for s, e in spans)
             raise RuleViolation(
-                f"The roster leaves designated positions empty: {listed}; each must be present continuously",
+                _("The roster leaves designated positions empty: %(gaps)s; each must be present continuously")
+                % {"gaps": listed},
                 "T&C 2",
             )
         day.status = GamingDay.Status.OPEN

@@ -42,7 +42,7 @@ SETTLING = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
 
 def _cash(cents: int, what: str = "cash") -> int:
     if isinstance(cents, bool) or not isinstance(cents, int) or cents <= 0:
-        raise RuleViolation(f"{what} must be a positive amount of dollars", "amounts")
+        raise RuleViolation(_("%(what)s must be a positive amount of dollars") % {"what": what}, "amounts")
     return _bounded(cents)
 
 
@@ -58,14 +58,15 @@ def _bounded(cents: int) -> int:
 
 def _table(day: GamingDay, table: GameTable) -> GameTable:
     if table.event_id != day.event_id:
-        raise RuleViolation(f"table {table.code} is not on this event", "tables")
+        raise RuleViolation(_("table %(table)s is not on this event") % {"table": table.code}, "tables")
     return lock_table(table)
 
 
 def _require_state(table: GameTable, state: str, record: str) -> None:
     if table.state != state:
         raise RuleViolation(
-            f"table {table.code} is {table.state}; a {record} needs it {state}",
+            _("table %(table)s is %(state)s; a %(slip)s needs it %(needed)s")
+            % {"table": table.code, "state": table.state, "slip": record, "needed": state},
             "table state",
         )
 
@@ -327,7 +328,10 @@ def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
     table = _table(day, table)
     _require_state(table, GameTable.State.CLOSED, "opener")
     if Slip.objects.filter(day=day, table=table, slip_type=SlipType.TABLE_OPEN).exists():
-        raise RuleViolation(f"table {table.code} already opened on {day.date}", "a table opens at most once a day")
+        raise RuleViolation(
+            _("table %(table)s already opened on %(date)s") % {"table": table.code, "date": day.date},
+            "a table opens at most once a day",
+        )
     event = day.event
     value = chips_legs_value(event, chips)
     tray = account_get(event, Account.Kind.TABLE, table=table)
@@ -504,7 +508,7 @@ def runner_return(*, day, runner, chips, cash, signed, **meta) -> Slip:
     if cash:
         _cash(cash)
     if not value and not cash:
-        raise RuleViolation("a runner return must bring back chips or cash", "amounts")
+        raise RuleViolation(_("a runner return must bring back chips or cash"), "amounts")
     held = account_get(event, Account.Kind.RUNNER, person=runner)
     legs = move(held, account_get(event, Account.Kind.CHIP_BANK), value)
     if cash:
@@ -536,25 +540,30 @@ def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, **meta) -> S
     day = lock_day(day, allowed=SETTLING)
     event = day.event
     if not hours:
-        raise RuleViolation("a tip payout lists the dealers' hours", "T&C 2.6")
+        raise RuleViolation(_("a tip payout lists the dealers' hours"), "T&C 2.6")
     seen = set()
     for person, worked in hours:
         if person.event_id != event.id or Role.DEALER not in person.role_codes():
-            raise RuleViolation(f"{person.name} is not a dealer; only dealers share tips", "T&C 2.6")
+            raise RuleViolation(
+                _("%(name)s is not a dealer; only dealers share tips") % {"name": person.name}, "T&C 2.6"
+            )
         if person.pk in seen:
-            raise RuleViolation(f"{person.name} is listed twice", "T&C 2.6")
+            raise RuleViolation(_("%(name)s is listed twice") % {"name": person.name}, "T&C 2.6")
         seen.add(person.pk)
         if not isinstance(worked, Decimal) or not worked.is_finite() or worked <= 0:
-            raise RuleViolation(f"{person.name}'s hours must be a positive number", "T&C 2.6: pro rata")
+            raise RuleViolation(
+                _("%(name)s's hours must be a positive number") % {"name": person.name}, "T&C 2.6: pro rata"
+            )
         if worked > HOURS_IN_A_DAY:
             raise RuleViolation(
-                f"{person.name}'s {worked} hours are more than the {HOURS_IN_A_DAY} hours of one gaming day",
+                _("%(name)s's %(hours)s hours are more than the %(most)s hours of one gaming day")
+                % {"name": person.name, "hours": worked, "most": HOURS_IN_A_DAY},
                 "T&C 2.6: pro rata",
             )
     pool = account_get(event, Account.Kind.TIP_POOL)
     held = balance(pool)
     if not held:
-        raise RuleViolation("the tip pool is empty; there is nothing to pay out", "T&C 2.6")
+        raise RuleViolation(_("the tip pool is empty; there is nothing to pay out"), "T&C 2.6")
     denominations = {d.pk: d for d in event.denominations.all()}
     chip_value = {denominations[k]: v for k, v in held.items() if k is not CASH}
     total = sum(held.values())
@@ -606,22 +615,22 @@ def count(
             "count: bank cash, the chip bank, a runner or the tip pool",
         )
     if account.kind == Account.Kind.BANK_CASH and chips:
-        raise RuleViolation("bank cash holds cash only; count chips in the chip bank", "count")
+        raise RuleViolation(_("bank cash holds cash only; count chips in the chip bank"), "count")
     if account.kind == Account.Kind.CHIP_BANK and cash:
-        raise RuleViolation("the chip bank holds chips only; count cash in bank cash", "count")
+        raise RuleViolation(_("the chip bank holds chips only; count cash in bank cash"), "count")
     if account.kind == Account.Kind.TIP_POOL and cash:
         raise RuleViolation(
             _("the tip pool holds the dealers' tip chips only; count cash in bank cash"), "count; T&C 2.6"
         )
     if cash is not None and (isinstance(cash, bool) or not isinstance(cash, int) or cash < 0):
-        raise RuleViolation("counted cash must be 0 or more", "count")
+        raise RuleViolation(_("counted cash must be 0 or more"), "count")
     if cash is not None:
         _bounded(cash)
     if account.kind == Account.Kind.BANK_CASH and cash is None:
-        raise RuleViolation("a count of bank cash gives the cash counted", "count")
+        raise RuleViolation(_("a count of bank cash gives the cash counted"), "count")
     value = chips_legs_value(event, chips or {}, allow_empty=True)
     if account.kind == Account.Kind.CHIP_BANK and chips is None:
-        raise RuleViolation("a count of the chip bank gives the chips counted", "count")
+        raise RuleViolation(_("a count of the chip bank gives the chips counted"), "count")
     if account.kind == Account.Kind.TIP_POOL and chips is None:
         raise RuleViolation(_("a count of the tip pool gives the chips counted"), "count")
     if account.kind == Account.Kind.RUNNER and cash is None:
@@ -708,9 +717,13 @@ def expense(*, day, category, description, cash, invoice, signed, **meta) -> Sli
     """An expense paid from the trust account, never from the cage; it goes in the financial report."""
     day = lock_day(day, allowed=SETTLING)
     if category not in EXPENSE_CATEGORIES:
-        raise RuleViolation(f"unknown expense category {category!r}; one of {', '.join(EXPENSE_CATEGORIES)}", "T&C 2.7")
+        raise RuleViolation(
+            _("unknown expense category %(category)s; one of %(categories)s")
+            % {"category": repr(category), "categories": ", ".join(EXPENSE_CATEGORIES)},
+            "T&C 2.7",
+        )
     if not str(description).strip():
-        raise RuleViolation("an expense needs a description", "T&C 2.7")
+        raise RuleViolation(_("an expense needs a description"), "T&C 2.7")
     event = day.event
     legs = move(account_get(event, Account.Kind.TRUST), account_get(event, Account.Kind.EXPENSES), {CASH: _cash(cash)})
     details = {"category": category, "description": description, "invoice": invoice, "cash": cash}

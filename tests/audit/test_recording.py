@@ -183,9 +183,7 @@ def test_a_new_event_is_recorded_with_the_administrator(client, cast, admin_user
     assert entry.new["licence_number"] == "F-1" and entry.new["games"] == ["blackjack"]
 
 
-def test_logins_and_new_setup_codes_are_recorded_with_the_administrator_and_readable_values(
-    client, cast, admin_user
-):
+def test_logins_and_new_setup_codes_are_recorded_with_the_administrator_and_readable_values(client, cast, admin_user):
     client.force_login(admin_user)
     slug = cast.event.slug
     client.post(

@@ -41,7 +41,9 @@ def rostered(cast):
         ("dealer", Role.DEALER),
         ("runner", Role.RUNNER),
     ):
-        event_services.shift_add(day=cast.day, person=getattr(cast, persona), role=role, starts_at=at(11), ends_at=at(23))
+        event_services.shift_add(
+            day=cast.day, person=getattr(cast, persona), role=role, starts_at=at(11), ends_at=at(23)
+        )
     stock(cast)
     return cast
 

@@ -312,7 +312,10 @@ def test_the_dric_is_offered_no_login_and_a_forged_one_makes_none(client, cast):
     page = client.get(url).content.decode()
     assert 'name="username"' not in page and 'name="link_existing"' not in page
     assert "setup codes are given by the licensee" in page
-    for code, forged in (("nia", {"username": "nia"}), ("ida", {"username": other.dric.user.username, "link_existing": "on"})):
+    for code, forged in (
+        ("nia", {"username": "nia"}),
+        ("ida", {"username": other.dric.user.username, "link_existing": "on"}),
+    ):
         client.post(url, person_form(code=code, **forged))
         assert Person.objects.get(event=cast.event, code=code).user is None
     assert not User.objects.filter(username="nia").exists()
@@ -564,7 +567,9 @@ def test_the_issues_attack_a_dric_cannot_make_her_own_cashier_mid_day_and_sign_w
     assert mal.user is None and not User.objects.filter(username="mal").exists()
     # ... nor can she get one by asking for a new code, or have the login page let her in,
     assert client.post(reverse("events:setup_code_new", args=[slug, "mal"])).status_code == 403
-    assert client.post(reverse("events:login_give", args=[slug]), {"person": mal.pk, "username": "mal"}).status_code == 403
+    assert (
+        client.post(reverse("events:login_give", args=[slug]), {"person": mal.pk, "username": "mal"}).status_code == 403
+    )
     # she cannot make them General Cashier in the middle of the day,
     response = client.post(
         reverse("events:role_add", args=[slug]), {"person": mal.pk, "role": Role.GENERAL_CASHIER}, follow=True
