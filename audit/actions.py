@@ -2,7 +2,8 @@
 
 A refused attempt carries the code of what was attempted (a refused slip is a "slip" entry whose
 outcome is "refused"), so the page filters by action and by outcome independently. A failed login
-is a "login" entry, refused.
+is a "login" entry, refused. Asking to see a page (GET or HEAD) attempts nothing but that: a
+refused one is a "page" entry naming the page ("Page refused: People"), never the page's form.
 """
 
 from django.utils.translation import gettext_lazy as _
@@ -42,7 +43,8 @@ ACTIONS = {
     "opener_signed_off": _("Opener signed off"),
     "report_signed": _("Report signed"),
     "exported": _("Export"),
-    "page": _("Page"),
+    "page": _("Page view"),
+    "csrf_refused": _("Form refused (CSRF check)"),
 }
 
 # A refusal names what was attempted by the page it came from: {URL name: action code}.
@@ -54,6 +56,7 @@ VIEW_ACTIONS = {
     "events:password_change": "password_changed",
     "events:login_setup": "login_set_up",
     "events:setup_code_new": "setup_code_reissued",
+    "events:login_give": "login_created",
     "cage:opener_sign_off": "opener_signed_off",
     "events:create": "event_created",
     "events:people": "person_added",
@@ -75,8 +78,49 @@ VIEW_ACTIONS = {
 }
 
 
-def attempted(view_name: str | None, kwargs: dict) -> str:
-    """The action a request attempted, from the page it was sent to."""
+# The pages one can ask to see, by URL name, as a "page" entry names them. tests/audit checks that
+# every page that answers GET in events.permissions.MATRIX has its name here.
+PAGE_NAMES = {
+    "login": _("Log in"),
+    "events:home": _("Events"),
+    "events:my_pin": _("Signing PIN"),
+    "events:password_change": _("Password"),
+    "events:login_setup": _("Set up your login"),
+    "audit:logins": _("Logins and signing PINs"),
+    "events:create": _("New event"),
+    "events:detail": _("Event"),
+    "events:tables": _("Tables"),
+    "events:chips": _("Chip set"),
+    "events:people": _("People"),
+    "events:setup_code_new": _("Setup code"),
+    "events:days": _("Gaming days"),
+    "events:roster": _("Roster"),
+    "events:compliance": _("Compliance"),
+    "cage:home": _("Cage"),
+    "cage:home_panels": _("Cage (live panels)"),
+    "cage:slip_new": _("New slip"),
+    "cage:slip": _("Slip"),
+    "cage:slip_pdf": _("Slip (PDF)"),
+    "cage:queue": _("DRIC's queue"),
+    "cage:day_close": _("Nightly close"),
+    "cage:mine": _("My slips"),
+    "cage:register": _("Register"),
+    "cage:voids": _("Voids"),
+    "reports:event": _("Report"),
+    "reports:event_json": _("Report (JSON)"),
+    "reports:event_csv": _("Report (CSV)"),
+    "reports:event_pdf": _("Report (PDF)"),
+    "reports:day": _("Day's control sheets"),
+    "audit:event": _("Audit trail"),
+}
+SAFE_METHODS = ("GET", "HEAD")
+
+
+def attempted(view_name: str | None, kwargs: dict, method: str = "POST") -> str:
+    """The action a request attempted, from the page it was sent to and its method: asking to see
+    a page is a page view, whatever the page's form does."""
+    if method in SAFE_METHODS:
+        return "page"
     if view_name == "cage:slip_new":
         kind = kwargs.get("slip_type")
         if kind == "count":
@@ -88,3 +132,14 @@ def attempted(view_name: str | None, kwargs: dict) -> str:
 
 def label(code: str) -> str:
     return str(ACTIONS.get(code, code))
+
+
+def entry_label(code: str, outcome: str, params: dict | None) -> str:
+    """An entry's action as the trail shows it, in the reader's language: a page view names its page."""
+    if code == "page":
+        page = PAGE_NAMES.get((params or {}).get("view") or "")
+        if page is not None:
+            if outcome == REFUSED:
+                return str(_("Page refused: %(page)s") % {"page": page})
+            return str(_("Page: %(page)s") % {"page": page})
+    return label(code)

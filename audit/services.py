@@ -21,6 +21,7 @@ from django.utils.translation import gettext_noop as N_
 
 from cage.models import SlipType
 from events.access import ROLE_NAMES, RoleRefused, in_role_order
+from events.lockout import SIGNING_PIN
 from events.models import Event, Person
 from events.rules import RuleViolation
 
@@ -197,11 +198,14 @@ def _event_of(request) -> Event | None:
     return Event.objects.filter(slug=slug).first()
 
 
-def _attempt(request) -> str:
+def _attempt(request) -> tuple[str, dict]:
+    """The action a refused request attempted, and what its entry's summary is told besides: for
+    a page view, which page ("view", its URL name), so the trail can name it."""
     match = getattr(request, "resolver_match", None)
     if match is None:
-        return "page"
-    return actions.attempted(match.view_name, match.kwargs)
+        return "page", {}
+    action = actions.attempted(match.view_name, match.kwargs, request.method or "")
+    return action, ({"view": match.view_name} if action == "page" else {})
 
 
 def write_refusals(request, violations: list) -> None:
@@ -211,7 +215,7 @@ def write_refusals(request, violations: list) -> None:
         return
     try:
         event = _event_of(request)
-        action = _attempt(request)
+        action, about_page = _attempt(request)
         for violation in violations:
             if isinstance(violation, AuditUnavailable):
                 message = N_("Not done: the audit trail could not be written")
@@ -220,6 +224,7 @@ def write_refusals(request, violations: list) -> None:
                 # The rule has a column of its own: the summary is the refusal's sentence alone.
                 said = violation.text.removesuffix(f" ({violation.rule})")
                 message, params = N_("Refused: %(message)s"), {"message": said}
+            params.update(about_page)
             record_best_effort(
                 entry(
                     action,
@@ -256,11 +261,39 @@ def permission_refused(request, exception: PermissionDenied) -> None:
             params = {"reason": str(exception) or "permission denied"}
             rule = "permission"
         params["request"] = f"{request.method} {request.path}"[:200]
-        record_best_effort(
-            entry(_attempt(request), message, params, event=event, outcome=REFUSED, rule=rule, request=request)
-        )
+        action, about_page = _attempt(request)
+        params.update(about_page)
+        record_best_effort(entry(action, message, params, event=event, outcome=REFUSED, rule=rule, request=request))
     except Exception:
         logger.exception("a refused request not written to the audit trail")
+
+
+CSRF_RULE = "CSRF"
+
+
+def csrf_refused(request, reason: str) -> None:
+    """A form refused by the CSRF check (settings.CSRF_FAILURE_VIEW): a stale page, blocked
+    cookies, or a request forged from another site. Written best-effort, as every refusal is."""
+    try:
+        match = getattr(request, "resolver_match", None)
+        params = {
+            "request": f"{request.method} {request.path}"[:200],
+            "reason": str(reason or "")[:200],
+            "view": match.view_name if match is not None else "",
+        }
+        record_best_effort(
+            entry(
+                "csrf_refused",
+                N_("Refused: %(request)s failed the CSRF check: %(reason)s"),
+                params,
+                event=_event_of(request),
+                outcome=REFUSED,
+                rule=CSRF_RULE,
+                request=request,
+            )
+        )
+    except Exception:
+        logger.exception("a CSRF failure not written to the audit trail")
 
 
 # --- logins (django.contrib.auth signals) ---------------------------------------------------------
@@ -283,7 +316,12 @@ def logged_out(sender, request, user, **kwargs):
 
 
 def login_failed(sender, credentials, request=None, **kwargs):
-    """A wrong password (or a locked-out login). The name typed is kept as typed; the password never."""
+    """A wrong password (or a locked-out login). The name typed is kept as typed; the password never.
+
+    A wrong signing PIN is told to axes through the same signal (events.lockout) but is no login:
+    its refusal is on the trail already, as a refusal of the slip or signature it was typed for."""
+    if (credentials or {}).get(SIGNING_PIN):
+        return
     typed = str((credentials or {}).get(get_user_model().USERNAME_FIELD) or (credentials or {}).get("username") or "")
     try:
         user = get_user_model().objects.filter(**{get_user_model().USERNAME_FIELD: typed}).first() if typed else None

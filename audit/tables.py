@@ -17,7 +17,7 @@ from events import csv_safe
 from events.access import ROLE_NAMES
 from events.models import Person
 
-from .actions import ACTIONS, OUTCOMES
+from .actions import ACTIONS, OUTCOMES, entry_label
 from .services import ADMIN
 
 PER_PAGE = 50
@@ -39,7 +39,12 @@ class AuditFilter(forms.Form):
         empty_label=_("Anyone"),
         help_text=_("who acted, or whom it concerns"),
     )
-    login = forms.CharField(required=False, max_length=150, label=_("Login"), help_text=_("as typed"))
+    login = forms.CharField(
+        required=False,
+        max_length=150,
+        label=_("Login"),
+        help_text=_("the login name as it was typed, also one that is nobody's"),
+    )
     action = forms.ChoiceField(required=False, label=_("Action"))
     since = forms.DateField(required=False, label=_("From"), widget=DateInput)
     until = forms.DateField(required=False, label=_("To"), widget=DateInput)
@@ -85,11 +90,37 @@ def _plain(value) -> str:
     return str(value)
 
 
-def changes(entry) -> list[tuple[str, str, str]]:
-    """[(what, old, new)]: every value the entry recorded, the old one where there was one."""
+# What a recorded value is called, where its key does not read well as it is.
+KEY_LABELS = {
+    "password_set": _("password set"),
+    "signing_pin_set": _("signing PIN set"),
+    "existing_login": _("existing login"),
+    "login": _("login"),
+    "roles": _("roles"),
+    "registration": _("registration"),
+    "status": _("status"),
+}
+
+
+def _key(key: str) -> str:
+    return str(KEY_LABELS.get(key, key.replace("_", " ")))
+
+
+def changes(entry) -> list[tuple[str, str | None, str | None]]:
+    """[(what, old, new)]: every value the entry recorded; old is None where the entry recorded no
+    old value, new is None where it recorded no new one."""
     old, new = entry.old or {}, entry.new or {}
     keys = list(new) + [k for k in old if k not in new]
-    return [(k.replace("_", " "), _plain(old[k]) if k in old else "", _plain(new.get(k))) for k in keys]
+    return [(_key(k), _plain(old[k]) if k in old else None, _plain(new[k]) if k in new else None) for k in keys]
+
+
+def change_text(old: str | None, new: str | None) -> str:
+    """One value's change as a person reads it: "yes → no", "now no", "was yes"."""
+    if old is not None and new is not None:
+        return f"{old} → {new}"
+    if old is not None:
+        return str(_("was %(old)s") % {"old": old})
+    return new or ""
 
 
 def _json(value) -> str:
@@ -116,6 +147,8 @@ class AuditTable(tables.Table):
     changed = column(_("Old and new"), accessor="new")
     address = column(_("From"))
     # In the CSV only: the parts the page shows together, and the raw values.
+    # The action's code, for a machine reading the CSV (the Action column is its name, translated).
+    action_code = tables.Column(verbose_name=_("Action code"), accessor="action", visible=False)
     login = tables.Column(verbose_name=_("Login"), accessor="username", visible=False)
     person = tables.Column(verbose_name=_("Person"), accessor="person", visible=False, empty_values=())
     roles = tables.Column(verbose_name=_("Roles"), visible=False, empty_values=())
@@ -168,7 +201,7 @@ class AuditTable(tables.Table):
         return format_html_join("", '<span class="line">{}</span>', lines)
 
     def render_action(self, record):
-        return str(ACTIONS.get(record.action, record.action))
+        return entry_label(record.action, record.outcome, record.params)
 
     def render_outcome(self, record):
         return format_html('<span class="outcome {}">{}</span>', record.outcome, OUTCOMES[record.outcome])
@@ -182,8 +215,8 @@ class AuditTable(tables.Table):
     def render_changed(self, record):
         return format_html_join(
             "",
-            '<span class="line"><span class="key">{}</span> {}</span>',
-            ((what, f"{old} → {new}" if old else new) for what, old, new in changes(record)),
+            '<span class="line"><span class="key">{}:</span> {}</span>',
+            ((what, change_text(old, new)) for what, old, new in changes(record)),
         )
 
     def render_address(self, record):
@@ -198,6 +231,9 @@ class AuditTable(tables.Table):
         return self.name_of(record)
 
     def value_action(self, record):
+        return entry_label(record.action, record.outcome, record.params)
+
+    def value_action_code(self, record):
         return record.action
 
     def value_outcome(self, record):
@@ -207,7 +243,7 @@ class AuditTable(tables.Table):
         return record.summary
 
     def value_changed(self, record):
-        return "; ".join(f"{what}: {old} → {new}" if old else f"{what}: {new}" for what, old, new in changes(record))
+        return "; ".join(f"{what}: {change_text(old, new)}" for what, old, new in changes(record))
 
     def value_person(self, record):
         return record.person.name if record.person_id else ""
@@ -228,10 +264,16 @@ class AuditTable(tables.Table):
         return record.address or ""
 
 
+# Written first, so that a spreadsheet (Excel above all) reads the file as UTF-8: without it, the
+# accents of a name or of a French summary come out garbled.
+UTF8_BOM = "\ufeff"
+
+
 def trail_csv(table: AuditTable) -> tuple[str, int]:
-    """Every row of the (filtered, sorted) table, unpaged, as CSV; no cell can run as a formula.
-    Returns the text and the number of entries in it."""
+    """Every row of the (filtered, sorted) table, unpaged, as CSV behind a UTF-8 byte order mark;
+    no cell can run as a formula. Returns the text and the number of entries in it."""
     out = io.StringIO()
+    out.write(UTF8_BOM)
     writer = csv_safe.writer(out)
     rows = -1  # the heading is not an entry
     for row in table.as_values():

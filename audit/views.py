@@ -4,6 +4,7 @@ and the entries tied to no event (logins under any name), for the administrator 
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
@@ -59,3 +60,15 @@ def unattached_trail(request):
     form = AuditFilter(request.GET or None)
     entries = unattached_entries(**form.criteria())
     return _page(request, event=None, access=None, entries=entries, form=form, filename="logins.audit.csv")
+
+
+def csrf_failure(request, reason=""):
+    """settings.CSRF_FAILURE_VIEW: a form refused by the CSRF check is on the audit trail (with the
+    page and Django's reason), and the person is told, plainly, what happened and what to do."""
+    services.csrf_refused(request, reason)
+    return render(
+        request,
+        "403_csrf.html",
+        {"home_url": reverse("events:home")},
+        status=403,
+    )

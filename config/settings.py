@@ -69,6 +69,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # The app serves its own static files, with or without DEBUG (see the hardening block).
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Every page and download after this point, signed in or not, is never stored by a browser or
+    # a proxy (Cache-Control: no-store, private); static files, answered above, keep theirs.
+    "events.no_store.NoStoreMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -198,6 +201,8 @@ if os.environ.get("SECURE_PROXY_SSL_HEADER"):
         )
     SECURE_PROXY_SSL_HEADER = ("HTTP_" + header.upper().replace("-", "_"), "https")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# A form refused by the CSRF check is on the audit trail and answered with a page that says why.
+CSRF_FAILURE_VIEW = "audit.views.csrf_failure"
 
 # Content-Security-Policy (django-csp): scripts, styles, images and fetches from this site only;
 # no inline script, style or event handler anywhere (they live in static/), no framing.
@@ -275,6 +280,15 @@ LOGIN_LOCK_MINUTES = env_positive_int("LOGIN_LOCK_MINUTES", 15)
 AXES_FAILURE_LIMIT = LOGIN_MAX_FAILURES
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=LOGIN_LOCK_MINUTES)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# A wrong signing PIN counts against that person's PIN, apart from their login (events.lockout).
+AXES_USERNAME_CALLABLE = "events.lockout.lockout_key"
+# The address a try counts from is the client's, the one the audit trail records: REMOTE_ADDR, or
+# behind a reverse proxy (BEHIND_PROXY) the address that proxy added last to X-Forwarded-For.
+# Without it every try behind a proxy would come from the proxy's address, and a few wrong
+# passwords from anyone would lock that username for everyone. (Axes reads its AXES_IPWARE_*
+# settings only through django-ipware, which the product does not install; this callable is the
+# one place the client's address is worked out, for the lockout and the trail alike.)
+AXES_CLIENT_IP_CALLABLE = "events.lockout.client_ip"
 AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 # The lockout page is our own, translated, with when the lock ends.

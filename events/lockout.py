@@ -1,10 +1,17 @@
-"""The one lockout for every secret a person types: django-axes.
+"""The lockout for every secret a person types: django-axes.
 
-A wrong password at the login page, a wrong signing PIN typed on a slip, a wrong current password
-where one is asked again, and a wrong setup code all count as failed logins of the username they
-were typed for, from the address they came from (settings.AXES_LOCKOUT_PARAMETERS). Once
-LOGIN_MAX_FAILURES are counted, that username is locked there for LOGIN_LOCK_MINUTES: its login,
-its PIN and its setup alike, so no field is a guessing oracle for another.
+A wrong password at the login page, a wrong current password where one is asked again, and a wrong
+setup code count as failed logins of the username they were typed for, from the address they came
+from (settings.AXES_LOCKOUT_PARAMETERS; the address is the client's, also behind a proxy:
+settings.AXES_CLIENT_IP_CALLABLE). Once LOGIN_MAX_FAILURES are counted, that username is locked
+there for LOGIN_LOCK_MINUTES.
+
+A wrong signing PIN, typed on a slip at a cashier's window or on a signing page, counts apart: the
+same limit and time lock that person's signing by PIN at that address, not their login. Wrong PINs
+typed on someone else's screen must not shut the runner out of their own session, from which they
+can still sign (no PIN asked there); and wrong passwords do not lock their PIN either. Axes keeps
+the two counts under two keys of the same username (`lockout_key`): the username itself, and
+"pin:" + the username. To lift a PIN lock early: `manage.py axes_reset_username pin:USERNAME`.
 
 The login page goes through axes' own backend and middleware; the other fields call these.
 Call them outside any transaction, as a view's form cleaning does: axes writes each wrong try
@@ -22,14 +29,52 @@ from django.contrib.auth.signals import user_login_failed
 from django.db.models import Max
 from django.http import QueryDict
 
+from audit.context import client_address
 
-def is_locked(request, username: str) -> bool:
-    """True while this username may not be tried from this request's address."""
-    return not AxesProxyHandler.is_allowed(request, get_credentials(username))
+# In the credentials handed to axes: the secret was a signing PIN, not a password.
+SIGNING_PIN = "signing_pin"
+PIN_KEY_PREFIX = "pin:"
+# A name typed at the login page that begins like a PIN's key is counted under this prefix, so that
+# typing "pin:rita" there can never lock Rita's PIN (no real username has a colon).
+TYPED_PREFIX = "typed:"
 
 
-def count_failure(request, username: str) -> None:
-    """A wrong secret typed for this username: one failed login, as axes counts them.
+def lockout_key(request, credentials=None) -> str | None:
+    """settings.AXES_USERNAME_CALLABLE: the name axes counts a try under."""
+    field = settings.AXES_USERNAME_FORM_FIELD
+    if credentials is not None:
+        name = credentials.get(field)
+    else:
+        name = getattr(request, "data", request.POST).get(field)
+    if name is None:
+        return None
+    name = str(name)
+    if credentials is not None and credentials.get(SIGNING_PIN):
+        return PIN_KEY_PREFIX + name
+    if name.startswith((PIN_KEY_PREFIX, TYPED_PREFIX)):
+        return TYPED_PREFIX + name
+    return name
+
+
+def client_ip(request) -> str | None:
+    """settings.AXES_CLIENT_IP_CALLABLE: the address the audit trail records, so the lockout and the
+    trail agree on who tried (audit.context.client_address; behind a proxy with BEHIND_PROXY)."""
+    return client_address(request)
+
+
+def _credentials(username: str, pin: bool) -> dict:
+    return get_credentials(username, **({SIGNING_PIN: True} if pin else {}))
+
+
+def is_locked(request, username: str, *, pin: bool = False) -> bool:
+    """True while this username (or, with `pin`, its signing PIN) may not be tried from this
+    request's address."""
+    return not AxesProxyHandler.is_allowed(request, _credentials(username, pin))
+
+
+def count_failure(request, username: str, *, pin: bool = False) -> None:
+    """A wrong secret typed for this username: one failed try, as axes counts them (with `pin`,
+    against the signing PIN only).
 
     Axes is handed a copy of the request without its form data, so the secret typed (a PIN, a
     code, a password under another field name) is never written into its record, and the page
@@ -37,32 +82,34 @@ def count_failure(request, username: str) -> None:
     """
     quiet = copy.copy(request)
     quiet.POST = QueryDict()
-    user_login_failed.send(sender=__name__, credentials=get_credentials(username), request=quiet)
+    user_login_failed.send(sender=__name__, credentials=_credentials(username, pin), request=quiet)
 
 
-def count_success(request, username: str) -> None:
-    """The right secret: the count of wrong tries for this username here starts again, as a right
-    password does at the login page (AXES_RESET_ON_SUCCESS)."""
+def count_success(request, username: str, *, pin: bool = False) -> None:
+    """The right secret: the count of wrong tries for this username (or its PIN) here starts
+    again, as a right password does at the login page (AXES_RESET_ON_SUCCESS)."""
     if not (settings.AXES_ENABLED and settings.AXES_RESET_ON_SUCCESS):
         return
     AxesProxyHandler.update_request(request)
-    AxesProxyHandler.get_implementation().reset_user_attempts(request, get_credentials(username))
+    AxesProxyHandler.get_implementation().reset_user_attempts(request, _credentials(username, pin))
 
 
-def tries_left(request, username: str) -> int:
-    credentials = get_credentials(username)
+def tries_left(request, username: str, *, pin: bool = False) -> int:
+    credentials = _credentials(username, pin)
     failures = AxesProxyHandler.get_failures(request, credentials)
     return max(0, get_failure_limit(request, credentials) - failures)
 
 
-def limit(request, username: str) -> int:
-    return get_failure_limit(request, get_credentials(username))
+def limit(request, username: str, *, pin: bool = False) -> int:
+    return get_failure_limit(request, _credentials(username, pin))
 
 
-def lock_ends(request, username: str) -> datetime.datetime | None:
-    """When the lock on this username at this address ends: the last counted try plus the cool-off."""
+def lock_ends(request, username: str, *, pin: bool = False) -> datetime.datetime | None:
+    """When the lock on this username (or its PIN) at this address ends: the last counted try plus
+    the cool-off."""
     AxesProxyHandler.update_request(request)
-    last = AccessAttempt.objects.filter(username=username, ip_address=request.axes_ip_address).aggregate(
+    key = lockout_key(request, _credentials(username, pin))
+    last = AccessAttempt.objects.filter(username=key, ip_address=request.axes_ip_address).aggregate(
         last=Max("attempt_time")
     )["last"]
     cool_off = get_cool_off(request)

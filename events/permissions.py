@@ -123,8 +123,10 @@ MATRIX: dict[str, Entry] = {
     "events:chips": page("GET POST", read=ON_EVENT, write=SETUP_BY),
     "events:people": page("GET POST", read=READERS, write=SETUP_BY),
     "events:role_add": page("POST", write=SETUP_BY),
-    # A login still waiting for its setup; one in use only by staff (events.services).
-    "events:setup_code_new": page("POST", write=SETUP_BY),
+    # Logins and their one-time setup codes: the licensee's administrator alone (events.services:
+    # whoever holds a code could sign as its owner). POST makes a new code; GET shows it, once.
+    "events:setup_code_new": page("GET POST", read={STAFF}, write={STAFF}),
+    "events:login_give": page("POST", write={STAFF}),
     "events:registration_change": page("POST", write=SETUP_BY),
     "events:days": page("GET POST", read=ON_EVENT, write=SETUP_BY),
     "events:roster": page("GET POST", read=ON_EVENT, write=SETUP_BY),

@@ -68,11 +68,14 @@ def event_create(
     licensing_authority: str = "",
 ) -> Event:
     if Event.objects.filter(slug=slug).exists():
-        raise RuleViolation(f"An event {slug!r} already exists", "one event per slug", field="slug")
+        raise RuleViolation(
+            _("An event %(slug)s already exists") % {"slug": repr(slug)}, "one event per slug", field="slug"
+        )
     unknown = [code for code in games_authorized if code not in games.REGISTRY]
     if unknown:
         raise RuleViolation(
-            f"No game module for {', '.join(unknown)}; known: {', '.join(games.REGISTRY)}",
+            _("No game module for %(unknown)s; known: %(known)s")
+            % {"unknown": ", ".join(unknown), "known": ", ".join(games.REGISTRY)},
             "T&C 1.5.1",
             field="games",
         )
@@ -116,13 +119,13 @@ def table_create(*, event: Event, code: str, game: str) -> GameTable:
     if not isinstance(game, str) or game not in event.games:
         name = games.REGISTRY[game].name_en if isinstance(game, str) and game in games.REGISTRY else repr(game)
         raise RuleViolation(
-            f"The licence does not authorize {name}; a table can only be set up for "
-            f"{', '.join(event.game_names()) or 'no game'}",
+            _("The licence does not authorize %(game)s; a table can only be set up for %(games)s")
+            % {"game": name, "games": ", ".join(event.game_names()) or _("no game")},
             "T&C 1.5.1",
             field="game",
         )
     if event.tables.filter(code=code).exists():
-        raise RuleViolation(f"Table {code} already exists", "one table per id", field="code")
+        raise RuleViolation(_("Table %(table)s already exists") % {"table": code}, "one table per id", field="code")
     table = GameTable(event=event, code=code, game=game)
     table.full_clean()
     table.save()
@@ -169,9 +172,13 @@ def parse_dollars(text: str, *, rule: str = "cents", field: str | None = None) -
 def denomination_add(*, event: Event, value: str, colour: str = "", key: str | None = None) -> ChipDenomination:
     cents = parse_dollars(value, rule="chip set", field="value")
     if cents <= 0:
-        raise RuleViolation(f"A chip's value must be positive, not {value}", "chip set", field="value")
+        raise RuleViolation(
+            _("A chip's value must be positive, not %(value)s") % {"value": value}, "chip set", field="value"
+        )
     if event.denominations.filter(value_cents=cents).exists():
-        raise RuleViolation(f"The chip set already has a ${value} chip", "chip set", field="value")
+        raise RuleViolation(
+            _("The chip set already has a $%(value)s chip") % {"value": value}, "chip set", field="value"
+        )
     denomination = ChipDenomination(
         event=event,
         value_cents=cents,
@@ -215,19 +222,20 @@ def person_add(
     )
     if underage(person, event):
         raise RuleViolation(
-            f"{name} is {person.age_on(event.first_day)} on the event's first day; nobody under "
-            f"{ADULT_AGE} may operate or supervise a game",
+            _("%(name)s is %(age)s on the event's first day; nobody under %(adult)s may operate or supervise a game")
+            % {"name": name, "age": person.age_on(event.first_day), "adult": ADULT_AGE},
             "T&C 1.5.2",
             field="born_on",
         )
     if registration != Person.Registration.GOOD:
         raise RuleViolation(
-            f"{name}'s registration was {registration}; such a person may not take part",
+            _("%(name)s's registration was %(registration)s; such a person may not take part")
+            % {"name": name, "registration": registration},
             "T&C 2.3",
             field="registration",
         )
     if event.people.filter(code=code).exists():
-        raise RuleViolation(f"Person id {code!r} is taken", "one id per person", field="code")
+        raise RuleViolation(_("Person id %(code)s is taken") % {"code": repr(code)}, "one id per person", field="code")
     person.full_clean()
     person.save()
     record(
@@ -253,7 +261,11 @@ def registration_change(*, person: Person, registration: str) -> Person:
     """Record a change in a person's registration. A refused, revoked or suspended person takes
     no further part (T&C 2.3): they can no longer sign a slip, and the compliance page flags them."""
     if registration not in Person.Registration.values:
-        raise RuleViolation(f"unknown registration status {registration!r}", "T&C 2.3", field="registration")
+        raise RuleViolation(
+            _("unknown registration status %(registration)s") % {"registration": repr(registration)},
+            "T&C 2.3",
+            field="registration",
+        )
     before = person.registration
     person.registration = registration
     person.save(update_fields=["registration"])
@@ -284,10 +296,10 @@ def role_assign(*, person: Person, role: str, by) -> Assignment:
     person of her own a cashier in the middle of a day and sign slips with them.
     """
     if role not in Role.values:
-        raise RuleViolation(f"Unknown role {role!r}", "roles", field="role")
+        raise RuleViolation(_("Unknown role %(role)s") % {"role": repr(role)}, "roles", field="role")
     held = person.role_codes()
     if role in held:
-        raise RuleViolation(f"{person.name} already holds that role", "roles", field="role")
+        raise RuleViolation(_("%(name)s already holds that role") % {"name": person.name}, "roles", field="role")
     if role in DESIGNATED and by is not None and not by.is_staff and event_has_opened(person.event):
         raise RuleViolation(
             _(
@@ -301,22 +313,26 @@ def role_assign(*, person: Person, role: str, by) -> Assignment:
     if role in DESIGNATED:
         if person.supplier_associated:
             raise RuleViolation(
-                f"{person.name} is associated with the registered supplier and cannot be {Role(role).label}",
+                _("%(name)s is associated with the registered supplier and cannot be %(position)s")
+                % {"name": person.name, "position": Role(role).label},
                 "T&C 2",
                 field="role",
             )
         other = held & set(DESIGNATED)
         if other:
             raise RuleViolation(
-                f"{person.name} already holds the position of {Role(other.pop()).label}; "
-                "each designated person holds one position",
+                _("%(name)s already holds the position of %(position)s; each designated person holds one position")
+                % {"name": person.name, "position": Role(other.pop()).label},
                 "T&C 2",
                 field="role",
             )
     if role == Role.DEALER and person.supplier_associated and not person.gaming_assistant_number:
         raise RuleViolation(
-            f"{person.name} works for the supplier and must be a registered Gaming Assistant "
-            "(no registration number given)",
+            _(
+                "%(name)s works for the supplier and must be a registered Gaming Assistant "
+                "(no registration number given)"
+            )
+            % {"name": person.name},
             "T&C 4.2",
             field="role",
         )
@@ -337,6 +353,11 @@ def role_assign(*, person: Person, role: str, by) -> Assignment:
 # one-time setup code, shown once to whoever made it, who hands it over on paper. Its owner gives
 # their username and the code on the setup page and chooses their own password and signing PIN
 # (login_setup_complete), so whoever makes a login never knows either.
+#
+# Whoever holds a setup code could set the login up before its owner does, and sign as them. So
+# only the licensee's administrator makes logins and their codes (or the command line, whose
+# operator stands for the administrator): the DRIC adds people and gives them roles, but is never
+# handed a code, and cannot sign as a person she added without the administrator.
 
 LOGIN_RULE = "logins"
 # Letters and digits nobody misreads off paper: no 0/O, no 1/I/L.
@@ -392,6 +413,20 @@ def _username_refusal(username: str) -> str | None:
     return None
 
 
+def _administrator_only(by, person: Person) -> None:
+    """Refuse anyone but the licensee's administrator (or the command line, `by` None) a setup code."""
+    if by is not None and not by.is_staff:
+        raise RuleViolation(
+            _(
+                "only the licensee's administrator gives %(name)s a login and its setup code: whoever holds "
+                "the code could set the login up and sign as %(name)s"
+            )
+            % {"name": person.name},
+            LOGIN_RULE,
+            field="username",
+        )
+
+
 def login_create(*, person: Person, username: str, by) -> SetupCode:
     """A new login for a person, with no usable password and a one-time setup code.
 
@@ -400,6 +435,7 @@ def login_create(*, person: Person, username: str, by) -> SetupCode:
     login, as an explicit choice (login_link).
     """
     User = get_user_model()
+    _administrator_only(by, person)
     refusal = _username_refusal(username)
     if refusal:
         raise RuleViolation(refusal, LOGIN_RULE, field="username")
@@ -471,37 +507,39 @@ def login_link(*, person: Person, username: str, by):
 
 
 def login_setup_reissue(*, person: Person, by) -> SetupCode:
-    """A new setup code for a person's login, replacing any earlier one.
+    """A new setup code for a person's login, replacing any earlier one: the first was lost or
+    expired, or the person has forgotten their password or PIN.
 
-    While the login waits for its setup, whoever may set the event up can make a new code (the
-    first was lost or expired). Once its owner has chosen a password, only the licensee's
-    administrator may: the new code then clears their password and signing PIN, which they set
-    anew, so nobody can take over a login that is in use.
+    Only the licensee's administrator makes one, as only they make logins (login_create). For a
+    login already set up, the new code clears its password and signing PIN, which its owner sets
+    anew with the code.
     """
     user = person.user
     if user is None:
         raise RuleViolation(_("%(name)s has no login") % {"name": person.name}, LOGIN_RULE)
-    had_password = user.has_usable_password()
-    if had_password:
-        if by is None or not by.is_staff:
-            raise RuleViolation(
-                _(
-                    "%(name)s has set up their login; only the licensee's administrator may give them a "
-                    "new setup code, which clears their password and signing PIN"
-                )
-                % {"name": person.name},
-                LOGIN_RULE,
+    if by is not None and not by.is_staff:
+        raise RuleViolation(
+            _(
+                "only the licensee's administrator may give %(name)s a new setup code: whoever holds the "
+                "code could set the login up and sign as %(name)s"
             )
+            % {"name": person.name},
+            LOGIN_RULE,
+        )
+    had_password = user.has_usable_password()
+    had_pin = SigningPin.objects.filter(user=user).exists()
+    if had_password:
         user.set_unusable_password()
         user.save(update_fields=["password"])
-        SigningPin.objects.filter(user=user).delete()
+    SigningPin.objects.filter(user=user).delete()
     record(
         "setup_code_reissued",
         N_("%(name)s given a new setup code for the login %(username)s"),
         {"name": person.name, "username": user.get_username()},
         event=person.event_id,
         about=person,
-        old={"password_set": had_password},
+        old={"password_set": had_password, "signing_pin_set": had_pin},
+        new={"password_set": False, "signing_pin_set": False},
     )
     return _setup_code_make(user, by)
 
@@ -545,7 +583,7 @@ def login_setup_complete(*, request, username: str, code: str, password: str, pi
     if setup.expires_at <= timezone.now():
         raise RuleViolation(
             _("this setup code expired at %(time)s; ask whoever made your login for a new one")
-            % {"time": date_format(timezone.localtime(setup.expires_at), "Y-m-d H:i")},
+            % {"time": date_format(timezone.localtime(setup.expires_at), "Y-m-d H:i T")},
             LOGIN_RULE,
             field="code",
         )
@@ -609,16 +647,18 @@ def _current_password_check(request, user, password: str, wrong: str) -> None:
 
 
 def _locked(request, username: str, *, field: str | None = None, name: str | None = None) -> RuleViolation:
-    """The refusal while a username is locked, with the time the lock ends."""
-    ends = lockout.lock_ends(request, username)
-    time = date_format(timezone.localtime(ends), "H:i") if ends else "?"
-    n = lockout.limit(request, username)
-    if name is not None:
+    """The refusal while a username is locked, with the time the lock ends. With `name`, the
+    lock on that person's signing PIN (events.lockout: apart from their login's)."""
+    pin = name is not None
+    ends = lockout.lock_ends(request, username, pin=pin)
+    time = date_format(timezone.localtime(ends), "H:i T") if ends else "?"
+    n = lockout.limit(request, username, pin=pin)
+    if pin:
         text = ngettext(
             "%(name)s's signing PIN is locked after %(n)s wrong try; try again at %(time)s, "
-            "or sign from their own session",
+            "or sign from their own session (their login is not locked)",
             "%(name)s's signing PIN is locked after %(n)s wrong tries; try again at %(time)s, "
-            "or sign from their own session",
+            "or sign from their own session (their login is not locked)",
             n,
         ) % {"name": name, "n": n, "time": time}
         return RuleViolation(text, PIN_RULE, field=field)
@@ -639,12 +679,15 @@ def day_add(
 ) -> GamingDay:
     if not event.first_day <= date <= event.last_day:
         raise RuleViolation(
-            f"{date} is outside the licensed dates {event.first_day} to {event.last_day}",
+            _("%(date)s is outside the licensed dates %(first)s to %(last)s")
+            % {"date": date, "first": event.first_day, "last": event.last_day},
             "T&C 1.3",
             field="date",
         )
     if event.days.filter(date=date).exists():
-        raise RuleViolation(f"{date} is already a gaming day", "one gaming day per date", field="date")
+        raise RuleViolation(
+            _("%(date)s is already a gaming day") % {"date": date}, "one gaming day per date", field="date"
+        )
     day = GamingDay.objects.create(event=event, date=date, opens_at=opens_at, closes_at=closes_at)
     record(
         "day_added",
@@ -702,22 +745,29 @@ def day_open(*, day: GamingDay) -> GamingDay:
     with transaction.atomic():
         day = GamingDay.objects.select_for_update().get(pk=day.pk)
         if day.status != GamingDay.Status.SETUP:
-            raise RuleViolation(f"The gaming day {day.date} is {day.status}, not in setup", "gaming day")
+            raise RuleViolation(
+                _("The gaming day %(date)s is %(status)s, not in setup") % {"date": day.date, "status": day.status},
+                "gaming day",
+            )
         earlier = day.event.days.filter(date__lt=day.date).exclude(status=GamingDay.Status.CLOSED)
         if earlier.exists():
-            raise RuleViolation(f"The gaming day {earlier.first().date} was never closed", "gaming day")
+            raise RuleViolation(
+                _("The gaming day %(date)s was never closed") % {"date": earlier.first().date}, "gaming day"
+            )
         people = day.event.people.filter(registration=Person.Registration.GOOD)
         for role in DESIGNATED:
             if not people.filter(assignments__role=role).exists():
                 raise RuleViolation(
-                    f"The event has no {Role(role).label}; three designated persons are required",
+                    _("The event has no %(position)s; three designated persons are required")
+                    % {"position": Role(role).label},
                     "T&C 2",
                 )
         gaps = roster_gaps(day)
         if gaps:
             listed = "; ".join(describe_gap(role, s, e) for role, spans in gaps.items() for s, e in spans)
             raise RuleViolation(
-                f"The roster leaves designated positions empty: {listed}; each must be present continuously",
+                _("The roster leaves designated positions empty: %(gaps)s; each must be present continuously")
+                % {"gaps": listed},
                 "T&C 2",
             )
         day.status = GamingDay.Status.OPEN
@@ -781,12 +831,12 @@ def pin_set(*, request, user, password: str, pin: str) -> SigningPin:
 def pin_verify(*, request, person: Person, pin: str) -> None:
     """Check the PIN a person typed to sign; RuleViolation when they cannot sign with it.
 
-    A wrong PIN counts as a failed login of its owner's username from this request's address
-    (events.lockout, django-axes): LOGIN_MAX_FAILURES of them lock that username there, its PIN
-    and its login alike, for LOGIN_LOCK_MINUTES. While it is locked even the right PIN is refused
-    and a try is not counted. A right PIN sets the count back to 0. Call it outside a transaction
-    (as form cleaning is): the count is written at once and stays when the caller's work is
-    rolled back.
+    A wrong PIN counts as a wrong try of its owner's signing PIN from this request's address
+    (events.lockout, django-axes): LOGIN_MAX_FAILURES of them lock signing by PIN for that person
+    there for LOGIN_LOCK_MINUTES, not their login: they can still log in, and sign from their own
+    session. While it is locked even the right PIN is refused and a try is not counted. A right
+    PIN sets the count back to 0. Call it outside a transaction (as form cleaning is): the count
+    is written at once and stays when the caller's work is rolled back.
     """
     name = person.name
     user = person.user
@@ -816,19 +866,19 @@ def pin_verify(*, request, person: Person, pin: str) -> None:
             PIN_RULE,
         )
     username = user.get_username()
-    if lockout.is_locked(request, username):
+    if lockout.is_locked(request, username, pin=True):
         raise _locked(request, username, field="pin", name=name)
 
     def upgrade(raw):  # a PIN hashed before argon2 is rehashed with it
         SigningPin.objects.filter(pk=signing_pin.pk).update(pin_hash=make_password(raw))
 
     if check_password(pin, signing_pin.pin_hash, setter=upgrade):
-        lockout.count_success(request, username)
+        lockout.count_success(request, username, pin=True)
         return
-    lockout.count_failure(request, username)
-    if lockout.is_locked(request, username):
+    lockout.count_failure(request, username, pin=True)
+    if lockout.is_locked(request, username, pin=True):
         raise _locked(request, username, field="pin", name=name)
-    left = lockout.tries_left(request, username)
+    left = lockout.tries_left(request, username, pin=True)
     raise RuleViolation(
         ngettext(
             "the signing PIN of %(name)s is wrong; %(left)s try left",

@@ -14,6 +14,7 @@ urlpatterns = [
     path("events/<slug:slug>/chips/", views.chips, name="chips"),
     path("events/<slug:slug>/people/", views.people, name="people"),
     path("events/<slug:slug>/people/<slug:code>/setup-code/", views.setup_code_new, name="setup_code_new"),
+    path("events/<slug:slug>/logins/", views.login_give, name="login_give"),
     path("events/<slug:slug>/roles/", views.role_add, name="role_add"),
     path("events/<slug:slug>/registration/", views.registration_change, name="registration_change"),
     path("events/<slug:slug>/days/", views.days, name="days"),

@@ -17,6 +17,7 @@ from .forms import (
     DayForm,
     DenominationForm,
     EventForm,
+    LoginGiveForm,
     PersonForm,
     PinForm,
     RegistrationForm,
@@ -153,7 +154,8 @@ def chips(request, slug):
 def people(request, slug):
     access = event_access(request, slug)
     event = access.event
-    form = PersonForm(request.POST or None, can_link=request.user.is_staff)
+    admin = request.user.is_staff
+    form = PersonForm(request.POST or None, admin=admin)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         made = {}
@@ -171,58 +173,132 @@ def people(request, slug):
             )
             if d["role"]:
                 services.role_assign(person=person, role=d["role"], by=request.user)
-            if d["username"] and d.get("link_existing"):
-                services.login_link(person=person, username=d["username"], by=request.user)
-            elif d["username"]:
-                made["setup"] = services.login_create(person=person, username=d["username"], by=request.user)
+            # Only the administrator's form has the login fields (the services refuse anyone else too).
+            if d.get("username"):
+                made["setup"] = _login_give(request, person, d["username"], link=d.get("link_existing"))
             made["person"] = person
 
         if applied(form, add):
-            if "setup" in made:
-                return setup_code_page(request, access, made["person"], made["setup"], new=True)
+            if made.get("setup") is not None:
+                return hold_setup_code(request, event, made["person"], made["setup"], new=True)
             messages.success(request, _("%(name)s added.") % {"name": d["name"]})
             return redirect("events:people", slug)
-    people = event.people.prefetch_related("assignments").select_related("user", "user__login_setup")
-    table = PersonTable(people)
+    people = list(event.people.prefetch_related("assignments").select_related("user", "user__login_setup"))
     return render(
         request,
         "events/people.html",
         {
             "access": access,
             "event": event,
-            "table": table,
+            "table": PersonTable(people),
             "form": form,
             "role_form": RoleForm(event=event),
             "registration_form": RegistrationForm(event=event),
+            "login_form": LoginGiveForm(event=event) if admin else None,
             "waiting": [p for p in people if services.login_pending(p.user)],
+            "in_use": [p for p in people if p.user is not None and not services.login_pending(p.user)],
             "now": timezone.now(),
         },
     )
 
 
-def setup_code_page(request, access, person, setup, *, new: bool):
-    """The setup code, shown this once to whoever made it, to hand over on paper. The answer to
-    the POST itself (nothing to reload, nothing kept), and never stored by the browser."""
-    response = render(
-        request,
-        "events/setup_code.html",
-        {"access": access, "event": access.event, "person": person, "setup": setup, "new": new},
-    )
-    add_never_cache_headers(response)
-    response["Cache-Control"] += ", no-store"
-    return response
+def _login_give(request, person, username: str, *, link: bool):
+    """Link the person to an existing login (the administrator's explicit choice) or make them a
+    new one; the new login's setup code, or None for a link."""
+    if link:
+        services.login_link(person=person, username=username, by=request.user)
+        return None
+    return services.login_create(person=person, username=username, by=request.user)
+
+
+def login_give(request, slug):
+    """The administrator gives a person already on the event a login (a new one, with its setup
+    code, or an existing one)."""
+    access = event_access(request, slug)
+    form = LoginGiveForm(request.POST, event=access.event)
+    made = {}
+    if form.is_valid():
+        d = form.cleaned_data
+
+        def give():
+            made["setup"] = _login_give(request, d["person"], d["username"], link=d["link_existing"])
+
+        if applied(form, give):
+            if made["setup"] is not None:
+                return hold_setup_code(request, access.event, d["person"], made["setup"], new=True)
+            messages.success(
+                request,
+                _("%(name)s now signs in as %(username)s.") % {"name": d["person"].name, "username": d["username"]},
+            )
+            return redirect("events:people", slug)
+    for error in form.errors.values():
+        messages.error(request, " ".join(error))
+    return redirect("events:people", slug)
+
+
+# A setup code waits in the session of whoever made it, for the one page that shows it: the answer
+# to the POST that made it is a redirect to that page (POST, redirect, GET), so reloading the page
+# never makes another code; the page takes the code out of the session as it shows it, so it is
+# shown once. {person id: {username, code, expires_at, new}}.
+PENDING_SETUP_CODES = "pending_setup_codes"
+
+
+def hold_setup_code(request, event, person, setup, *, new: bool):
+    pending = dict(request.session.get(PENDING_SETUP_CODES) or {})
+    pending[str(person.pk)] = {
+        "username": setup.user.get_username(),
+        "code": setup.code,
+        "expires_at": setup.expires_at.isoformat(),
+        "new": new,
+    }
+    request.session[PENDING_SETUP_CODES] = pending
+    return redirect("events:setup_code_new", event.slug, person.code)
+
+
+def _take_setup_code(request, person) -> dict | None:
+    """The code waiting to be shown for this person, taken out of the session; None when there is none."""
+    pending = dict(request.session.get(PENDING_SETUP_CODES) or {})
+    held = pending.pop(str(person.pk), None)
+    if held is None:
+        return None
+    if pending:
+        request.session[PENDING_SETUP_CODES] = pending
+    else:
+        del request.session[PENDING_SETUP_CODES]
+    held["expires_at"] = datetime.datetime.fromisoformat(held["expires_at"])
+    return held
 
 
 def setup_code_new(request, slug, code):
-    """A new setup code for a person's login (the first was lost or expired)."""
+    """POST: a new setup code for a person's login (the first was lost or expired, or they have
+    forgotten their password or PIN), then on to the page that shows it.
+    GET: that page. It shows the code this once; after that (a reload, the back button, a
+    bookmark) it says the code was shown already and how to make a new one."""
     access = event_access(request, slug)
-    person = get_object_or_404(Person, event=access.event, code=code)
-    try:
-        setup = services.login_setup_reissue(person=person, by=request.user)
-    except RuleViolation as exc:
-        messages.error(request, exc.text)
-        return redirect("events:people", slug)
-    return setup_code_page(request, access, person, setup, new=False)
+    person = get_object_or_404(Person.objects.select_related("user"), event=access.event, code=code)
+    if request.method == "POST":
+        try:
+            with transaction.atomic():
+                setup = services.login_setup_reissue(person=person, by=request.user)
+        except RuleViolation as exc:
+            messages.error(request, exc.text)
+            return redirect("events:people", slug)
+        return hold_setup_code(request, access.event, person, setup, new=False)
+    held = _take_setup_code(request, person) if request.method == "GET" else None
+    response = render(
+        request,
+        "events/setup_code.html",
+        {
+            "access": access,
+            "event": access.event,
+            "person": person,
+            "setup": held,
+            "set_up": person.user is not None and not services.login_pending(person.user),
+        },
+    )
+    # Never kept by the browser or a proxy: the code must not come back from a cache either.
+    add_never_cache_headers(response)
+    return response
 
 
 def role_add(request, slug):

@@ -114,6 +114,8 @@ APPLIED_BY_FIRST_WRITER = {
     "events:chips",
     "events:people",
     "events:role_add",
+    "events:login_give",
+    "events:setup_code_new",
     "events:registration_change",
     "events:days",
     "events:roster",

@@ -52,6 +52,8 @@ def make_world() -> World:
         SUSPENDED: suspended.user,
         **{role: getattr(cast, role).user for role in Role.values},
     }
+    # Someone the DRIC added, waiting for the administrator to give them a login.
+    add_person(cast.event, "walkin", Role.RUNNER, login=False)
     # The outsider is somebody: the DRIC of another event.
     other = add_person(make_event("other-fair"), "olga", Role.DRIC, login=False)
     other.user = users[OUTSIDER]
@@ -91,6 +93,7 @@ def payload(world: World, case: str, which) -> dict:
         "events:chips": {"value": "100", "colour": "black"},
         "events:people": {"code": "newbie", "name": "New Person", "born_on": "1990-01-01", "registration": "good"},
         "events:role_add": {"person": c.runner2.pk, "role": Role.DEALER},
+        "events:login_give": {"person": c.event.people.get(code="walkin").pk, "username": "walkin-login"},
         "events:registration_change": {"person": c.dealer2.pk, "registration": "suspended"},
         "events:days": {"date": "2026-09-12", "opens_at": "12:00", "closes_at": "23:00"},
         "events:roster": {

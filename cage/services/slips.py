@@ -43,7 +43,7 @@ SETTLING = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
 
 def _cash(cents: int, what: str = "cash") -> int:
     if isinstance(cents, bool) or not isinstance(cents, int) or cents <= 0:
-        raise RuleViolation(f"{what} must be a positive amount of dollars", "amounts")
+        raise RuleViolation(_("%(what)s must be a positive amount of dollars") % {"what": what}, "amounts")
     return _bounded(cents)
 
 
@@ -59,21 +59,47 @@ def _bounded(cents: int) -> int:
 
 def _table(day: GamingDay, table: GameTable) -> GameTable:
     if table.event_id != day.event_id:
-        raise RuleViolation(f"table {table.code} is not on this event", "tables")
+        raise RuleViolation(_("table %(table)s is not on this event") % {"table": table.code}, "tables")
     return lock_table(table)
 
 
 def _require_state(table: GameTable, state: str, record: str) -> None:
     if table.state != state:
         raise RuleViolation(
-            f"table {table.code} is {table.state}; a {record} needs it {state}",
+            _("table %(table)s is %(state)s; a %(slip)s needs it %(needed)s")
+            % {"table": table.code, "state": table.state, "slip": record, "needed": state},
             "table state",
         )
 
 
-def _runner(day: GamingDay, runner: Person) -> Person:
+# Who may take chips from the bank, carry them and sell them to players: the chip and table runners
+# the Chip Cashier supervises (T&C 2.1.2), from whom alone, beside the Chip Cashier, players buy
+# chips (T&C 3.4.2). On a day whose roster lists its runners, that is those runners.
+RUNNERS_RULE = "T&C 2.1.2, 3.4.2"
+
+
+def _runner(day: GamingDay, runner: Person, *, takes_chips: bool = True) -> Person:
+    """The runner named on a slip. One who takes chips (a runner issue, a fill or credit they
+    carry, a sale of their chips) must be on the day's roster as a runner, once that roster lists
+    any runner; a runner handing chips and cash back (runner_return) is never refused for it, so
+    nothing stays stuck with them. A day whose runners are not rostered here (a day imported from
+    paper, or a roster of the designated positions only) is not checked."""
     if runner.event_id != day.event_id or Role.RUNNER not in runner.role_codes():
-        raise RuleViolation(f"{runner.name} is not a runner on this event", "T&C 2.1.2")
+        raise RuleViolation(
+            _("%(name)s is not a runner on this event") % {"name": runner.name}, "T&C 2.1.2", field="runner"
+        )
+    runners = day.shifts.filter(role=Role.RUNNER)
+    if takes_chips and runners.exists() and not runners.filter(person=runner).exists():
+        raise RuleViolation(
+            _(
+                "%(name)s is not on the roster of %(date)s as a runner: only the day's own chip and table "
+                "runners, whom the Chip Cashier supervises, take, carry or sell chips; add them to the "
+                "day's roster first"
+            )
+            % {"name": runner.name, "date": day.date.isoformat()},
+            RUNNERS_RULE,
+            field="runner",
+        )
     return runner
 
 
@@ -303,7 +329,10 @@ def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
     table = _table(day, table)
     _require_state(table, GameTable.State.CLOSED, "opener")
     if Slip.objects.filter(day=day, table=table, slip_type=SlipType.TABLE_OPEN).exists():
-        raise RuleViolation(f"table {table.code} already opened on {day.date}", "a table opens at most once a day")
+        raise RuleViolation(
+            _("table %(table)s already opened on %(date)s") % {"table": table.code, "date": day.date},
+            "a table opens at most once a day",
+        )
     event = day.event
     value = chips_legs_value(event, chips)
     tray = account_get(event, Account.Kind.TABLE, table=table)
@@ -475,12 +504,12 @@ def runner_return(*, day, runner, chips, cash, signed, **meta) -> Slip:
     """A runner hands back unsold chips to the chip bank and sales cash to the bank."""
     day = lock_day(day, allowed=SETTLING)
     event = day.event
-    _runner(day, runner)
+    _runner(day, runner, takes_chips=False)
     value = chips_legs_value(event, chips, allow_empty=True)
     if cash:
         _cash(cash)
     if not value and not cash:
-        raise RuleViolation("a runner return must bring back chips or cash", "amounts")
+        raise RuleViolation(_("a runner return must bring back chips or cash"), "amounts")
     held = account_get(event, Account.Kind.RUNNER, person=runner)
     legs = move(held, account_get(event, Account.Kind.CHIP_BANK), value)
     if cash:
@@ -625,22 +654,22 @@ def count(
             "count: bank cash, the chip bank, a runner or the tip pool",
         )
     if account.kind == Account.Kind.BANK_CASH and chips:
-        raise RuleViolation("bank cash holds cash only; count chips in the chip bank", "count")
+        raise RuleViolation(_("bank cash holds cash only; count chips in the chip bank"), "count")
     if account.kind == Account.Kind.CHIP_BANK and cash:
-        raise RuleViolation("the chip bank holds chips only; count cash in bank cash", "count")
+        raise RuleViolation(_("the chip bank holds chips only; count cash in bank cash"), "count")
     if account.kind == Account.Kind.TIP_POOL and cash:
         raise RuleViolation(
             _("the tip pool holds the dealers' tip chips only; count cash in bank cash"), "count; T&C 2.6"
         )
     if cash is not None and (isinstance(cash, bool) or not isinstance(cash, int) or cash < 0):
-        raise RuleViolation("counted cash must be 0 or more", "count")
+        raise RuleViolation(_("counted cash must be 0 or more"), "count")
     if cash is not None:
         _bounded(cash)
     if account.kind == Account.Kind.BANK_CASH and cash is None:
-        raise RuleViolation("a count of bank cash gives the cash counted", "count")
+        raise RuleViolation(_("a count of bank cash gives the cash counted"), "count")
     value = chips_legs_value(event, chips or {}, allow_empty=True)
     if account.kind == Account.Kind.CHIP_BANK and chips is None:
-        raise RuleViolation("a count of the chip bank gives the chips counted", "count")
+        raise RuleViolation(_("a count of the chip bank gives the chips counted"), "count")
     if account.kind == Account.Kind.TIP_POOL and chips is None:
         raise RuleViolation(_("a count of the tip pool gives the chips counted"), "count")
     if account.kind == Account.Kind.RUNNER and cash is None:
@@ -727,9 +756,13 @@ def expense(*, day, category, description, cash, invoice, signed, **meta) -> Sli
     """An expense paid from the trust account, never from the cage; it goes in the financial report."""
     day = lock_day(day, allowed=SETTLING)
     if category not in EXPENSE_CATEGORIES:
-        raise RuleViolation(f"unknown expense category {category!r}; one of {', '.join(EXPENSE_CATEGORIES)}", "T&C 2.7")
+        raise RuleViolation(
+            _("unknown expense category %(category)s; one of %(categories)s")
+            % {"category": repr(category), "categories": ", ".join(EXPENSE_CATEGORIES)},
+            "T&C 2.7",
+        )
     if not str(description).strip():
-        raise RuleViolation("an expense needs a description", "T&C 2.7")
+        raise RuleViolation(_("an expense needs a description"), "T&C 2.7")
     event = day.event
     legs = move(account_get(event, Account.Kind.TRUST), account_get(event, Account.Kind.EXPENSES), {CASH: _cash(cash)})
     details = {"category": category, "description": description, "invoice": invoice, "cash": cash}

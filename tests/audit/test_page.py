@@ -31,6 +31,7 @@ HEADER = [
     "Rule",
     "Old and new",
     "From",
+    "Action code",
     "Login",
     "Person",
     "Roles",
@@ -59,7 +60,9 @@ def summaries(response) -> list[str]:
 def csv_rows(client, url) -> list[list[str]]:
     response = client.get(url)
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
-    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8"))))
+    # A UTF-8 byte order mark first, so that Excel reads the accents right.
+    assert response.content.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows[0] == HEADER
     return rows[1:]
 
@@ -139,7 +142,7 @@ def test_an_event_s_trail_shows_its_entries_and_its_people_s_logins_only(cast, a
     assert "Failed login as nobody-at-all" in logins and f"Failed login as {other.runner.user.username}" in logins
     assert "BJ-1" not in logins  # event entries stay on their event's page
     rows = csv_rows(client, reverse("audit:logins") + "?login=NOBODY-AT-ALL&export=csv")
-    assert [row[8] for row in rows] == ["nobody-at-all"]
+    assert [row[9] for row in rows] == ["nobody-at-all"]
 
 
 def test_the_page_shows_who_when_what_and_the_old_and_new_values(client, cast):
@@ -233,14 +236,16 @@ def test_the_csv_has_every_entry_chosen_and_no_cell_runs_as_a_formula(client, ca
     rows = csv_rows(client, trail_url(cast, export="csv"))
     assert len(rows) == event_entries(cast.event).exclude(action="exported").count()  # its people's logins too
     assert len(rows) > AuditEntry.objects.filter(event=cast.event).count()
-    added = next(r for r in rows if r[2] == "person_added" and "HYPERLINK" in r[4])
-    assert added[4].startswith("'=HYPERLINK") and added[13].startswith('{"born_on"')
+    # The action as people read it, and its code in a column of its own for machines.
+    added = next(r for r in rows if r[2] == "Person added" and "HYPERLINK" in r[4])
+    assert added[8] == "person_added"
+    assert added[4].startswith("'=HYPERLINK") and added[14].startswith('{"born_on"')
     plus = next(r for r in rows if r[4] == "'+1")
     assert plus[5] == "'-2+3" and plus[0] == "2026-09-11 12:00:00"
-    failed = next(r for r in rows if r[2] == "login" and r[3] == "refused")
-    assert failed[8] == cast.dealer.user.username and failed[7] == ADDRESS
+    failed = next(r for r in rows if r[8] == "login" and r[3] == "refused")
+    assert failed[2] == "Log in" and failed[9] == cast.dealer.user.username and failed[7] == ADDRESS
     assert "@SUM" not in "".join("".join(r) for r in rows)  # a password typed is never recorded
-    assert not any(r[2] == "exported" for r in rows)  # the export is recorded once it is made
+    assert not any(r[8] == "exported" for r in rows)  # the export is recorded once it is made
     exported = AuditEntry.objects.get(action="exported", event=cast.event)
     assert exported.new == {"what": "audit_trail", "format": "csv", "rows": len(rows)}
 
@@ -280,3 +285,11 @@ def test_the_person_filter_lists_the_event_s_people(client, cast):
     page = client.get(trail_url(cast)).content.decode()
     for person in (cast.dric, cast.runner, cast.auditor):
         assert f'<option value="{person.pk}">{person.name}</option>' in page
+
+
+def test_the_filters_read_as_words_with_their_help_apart(client, cast, admin_user):
+    client.force_login(admin_user)
+    html = client.get(reverse("audit:logins")).content.decode()
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    assert "Loginas typed" not in re.sub(r"<[^>]+>", "", html)
+    assert "Login (the login name as it was typed, also one that is nobody" in text

@@ -4,6 +4,7 @@ report signatures and exports, and refusals with their rule, each with its actor
 
 import datetime
 import json
+import re
 import uuid
 
 import pytest
@@ -118,7 +119,6 @@ def test_setup_changes_on_the_pages_are_recorded_with_the_dric_and_old_and_new_v
             "born_on": "1990-05-05",
             "registration": "good",
             "role": "runner",
-            "username": "nia",
             "password": "a-long-password",
         },
     )
@@ -127,8 +127,6 @@ def test_setup_changes_on_the_pages_are_recorded_with_the_dric_and_old_and_new_v
     assert added.new["name"] == "Nia Brown" and added.new["born_on"] == "1990-05-05"
     role = last("role_assigned", about=nia)
     assert (role.old, role.new, role.person) == ({"roles": []}, {"roles": ["runner"]}, cast.dric)
-    made = last("login_created", about=nia)
-    assert made.old is None and made.new == {"login": "nia"}
     assert "a-long-password" not in everything_recorded()
 
     client.post(
@@ -183,6 +181,29 @@ def test_a_new_event_is_recorded_with_the_administrator(client, cast, admin_user
     entry = last("event_created", event__slug="riverside")
     assert (entry.user, entry.person, entry.roles, entry.address) == (admin_user, None, "admin", ADDRESS)
     assert entry.new["licence_number"] == "F-1" and entry.new["games"] == ["blackjack"]
+
+
+def test_logins_and_new_setup_codes_are_recorded_with_the_administrator_and_readable_values(client, cast, admin_user):
+    client.force_login(admin_user)
+    slug = cast.event.slug
+    client.post(
+        reverse("events:people", args=[slug]),
+        {"code": "nia", "name": "Nia Brown", "born_on": "1990-05-05", "registration": "good", "username": "nia"},
+    )
+    nia = cast.event.people.get(code="nia")
+    made = last("login_created", about=nia)
+    assert made.old is None and made.new == {"login": "nia"} and made.user == admin_user
+    client.post(reverse("events:setup_code_new", args=[slug, cast.runner.code]))
+    reissued = last("setup_code_reissued", about=cast.runner)
+    assert reissued.old == {"password_set": True, "signing_pin_set": True}
+    assert reissued.new == {"password_set": False, "signing_pin_set": False}
+    # Old and new read as words, never "yes → —".
+    login(client, cast, "dric")
+    page = client.get(reverse("audit:event", args=[slug]) + "?action=setup_code_reissued").content.decode()
+    assert "password set:</span> yes → no" in page and "signing PIN set:</span> yes → no" in page
+    assert "→ —" not in page
+    codes = re.findall(r"[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}", everything_recorded())
+    assert not codes  # a setup code is never recorded
 
 
 def test_a_signing_pin_set_is_recorded_without_the_pin(client, cast):
@@ -400,6 +421,7 @@ def test_a_wrong_signing_pin_is_recorded_as_a_refusal(client, cast):
     [
         ("dealer", "get", "cage:register", "page"),
         ("general_cashier", "get", "audit:event", "page"),
+        ("dealer", "get", "events:people", "page"),
         ("dealer", "post", "events:tables", "table_added"),
         ("auditor", "post", "events:chips", "chip_added"),
     ],
@@ -417,6 +439,34 @@ def test_a_refused_role_is_recorded(client, cast, persona, method, name, action)
         ADDRESS,
     )
     assert refused.summary.startswith(f"Refused: {method.upper()} {url} needs the role of ")
+
+
+@pytest.mark.parametrize(
+    "name, page", [("events:people", "People"), ("events:tables", "Tables"), ("cage:day_close", "Nightly close")]
+)
+def test_opening_a_page_one_is_refused_is_a_refused_page_view_not_the_pages_form(client, cast, outsider, name, page):
+    """Opening the People page is not adding a person: a refused GET is "Page refused: People"."""
+    client.force_login(outsider)
+    url = reverse(name, args=[cast.event.slug])
+    assert client.get(url).status_code == 403
+    refused = last("page", outcome="refused")
+    assert refused.params["view"] == name and refused.request == f"GET {url}"
+    assert not AuditEntry.objects.exclude(action="page").filter(outcome="refused").exists()
+    login(client, cast, "dric")
+    trail = client.get(reverse("audit:event", args=[cast.event.slug]) + "?outcome=refused").content.decode()
+    table = trail[trail.index('id="audit"') :]
+    assert f"Page refused: {page}" in table
+    assert "Person added" not in table and ">Table<" not in table
+    rows = client.get(reverse("audit:event", args=[cast.event.slug]) + "?outcome=refused&export=csv")
+    assert f"Page refused: {page},".encode() in rows.content and b",page," in rows.content
+
+
+def test_every_page_one_can_open_has_a_name_on_the_trail():
+    from audit.actions import PAGE_NAMES
+    from events.permissions import MATRIX
+
+    pages = {key.split("[")[0] for key, entry in MATRIX.items() if "GET" in entry.methods}
+    assert pages - set(PAGE_NAMES) == set() and set(PAGE_NAMES) - pages == set()
 
 
 def test_an_outsider_and_a_non_administrator_are_recorded_when_refused(client, cast, outsider):
@@ -545,3 +595,32 @@ def test_outside_a_page_that_checked_it_the_actor_s_standing_costs_one_query_per
         ADDRESS,
         "POST /somewhere/",
     )
+
+
+# --- CSRF failures ------------------------------------------------------------------------------
+
+
+def test_a_form_refused_by_the_csrf_check_is_recorded_and_explained(cast):
+    client = Client(REMOTE_ADDR=ADDRESS, enforce_csrf_checks=True)
+    login(client, cast, "dric")
+    url = reverse("events:tables", args=[cast.event.slug])
+    before = GameTable.objects.count()
+    response = client.post(url, {"code": "BJ-9", "game": "blackjack"})  # no CSRF token: a forged form
+    page = response.content.decode()
+    assert response.status_code == 403 and "This form was not accepted" in page and "Nothing was recorded" in page
+    assert "no-store" in response["Cache-Control"]
+    assert GameTable.objects.count() == before
+    refused = last("csrf_refused", outcome="refused")
+    assert (refused.user, refused.person, refused.event, refused.rule, refused.address) == (
+        cast.dric.user,
+        cast.dric,
+        cast.event,
+        "CSRF",
+        ADDRESS,
+    )
+    assert refused.params["request"] == f"POST {url}" and "CSRF" in refused.params["reason"]
+    assert refused.summary == f"Refused: POST {url} failed the CSRF check: {refused.params['reason']}"
+    # Not logged in, at the login page: recorded too.
+    Client(REMOTE_ADDR=ADDRESS, enforce_csrf_checks=True).post(reverse("login"), {"username": "x", "password": "y"})
+    anonymous = last("csrf_refused", request=f"POST {reverse('login')}")
+    assert anonymous.user is None and anonymous.event is None

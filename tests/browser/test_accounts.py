@@ -1,6 +1,8 @@
-"""A new person's login, in real browsers: the DRIC adds the person and is shown the setup code
-once; the person, in a browser of their own, sets their own password and PIN with it and logs in.
-Then the lockout page after repeated wrong passwords, and an idle cage screen logging itself out."""
+"""A new person's login, in real browsers: the DRIC adds the person; the licensee's administrator
+gives them a login and is shown the setup code once (a reload does not show it again, nor make
+another); the person, in a browser of their own, sets their own password and PIN with it and logs
+in. The administrator gives a login in use a new code from the People page. Then the lockout page
+after repeated wrong passwords, and an idle cage screen logging itself out."""
 
 import re
 import time
@@ -10,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 
 from events.idle import LAST_ACTIVITY
-from events.models import SigningPin
+from events.models import LoginSetup, Person, SigningPin
 from tests.browser.conftest import at_both_widths, log_in
 from tests.conftest import PASSWORD, make_cast
 
@@ -18,6 +20,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NEW_PASSWORD = "my-own-secret-2026"
 NEW_PIN = "60917"
+CODE = r"[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}"
 
 
 def own_browser(browser, live_server):
@@ -30,35 +33,73 @@ def own_browser(browser, live_server):
 def test_a_new_persons_login_is_set_up_by_the_person_with_the_code_they_were_handed(browser, live_server):
     cast = make_cast()
     slug = cast.event.slug
+    get_user_model().objects.create_user("admin", password=PASSWORD, is_staff=True)
 
     dric_context, dric = own_browser(browser, live_server)
+    admin_context, admin = own_browser(browser, live_server)
     nia_context, nia = own_browser(browser, live_server)
     try:
+        # The DRIC adds Nia as a runner; she is offered no login for her, and says who gives it.
         log_in(dric, cast.dric.user.username, PASSWORD)
         dric.goto(f"/events/{slug}/people/")
         assert dric.locator("#person-form input[name=password]").count() == 0  # nobody types a password for another
-        assert dric.locator("#person-form input[name=link_existing]").count() == 0  # administrator only
+        assert dric.locator("#person-form input[name=username]").count() == 0  # the administrator gives logins
+        assert "given by the licensee's administrator only" in dric.inner_text("#logins-who")
         dric.fill("#person-form input[name=code]", "nia")
         dric.fill("#person-form input[name=name]", "Nia Brown")
         dric.fill("#person-form input[name=born_on]", "1990-05-05")
         dric.select_option("#person-form select[name=role]", "runner")
-        dric.fill("#person-form input[name=username]", "nia")
         dric.click("#person-form button[type=submit]")
-        dric.wait_for_selector("#setup-code")
-        code = dric.inner_text("#setup-code-value").strip()
-        assert re.fullmatch(r"[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}", code)
-        assert dric.inner_text("#setup-username") == "nia"
-        assert "shown only this once" in dric.inner_text("#setup-once")
-        at_both_widths(dric, "accounts-setup-code")
+        dric.wait_for_selector(".messages")
+        assert "Nia Brown added." in dric.inner_text(".messages")
+        at_both_widths(dric, "accounts-people-dric")
 
-        # Back on the people page the code is gone for good; the login waits for its owner.
-        dric.set_viewport_size({"width": 1366, "height": 900})
-        dric.click("text=Back to the people")
-        dric.wait_for_selector("#waiting-logins")
-        assert code not in dric.content()
-        assert "Nia Brown (nia)" in dric.inner_text("#waiting-logins")
-        assert "waiting for setup" in dric.inner_text("#people")
-        at_both_widths(dric, "accounts-people-waiting")
+        # The administrator gives Nia a login, and is shown its code once.
+        log_in(admin, "admin", PASSWORD)
+        admin.goto(f"/events/{slug}/people/")
+        admin.select_option("#login-form select[name=person]", label="Nia Brown")
+        admin.fill("#login-form input[name=username]", "nia")
+        admin.click("#login-form button[type=submit]")
+        admin.wait_for_selector("#setup-code")
+        assert admin.url.endswith(f"/events/{slug}/people/nia/setup-code/")  # a page of its own, by GET
+        code = admin.inner_text("#setup-code-value").strip()
+        assert re.fullmatch(CODE, code)
+        assert admin.inner_text("#setup-username") == "nia"
+        assert "shown only this once" in admin.inner_text("#setup-once")
+        assert re.search(r"until \d{4}-\d\d-\d\d \d\d:\d\d E[SD]T\.", admin.inner_text("#setup-expires"))
+        at_both_widths(admin, "accounts-setup-code")
+        # Reloading shows no code and makes none: the page says why, and how to make a new one.
+        stored = LoginSetup.objects.get(user__username="nia").code_hash
+        admin.set_viewport_size({"width": 1366, "height": 900})
+        admin.reload()
+        admin.wait_for_selector("#setup-code-gone")
+        assert code not in admin.content() and admin.locator("#setup-code-value").count() == 0
+        assert "has been shown already" in admin.inner_text("#setup-code-gone")
+        assert admin.locator("#setup-code-make").is_visible()
+        assert LoginSetup.objects.get(user__username="nia").code_hash == stored
+        at_both_widths(admin, "accounts-setup-code-reloaded")
+
+        # Back on the people page the code is gone for good; the login waits for its owner, and
+        # each login in use has its button for a new code.
+        admin.set_viewport_size({"width": 1366, "height": 900})
+        admin.click("text=Back to the people")
+        admin.wait_for_selector("#waiting-logins")
+        assert code not in admin.content()
+        assert "Nia Brown (nia)" in admin.inner_text("#waiting-logins")
+        assert "waiting for setup" in admin.inner_text("#people")
+        runner = cast.runner.user.username
+        assert f"Runner ({runner})" in admin.inner_text("#logins-in-use")
+        at_both_widths(admin, "accounts-people-admin")
+
+        # The runner has forgotten their PIN: the administrator gives them a new setup code.
+        admin.set_viewport_size({"width": 1366, "height": 900})
+        admin.click(f"#logins-in-use li:has-text('({runner})') button")
+        admin.wait_for_selector("#setup-code")
+        assert "A new setup code for Runner" in admin.inner_text("h1")
+        assert re.fullmatch(CODE, admin.inner_text("#setup-code-value").strip())
+        user = get_user_model().objects.get(username=runner)
+        assert not user.has_usable_password() and not SigningPin.objects.filter(user=user).exists()
+        assert Person.objects.get(pk=cast.runner.pk).user_id == user.pk
 
         # Nia, on her own screen: the login page leads to the setup page.
         nia.goto("/login/")
@@ -103,6 +144,7 @@ def test_a_new_persons_login_is_set_up_by_the_person_with_the_code_they_were_han
         assert user.check_password(NEW_PASSWORD) and SigningPin.objects.filter(user=user).exists()
     finally:
         dric_context.close()
+        admin_context.close()
         nia_context.close()
 
 

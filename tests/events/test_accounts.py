@@ -55,12 +55,12 @@ def log_in_as(client, user, password=PASSWORD):
 # --- argon2 -----------------------------------------------------------------------------------
 
 
-def test_passwords_pins_and_setup_codes_are_hashed_with_argon2(cast, settings):
+def test_passwords_pins_and_setup_codes_are_hashed_with_argon2(cast, settings, admin_user):
     # The suite hashes with MD5 for speed; here the project's own hashers are used.
     settings.PASSWORD_HASHERS = project_settings.PASSWORD_HASHERS
     assert settings.PASSWORD_HASHERS[0] == "django.contrib.auth.hashers.Argon2PasswordHasher"
     person = newcomer(cast)
-    setup = services.login_create(person=person, username="nia", by=cast.dric.user)
+    setup = services.login_create(person=person, username="nia", by=admin_user)
     assert LoginSetup.objects.get(user=setup.user).code_hash.startswith("argon2$")
     complete("nia", setup.code)
     user = User.objects.get(username="nia")
@@ -86,16 +86,16 @@ def test_a_pbkdf2_password_and_pin_still_verify_and_are_rehashed_with_argon2(cas
 # --- a login made by someone else -------------------------------------------------------------
 
 
-def test_a_new_login_has_no_usable_password_and_a_one_time_code_kept_only_hashed(cast):
+def test_a_new_login_has_no_usable_password_and_a_one_time_code_kept_only_hashed(cast, admin_user):
     person = newcomer(cast)
-    setup = services.login_create(person=person, username="nia", by=cast.dric.user)
+    setup = services.login_create(person=person, username="nia", by=admin_user)
     person.refresh_from_db()
     assert person.user == setup.user and setup.user.username == "nia"
     assert not person.user.has_usable_password()
     assert CODE.match(setup.code), setup.code
     stored = LoginSetup.objects.get(user=setup.user)
     assert setup.code not in stored.code_hash and setup.code.replace("-", "") not in stored.code_hash
-    assert stored.made_by == cast.dric.user and stored.used_at is None
+    assert stored.made_by == admin_user and stored.used_at is None
     hours = (stored.expires_at - stored.made_at).total_seconds() / 3600
     assert hours == 72 and setup.expires_at == stored.expires_at
     # Nothing the maker could have typed opens it: not a password, not the code itself.
@@ -109,8 +109,8 @@ def test_each_code_is_new(cast):
     assert len(codes) == 5
 
 
-def test_the_owner_sets_their_password_and_pin_with_the_code_and_it_works_once(cast, client):
-    setup = services.login_create(person=newcomer(cast), username="nia", by=cast.dric.user)
+def test_the_owner_sets_their_password_and_pin_with_the_code_and_it_works_once(cast, client, admin_user):
+    setup = services.login_create(person=newcomer(cast), username="nia", by=admin_user)
     complete("nia", setup.code.lower().replace("-", " "), request=from_address())  # as typed off paper
     user = User.objects.get(username="nia")
     assert user.check_password(PASSWORD) and check_password("60917", SigningPin.objects.get(user=user).pin_hash)
@@ -167,20 +167,17 @@ def test_wrong_codes_count_as_failed_logins_and_lock_even_the_right_code(cast):
     complete("nia", setup.code, request=from_address("10.0.0.8"))
 
 
-def test_a_new_code_replaces_a_lost_one_while_the_login_waits(cast):
+def test_a_new_code_replaces_a_lost_one_while_the_login_waits(cast, admin_user):
     person = newcomer(cast)
-    first = services.login_create(person=person, username="nia", by=cast.dric.user)
-    second = services.login_setup_reissue(person=person, by=cast.dric.user)
+    first = services.login_create(person=person, username="nia", by=admin_user)
+    second = services.login_setup_reissue(person=person, by=admin_user)
     assert second.code != first.code and second.user == first.user
     with pytest.raises(RuleViolation, match="do not go together"):
         complete("nia", first.code)
     complete("nia", second.code)
 
 
-def test_only_the_administrator_gives_a_set_up_login_a_new_code_and_it_clears_password_and_pin(cast, admin_user):
-    with pytest.raises(RuleViolation, match="only the licensee's administrator may give them a new setup code"):
-        services.login_setup_reissue(person=cast.runner, by=cast.dric.user)
-    assert User.objects.get(pk=cast.runner.user.pk).check_password(PASSWORD)
+def test_the_administrator_gives_a_set_up_login_a_new_code_and_it_clears_password_and_pin(cast, admin_user):
     setup = services.login_setup_reissue(person=cast.runner, by=admin_user)
     user = User.objects.get(pk=cast.runner.user.pk)
     assert not user.has_usable_password() and not SigningPin.objects.filter(user=user).exists()
@@ -188,9 +185,31 @@ def test_only_the_administrator_gives_a_set_up_login_a_new_code_and_it_clears_pa
     assert User.objects.get(pk=user.pk).check_password(NEW_PASSWORD)
 
 
-def test_a_person_without_a_login_gets_no_code(cast):
+def test_a_person_without_a_login_gets_no_code(cast, admin_user):
     with pytest.raises(RuleViolation, match="has no login"):
-        services.login_setup_reissue(person=newcomer(cast), by=cast.dric.user)
+        services.login_setup_reissue(person=newcomer(cast), by=admin_user)
+
+
+# --- only the administrator gives logins and setup codes ---------------------------------------
+
+
+def test_the_dric_is_never_handed_a_setup_code(cast):
+    """Whoever holds a setup code could set the login up and sign as its owner: the DRIC makes no
+    login and no code, for a new person or an existing one, waiting or set up."""
+    person = newcomer(cast)
+    with pytest.raises(RuleViolation, match="only the licensee's administrator gives Nia a login") as refused:
+        services.login_create(person=person, username="nia", by=cast.dric.user)
+    assert refused.value.rule == services.LOGIN_RULE and refused.value.field == "username"
+    person.refresh_from_db()
+    assert person.user is None and not User.objects.filter(username="nia").exists()
+    services.login_create(person=person, username="nia", by=None)  # the command line stands for the administrator
+    for who in (person, cast.runner):
+        before = LoginSetup.objects.filter(user=who.user).values_list("code_hash", flat=True).first()
+        with pytest.raises(RuleViolation, match="only the licensee's administrator may give .* a new setup code"):
+            services.login_setup_reissue(person=who, by=cast.dric.user)
+        assert LoginSetup.objects.filter(user=who.user).values_list("code_hash", flat=True).first() == before
+    assert User.objects.get(pk=cast.runner.user.pk).check_password(PASSWORD)
+    assert SigningPin.objects.filter(user=cast.runner.user).exists()
 
 
 # --- an existing username is never reused silently --------------------------------------------
@@ -202,7 +221,7 @@ def test_an_existing_username_is_refused_and_nothing_is_linked(cast, admin_user,
     person = newcomer(cast)
     before = User.objects.count()
     with pytest.raises(RuleViolation, match="the username .* is taken; choose another") as refused:
-        services.login_create(person=person, username=username, by=cast.dric.user)
+        services.login_create(person=person, username=username, by=admin_user)
     assert refused.value.field == "username"
     person.refresh_from_db()
     assert person.user is None and User.objects.count() == before
@@ -226,21 +245,58 @@ def person_form(**extra):
     return {"code": "nia", "name": "Nia Brown", "born_on": "1990-05-05", "registration": "good", **extra}
 
 
-def test_the_page_shows_the_code_once_and_the_people_page_never_again(client, cast):
-    log_in_as(client, cast.dric.user)
-    response = client.post(reverse("events:people", args=[cast.event.slug]), person_form(username="nia"))
-    page = response.content.decode()
-    code = re.search(r'id="setup-code-value">([^<]+)<', page).group(1)
-    assert CODE.match(code) and "This code is shown only this once" in page
-    assert "no-store" in response["Cache-Control"]
-    people = client.get(reverse("events:people", args=[cast.event.slug])).content.decode()
-    assert code not in people and "waiting for setup" in people and 'id="waiting-logins"' in people
+def code_on(response) -> str | None:
+    found = re.search(r'id="setup-code-value">([^<]+)<', response.content.decode())
+    return found.group(1) if found else None
+
+
+def test_the_code_is_shown_once_after_a_redirect_and_a_reload_makes_no_new_one(client, cast, admin_user):
+    client.force_login(admin_user)
+    people = reverse("events:people", args=[cast.event.slug])
+    response = client.post(people, person_form(username="nia"))
+    # POST, redirect, GET: the answer to the POST holds no code, and reloading cannot send it again.
+    shown_at = reverse("events:setup_code_new", args=[cast.event.slug, "nia"])
+    assert response.status_code == 302 and response.url == shown_at
+    assert code_on(response) is None
+    stored = LoginSetup.objects.get(user__username="nia")
+    page = client.get(shown_at)
+    code = code_on(page)
+    assert CODE.match(code) and "This code is shown only this once" in page.content.decode()
+    assert "no-store" in page["Cache-Control"] and "private" in page["Cache-Control"]
+    assert re.search(r"Valid once, until \d{4}-\d\d-\d\d \d\d:\d\d E[SD]T\.", page.content.decode())
+    # The reload: the code is not shown again, and no other code was made.
+    again = client.get(shown_at)
+    assert again.status_code == 200 and code_on(again) is None
+    assert "has been shown already" in again.content.decode()
+    assert 'id="setup-code-make"' in again.content.decode()  # how to make a new one
+    assert LoginSetup.objects.get(user__username="nia").code_hash == stored.code_hash
+    assert code not in client.get(people).content.decode()
     complete("nia", code)
-    assert "waiting for setup" not in client.get(reverse("events:people", args=[cast.event.slug])).content.decode()
+    assert "waiting for setup" not in client.get(people).content.decode()
 
 
-def test_a_username_already_on_the_event_is_refused_on_the_page_without_a_500(client, cast):
-    log_in_as(client, cast.dric.user)
+def test_a_direct_get_without_a_code_waiting_explains_instead_of_an_empty_405(client, cast, admin_user):
+    client.force_login(admin_user)
+    url = reverse("events:setup_code_new", args=[cast.event.slug, cast.runner.code])
+    before = list(LoginSetup.objects.values())
+    for response in (client.get(url), client.head(url)):
+        assert response.status_code == 200
+    page = client.get(url).content.decode()
+    assert "There is no setup code to show here" in page and "has set up their login" in page
+    assert "New setup code (clears password and PIN)" in page
+    assert list(LoginSetup.objects.values()) == before
+    assert User.objects.get(pk=cast.runner.user.pk).check_password(PASSWORD)
+
+
+def test_a_head_request_does_not_use_up_the_code(client, cast, admin_user):
+    client.force_login(admin_user)
+    response = client.post(reverse("events:setup_code_new", args=[cast.event.slug, cast.runner.code]))
+    assert client.head(response.url).status_code == 200
+    assert CODE.match(code_on(client.get(response.url)))
+
+
+def test_a_username_already_on_the_event_is_refused_on_the_page_without_a_500(client, cast, admin_user):
+    client.force_login(admin_user)
     response = client.post(
         reverse("events:people", args=[cast.event.slug]), person_form(username=cast.runner.user.username)
     )
@@ -249,13 +305,21 @@ def test_a_username_already_on_the_event_is_refused_on_the_page_without_a_500(cl
     assert not Person.objects.filter(event=cast.event, code="nia").exists()  # all or nothing
 
 
-def test_the_dric_is_not_offered_the_link_and_a_forged_one_is_refused(client, cast):
+def test_the_dric_is_offered_no_login_and_a_forged_one_makes_none(client, cast):
     other = make_cast("other-fair")
     log_in_as(client, cast.dric.user)
     url = reverse("events:people", args=[cast.event.slug])
-    assert 'name="link_existing"' not in client.get(url).content.decode()
-    client.post(url, person_form(username=other.dric.user.username, link_existing="on"))
-    assert not Person.objects.filter(event=cast.event, code="nia").exists()
+    page = client.get(url).content.decode()
+    assert 'name="username"' not in page and 'name="link_existing"' not in page
+    assert "setup codes are given by the licensee" in page
+    for code, forged in (
+        ("nia", {"username": "nia"}),
+        ("ida", {"username": other.dric.user.username, "link_existing": "on"}),
+    ):
+        client.post(url, person_form(code=code, **forged))
+        assert Person.objects.get(event=cast.event, code=code).user is None
+    assert not User.objects.filter(username="nia").exists()
+    assert code_on(client.get(reverse("events:setup_code_new", args=[cast.event.slug, "runner"]))) is None
 
 
 def test_the_administrator_links_an_existing_login_by_ticking_the_choice(client, cast, admin_user):
@@ -264,27 +328,60 @@ def test_the_administrator_links_an_existing_login_by_ticking_the_choice(client,
     url = reverse("events:people", args=[cast.event.slug])
     assert 'name="link_existing"' in client.get(url).content.decode()
     response = client.post(url, person_form(username=other.dric.user.username, link_existing="on"))
-    assert response.status_code == 302
+    assert response.status_code == 302 and response.url == url
     assert Person.objects.get(event=cast.event, code="nia").user == other.dric.user
     # Without the tick, the same username is refused for the administrator too.
     client.post(url, person_form(code="ida", username=other.dric.user.username))
     assert not Person.objects.filter(event=cast.event, code="ida").exists()
 
 
-def test_the_dric_makes_a_new_code_for_a_waiting_login_from_the_people_page(client, cast):
+def test_the_administrator_gives_a_login_to_a_person_the_dric_added(client, cast, admin_user):
     person = newcomer(cast)
-    first = services.login_create(person=person, username="nia", by=cast.dric.user)
+    client.force_login(admin_user)
+    people = reverse("events:people", args=[cast.event.slug])
+    assert 'id="login-form"' in client.get(people).content.decode()
+    url = reverse("events:login_give", args=[cast.event.slug])
+    response = client.post(url, {"person": person.pk, "username": "nia"})
+    assert response.url == reverse("events:setup_code_new", args=[cast.event.slug, "nia"])
+    code = code_on(client.get(response.url))
+    complete("nia", code)
+    person.refresh_from_db()
+    assert person.user.username == "nia" and person.user.check_password(PASSWORD)
+    # A taken username is refused with the rule's words, and nothing is given.
+    other = newcomer(cast, "ida")
+    response = client.post(url, {"person": other.pk, "username": "NIA"}, follow=True)
+    assert "the username NIA is taken; choose another" in response.content.decode()
+    other.refresh_from_db()
+    assert other.user is None
+    # The DRIC may not use it.
     log_in_as(client, cast.dric.user)
-    response = client.post(reverse("events:setup_code_new", args=[cast.event.slug, "nia"]))
-    code = re.search(r'id="setup-code-value">([^<]+)<', response.content.decode()).group(1)
-    assert code != first.code and "A new setup code for Nia" in response.content.decode()
-    # A login in use is not hers to reset.
-    response = client.post(reverse("events:setup_code_new", args=[cast.event.slug, "runner"]), follow=True)
-    assert "only the licensee&#x27;s administrator may give them a new setup code" in response.content.decode()
-    assert User.objects.get(pk=cast.runner.user.pk).check_password(PASSWORD)
-    # Nobody else on the event may make codes at all.
-    log_in_as(client, cast.general_cashier.user)
-    assert client.post(reverse("events:setup_code_new", args=[cast.event.slug, "nia"])).status_code == 403
+    assert client.post(url, {"person": other.pk, "username": "ida"}).status_code == 403
+    assert 'id="login-form"' not in client.get(people).content.decode()
+
+
+def test_the_administrator_makes_new_codes_from_the_people_page_and_the_dric_may_not(client, cast, admin_user):
+    person = newcomer(cast)
+    first = services.login_create(person=person, username="nia", by=admin_user)
+    client.force_login(admin_user)
+    page = client.get(reverse("events:people", args=[cast.event.slug])).content.decode()
+    waiting_button = reverse("events:setup_code_new", args=[cast.event.slug, "nia"])
+    in_use_button = reverse("events:setup_code_new", args=[cast.event.slug, "runner"])
+    assert f'action="{waiting_button}"' in page and f'action="{in_use_button}"' in page
+    # When the waiting code expires, in local time with its zone.
+    assert re.search(r"code valid until \d{4}-\d\d-\d\d \d\d:\d\d E[SD]T", page)
+    assert "New setup code (clears password and PIN)" in page
+    response = client.post(waiting_button, follow=True)
+    assert code_on(response) != first.code and "A new setup code for Nia" in response.content.decode()
+    # A login in use: the new code clears its password and PIN.
+    response = client.post(in_use_button, follow=True)
+    assert CODE.match(code_on(response)) and "A new setup code for Runner" in response.content.decode()
+    assert not User.objects.get(pk=cast.runner.user.pk).has_usable_password()
+    # The DRIC sees who waits, but gets no button and may not make a code.
+    log_in_as(client, cast.dric.user)
+    page = client.get(reverse("events:people", args=[cast.event.slug])).content.decode()
+    assert 'id="waiting-logins"' in page and waiting_button not in page
+    assert client.post(waiting_button).status_code == 403
+    assert client.get(waiting_button).status_code == 403
 
 
 # --- the setup page ---------------------------------------------------------------------------
@@ -302,8 +399,8 @@ def setup_form(given_code, **extra):
     }
 
 
-def test_the_setup_page_is_open_without_logging_in_and_sets_up_the_login(client, cast):
-    setup = services.login_create(person=newcomer(cast), username="nia", by=cast.dric.user)
+def test_the_setup_page_is_open_without_logging_in_and_sets_up_the_login(client, cast, admin_user):
+    setup = services.login_create(person=newcomer(cast), username="nia", by=admin_user)
     page = client.get(SETUP_PAGE)
     assert page.status_code == 200 and "Set up your login" in page.content.decode()
     response = client.post(SETUP_PAGE, setup_form(setup.code), follow=True)
@@ -463,12 +560,17 @@ def test_the_issues_attack_a_dric_cannot_make_her_own_cashier_mid_day_and_sign_w
     sale(day=cast.day, chips={"5": 40}, cash=20000, signed=cast.signed(**SALE_SIGNED))
     slug = cast.event.slug
     log_in_as(client, cast.dric.user)
-    # She adds a person with a login: she gets the code (and could even set it up herself) ...
-    page = client.post(reverse("events:people", args=[slug]), person_form(code="mal", username="mal")).content.decode()
-    code = re.search(r'id="setup-code-value">([^<]+)<', page).group(1)
-    complete("mal", code, request=from_address())
+    # She adds a person, asking for a login: the person is added, but she is handed no code ...
+    response = client.post(reverse("events:people", args=[slug]), person_form(code="mal", username="mal"))
+    assert response.status_code == 302 and response.url == reverse("events:people", args=[slug])
     mal = Person.objects.get(event=cast.event, code="mal")
-    # ... but cannot make them General Cashier in the middle of the day,
+    assert mal.user is None and not User.objects.filter(username="mal").exists()
+    # ... nor can she get one by asking for a new code, or have the login page let her in,
+    assert client.post(reverse("events:setup_code_new", args=[slug, "mal"])).status_code == 403
+    assert (
+        client.post(reverse("events:login_give", args=[slug]), {"person": mal.pk, "username": "mal"}).status_code == 403
+    )
+    # she cannot make them General Cashier in the middle of the day,
     response = client.post(
         reverse("events:role_add", args=[slug]), {"person": mal.pk, "role": Role.GENERAL_CASHIER}, follow=True
     )
@@ -481,6 +583,36 @@ def test_the_issues_attack_a_dric_cannot_make_her_own_cashier_mid_day_and_sign_w
     before = Slip.objects.count()
     client.post(reverse("cage:slip_new", args=[slug, "redemption"]), redemption_by(cast, mal))
     assert Slip.objects.count() == before and mal.role_codes() == set()
+
+
+def test_a_runner_the_dric_adds_cannot_sign_until_the_administrator_gives_the_login(client, cast, admin_user):
+    """Even for a role she may give mid-day, the DRIC cannot sign as a person she added: the login
+    and its code come from the administrator, and go to the person, never to her."""
+    stock(cast)
+    slug = cast.event.slug
+    log_in_as(client, cast.dric.user)
+    client.post(reverse("events:people", args=[slug]), person_form(code="mal", username="mal", role="runner"))
+    mal = Person.objects.get(event=cast.event, code="mal")
+    issue = {
+        "request_key": uuid.uuid4().hex,
+        "runner": mal.pk,
+        "chips_5": "10",
+        "sign_issued_by": cast.chip_cashier.pk,
+        "sign_received_by": mal.pk,
+        "pin_received_by": "60917",
+    }
+    log_in_as(client, cast.chip_cashier.user)
+    page = client.post(reverse("cage:slip_new", args=[slug, "runner_issue"]), issue).content.decode()
+    assert "Nia Brown has no login and cannot sign" in page
+    assert not Slip.objects.filter(slip_type="runner_issue").exists()
+    # The administrator gives the login; its code goes to the new runner, who sets their own PIN.
+    client.force_login(admin_user)
+    response = client.post(reverse("events:login_give", args=[slug]), {"person": mal.pk, "username": "mal"})
+    complete("mal", code_on(client.get(response.url)), request=from_address())
+    log_in_as(client, cast.chip_cashier.user)
+    issue["request_key"] = uuid.uuid4().hex
+    client.post(reverse("cage:slip_new", args=[slug, "runner_issue"]), issue)
+    assert Slip.objects.filter(slip_type="runner_issue", runner=mal).exists()
 
 
 def test_the_administrator_may_designate_a_cashier_mid_day(client, cast, admin_user):

@@ -1,7 +1,8 @@
 """Signing PINs: set by their owner only, stored hashed, checked, and locked after wrong tries.
 
-The lock is the login's own (django-axes, events.lockout): a wrong PIN counts as a failed login
-of its owner's username from the terminal it was typed at.
+The lock is django-axes' (events.lockout), apart from the login's: a wrong PIN counts against its
+owner's signing PIN from the terminal it was typed at ("pin:" + the username), never against their
+password login, and wrong passwords never lock the PIN.
 """
 
 import datetime
@@ -42,8 +43,14 @@ def pin_of(person) -> SigningPin:
 
 
 def failures(person, address=CAGE_TERMINAL) -> int:
-    """Wrong tries axes counts for this person's username from this address."""
+    """Wrong passwords axes counts for this person's username from this address."""
     attempt = AccessAttempt.objects.filter(username=person.user.username, ip_address=address).first()
+    return attempt.failures_since_start if attempt else 0
+
+
+def pin_failures(person, address=CAGE_TERMINAL) -> int:
+    """Wrong signing PINs axes counts for this person from this address."""
+    attempt = AccessAttempt.objects.filter(username=f"pin:{person.user.username}", ip_address=address).first()
     return attempt.failures_since_start if attempt else 0
 
 
@@ -136,7 +143,7 @@ def test_pins_that_are_not_runs_or_repeats_are_accepted(cast, pin):
 def test_the_right_pin_passes_and_a_wrong_one_says_how_many_tries_are_left(cast):
     verify(cast.runner, PIN)
     assert wrong(cast.runner) == ("the signing PIN of Runner is wrong; 4 tries left (signing PINs)")
-    assert failures(cast.runner) == 1
+    assert pin_failures(cast.runner) == 1 and failures(cast.runner) == 0
     assert "3 tries left" in wrong(cast.runner)
     assert "2 tries left" in wrong(cast.runner)
     assert "1 try left" in wrong(cast.runner)
@@ -146,7 +153,7 @@ def test_a_right_pin_resets_the_count(cast):
     wrong(cast.runner)
     wrong(cast.runner)
     verify(cast.runner, PIN)
-    assert failures(cast.runner) == 0
+    assert pin_failures(cast.runner) == 0
     assert "4 tries left" in wrong(cast.runner)
 
 
@@ -155,18 +162,18 @@ def test_the_fifth_wrong_try_locks_and_even_the_right_pin_is_refused_until_the_l
         wrong(cast.runner)
     before = timezone.now()
     message = wrong(cast.runner)
-    attempt = AccessAttempt.objects.get(username=cast.runner.user.username, ip_address=CAGE_TERMINAL)
+    attempt = AccessAttempt.objects.get(username=f"pin:{cast.runner.user.username}", ip_address=CAGE_TERMINAL)
     ends = attempt.attempt_time + datetime.timedelta(minutes=15)
     assert before + datetime.timedelta(minutes=15) <= ends <= timezone.now() + datetime.timedelta(minutes=15)
-    at_time = timezone.localtime(ends).strftime("%H:%M")
+    at_time = timezone.localtime(ends).strftime("%H:%M %Z")  # with the zone: "21:45 EDT"
     assert message == (
         f"Runner's signing PIN is locked after 5 wrong tries; try again at {at_time}, or sign from their own session "
-        "(signing PINs)"
+        "(their login is not locked) (signing PINs)"
     )
     # Locked: the right PIN is refused too, and further tries are not counted and do not move the lock.
     assert "is locked after 5 wrong tries" in wrong(cast.runner, PIN)
     assert "is locked" in wrong(cast.runner)
-    assert failures(cast.runner) == 5
+    assert pin_failures(cast.runner) == 5
     assert AccessAttempt.objects.get(pk=attempt.pk).attempt_time == attempt.attempt_time
     # Other people's PINs are not touched, nor this one at another terminal.
     verify(cast.runner2, PIN)
@@ -176,22 +183,36 @@ def test_the_fifth_wrong_try_locks_and_even_the_right_pin_is_refused_until_the_l
     AccessAttempt.objects.filter(pk=attempt.pk).update(attempt_time=timezone.now() - datetime.timedelta(minutes=16))
     assert "4 tries left" in wrong(cast.runner)
     verify(cast.runner, PIN)
-    assert failures(cast.runner) == 0
+    assert pin_failures(cast.runner) == 0
 
 
-def test_a_pin_lock_is_the_login_lock_too(client, cast):
+def test_wrong_pins_at_a_cashiers_window_lock_the_pin_but_not_the_runners_login(client, cast):
     for _ in range(5):
         wrong(cast.runner, address="127.0.0.1")
-    # The right password at the login page, from the same terminal, meets the lockout page.
+    assert "signing PIN is locked" in wrong(cast.runner, PIN, address="127.0.0.1")
+    # The runner logs in with their password, from that very terminal, and signs from their session.
     response = client.post(reverse("login"), {"username": cast.runner.user.username, "password": PASSWORD})
-    assert response.status_code == 429 and "This login is locked for now" in response.content.decode()
-    assert "_auth_user_id" not in client.session
+    assert response.status_code == 302 and client.session["_auth_user_id"] == str(cast.runner.user.pk)
+    assert failures(cast.runner, "127.0.0.1") == 0
+    # Their right password did not lift the PIN's lock either: the two counts are apart.
+    assert "signing PIN is locked" in wrong(cast.runner, PIN, address="127.0.0.1")
 
 
-def test_wrong_passwords_at_the_login_page_lock_the_pin_too(client, cast):
+def test_wrong_passwords_at_the_login_page_lock_the_login_but_not_the_pin(client, cast):
     for _ in range(5):
         client.post(reverse("login"), {"username": cast.runner.user.username, "password": "guess"})
-    assert "signing PIN is locked after 5 wrong tries" in wrong(cast.runner, PIN, address="127.0.0.1")
+    response = client.post(reverse("login"), {"username": cast.runner.user.username, "password": PASSWORD})
+    assert response.status_code == 429 and "This login is locked for now" in response.content.decode()
+    verify(cast.runner, PIN, address="127.0.0.1")  # the runner still signs on the cashier's screen
+    assert pin_failures(cast.runner, "127.0.0.1") == 0
+
+
+def test_a_name_typed_at_the_login_page_never_counts_against_a_pin(client, cast):
+    # "pin:<username>" is the PIN's key in axes; typed at the login page it is counted apart.
+    for _ in range(5):
+        client.post(reverse("login"), {"username": f"pin:{cast.runner.user.username}", "password": "guess"})
+    verify(cast.runner, PIN, address="127.0.0.1")
+    assert AccessAttempt.objects.filter(username=f"typed:pin:{cast.runner.user.username}").exists()
 
 
 def test_the_limit_and_the_lock_time_come_from_the_settings(cast, settings):
@@ -200,8 +221,8 @@ def test_the_limit_and_the_lock_time_come_from_the_settings(cast, settings):
     assert "1 try left" in wrong(cast.runner)
     message = wrong(cast.runner)
     assert "locked after 2 wrong tries" in message
-    attempt = AccessAttempt.objects.get(username=cast.runner.user.username)
-    ends = timezone.localtime(attempt.attempt_time + datetime.timedelta(minutes=60)).strftime("%H:%M")
+    attempt = AccessAttempt.objects.get(username=f"pin:{cast.runner.user.username}")
+    ends = timezone.localtime(attempt.attempt_time + datetime.timedelta(minutes=60)).strftime("%H:%M %Z")
     assert f"try again at {ends}" in message
 
 
@@ -220,7 +241,7 @@ def test_wrong_tries_counted_outside_a_transaction_stay_when_the_callers_work_ro
             raise CallersWorkUndone
     cast.dealer.refresh_from_db()
     assert cast.dealer.registration == Person.Registration.GOOD  # the caller's work is gone
-    assert failures(cast.runner) == 1  # the wrong try is not
+    assert pin_failures(cast.runner) == 1  # the wrong try is not
     assert "3 tries left" in wrong(cast.runner)
 
 
@@ -228,7 +249,7 @@ def test_the_pin_typed_is_not_written_into_the_lockout_record(cast):
     request = RequestFactory().post("/cage/x/", {"pin_received_by": "1357", "chips_5": "1"}, REMOTE_ADDR=CAGE_TERMINAL)
     with pytest.raises(RuleViolation):
         services.pin_verify(request=request, person=cast.runner, pin="1357")
-    attempt = AccessAttempt.objects.get(username=cast.runner.user.username)
+    attempt = AccessAttempt.objects.get(username=f"pin:{cast.runner.user.username}")
     assert "1357" not in attempt.post_data and "1357" not in attempt.get_data
 
 
@@ -250,7 +271,7 @@ def test_a_suspended_person_or_an_inactive_login_is_refused_even_with_the_right_
     cast.runner2.user.is_active = False
     cast.runner2.user.save()
     assert "Runner2's login is inactive" in wrong(cast.runner2, PIN)
-    assert failures(cast.runner) == 0 and failures(cast.runner2) == 0
+    assert pin_failures(cast.runner) == 0 and pin_failures(cast.runner2) == 0
 
 
 # The page

@@ -107,23 +107,27 @@ def test_the_auditor_reads_everything_and_changes_nothing(client, cast):
     assert cast.event.denominations.count() == 3 and cast.event.days.count() == 1
 
 
-def test_the_dric_adds_a_person_with_a_role_and_a_login_that_waits_for_its_owner(client, cast):
+def test_the_dric_adds_a_person_with_a_role_and_the_administrator_a_login_that_waits_for_its_owner(
+    client, cast, admin_user
+):
     login(client, cast, "dric")
     response = client.post(
         reverse("events:people", args=[cast.event.slug]),
-        {
-            "code": "nia",
-            "name": "Nia Brown",
-            "born_on": "1990-05-05",
-            "registration": "good",
-            "role": "runner",
-            "username": "nia",
-        },
+        {"code": "nia", "name": "Nia Brown", "born_on": "1990-05-05", "registration": "good", "role": "runner"},
     )
-    # The answer is the setup code itself, shown this once; the login has no usable password.
-    assert response.status_code == 200 and "A login for Nia Brown" in response.content.decode()
+    assert response.status_code == 302
     nia = Person.objects.get(event=cast.event, code="nia")
-    assert nia.role_codes() == {"runner"} and nia.user.username == "nia" and not nia.user.has_usable_password()
+    assert nia.role_codes() == {"runner"} and nia.user is None
+    client.force_login(admin_user)
+    response = client.post(
+        reverse("events:people", args=[cast.event.slug]),
+        {"code": "ida", "name": "Ida Brown", "born_on": "1990-05-05", "registration": "good", "username": "ida"},
+        follow=True,
+    )
+    # The code is shown on a page of its own, this once; the login has no usable password.
+    assert response.status_code == 200 and "A login for Ida Brown" in response.content.decode()
+    ida = Person.objects.get(event=cast.event, code="ida")
+    assert ida.user.username == "ida" and not ida.user.has_usable_password()
 
 
 def test_an_underage_person_is_refused_on_the_page(client, cast):
