@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-requirements
 PG_URL ?= postgres://postgres@127.0.0.1:5432/cage_ci
 
-.PHONY: run test lint test-postgres check-ledger
+.PHONY: run test lint test-postgres check-ledger catalogues messages
 
 $(STAMP): requirements.txt
 	$(PYTHON) -c 'import sys; sys.exit("Python 3.11 or newer is needed") if sys.version_info < (3, 11) else None'
@@ -17,7 +17,7 @@ $(STAMP): requirements.txt
 # The local demo asks for DEBUG (the repository's laptop key, plain http on 127.0.0.1, error pages
 # with details) and says so; a real event never runs this way (README: Running an event for real).
 run: export DEBUG = true
-run: $(STAMP)
+run: $(STAMP) catalogues
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo
 	@echo
@@ -30,12 +30,22 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-test: lint
+test: lint catalogues
 	$(PY) -m pytest
+
+# The French catalogue, compiled for Django (Babel: no system package needed). Never committed.
+catalogues: $(STAMP)
+	$(PY) -m config.catalogues
+
+# For developers, after marking strings: bring locale/fr_CA/LC_MESSAGES/django.po up to date
+# (needs gettext's xgettext and msgmerge), then translate what it marks new or fuzzy.
+messages: export DEBUG = true
+messages: $(STAMP)
+	$(PY) -m config.catalogues --update
 
 # The same suite on a real PostgreSQL server (the database named in PG_URL need not exist;
 # pytest-django creates test_<name> beside it).
-test-postgres: $(STAMP)
+test-postgres: $(STAMP) catalogues
 	DATABASE_URL=$(PG_URL) $(PY) -m pytest
 
 # On the demo's database unless told otherwise (a real site sets SECRET_KEY and DEBUG=false).

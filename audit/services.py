@@ -222,7 +222,7 @@ def write_refusals(request, violations: list) -> None:
                 params = {}
             else:
                 # The rule has a column of its own: the summary is the refusal's sentence alone.
-                said = violation.text.removesuffix(f" ({violation.rule})")
+                said = violation.message_text
                 message, params = N_("Refused: %(message)s"), {"message": said}
             params.update(about_page)
             record_best_effort(

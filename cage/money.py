@@ -3,9 +3,12 @@
 import re
 from decimal import Decimal
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from events.rules import RuleViolation
+
+NBSP = "\u00a0"
 
 
 def cents_str(cents: int) -> str:
@@ -16,9 +19,13 @@ def cents_str(cents: int) -> str:
 
 
 def dollars(cents: int) -> str:
-    """For people: "$1,234.50", "-$2.00"."""
+    """For people, in the active language: "$1,234.50", "-$2.00" in English; "1 234,50 $",
+    "-2,00 $" in French, grouped and spaced with no-break spaces so an amount never splits
+    across lines."""
     sign = "-" if cents < 0 else ""
     whole, part = divmod(abs(int(cents)), 100)
+    if (get_language() or "").startswith("fr"):
+        return f"{sign}{whole:,}".replace(",", NBSP) + f",{part:02d}{NBSP}$"
     return f"{sign}${whole:,}.{part:02d}"
 
 

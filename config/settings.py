@@ -74,9 +74,13 @@ MIDDLEWARE = [
     "events.no_store.NoStoreMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The browser's language (or the switch's cookie) on a first visit...
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # ... and once logged in, the language the login chose.
+    "events.language.UserLanguageMiddleware",
     # Who acts and from where, for the audit trail; records refusals once each request is answered.
     "audit.middleware.AuditMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -167,6 +171,12 @@ LOGIN_REDIRECT_URL = "events:home"
 LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "en-ca"
+# English and Canadian French (issue: the people at a cage in Ottawa or Gatineau work in French).
+# Each name is written in its own language, as a switch shows it. The French catalogue is
+# locale/fr_CA/LC_MESSAGES/django.po; `make run` and `make test` compile it (compile_catalogues).
+LANGUAGES = [("en-ca", "English"), ("fr-ca", "Français")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("TIME_ZONE", "America/Toronto")
 USE_I18N = True
 USE_TZ = True
@@ -183,7 +193,7 @@ DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 # http is redirected. HTTPS=false turns all of that off for a site served over plain http (a
 # laptop on 127.0.0.1, the test suite); with DEBUG on it is off unless asked for.
 HTTPS = env_bool("HTTPS", not DEBUG)
-SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = HTTPS
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
 HSTS_SECONDS = os.environ.get("SECURE_HSTS_SECONDS", "31536000").strip()
 if not re.fullmatch(r"[0-9]{1,10}", HSTS_SECONDS):

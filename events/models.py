@@ -7,6 +7,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from . import games
 
@@ -270,3 +271,14 @@ class LoginSetup(models.Model):
 
     def __str__(self):
         return f"setup code of {self.user}"
+
+
+class LanguagePreference(models.Model):
+    """The language a login chose with the switch in the header: it follows its owner from screen
+    to screen (a cage terminal, the DRIC's desk). Without one, the browser's language is used."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="language_preference")
+    language = models.CharField(_("language"), max_length=10)  # one of settings.LANGUAGES
+
+    def __str__(self):
+        return f"{self.user}: {self.language}"

@@ -101,6 +101,8 @@ MATRIX: dict[str, Entry] = {
     "events:password_change": page("GET POST", read=LOGGED_IN, write=LOGGED_IN, scope=SITE),
     # A new login's owner sets it up with the code on their paper, before they can log in.
     "events:login_setup": page("GET POST", read=EVERYONE, write=EVERYONE, scope=SITE),
+    # The English/French switch in every page's header, the login page's too.
+    "events:set_language": page("POST", write=EVERYONE, scope=SITE),
     # Logins and failed logins tied to no event.
     "audit:logins": page(
         "GET",

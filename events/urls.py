@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_accounts
+from . import language, views, views_accounts
 
 app_name = "events"
 urlpatterns = [
@@ -8,6 +8,7 @@ urlpatterns = [
     path("me/pin/", views.my_pin, name="my_pin"),
     path("me/password/", views_accounts.password_change, name="password_change"),
     path("setup/", views_accounts.setup, name="login_setup"),
+    path("language/", language.set_language, name="set_language"),
     path("events/new/", views.event_create, name="create"),
     path("events/<slug:slug>/", views.event_detail, name="detail"),
     path("events/<slug:slug>/tables/", views.tables, name="tables"),

@@ -9,7 +9,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import RequestFactory
 from django.urls import reverse
+from django.utils import translation
 
+from config.catalogues import compile_all
 from events import services
 from events.models import Event, GameTable, GamingDay, Person, Role
 
@@ -17,6 +19,21 @@ PASSWORD = "correct-horse-42"
 PIN = "2468"  # every persona with a login has this signing PIN, set by themselves through pin_set
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 DAY = datetime.date(2026, 9, 11)
+
+
+def pytest_configure(config):
+    # The French pages need the compiled catalogue; `make test` compiles it too, but a bare
+    # `pytest` must not test against a stale or missing one.
+    compile_all()
+
+
+@pytest.fixture(autouse=True)
+def english_unless_asked():
+    """A request in French leaves French active in its thread (as each next request sets its own);
+    a test starts in the default language, whatever the test before it asked for."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @dataclass

@@ -109,6 +109,7 @@ def payload(world: World, case: str, which) -> dict:
             "new_password_again": "a-new-pass-2027",
         },
         "events:login_setup": {"username": "nobody", "code": "AAAA-BBBB-CCCC", "password": "x", "pin": "1"},
+        "events:set_language": {"language": "fr-ca", "next": "/"},
     }
     return forms.get(name, {})
 
