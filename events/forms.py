@@ -1,9 +1,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from . import games
 from .form_input import CheckedInput
-from .models import Event, GamingDay, Person, Role
+from .models import Event, GamingDay, Person, Role, game_choices
 
 
 class DateInput(forms.DateInput):
@@ -15,42 +14,54 @@ class TimeInput(forms.TimeInput):
 
 
 class EventForm(CheckedInput, forms.Form):
-    licensee = forms.CharField(max_length=200)
-    licensee_address = forms.CharField(max_length=300, required=False)
-    charitable_registration_number = forms.CharField(max_length=40, required=False)
-    slug = forms.SlugField(max_length=80, help_text="Short name used in links and files.")
-    name = forms.CharField(max_length=200)
-    licence_number = forms.CharField(max_length=40)
-    licensing_authority = forms.CharField(max_length=200, initial=Event._meta.get_field("licensing_authority").default)
-    venue = forms.CharField(max_length=200)
-    first_day = forms.DateField(widget=DateInput)
-    last_day = forms.DateField(widget=DateInput)
-    supplier = forms.CharField(label="Registered supplier", max_length=200)
-    supplier_registration_number = forms.CharField(max_length=40, required=False)
+    licensee = forms.CharField(label=_("Licensee"), max_length=200)
+    licensee_address = forms.CharField(label=_("Licensee's address"), max_length=300, required=False)
+    charitable_registration_number = forms.CharField(
+        label=_("Charitable registration number"), max_length=40, required=False
+    )
+    slug = forms.SlugField(label=_("Short name"), max_length=80, help_text=_("Short name used in links and files."))
+    name = forms.CharField(label=_("Name"), max_length=200)
+    licence_number = forms.CharField(label=_("Licence number"), max_length=40)
+    licensing_authority = forms.CharField(
+        label=_("Licensing authority"),
+        max_length=200,
+        initial=Event._meta.get_field("licensing_authority").default,
+    )
+    venue = forms.CharField(label=_("Venue"), max_length=200)
+    first_day = forms.DateField(label=_("First day"), widget=DateInput)
+    last_day = forms.DateField(label=_("Last day"), widget=DateInput)
+    supplier = forms.CharField(label=_("Registered supplier"), max_length=200)
+    supplier_registration_number = forms.CharField(
+        label=_("Supplier's registration number"), max_length=40, required=False
+    )
     games = forms.MultipleChoiceField(
-        label="Games the licence authorizes", choices=games.choices, widget=forms.CheckboxSelectMultiple
+        label=_("Games the licence authorizes"), choices=game_choices, widget=forms.CheckboxSelectMultiple
     )
 
 
 class TableForm(CheckedInput, forms.Form):
-    code = forms.CharField(label="Table", max_length=20, help_text="For example BJ-1.")
-    game = forms.ChoiceField(choices=games.choices)
+    code = forms.CharField(label=_("Table"), max_length=20, help_text=_("For example BJ-1."))
+    game = forms.ChoiceField(label=_("Game"), choices=game_choices)
 
 
 class DenominationForm(CheckedInput, forms.Form):
-    value = forms.DecimalField(label="Value ($)", max_digits=8, decimal_places=2, min_value=0.01)
-    colour = forms.CharField(max_length=40, required=False)
+    value = forms.DecimalField(label=_("Value ($)"), max_digits=8, decimal_places=2, min_value=0.01)
+    colour = forms.CharField(label=_("Colour"), max_length=40, required=False)
 
 
 class PersonForm(CheckedInput, forms.Form):
-    code = forms.SlugField(label="Id", max_length=40, help_text="Short id, for example ann.")
-    name = forms.CharField(max_length=200)
-    born_on = forms.DateField(label="Date of birth", widget=DateInput)
-    identification = forms.CharField(label="Identification shown", max_length=200, required=False)
-    supplier_associated = forms.BooleanField(label="Associated with the supplier", required=False)
-    registration = forms.ChoiceField(choices=Person.Registration.choices, initial=Person.Registration.GOOD)
-    gaming_assistant_number = forms.CharField(label="Gaming-assistant registration no.", max_length=40, required=False)
-    role = forms.ChoiceField(choices=[("", "—")] + Role.choices, required=False)
+    code = forms.SlugField(label=_("Id"), max_length=40, help_text=_("Short id, for example ann."))
+    name = forms.CharField(label=_("Name"), max_length=200)
+    born_on = forms.DateField(label=_("Date of birth"), widget=DateInput)
+    identification = forms.CharField(label=_("Identification shown"), max_length=200, required=False)
+    supplier_associated = forms.BooleanField(label=_("Associated with the supplier"), required=False)
+    registration = forms.ChoiceField(
+        label=_("Registration"), choices=Person.Registration.choices, initial=Person.Registration.GOOD
+    )
+    gaming_assistant_number = forms.CharField(
+        label=_("Gaming-assistant registration no."), max_length=40, required=False
+    )
+    role = forms.ChoiceField(label=_("Role"), choices=[("", "—")] + Role.choices, required=False)
     username = forms.CharField(
         label=_("Login (username)"),
         max_length=150,
@@ -81,8 +92,8 @@ class PersonForm(CheckedInput, forms.Form):
 
 
 class RoleForm(CheckedInput, forms.Form):
-    person = forms.ModelChoiceField(queryset=Person.objects.none())
-    role = forms.ChoiceField(choices=Role.choices)
+    person = forms.ModelChoiceField(label=_("Person"), queryset=Person.objects.none())
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
 
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
@@ -90,8 +101,8 @@ class RoleForm(CheckedInput, forms.Form):
 
 
 class RegistrationForm(CheckedInput, forms.Form):
-    person = forms.ModelChoiceField(queryset=Person.objects.none())
-    registration = forms.ChoiceField(choices=Person.Registration.choices)
+    person = forms.ModelChoiceField(label=_("Person"), queryset=Person.objects.none())
+    registration = forms.ChoiceField(label=_("Registration"), choices=Person.Registration.choices)
 
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
@@ -99,16 +110,16 @@ class RegistrationForm(CheckedInput, forms.Form):
 
 
 class DayForm(CheckedInput, forms.Form):
-    date = forms.DateField(widget=DateInput)
-    opens_at = forms.TimeField(widget=TimeInput)
-    closes_at = forms.TimeField(widget=TimeInput, help_text="May be after midnight.")
+    date = forms.DateField(label=_("Date"), widget=DateInput)
+    opens_at = forms.TimeField(label=_("Opens at"), widget=TimeInput)
+    closes_at = forms.TimeField(label=_("Closes at"), widget=TimeInput, help_text=_("May be after midnight."))
 
 
 class ShiftForm(CheckedInput, forms.Form):
-    person = forms.ModelChoiceField(queryset=Person.objects.none())
-    role = forms.ChoiceField(choices=Role.choices)
-    starts_at = forms.DateTimeField(widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
-    ends_at = forms.DateTimeField(widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    person = forms.ModelChoiceField(label=_("Person"), queryset=Person.objects.none())
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
+    starts_at = forms.DateTimeField(label=_("Starts at"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    ends_at = forms.DateTimeField(label=_("Ends at"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
 
     def __init__(self, *args, day: GamingDay, **kwargs):
         super().__init__(*args, **kwargs)

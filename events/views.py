@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from . import services
 from .access import event_access, visible_events
-from .compliance import describe_gap, event_compliance, roster_gaps
+from .compliance import describe_gap, event_compliance, moment, roster_gaps
 from .forms import (
     DayForm,
     DenominationForm,
@@ -99,7 +99,7 @@ def event_create(request):
             )
 
         if applied(form, create):
-            messages.success(request, "Event created.")
+            messages.success(request, _("Event created."))
             return redirect(created["event"])
     return render(request, "events/event_form.html", {"form": form})
 
@@ -125,7 +125,7 @@ def tables(request, slug):
     form = TableForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         if applied(form, lambda: services.table_create(event=access.event, **form.cleaned_data)):
-            messages.success(request, f"Table {form.cleaned_data['code']} set up.")
+            messages.success(request, _("Table %(table)s set up.") % {"table": form.cleaned_data["code"]})
             return redirect("events:tables", slug)
     table = GameTableTable(access.event.tables.all())
     return render(
@@ -141,7 +141,7 @@ def chips(request, slug):
         if applied(
             form, lambda: services.denomination_add(event=access.event, value=str(d["value"]), colour=d["colour"])
         ):
-            messages.success(request, "Chip added to the chip set.")
+            messages.success(request, _("Chip added to the chip set."))
             return redirect("events:chips", slug)
     return render(
         request,
@@ -229,7 +229,7 @@ def role_add(request, slug):
     access = event_access(request, slug)
     form = RoleForm(request.POST, event=access.event)
     if form.is_valid() and applied(form, lambda: services.role_assign(**form.cleaned_data, by=request.user)):
-        messages.success(request, "Role assigned.")
+        messages.success(request, _("Role assigned."))
     else:
         for error in form.errors.values():
             messages.error(request, " ".join(error))
@@ -242,7 +242,9 @@ def registration_change(request, slug):
     if form.is_valid() and applied(form, lambda: services.registration_change(**form.cleaned_data)):
         d = form.cleaned_data
         messages.success(
-            request, f"{d['person'].name}: registration now {d['person'].get_registration_display().lower()}."
+            request,
+            _("%(name)s: registration now %(registration)s.")
+            % {"name": d["person"].name, "registration": d["person"].get_registration_display().lower()},
         )
     else:
         for error in form.errors.values():
@@ -255,7 +257,7 @@ def days(request, slug):
     form = DayForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         if applied(form, lambda: services.day_add(event=access.event, **form.cleaned_data)):
-            messages.success(request, "Gaming day added.")
+            messages.success(request, _("Gaming day added."))
             return redirect("events:days", slug)
     return render(
         request,
@@ -278,7 +280,7 @@ def roster(request, slug, date):
     form = ShiftForm(request.POST or None, day=day)
     if request.method == "POST" and form.is_valid():
         if applied(form, lambda: services.shift_add(day=day, **form.cleaned_data)):
-            messages.success(request, "Shift added to the roster.")
+            messages.success(request, _("Shift added to the roster."))
             return redirect("events:roster", slug, date)
     gaps = [describe_gap(role, s, e) for role, spans in roster_gaps(day).items() for s, e in spans]
     return render(
@@ -300,7 +302,7 @@ def day_open(request, slug, date):
     day = _day(access, date)
     try:
         services.day_open(day=day)
-        messages.success(request, f"Gaming day {day.date} is open.")
+        messages.success(request, _("Gaming day %(date)s is open.") % {"date": moment(day.date)})
     except RuleViolation as exc:
         messages.error(request, exc.text)
     return redirect("events:roster", slug, date)

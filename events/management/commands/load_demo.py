@@ -15,6 +15,8 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from events import services
 from events.models import Event, Role
@@ -24,24 +26,24 @@ SLUG = "lakeside-fair-2026"
 PASSWORD = "demo-pass-2026"
 PIN = "2468"  # each demo person's signing PIN, set at the login's setup as its owner would
 LOGINS = [  # (person id, role shown)
-    ("ann", "Designated Representative in Charge"),
-    ("gus", "General Cashier"),
-    ("cora", "Chip Cashier"),
-    ("rita", "Runner"),
-    ("ron", "Runner"),
-    ("dana", "Dealer"),
-    ("dev", "Dealer"),
-    ("del", "Dealer"),
-    ("audrey", "Auditor"),
+    ("ann", Role.DRIC),
+    ("gus", Role.GENERAL_CASHIER),
+    ("cora", Role.CHIP_CASHIER),
+    ("rita", Role.RUNNER),
+    ("ron", Role.RUNNER),
+    ("dana", Role.DEALER),
+    ("dev", Role.DEALER),
+    ("del", Role.DEALER),
+    ("audrey", Role.AUDITOR),
 ]
 
 
 class Command(BaseCommand):
-    help = "Load the demo event with a login for each role (idempotent)."
+    help = gettext_lazy("Load the demo event with a login for each role (idempotent).")
 
     def handle(self, *args, **options):
         if Event.objects.filter(slug=SLUG).exists():
-            self.stdout.write(f"The demo event {SLUG} is already loaded.")
+            self.stdout.write(_("The demo event %(slug)s is already loaded.") % {"slug": SLUG})
         else:
             call_command("import_records", str(DEMO_FILE), stdout=self.stdout)
             self.extend(Event.objects.get(slug=SLUG))
@@ -98,7 +100,11 @@ class Command(BaseCommand):
             services.shift_add(day=day, person=people[code], role=Role.RUNNER, starts_at=at(12), ends_at=at(22))
 
     def print_logins(self):
-        self.stdout.write(f"Logins (password for all: {PASSWORD}; signing PIN for each person: {PIN}):")
-        self.stdout.write("  admin    Event administrator (staff)")
+        self.stdout.write(
+            _("Logins (password for all: %(password)s; signing PIN for each person: %(pin)s):")
+            % {"password": PASSWORD, "pin": PIN}
+        )
+        admin = _("Event administrator (staff)")
+        self.stdout.write(f"  {'admin':<8} {admin}")
         for code, role in LOGINS:
-            self.stdout.write(f"  {code:<8} {role}")
+            self.stdout.write(f"  {code:<8} {Role(role).label}")
