@@ -67,6 +67,10 @@ def test_the_main_pages_in_french_at_both_widths(browser, live_server):
         page.goto("/login/")
         assert english_left(page.content()) == []
         at_both_widths(page, "fr-login")
+        page.goto("/setup/")
+        assert english_left(page.content()) == []
+        at_both_widths(page, "fr-setup")
+        page.goto("/login/")
         page.set_viewport_size({"width": 1366, "height": 900})
         log_in(page, people["annie"].user.username)
         # A refusal, so the audit trail shows one with its rule in the French numbering.
@@ -80,6 +84,11 @@ def test_the_main_pages_in_french_at_both_widths(browser, live_server):
             ("roster", f"/events/{event.slug}/days/{DAY.isoformat()}/"),
             ("compliance", f"/events/{event.slug}/compliance/"),
             ("audit-trail", f"/audit/{event.slug}/"),
+            ("tables", f"/events/{event.slug}/tables/"),
+            ("chips", f"/events/{event.slug}/chips/"),
+            ("days", f"/events/{event.slug}/days/"),
+            ("events", "/"),
+            ("pin", "/me/pin/"),
         ):
             page.set_viewport_size({"width": 1366, "height": 900})
             page.goto(path)
