@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class AuditConfig(AppConfig):
     name = "audit"
-    verbose_name = "Audit trail"
+    verbose_name = _("Audit trail")
 
     def ready(self):
         # Logins, logouts and failed logins come from django.contrib.auth's signals; refusals from

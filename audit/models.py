@@ -8,11 +8,24 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from cage.models import AppendOnly, Slip
-from events.models import Event, Person
+from events import games
+from events.models import Event, Person, game_name
 
 from .actions import DONE, OUTCOMES, REFUSED
+
+# In an entry's params: the keys whose values are names kept in English, shown translated.
+TRANSLATED = "_translated"
+_GAMES_BY_ENGLISH_NAME = {game.name_en: code for code, game in games.REGISTRY.items()}
+
+
+def in_reader_language(name: str) -> str:
+    """A name kept in English on an entry (a role, a registration status, a game), in the
+    reader's language."""
+    code = _GAMES_BY_ENGLISH_NAME.get(name)
+    return game_name(code) if code else gettext(name)
 
 
 class AuditEntry(AppendOnly):
@@ -26,7 +39,7 @@ class AuditEntry(AppendOnly):
     )
     username = models.CharField(max_length=150, blank=True)
     person = models.ForeignKey(Person, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
-    roles = models.CharField(max_length=120, blank=True, help_text="role codes, comma-separated")
+    roles = models.CharField(max_length=120, blank=True, help_text=_("role codes, comma-separated"))
     # What: the action's code, its outcome, and a summary kept as an English template with its
     # values, so it reads the same in every language the product is translated into.
     # A code of audit.actions.ACTIONS, which names it on the page. Not the field's choices: a new
@@ -44,7 +57,7 @@ class AuditEntry(AppendOnly):
     # From where: the client's address ("web"), or the command line.
     address = models.GenericIPAddressField(null=True, blank=True)
     channel = models.CharField(max_length=8, default="web")
-    request = models.CharField(max_length=300, blank=True, help_text="method and path")
+    request = models.CharField(max_length=300, blank=True, help_text=_("method and path"))
 
     class Meta:
         ordering = ["-at", "-id"]
@@ -63,7 +76,14 @@ class AuditEntry(AppendOnly):
     def summary(self) -> str:
         """The summary in the reader's language."""
         text = gettext(self.message)
+        values = dict(self.params or {})
+        for key in values.pop(TRANSLATED, []):
+            value = values.get(key)
+            if isinstance(value, list):
+                values[key] = " / ".join(in_reader_language(v) for v in value)
+            elif isinstance(value, str):
+                values[key] = in_reader_language(value)
         try:
-            return text % self.params if self.params else text
+            return text % values if values else text
         except (KeyError, TypeError, ValueError):
             return self.message

@@ -16,7 +16,9 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, override
 from django.utils.translation import gettext_noop as N_
 
 from cage.models import SlipType
@@ -27,12 +29,14 @@ from events.rules import RuleViolation
 
 from . import actions, context
 from .actions import DONE, REFUSED
-from .models import AuditEntry
+from .models import TRANSLATED, AuditEntry
 
 logger = logging.getLogger("audit")
 
 ADMIN = "admin"  # in an entry's roles: the licensee's administrator (a staff login)
-AUDIT_RULE = "audit trail"
+AUDIT_RULE = gettext_lazy("audit trail")
+# The rules of refusals made here, kept in English on the entry and named in the reader's language.
+ROLES_RULE, PERMISSION_RULE, LOGIN_RULE = N_("roles"), N_("permission"), N_("login")
 _FROM_REQUEST = object()
 
 
@@ -72,6 +76,27 @@ def _standing(ctx, request, event_id: int | None, user) -> tuple[int | None, lis
         if ctx is not None:
             ctx.standing[(event_id, user.pk)] = (person_id, held)
     return person_id, in_role_order(held) + roles
+
+
+def _kept(params: dict | None) -> dict:
+    """The summary's values as they are kept: a name marked for translation (a role, a game, a
+    registration status: a lazy string, or a list of them) is kept in English and listed under
+    TRANSLATED, so the page names it in its reader's language (AuditEntry.summary)."""
+    params = dict(params or {})
+
+    def lazy(value):
+        return isinstance(value, Promise) or (
+            isinstance(value, list | tuple) and value and all(isinstance(v, Promise) for v in value)
+        )
+
+    translated = sorted(key for key, value in params.items() if lazy(value))
+    if translated:
+        with override("en"):
+            for key in translated:
+                value = params[key]
+                params[key] = [str(v) for v in value] if isinstance(value, list | tuple) else str(value)
+        params[TRANSLATED] = translated
+    return params
 
 
 def entry(
@@ -118,7 +143,7 @@ def entry(
         action=action,
         outcome=outcome,
         message=message,
-        params=params or {},
+        params=_kept(params),
         rule=rule[:200],
         about=about,
         slip=slip,
@@ -253,13 +278,14 @@ def permission_refused(request, exception: PermissionDenied) -> None:
                 ctx.standing[(event.pk, request.user.pk)] = (access.person.pk if access.person else None, access.roles)
             allowed = in_role_order(exception.allowed)
             message = N_("Refused: %(request)s needs the role of %(allowed)s")
-            params = {"allowed": " / ".join(str(ROLE_NAMES[r]) for r in allowed) or "administrator"}
-            rule = "roles"
+            # Kept in English, named in the reader's language: "DRIC / Auditor".
+            params = {"allowed": [ROLE_NAMES[r] for r in allowed] or gettext_lazy("administrator")}
+            rule = ROLES_RULE
         else:
             event = _event_of(request)
             message = N_("Refused: %(request)s: %(reason)s")
-            params = {"reason": str(exception) or "permission denied"}
-            rule = "permission"
+            params = {"reason": str(exception) or _("permission denied")}
+            rule = PERMISSION_RULE
         params["request"] = f"{request.method} {request.path}"[:200]
         action, about_page = _attempt(request)
         params.update(about_page)
@@ -333,7 +359,7 @@ def login_failed(sender, credentials, request=None, **kwargs):
                 user=user,
                 username=typed,
                 outcome=REFUSED,
-                rule="login",
+                rule=LOGIN_RULE,
                 request=request,
             )
         )

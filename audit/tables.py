@@ -9,13 +9,16 @@ from django import forms
 from django.core.serializers.json import DjangoJSONEncoder
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from cage.registers import PersonChoice, column
-from events import csv_safe
+from events import csv_safe, games
 from events.access import ROLE_NAMES
-from events.models import Person
+from events.models import GamingDay, Person, game_name
+from events.rules import cite
 
 from .actions import ACTIONS, OUTCOMES, entry_label
 from .services import ADMIN
@@ -77,33 +80,90 @@ class AuditFilter(forms.Form):
         return criteria
 
 
-def _plain(value) -> str:
-    """A recorded value as a person reads it."""
+# The names of the values entries record, as the page shows them. A key not named here is shown
+# as it is kept ("closer_check" as "closer check").
+KEYS = {
+    "slug": _("short name"),
+    "name": _("name"),
+    "licensee": _("licensee"),
+    "licence_number": _("licence number"),
+    "venue": _("venue"),
+    "first_day": _("first day"),
+    "last_day": _("last day"),
+    "supplier": _("registered supplier"),
+    "games": _("authorized games"),
+    "table": _("table"),
+    "game": _("game"),
+    "value": _("value"),
+    "colour": _("colour"),
+    "code": _("id"),
+    "born_on": _("date of birth"),
+    "identification": _("identification shown"),
+    "supplier_associated": _("associated with the supplier"),
+    "registration": _("registration"),
+    "gaming_assistant_number": _("gaming-assistant registration number"),
+    "roles": _("roles"),
+    "role": _("role"),
+    "login": _("login"),
+    "existing_login": _("existing login"),
+    "password_set": _("password set"),
+    "signing_pin_set": _("signing PIN set"),
+    "date": _("date"),
+    "opens_at": _("opens at"),
+    "closes_at": _("closes at"),
+    "starts_at": _("starts at"),
+    "ends_at": _("ends at"),
+    "status": _("status"),
+    "slip": _("slip"),
+    "day": _("gaming day"),
+    "signed": _("signed"),
+    "runner": _("runner"),
+    "voids": _("voids"),
+    "account": _("account"),
+    "reason": _("reason"),
+    "details": _("details"),
+    "capacity": _("capacity"),
+    "signer": _("signer"),
+    "what": _("what"),
+    "format": _("format"),
+    "rows": _("rows"),
+    "copy": _("copy"),
+    "reprint": _("reprint"),
+    "differences": _("differences"),
+    "via": _("via"),
+}
+
+
+def _code_names(key: str) -> dict:
+    """For a key whose values are codes (a role, a status, a game): {code: name people read}."""
+    if key in ("role", "roles"):
+        return ROLE_LABELS
+    if key == "registration":
+        return dict(Person.Registration.choices)
+    if key == "status":
+        return dict(GamingDay.Status.choices)
+    if key == "games" or key == "game":
+        return {code: game_name(code) for code in games.REGISTRY}
+    return {}
+
+
+def _plain(value, names: dict | None = None) -> str:
+    """A recorded value as a person reads it; `names` turns a code into its name."""
     if value is None:
         return "—"
     if isinstance(value, bool):
         return str(_("yes") if value else _("no"))
     if isinstance(value, dict):
-        return "; ".join(f"{k}: {_plain(v)}" for k, v in value.items())
+        return "; ".join(f"{_key(k)}: {_plain(v, _code_names(k))}" for k, v in value.items())
     if isinstance(value, list):
-        return ", ".join(_plain(v) for v in value) or "—"
+        return ", ".join(_plain(v, names) for v in value) or "—"
+    if names and isinstance(value, str) and value in names:
+        return str(names[value])
     return str(value)
 
 
-# What a recorded value is called, where its key does not read well as it is.
-KEY_LABELS = {
-    "password_set": _("password set"),
-    "signing_pin_set": _("signing PIN set"),
-    "existing_login": _("existing login"),
-    "login": _("login"),
-    "roles": _("roles"),
-    "registration": _("registration"),
-    "status": _("status"),
-}
-
-
 def _key(key: str) -> str:
-    return str(KEY_LABELS.get(key, key.replace("_", " ")))
+    return str(KEYS[key]) if key in KEYS else key.replace("_", " ")
 
 
 def changes(entry) -> list[tuple[str, str | None, str | None]]:
@@ -111,11 +171,18 @@ def changes(entry) -> list[tuple[str, str | None, str | None]]:
     old value, new is None where it recorded no new one."""
     old, new = entry.old or {}, entry.new or {}
     keys = list(new) + [k for k in old if k not in new]
-    return [(_key(k), _plain(old[k]) if k in old else None, _plain(new[k]) if k in new else None) for k in keys]
+    return [
+        (
+            _key(k),
+            _plain(old[k], _code_names(k)) if k in old else None,
+            _plain(new[k], _code_names(k)) if k in new else None,
+        )
+        for k in keys
+    ]
 
 
 def change_text(old: str | None, new: str | None) -> str:
-    """One value's change as a person reads it: "yes → no", "now no", "was yes"."""
+    """One value's change as a person reads it: "yes → no", "was yes", "no"."""
     if old is not None and new is not None:
         return f"{old} → {new}"
     if old is not None:
@@ -185,8 +252,11 @@ class AuditTable(tables.Table):
 
     def render_at(self, value):
         local = timezone.localtime(value)
+        # The time to the second, as a trail needs it: 18:30:05 in both languages.
         return format_html(
-            '<span class="line">{}</span><span class="line">{}</span>', f"{local:%Y-%m-%d}", f"{local:%H:%M:%S}"
+            '<span class="line">{}</span><span class="line">{}</span>',
+            date_format(local, "SHORT_DATE_FORMAT"),
+            f"{local:%H:%M:%S}",
         )
 
     def render_who(self, record):
@@ -218,6 +288,14 @@ class AuditTable(tables.Table):
             '<span class="line"><span class="key">{}:</span> {}</span>',
             ((what, change_text(old, new)) for what, old, new in changes(record)),
         )
+
+    def render_rule(self, value):
+        """The rule as the reader's language names it: a section of the terms and conditions in
+        its own numbering, or one of the product's own rules (kept in English on the entry)."""
+        cited = cite(gettext(value))
+        if cited.startswith(("T&C", "M&C")):
+            return format_html('<span class="citation">{}</span>', cited)
+        return cited
 
     def render_address(self, record):
         return record.address or ("" if record.channel == "web" else _("command line"))
@@ -259,6 +337,9 @@ class AuditTable(tables.Table):
 
     def value_new(self, record):
         return _json(record.new)
+
+    def value_rule(self, value):
+        return value  # as kept: the English reference, as the audit trail's machines read it
 
     def value_address(self, record):
         return record.address or ""

@@ -176,6 +176,9 @@ LANGUAGE_CODE = "en-ca"
 # locale/fr_CA/LC_MESSAGES/django.po; `make run` and `make test` compile it (compile_catalogues).
 LANGUAGES = [("en-ca", "English"), ("fr-ca", "Français")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates and times in each language's own way (templates: |date:"SHORT_DATE_FORMAT", |time:"TIME_FORMAT";
+# code: django.utils.formats.date_format). English keeps the cage's 24-hour clock (config/formats).
+FORMAT_MODULE_PATH = ["config.formats"]
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("TIME_ZONE", "America/Toronto")
 USE_I18N = True

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ImproperlyConfigured, PermissionDenied
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from . import permissions
@@ -121,7 +122,7 @@ class RoleRefused(PermissionDenied):
         self.access = access
         self.allowed = allowed
         self.write = write
-        super().__init__("Your role on this event does not allow this.")
+        super().__init__(gettext("Your role on this event does not allow this."))
 
 
 def standing(request, event: Event) -> Access:

@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class EventsConfig(AppConfig):
     name = "events"
-    verbose_name = "Events"
+    verbose_name = _("Events")
 
     def ready(self):
         from django.contrib.auth.signals import user_logged_in

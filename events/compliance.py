@@ -8,18 +8,25 @@ import datetime
 from dataclasses import dataclass, field
 
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from .models import DESIGNATED, Event, GamingDay, Person, Role
+from .rules import cite
 
 ADULT_AGE = 18
 
 
 @dataclass
 class Check:
-    section: str
+    section: str  # the T&C section, in English ("T&C 2"): the page cites it in the reader's language
     rule: str
     holds: bool | None  # None: cannot be judged yet (no opening hours scheduled)
     problems: list[str] = field(default_factory=list)
+
+    @property
+    def citation(self) -> str:
+        return cite(self.section)
 
 
 def underage(person: Person, event: Event) -> bool:
@@ -60,8 +67,20 @@ def roster_gaps(day: GamingDay) -> dict[str, list[tuple[datetime.datetime, datet
     return gaps
 
 
+def moment(at: datetime.datetime | datetime.date) -> str:
+    """A date and time, or a date, as the reader's language writes it ("2026-09-11 18:00",
+    "2026-09-11 18 h 00")."""
+    if isinstance(at, datetime.datetime):
+        return date_format(at, "SHORT_DATETIME_FORMAT")
+    return date_format(at, "SHORT_DATE_FORMAT")
+
+
 def describe_gap(role: str, start: datetime.datetime, end: datetime.datetime) -> str:
-    return f"{Role(role).label}: nobody from {start:%Y-%m-%d %H:%M} to {end:%Y-%m-%d %H:%M}"
+    return _("%(role)s: nobody from %(start)s to %(end)s") % {
+        "role": Role(role).label,
+        "start": moment(start),
+        "end": moment(end),
+    }
 
 
 def event_compliance(event: Event) -> list[Check]:
@@ -71,53 +90,76 @@ def event_compliance(event: Event) -> list[Check]:
     missing = []
     for role in DESIGNATED:
         if not any(role in p.role_codes() and p.registration == Person.Registration.GOOD for p in people):
-            missing.append(f"No {Role(role).label}")
+            missing.append(_("No %(role)s") % {"role": Role(role).label})
     checks.append(
-        Check("T&C 2", "At least three designated persons: DRIC, General Cashier, Chip Cashier", not missing, missing)
+        Check(
+            "T&C 2",
+            _("At least three designated persons: DRIC, General Cashier, Chip Cashier"),
+            not missing,
+            missing,
+        )
     )
 
     doubled = [
-        f"{p.name} holds {len(held)} positions" for p in people if len(held := p.role_codes() & set(DESIGNATED)) > 1
+        _("%(name)s holds %(count)s positions") % {"name": p.name, "count": len(held)}
+        for p in people
+        if len(held := p.role_codes() & set(DESIGNATED)) > 1
     ]
-    checks.append(Check("T&C 2", "Each designated person holds one position only", not doubled, doubled))
+    checks.append(Check("T&C 2", _("Each designated person holds one position only"), not doubled, doubled))
 
     supplier = [
-        f"{p.name} is associated with the supplier"
+        _("%(name)s is associated with the supplier") % {"name": p.name}
         for p in people
         if p.supplier_associated and p.role_codes() & set(DESIGNATED)
     ]
     checks.append(
-        Check("T&C 2", "Designated persons are not associated with the registered supplier", not supplier, supplier)
+        Check("T&C 2", _("Designated persons are not associated with the registered supplier"), not supplier, supplier)
     )
 
-    young = [f"{p.name} is {p.age_on(event.first_day)}" for p in people if underage(p, event)]
-    checks.append(Check("T&C 1.5.2", "Nobody under 18 works at the event", not young, young))
+    young = [
+        _("%(name)s is %(age)s") % {"name": p.name, "age": p.age_on(event.first_day)}
+        for p in people
+        if underage(p, event)
+    ]
+    checks.append(
+        Check("T&C 1.5.2", _("Nobody under %(age)s works at the event") % {"age": ADULT_AGE}, not young, young)
+    )
 
     barred = [
-        f"{p.name}: registration {p.get_registration_display().lower()}"
+        _("%(name)s: registration %(registration)s")
+        % {"name": p.name, "registration": p.get_registration_display().lower()}
         for p in people
         if p.registration != Person.Registration.GOOD
     ]
     checks.append(
-        Check("T&C 2.3", "Nobody whose registration was refused, revoked or suspended takes part", not barred, barred)
+        Check(
+            "T&C 2.3",
+            _("Nobody whose registration was refused, revoked or suspended takes part"),
+            not barred,
+            barred,
+        )
     )
 
     unregistered = [
-        f"{p.name} has no gaming-assistant registration number"
+        _("%(name)s has no gaming-assistant registration number") % {"name": p.name}
         for p in people
         if p.supplier_associated and Role.DEALER in p.role_codes() and not p.gaming_assistant_number
     ]
     checks.append(
-        Check("T&C 4.2", "Supplier employees who deal are registered Gaming Assistants", not unregistered, unregistered)
+        Check(
+            "T&C 4.2",
+            _("Supplier employees who deal are registered Gaming Assistants"),
+            not unregistered,
+            unregistered,
+        )
     )
 
     for day in event.days.all():
+        rule = _("%(date)s: each position present continuously") % {"date": moment(day.date)}
         if day.opening_hours() is None:
-            checks.append(
-                Check("T&C 2", f"{day.date}: each position present continuously", None, ["No opening hours scheduled"])
-            )
+            checks.append(Check("T&C 2", rule, None, [_("No opening hours scheduled")]))
             continue
         gaps = roster_gaps(day)
         problems = [describe_gap(role, s, e) for role, spans in gaps.items() for s, e in spans]
-        checks.append(Check("T&C 2", f"{day.date}: each position present continuously", not problems, problems))
+        checks.append(Check("T&C 2", rule, not problems, problems))
     return checks

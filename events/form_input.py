@@ -67,8 +67,11 @@ def _text_problem(field, text: str) -> str | None:
             "rule": INPUT_RULE,
         }
     if "\ufffd" in text:
-        return _("This contains bytes that are not UTF-8 text (shown as “\ufffd”); type it again (%(rule)s).") % {
-            "rule": INPUT_RULE
+        # The character as a placeholder: xgettext keeps a "\u" escape as it is written, so a
+        # msgid holding one would never match the text looked up.
+        return _("This contains bytes that are not UTF-8 text (shown as “%(char)s”); type it again (%(rule)s).") % {
+            "char": "\ufffd",
+            "rule": INPUT_RULE,
         }
     control = _first(text, lambda c: unicodedata.category(c) == "Cc" and c not in ALLOWED_CONTROLS)
     if control is not None:

@@ -1,9 +1,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from . import games
 from .form_input import CheckedInput
-from .models import Event, GamingDay, Person, Role
+from .models import Event, GamingDay, Person, Role, game_choices
 
 
 class DateInput(forms.DateInput):
@@ -16,11 +15,11 @@ class TimeInput(forms.TimeInput):
 
 class EventForm(CheckedInput, forms.Form):
     licensee = forms.CharField(label=_("Licensee"), max_length=200)
-    licensee_address = forms.CharField(label=_("Licensee address"), max_length=300, required=False)
+    licensee_address = forms.CharField(label=_("Licensee's address"), max_length=300, required=False)
     charitable_registration_number = forms.CharField(
         label=_("Charitable registration number"), max_length=40, required=False
     )
-    slug = forms.SlugField(label=_("Slug"), max_length=80, help_text=_("Short name used in links and files."))
+    slug = forms.SlugField(label=_("Short name"), max_length=80, help_text=_("Short name used in links and files."))
     name = forms.CharField(label=_("Name"), max_length=200)
     licence_number = forms.CharField(label=_("Licence number"), max_length=40)
     licensing_authority = forms.CharField(
@@ -33,16 +32,16 @@ class EventForm(CheckedInput, forms.Form):
     last_day = forms.DateField(label=_("Last day"), widget=DateInput)
     supplier = forms.CharField(label=_("Registered supplier"), max_length=200)
     supplier_registration_number = forms.CharField(
-        label=_("Supplier registration number"), max_length=40, required=False
+        label=_("Supplier's registration number"), max_length=40, required=False
     )
     games = forms.MultipleChoiceField(
-        label=_("Games the licence authorizes"), choices=games.choices, widget=forms.CheckboxSelectMultiple
+        label=_("Games the licence authorizes"), choices=game_choices, widget=forms.CheckboxSelectMultiple
     )
 
 
 class TableForm(CheckedInput, forms.Form):
     code = forms.CharField(label=_("Table"), max_length=20, help_text=_("For example BJ-1."))
-    game = forms.ChoiceField(label=_("Game"), choices=games.choices)
+    game = forms.ChoiceField(label=_("Game"), choices=game_choices)
 
 
 class DenominationForm(CheckedInput, forms.Form):

@@ -2,7 +2,9 @@
 
 On a first visit Django's LocaleMiddleware takes the browser's language (Accept-Language), or the
 cookie the switch sets. Once a person is logged in, the language their login chose wins, on
-whatever screen they log in from: a cashier who works in French gets French at any window.
+whatever screen they log in from: a cashier who works in French gets French at any window. A
+choice made with the switch before logging in (on the login page) is that person's choice too:
+it becomes their login's as they log in.
 """
 
 from django.conf import settings
@@ -19,10 +21,19 @@ CODES = frozenset(code for code, _name in settings.LANGUAGES)
 
 # The login's choice rides in its session, put there as it logs in: no query per page.
 SESSION_KEY = "language"
+# A choice made with the switch before logging in, in this browser's session (the login page).
+CHOSEN_BEFORE_LOGIN = "language_chosen"
 
 
 def language_of_login(sender, request, user, **kwargs):
     if request is None or not hasattr(request, "session"):
+        return
+    chosen_now = request.session.pop(CHOSEN_BEFORE_LOGIN, None)
+    if chosen_now in CODES:
+        # The person chose on the login page and then logged in: it is their choice, kept for
+        # their login wherever they log in next.
+        LanguagePreference.objects.update_or_create(user=user, defaults={"language": chosen_now})
+        request.session[SESSION_KEY] = chosen_now
         return
     chosen = LanguagePreference.objects.filter(user=user).values_list("language", flat=True).first()
     if chosen in CODES:
@@ -72,4 +83,7 @@ def set_language(request):
     if request.user.is_authenticated:
         LanguagePreference.objects.update_or_create(user=request.user, defaults={"language": language})
         request.session[SESSION_KEY] = language
+    else:
+        # Kept until this browser logs in, when it becomes the login's choice (language_of_login).
+        request.session[CHOSEN_BEFORE_LOGIN] = language
     return response

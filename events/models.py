@@ -7,15 +7,21 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
+from django.utils import formats
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from . import games
 
 
 class Licensee(models.Model):
-    name = models.CharField(max_length=200, unique=True)
-    address = models.CharField(max_length=300, blank=True)
-    charitable_registration_number = models.CharField(max_length=40, blank=True)
+    name = models.CharField(_("name"), max_length=200, unique=True)
+    address = models.CharField(_("address"), max_length=300, blank=True)
+    charitable_registration_number = models.CharField(_("charitable registration number"), max_length=40, blank=True)
+
+    class Meta:
+        verbose_name = _("licensee")
+        verbose_name_plural = _("licensees")
 
     def __str__(self):
         return self.name
@@ -23,25 +29,30 @@ class Licensee(models.Model):
 
 class Event(models.Model):
     class Status(models.TextChoices):
-        PLANNED = "planned", "Planned"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        PLANNED = "planned", _("Planned")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
 
-    slug = models.SlugField(max_length=80, unique=True)
-    name = models.CharField(max_length=200)
-    licensee = models.ForeignKey(Licensee, on_delete=models.PROTECT, related_name="events")
-    licence_number = models.CharField(max_length=40)
-    licensing_authority = models.CharField(max_length=200, default="Alcohol and Gaming Commission of Ontario")
-    venue = models.CharField(max_length=200)
-    first_day = models.DateField()
-    last_day = models.DateField()
-    supplier = models.CharField("registered supplier", max_length=200)
-    supplier_registration_number = models.CharField(max_length=40, blank=True)
+    slug = models.SlugField(_("short name"), max_length=80, unique=True)
+    name = models.CharField(_("name"), max_length=200)
+    licensee = models.ForeignKey(Licensee, on_delete=models.PROTECT, related_name="events", verbose_name=_("licensee"))
+    licence_number = models.CharField(_("licence number"), max_length=40)
+    # The authority's own name, as it is written on the licence: data, not translated.
+    licensing_authority = models.CharField(
+        _("licensing authority"), max_length=200, default="Alcohol and Gaming Commission of Ontario"
+    )
+    venue = models.CharField(_("venue"), max_length=200)
+    first_day = models.DateField(_("first day"))
+    last_day = models.DateField(_("last day"))
+    supplier = models.CharField(_("registered supplier"), max_length=200)
+    supplier_registration_number = models.CharField(_("supplier's registration number"), max_length=40, blank=True)
     # T&C 1.5.1: only the games the licence authorizes; codes of events.games modules.
-    games = models.JSONField("authorized games", default=list)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
+    games = models.JSONField(_("authorized games"), default=list)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PLANNED)
 
     class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
         ordering = ["-first_day", "name"]
         constraints = [
             models.CheckConstraint(
@@ -59,29 +70,31 @@ class Event(models.Model):
     def clean(self):
         unknown = [code for code in self.games if code not in games.REGISTRY]
         if unknown:
-            raise ValidationError({"games": f"Unknown game module: {', '.join(unknown)}"})
+            raise ValidationError({"games": _("Unknown game module: %(codes)s") % {"codes": ", ".join(unknown)}})
         if self.first_day and self.last_day and self.last_day < self.first_day:
-            raise ValidationError({"last_day": "The last day cannot come before the first day."})
+            raise ValidationError({"last_day": _("The last day cannot come before the first day.")})
 
     def game_names(self):
-        return [games.get_game(code).name_en for code in self.games]
+        return [game_name(code) for code in self.games]
 
 
 class GamingDay(models.Model):
     class Status(models.TextChoices):
-        SETUP = "setup", "Setup"
-        OPEN = "open", "Open"
-        RECONCILING = "reconciling", "Reconciling"
-        CLOSED = "closed", "Closed"
+        SETUP = "setup", _("Setup")
+        OPEN = "open", _("Open")
+        RECONCILING = "reconciling", _("Reconciling")
+        CLOSED = "closed", _("Closed")
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="days")
-    date = models.DateField()
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="days", verbose_name=_("event"))
+    date = models.DateField(_("date"))
     # Scheduled opening hours; the closing time may fall after midnight (the next calendar day).
-    opens_at = models.TimeField(null=True, blank=True)
-    closes_at = models.TimeField(null=True, blank=True)
-    status = models.CharField(max_length=12, choices=Status.choices, default=Status.SETUP)
+    opens_at = models.TimeField(_("opens at"), null=True, blank=True)
+    closes_at = models.TimeField(_("closes at"), null=True, blank=True)
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.SETUP)
 
     class Meta:
+        verbose_name = _("gaming day")
+        verbose_name_plural = _("gaming days")
         ordering = ["date"]
         constraints = [models.UniqueConstraint(fields=["event", "date"], name="one_gaming_day_per_date")]
 
@@ -100,13 +113,15 @@ class GamingDay(models.Model):
 
 
 class ChipDenomination(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="denominations")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="denominations", verbose_name=_("event"))
     # The exact string the records file uses as the key ("1", "0.50", "25").
-    key = models.CharField(max_length=12)
-    value_cents = models.PositiveIntegerField()
-    colour = models.CharField(max_length=40, blank=True)
+    key = models.CharField(_("key"), max_length=12)
+    value_cents = models.PositiveIntegerField(_("value in cents"))
+    colour = models.CharField(_("colour"), max_length=40, blank=True)
 
     class Meta:
+        verbose_name = _("chip")
+        verbose_name_plural = _("chip set")
         ordering = ["value_cents"]
         constraints = [
             models.UniqueConstraint(fields=["event", "value_cents"], name="one_chip_per_value"),
@@ -115,7 +130,17 @@ class ChipDenomination(models.Model):
         ]
 
     def __str__(self):
-        return f"${self.key}" + (f" ({self.colour})" if self.colour else "")
+        if self.colour:
+            return _("%(value)s (%(colour)s)") % {"value": self.value_label, "colour": self.colour}
+        return self.value_label
+
+    @property
+    def value_label(self) -> str:
+        """The chip's face value as people read it: "$5", "$0.50" in English; "5 $", "0,50 $" in
+        French (the records file's key, "0.50", is for machines)."""
+        cents = self.value_cents % 100
+        value = formats.number_format(Decimal(self.value_cents) / 100, decimal_pos=2 if cents else 0)
+        return _("$%(value)s") % {"value": value}
 
     @staticmethod
     def key_for(value: Decimal) -> str:
@@ -125,16 +150,18 @@ class ChipDenomination(models.Model):
 
 class GameTable(models.Model):
     class State(models.TextChoices):
-        CLOSED = "closed", "Closed"
-        OPEN = "open", "Open"
+        CLOSED = "closed", _("Closed")
+        OPEN = "open", _("Open")
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tables")
-    code = models.CharField("table", max_length=20)
-    game = models.CharField(max_length=30)
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tables", verbose_name=_("event"))
+    code = models.CharField(_("table"), max_length=20)
+    game = models.CharField(_("game"), max_length=30)
     # Changed only by the cage's opener and closer services, under a row lock.
-    state = models.CharField(max_length=6, choices=State.choices, default=State.CLOSED)
+    state = models.CharField(_("state"), max_length=6, choices=State.choices, default=State.CLOSED)
 
     class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
         ordering = ["code"]
         constraints = [models.UniqueConstraint(fields=["event", "code"], name="one_table_code")]
 
@@ -145,14 +172,31 @@ class GameTable(models.Model):
     def game_module(self):
         return games.get_game(self.game)
 
+    @property
+    def game_name(self) -> str:
+        return game_name(self.game)
 
+
+def game_name(code: str) -> str:
+    """A game's name in the active language: "Wheel of Fortune", or "Roue de la fortune" in French.
+    The game modules hold both names and know no language (they import nothing of Django)."""
+    game = games.get_game(code)
+    return game.name_fr if (get_language() or "").startswith("fr") else game.name_en
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """The games, for a form's choices: evaluated as the form is shown, in the reader's language."""
+    return [(code, game_name(code)) for code in games.REGISTRY]
+
+
+# The roles as the terms and conditions name them (seed 001; in French seed 000's words).
 class Role(models.TextChoices):
-    DRIC = "dric", "Designated Representative in Charge"
-    GENERAL_CASHIER = "general_cashier", "General Cashier"
-    CHIP_CASHIER = "chip_cashier", "Chip Cashier"
-    RUNNER = "runner", "Chip/table runner"
-    DEALER = "dealer", "Dealer"
-    AUDITOR = "auditor", "Auditor"
+    DRIC = "dric", _("Designated Representative in Charge")
+    GENERAL_CASHIER = "general_cashier", _("General Cashier")
+    CHIP_CASHIER = "chip_cashier", _("Chip Cashier")
+    RUNNER = "runner", _("Chip/table runner")
+    DEALER = "dealer", _("Dealer")
+    AUDITOR = "auditor", _("Auditor")
 
 
 # T&C 2: the three positions the licensee must designate.
@@ -161,30 +205,35 @@ DESIGNATED = (Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER)
 
 class Person(models.Model):
     class Registration(models.TextChoices):
-        GOOD = "good", "Good standing"
-        REFUSED = "refused", "Refused"
-        REVOKED = "revoked", "Revoked"
-        SUSPENDED = "suspended", "Suspended"
+        GOOD = "good", _("Good standing")
+        REFUSED = "refused", pgettext_lazy("registration", "Refused")
+        REVOKED = "revoked", _("Revoked")
+        SUSPENDED = "suspended", _("Suspended")
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="people")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="people", verbose_name=_("event"))
     # A short id, unique in the event: the records file's person id ("ann").
-    code = models.SlugField("id", max_length=40)
-    name = models.CharField(max_length=200)
-    born_on = models.DateField("date of birth")
-    identification = models.CharField("identification shown", max_length=200, blank=True)
-    supplier_associated = models.BooleanField("associated with the supplier", default=False)
-    registration = models.CharField(max_length=10, choices=Registration.choices, default=Registration.GOOD)
-    gaming_assistant_number = models.CharField("gaming-assistant registration number", max_length=40, blank=True)
+    code = models.SlugField(_("id"), max_length=40)
+    name = models.CharField(_("name"), max_length=200)
+    born_on = models.DateField(_("date of birth"))
+    identification = models.CharField(_("identification shown"), max_length=200, blank=True)
+    supplier_associated = models.BooleanField(_("associated with the supplier"), default=False)
+    registration = models.CharField(
+        _("registration"), max_length=10, choices=Registration.choices, default=Registration.GOOD
+    )
+    gaming_assistant_number = models.CharField(_("gaming-assistant registration number"), max_length=40, blank=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="people",
-        help_text="The login this person signs with.",
+        verbose_name=_("login"),
+        help_text=_("The login this person signs with."),
     )
 
     class Meta:
+        verbose_name = _("person")
+        verbose_name_plural = _("people")
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(fields=["event", "code"], name="one_person_code"),
@@ -205,27 +254,31 @@ class Person(models.Model):
 
 
 class Assignment(models.Model):
-    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="assignments")
-    role = models.CharField(max_length=20, choices=Role.choices)
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="assignments", verbose_name=_("person"))
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices)
 
     class Meta:
+        verbose_name = _("role assignment")
+        verbose_name_plural = _("role assignments")
         ordering = ["role"]
         constraints = [models.UniqueConstraint(fields=["person", "role"], name="one_assignment_per_role")]
 
     def __str__(self):
-        return f"{self.person} as {self.get_role_display()}"
+        return _("%(person)s as %(role)s") % {"person": self.person, "role": self.get_role_display()}
 
 
 class Shift(models.Model):
     """A person on duty in one role during part of a gaming day (the roster)."""
 
-    day = models.ForeignKey(GamingDay, on_delete=models.CASCADE, related_name="shifts")
-    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="shifts")
-    role = models.CharField(max_length=20, choices=Role.choices)
-    starts_at = models.DateTimeField()
-    ends_at = models.DateTimeField()
+    day = models.ForeignKey(GamingDay, on_delete=models.CASCADE, related_name="shifts", verbose_name=_("gaming day"))
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="shifts", verbose_name=_("person"))
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices)
+    starts_at = models.DateTimeField(_("starts at"))
+    ends_at = models.DateTimeField(_("ends at"))
 
     class Meta:
+        verbose_name = _("shift")
+        verbose_name_plural = _("roster")
         ordering = ["starts_at"]
         constraints = [
             models.CheckConstraint(condition=models.Q(ends_at__gt=models.F("starts_at")), name="shift_ends_after_start")

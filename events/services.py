@@ -17,14 +17,16 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import gettext_noop as N_
 from django.utils.translation import ngettext
 
 from audit.services import record
 
 from . import games, lockout
-from .compliance import ADULT_AGE, describe_gap, roster_gaps, underage
+from .compliance import ADULT_AGE, describe_gap, moment, roster_gaps, underage
 from .models import (
     DESIGNATED,
     Assignment,
@@ -38,8 +40,20 @@ from .models import (
     Role,
     Shift,
     SigningPin,
+    game_name,
 )
 from .rules import RuleViolation
+
+# The product's own rules, named in refusals beside the terms and conditions' sections.
+ONE_EVENT_PER_SLUG = _lazy("one event per slug")
+ONE_TABLE_PER_ID = _lazy("one table per id")
+CHIP_SET = _lazy("chip set")
+CENTS = _lazy("cents")
+ONE_ID_PER_PERSON = _lazy("one id per person")
+ROLES = _lazy("roles")
+ROSTER = _lazy("roster")
+ONE_DAY_PER_DATE = _lazy("one gaming day per date")
+GAMING_DAY = _lazy("gaming day")
 
 
 def licensee_get_or_create(*, name: str, address: str = "", charitable_number: str = "") -> Licensee:
@@ -69,7 +83,7 @@ def event_create(
 ) -> Event:
     if Event.objects.filter(slug=slug).exists():
         raise RuleViolation(
-            _("An event %(slug)s already exists") % {"slug": repr(slug)}, "one event per slug", field="slug"
+            _("An event %(slug)s already exists") % {"slug": repr(slug)}, ONE_EVENT_PER_SLUG, field="slug"
         )
     unknown = [code for code in games_authorized if code not in games.REGISTRY]
     if unknown:
@@ -117,22 +131,27 @@ def event_create(
 
 def table_create(*, event: Event, code: str, game: str) -> GameTable:
     if not isinstance(game, str) or game not in event.games:
-        name = games.REGISTRY[game].name_en if isinstance(game, str) and game in games.REGISTRY else repr(game)
-        raise RuleViolation(
-            _("The licence does not authorize %(game)s; a table can only be set up for %(games)s")
-            % {"game": name, "games": ", ".join(event.game_names()) or _("no game")},
-            "T&C 1.5.1",
-            field="game",
-        )
+        name = game_name(game) if isinstance(game, str) and game in games.REGISTRY else repr(game)
+        authorized = event.game_names()
+        if authorized:
+            message = _("The licence does not authorize %(game)s; a table can only be set up for %(games)s") % {
+                "game": name,
+                "games": ", ".join(authorized),
+            }
+        else:
+            message = _("The licence does not authorize %(game)s; a table can only be set up for no game") % {
+                "game": name
+            }
+        raise RuleViolation(message, "T&C 1.5.1", field="game")
     if event.tables.filter(code=code).exists():
-        raise RuleViolation(_("Table %(table)s already exists") % {"table": code}, "one table per id", field="code")
+        raise RuleViolation(_("Table %(table)s already exists") % {"table": code}, ONE_TABLE_PER_ID, field="code")
     table = GameTable(event=event, code=code, game=game)
     table.full_clean()
     table.save()
     record(
         "table_added",
         N_("Table %(table)s set up for %(game)s"),
-        {"table": code, "game": games.REGISTRY[game].name_en},
+        {"table": code, "game": lazy(game_name, str)(game)},
         event=event,
         new={"table": code, "game": game},
     )
@@ -145,7 +164,7 @@ DOLLARS = re.compile(r"([0-9]{1,8})(?:\.([0-9]{1,2}))?")
 MOST_DOLLARS_CENTS = 10_000_000_00
 
 
-def parse_dollars(text: str, *, rule: str = "cents", field: str | None = None) -> int:
+def parse_dollars(text: str, *, rule=CENTS, field: str | None = None) -> int:
     """Dollars as a string of digits with at most two decimals ("5", "0.50"), to integer cents."""
     match = DOLLARS.fullmatch(text) if isinstance(text, str) else None
     shown = reprlib.repr(text)
@@ -170,14 +189,15 @@ def parse_dollars(text: str, *, rule: str = "cents", field: str | None = None) -
 
 
 def denomination_add(*, event: Event, value: str, colour: str = "", key: str | None = None) -> ChipDenomination:
-    cents = parse_dollars(value, rule="chip set", field="value")
+    cents = parse_dollars(value, rule=CHIP_SET, field="value")
     if cents <= 0:
         raise RuleViolation(
-            _("A chip's value must be positive, not %(value)s") % {"value": value}, "chip set", field="value"
+            _("A chip's value must be positive, not %(value)s") % {"value": value}, CHIP_SET, field="value"
         )
-    if event.denominations.filter(value_cents=cents).exists():
+    existing = event.denominations.filter(value_cents=cents).first()
+    if existing is not None:
         raise RuleViolation(
-            _("The chip set already has a $%(value)s chip") % {"value": value}, "chip set", field="value"
+            _("The chip set already has a %(value)s chip") % {"value": existing.value_label}, CHIP_SET, field="value"
         )
     denomination = ChipDenomination(
         event=event,
@@ -228,14 +248,19 @@ def person_add(
             field="born_on",
         )
     if registration != Person.Registration.GOOD:
+        shown = (
+            Person.Registration(registration).label.lower()
+            if registration in Person.Registration.values
+            else repr(registration)
+        )
         raise RuleViolation(
             _("%(name)s's registration was %(registration)s; such a person may not take part")
-            % {"name": name, "registration": registration},
+            % {"name": name, "registration": shown},
             "T&C 2.3",
             field="registration",
         )
     if event.people.filter(code=code).exists():
-        raise RuleViolation(_("Person id %(code)s is taken") % {"code": repr(code)}, "one id per person", field="code")
+        raise RuleViolation(_("Person id %(code)s is taken") % {"code": repr(code)}, ONE_ID_PER_PERSON, field="code")
     person.full_clean()
     person.save()
     record(
@@ -272,7 +297,11 @@ def registration_change(*, person: Person, registration: str) -> Person:
     record(
         "registration_changed",
         N_("%(name)s's registration: %(old)s to %(new)s"),
-        {"name": person.name, "old": before, "new": registration},
+        {
+            "name": person.name,
+            "old": Person.Registration(before).label,
+            "new": Person.Registration(registration).label,
+        },
         event=person.event_id,
         about=person,
         old={"registration": before},
@@ -296,10 +325,10 @@ def role_assign(*, person: Person, role: str, by) -> Assignment:
     person of her own a cashier in the middle of a day and sign slips with them.
     """
     if role not in Role.values:
-        raise RuleViolation(_("Unknown role %(role)s") % {"role": repr(role)}, "roles", field="role")
+        raise RuleViolation(_("Unknown role %(role)s") % {"role": repr(role)}, ROLES, field="role")
     held = person.role_codes()
     if role in held:
-        raise RuleViolation(_("%(name)s already holds that role") % {"name": person.name}, "roles", field="role")
+        raise RuleViolation(_("%(name)s already holds that role") % {"name": person.name}, ROLES, field="role")
     if role in DESIGNATED and by is not None and not by.is_staff and event_has_opened(person.event):
         raise RuleViolation(
             _(
@@ -359,7 +388,7 @@ def role_assign(*, person: Person, role: str, by) -> Assignment:
 # operator stands for the administrator): the DRIC adds people and gives them roles, but is never
 # handed a code, and cannot sign as a person she added without the administrator.
 
-LOGIN_RULE = "logins"
+LOGIN_RULE = _lazy("logins")
 # Letters and digits nobody misreads off paper: no 0/O, no 1/I/L.
 SETUP_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 SETUP_CODE_GROUPS, SETUP_CODE_GROUP_LENGTH = 3, 4  # "K7QM-2XPD-9RTF": about 59 bits
@@ -583,7 +612,11 @@ def login_setup_complete(*, request, username: str, code: str, password: str, pi
     if setup.expires_at <= timezone.now():
         raise RuleViolation(
             _("this setup code expired at %(time)s; ask whoever made your login for a new one")
-            % {"time": date_format(timezone.localtime(setup.expires_at), "Y-m-d H:i T")},
+            % {
+                "time": moment(timezone.localtime(setup.expires_at))
+                + " "
+                + date_format(timezone.localtime(setup.expires_at), "T")
+            },
             LOGIN_RULE,
             field="code",
         )
@@ -651,7 +684,11 @@ def _locked(request, username: str, *, field: str | None = None, name: str | Non
     lock on that person's signing PIN (events.lockout: apart from their login's)."""
     pin = name is not None
     ends = lockout.lock_ends(request, username, pin=pin)
-    time = date_format(timezone.localtime(ends), "H:i T") if ends else "?"
+    time = (
+        date_format(timezone.localtime(ends), "TIME_FORMAT") + " " + date_format(timezone.localtime(ends), "T")
+        if ends
+        else "?"
+    )
     n = lockout.limit(request, username, pin=pin)
     if pin:
         text = ngettext(
@@ -680,13 +717,13 @@ def day_add(
     if not event.first_day <= date <= event.last_day:
         raise RuleViolation(
             _("%(date)s is outside the licensed dates %(first)s to %(last)s")
-            % {"date": date, "first": event.first_day, "last": event.last_day},
+            % {"date": moment(date), "first": moment(event.first_day), "last": moment(event.last_day)},
             "T&C 1.3",
             field="date",
         )
     if event.days.filter(date=date).exists():
         raise RuleViolation(
-            _("%(date)s is already a gaming day") % {"date": date}, "one gaming day per date", field="date"
+            _("%(date)s is already a gaming day") % {"date": moment(date)}, ONE_DAY_PER_DATE, field="date"
         )
     day = GamingDay.objects.create(event=event, date=date, opens_at=opens_at, closes_at=closes_at)
     record(
@@ -717,15 +754,16 @@ def shift_add(
     day = GamingDay.objects.select_for_update().get(pk=day.pk)  # a day closing now waits for this
     roster_open(day)
     if person.event_id != day.event_id:
-        raise RuleViolation(_("%(name)s is not on this event") % {"name": person.name}, "roster", field="person")
+        raise RuleViolation(_("%(name)s is not on this event") % {"name": person.name}, ROSTER, field="person")
     if role not in person.role_codes():
         raise RuleViolation(
-            _("%(name)s does not hold the role of %(role)s") % {"name": person.name, "role": Role(role).label},
-            "roster",
+            _("%(name)s does not hold the role of %(role)s")
+            % {"name": person.name, "role": Role(role).label if role in Role.values else repr(role)},
+            ROSTER,
             field="role",
         )
     if ends_at <= starts_at:
-        raise RuleViolation(_("A shift must end after it starts"), "roster", field="ends_at")
+        raise RuleViolation(_("A shift must end after it starts"), ROSTER, field="ends_at")
     shift = Shift(day=day, person=person, role=role, starts_at=starts_at, ends_at=ends_at)
     shift.full_clean()
     shift.save()
@@ -746,13 +784,14 @@ def day_open(*, day: GamingDay) -> GamingDay:
         day = GamingDay.objects.select_for_update().get(pk=day.pk)
         if day.status != GamingDay.Status.SETUP:
             raise RuleViolation(
-                _("The gaming day %(date)s is %(status)s, not in setup") % {"date": day.date, "status": day.status},
-                "gaming day",
+                _("The gaming day %(date)s is %(status)s, not in setup")
+                % {"date": moment(day.date), "status": day.get_status_display().lower()},
+                GAMING_DAY,
             )
         earlier = day.event.days.filter(date__lt=day.date).exclude(status=GamingDay.Status.CLOSED)
         if earlier.exists():
             raise RuleViolation(
-                _("The gaming day %(date)s was never closed") % {"date": earlier.first().date}, "gaming day"
+                _("The gaming day %(date)s was never closed") % {"date": moment(earlier.first().date)}, GAMING_DAY
             )
         people = day.event.people.filter(registration=Person.Registration.GOOD)
         for role in DESIGNATED:
@@ -787,7 +826,7 @@ def day_open(*, day: GamingDay) -> GamingDay:
 # authorizing) signs by typing their own PIN; nobody ever types someone else's password. The PIN
 # is its owner's alone: they set it (pin_set), it is stored hashed, and wrong tries lock it.
 
-PIN_RULE = "signing PINs"
+PIN_RULE = _lazy("signing PINs")
 
 
 def _pin_refusal(pin: str) -> str | None:

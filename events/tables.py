@@ -1,13 +1,14 @@
 import django_tables2 as tables
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from .models import GameTable, Person
 
 
 class GameTableTable(tables.Table):
-    code = tables.Column(verbose_name="Table")
-    game = tables.Column(accessor="game_module__name_en", verbose_name="Game", orderable=False)
+    code = tables.Column(verbose_name=gettext_lazy("Table"))
+    game = tables.Column(accessor="game_name", verbose_name=gettext_lazy("Game"), orderable=False)
     state = tables.Column()
 
     class Meta:
@@ -17,8 +18,9 @@ class GameTableTable(tables.Table):
 
 
 class PersonTable(tables.Table):
-    roles = tables.Column(empty_values=(), orderable=False)
-    login = tables.Column(accessor="user__username", verbose_name="Login", default="—")
+    born_on = tables.DateColumn(attrs={"td": {"class": "date"}})
+    roles = tables.Column(verbose_name=gettext_lazy("Roles"), empty_values=(), orderable=False)
+    login = tables.Column(accessor="user__username", verbose_name=gettext_lazy("Login"), default="—")
 
     def render_login(self, record, value):
         # A login made for someone stays unusable until they set it up with their code.

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from . import services
 from .access import event_access, visible_events
-from .compliance import describe_gap, event_compliance, roster_gaps
+from .compliance import describe_gap, event_compliance, moment, roster_gaps
 from .forms import (
     DayForm,
     DenominationForm,
@@ -385,7 +385,7 @@ def day_open(request, slug, date):
     day = _day(access, date)
     try:
         services.day_open(day=day)
-        messages.success(request, _("Gaming day %(date)s is open.") % {"date": day.date})
+        messages.success(request, _("Gaming day %(date)s is open.") % {"date": moment(day.date)})
     except RuleViolation as exc:
         messages.error(request, exc.text)
     return redirect("events:roster", slug, date)

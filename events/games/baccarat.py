@@ -5,7 +5,7 @@ from .base import Game
 GAME = Game(
     code="baccarat",
     name_en="Baccarat",
-    name_fr="Baccara",
+    name_fr="Baccara",  # glossary; s. 37 of the Québec by-law (seed 002) names the hands, not the game
     # The event's posted limits follow the Ontario T&C table limits (seed 001).
     min_bet_cents=100,
     max_bet_cents=500,

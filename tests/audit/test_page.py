@@ -153,9 +153,9 @@ def test_the_page_shows_who_when_what_and_the_old_and_new_values(client, cast):
     )
     html = client.get(trail_url(cast, action="registration_changed")).content.decode()
     row = html[html.index("<tbody") : html.index("</tbody>")]
-    assert "Runner&#x27;s registration: good to suspended" in row
+    assert "Runner&#x27;s registration: Good standing to Suspended" in row
     assert "Dric" in row and "DRIC" in row and ADDRESS not in row  # the test client's own address
-    assert "good → suspended" in row and "Done" in row
+    assert "Good standing → Suspended" in row and "Done" in row
 
 
 # --- filters, sorting, paging ---------------------------------------------------------------------

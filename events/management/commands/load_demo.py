@@ -15,6 +15,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from cage.importer import ImportFailed, import_records
 from events import services
@@ -33,24 +35,24 @@ ROSTER = [
     (("rita", "ron"), Role.RUNNER, 12, 22),
 ]
 LOGINS = [  # (person id, role shown)
-    ("ann", "Designated Representative in Charge"),
-    ("gus", "General Cashier"),
-    ("cora", "Chip Cashier"),
-    ("rita", "Runner"),
-    ("ron", "Runner"),
-    ("dana", "Dealer"),
-    ("dev", "Dealer"),
-    ("del", "Dealer"),
-    ("audrey", "Auditor"),
+    ("ann", Role.DRIC),
+    ("gus", Role.GENERAL_CASHIER),
+    ("cora", Role.CHIP_CASHIER),
+    ("rita", Role.RUNNER),
+    ("ron", Role.RUNNER),
+    ("dana", Role.DEALER),
+    ("dev", Role.DEALER),
+    ("del", Role.DEALER),
+    ("audrey", Role.AUDITOR),
 ]
 
 
 class Command(BaseCommand):
-    help = "Load the demo event with a login for each role (idempotent)."
+    help = gettext_lazy("Load the demo event with a login for each role (idempotent).")
 
     def handle(self, *args, **options):
         if Event.objects.filter(slug=SLUG).exists():
-            self.stdout.write(f"The demo event {SLUG} is already loaded.")
+            self.stdout.write(_("The demo event %(slug)s is already loaded.") % {"slug": SLUG})
         else:
             # The imported day came from paper: it comes with the hours it ran and its roster (the
             # records format's extensions), as a day closed and locked cannot be given them later.
@@ -127,7 +129,11 @@ class Command(BaseCommand):
                 services.shift_add(day=day, person=people[code], role=role, starts_at=at(start), ends_at=at(end))
 
     def print_logins(self):
-        self.stdout.write(f"Logins (password for all: {PASSWORD}; signing PIN for each person: {PIN}):")
-        self.stdout.write("  admin    Event administrator (staff)")
+        self.stdout.write(
+            _("Logins (password for all: %(password)s; signing PIN for each person: %(pin)s):")
+            % {"password": PASSWORD, "pin": PIN}
+        )
+        admin = _("Event administrator (staff)")
+        self.stdout.write(f"  {'admin':<8} {admin}")
         for code, role in LOGINS:
-            self.stdout.write(f"  {code:<8} {role}")
+            self.stdout.write(f"  {code:<8} {Role(role).label}")

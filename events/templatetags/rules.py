@@ -1,0 +1,13 @@
+"""{{ "T&C 2.3"|cite }}: a section of the terms and conditions as the reader's language cites it
+("M&C 2.4" in French, whose text numbers section 2 its own way; events.rules.cite)."""
+
+from django import template
+
+from events import rules
+
+register = template.Library()
+
+
+@register.filter
+def cite(rule) -> str:
+    return rules.cite(rule)
