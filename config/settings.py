@@ -173,6 +173,9 @@ LANGUAGE_CODE = "en-ca"
 # locale/fr_CA/LC_MESSAGES/django.po; `make run` and `make test` compile it (compile_catalogues).
 LANGUAGES = [("en-ca", "English"), ("fr-ca", "Français")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates and times in each language's own way (|date:"DATE_FORMAT", |time:"TIME_FORMAT"): Django's
+# en_CA and fr_CA, with English times on the 24-hour clock (config/formats/en_CA).
+FORMAT_MODULE_PATH = ["config.formats"]
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("TIME_ZONE", "America/Toronto")
 USE_I18N = True

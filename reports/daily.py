@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.db.models import Prefetch, Sum
-from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+# cage.services first: cage.selectors.openers and cage.services import each other, and a process
+# whose first import is this module (manage.py day_report) otherwise fails on that cycle.
+import cage.services  # noqa: F401, I001
 from cage.models import Account, Posting, Signature, Slip, SlipType
 from cage.money import cents_str, dollars, shortest_decimal
 from cage.selectors.amounts import cash_moved_subquery, chip_counts, chips_value
@@ -32,8 +34,9 @@ from events import games
 from events.access import ROLE_NAMES
 from events.compliance import roster_gaps
 from events.models import DESIGNATED, GamingDay, Person, Role
+from events.rules import cite
 from reports.figures import event_figures
-from reports.names import instrument_name, place_names
+from reports.names import clock, hours_shown, instrument_name, place_names
 
 # --- a sheet: columns and rows, laid out the same way on the page, in CSV and in the PDF ----------
 
@@ -48,7 +51,7 @@ class Column:
 
 @dataclass
 class Row:
-    cells: list  # one value per column: str, int cents for money, or None (nothing to show)
+    cells: list  # one value per column: str, int cents for money, Decimal hours, or None (nothing to show)
     kind: str = ""  # "" for a line, "subtotal" or "total"
 
 
@@ -88,17 +91,22 @@ class Sheet:
 def _shown(col: Column, value) -> str:
     if value is None:
         return ""
+    if isinstance(value, Decimal):
+        return hours_shown(value)
     return dollars(value) if col.money else str(value)
 
 
 def _plain(col: Column, value) -> str:
     if value is None:
         return ""
+    if isinstance(value, Decimal):
+        return shortest_decimal(value)
     return cents_str(value) if col.money else str(value)
 
 
 def _time(value) -> str:
-    return f"{timezone.localtime(value):%H:%M}"
+    """A time of the day as the reader writes it: "19:05", "19 h 05"."""
+    return clock(value)
 
 
 # --- the day -----------------------------------------------------------------------------------
@@ -243,7 +251,7 @@ def _table_days(loaded: _Loaded) -> list[dict]:
         row = {
             "table": table.code,
             "game": table.game,
-            "game_name": game.name_en,
+            "game_name": game.name(),
             "opener": entry["opener"],
             "fills": sum(entry["fills"]),
             "credits": sum(entry["credits"]),
@@ -560,7 +568,7 @@ def _tips_sheet(loaded: _Loaded) -> Sheet:
                         slip.number,
                         _time(slip.at),
                         loaded.names.get(share["person"], share["person"]),
-                        shortest_decimal(Decimal(share["hours"])),
+                        Decimal(share["hours"]),
                         share["amount"],
                         "",
                     ]
@@ -572,7 +580,7 @@ def _tips_sheet(loaded: _Loaded) -> Sheet:
                     slip.number,
                     "",
                     _("paid out"),
-                    shortest_decimal(sum((Decimal(s["hours"]) for s in shares), Decimal(0))),
+                    sum((Decimal(s["hours"]) for s in shares), Decimal(0)),
                     sum(s["amount"] for s in shares),
                     _signed_text(slip),
                 ],
@@ -591,7 +599,7 @@ def _tips_sheet(loaded: _Loaded) -> Sheet:
             Column("signed", _("Signed")),
         ],
         rows,
-        notes=[_("The whole tip pool is shared pro rata to hours (T&C 2.6).")],
+        notes=[_("The whole tip pool is shared pro rata to hours (%(rule)s).") % {"rule": cite("T&C 2.6")}],
         empty=_("No tips this day."),
     )
 
@@ -782,7 +790,7 @@ def _staffing_sheet(loaded: _Loaded, shifts, gaps: dict) -> Sheet:
         for start, end in spans:
             notes.append(
                 _("%(role)s: nobody on the roster from %(start)s to %(end)s")
-                % {"role": ROLE_NAMES[role], "start": f"{start:%H:%M}", "end": f"{end:%H:%M}"}
+                % {"role": ROLE_NAMES[role], "start": clock(start), "end": clock(end)}
             )
     if not shifts:
         notes.append(_("No roster recorded for this day; the positions are shown from the slips signed."))

@@ -1,16 +1,19 @@
 """A gaming day's control sheets as CSV and as one PDF, laid out from reports.daily.day_sheets.
 
-Nothing here computes a figure: each sheet's columns and rows are drawn as they are given.
+Nothing here computes a figure: each sheet's columns and rows are drawn as they are given. The
+CSV's header names the columns by their keys, the same in every language; its cells are the
+sheets' own text, in the language they were built in. The PDF is in that language too.
 """
 
 import io
-from xml.sax.saxutils import escape
+from xml.sax.saxutils import escape as _escape
 
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import landscape, letter
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import inch
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from events import csv_safe
@@ -48,23 +51,49 @@ PAGE = landscape(letter)
 WIDTH = PAGE[0] - 1.2 * inch
 
 
+def escape(text: str) -> str:
+    """Text for a reportlab paragraph: markup escaped, and the minus sign (U+2212), which the PDF's
+    standard Helvetica has no width for, drawn as the hyphen-minus it has."""
+    return _escape(text).replace("\u2212", "-")
+
+
 def _cell(text: str, *, right: bool, bold: bool) -> Paragraph:
     style = (CELL_RIGHT_BOLD if bold else CELL_RIGHT) if right else (CELL_BOLD if bold else CELL)
     return Paragraph(escape(text), style)
 
 
+def _column_widths(sheet: Sheet, shown: list[dict]) -> list[float]:
+    """Each column as wide as its longest text asks, within the page. When the page is too narrow
+    for that, every column keeps at least its longest word (a heading breaks between words, never
+    inside one: "Remplissages", not "Remplissag / es") and the room left is shared in proportion."""
+    pad = 15  # the table's own padding, both sides, and a little room so a figure never wraps
+
+    def width(text: str, bold: bool) -> float:
+        return stringWidth(text, "Helvetica-Bold" if bold else "Helvetica", 8)
+
+    def word(text: str, bold: bool) -> float:
+        # amounts hold no-break spaces: they count as one word, as they are drawn
+        return max((width(w, bold) for w in text.split(" ")), default=0)
+
+    wanted, least = [], []
+    for i, column in enumerate(sheet.columns):
+        texts = [(str(column.label), True)] + [(row["cells"][i][0], bool(row["kind"])) for row in shown]
+        wanted.append(max(0.55 * inch, min(max(width(t, b) for t, b in texts), 4 * inch) + pad))
+        least.append(max(0.45 * inch, max(word(t, b) for t, b in texts) + pad))
+    if sum(wanted) <= WIDTH:
+        return wanted
+    if sum(least) >= WIDTH:
+        return [w * WIDTH / sum(least) for w in least]
+    share = (WIDTH - sum(least)) / (sum(wanted) - sum(least))
+    return [low + (high - low) * share for low, high in zip(least, wanted, strict=True)]
+
+
 def sheet_table(sheet: Sheet) -> Table:
     money = [c.money or c.num for c in sheet.columns]
     header = [_cell(str(c.label), right=m, bold=True) for c, m in zip(sheet.columns, money, strict=True)]
-    body = [[_cell(text, right=right, bold=bool(row["kind"])) for text, right in row["cells"]] for row in sheet.shown()]
-    # Each column as wide as its longest text asks, figures at their own width, all within the page.
     shown = sheet.shown()
-    longest = [
-        max([len(str(c.label))] + [len(row["cells"][i][0]) for row in shown]) for i, c in enumerate(sheet.columns)
-    ]
-    wanted = [max(0.55 * inch, min(n, 60) * 0.075 * inch + 0.15 * inch) for n in longest]
-    scale = min(1.0, WIDTH / sum(wanted))
-    widths = [w * scale for w in wanted]
+    body = [[_cell(text, right=right, bold=bool(row["kind"])) for text, right in row["cells"]] for row in shown]
+    widths = _column_widths(sheet, shown)
     table = Table([header, *body], colWidths=widths, repeatRows=1, hAlign="LEFT")
     style = [
         ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor("#9aa5b1")),
@@ -84,7 +113,10 @@ def sheets_pdf(data: dict) -> bytes:
     styles = getSampleStyleSheet()
     body, heading = styles["BodyText"], styles["Heading2"]
     buffer = io.BytesIO()
-    title = _("Daily control sheets: %(event)s, gaming day %(date)s") % {"event": event.name, "date": data["date"]}
+    title = _("Daily control sheets: %(event)s, gaming day %(date)s") % {
+        "event": event.name,
+        "date": data["date_shown"],
+    }
     doc = SimpleDocTemplate(
         buffer,
         pagesize=PAGE,

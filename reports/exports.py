@@ -1,6 +1,7 @@
 """The event's figures as CSV and as the PDF financial report for the licensing authority (T&C 2.7).
 
 Both are laid out from reports.figures.event_figures; nothing here computes a figure of its own.
+The CSV is cage-report/1 row by row, the same in every language; the PDF is in the active one.
 """
 
 import io
@@ -9,10 +10,12 @@ from xml.sax.saxutils import escape
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import pgettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import inch
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
@@ -20,8 +23,9 @@ from cage.models import Slip, SlipType
 from cage.money import cents_str, dollars
 from events import csv_safe, games
 from events.models import Event, Role
+from events.rules import cite
 from reports.charts import chip_liability, report_charts
-from reports.names import named_variances
+from reports.names import day_shown, hours_shown, moment, named_variances
 from reports.services import cents_of, deposit_lines, difference_words, reconciliation, report_state
 
 # The event totals as people read them on the report page; the keys stay the JSON report's own.
@@ -54,7 +58,10 @@ def expense_lines(event: Event) -> list[dict]:
 
 
 def figures_csv(figures: dict) -> str:
-    """Every figure of the report as one row: section, date, subject, measure, value, note."""
+    """Every figure of the report as one row: section, date, subject, measure, value, note.
+
+    The published format (`event_report --format csv`, docs/cage-records.md): codes and keys, the
+    same in every language, like the JSON it is read from."""
     out = io.StringIO()
     writer = csv_safe.writer(out)
     writer.writerow(["section", "date", "subject", "measure", "value", "note"])
@@ -70,7 +77,7 @@ def figures_csv(figures: dict) -> str:
     for measure, value in figures["event_totals"].items():
         writer.writerow(["event_totals", "", figures["event"], measure, value, ""])
     for row in figures["tip_shares"]:
-        writer.writerow(["tip_shares", row["date"], row["person"], "amount", row["amount"], _("hours %(hours)s") % row])
+        writer.writerow(["tip_shares", row["date"], row["person"], "amount", row["amount"], "hours " + row["hours"]])
     for row in figures["variances"]:
         writer.writerow(["variances", row["date"], row["account"], row["instrument"], row["amount"], row["reason"]])
     return out.getvalue()
@@ -84,13 +91,40 @@ def _text(value: str) -> Paragraph:
     return Paragraph(escape(str(value)), CELL)
 
 
+CELL_BOLD = ParagraphStyle("cellbold", parent=CELL, fontName="Helvetica-Bold")
+CELL_BOLD_RIGHT = ParagraphStyle("cellboldright", parent=CELL_BOLD, alignment=2)
+
+
+def _wrapped(rows, *, header, right, bold_last):
+    """The headings and the words of a table as wrapped cells, so a longer heading or label (in
+    French, say) breaks onto a second line inside its column instead of running into the next.
+    Figures stay as they are: an amount never breaks."""
+    last = len(rows) - 1
+    out = []
+    for i, row in enumerate(rows):
+        bold = (header and i == 0) or (bold_last and i == last)
+        cells = []
+        for col, cell in enumerate(row):
+            blank = not cell.strip("_") if isinstance(cell, str) else False  # a line to sign on
+            if isinstance(cell, str) and not blank and (col not in right or (header and i == 0)):
+                style = (CELL_BOLD_RIGHT if col in right else CELL_BOLD) if bold else CELL
+                cell = Paragraph(escape(cell), style)
+            cells.append(cell)
+        out.append(cells)
+    return out
+
+
 def _grid(rows, widths, *, header=True, right=(), bold_last=False):
     """A ruled table, left on the page; `right` lists the columns of figures, set flush right."""
+    right = set(right)
+    rows = _wrapped(rows, header=header, right=right, bold_last=bold_last)
     table = Table(rows, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT")
     style = [
         ("FONT", (0, 0), (-1, -1), "Helvetica", 9),
         ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor("#9aa5b1")),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 4),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 4),
     ]
     style += [("ALIGN", (col, 0), (col, -1), "RIGHT") for col in right]
     if header:
@@ -160,14 +194,18 @@ def _page_canvas(*, draft: str, generated: str):
             if draft:
                 self.setFillColor(RED)
                 self.setFont("Helvetica-Bold", 11)
-                self.drawString(0.7 * inch, height - 0.45 * inch, _("DRAFT"))
+                stamp = _("DRAFT")
+                self.drawString(0.7 * inch, height - 0.45 * inch, stamp)
                 self.setFont("Helvetica", 8)
-                self.drawString(1.4 * inch, height - 0.45 * inch, draft)
+                after = 0.7 * inch + stringWidth(stamp, "Helvetica-Bold", 11) + 0.15 * inch
+                self.drawString(after, height - 0.45 * inch, draft)
                 self.setFillAlpha(0.12)
-                self.setFont("Helvetica-Bold", 110)
+                # as large as the page's diagonal allows, whatever the word's length in the language
+                size = min(110, 0.8 * (width**2 + height**2) ** 0.5 / stringWidth(stamp, "Helvetica-Bold", 1))
+                self.setFont("Helvetica-Bold", size)
                 self.translate(width / 2, height / 2)
                 self.rotate(40)
-                self.drawCentredString(0, -40, _("DRAFT"))
+                self.drawCentredString(0, -size * 0.36, stamp)
             self.restoreState()
 
     return PageCanvas
@@ -202,6 +240,7 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
     state = report_state(event, figures)
     styles = getSampleStyleSheet()
     body, heading, sub = styles["BodyText"], styles["Heading2"], styles["Heading4"]
+    heading.keepWithNext = sub.keepWithNext = 1  # a heading never ends a page without its table
     alert = ParagraphStyle("alert", parent=body, textColor=RED, fontName="Helvetica-Bold")
     buffer = io.BytesIO()
     doc = SimpleDocTemplate(
@@ -256,9 +295,9 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
         ],
         [_("Event"), para(event.name)],
         [_("Venue"), para(event.venue)],
-        [_("Gaming days"), para(", ".join(d.date.isoformat() for d in state.days) or _("none yet"))],
+        [_("Gaming days"), para(", ".join(day_shown(d.date) for d in state.days) or _("none yet"))],
         [_("Registered supplier"), para(supplier)],
-        [_("Games"), para(", ".join(event.game_names()))],
+        [_("Games"), para(", ".join(games.get_game(code).name() for code in event.games))],
     ]
     rows += [
         [para(DESIGNATED_TITLES[role]), para(", ".join(p.name for p in people) or _("nobody designated"))]
@@ -272,11 +311,12 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
         _grid(
             [[_("Date"), _("Table"), _("Game"), _("Opener"), _("Fills"), _("Credits"), _("Closer"), _("Win")]]
             + [
-                [t["date"], t["table"], games.get_game(t["game"]).name_en]
+                [day_shown(t["date"]), t["table"], games.get_game(t["game"]).name()]
                 + [_money(t[k]) for k in ("opener", "fills", "credits", "closer", "win")]
                 for t in figures["tables"]
             ],
-            [0.85 * inch, 0.6 * inch, 1.25 * inch] + [0.88 * inch] * 5,
+            # as wide as the longest heading needs ("Remplissages"), within the page's 7.1 inches
+            [0.8 * inch, 0.55 * inch, 1.15 * inch, 0.9 * inch, 1.0 * inch, 0.85 * inch, 0.9 * inch, 0.9 * inch],
             right=range(3, 8),
         )
         if figures["tables"]
@@ -289,8 +329,8 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
         para(_("Win by game"), sub),
         _grid(
             [[_("Date"), _("Game"), _("Win")]]
-            + [[g["date"], games.get_game(g["game"]).name_en, _money(g["win"])] for g in figures["games"]]
-            + [[_("Event"), games.get_game(code).name_en, dollars(win)] for code, win in sorted(by_game.items())],
+            + [[day_shown(g["date"]), games.get_game(g["game"]).name(), _money(g["win"])] for g in figures["games"]]
+            + [[_("Event"), games.get_game(code).name(), dollars(win)] for code, win in sorted(by_game.items())],
             [1.2 * inch, 2.5 * inch, 1.2 * inch],
             right=(2,),
         ),
@@ -308,7 +348,7 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
                 ]
             ]
             + [
-                [d["date"]]
+                [day_shown(d["date"])]
                 + [
                     _money(d[k])
                     for k in ("win", "chip_sales", "redemptions", "tips", "cash_over_short", "chip_over_short")
@@ -322,7 +362,7 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
                     for k in ("win", "chip_sales", "redemptions", "tips", "cash_over_short", "chip_over_short")
                 ]
             ],
-            [0.95 * inch] + [1.02 * inch] * 6,
+            [0.85 * inch] + [0.95 * inch] * 4 + [1.22 * inch] * 2,
             right=range(1, 7),
             bold_last=True,
         ),
@@ -342,7 +382,7 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
     story += [
         para(_("Chips in patrons' hands (chip liability by denomination)"), sub),
         _grid(
-            [[_("Chips"), _("Count"), _("Amount")]]
+            [[_("Chips"), pgettext("number of chips", "Count"), _("Amount")]]
             + [[r["label"], str(r["count"]), r["dollars"]] for r in liability["rows"]]
             + [[_("Total"), str(liability["count"]), liability["dollars"]]],
             [2.0 * inch, 1.0 * inch, 1.4 * inch],
@@ -352,7 +392,7 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
     ]
     paid = sum(cents_of(t["amount"]) for t in figures["tip_shares"])
     story += [
-        para(_("Dealers' tips (T&C 2.6)"), sub),
+        para(_("Dealers' tips (%(rule)s)") % {"rule": cite("T&C 2.6")}, sub),
         _grid(
             [
                 [_("Tips pooled"), _money(totals["tips"])],
@@ -370,7 +410,12 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
             _grid(
                 [[_("Date"), _("Dealer"), _("Hours"), _("Amount")]]
                 + [
-                    [t["date"], names.get(t["person"], t["person"]), t["hours"], _money(t["amount"])]
+                    [
+                        day_shown(t["date"]),
+                        names.get(t["person"], t["person"]),
+                        hours_shown(t["hours"]),
+                        _money(t["amount"]),
+                    ]
                     for t in figures["tip_shares"]
                 ],
                 [1.2 * inch, 2.0 * inch, 0.9 * inch, 1.1 * inch],
@@ -394,7 +439,13 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
             _grid(
                 [[_("Date"), _("Place"), _("Chips or cash"), _("Amount"), _("Reason")]]
                 + [
-                    [v["date"], _text(v["place"]), v["chips_or_cash"], _money(v["amount"]), _text(v["reason"])]
+                    [
+                        day_shown(v["date"]),
+                        _text(v["place"]),
+                        v["chips_or_cash"],
+                        _money(v["amount"]),
+                        _text(v["reason"]),
+                    ]
                     for v in named_variances(event, figures["variances"])
                 ],
                 [0.9 * inch, 1.3 * inch, 1.0 * inch, 0.9 * inch, 2.9 * inch],
@@ -418,7 +469,7 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
             lines = [e for e in expenses if e["category"] == category]
             label = str(EXPENSE_CATEGORY_NAMES.get(category, category))
             rows += [
-                [label, e["date"], _text(e["description"]), _text(e["invoice"] or "-"), dollars(e["cents"])]
+                [label, day_shown(e["date"]), _text(e["description"]), _text(e["invoice"] or "-"), dollars(e["cents"])]
                 for e in lines
             ]
             if len(lines) > 1:
@@ -459,7 +510,7 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
         para(_("Deposits to the trust account"), sub),
         _grid(
             [[_("Date"), _("Slip"), _("Amount")]]
-            + [[d["date"].isoformat(), d["slip"], dollars(d["cents"])] for d in deposits]
+            + [[day_shown(d["date"]), d["slip"], dollars(d["cents"])] for d in deposits]
             + [[_("Deposits, total"), "", dollars(rec["deposits"])]],
             [1.2 * inch, 2.3 * inch, 1.4 * inch],
             right=(2,),
@@ -509,7 +560,7 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
                     [
                         para(DESIGNATED_TITLES[role]),
                         para(signature.person.name),
-                        timezone.localtime(signature.signed_at).strftime("%Y-%m-%d %H:%M"),
+                        moment(signature.signed_at),
                         para(_("signed in the app by %(name)s") % {"name": signature.person.name}),
                     ]
                 )
@@ -529,7 +580,7 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
         story += [Spacer(1, 0.2 * inch), KeepTogether(block)]
 
     generated = _("Generated %(time)s; %(event)s, licence %(licence)s") % {
-        "time": timezone.localtime().strftime("%Y-%m-%d %H:%M"),
+        "time": moment(timezone.now()),
         "event": event.name,
         "licence": event.licence_number,
     }

@@ -5,7 +5,7 @@ from .base import Game
 GAME = Game(
     code="wheel_of_fortune",
     name_en="Wheel of Fortune",
-    name_fr="Roue de fortune",
+    name_fr="Roue de la fortune",  # seed 000: « roue de la fortune »
     # Wheel rules 2 and 3: bets from $1 to $5.
     min_bet_cents=100,
     max_bet_cents=500,
