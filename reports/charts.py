@@ -38,6 +38,10 @@ class Chart:
     caption: str
     drawing: Drawing
 
+    def label(self) -> str:
+        """What a screen reader says for the chart: its title, then every value."""
+        return _("%(title)s: %(values)s") % {"title": self.title, "values": self.caption}
+
     def svg(self) -> str:
         """The Drawing as an inline <svg> element: titled, described, and labelled for screen readers."""
         text = renderSVG.drawToString(self.drawing)
@@ -61,8 +65,7 @@ class Chart:
         text = text.replace('id="group"', f'id="chart-{self.key}-group"', 1)
         return text.replace(
             "<svg",
-            f'<svg role="img" aria-label={quoteattr(self.title + ": " + self.caption)} '
-            f'class="chart" id="chart-{self.key}"',
+            f'<svg role="img" aria-label={quoteattr(self.label())} class="chart" id="chart-{self.key}"',
             1,
         )
 

@@ -455,7 +455,7 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
 
     story.append(para(_("Charts"), sub))
     for chart in report_charts(figures):
-        caption = para(_("%(title)s: %(values)s") % {"title": chart.title, "values": chart.caption}, CELL)
+        caption = para(chart.label(), CELL)
         story += [KeepTogether([chart.drawing, caption]), Spacer(1, 0.12 * inch)]
 
     # (C) expenses
@@ -573,7 +573,7 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
                 )
             ),
             Spacer(1, 0.15 * inch),
-            _grid(rows, [2.5 * inch, 1.5 * inch, 1.2 * inch, 1.9 * inch]),
+            _grid(rows, [2.5 * inch, 1.35 * inch, 1.35 * inch, 1.9 * inch]),
         ]
         if state.stale:
             block.append(para(state.stale_note(), alert))

@@ -13,7 +13,7 @@ from events import games
 from events.access import ROLE_NAMES, event_access
 from events.rules import RuleViolation, cite
 from reports.charts import chip_liability, report_charts
-from reports.exports import TOTAL_LABELS, figures_csv, figures_pdf
+from reports.exports import DESIGNATED_TITLES, TOTAL_LABELS, figures_csv, figures_pdf
 from reports.figures import event_figures
 from reports.names import day_shown, hours_shown, named_variances
 from reports.services import RULE, cents_of, designated_role, report_sign, report_state
@@ -29,7 +29,7 @@ def event_report(request, slug):
     )
     signatures = [
         {
-            "role": ROLE_NAMES[r],
+            "role": DESIGNATED_TITLES[r],  # as the financial report titles them (seed 000 in French)
             "names": ", ".join(p.name for p in people),
             "signature": state.signatures.get(r),
         }
