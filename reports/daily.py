@@ -36,7 +36,7 @@ from events.compliance import roster_gaps
 from events.models import DESIGNATED, GamingDay, Person, Role
 from events.rules import cite
 from reports.figures import event_figures
-from reports.names import clock, hours_shown, instrument_name, place_names
+from reports.names import clock, game_name, hours_shown, instrument_name, place_names
 
 # --- a sheet: columns and rows, laid out the same way on the page, in CSV and in the PDF ----------
 
@@ -251,7 +251,7 @@ def _table_days(loaded: _Loaded) -> list[dict]:
         row = {
             "table": table.code,
             "game": table.game,
-            "game_name": game.name(),
+            "game_name": game_name(table.game),
             "opener": entry["opener"],
             "fills": sum(entry["fills"]),
             "credits": sum(entry["credits"]),
@@ -439,13 +439,13 @@ def _master_sheet(figures: dict) -> Sheet:
     by_game: dict[str, list[dict]] = defaultdict(list)
     for r in figures["tables"]:
         by_game[r["game_name"]].append(r)
-    for game_name, tables in by_game.items():
+    for name, tables in by_game.items():
         for r in tables:
-            rows.append(Row([game_name, r["table"], r["opener"], r["fills"], r["credits"], r["closer"], r["win"]]))
+            rows.append(Row([name, r["table"], r["opener"], r["fills"], r["credits"], r["closer"], r["win"]]))
         rows.append(
             Row(
                 [
-                    _("%(game)s subtotal") % {"game": game_name},
+                    _("%(game)s subtotal") % {"game": name},
                     "",
                     sum(r["opener"] for r in tables),
                     sum(r["fills"] for r in tables),

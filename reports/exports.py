@@ -21,11 +21,11 @@ from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Space
 
 from cage.models import Slip, SlipType
 from cage.money import cents_str, dollars
-from events import csv_safe, games
+from events import csv_safe
 from events.models import Event, Role
 from events.rules import cite
 from reports.charts import chip_liability, report_charts
-from reports.names import day_shown, hours_shown, moment, named_variances
+from reports.names import day_shown, game_name, hours_shown, moment, named_variances
 from reports.services import cents_of, deposit_lines, difference_words, reconciliation, report_state
 
 # The event totals as people read them on the report page; the keys stay the JSON report's own.
@@ -297,7 +297,7 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
         [_("Venue"), para(event.venue)],
         [_("Gaming days"), para(", ".join(day_shown(d.date) for d in state.days) or _("none yet"))],
         [_("Registered supplier"), para(supplier)],
-        [_("Games"), para(", ".join(games.get_game(code).name() for code in event.games))],
+        [_("Games"), para(", ".join(game_name(code) for code in event.games))],
     ]
     rows += [
         [para(DESIGNATED_TITLES[role]), para(", ".join(p.name for p in people) or _("nobody designated"))]
@@ -311,7 +311,7 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
         _grid(
             [[_("Date"), _("Table"), _("Game"), _("Opener"), _("Fills"), _("Credits"), _("Closer"), _("Win")]]
             + [
-                [day_shown(t["date"]), t["table"], games.get_game(t["game"]).name()]
+                [day_shown(t["date"]), t["table"], game_name(t["game"])]
                 + [_money(t[k]) for k in ("opener", "fills", "credits", "closer", "win")]
                 for t in figures["tables"]
             ],
@@ -329,8 +329,8 @@ def figures_pdf(event: Event, figures: dict) -> bytes:
         para(_("Win by game"), sub),
         _grid(
             [[_("Date"), _("Game"), _("Win")]]
-            + [[day_shown(g["date"]), games.get_game(g["game"]).name(), _money(g["win"])] for g in figures["games"]]
-            + [[_("Event"), games.get_game(code).name(), dollars(win)] for code, win in sorted(by_game.items())],
+            + [[day_shown(g["date"]), game_name(g["game"]), _money(g["win"])] for g in figures["games"]]
+            + [[_("Event"), game_name(code), dollars(win)] for code, win in sorted(by_game.items())],
             [1.2 * inch, 2.5 * inch, 1.2 * inch],
             right=(2,),
         ),

@@ -7,10 +7,12 @@ from decimal import Decimal
 
 from django.utils import timezone
 from django.utils.formats import date_format, number_format, time_format
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from cage.models import Account
 from cage.services.ledger import account_label, chips_label
+from events import games
 
 
 def place_names(event) -> dict[str, str]:
@@ -59,3 +61,8 @@ def moment(value: datetime.datetime) -> str:
 def hours_shown(value: Decimal | str) -> str:
     """Hours worked, in their shortest form with the reader's decimal mark: "2.5", "2,5"."""
     return number_format(Decimal(value).normalize())
+
+
+def game_name(code: str) -> str:
+    """A game by its name in the reader's language: "Roue de la fortune", "Wheel of Fortune"."""
+    return games.get_game(code).name(get_language())

@@ -9,13 +9,12 @@ from django.utils.translation import gettext as _
 
 from audit import services as audit
 from cage.money import dollars
-from events import games
 from events.access import ROLE_NAMES, event_access
 from events.rules import RuleViolation, cite
 from reports.charts import chip_liability, report_charts
 from reports.exports import DESIGNATED_TITLES, TOTAL_LABELS, figures_csv, figures_pdf
 from reports.figures import event_figures
-from reports.names import day_shown, hours_shown, named_variances
+from reports.names import day_shown, game_name, hours_shown, named_variances
 from reports.services import RULE, cents_of, designated_role, report_sign, report_state
 
 
@@ -81,7 +80,7 @@ def money_shown(event, figures: dict) -> dict:
         for row in shown[section]:
             row["date_shown"] = day_shown(row["date"])
     for row in shown["tables"] + shown["games"]:
-        row["game_name"] = games.get_game(row["game"]).name()
+        row["game_name"] = game_name(row["game"])
     shown["variances"] = named_variances(event, shown["variances"])
     names = dict(event.people.values_list("code", "name"))
     for share in shown["tip_shares"]:

@@ -21,6 +21,7 @@ from events import games
 from events.rules import RuleViolation
 from reports.daily import day_sheets
 from reports.models import ReportSignature
+from reports.names import game_name
 from reports.services import report_sign
 from tests.conftest import PASSWORD, Client, give_login, make_cast
 from tests.reports.test_exports import poppler  # noqa: F401  (the fixture that skips without poppler-utils)
@@ -332,7 +333,7 @@ def test_the_games_french_names():
     assert games.get_game("wheel_of_fortune").name("en-ca") == "Wheel of Fortune"
     assert games.get_game("blackjack").name("fr-ca") == "Blackjack"
     with override("fr-ca"):
-        assert games.get_game("baccarat").name() == "Baccara"
+        assert game_name("baccarat") == "Baccara"
         sheets = day_sheets(example().days.get())
     master = next(s for s in sheets["sheets"] if s.key == "master_game_report")
     assert master.title == "Rapport principal des jeux"
