@@ -1,6 +1,7 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _lazy
 
 
 class ReportsConfig(AppConfig):
     name = "reports"
-    verbose_name = "Reports"
+    verbose_name = _lazy("Reports")

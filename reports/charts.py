@@ -19,6 +19,7 @@ from reportlab.lib import colors
 from cage.models import Account
 from cage.money import dollars
 from cage.services.ledger import balances, chips_label
+from reports.names import day_shown
 from reports.services import cents_of
 
 WIDTH, HEIGHT = 480, 200
@@ -36,6 +37,10 @@ class Chart:
     title: str
     caption: str
     drawing: Drawing
+
+    def label(self) -> str:
+        """What a screen reader says for the chart: its title, then every value."""
+        return _("%(title)s: %(values)s") % {"title": self.title, "values": self.caption}
 
     def svg(self) -> str:
         """The Drawing as an inline <svg> element: titled, described, and labelled for screen readers."""
@@ -60,8 +65,7 @@ class Chart:
         text = text.replace('id="group"', f'id="chart-{self.key}-group"', 1)
         return text.replace(
             "<svg",
-            f'<svg role="img" aria-label={quoteattr(self.title + ": " + self.caption)} '
-            f'class="chart" id="chart-{self.key}"',
+            f'<svg role="img" aria-label={quoteattr(self.label())} class="chart" id="chart-{self.key}"',
             1,
         )
 
@@ -144,7 +148,7 @@ def _listed(pairs: list[tuple[str, int]]) -> str:
 
 
 def win_by_day(figures: dict) -> Chart:
-    pairs = [(d["date"], cents_of(d["win"])) for d in figures["days"]]
+    pairs = [(day_shown(d["date"]), cents_of(d["win"])) for d in figures["days"]]
     title = _("Win by day")
     fills = [GREEN]
     drawing = _bars(title, [p[0] for p in pairs], [[p[1] for p in pairs]], [title], fills)
@@ -176,11 +180,12 @@ def sales_and_redemptions(figures: dict) -> Chart:
     redeemed = [cents_of(d["redemptions"]) for d in days]
     title = _("Chip sales and redemptions by day")
     names = [_("Chip sales"), _("Redemptions")]
-    drawing = _bars(title, [d["date"] for d in days], [sales, redeemed], names, [BLUE, colors.HexColor("#f4a259")])
+    dates = [day_shown(d["date"]) for d in days]
+    drawing = _bars(title, dates, [sales, redeemed], names, [BLUE, colors.HexColor("#f4a259")])
     caption = "; ".join(
         _("%(date)s: chip sales %(sales)s, redemptions %(redeemed)s")
-        % {"date": d["date"], "sales": dollars(s), "redeemed": dollars(r)}
-        for d, s, r in zip(days, sales, redeemed, strict=True)
+        % {"date": date, "sales": dollars(s), "redeemed": dollars(r)}
+        for date, s, r in zip(dates, sales, redeemed, strict=True)
     ) or _("nothing yet")
     return Chart("sales-redemptions", title, caption, drawing)
 

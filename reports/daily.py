@@ -20,6 +20,9 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+# cage.services first: cage.selectors.openers and cage.services import each other, and a process
+# whose first import is this module (manage.py day_report) otherwise fails on that cycle.
+import cage.services  # noqa: F401, I001
 from cage.models import Account, Posting, Signature, Slip, SlipType
 from cage.money import cents_str, dollars, shortest_decimal
 from cage.selectors.amounts import cash_moved_subquery, chip_counts, chips_value
@@ -33,8 +36,9 @@ from events import games
 from events.access import ROLE_NAMES
 from events.compliance import roster_gaps
 from events.models import DESIGNATED, GamingDay, Person, Role
+from events.rules import cite
 from reports.figures import event_figures
-from reports.names import instrument_name, place_names
+from reports.names import clock, game_name, hours_shown, instrument_name, place_names
 
 # --- a sheet: columns and rows, laid out the same way on the page, in CSV and in the PDF ----------
 
@@ -49,7 +53,7 @@ class Column:
 
 @dataclass
 class Row:
-    cells: list  # one value per column: str, int cents for money, or None (nothing to show)
+    cells: list  # one value per column: str, int cents for money, Decimal hours, or None (nothing to show)
     kind: str = ""  # "" for a line, "subtotal" or "total", or BLIND (a figure not counted yet)
 
 
@@ -105,17 +109,22 @@ def _shown(col: Column, value) -> str:
         return ""
     if isinstance(value, NotCounted):
         return str(value)
+    if isinstance(value, Decimal):
+        return hours_shown(value)
     return dollars(value) if col.money else str(value)
 
 
 def _plain(col: Column, value) -> str:
     if value is None or isinstance(value, NotCounted):
         return ""
+    if isinstance(value, Decimal):
+        return shortest_decimal(value)
     return cents_str(value) if col.money else str(value)
 
 
 def _time(value) -> str:
-    return f"{timezone.localtime(value):%H:%M}"
+    """A time of the day as the reader writes it: "19:05", "19 h 05"."""
+    return clock(value)
 
 
 # --- the day -----------------------------------------------------------------------------------
@@ -260,7 +269,7 @@ def _table_days(loaded: _Loaded) -> list[dict]:
         row = {
             "table": table.code,
             "game": table.game,
-            "game_name": game.name_en,
+            "game_name": game_name(table.game),
             "opener": entry["opener"],
             "fills": sum(entry["fills"]),
             "credits": sum(entry["credits"]),
@@ -473,13 +482,13 @@ def _master_sheet(figures: dict) -> Sheet:
     by_game: dict[str, list[dict]] = defaultdict(list)
     for r in figures["tables"]:
         by_game[r["game_name"]].append(r)
-    for game_name, tables in by_game.items():
+    for name, tables in by_game.items():
         for r in tables:
-            rows.append(Row([game_name, r["table"], r["opener"], r["fills"], r["credits"], r["closer"], r["win"]]))
+            rows.append(Row([name, r["table"], r["opener"], r["fills"], r["credits"], r["closer"], r["win"]]))
         rows.append(
             Row(
                 [
-                    _("%(game)s subtotal") % {"game": game_name},
+                    _("%(game)s subtotal") % {"game": name},
                     "",
                     sum(r["opener"] for r in tables),
                     sum(r["fills"] for r in tables),
@@ -606,7 +615,7 @@ def _tips_sheet(loaded: _Loaded, hidden: set[str]) -> Sheet:
                         slip.number,
                         _time(slip.at),
                         loaded.names.get(share["person"], share["person"]),
-                        shortest_decimal(Decimal(share["hours"])),
+                        Decimal(share["hours"]),
                         share["amount"],
                         "",
                     ]
@@ -618,7 +627,7 @@ def _tips_sheet(loaded: _Loaded, hidden: set[str]) -> Sheet:
                     slip.number,
                     "",
                     _("paid out"),
-                    shortest_decimal(sum((Decimal(s["hours"]) for s in shares), Decimal(0))),
+                    sum((Decimal(s["hours"]) for s in shares), Decimal(0)),
                     sum(s["amount"] for s in shares),
                     _signed_text(slip),
                 ],
@@ -637,7 +646,7 @@ def _tips_sheet(loaded: _Loaded, hidden: set[str]) -> Sheet:
             Column("signed", _("Signed")),
         ],
         rows,
-        notes=[_("The whole tip pool is shared pro rata to hours (T&C 2.6).")]
+        notes=[_("The whole tip pool is shared pro rata to hours (%(rule)s).") % {"rule": cite("T&C 2.6")}]
         + (
             [_("The tips put in show once the tip pool is counted: the nightly reconciliation counts it blind.")]
             if blind
@@ -838,7 +847,7 @@ def _staffing_sheet(loaded: _Loaded, shifts, gaps: dict) -> Sheet:
         for start, end in spans:
             notes.append(
                 _("%(role)s: nobody on the roster from %(start)s to %(end)s")
-                % {"role": ROLE_NAMES[role], "start": f"{start:%H:%M}", "end": f"{end:%H:%M}"}
+                % {"role": ROLE_NAMES[role], "start": clock(start), "end": clock(end)}
             )
     if not shifts:
         notes.append(_("No roster recorded for this day; the positions are shown from the slips signed."))
@@ -872,7 +881,9 @@ def _close_sign_off(loaded: _Loaded) -> dict:
                 "capacity": str(capacity.label),
                 "role": capacity.roles_label(),
                 "name": signature.person.name if signature else None,
-                "signed_at": (f"{timezone.localtime(signature.signed_at):%Y-%m-%d %H:%M}" if signature else None),
+                "signed_at": (
+                    date_format(timezone.localtime(signature.signed_at), "SHORT_DATETIME_FORMAT") if signature else None
+                ),
             }
         )
     return {"slip": close.number if close else None, "lines": lines}

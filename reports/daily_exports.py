@@ -1,10 +1,12 @@
 """A gaming day's control sheets as CSV and as one PDF, laid out from reports.daily.day_sheets.
 
-Nothing here computes a figure: each sheet's columns and rows are drawn as they are given.
+Nothing here computes a figure: each sheet's columns and rows are drawn as they are given. The
+CSV's header names the columns by their keys, the same in every language; its cells are the
+sheets' own text, in the language they were built in. The PDF is in that language too.
 """
 
 import io
-from xml.sax.saxutils import escape
+from xml.sax.saxutils import escape as _escape
 
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
@@ -48,6 +50,12 @@ CELL_RIGHT_BOLD = ParagraphStyle("daycellrightbold", parent=CELL_RIGHT, fontName
 PAGE = landscape(letter)
 # The frame's width: the page less its margins and the frame's own padding (6 pt each side).
 WIDTH = PAGE[0] - 1.2 * inch - 12
+
+
+def escape(text: str) -> str:
+    """Text for a reportlab paragraph: markup escaped, and the minus sign (U+2212), which the PDF's
+    standard Helvetica has no width for, drawn as the hyphen-minus it has."""
+    return _escape(text).replace("\u2212", "-")
 
 
 def _cell(text: str, *, right: bool, bold: bool) -> Paragraph:
@@ -117,7 +125,10 @@ def sheets_pdf(data: dict) -> bytes:
     # A sheet's title never sits alone at the foot of a page.
     heading = ParagraphStyle("day-sheet-heading", parent=styles["Heading2"], keepWithNext=1)
     buffer = io.BytesIO()
-    title = _("Daily control sheets: %(event)s, gaming day %(date)s") % {"event": event.name, "date": data["date"]}
+    title = _("Daily control sheets: %(event)s, gaming day %(date)s") % {
+        "event": event.name,
+        "date": data["date_shown"],
+    }
     doc = SimpleDocTemplate(
         buffer,
         pagesize=PAGE,

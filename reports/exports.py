@@ -1,6 +1,7 @@
 """The event's figures as CSV and as the PDF financial report for the licensing authority (T&C 2.7).
 
 Both are laid out from reports.figures.event_figures; nothing here computes a figure of its own.
+The CSV is cage-report/1 row by row, the same in every language; the PDF is in the active one.
 """
 
 import io
@@ -9,19 +10,22 @@ from xml.sax.saxutils import escape
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import pgettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import inch
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from cage.models import Slip, SlipType
 from cage.money import cents_str, dollars
-from events import csv_safe, games
+from events import csv_safe
 from events.models import Event, Role
+from events.rules import cite
 from reports.charts import chip_liability, report_charts
-from reports.names import named_variances
+from reports.names import day_shown, game_name, hours_shown, moment, named_variances
 from reports.pdf_layout import content_widths, words_whole
 from reports.services import cents_of, deposit_lines, difference_words, reconciliation, report_state
 
@@ -55,7 +59,10 @@ def expense_lines(event: Event) -> list[dict]:
 
 
 def figures_csv(figures: dict) -> str:
-    """Every figure of the report as one row: section, date, subject, measure, value, note."""
+    """Every figure of the report as one row: section, date, subject, measure, value, note.
+
+    The published format (`event_report --format csv`, docs/cage-records.md): codes and keys, the
+    same in every language, like the JSON it is read from."""
     out = io.StringIO()
     writer = csv_safe.writer(out)
     writer.writerow(["section", "date", "subject", "measure", "value", "note"])
@@ -71,7 +78,7 @@ def figures_csv(figures: dict) -> str:
     for measure, value in figures["event_totals"].items():
         writer.writerow(["event_totals", "", figures["event"], measure, value, ""])
     for row in figures["tip_shares"]:
-        writer.writerow(["tip_shares", row["date"], row["person"], "amount", row["amount"], _("hours %(hours)s") % row])
+        writer.writerow(["tip_shares", row["date"], row["person"], "amount", row["amount"], "hours " + row["hours"]])
     for row in figures["variances"]:
         writer.writerow(["variances", row["date"], row["account"], row["instrument"], row["amount"], row["reason"]])
     return out.getvalue()
@@ -114,6 +121,8 @@ def _grid(rows, widths, *, header=True, right=(), bold_last=False):
         ("FONT", (0, 0), (-1, -1), "Helvetica", 9),
         ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor("#9aa5b1")),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 4),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 4),
     ]
     style += [("ALIGN", (col, 0), (col, -1), "RIGHT") for col in right]
     if header:
@@ -183,14 +192,18 @@ def _page_canvas(*, draft: str, generated: str):
             if draft:
                 self.setFillColor(RED)
                 self.setFont("Helvetica-Bold", 11)
-                self.drawString(0.7 * inch, height - 0.45 * inch, _("DRAFT"))
+                stamp = _("DRAFT")
+                self.drawString(0.7 * inch, height - 0.45 * inch, stamp)
                 self.setFont("Helvetica", 8)
-                self.drawString(1.4 * inch, height - 0.45 * inch, draft)
+                after = 0.7 * inch + stringWidth(stamp, "Helvetica-Bold", 11) + 0.15 * inch
+                self.drawString(after, height - 0.45 * inch, draft)
                 self.setFillAlpha(0.12)
-                self.setFont("Helvetica-Bold", 110)
+                # as large as the page's diagonal allows, whatever the word's length in the language
+                size = min(110, 0.8 * (width**2 + height**2) ** 0.5 / stringWidth(stamp, "Helvetica-Bold", 1))
+                self.setFont("Helvetica-Bold", size)
                 self.translate(width / 2, height / 2)
                 self.rotate(40)
-                self.drawCentredString(0, -40, _("DRAFT"))
+                self.drawCentredString(0, -size * 0.36, stamp)
             self.restoreState()
 
     return PageCanvas
@@ -283,9 +296,9 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
         ],
         [_("Event"), para(event.name)],
         [_("Venue"), para(event.venue)],
-        [_("Gaming days"), para(", ".join(d.date.isoformat() for d in state.days) or _("none yet"))],
+        [_("Gaming days"), para(", ".join(day_shown(d.date) for d in state.days) or _("none yet"))],
         [_("Registered supplier"), para(supplier)],
-        [_("Games"), para(", ".join(event.game_names()))],
+        [_("Games"), para(", ".join(game_name(code) for code in event.games))],
     ]
     rows += [
         [para(DESIGNATED_TITLES[role]), para(", ".join(p.name for p in people) or _("nobody designated"))]
@@ -299,11 +312,12 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
         _grid(
             [[_("Date"), _("Table"), _("Game"), _("Opener"), _("Fills"), _("Credits"), _("Closer"), _("Win")]]
             + [
-                [t["date"], t["table"], games.get_game(t["game"]).name_en]
+                [day_shown(t["date"]), t["table"], game_name(t["game"])]
                 + [_money(t[k]) for k in ("opener", "fills", "credits", "closer", "win")]
                 for t in figures["tables"]
             ],
-            [0.85 * inch, 0.6 * inch, 1.25 * inch] + [0.88 * inch] * 5,
+            # as wide as the longest heading needs ("Remplissages"), within the page's 7.1 inches
+            [0.8 * inch, 0.55 * inch, 1.15 * inch, 0.9 * inch, 1.0 * inch, 0.85 * inch, 0.9 * inch, 0.9 * inch],
             right=range(3, 8),
         )
         if figures["tables"]
@@ -316,8 +330,8 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
         para(_("Win by game"), sub),
         _grid(
             [[_("Date"), _("Game"), _("Win")]]
-            + [[g["date"], games.get_game(g["game"]).name_en, _money(g["win"])] for g in figures["games"]]
-            + [[_("Event"), games.get_game(code).name_en, dollars(win)] for code, win in sorted(by_game.items())],
+            + [[day_shown(g["date"]), game_name(g["game"]), _money(g["win"])] for g in figures["games"]]
+            + [[_("Event"), game_name(code), dollars(win)] for code, win in sorted(by_game.items())],
             [1.2 * inch, 2.5 * inch, 1.2 * inch],
             right=(2,),
         ),
@@ -335,7 +349,7 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
                 ]
             ]
             + [
-                [d["date"]]
+                [day_shown(d["date"])]
                 + [
                     _money(d[k])
                     for k in ("win", "chip_sales", "redemptions", "tips", "cash_over_short", "chip_over_short")
@@ -349,7 +363,7 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
                     for k in ("win", "chip_sales", "redemptions", "tips", "cash_over_short", "chip_over_short")
                 ]
             ],
-            [0.95 * inch] + [1.02 * inch] * 6,
+            [0.85 * inch] + [0.95 * inch] * 4 + [1.22 * inch] * 2,
             right=range(1, 7),
             bold_last=True,
         ),
@@ -369,7 +383,7 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
     story += [
         para(_("Chips in patrons' hands (chip liability by denomination)"), sub),
         _grid(
-            [[_("Chips"), _("Count"), _("Amount")]]
+            [[_("Chips"), pgettext("number of chips", "Count"), _("Amount")]]
             + [[r["label"], str(r["count"]), r["dollars"]] for r in liability["rows"]]
             + [[_("Total"), str(liability["count"]), liability["dollars"]]],
             [2.0 * inch, 1.0 * inch, 1.4 * inch],
@@ -379,7 +393,7 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
     ]
     paid = sum(cents_of(t["amount"]) for t in figures["tip_shares"])
     story += [
-        para(_("Dealers' tips (T&C 2.6)"), sub),
+        para(_("Dealers' tips (%(rule)s)") % {"rule": cite("T&C 2.6")}, sub),
         _grid(
             [
                 [_("Tips pooled"), _money(totals["tips"])],
@@ -397,7 +411,12 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
             _grid(
                 [[_("Date"), _("Dealer"), _("Hours"), _("Amount")]]
                 + [
-                    [t["date"], names.get(t["person"], t["person"]), t["hours"], _money(t["amount"])]
+                    [
+                        day_shown(t["date"]),
+                        names.get(t["person"], t["person"]),
+                        hours_shown(t["hours"]),
+                        _money(t["amount"]),
+                    ]
                     for t in figures["tip_shares"]
                 ],
                 [1.2 * inch, 2.0 * inch, 0.9 * inch, 1.1 * inch],
@@ -423,7 +442,7 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
                 [[_("Date"), _("Place"), _("Chips or cash"), _("Amount"), _("Reason"), _("Details")]]
                 + [
                     [
-                        v["date"],
+                        day_shown(v["date"]),
                         _text(v["place"]),
                         _text(v["chips_or_cash"]),
                         _money(v["amount"]),
@@ -440,7 +459,7 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
     # keepWithNext does not reach into a KeepTogether: the heading goes inside the first chart's.
     title = [para(_("Charts"), sub)]
     for chart in report_charts(figures):
-        caption = para(_("%(title)s: %(values)s") % {"title": chart.title, "values": chart.caption}, CELL)
+        caption = para(chart.label(), CELL)
         story += [KeepTogether([*title, chart.drawing, caption]), Spacer(1, 0.12 * inch)]
         title = []
 
@@ -455,7 +474,7 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
             lines = [e for e in expenses if e["category"] == category]
             label = str(EXPENSE_CATEGORY_NAMES.get(category, category))
             rows += [
-                [label, e["date"], _text(e["description"]), _text(e["invoice"] or "-"), dollars(e["cents"])]
+                [label, day_shown(e["date"]), _text(e["description"]), _text(e["invoice"] or "-"), dollars(e["cents"])]
                 for e in lines
             ]
             if len(lines) > 1:
@@ -496,7 +515,7 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
         para(_("Deposits to the trust account"), sub),
         _grid(
             [[_("Date"), _("Slip"), _("Amount")]]
-            + [[d["date"].isoformat(), d["slip"], dollars(d["cents"])] for d in deposits]
+            + [[day_shown(d["date"]), d["slip"], dollars(d["cents"])] for d in deposits]
             + [[_("Deposits, total"), "", dollars(rec["deposits"])]],
             [1.2 * inch, 2.3 * inch, 1.4 * inch],
             right=(2,),
@@ -546,7 +565,7 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
                     [
                         para(DESIGNATED_TITLES[role]),
                         para(signature.person.name),
-                        timezone.localtime(signature.signed_at).strftime("%Y-%m-%d %H:%M"),
+                        moment(signature.signed_at),
                         para(_("signed in the app by %(name)s") % {"name": signature.person.name}),
                     ]
                 )
@@ -559,14 +578,14 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
                 )
             ),
             Spacer(1, 0.15 * inch),
-            _grid(rows, [2.5 * inch, 1.3 * inch, 1.3 * inch, 1.75 * inch]),
+            _grid(rows, [2.5 * inch, 1.35 * inch, 1.35 * inch, 1.9 * inch]),
         ]
         if state.stale:
             block.append(para(state.stale_note(), alert))
         story += [Spacer(1, 0.2 * inch), KeepTogether(block)]
 
     generated = _("Generated %(time)s; %(event)s, licence %(licence)s") % {
-        "time": timezone.localtime().strftime("%Y-%m-%d %H:%M"),
+        "time": moment(timezone.now()),
         "event": event.name,
         "licence": event.licence_number,
     }

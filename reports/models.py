@@ -1,6 +1,7 @@
 """The designated persons' signatures on the financial report (T&C 2.7)."""
 
 from django.db import models
+from django.utils.translation import gettext as _
 
 from events.models import DESIGNATED, Event, Person, Role
 
@@ -31,4 +32,8 @@ class ReportSignature(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.person} as {Role(self.role).label}, {self.signed_at:%Y-%m-%d}"
+        return _("%(person)s as %(role)s, %(date)s") % {
+            "person": self.person,
+            "role": Role(self.role).label,
+            "date": self.signed_at.date().isoformat(),
+        }

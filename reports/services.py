@@ -24,6 +24,7 @@ from events.rules import RuleViolation
 
 from .figures import event_figures
 from .models import ReportSignature
+from .names import day_shown
 
 RULE = "T&C 2.7"
 
@@ -62,7 +63,7 @@ class ReportState:
     def draft_reason(self) -> str:
         if not self.days:
             return _("the event has no gaming day yet")
-        return _("gaming days still open: %(dates)s") % {"dates": ", ".join(d.date.isoformat() for d in self.open_days)}
+        return _("gaming days still open: %(dates)s") % {"dates": ", ".join(day_shown(d.date) for d in self.open_days)}
 
     def stale_note(self) -> str:
         """The changed-after-signing note, or "" when every signature covers these figures."""
@@ -77,7 +78,7 @@ class ReportState:
                 % {
                     "name": s.person.name,
                     "role": ROLE_NAMES[s.role],
-                    "date": timezone.localtime(s.signed_at).date().isoformat(),
+                    "date": day_shown(timezone.localtime(s.signed_at).date()),
                 }
                 for s in self.stale
             )
@@ -143,7 +144,7 @@ def report_sign(*, event: Event, person: Person | None) -> ReportSignature:
         if mine is not None:
             raise RuleViolation(
                 _("%(name)s already signed the financial report on %(date)s")
-                % {"name": person.name, "date": timezone.localtime(mine.signed_at).date().isoformat()},
+                % {"name": person.name, "date": day_shown(timezone.localtime(mine.signed_at).date())},
                 RULE,
             )
         signature = ReportSignature.objects.create(

@@ -9,14 +9,13 @@ from django.utils.translation import gettext as _
 
 from audit import services as audit
 from cage.money import dollars
-from events import games
 from events.access import ROLE_NAMES, event_access
-from events.rules import RuleViolation
+from events.rules import RuleViolation, cite
 from reports.charts import chip_liability, report_charts
-from reports.exports import TOTAL_LABELS, figures_csv, figures_pdf
+from reports.exports import DESIGNATED_TITLES, TOTAL_LABELS, figures_csv, figures_pdf
 from reports.figures import event_figures, report_figures
-from reports.names import named_variances
-from reports.services import cents_of, designated_role, report_sign, report_state
+from reports.names import day_shown, game_name, hours_shown, named_variances
+from reports.services import RULE, cents_of, designated_role, report_sign, report_state
 
 
 def event_report(request, slug):
@@ -29,7 +28,7 @@ def event_report(request, slug):
     )
     signatures = [
         {
-            "role": ROLE_NAMES[r],
+            "role": DESIGNATED_TITLES[r],  # as the financial report titles them (seed 000 in French)
             "names": ", ".join(p.name for p in people),
             "signature": state.signatures.get(r),
         }
@@ -49,6 +48,9 @@ def event_report(request, slug):
             "state": state,
             "signatures": signatures,
             "may_sign": role is not None and not state.draft and not signed,
+            "report_format": figures["format"],
+            # the sections the page cites, numbered as the reader's language numbers them
+            "rules": {"report": cite(RULE), "tips": cite("T&C 2.6")},
         },
     )
 
@@ -63,8 +65,9 @@ MONEY_KEYS = {
 
 
 def money_shown(event, figures: dict, variance_notes: list[dict]) -> dict:
-    """The figures as the page shows them: amounts as money ("-$120.00"), games and people by
-    name. A copy: the figures themselves (the cage-report/1 strings) stay as they are."""
+    """The figures as the page shows them: amounts as money ("-$120.00", "-120,00 $"), games and
+    people by name, dates in the reader's form. A copy: the figures themselves (the cage-report/1
+    strings) stay as they are."""
     shown = {
         section: [
             {k: dollars(cents_of(v)) if k in MONEY_KEYS[section] else v for k, v in row.items()}
@@ -73,12 +76,16 @@ def money_shown(event, figures: dict, variance_notes: list[dict]) -> dict:
         for section in MONEY_KEYS
     }
     shown["event_totals"] = {k: dollars(cents_of(v)) for k, v in figures["event_totals"].items()}
+    for section in MONEY_KEYS:
+        for row in shown[section]:
+            row["date_shown"] = day_shown(row["date"])
     for row in shown["tables"] + shown["games"]:
-        row["game_name"] = games.get_game(row["game"]).name_en
+        row["game_name"] = game_name(row["game"])
     shown["variances"] = named_variances(event, shown["variances"], variance_notes)
     names = dict(event.people.values_list("code", "name"))
     for share in shown["tip_shares"]:
         share["name"] = names.get(share["person"], share["person"])
+        share["hours_shown"] = hours_shown(share["hours"])
     return shown
 
 
@@ -146,7 +153,7 @@ def day_report(request, slug, date):
     try:
         when = datetime.date.fromisoformat(date)
     except ValueError as exc:
-        raise Http404("no such date") from exc
+        raise Http404(_("no such date")) from exc
     day = get_object_or_404(GamingDay.objects.select_related("event__licensee"), event=access.event, date=when)
     data = day_sheets(day)
     name = f"{access.event.slug}-{day.date.isoformat()}"
@@ -156,7 +163,7 @@ def day_report(request, slug, date):
         if key:
             sheet = next((s for s in data["sheets"] + data["figures"]["sheets"] if s.key == key), None)
             if sheet is None:
-                raise Http404("no such sheet")
+                raise Http404(_("no such sheet"))
             content, filename = sheet_csv(sheet), f"{name}-{key}.csv"
         else:
             content, filename = sheets_csv(data), f"{name}-sheets.csv"

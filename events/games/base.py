@@ -61,6 +61,12 @@ class Game:
         if not 0 < self.min_bet_cents <= self.max_bet_cents:
             raise ValueError(f"{self.code}: minimum bet must be positive and at most the maximum")
 
+    def name(self, language: str) -> str:
+        """The game's name in `language` ("fr-ca", "en-ca"): French for a French reader (seed 000
+        and the Québec rules, seeds 002-004), else English. The caller names the language (the
+        active one, for a page): game modules know nothing of Django."""
+        return self.name_fr if (language or "").startswith("fr") else self.name_en
+
     def win(self, day: TableDay) -> WinFigures:
         return chip_table_win(day)
 
