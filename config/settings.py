@@ -173,6 +173,10 @@ LANGUAGE_CODE = "en-ca"
 # locale/fr_CA/LC_MESSAGES/django.po; `make run` and `make test` compile it (compile_catalogues).
 LANGUAGES = [("en-ca", "English"), ("fr-ca", "Français")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates and times in each language's own way (Django's formats), with English times on the
+# 24-hour clock the cage has always used (config/formats/en_CA) and French ones as "14 h 30"
+# (config/formats/fr_CA: Django 5.2's own fr_CA time formats print the 12-hour hour for the "h").
+FORMAT_MODULE_PATH = ["config.formats"]
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("TIME_ZONE", "America/Toronto")
 USE_I18N = True

@@ -8,7 +8,7 @@ from decimal import Decimal
 from django.db.models import Q, Sum
 
 from cage.models import Account, Posting, Signature, Slip, SlipType
-from cage.money import dollars, shortest_decimal
+from cage.money import dollars, hours_text
 from cage.selectors.amounts import amount_of, cash_moved_subquery
 from events.models import Event, GamingDay, Person
 
@@ -109,12 +109,10 @@ def tip_shares(event: Event, person: Person) -> dict:
             if share["person"] == person.code:
                 hours[payout.day.date] += Decimal(share["hours"])
                 cents[payout.day.date] += share["amount"]
-    days = [
-        {"date": date, "hours": shortest_decimal(hours[date]), "amount": dollars(cents[date])} for date in sorted(cents)
-    ]
+    days = [{"date": date, "hours": hours_text(hours[date]), "amount": dollars(cents[date])} for date in sorted(cents)]
     return {
         "days": days,
-        "hours": shortest_decimal(sum(hours.values(), Decimal(0))),
+        "hours": hours_text(sum(hours.values(), Decimal(0))),
         "amount": dollars(sum(cents.values())),
         "empty": not days,
     }
