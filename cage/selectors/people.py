@@ -10,6 +10,7 @@ from django.db.models import Q, Sum
 from cage.models import Account, Posting, Signature, Slip, SlipType
 from cage.money import dollars, hours_text
 from cage.selectors.amounts import amount_of, cash_moved_subquery
+from cage.slip_types import SLIP_KINDS
 from events.models import Event, GamingDay, Person
 
 
@@ -79,7 +80,8 @@ def day_slips(day: GamingDay | None, person: Person) -> list[dict]:
         rows.append(
             {
                 "slip": slip,
-                "label": slip.get_slip_type_display(),
+                # As its number says it everywhere else: "Chips received 1", "Fill 4".
+                "label": SLIP_KINDS[slip.slip_type].label,
                 "serial": slip.serial,
                 "at": slip.at,
                 "table": slip.table.code if slip.table else "",
