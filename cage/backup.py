@@ -18,6 +18,7 @@ from pathlib import Path
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.migrations.executor import MigrationExecutor
+from django.utils.translation import gettext as _
 
 # Tables `migrate` fills by itself: a database holding rows only there holds no data of its own.
 BOOKKEEPING = {"django_migrations", "django_content_type", "auth_permission"}
@@ -74,16 +75,18 @@ def unapplied_migrations() -> list[str]:
 
 def backup(path: Path) -> None:
     if path.exists():
-        raise BackupError(f"{path} already exists; a backup never overwrites a file: give a new name")
+        raise BackupError(
+            _("%(path)s already exists; a backup never overwrites a file: give a new name") % {"path": path}
+        )
     if not path.parent.is_dir():
-        raise BackupError(f"{path.parent} is not a directory")
+        raise BackupError(_("%(path)s is not a directory") % {"path": path.parent})
     vendor = _connection().vendor
     if vendor == "sqlite":
         _sqlite_backup(path)
     elif vendor == "postgresql":
         _pg_dump(path)
     else:
-        raise BackupError(f"backups of a {vendor} database are not supported")
+        raise BackupError(_("backups of a %(vendor)s database are not supported") % {"vendor": vendor})
 
 
 def _sqlite_backup(path: Path) -> None:
@@ -97,17 +100,17 @@ def _sqlite_backup(path: Path) -> None:
     except sqlite3.Error as exc:
         target.close()
         path.unlink(missing_ok=True)
-        raise BackupError(f"the backup failed: {exc}") from None
+        raise BackupError(_("the backup failed: %(error)s") % {"error": exc}) from None
     target.close()
     if check != "ok":
         path.unlink(missing_ok=True)
-        raise BackupError(f"the backup failed its check ({check}); nothing was kept")
+        raise BackupError(_("the backup failed its check (%(check)s); nothing was kept") % {"check": check})
 
 
 def _pg_dump(path: Path) -> None:
     _run_pg("pg_dump", "--format=custom", "--no-owner", "--no-privileges", f"--file={path}")
     if not path.exists() or path.stat().st_size == 0:
-        raise BackupError("pg_dump wrote nothing")
+        raise BackupError(_("pg_dump wrote nothing"))
 
 
 # --- restore -------------------------------------------------------------------------------------
@@ -115,13 +118,16 @@ def _pg_dump(path: Path) -> None:
 
 def restore(path: Path, *, force: bool = False) -> None:
     if not path.is_file():
-        raise BackupError(f"{path} is not a file")
+        raise BackupError(_("%(path)s is not a file") % {"path": path})
     held = contents()
     if not held.empty and not force:
         raise BackupError(
-            f"the database {database_name()} already holds data ({held.events} event(s), {held.logins} "
-            f"login(s), {held.rows} row(s) in all); restoring would replace all of it. Restore into an empty "
-            "database, or add --force to replace it"
+            _(
+                "the database %(name)s already holds data (%(events)s event(s), %(logins)s login(s), %(rows)s row(s) "
+                "in all); restoring would replace all of it. Restore into an empty database, or add --force to "
+                "replace it"
+            )
+            % {"name": database_name(), "events": held.events, "logins": held.logins, "rows": held.rows}
         )
     vendor = _connection().vendor
     if vendor == "sqlite":
@@ -129,7 +135,7 @@ def restore(path: Path, *, force: bool = False) -> None:
     elif vendor == "postgresql":
         _pg_restore(path)
     else:
-        raise BackupError(f"restoring a {vendor} database is not supported")
+        raise BackupError(_("restoring a %(vendor)s database is not supported") % {"vendor": vendor})
 
 
 def _sqlite_restore(path: Path) -> None:
@@ -138,16 +144,18 @@ def _sqlite_restore(path: Path) -> None:
         (check,) = source.execute("PRAGMA quick_check").fetchone()
         source.execute("SELECT COUNT(*) FROM django_migrations").fetchone()
     except sqlite3.Error as exc:
-        raise BackupError(f"{path} is not a backup of this product's SQLite database ({exc})") from None
+        raise BackupError(
+            _("%(path)s is not a backup of this product's SQLite database (%(error)s)") % {"path": path, "error": exc}
+        ) from None
     if check != "ok":
         source.close()
-        raise BackupError(f"{path} is damaged ({check}); nothing was restored")
+        raise BackupError(_("%(path)s is damaged (%(check)s); nothing was restored") % {"path": path, "check": check})
     connection = _connection()
     connection.ensure_connection()
     try:
         source.backup(connection.connection)
     except sqlite3.Error as exc:
-        raise BackupError(f"the restore failed: {exc}") from None
+        raise BackupError(_("the restore failed: %(error)s") % {"error": exc}) from None
     finally:
         source.close()
         connection.close()  # the next query opens the restored database afresh
@@ -156,7 +164,7 @@ def _sqlite_restore(path: Path) -> None:
 def _pg_restore(path: Path) -> None:
     with open(path, "rb") as file:
         if file.read(5) != b"PGDMP":
-            raise BackupError(f"{path} is not a pg_dump custom-format backup")
+            raise BackupError(_("%(path)s is not a pg_dump custom-format backup") % {"path": path})
     _connection().close()  # no session of ours holds a lock on what pg_restore replaces
     _run_pg(
         "pg_restore",
@@ -174,7 +182,8 @@ def _run_pg(tool: str, *args: str) -> None:
     program = shutil.which(tool)
     if program is None:
         raise BackupError(
-            f"{tool} was not found: install the PostgreSQL client tools (e.g. apt-get install postgresql-client)"
+            _("%(tool)s was not found: install the PostgreSQL client tools (e.g. apt-get install postgresql-client)")
+            % {"tool": tool}
         )
     settings = _connection().settings_dict
     env = {**os.environ}
@@ -191,4 +200,6 @@ def _run_pg(tool: str, *args: str) -> None:
         target.append(f"--username={settings['USER']}")
     done = subprocess.run([program, *target, "--no-password", *args], env=env, capture_output=True, text=True)
     if done.returncode != 0:
-        raise BackupError(f"{tool} failed: {done.stderr.strip() or done.returncode}")
+        raise BackupError(
+            _("%(tool)s failed: %(error)s") % {"tool": tool, "error": done.stderr.strip() or done.returncode}
+        )

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from django import forms
 from django.conf import settings
-from django.utils.functional import Promise
+from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -19,6 +19,7 @@ from cage.money import (
     MAX_AMOUNT_CENTS,
     MAX_CHIP_COUNT,
     cents_str,
+    count_text,
     dollars,
     parse_cash,
     refusal,
@@ -150,7 +151,7 @@ class CountField(forms.Field):
         if value > self.max_count:
             raise refusal(
                 _("%(count)s is more than %(max)s, the most one count may be.")
-                % {"count": f"{value:,}", "max": f"{self.max_count:,}"},
+                % {"count": count_text(value), "max": count_text(self.max_count)},
                 "max_value",
             )
 
@@ -301,7 +302,13 @@ class ConfirmLargeAmounts:
                     )
                     % {"amount": dollars(total_cents), "limit": dollars(limit)},
                     "confirm_large",
-                    rule=_("CAGE_CONFIRM_ABOVE: amounts above %(limit)s are confirmed") % {"limit": dollars(limit)},
+                    # Named lazily: the audit trail keeps the rule in English, the cashier reads it in theirs.
+                    rule=lazy(
+                        lambda: (
+                            _("CAGE_CONFIRM_ABOVE: amounts above %(limit)s are confirmed") % {"limit": dollars(limit)}
+                        ),
+                        str,
+                    )(),
                 ),
             )
         return ticked

@@ -13,13 +13,13 @@ from decimal import Decimal
 from django import forms
 from django.db import transaction
 from django.db.models import Max
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
 from cage.fields import BillsAndCoins, CashField, ChipCountField, ConfirmLargeAmounts
+from cage.local import clock
 from cage.models import Account, CountShown, Slip, SlipType
 from cage.money import dollars
 from cage.selectors.counts import blind_places, count_states
@@ -42,7 +42,7 @@ from cage.variances import VARIANCE_REASONS
 from events.form_input import CheckedInput
 from events.models import GameTable, GamingDay, Person, Role
 from events.roster import rostered
-from events.rules import RuleViolation
+from events.rules import RuleViolation, cite
 from events.services import pin_verify
 
 # How the patron pays: only Canadian cash is accepted (T&C 3.6, 3.7); the others are listed so
@@ -101,7 +101,7 @@ class TableChoice(forms.ModelChoiceField):
 
 class SlipChoice(forms.ModelChoiceField):
     def label_from_instance(self, slip):
-        return _("%(slip)s at %(time)s") % {"slip": slip.number, "time": f"{slip.at:%H:%M}"}
+        return _("%(slip)s at %(time)s") % {"slip": slip.number, "time": clock(slip.at)}
 
 
 # The places a tip payout moves: the pool's chips go into the chip bank, the shares are paid out of
@@ -248,6 +248,11 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
     def tip_pool_dollars(self) -> str:
         return dollars(self.tip_pool or 0)
 
+    @property
+    def zero_dollars(self) -> str:
+        """What a total shows before anything is counted (the page's script keeps it up to date)."""
+        return dollars(0)
+
     def runner_on_the_floor(self) -> bool:
         """A runner, not a cashier, writing this slip (a sale to a patron on the floor)."""
         roles = self.signer.role_codes() if self.signer else set()
@@ -388,7 +393,8 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
                     None,
                     _("the chip bank holds chips only; count cash as bank cash (count)")
                     if where == "chip_bank"
-                    else _("the tip pool holds the dealers' tip chips only; count cash as bank cash (count; T&C 2.6)"),
+                    else _("the tip pool holds the dealers' tip chips only; count cash as bank cash (count; %(rule)s)")
+                    % {"rule": cite("T&C 2.6")},
                 )
             data["cash_cents"] = None
         else:
@@ -438,7 +444,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
                 "record this count with its reason, then write a new count (nightly reconciliation: "
                 "counts are blind)."
             )
-            % {"time": timezone.localtime(shown.shown_at).strftime("%H:%M")},
+            % {"time": clock(shown.shown_at)},
         )
         self.lock_counted_inputs()
         restored = self.data.copy()
@@ -589,9 +595,9 @@ class SignForm(CheckedInput, forms.Form):
     types their signing PIN (the dealer on the runner's tablet at the table)."""
 
     capacity = forms.CharField(widget=forms.HiddenInput)
-    person = PersonChoice(queryset=Person.objects.none(), required=False, label=_("Who signs"))
+    person = PersonChoice(queryset=Person.objects.none(), required=False, label=gettext_lazy("Who signs"))
     pin = forms.CharField(
-        label=_("Their signing PIN"),
+        label=gettext_lazy("Their signing PIN"),
         required=False,
         max_length=12,
         widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),

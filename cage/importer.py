@@ -17,12 +17,16 @@ from reprlib import repr as shown
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from audit import services as audit
 from cage import records_file, services, staging
 from cage.fields import BillsAndCoins
 from cage.models import Account, Slip, SlipType
 from cage.money import AMOUNTS_RULE, MAX_AMOUNT_CENTS, MAX_CHIP_COUNT
+from cage.records_file import cited as _cited
+from cage.records_file import problem_at as _at
 from cage.slip_types import (
     ACCOUNT,
     CASH,
@@ -45,7 +49,7 @@ FORMAT = "cage-records/1"
 # The auditor reads everything and signs nothing; listed so that an exported event comes back whole.
 RECORD_ROLES = {Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER, Role.RUNNER, Role.DEALER, Role.AUDITOR}
 DAY_STATUSES = {"setup", "reconciling"}  # the others follow from the records (a close_day closes)
-R = f" ({FORMAT})"  # the rule a problem line of the format's own names
+COUNT = gettext_lazy("count")
 
 
 class ImportFailed(Exception):
@@ -58,7 +62,9 @@ def import_file(path: str | Path) -> Event:
     try:
         raw = Path(path).read_bytes()
     except OSError as exc:
-        raise ImportFailed([f"file: cannot read {path}: {exc.strerror}"]) from None
+        raise ImportFailed(
+            [_at("file", _("cannot read %(path)s: %(reason)s") % {"path": path, "reason": exc.strerror})]
+        ) from None
     return import_bytes(raw)
 
 
@@ -99,7 +105,9 @@ def import_records(data) -> Event:
         # What the scratch database let through and this one does not (a limit only PostgreSQL
         # enforces, an import of the same event finishing first): refused, and nothing written.
         _refuse_existing(slug)
-        raise ImportFailed([f"file: the database refused the event as written: {exc} (cage-records/1)"]) from None
+        raise ImportFailed(
+            [_at("file", _cited(_("the database refused the event as written: %(error)s") % {"error": exc}))]
+        ) from None
     return Event.objects.get(pk=new_pk[Event][event.pk])
 
 
@@ -111,14 +119,21 @@ def _slug_of(data):
 
 def _refuse_existing(slug) -> None:
     if slug and Event.objects.filter(slug=slug).exists():
-        raise ImportFailed([f"event.slug: an event {slug!r} already exists; importing it again is refused{R}"])
+        raise ImportFailed(
+            [
+                _at(
+                    "event.slug",
+                    _cited(_("an event %(slug)s already exists; importing it again is refused") % {"slug": repr(slug)}),
+                )
+            ]
+        )
 
 
 def _text(value, field, problems, *, required=True) -> str:
     if value is None and not required:
         return ""
     if not isinstance(value, str) or (required and not value.strip()):
-        problems.append(f"{field}: a non-empty string is required (cage-records/1)")
+        problems.append(_at(field, _cited(_("a non-empty string is required"))))
         return ""
     return value
 
@@ -134,7 +149,7 @@ def _optional_text(record: dict, name: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise RuleViolation(f"{name}: {shown(value)} must be text", "cage-records/1")
+        raise RuleViolation(_("%(field)s: %(value)s must be text") % {"field": name, "value": shown(value)}, FORMAT)
     return value
 
 
@@ -143,16 +158,21 @@ def _cents(value, what="cash") -> int:
     ("180", "12.5", "1780.00"), at most "10000000.00" (cage-records/1: amounts)."""
     if not isinstance(value, str) or not RECORD_CASH.fullmatch(value):
         raise RuleViolation(
-            f"{what}: {shown(value)} is not written as plain digits with an optional point and one or two "
-            'decimals, such as "180", "12.5" or "1780.00" (no sign, exponent or thousands separator)',
+            _(
+                "%(field)s: %(value)s is not written as plain digits with an optional point and one or two "
+                'decimals, such as "180", "12.5" or "1780.00" (no sign, exponent or thousands separator)'
+            )
+            % {"field": what, "value": shown(value)},
             AMOUNTS_RULE,
         )
     whole, _point, part = value.partition(".")
-    if len(whole) > 8:
-        raise RuleViolation(f"{what}: {value} is more than the 10000000.00 one record may carry", AMOUNTS_RULE)
-    cents = int(whole) * 100 + int(part.ljust(2, "0") or 0)
-    if cents > MAX_AMOUNT_CENTS:
-        raise RuleViolation(f"{what}: {value} is more than the 10000000.00 one record may carry", AMOUNTS_RULE)
+    cents = int(whole) * 100 + int(part.ljust(2, "0") or 0) if len(whole) <= 8 else None
+    if cents is None or cents > MAX_AMOUNT_CENTS:
+        raise RuleViolation(
+            _("%(field)s: %(value)s is more than the 10000000.00 one record may carry")
+            % {"field": what, "value": value},
+            AMOUNTS_RULE,
+        )
     return cents
 
 
@@ -169,7 +189,9 @@ def _hours(person_id, worked) -> Decimal:
         text = worked if isinstance(worked, str) else ""
     if not RECORD_HOURS.fullmatch(text):
         raise RuleViolation(
-            f'hours for {shown(person_id)}: {shown(worked)} is not a number of hours, such as 4 or "3.5"', "T&C 2.6"
+            _('hours for %(person)s: %(value)s is not a number of hours, such as 4 or "3.5"')
+            % {"person": shown(person_id), "value": shown(worked)},
+            "T&C 2.6",
         )
     return Decimal(text)
 
@@ -181,7 +203,9 @@ def _when(value, what: str) -> datetime.datetime:
     try:
         moment = datetime.datetime.fromisoformat(value)
     except (TypeError, ValueError):
-        raise RuleViolation(f"{what}: {shown(value)} is not an ISO local date-time", "cage-records/1") from None
+        raise RuleViolation(
+            _("%(field)s: %(value)s is not an ISO local date-time") % {"field": what, "value": shown(value)}, FORMAT
+        ) from None
     return moment if moment.tzinfo else timezone.make_aware(moment)
 
 
@@ -191,7 +215,7 @@ def _time_of_day(value, what: str, problems: list[str]) -> datetime.time | None:
     try:
         return datetime.time.fromisoformat(value)
     except (TypeError, ValueError):
-        problems.append(f"{what}: {value!r} is not a time of day such as 12:00 (cage-records/1)")
+        problems.append(_at(what, _cited(_("%(value)s is not a time of day such as 12:00") % {"value": repr(value)})))
         return None
 
 
@@ -208,10 +232,18 @@ class _Importer:
 
     def run(self, data) -> Event | None:
         if not isinstance(data, dict):
-            self.problems.append("file: the top level must be an object (cage-records/1)")
+            self.problems.append(_at("file", _cited(_("the top level must be an object"))))
             return None
         if data.get("format") != FORMAT:
-            self.problems.append(f"format: must be {FORMAT!r}, not {shown(data.get('format'))}{R}")
+            self.problems.append(
+                _at(
+                    "format",
+                    _cited(
+                        _("must be %(format)s, not %(value)s")
+                        % {"format": repr(FORMAT), "value": shown(data.get("format"))}
+                    ),
+                )
+            )
             return None
         event = self.event(data.get("event"), data.get("days"))
         if event is None:
@@ -226,12 +258,12 @@ class _Importer:
             try:
                 event_services.registration_change(person=person, registration=registration)
             except RuleViolation as exc:
-                self.problems.append(f"{where}.registration_changed_to: {exc}")
+                self.problems.append(_at(f"{where}.registration_changed_to", exc))
         return event
 
     def event(self, spec, days) -> Event | None:
         if not isinstance(spec, dict):
-            self.problems.append("event: an object is required (cage-records/1)")
+            self.problems.append(_at("event", _cited(_("an object is required"))))
             return None
         problems_before = len(self.problems)
         slug = _text(spec.get("slug"), "event.slug", self.problems)
@@ -251,7 +283,7 @@ class _Importer:
         }
         game_codes = spec.get("games")
         if not isinstance(game_codes, list) or not all(isinstance(g, str) for g in game_codes):
-            self.problems.append("event.games: a list of game codes is required (T&C 1.5.1)")
+            self.problems.append(_at("event.games", _cited(_("a list of game codes is required"), "T&C 1.5.1")))
         dates = []
         if isinstance(days, list):
             for day in days:
@@ -266,7 +298,7 @@ class _Importer:
             last_day = datetime.date.fromisoformat(last)
         except (TypeError, ValueError):
             self.problems.append(
-                "event: the event's days are unknown: give days, or first_day and last_day (cage-records/1)"
+                _at("event", _cited(_("the event's days are unknown: give days, or first_day and last_day")))
             )
         if len(self.problems) > problems_before:
             return None
@@ -278,7 +310,7 @@ class _Importer:
                 charitable_registration_number=extra["licensee_charitable_number"],
             ).full_clean(validate_unique=False)
         except ValidationError as exc:
-            self.problems.append(f"event.licensee: {_messages(exc)}{R}")
+            self.problems.append(_at("event.licensee", _cited(_messages(exc))))
             return None
         try:
             licensee = event_services.licensee_get_or_create(
@@ -300,51 +332,59 @@ class _Importer:
                 supplier_registration_number=extra["supplier_registration_number"],
             )
         except RuleViolation as exc:
-            self.problems.append(f"event.{exc.field or 'slug'}: {exc}")
+            self.problems.append(_at(f"event.{exc.field or 'slug'}", exc))
         except ValidationError as exc:  # a model's own validation (e.g. a bad slug)
-            self.problems.append(f"event: {_messages(exc)}{R}")
+            self.problems.append(_at("event", _cited(_messages(exc))))
         return None
 
     def chip_set(self, event, keys, colours) -> None:
         if not isinstance(keys, list) or not keys:
-            self.problems.append("event.chip_denominations: a list of dollar values is required (cage-records/1)")
+            self.problems.append(_at("event.chip_denominations", _cited(_("a list of dollar values is required"))))
             return
         if colours is None:
             colours = {}
         if not isinstance(colours, dict) or not all(isinstance(c, str) for c in colours.values()):
-            self.problems.append("event.chip_colours: an object of denomination: colour is required")
+            self.problems.append(_at("event.chip_colours", _("an object of denomination: colour is required")))
             colours = {}
         for i, key in enumerate(keys):
             if not isinstance(key, str):
-                self.problems.append(f'event.chip_denominations[{i}]: {shown(key)} must be a string such as "5"{R}')
+                self.problems.append(
+                    _at(
+                        f"event.chip_denominations[{i}]",
+                        _cited(_('%(value)s must be a string such as "5"') % {"value": shown(key)}),
+                    )
+                )
                 continue
             try:
                 event_services.denomination_add(event=event, value=key, key=key, colour=colours.get(key, ""))
             except RuleViolation as exc:
-                self.problems.append(f"event.chip_denominations[{i}]: {exc}")
+                self.problems.append(_at(f"event.chip_denominations[{i}]", exc))
             except ValidationError as exc:  # e.g. a key or a colour too long
-                self.problems.append(f"event.chip_denominations[{i}]: {_messages(exc)}")
+                self.problems.append(_at(f"event.chip_denominations[{i}]", _messages(exc)))
 
     def staff(self, event, people) -> None:
         if not isinstance(people, list):
-            self.problems.append("people: a list is required (cage-records/1)")
+            self.problems.append(_at("people", _cited(_("a list is required"))))
             return
         for i, spec in enumerate(people):
             where = f"people[{i}]"
             if not isinstance(spec, dict):
-                self.problems.append(f"{where}: an object is required{R}")
+                self.problems.append(_at(where, _cited(_("an object is required"))))
                 continue
             code = _text(spec.get("id"), f"{where}.id", self.problems)
             name = _text(spec.get("name"), f"{where}.name", self.problems)
             try:
                 born_on = datetime.date.fromisoformat(spec.get("born_on"))
             except (TypeError, ValueError):
-                self.problems.append(f"{where}.born_on: a date (YYYY-MM-DD) is required{R}")
+                self.problems.append(_at(f"{where}.born_on", _cited(_("a date (YYYY-MM-DD) is required"))))
                 continue
             associated = spec.get("supplier_associated", False)
             if not isinstance(associated, bool):
                 self.problems.append(
-                    f"{where}.supplier_associated: true or false is required, not {shown(associated)}{R}"
+                    _at(
+                        f"{where}.supplier_associated",
+                        _cited(_("true or false is required, not %(value)s") % {"value": shown(associated)}),
+                    )
                 )
                 continue
             registration = _text(spec.get("registration", "good"), f"{where}.registration", self.problems)
@@ -353,7 +393,12 @@ class _Importer:
             )
             roles = spec.get("roles", [])
             if not isinstance(roles, list) or not all(isinstance(r, str) and r in RECORD_ROLES for r in roles):
-                self.problems.append(f"{where}.roles: each role is one of {', '.join(sorted(RECORD_ROLES))}{R}")
+                self.problems.append(
+                    _at(
+                        f"{where}.roles",
+                        _cited(_("each role is one of %(roles)s") % {"roles": ", ".join(sorted(RECORD_ROLES))}),
+                    )
+                )
                 continue
             identification = _text(spec.get("identification"), f"{where}.identification", self.problems, required=False)
             later = spec.get("registration_changed_to")
@@ -374,40 +419,45 @@ class _Importer:
                 for role in roles:
                     event_services.role_assign(person=person, role=role, by=None)
             except RuleViolation as exc:
-                self.problems.append(f"{where}.{exc.field or 'id'}: {exc}")
+                self.problems.append(_at(f"{where}.{exc.field or 'id'}", exc))
                 continue
             except ValidationError as exc:  # a field the model itself refuses (e.g. an id with spaces)
-                self.problems.append(f"{where}: {_messages(exc)}{R}")
+                self.problems.append(_at(where, _cited(_messages(exc))))
                 continue
             self.people[code] = person
             if later is not None:
                 self.later_registrations.append((where, person, later))
         for role in (Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER):
             if not any(role in p.role_codes() for p in self.people.values()):
-                self.problems.append(f"people: nobody holds the position of {Role(role).label} (T&C 2)")
+                self.problems.append(
+                    _at(
+                        "people",
+                        _cited(_("nobody holds the position of %(role)s") % {"role": Role(role).label}, "T&C 2"),
+                    )
+                )
 
     def table_list(self, event, tables) -> None:
         if not isinstance(tables, list):
-            self.problems.append("tables: a list is required (cage-records/1)")
+            self.problems.append(_at("tables", _cited(_("a list is required"))))
             return
         for i, spec in enumerate(tables):
             if not isinstance(spec, dict):
-                self.problems.append(f"tables[{i}]: an object is required{R}")
+                self.problems.append(_at(f"tables[{i}]", _cited(_("an object is required"))))
                 continue
             try:
                 code = _text(spec.get("id"), f"tables[{i}].id", self.problems)
                 if code:
                     self.tables[code] = event_services.table_create(event=event, code=code, game=spec.get("game"))
             except RuleViolation as exc:
-                self.problems.append(f"tables[{i}].{exc.field or 'game'}: {exc}")
+                self.problems.append(_at(f"tables[{i}].{exc.field or 'game'}", exc))
             except ValidationError as exc:
-                self.problems.append(f"tables[{i}]: {_messages(exc)}{R}")
+                self.problems.append(_at(f"tables[{i}]", _cited(_messages(exc))))
 
     # --- days and records --------------------------------------------------------------------
 
     def day_list(self, event, days) -> None:
         if not isinstance(days, list):
-            self.problems.append("days: a list is required (cage-records/1)")
+            self.problems.append(_at("days", _cited(_("a list is required"))))
             return
         previous = None
         for i, spec in enumerate(days):
@@ -415,10 +465,18 @@ class _Importer:
             try:
                 date = datetime.date.fromisoformat(spec["date"])
             except (TypeError, KeyError, ValueError):
-                self.problems.append(f"{where}.date: a date (YYYY-MM-DD) is required{R}")
+                self.problems.append(_at(f"{where}.date", _cited(_("a date (YYYY-MM-DD) is required"))))
                 return
             if previous and date <= previous:
-                self.problems.append(f"{where}.date: days must be in date order, {date} comes after {previous}{R}")
+                self.problems.append(
+                    _at(
+                        f"{where}.date",
+                        _cited(
+                            _("days must be in date order, %(date)s comes after %(previous)s")
+                            % {"date": date.isoformat(), "previous": previous.isoformat()}
+                        ),
+                    )
+                )
                 return
             previous = date
             day = self.day(event, spec, where, date)
@@ -426,25 +484,32 @@ class _Importer:
                 return
             records = spec.get("records", [])
             if not isinstance(records, list):
-                self.problems.append(f"{where}.records: a list is required{R}")
+                self.problems.append(_at(f"{where}.records", _cited(_("a list is required"))))
                 return
             if day.status == GamingDay.Status.SETUP and records:
-                self.problems.append(f"{where}.records: a day still in setup has no records (gaming day)")
+                self.problems.append(
+                    _at(
+                        f"{where}.records", _cited(_("a day still in setup has no records"), gettext_lazy("gaming day"))
+                    )
+                )
                 return
             for n, record in enumerate(records, start=1):
                 kind = record.get("type") if isinstance(record, dict) else None
                 try:
                     if not isinstance(record, dict):
-                        raise RuleViolation("a record is an object", "cage-records/1")
+                        raise RuleViolation(_("a record is an object"), FORMAT)
                     self.apply(day, record)
                 except RuleViolation as exc:
                     named = kind[:40] if isinstance(kind, str) else shown(kind)
-                    self.problems.append(f"record {n} ({date}, {named}): {exc}")
+                    self.problems.append(
+                        _("record %(n)s (%(date)s, %(type)s): %(problem)s")
+                        % {"n": n, "date": date.isoformat(), "type": named, "problem": exc}
+                    )
             if spec.get("status") == "reconciling":
                 try:
                     services.day_reconcile(day=day)
                 except RuleViolation as exc:
-                    self.problems.append(f"{where}.status: {exc}")
+                    self.problems.append(_at(f"{where}.status", exc))
 
     def day(self, event, spec: dict, where: str, date: datetime.date) -> GamingDay | None:
         """Add the gaming day with its opening hours and roster (extensions), then open it unless the
@@ -455,23 +520,31 @@ class _Importer:
         closes_at = _time_of_day(spec.get("closes_at"), f"{where}.closes_at", self.problems)
         status = spec.get("status")
         if status is not None and status not in DAY_STATUSES:
-            self.problems.append(f"{where}.status: {status!r} is not one of {', '.join(sorted(DAY_STATUSES))}")
+            self.problems.append(
+                _at(
+                    f"{where}.status",
+                    _("%(value)s is not one of %(statuses)s")
+                    % {"value": repr(status), "statuses": ", ".join(sorted(DAY_STATUSES))},
+                )
+            )
         shifts = spec.get("shifts", [])
         if not isinstance(shifts, list):
-            self.problems.append(f"{where}.shifts: a list is required")
+            self.problems.append(_at(f"{where}.shifts", _("a list is required")))
         if len(self.problems) > problems_before:
             return None
         try:
             day = event_services.day_add(event=event, date=date, opens_at=opens_at, closes_at=closes_at)
         except RuleViolation as exc:
-            self.problems.append(f"{where}.date: {exc}")
+            self.problems.append(_at(f"{where}.date", exc))
             return None
         for j, shift in enumerate(shifts):
             try:
                 if not isinstance(shift, dict):
-                    raise RuleViolation("a shift is an object", "cage-records/1")
+                    raise RuleViolation(_("a shift is an object"), FORMAT)
                 if shift.get("role") not in Role.values:
-                    raise RuleViolation(f"role: {shift.get('role')!r} is not a role", "roster")
+                    raise RuleViolation(
+                        _("role: %(value)s is not a role") % {"value": repr(shift.get("role"))}, gettext_lazy("roster")
+                    )
                 event_services.shift_add(
                     day=day,
                     person=self.person(shift.get("person")),
@@ -480,50 +553,54 @@ class _Importer:
                     ends_at=_when(shift.get("ends_at"), "ends_at"),
                 )
             except RuleViolation as exc:
-                self.problems.append(f"{where}.shifts[{j}]: {exc}")
+                self.problems.append(_at(f"{where}.shifts[{j}]", exc))
             except ValidationError as exc:
-                self.problems.append(f"{where}.shifts[{j}]: {_messages(exc)}")
+                self.problems.append(_at(f"{where}.shifts[{j}]", _messages(exc)))
         if len(self.problems) > problems_before:
             return None
         if status != "setup":
             try:
                 day = event_services.day_open(day=day)
             except RuleViolation as exc:
-                self.problems.append(f"{where}.date: {exc}")
+                self.problems.append(_at(f"{where}.date", exc))
                 return None
         return day
 
     def person(self, person_id) -> Person:
         person = self.people.get(person_id) if isinstance(person_id, str) else None
         if person is None:
-            raise RuleViolation(f"no person with id {shown(person_id)} in people", "cage-records/1")
+            raise RuleViolation(_("no person with id %(id)s in people") % {"id": shown(person_id)}, FORMAT)
         return person
 
     def table(self, table_id):
         table = self.tables.get(table_id) if isinstance(table_id, str) else None
         if table is None:
-            raise RuleViolation(f"no table {shown(table_id)}", "cage-records/1: tables")
+            raise RuleViolation(_("no table %(id)s") % {"id": shown(table_id)}, gettext_lazy("cage-records/1: tables"))
         return table
 
     def apply(self, day: GamingDay, record: dict) -> None:
         kind = record.get("type")
         slip_kind = SLIP_KINDS.get(kind) if isinstance(kind, str) else None
         if slip_kind is None:
-            raise RuleViolation(f"unknown record type {shown(kind)}", "cage-records/1: record types")
+            raise RuleViolation(
+                _("unknown record type %(type)s") % {"type": shown(kind)}, gettext_lazy("cage-records/1: record types")
+            )
         currency, tender = record.get("currency", "CAD"), record.get("tender", "cash")
         if not isinstance(currency, str) or not isinstance(tender, str):
             raise RuleViolation(
-                f"currency and tender are text, not {shown(currency)} and {shown(tender)}", "cage-records/1"
+                _("currency and tender are text, not %(currency)s and %(tender)s")
+                % {"currency": shown(currency), "tender": shown(tender)},
+                FORMAT,
             )
         if currency != "CAD" or tender != "cash":
             services.ledger.check_tender(currency, tender)
         at = _when(record.get("at"), "at")
         signed = record.get("signed")
         if not isinstance(signed, dict):
-            raise RuleViolation("signed: an object of capacity: person id is required", "cage-records/1")
+            raise RuleViolation(_("signed: an object of capacity: person id is required"), FORMAT)
         ref = record.get("ref")
         if ref is not None and (not isinstance(ref, str) or ref in self.refs):
-            raise RuleViolation(f"ref {shown(ref)} must be a string unique in the file", "cage-records/1")
+            raise RuleViolation(_("ref %(ref)s must be a string unique in the file") % {"ref": shown(ref)}, FORMAT)
         common = {"day": day, "at": at, "signed": {c: self.person(p) for c, p in signed.items()}, "ref": ref or ""}
         # Extensions an exported event carries: signatures made after the slip was written, and a
         # slip still waiting for some (as at the window, where they follow from the DRIC's queue).
@@ -531,7 +608,7 @@ class _Importer:
             common["signed_at"] = self.signed_at(record["signed_at"], signed)
         pending = record.get("pending", False)
         if not isinstance(pending, bool):
-            raise RuleViolation(f"pending: {pending!r} must be true or false", "cage-records/1")
+            raise RuleViolation(_("pending: %(value)s must be true or false") % {"value": repr(pending)}, FORMAT)
         if pending:
             common["allow_pending"] = True
         service = getattr(services, slip_kind.service)
@@ -546,15 +623,17 @@ class _Importer:
 
     def signed_at(self, times, signed: dict) -> dict:
         if not isinstance(times, dict):
-            raise RuleViolation("signed_at: an object of capacity: date-time is required", "cage-records/1")
+            raise RuleViolation(_("signed_at: an object of capacity: date-time is required"), FORMAT)
         for capacity in times:
             if capacity not in signed:
-                raise RuleViolation(f"signed_at: {capacity!r} is not signed on this record", "cage-records/1")
+                raise RuleViolation(
+                    _("signed_at: %(capacity)s is not signed on this record") % {"capacity": repr(capacity)}, FORMAT
+                )
         return {capacity: _when(value, f"signed_at.{capacity}") for capacity, value in times.items()}
 
     def chips(self, record):
         if "chips" not in record:
-            raise RuleViolation("chips: required", "cage-records/1")
+            raise RuleViolation(_("chips: required"), FORMAT)
         return record["chips"]
 
     def fields(self, kind, r: dict, c: dict) -> dict:
@@ -587,7 +666,9 @@ class _Importer:
         if TARGET in fields:
             target = self.refs.get(r.get("void")) if isinstance(r.get("void"), str) else None
             if target is None:
-                raise RuleViolation(f"void: no earlier record has ref {shown(r.get('void'))}", "cage-records/1")
+                raise RuleViolation(
+                    _("void: no earlier record has ref %(ref)s") % {"ref": shown(r.get("void"))}, FORMAT
+                )
             kwargs["target"] = target
         if EXPENSE in fields:
             kwargs.update(
@@ -609,32 +690,37 @@ class _Importer:
         if choice is not None:
             if choice not in VARIANCE_REASONS:
                 raise RuleViolation(
-                    f"variance_reason: {choice!r} is not one of {', '.join(VARIANCE_REASONS)}",
-                    "nightly reconciliation: every variance explained",
+                    _("variance_reason: %(value)s is not one of %(reasons)s")
+                    % {"value": repr(choice), "reasons": ", ".join(VARIANCE_REASONS)},
+                    gettext_lazy("nightly reconciliation: every variance explained"),
                 )
             kwargs["variance_reason"] = choice
         lines = r.get("cash_lines")
         if lines is not None:
             pieces = {p.cents for p in BillsAndCoins.DENOMINATIONS}
             if not isinstance(lines, list) or not all(isinstance(line, dict) for line in lines):
-                raise RuleViolation('cash_lines: a list of {"unit": "20.00", "count": 5} is required', "cage-records/1")
+                raise RuleViolation(_('cash_lines: a list of {"unit": "20.00", "count": 5} is required'), FORMAT)
             read = []
             for line in lines:
                 unit = _cents(line.get("unit"), "cash_lines unit")
                 count = line.get("count")
                 if unit not in pieces:
-                    raise RuleViolation(f"cash_lines: {line.get('unit')} is not a Canadian bill or coin", "count")
+                    raise RuleViolation(
+                        _("cash_lines: %(unit)s is not a Canadian bill or coin") % {"unit": line.get("unit")}, COUNT
+                    )
                 if isinstance(count, bool) or not isinstance(count, int) or not 0 < count <= MAX_CHIP_COUNT:
-                    raise RuleViolation(f"cash_lines: {count!r} is not a whole number of pieces", "count")
+                    raise RuleViolation(
+                        _("cash_lines: %(count)s is not a whole number of pieces") % {"count": repr(count)}, COUNT
+                    )
                 read.append({"unit_cents": unit, "count": count})
             if sum(line["unit_cents"] * line["count"] for line in read) != (cash or 0):
-                raise RuleViolation("cash_lines: the bills and coins do not add up to the cash counted", "count")
+                raise RuleViolation(_("cash_lines: the bills and coins do not add up to the cash counted"), COUNT)
             kwargs["cash_lines"] = read
         return kwargs
 
     def hours(self, hours) -> list:
         if not isinstance(hours, dict) or not hours:
-            raise RuleViolation("hours: an object of dealer id: hours is required", "T&C 2.6")
+            raise RuleViolation(_("hours: an object of dealer id: hours is required"), "T&C 2.6")
         return [(self.person(person_id), _hours(person_id, worked)) for person_id, worked in hours.items()]
 
     def counted(self, event, account_id) -> Account:
@@ -643,6 +729,6 @@ class _Importer:
         runner = self.person(account_id)
         if Role.RUNNER not in runner.role_codes():
             raise RuleViolation(
-                f"{account_id} is not a runner; counts are of bank_cash, chip_bank or a runner", "count"
+                _("%(id)s is not a runner; counts are of bank_cash, chip_bank or a runner") % {"id": account_id}, COUNT
             )
         return services.account_get(event, Account.Kind.RUNNER, person=runner)

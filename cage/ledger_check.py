@@ -16,6 +16,7 @@ from cage.selectors.registers import runs, runs_text, serial_checks
 from cage.services.ledger import account_label, instrument_name
 from cage.slip_types import SLIP_KINDS
 from events.models import ChipDenomination, Event, GameTable, GamingDay
+from events.rules import cite
 
 
 def ledger_breaks(events=None) -> list[str]:
@@ -40,8 +41,12 @@ def ledger_breaks(events=None) -> list[str]:
         if row["total"]:
             denomination = denominations.get(row["denomination_id"])
             breaks.append(
-                f"{row['account__event__slug']}: {instrument_name(denomination)} sums to "
-                f"{row['total']} cents over all accounts, not 0"
+                _("%(event)s: %(instrument)s sums to %(total)s cents over all accounts, not 0")
+                % {
+                    "event": row["account__event__slug"],
+                    "instrument": instrument_name(denomination),
+                    "total": row["total"],
+                }
             )
     per_account = (
         Posting.objects.filter(account__in=[a for a in accounts.values() if a.is_custody])
@@ -54,8 +59,14 @@ def ledger_breaks(events=None) -> list[str]:
             account = accounts[row["account_id"]]
             denomination = denominations.get(row["denomination_id"])
             breaks.append(
-                f"{account.event.slug}: {account_label(account)} ({account.code}) holds "
-                f"{row['total']} cents of {instrument_name(denomination)}; custody cannot go negative"
+                _("%(event)s: %(place)s (%(code)s) holds %(total)s cents of %(instrument)s; custody cannot go negative")
+                % {
+                    "event": account.event.slug,
+                    "place": account_label(account),
+                    "code": account.code,
+                    "total": row["total"],
+                    "instrument": instrument_name(denomination),
+                }
             )
     open_events = set(
         GameTable.objects.filter(event__in=events, state=GameTable.State.OPEN).values_list("event_id", flat=True)
@@ -73,9 +84,16 @@ def ledger_breaks(events=None) -> list[str]:
         if row["total"] < 0 and row["account__event_id"] not in open_events:
             denomination = denominations[row["denomination_id"]]
             breaks.append(
-                f"{row['account__event__slug']}: every table is closed and patrons hold "
-                f"{row['total'] // denomination.value_cents} {instrument_name(denomination)}: chips nobody "
-                "bought from the licensee (T&C 3.4.3)"
+                _(
+                    "%(event)s: every table is closed and patrons hold %(count)s %(instrument)s: chips nobody "
+                    "bought from the licensee (%(rule)s)"
+                )
+                % {
+                    "event": row["account__event__slug"],
+                    "count": row["total"] // denomination.value_cents,
+                    "instrument": instrument_name(denomination),
+                    "rule": cite("T&C 3.4.3"),
+                }
             )
     return breaks + slip_breaks(events) + serial_breaks(events) + closed_day_breaks(events)
 

@@ -8,6 +8,8 @@ are append-only: a mistake is corrected by a void, a new slip that reverses the 
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from events.models import ChipDenomination, Event, GameTable, GamingDay, Person
 
@@ -41,17 +43,17 @@ class AppendOnly(models.Model):
 
 class Account(models.Model):
     class Kind(models.TextChoices):
-        BANK_CASH = "bank_cash", "Bank cash (General Cashier)"
-        CHIP_BANK = "chip_bank", "Chip bank (Chip Cashier)"
-        RUNNER = "runner", "Runner"
-        TABLE = "table", "Table tray"
-        TIP_POOL = "tip_pool", "Tip pool"
-        DEALER = "dealer", "Dealer (tips paid)"
-        PATRONS = "patrons", "Patrons"
-        SUPPLIER = "supplier", "Registered supplier"
-        TRUST = "trust", "Licensee's trust account"
-        EXPENSES = "expenses", "Expenses paid"
-        OVER_SHORT = "over_short", "Over/short"
+        BANK_CASH = "bank_cash", _("Bank cash (General Cashier)")
+        CHIP_BANK = "chip_bank", _("Chip bank (Chip Cashier)")
+        RUNNER = "runner", pgettext_lazy("account", "Runner")
+        TABLE = "table", _("Table tray")
+        TIP_POOL = "tip_pool", _("Tip pool")
+        DEALER = "dealer", _("Dealer (tips paid)")
+        PATRONS = "patrons", _("Patrons")
+        SUPPLIER = "supplier", _("Registered supplier")
+        TRUST = "trust", _("Licensee's trust account")
+        EXPENSES = "expenses", _("Expenses paid")
+        OVER_SHORT = "over_short", _("Over/short")
 
     # Places that hold real cash or chips cannot hold less than nothing; the others are the
     # outside world's side of each movement and go negative as a matter of course.
@@ -67,6 +69,8 @@ class Account(models.Model):
     class Meta:
         ordering = ["code"]
         constraints = [models.UniqueConstraint(fields=["event", "code"], name="one_account_code")]
+        verbose_name = _("account")
+        verbose_name_plural = _("accounts")
 
     def __str__(self):
         return self.code
@@ -77,26 +81,26 @@ class Account(models.Model):
 
 
 class SlipType(models.TextChoices):
-    CHIPS_RECEIVED = "chips_received", "Chips received from supplier"
-    CHIPS_RETURNED = "chips_returned", "Chips returned to supplier"
-    FLOAT_IN = "float_in", "Float in"
-    DEPOSIT = "deposit", "Deposit"
-    TABLE_ISSUE = "table_issue", "Table issue"
-    TABLE_RETURN = "table_return", "Table return"
-    TABLE_OPEN = "table_open", "Opener"
-    FILL = "fill", "Fill"
-    CREDIT = "credit", "Credit"
-    TIPS = "tips", "Tips"
-    TABLE_CLOSE = "table_close", "Closer"
-    SALE = "sale", "Chip sale"
-    REDEMPTION = "redemption", "Redemption"
-    RUNNER_ISSUE = "runner_issue", "Runner issue"
-    RUNNER_RETURN = "runner_return", "Runner return"
-    TIP_PAYOUT = "tip_payout", "Tip payout"
-    COUNT = "count", "Count"
-    VOID = "void", "Void"
-    EXPENSE = "expense", "Expense"
-    CLOSE_DAY = "close_day", "Day close"
+    CHIPS_RECEIVED = "chips_received", _("Chips received from supplier")
+    CHIPS_RETURNED = "chips_returned", _("Chips returned to supplier")
+    FLOAT_IN = "float_in", pgettext_lazy("slip", "Float in")
+    DEPOSIT = "deposit", pgettext_lazy("slip", "Deposit")
+    TABLE_ISSUE = "table_issue", pgettext_lazy("slip", "Table issue")
+    TABLE_RETURN = "table_return", pgettext_lazy("slip", "Table return")
+    TABLE_OPEN = "table_open", pgettext_lazy("slip", "Opener")
+    FILL = "fill", pgettext_lazy("slip", "Fill")
+    CREDIT = "credit", pgettext_lazy("slip", "Credit")
+    TIPS = "tips", pgettext_lazy("slip", "Tips")
+    TABLE_CLOSE = "table_close", pgettext_lazy("slip", "Closer")
+    SALE = "sale", pgettext_lazy("slip", "Chip sale")
+    REDEMPTION = "redemption", pgettext_lazy("slip", "Redemption")
+    RUNNER_ISSUE = "runner_issue", pgettext_lazy("slip", "Runner issue")
+    RUNNER_RETURN = "runner_return", pgettext_lazy("slip", "Runner return")
+    TIP_PAYOUT = "tip_payout", pgettext_lazy("slip", "Tip payout")
+    COUNT = "count", pgettext_lazy("slip", "Count")
+    VOID = "void", pgettext_lazy("slip", "Void")
+    EXPENSE = "expense", pgettext_lazy("slip", "Expense")
+    CLOSE_DAY = "close_day", pgettext_lazy("slip", "Day close")
 
 
 class SlipCounter(models.Model):
@@ -109,6 +113,8 @@ class SlipCounter(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["event", "slip_type"], name="one_counter_per_slip_type")]
+        verbose_name = _("slip counter")
+        verbose_name_plural = _("slip counters")
 
 
 class Slip(AppendOnly):
@@ -142,6 +148,8 @@ class Slip(AppendOnly):
             models.CheckConstraint(condition=models.Q(serial__gt=0), name="slip_serial_positive"),
         ]
         indexes = [models.Index(fields=["day", "slip_type"])]
+        verbose_name = _("slip")
+        verbose_name_plural = _("slips")
 
     def __str__(self):
         return self.number
@@ -159,12 +167,14 @@ class Posting(AppendOnly):
     account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="postings")
     # Null is cash; otherwise chips of this denomination.
     denomination = models.ForeignKey(ChipDenomination, on_delete=models.PROTECT, null=True, blank=True)
-    amount = models.BigIntegerField(help_text="cents; positive into the account")
+    amount = models.BigIntegerField(help_text=_("cents; positive into the account"))
 
     class Meta:
         ordering = ["id"]
         constraints = [models.CheckConstraint(condition=~models.Q(amount=0), name="posting_amount_not_zero")]
         indexes = [models.Index(fields=["account", "denomination"])]
+        verbose_name = _("posting")
+        verbose_name_plural = _("postings")
 
     def __str__(self):
         return f"{self.account} {self.amount:+d}"
@@ -183,6 +193,8 @@ class Signature(AppendOnly):
             # One person never signs two capacities: the preparer never authorizes.
             models.UniqueConstraint(fields=["slip", "person"], name="one_capacity_per_person"),
         ]
+        verbose_name = _("signature")
+        verbose_name_plural = _("signatures")
 
     def __str__(self):
         return f"{self.capacity}: {self.person}"
@@ -197,6 +209,8 @@ class SlipPrint(models.Model):
 
     class Meta:
         ordering = ["id"]
+        verbose_name = _("slip printing")
+        verbose_name_plural = _("slip printings")
 
 
 class OpenerSignOff(AppendOnly):
@@ -209,8 +223,8 @@ class OpenerSignOff(AppendOnly):
     """
 
     class Via(models.TextChoices):
-        APP = "app", "In the app, from the DRIC's own session"
-        RECORDS_FILE = "records_file", "With the day's close in a records file"
+        APP = "app", _("In the app, from the DRIC's own session")
+        RECORDS_FILE = "records_file", _("With the day's close in a records file")
 
     slip = models.OneToOneField(Slip, on_delete=models.PROTECT, related_name="sign_off")
     person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="+")
@@ -219,9 +233,11 @@ class OpenerSignOff(AppendOnly):
 
     class Meta:
         ordering = ["id"]
+        verbose_name = _("opener sign-off")
+        verbose_name_plural = _("opener sign-offs")
 
     def __str__(self):
-        return f"{self.slip}: signed off by {self.person}"
+        return _("%(slip)s: signed off by %(name)s") % {"slip": self.slip, "name": self.person}
 
 
 class CountShown(AppendOnly):
@@ -240,3 +256,5 @@ class CountShown(AppendOnly):
 
     class Meta:
         ordering = ["id"]
+        verbose_name = _("count set beside the books")
+        verbose_name_plural = _("counts set beside the books")

@@ -1,9 +1,10 @@
 """Money is integer cents everywhere; these are the only places it turns into text or is split."""
 
 import re
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 
-from django.utils.translation import get_language
+from django.utils.formats import number_format
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from events.rules import RuleViolation
@@ -27,6 +28,24 @@ def dollars(cents: int) -> str:
     if (get_language() or "").startswith("fr"):
         return f"{sign}{whole:,}".replace(",", NBSP) + f",{part:02d}{NBSP}$"
     return f"{sign}${whole:,}.{part:02d}"
+
+
+def face(key: str) -> str:
+    """A chip denomination's key ("5", "0.50") as the active language writes the number: "0.50"
+    in English, "0,50" in French. The dollar sign is the sentence's: "$%(value)s chips"."""
+    text = str(key)
+    if (get_language() or "").startswith("fr"):
+        return text.replace(".", ",")
+    return text
+
+
+def count_text(n: int) -> str:
+    """A whole number of chips or pieces, grouped as the active language groups the dollars
+    beside it: "1,000" in English, "1 000" (no-break space) in French."""
+    text = f"{int(n):,}"
+    if (get_language() or "").startswith("fr"):
+        return text.replace(",", NBSP)
+    return text
 
 
 def largest_remainder_split(total: int, weights: list[Decimal]) -> list[int]:
@@ -54,12 +73,25 @@ def shortest_decimal(value: Decimal) -> str:
     return text
 
 
+def hours_text(value) -> str:
+    """Hours worked for people, in the active language: 4 → "4", 2.50 → "2.5" in English and
+    "2,5" in French. `value` is a Decimal or its text as a slip keeps it ("3.5")."""
+    try:
+        hours = Decimal(value)
+    except (InvalidOperation, TypeError, ValueError):
+        return str(value)
+    if not hours.is_finite():
+        return str(value)
+    return number_format(Decimal(shortest_decimal(hours)))
+
+
 # --- what a person types at the cage window ---------------------------------------------------
 
 # The records format's bounds (cage-records/1: amounts): one amount of cash, one count of chips.
 MAX_AMOUNT_CENTS = 10_000_000_00
 MAX_CHIP_COUNT = 1_000_000
-AMOUNTS_RULE = "cage-records/1: amounts"
+# The product's own rule, named in the reader's language (events.rules.RuleViolation).
+AMOUNTS_RULE = gettext_lazy("cage-records/1: amounts")
 
 # Spaces that may group thousands: the space, the no-break space and the narrow no-break space.
 GROUP_SPACES = " \u00a0\u202f"

@@ -20,6 +20,11 @@ import json
 import math
 import unicodedata
 
+from django.utils.translation import gettext as _
+
+from cage.money import count_text
+from events.rules import cite
+
 FORMAT_RULE = "cage-records/1"
 # The format nests 6 levels (file, days, a day, records, a record, its chips or signatures);
 # extensions get some room.
@@ -28,6 +33,18 @@ MAX_TEXT = 1000
 MAX_DIGITS = 100
 MAX_PROBLEMS = 50
 TEXT_CONTROLS = {"\t", "\n", "\r"}
+
+
+def cited(message, rule=FORMAT_RULE) -> str:
+    """`what is wrong (rule)`, as a RuleViolation reads, the rule cited in the reader's language;
+    by default the format's own name, which reads the same in every language."""
+    return _("%(message)s (%(rule)s)") % {"message": message, "rule": cite(rule)}
+
+
+def problem_at(where: str, problem) -> str:
+    """One problem line: `FIELD: what is wrong (rule)`. FIELD is the file's own name for the place
+    ("file", "event.slug", "days[0].records[3].chips"), the same in every language."""
+    return _("%(where)s: %(problem)s") % {"where": where, "problem": problem}
 
 
 class _Refused(ValueError):
@@ -39,29 +56,45 @@ def _no_duplicate_keys(pairs):
     for key, _value in pairs:
         if key in seen:
             raise _Refused(
-                f"file: the key {_short(key)} appears twice in one object; each key of an object "
-                f"appears once ({FORMAT_RULE})"
+                problem_at(
+                    "file",
+                    cited(
+                        _("the key %(key)s appears twice in one object; each key of an object appears once")
+                        % {"key": _short(key)}
+                    ),
+                )
             )
         seen.add(key)
     return dict(pairs)
 
 
 def _no_constant(name):
-    raise _Refused(f"file: {name} is not a JSON number; amounts and counts are numbers or text ({FORMAT_RULE})")
+    raise _Refused(
+        problem_at(
+            "file", cited(_("%(name)s is not a JSON number; amounts and counts are numbers or text") % {"name": name})
+        )
+    )
 
 
 def _finite_float(text):
     value = float(text)
     if not math.isfinite(value):
-        raise _Refused(f"file: the number {_short(text)} is too large to be read ({FORMAT_RULE})")
+        raise _Refused(
+            problem_at("file", cited(_("the number %(number)s is too large to be read") % {"number": _short(text)}))
+        )
     return value
 
 
 def _bounded_int(text):
     if len(text.lstrip("-")) > MAX_DIGITS:
         raise _Refused(
-            f"file: a number of {len(text.lstrip('-')):,} digits is beyond any number of the records format "
-            f"({FORMAT_RULE})"
+            problem_at(
+                "file",
+                cited(
+                    _("a number of %(digits)s digits is beyond any number of the records format")
+                    % {"digits": count_text(len(text.lstrip("-")))}
+                ),
+            )
         )
     return int(text)
 
@@ -72,8 +105,13 @@ def load(raw: bytes):
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ValueError(
-            f"file: the byte 0x{raw[exc.start]:02x} at position {exc.start} is not UTF-8; a records file is "
-            f"JSON text in UTF-8 ({FORMAT_RULE})"
+            problem_at(
+                "file",
+                cited(
+                    _("the byte %(byte)s at position %(position)s is not UTF-8; a records file is JSON text in UTF-8")
+                    % {"byte": f"0x{raw[exc.start]:02x}", "position": exc.start}
+                ),
+            )
         ) from None
     try:
         return json.loads(
@@ -87,11 +125,23 @@ def load(raw: bytes):
         raise ValueError(str(exc)) from None
     except RecursionError:
         raise ValueError(
-            f"file: nested too deeply to be read; a records file nests {MAX_DEPTH} levels at most ({FORMAT_RULE})"
+            problem_at(
+                "file",
+                cited(
+                    _("nested too deeply to be read; a records file nests %(levels)s levels at most")
+                    % {"levels": MAX_DEPTH}
+                ),
+            )
         ) from None
     except json.JSONDecodeError as exc:
         raise ValueError(
-            f"file: not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno} ({FORMAT_RULE})"
+            problem_at(
+                "file",
+                cited(
+                    _("not JSON: %(error)s at line %(line)s, column %(column)s")
+                    % {"error": exc.msg, "line": exc.lineno, "column": exc.colno}
+                ),
+            )
         ) from None
 
 
@@ -109,13 +159,18 @@ def _short(text, longest=40) -> str:
 
 def _text_problem(text: str) -> str | None:
     if len(text) > MAX_TEXT:
-        return f"{len(text):,} characters of text; a text of the records format is at most {MAX_TEXT:,}"
+        return _("%(length)s characters of text; a text of the records format is at most %(most)s") % {
+            "length": count_text(len(text)),
+            "most": count_text(MAX_TEXT),
+        }
     for character in text:
         category = unicodedata.category(character)
         if category == "Cc" and character not in TEXT_CONTROLS:
-            return f"the control character U+{ord(character):04X} is not text"
+            return _("the control character %(code)s is not text") % {"code": f"U+{ord(character):04X}"}
         if category == "Cs":
-            return f"U+{ord(character):04X} is half of a character (an unpaired surrogate), not text"
+            return _("%(code)s is half of a character (an unpaired surrogate), not text") % {
+                "code": f"U+{ord(character):04X}"
+            }
     return None
 
 
@@ -127,16 +182,23 @@ def document_problems(data) -> list[str]:
         path, node, depth = stack.pop()
         where = _where(path)
         if depth > MAX_DEPTH:
-            problems.append(f"{where}: nested deeper than the {MAX_DEPTH} levels of a records file ({FORMAT_RULE})")
+            problems.append(
+                problem_at(
+                    where,
+                    cited(_("nested deeper than the %(levels)s levels of a records file") % {"levels": MAX_DEPTH}),
+                )
+            )
         elif isinstance(node, dict):
             children = []
             for key, value in node.items():
                 if not isinstance(key, str):
-                    problems.append(f"{where}: the key {key!r:.40} is not text ({FORMAT_RULE})")
+                    problems.append(
+                        problem_at(where, cited(_("the key %(key)s is not text") % {"key": f"{key!r:.40}"}))
+                    )
                     continue
                 problem = _text_problem(key)
                 if problem:
-                    problems.append(f"{where}: a key: {problem} ({FORMAT_RULE})")
+                    problems.append(problem_at(where, cited(_("a key: %(problem)s") % {"problem": problem})))
                     continue
                 children.append((path + (key,), value, depth + 1))
             stack.extend(reversed(children))
@@ -145,18 +207,26 @@ def document_problems(data) -> list[str]:
         elif isinstance(node, str):
             problem = _text_problem(node)
             if problem:
-                problems.append(f"{where}: {problem} ({FORMAT_RULE})")
+                problems.append(problem_at(where, cited(problem)))
         elif isinstance(node, bool) or node is None:
             pass
         elif isinstance(node, int):
             # Smaller numbers are refused by their field's own bound, by name.
             if node.bit_length() > MAX_DIGITS * 10 // 3:
-                problems.append(f"{where}: a number of more than {MAX_DIGITS} digits ({FORMAT_RULE})")
+                problems.append(
+                    problem_at(where, cited(_("a number of more than %(digits)s digits") % {"digits": MAX_DIGITS}))
+                )
         elif isinstance(node, float):
             if not math.isfinite(node):
-                problems.append(f"{where}: {node} is not a JSON number ({FORMAT_RULE})")
+                problems.append(problem_at(where, cited(_("%(value)s is not a JSON number") % {"value": node})))
         else:
-            problems.append(f"{where}: a {type(node).__name__} is not a JSON value ({FORMAT_RULE})")
+            problems.append(
+                problem_at(where, cited(_("a %(type)s is not a JSON value") % {"type": type(node).__name__}))
+            )
     if stack and len(problems) >= MAX_PROBLEMS:
-        problems.append(f"file: more problems not listed; the first {MAX_PROBLEMS} are above ({FORMAT_RULE})")
+        problems.append(
+            problem_at(
+                "file", cited(_("more problems not listed; the first %(count)s are above") % {"count": MAX_PROBLEMS})
+            )
+        )
     return problems

@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
+from cage.local import clock
 from cage.money import cents_str, dollars
 from cage.selectors.slips import State
 from cage.slip_types import SLIP_KINDS
@@ -119,7 +120,7 @@ class RegisterTable(tables.Table):
         return value.isoformat()
 
     def render_time(self, value):
-        return value.strftime("%H:%M")
+        return clock(value)
 
     def render_chips(self, value):
         return format_html_join("", '<span class="line">{}</span>', ((line,) for line in value))

@@ -8,7 +8,6 @@ escaped before it reaches a Paragraph, because reportlab reads its text as marku
 import io
 from xml.sax.saxutils import escape
 
-from django.utils import dateformat, timezone
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import letter
@@ -16,7 +15,8 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from cage.money import dollars
+from cage.local import moment, weekday
+from cage.money import count_text, dollars
 
 PAGE_WIDTH, PAGE_HEIGHT = letter
 MARGIN = 0.6 * inch
@@ -61,13 +61,13 @@ def _p(text, style=BODY) -> Paragraph:
 
 
 def _when(at) -> str:
-    """An aware datetime in the event's local time, as the rest of the product shows times."""
-    return dateformat.format(timezone.localtime(at), "Y-m-d H:i")
+    """An aware datetime in the event's local time, in the reader's language's format."""
+    return moment(at)
 
 
 def _day(date) -> str:
-    # The weekday helps people at a fair that runs several days; dateformat translates its name.
-    return dateformat.format(date, "l, Y-m-d")
+    # The weekday helps people at a fair that runs several days.
+    return weekday(date)
 
 
 def _ruled(rows, widths, *, right=(), total_row=False) -> Table:
@@ -93,11 +93,11 @@ def _ruled(rows, widths, *, right=(), total_row=False) -> Table:
 def _pieces(heading: str, lines: list[dict], total_label: str) -> Table:
     """Chips or bills and coins: label, count, value, and a total row."""
     rows = [[heading, _("Count"), _("Value")]]
-    rows += [[_p(line["label"], CELL), f"{line['count']:,}", dollars(line["cents"])] for line in lines]
+    rows += [[_p(line["label"], CELL), count_text(line["count"]), dollars(line["cents"])] for line in lines]
     rows.append(
         [
             total_label,
-            f"{sum(line['count'] for line in lines):,}",
+            count_text(sum(line["count"] for line in lines)),
             dollars(sum(line["cents"] for line in lines)),
         ]
     )
@@ -297,8 +297,13 @@ def _void_stamp(canvas, text: str) -> None:
     # See-through, so every figure under the stamp can still be read.
     canvas.setFillAlpha(0.28)
     canvas.setStrokeAlpha(0.5)
-    canvas.setFont("Helvetica-Bold", 140)
-    canvas.drawCentredString(0, -10, _("VOID"))
+    # As large as the stamp's box takes: "VOID" at 140 pt, a longer word (French "ANNULÉE") smaller.
+    label = _("VOID")
+    big = 140
+    while big > 60 and canvas.stringWidth(label, "Helvetica-Bold", big) > 470:
+        big -= 2
+    canvas.setFont("Helvetica-Bold", big)
+    canvas.drawCentredString(0, -10, label)
     canvas.setFillAlpha(0.6)
     # The void's text must stay inside the stamp's box; the flow prints it whole in any case.
     size = 16

@@ -21,7 +21,8 @@ document.querySelectorAll("form[data-slip-form]").forEach(function (form) {
     var cashInput = form.querySelector("input[name=cash]");
     // Chips change hands at face value: the cash follows the chips until the cashier types it.
     if (cashInput && form.dataset.faceValue === "yes" && cents && !cashInput.dataset.typed) {
-      cashInput.value = (cents / 100).toFixed(2);
+      // Written as the cashier writes it: "12,50" in French, "12.50" in English.
+      cashInput.value = lang === "fr-CA" ? (cents / 100).toFixed(2).replace(".", ",") : (cents / 100).toFixed(2);
     }
   }
   var typedCash = form.querySelector("input[name=cash]");

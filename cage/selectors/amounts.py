@@ -4,6 +4,7 @@ from django.db.models import OuterRef, Subquery, Sum
 from django.utils.translation import gettext as _
 
 from cage.models import Posting, Slip, SlipType
+from cage.money import face
 
 
 def cash_moved_subquery(ref: str = "pk"):
@@ -42,5 +43,7 @@ def amount_of(slip: Slip, values: dict[str, int], cash_moved: int | None) -> int
 def chip_counts(chips: dict | None) -> list[str]:
     """["40 × $5", "2 × $25"]: the chips a slip names, as people write them on a sheet."""
     return [
-        _("%(count)s × $%(value)s") % {"count": count, "value": key} for key, count in (chips or {}).items() if count
+        _("%(count)s × $%(value)s") % {"count": count, "value": face(key)}
+        for key, count in (chips or {}).items()
+        if count
     ]

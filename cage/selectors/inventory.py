@@ -10,7 +10,7 @@ from django.db.models import Count, Sum
 from django.utils.translation import gettext as _
 
 from cage.models import Account, Posting, Slip, SlipType
-from cage.money import dollars
+from cage.money import count_text, dollars
 from cage.services.ledger import balances
 from events.models import ChipDenomination, Event, GameTable, GamingDay, Person, Role
 
@@ -30,7 +30,7 @@ class Chips:
 
     @property
     def count_shown(self) -> str:
-        return f"{self.count:,}"  # 1,000 chips, read at a glance like the dollars beside them
+        return count_text(self.count)  # 1,000 chips, read at a glance like the dollars beside them
 
 
 @dataclass

@@ -8,8 +8,9 @@ from decimal import Decimal
 from django.db.models import Q, Sum
 
 from cage.models import Account, Posting, Signature, Slip, SlipType
-from cage.money import dollars, shortest_decimal
+from cage.money import dollars, hours_text
 from cage.selectors.amounts import amount_of, cash_moved_subquery
+from cage.slip_types import SLIP_KINDS
 from events.models import Event, GamingDay, Person
 
 
@@ -79,7 +80,8 @@ def day_slips(day: GamingDay | None, person: Person) -> list[dict]:
         rows.append(
             {
                 "slip": slip,
-                "label": slip.get_slip_type_display(),
+                # As its number says it everywhere else: "Chips received 1", "Fill 4".
+                "label": SLIP_KINDS[slip.slip_type].label,
                 "serial": slip.serial,
                 "at": slip.at,
                 "table": slip.table.code if slip.table else "",
@@ -109,12 +111,10 @@ def tip_shares(event: Event, person: Person) -> dict:
             if share["person"] == person.code:
                 hours[payout.day.date] += Decimal(share["hours"])
                 cents[payout.day.date] += share["amount"]
-    days = [
-        {"date": date, "hours": shortest_decimal(hours[date]), "amount": dollars(cents[date])} for date in sorted(cents)
-    ]
+    days = [{"date": date, "hours": hours_text(hours[date]), "amount": dollars(cents[date])} for date in sorted(cents)]
     return {
         "days": days,
-        "hours": shortest_decimal(sum(hours.values(), Decimal(0))),
+        "hours": hours_text(sum(hours.values(), Decimal(0))),
         "amount": dollars(sum(cents.values())),
         "empty": not days,
     }

@@ -5,8 +5,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from cage.fields import BillsAndCoins
+from cage.local import moment
 from cage.models import Account, OpenerSignOff, Posting, Slip, SlipType
-from cage.money import dollars
+from cage.money import dollars, hours_text
 from cage.selectors.openers import check_text, closer_check_of
 from cage.selectors.slips import State, slip_state
 from cage.services.ledger import account_label, chips_label, instrument_label
@@ -64,8 +65,7 @@ def slip_sheet(slip: Slip, *, reprint: bool = False) -> dict:
             facts.append(
                 (
                     _("Signed off"),
-                    _("by %(name)s (DRIC), %(at)s")
-                    % {"name": sign_off.person.name, "at": f"{timezone.localtime(sign_off.signed_at):%Y-%m-%d %H:%M}"}
+                    _("by %(name)s (DRIC), %(at)s") % {"name": sign_off.person.name, "at": moment(sign_off.signed_at)}
                     if sign_off
                     else _("not yet: the DRIC signs off the difference"),
                 )
@@ -75,7 +75,8 @@ def slip_sheet(slip: Slip, *, reprint: bool = False) -> dict:
         facts.append(
             (
                 names.get(share["person"], share["person"]),
-                _("%(hours)s h: %(amount)s") % {"hours": share["hours"], "amount": dollars(share["amount"])},
+                _("%(hours)s h: %(amount)s")
+                % {"hours": hours_text(share["hours"]), "amount": dollars(share["amount"])},
             )
         )
 

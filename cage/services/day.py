@@ -1,6 +1,7 @@
 """The nightly close: reconcile, check, approve, lock."""
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
@@ -93,7 +94,8 @@ def day_reconcile(*, day: GamingDay) -> GamingDay:
     open_tables = list(day.event.tables.filter(state=GameTable.State.OPEN).values_list("code", flat=True))
     if open_tables:
         raise RuleViolation(
-            f"tables still open: {', '.join(open_tables)}", "gaming day: every table closed before reconciling"
+            _("tables still open: %(tables)s") % {"tables": ", ".join(open_tables)},
+            gettext_lazy("gaming day: every table closed before reconciling"),
         )
     before = day.status
     day.status = GamingDay.Status.RECONCILING
@@ -128,7 +130,10 @@ def close_day(*, day: GamingDay, signed, records_file: bool = False, **meta) -> 
             )
     problems = close_problems(day, records_file=records_file)
     if problems:
-        raise RuleViolation("the day cannot close: " + "; ".join(problems), "nightly reconciliation")
+        raise RuleViolation(
+            _("the day cannot close: %(problems)s") % {"problems": "; ".join(problems)},
+            gettext_lazy("nightly reconciliation"),
+        )
     slip = post_slip(
         day=day,
         slip_type=SlipType.CLOSE_DAY,

@@ -15,16 +15,24 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from audit import services as audit
+from cage.local import day as day_text
+from cage.local import moment
 from cage.models import Account, Posting, Signature, Slip, SlipCounter, SlipType
-from cage.money import AMOUNTS_RULE, MAX_CHIP_COUNT, dollars
+from cage.money import AMOUNTS_RULE, MAX_CHIP_COUNT, count_text, dollars, face
 from cage.slip_types import SLIP_KINDS, SlipKind
 from events.models import ChipDenomination, Event, GameTable, GamingDay, Person, Role
 from events.rules import RuleViolation
 
 CASH = None  # the instrument key for cash; chips are keyed by their ChipDenomination
+
+# The product's own rules, named in the reader's language (events.rules.RuleViolation).
+RECORDS_FORMAT = "cage-records/1"  # the format's name reads the same in both languages
+SIGNATURES = gettext_lazy("slips and signatures")
+CHIP_COUNT = gettext_lazy("chip count")
+STEPS = gettext_lazy("custody: chips move when they change hands")
 
 # Who signs what, read from the one declaration of each slip type: {slip type: {capacity: roles}}.
 CAPACITIES: dict[str, dict[str, tuple[str, ...]]] = {
@@ -37,7 +45,7 @@ class DuplicateRequest(Exception):
 
     def __init__(self, slip: Slip):
         self.slip = slip
-        super().__init__(f"already recorded as {slip.number}")
+        super().__init__(_("already recorded as %(slip)s") % {"slip": slip.number})
 
 
 @dataclass(frozen=True)
@@ -59,7 +67,7 @@ def instrument_label(denomination: ChipDenomination | None) -> str:
 
 def chips_label(key: str) -> str:
     """ "$5 chips": how people name a denomination."""
-    return _("$%(value)s chips") % {"value": key}
+    return _("$%(value)s chips") % {"value": face(key)}
 
 
 # --- accounts ---------------------------------------------------------------------------
@@ -91,14 +99,14 @@ def account_label(account: Account) -> str:
 
 
 PLACE_NAMES = {
-    Account.Kind.BANK_CASH: _lazy("bank cash"),
-    Account.Kind.CHIP_BANK: _lazy("chip bank"),
-    Account.Kind.TIP_POOL: _lazy("tip pool"),
-    Account.Kind.PATRONS: _lazy("patrons"),
-    Account.Kind.SUPPLIER: _lazy("registered supplier"),
-    Account.Kind.TRUST: _lazy("licensee's trust account"),
-    Account.Kind.EXPENSES: _lazy("expenses paid"),
-    Account.Kind.OVER_SHORT: _lazy("over/short"),
+    Account.Kind.BANK_CASH: gettext_lazy("bank cash"),
+    Account.Kind.CHIP_BANK: gettext_lazy("chip bank"),
+    Account.Kind.TIP_POOL: gettext_lazy("tip pool"),
+    Account.Kind.PATRONS: gettext_lazy("patrons"),
+    Account.Kind.SUPPLIER: gettext_lazy("registered supplier"),
+    Account.Kind.TRUST: gettext_lazy("licensee's trust account"),
+    Account.Kind.EXPENSES: gettext_lazy("expenses paid"),
+    Account.Kind.OVER_SHORT: gettext_lazy("over/short"),
 }
 
 
@@ -126,39 +134,55 @@ def balance(account: Account) -> dict[int | None, int]:
 def chips_legs_value(event: Event, chips: dict[str, int], *, allow_empty: bool = False) -> dict[ChipDenomination, int]:
     """{denomination key: number of chips} to {ChipDenomination: cents}, refusing what is wrong."""
     if not isinstance(chips, dict):
-        raise RuleViolation("chips must be an object of denomination: number of chips", "cage-records/1")
+        raise RuleViolation(_("chips must be an object of denomination: number of chips"), RECORDS_FORMAT)
     known = {d.key: d for d in event.denominations.all()}
     result = {}
     for key, count in chips.items():
         denomination = known.get(str(key))
         if denomination is None:
             raise RuleViolation(
-                f"the event has no ${key} chip; its chips are {', '.join('$' + k for k in known)}",
+                _("the event has no $%(key)s chip; its chips are %(chips)s")
+                % {"key": face(key), "chips": ", ".join(_("$%(value)s") % {"value": face(k)} for k in known)},
                 "T&C 3.4.3",
             )
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise RuleViolation(
-                f"${key} chips: {reprlib.repr(count)} is not a whole number of chips of 0 or more", "chip count"
+                _("%(chips)s: %(count)s is not a whole number of chips of 0 or more")
+                % {"chips": chips_label(key), "count": reprlib.repr(count)},
+                CHIP_COUNT,
             )
         if count > MAX_CHIP_COUNT:
             raise RuleViolation(
-                _("$%(key)s chips: %(count)s is more than the %(most)s chips of one denomination a record may count")
-                % {"key": key, "count": reprlib.repr(count), "most": f"{MAX_CHIP_COUNT:,}"},
+                _("%(chips)s: %(count)s is more than the %(most)s chips of one denomination a record may count")
+                % {"chips": chips_label(key), "count": reprlib.repr(count), "most": count_text(MAX_CHIP_COUNT)},
                 AMOUNTS_RULE,
             )
         if count:
             result[denomination] = count * denomination.value_cents
     if not result and not allow_empty:
-        raise RuleViolation("no chips given; at least one count must be above 0", "chip count")
+        raise RuleViolation(_("no chips given; at least one count must be above 0"), CHIP_COUNT)
     return result
+
+
+# How a patron may pay, as a refusal names it (cage.forms.TENDERS offers these at the window).
+TENDER_NAMES = {
+    "debit card": gettext_lazy("debit card"),
+    "credit card": gettext_lazy("credit card"),
+    "cheque": gettext_lazy("cheque"),
+}
 
 
 def check_tender(currency: str, tender: str) -> None:
     if currency != "CAD":
-        raise RuleViolation(f"{currency} refused: chips are bought and redeemed for Canadian currency only", "T&C 3.6")
+        raise RuleViolation(
+            _("%(currency)s refused: chips are bought and redeemed for Canadian currency only")
+            % {"currency": currency},
+            "T&C 3.6",
+        )
     if tender != "cash":
         raise RuleViolation(
-            f"payment by {tender} refused: no credit of any kind, debit or credit cards or cheques",
+            _("payment by %(tender)s refused: no credit of any kind, debit or credit cards or cheques")
+            % {"tender": TENDER_NAMES.get(tender, tender)},
             "T&C 3.7",
         )
 
@@ -172,7 +196,7 @@ def check_signer(
         raise RuleViolation(
             _("a %(slip)s slip has no capacity %(capacity)s; it takes %(capacities)s")
             % {"slip": str(kind.label).lower(), "capacity": capacity, "capacities": ", ".join(kind.codes)},
-            "slips and signatures",
+            SIGNATURES,
         )
     if person.event_id != event.id:
         raise RuleViolation(_("%(name)s is not on this event") % {"name": person.name}, "T&C 2")
@@ -191,7 +215,7 @@ def check_signer(
                         )
                     ),
                 },
-                "T&C 2: cage transactions witnessed and authorized",
+                "T&C 2",
             )
     if person.registration != Person.Registration.GOOD:
         raise RuleViolation(
@@ -208,14 +232,18 @@ def check_signer(
                 raise RuleViolation(
                     _("%(capacity)s must be signed by the runner named on the slip, %(runner)s")
                     % {"capacity": cap.label, "runner": runner.name},
-                    "T&C 2.1.2: the Chip Cashier supervises runners",
+                    "T&C 2.1.2",
                 )
         elif kind.type == SlipType.SALE:
             roles = (Role.CHIP_CASHIER,)
     if not person.role_codes() & set(roles):
         raise RuleViolation(
             _("%(capacity)s must be signed by the %(roles)s; %(name)s does not hold that role")
-            % {"capacity": cap.label, "roles": " or ".join(str(Role(r).label) for r in roles), "name": person.name},
+            % {
+                "capacity": cap.label,
+                "roles": _(" or ").join(str(Role(r).label) for r in roles),
+                "name": person.name,
+            },
             "T&C 2",
         )
 
@@ -241,7 +269,7 @@ def check_signatures(
             raise RuleViolation(
                 _("a %(slip)s slip has no capacity %(capacity)s; it takes %(capacities)s")
                 % {"slip": str(kind.label).lower(), "capacity": capacity, "capacities": ", ".join(kind.codes)},
-                "slips and signatures",
+                SIGNATURES,
             )
     if allow_pending:
         required = [] if kind.deferred else [c.code for c in kind.step_capacities(1)]
@@ -255,7 +283,7 @@ def check_signatures(
                 "slip": str(kind.label).lower(),
                 "capacities": ", ".join(str(kind.capacity(c).label).lower() for c in missing),
             },
-            "slips and signatures: every capacity signs",
+            gettext_lazy("slips and signatures: every capacity signs"),
         )
     done = kind.steps_done(signed)
     for capacity, person in signed.items():
@@ -268,7 +296,7 @@ def check_signatures(
                     "capacity": kind.capacity(capacity).label,
                     "first": ", ".join(str(c.label).lower() for c in kind.step_capacities(done + 1)),
                 },
-                "custody: chips move when they change hands",
+                STEPS,
             )
 
 
@@ -287,12 +315,17 @@ def lock_day(day: GamingDay, *, allowed: tuple[str, ...] = (GamingDay.Status.OPE
     if day.status not in allowed:
         if day.status == GamingDay.Status.CLOSED:
             raise RuleViolation(
-                f"the gaming day {day.date} is closed and locked", "gaming day: a closed day takes no posting"
+                _("the gaming day %(date)s is closed and locked") % {"date": day_text(day.date)},
+                gettext_lazy("gaming day: a closed day takes no posting"),
             )
+        message = (
+            _("the gaming day %(date)s is %(status)s; this slip needs it open")
+            if tuple(allowed) == (GamingDay.Status.OPEN,)
+            else _("the gaming day %(date)s is %(status)s; this slip needs it open or reconciling")
+        )
         raise RuleViolation(
-            f"the gaming day {day.date} is {day.get_status_display().lower()}; this slip needs it "
-            f"{' or '.join(allowed)}",
-            "gaming day",
+            message % {"date": day_text(day.date), "status": day.get_status_display().lower()},
+            gettext_lazy("gaming day"),
         )
     return day
 
@@ -353,9 +386,9 @@ def post_slip(
                 _("%(capacity)s is signed at %(when)s, before the slip was written")
                 % {
                     "capacity": SLIP_KINDS[slip_type].capacity(capacity).label,
-                    "when": f"{timezone.localtime(when):%Y-%m-%d %H:%M}",
+                    "when": moment(when),
                 },
-                "slips and signatures",
+                SIGNATURES,
             )
     check_in_order(event, at)
     kind = SLIP_KINDS[slip_type]
@@ -397,10 +430,10 @@ def check_in_order(event: Event, at: datetime.datetime) -> None:
         raise RuleViolation(
             _("%(at)s is earlier than the last slip (%(last)s); slips are recorded in order")
             % {
-                "at": f"{timezone.localtime(at):%Y-%m-%d %H:%M}",
-                "last": f"{timezone.localtime(last):%Y-%m-%d %H:%M}",
+                "at": moment(at),
+                "last": moment(last),
             },
-            "cage-records/1: at never earlier than the record before",
+            gettext_lazy("cage-records/1: at never earlier than the record before"),
         )
 
 
@@ -446,7 +479,7 @@ def check_custody(merged: dict, accounts: dict[int, Account], slip_type: str) ->
                     "wanted": dollars(-amount),
                     "slip": SLIP_KINDS[slip_type].label.lower(),
                 },
-                "custody: no account pays out what it does not hold",
+                gettext_lazy("custody: no account pays out what it does not hold"),
             )
 
 

@@ -15,6 +15,7 @@ from collections import Counter
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
@@ -25,7 +26,10 @@ from events.rules import RuleViolation
 
 from .ledger import lock_day
 
-RULE = "T&C 2: openers checked against the last closers, differences signed off by the DRIC"
+# T&C 2: the designated persons witness and authorize the cage's transactions and approve the
+# control sheets; the product's own rule is that openers are checked against the last closers.
+RULE = "T&C 2"
+CLOSER_CHECK = gettext_lazy("openers checked against the last closers, differences signed off by the DRIC")
 SETTLING = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
 
 
@@ -75,13 +79,14 @@ def opener_sign_off(
         raise RuleViolation(
             _("%(slip)s does not differ from its table's last closer; there is nothing to sign off")
             % {"slip": slip.number},
-            RULE,
+            CLOSER_CHECK,
         )
     lock_day(slip.day, allowed=SETTLING)
     done = OpenerSignOff.objects.filter(slip=slip).select_related("person").first()
     if done is not None:
         raise RuleViolation(
-            _("%(slip)s is already signed off by %(name)s") % {"slip": slip.number, "name": done.person.name}, RULE
+            _("%(slip)s is already signed off by %(name)s") % {"slip": slip.number, "name": done.person.name},
+            CLOSER_CHECK,
         )
     if person.event_id != slip.event_id:
         raise RuleViolation(_("%(name)s is not on this event") % {"name": person.name}, "T&C 2")
@@ -101,7 +106,7 @@ def opener_sign_off(
         raise RuleViolation(
             _("%(name)s signed %(slip)s; the person who signs a slip never signs off its difference")
             % {"name": person.name, "slip": slip.number},
-            "T&C 2: cage transactions witnessed and authorized",
+            "T&C 2",
         )
     sign_off = OpenerSignOff.objects.create(slip=slip, person=person, signed_at=at or timezone.now(), via=via)
     audit.record(

@@ -8,6 +8,7 @@ import datetime
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
@@ -17,6 +18,8 @@ from events.models import GameTable, GamingDay, Person
 from events.rules import RuleViolation
 
 from .ledger import (
+    SIGNATURES,
+    STEPS,
     Leg,
     account_get,
     check_custody,
@@ -70,8 +73,8 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
     cap = kind.capacity(capacity)
     if cap is None:
         raise RuleViolation(
-            _("a %(slip)s slip has no capacity %(capacity)s") % {"slip": kind.label, "capacity": capacity},
-            "slips and signatures",
+            _("a %(slip)s slip has no capacity %(capacity)s") % {"slip": str(kind.label).lower(), "capacity": capacity},
+            SIGNATURES,
         )
     # Chips reach a table only while the floor is open; a witness may sign while the day reconciles.
     moves_at_table = kind.two_step and cap.step is not None
@@ -79,14 +82,15 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
     slip = Slip.objects.select_related("event", "table", "runner", "voids").get(pk=slip.pk)
     if Slip.objects.filter(voids=slip).exists():
         raise RuleViolation(
-            _("%(slip)s is voided; it takes no more signatures") % {"slip": slip.number}, "void: both stay on file"
+            _("%(slip)s is voided; it takes no more signatures") % {"slip": slip.number},
+            gettext_lazy("void: both stay on file"),
         )
     signed = {s.capacity: s.person for s in slip.signatures.select_related("person")}
     if capacity in signed:
         raise RuleViolation(
             _("%(capacity)s of %(slip)s is already signed by %(name)s")
             % {"capacity": cap.label, "slip": slip.number, "name": signed[capacity].name},
-            "slips and signatures: one signature per capacity",
+            gettext_lazy("slips and signatures: one signature per capacity"),
         )
     check_signer(slip.event, kind, capacity, person, runner=slip.runner, signed=signed)
     before = kind.steps_done(signed)
@@ -99,7 +103,7 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
                 "capacity": str(cap.label).lower(),
                 "waiting": ", ".join(str(w).lower() for w in waiting),
             },
-            "custody: chips move when they change hands",
+            STEPS,
         )
     at = at or timezone.now()
     check_in_order(slip.event, at)
@@ -113,7 +117,7 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
                 raise RuleViolation(
                     _("table %(table)s is closed; a %(slip)s needs it open")
                     % {"table": table.code, "slip": kind.label.lower()},
-                    "table state",
+                    gettext_lazy("table state"),
                 )
         moving += step_legs(slip, step)
     merged, accounts = net_legs(moving, slip.slip_type)
@@ -150,8 +154,9 @@ def approve(*, slip: Slip, person: Person) -> Slip:
     hers = [c for c in kind.capacities if c.witness and c.code not in signed and person.role_codes() & set(c.roles)]
     if not hers:
         raise RuleViolation(
-            _("%(slip)s waits for no witness signature of yours") % {"slip": slip.number},
-            "T&C 2: the DRIC witnesses and authorizes",
+            _("%(slip)s waits for no witness signature of yours: the DRIC witnesses and authorizes cage transactions")
+            % {"slip": slip.number},
+            "T&C 2",
         )
     for cap in hers:
         slip = _sign(slip=slip, capacity=cap.code, person=person)

@@ -7,7 +7,7 @@ rule, then writes the slip, its postings and its signatures together.
 from decimal import Decimal
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from cage.models import Account, Slip, SlipType
 from cage.slip_types import SLIP_KINDS, VOIDABLE
@@ -15,7 +15,8 @@ from events.models import GameTable, GamingDay, Person, Role
 from events.roster import rostered
 from events.rules import RuleViolation
 
-from ..money import AMOUNTS_RULE, MAX_AMOUNT_CENTS, dollars, largest_remainder_split
+from ..local import day as day_text
+from ..money import AMOUNTS_RULE, MAX_AMOUNT_CENTS, dollars, hours_text, largest_remainder_split
 from .ledger import (
     CASH,
     Leg,
@@ -40,10 +41,16 @@ OPEN = (GamingDay.Status.OPEN,)
 # is filled and no chips are sold.
 SETTLING = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
 
+# The product's own rules, named in the reader's language (events.rules.RuleViolation).
+AMOUNTS = gettext_lazy("amounts")
+TABLE_STATE = gettext_lazy("table state")
+COUNT = gettext_lazy("count")
+VOID = gettext_lazy("void")
 
-def _cash(cents: int, what: str = "cash") -> int:
+
+def _cash(cents: int) -> int:
     if isinstance(cents, bool) or not isinstance(cents, int) or cents <= 0:
-        raise RuleViolation(_("%(what)s must be a positive amount of dollars") % {"what": what}, "amounts")
+        raise RuleViolation(_("cash must be a positive amount of dollars"), AMOUNTS)
     return _bounded(cents)
 
 
@@ -59,17 +66,24 @@ def _bounded(cents: int) -> int:
 
 def _table(day: GamingDay, table: GameTable) -> GameTable:
     if table.event_id != day.event_id:
-        raise RuleViolation(_("table %(table)s is not on this event") % {"table": table.code}, "tables")
+        raise RuleViolation(_("table %(table)s is not on this event") % {"table": table.code}, gettext_lazy("tables"))
     return lock_table(table)
 
 
 def _require_state(table: GameTable, state: str, record: str) -> None:
+    """The table is open or closed as a slip of `record` (its kind, as people say it) needs."""
     if table.state != state:
-        raise RuleViolation(
-            _("table %(table)s is %(state)s; a %(slip)s needs it %(needed)s")
-            % {"table": table.code, "state": table.state, "slip": record, "needed": state},
-            "table state",
+        message = (
+            _("table %(table)s is closed; a %(slip)s needs it open")
+            if state == GameTable.State.OPEN
+            else _("table %(table)s is open; a %(slip)s needs it closed")
         )
+        raise RuleViolation(message % {"table": table.code, "slip": record}, TABLE_STATE)
+
+
+def _kind_name(slip_type: str) -> str:
+    """A slip type as a sentence names it: "fill", "opener"."""
+    return str(SLIP_KINDS[slip_type].label).lower()
 
 
 # Who may take chips from the bank, carry them and sell them to players: the chip and table runners
@@ -96,7 +110,7 @@ def _runner(day: GamingDay, runner: Person, *, takes_chips: bool = True) -> Pers
                 "runners, whom the Chip Cashier supervises, take, carry or sell chips; add them to the "
                 "day's roster first"
             )
-            % {"name": runner.name, "date": day.date.isoformat()},
+            % {"name": runner.name, "date": day_text(day.date)},
             RUNNERS_RULE,
             field="runner",
         )
@@ -174,7 +188,7 @@ def _tray_service(slip_type: str, *, needs: str, into_tray: bool, allowed: tuple
     def service(*, day, table, chips, signed, **meta) -> Slip:
         day = lock_day(day, allowed=allowed)
         table = _table(day, table)
-        _require_state(table, needs, SlipType(slip_type).label.lower())
+        _require_state(table, needs, _kind_name(slip_type))
         event = day.event
         value = chips_legs_value(event, chips)
         bank = account_get(event, Account.Kind.CHIP_BANK)
@@ -221,11 +235,11 @@ def _transit_service(slip_type: str, doc: str):
         day = lock_day(day, allowed=OPEN)
         table = _table(day, table)
         kind = SLIP_KINDS[slip_type]
-        _require_state(table, OPEN_TABLE, kind.label.lower())
+        _require_state(table, OPEN_TABLE, _kind_name(slip_type))
         runner = runner or signed.get(kind.runner_capacity)
         if runner is None:
             raise RuleViolation(
-                _("a %(slip)s names the runner who carries the chips") % {"slip": kind.label.lower()}, "T&C 2.1.2"
+                _("a %(slip)s names the runner who carries the chips") % {"slip": _kind_name(slip_type)}, "T&C 2.1.2"
             )
         _runner(day, runner)
         event = day.event
@@ -327,11 +341,11 @@ def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
     """
     day = lock_day(day, allowed=OPEN)
     table = _table(day, table)
-    _require_state(table, GameTable.State.CLOSED, "opener")
+    _require_state(table, GameTable.State.CLOSED, _kind_name(SlipType.TABLE_OPEN))
     if Slip.objects.filter(day=day, table=table, slip_type=SlipType.TABLE_OPEN).exists():
         raise RuleViolation(
-            _("table %(table)s already opened on %(date)s") % {"table": table.code, "date": day.date},
-            "a table opens at most once a day",
+            _("table %(table)s already opened on %(date)s") % {"table": table.code, "date": day_text(day.date)},
+            gettext_lazy("a table opens at most once a day"),
         )
     event = day.event
     value = chips_legs_value(event, chips)
@@ -341,7 +355,7 @@ def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
         raise RuleViolation(
             _("the opener differs from table %(table)s's tray by %(differences)s; a variance needs a reason")
             % {"table": table.code, "differences": _differences(diffs)},
-            "variances explained and signed",
+            gettext_lazy("variances explained and signed"),
         )
     legs = _legs_to_count(tray, account_get(event, Account.Kind.OVER_SHORT), diffs)
     check = closer_check(day, table, {d.key: cents // d.value_cents for d, cents in value.items()})
@@ -390,13 +404,13 @@ def table_close(*, day, table, chips, signed, **meta) -> Slip:
     so win = closer − opener − fills + credits falls out of the ledger."""
     day = lock_day(day, allowed=SETTLING)
     table = _table(day, table)
-    _require_state(table, GameTable.State.OPEN, "closer")
+    _require_state(table, GameTable.State.OPEN, _kind_name(SlipType.TABLE_CLOSE))
     waiting = unfinished_custody(day, table=table)
     if waiting:
         raise RuleViolation(
             _("%(slips)s of table %(table)s not yet finished; the closer waits until the chips have arrived")
             % {"slips": ", ".join(s.number for s in waiting), "table": table.code},
-            "fills and credits in transit",
+            gettext_lazy("fills and credits in transit"),
         )
     event = day.event
     value = chips_legs_value(event, chips, allow_empty=True)
@@ -423,11 +437,18 @@ def table_close(*, day, table, chips, signed, **meta) -> Slip:
 def _matching_cash(value: dict, cash: int, record: str) -> None:
     total = sum(value.values())
     if cash != total:
-        raise RuleViolation(
-            _("a %(slip)s of %(chips)s in chips must be for %(chips)s cash, not %(cash)s")
-            % {"slip": record, "chips": dollars(total), "cash": dollars(cash)},
-            "T&C 3.6: chips for Canadian currency at face value",
+        message = (
+            _(
+                "a sale of %(chips)s in chips must be for %(chips)s cash, not %(cash)s: chips are sold for "
+                "Canadian currency at face value"
+            )
+            if record == SlipType.SALE
+            else _(
+                "a redemption of %(chips)s in chips must be for %(chips)s cash, not %(cash)s: chips are redeemed "
+                "for Canadian currency at face value"
+            )
         )
+        raise RuleViolation(message % {"chips": dollars(total), "cash": dollars(cash)}, "T&C 3.6")
 
 
 @atomic_slip
@@ -437,7 +458,7 @@ def sale(*, day, chips, cash, signed, runner=None, currency="CAD", tender="cash"
     day = lock_day(day, allowed=OPEN)
     event = day.event
     value = chips_legs_value(event, chips)
-    _matching_cash(value, _cash(cash), "sale")
+    _matching_cash(value, _cash(cash), SlipType.SALE)
     if runner is not None:
         _runner(day, runner)
         seller_chips = seller_cash = account_get(event, Account.Kind.RUNNER, person=runner)
@@ -464,7 +485,7 @@ def redemption(*, day, chips, cash, signed, currency="CAD", tender="cash", **met
     day = lock_day(day, allowed=SETTLING)
     event = day.event
     value = chips_legs_value(event, chips)
-    _matching_cash(value, _cash(cash), "redemption")
+    _matching_cash(value, _cash(cash), SlipType.REDEMPTION)
     patrons = account_get(event, Account.Kind.PATRONS)
     legs = move(patrons, account_get(event, Account.Kind.CHIP_BANK), value) + move(
         account_get(event, Account.Kind.BANK_CASH), patrons, {CASH: cash}
@@ -509,7 +530,7 @@ def runner_return(*, day, runner, chips, cash, signed, **meta) -> Slip:
     if cash:
         _cash(cash)
     if not value and not cash:
-        raise RuleViolation(_("a runner return must bring back chips or cash"), "amounts")
+        raise RuleViolation(_("a runner return must bring back chips or cash"), AMOUNTS)
     held = account_get(event, Account.Kind.RUNNER, person=runner)
     legs = move(held, account_get(event, Account.Kind.CHIP_BANK), value)
     if cash:
@@ -559,15 +580,19 @@ def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, records_file
         seen.add(person.pk)
         if not isinstance(worked, Decimal) or not worked.is_finite() or worked <= 0:
             raise RuleViolation(
-                _("%(name)s's hours must be a positive number") % {"name": person.name},
-                "T&C 2.6: pro rata",
+                _("%(name)s's hours must be a positive number: tips are shared pro rata to the hours worked")
+                % {"name": person.name},
+                "T&C 2.6",
                 field=field,
             )
         if worked > HOURS_IN_A_DAY:
             raise RuleViolation(
-                _("%(name)s's %(hours)s hours are more than the %(most)s hours of one gaming day")
-                % {"name": person.name, "hours": worked, "most": HOURS_IN_A_DAY},
-                "T&C 2.6: pro rata",
+                _(
+                    "%(name)s's %(hours)s hours are more than the %(most)s hours of one gaming day: tips are "
+                    "shared pro rata to the hours worked"
+                )
+                % {"name": person.name, "hours": hours_text(worked), "most": HOURS_IN_A_DAY},
+                "T&C 2.6",
                 field=field,
             )
         if records_file:
@@ -579,8 +604,8 @@ def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, records_file
                     "%(name)s is not on the roster of %(date)s as a dealer; the tips are shared among the "
                     "dealers who worked, pro rata to their hours on the roster"
                 )
-                % {"name": person.name, "date": day.date.isoformat()},
-                "T&C 2.6: pro rata",
+                % {"name": person.name, "date": day_text(day.date)},
+                "T&C 2.6",
                 field=field,
             )
         if worked > shifts.hours:
@@ -591,12 +616,12 @@ def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, records_file
                 )
                 % {
                     "name": person.name,
-                    "hours": worked,
+                    "hours": hours_text(worked),
                     "rostered": shifts.hours_shown,
-                    "date": day.date.isoformat(),
+                    "date": day_text(day.date),
                     "spans": shifts.spans_shown,
                 },
-                "T&C 2.6: pro rata",
+                "T&C 2.6",
                 field=field,
             )
     pool = account_get(event, Account.Kind.TIP_POOL)
@@ -651,27 +676,25 @@ def count(
     if account.event_id != event.id or account.kind not in COUNTED_KINDS:
         raise RuleViolation(
             _("%(place)s is not a place the cage counts") % {"place": account.code},
-            "count: bank cash, the chip bank, a runner or the tip pool",
+            gettext_lazy("count: bank cash, the chip bank, a runner or the tip pool"),
         )
     if account.kind == Account.Kind.BANK_CASH and chips:
-        raise RuleViolation(_("bank cash holds cash only; count chips in the chip bank"), "count")
+        raise RuleViolation(_("bank cash holds cash only; count chips in the chip bank"), COUNT)
     if account.kind == Account.Kind.CHIP_BANK and cash:
-        raise RuleViolation(_("the chip bank holds chips only; count cash in bank cash"), "count")
+        raise RuleViolation(_("the chip bank holds chips only; count cash in bank cash"), COUNT)
     if account.kind == Account.Kind.TIP_POOL and cash:
-        raise RuleViolation(
-            _("the tip pool holds the dealers' tip chips only; count cash in bank cash"), "count; T&C 2.6"
-        )
+        raise RuleViolation(_("the tip pool holds the dealers' tip chips only; count cash in bank cash"), "T&C 2.6")
     if cash is not None and (isinstance(cash, bool) or not isinstance(cash, int) or cash < 0):
-        raise RuleViolation(_("counted cash must be 0 or more"), "count")
+        raise RuleViolation(_("counted cash must be 0 or more"), COUNT)
     if cash is not None:
         _bounded(cash)
     if account.kind == Account.Kind.BANK_CASH and cash is None:
-        raise RuleViolation(_("a count of bank cash gives the cash counted"), "count")
+        raise RuleViolation(_("a count of bank cash gives the cash counted"), COUNT)
     value = chips_legs_value(event, chips or {}, allow_empty=True)
     if account.kind == Account.Kind.CHIP_BANK and chips is None:
-        raise RuleViolation(_("a count of the chip bank gives the chips counted"), "count")
+        raise RuleViolation(_("a count of the chip bank gives the chips counted"), COUNT)
     if account.kind == Account.Kind.TIP_POOL and chips is None:
-        raise RuleViolation(_("a count of the tip pool gives the chips counted"), "count")
+        raise RuleViolation(_("a count of the tip pool gives the chips counted"), COUNT)
     if account.kind == Account.Kind.RUNNER and cash is None:
         cash = 0
     diffs = _count_against(account, value, cash=cash)
@@ -679,7 +702,7 @@ def count(
         raise RuleViolation(
             _("the count of %(place)s differs from the books by %(differences)s; a variance needs a reason")
             % {"place": account_label(account), "differences": _differences(diffs)},
-            "nightly reconciliation: every variance explained and signed",
+            gettext_lazy("nightly reconciliation: every variance explained and signed"),
         )
     legs = _legs_to_count(account, account_get(event, Account.Kind.OVER_SHORT), diffs)
     details = {
@@ -713,24 +736,24 @@ def void(*, day, target: Slip, reason: str, signed, **meta) -> Slip:
     if target.slip_type not in VOIDABLE:
         raise RuleViolation(
             _("a %(slip)s cannot be voided; only fills, credits, sales, redemptions and runner issues and returns")
-            % {"slip": SLIP_KINDS[target.slip_type].label.lower()},
-            "void",
+            % {"slip": _kind_name(target.slip_type)},
+            VOID,
         )
     if target.day_id != day.id:
         raise RuleViolation(
             _("%(slip)s is from another gaming day; only the same day's slips are voided") % {"slip": target.number},
-            "void",
+            VOID,
         )
     if Slip.objects.filter(voids=target).exists():
-        raise RuleViolation(_("%(slip)s is already voided") % {"slip": target.number}, "void")
+        raise RuleViolation(_("%(slip)s is already voided") % {"slip": target.number}, VOID)
     if not reason.strip():
-        raise RuleViolation(_("a void needs a reason"), "void")
+        raise RuleViolation(_("a void needs a reason"), VOID)
     if target.slip_type in (SlipType.FILL, SlipType.CREDIT):
         table = lock_table(target.table)
         if table.state != GameTable.State.OPEN:
             raise RuleViolation(
                 _("table %(table)s has closed; its fills and credits stand") % {"table": table.code},
-                "void: only while the table is open",
+                gettext_lazy("void: only while the table is open"),
             )
     legs = [
         Leg(p.account, p.denomination, -p.amount) for p in target.postings.select_related("account", "denomination")

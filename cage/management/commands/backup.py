@@ -1,22 +1,24 @@
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from cage.backup import BackupError, backup, database_name
 
 
 class Command(BaseCommand):
-    help = (
+    help = gettext_lazy(
         "Back up the whole database to one file: SQLite through its online backup API (safe while "
         "the cage works), PostgreSQL with pg_dump (custom format). Restore it with `restore`."
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("path", help="the backup file to write; it must not exist yet")
+        parser.add_argument("path", help=gettext_lazy("the backup file to write; it must not exist yet"))
 
     def handle(self, *args, path, **options):
         try:
             backup(Path(path))
         except BackupError as exc:
             raise CommandError(str(exc)) from None
-        self.stdout.write(f"Backed up {database_name()} to {path}.")
+        self.stdout.write(_("Backed up %(database)s to %(path)s.") % {"database": database_name(), "path": path})

@@ -1,33 +1,40 @@
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from cage.exporter import dumps, export_event
 from events.models import Event
 
 
 class Command(BaseCommand):
-    help = (
+    help = gettext_lazy(
         "Write an event back out as a cage-records/1 file. Importing it into another database "
         "(import_records) gives the same event and the same report."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
-        parser.add_argument("--out", help="write to this file instead of standard output")
+        parser.add_argument("--out", help=gettext_lazy("write to this file instead of standard output"))
 
     def handle(self, *args, slug, out=None, **options):
         event = Event.objects.filter(slug=slug).first()
         if event is None:
-            raise CommandError(f"no event {slug!r}")
+            raise CommandError(_("no event %(slug)s") % {"slug": repr(slug)})
         data = export_event(event)
         content = dumps(data)
         if out:
             try:
                 Path(out).write_text(content, encoding="utf-8")
             except OSError as exc:
-                raise CommandError(f"cannot write {out}: {exc.strerror}") from None
+                raise CommandError(
+                    _("cannot write %(path)s: %(reason)s") % {"path": out, "reason": exc.strerror}
+                ) from None
             slips = sum(len(day["records"]) for day in data["days"])
-            self.stderr.write(f"Exported {slug}: {len(data['days'])} day(s), {slips} record(s) to {out}.")
+            self.stderr.write(
+                _("Exported %(slug)s: %(days)s day(s), %(records)s record(s) to %(path)s.")
+                % {"slug": slug, "days": len(data["days"]), "records": slips, "path": out}
+            )
         else:
             self.stdout.write(content, ending="")

@@ -1,10 +1,12 @@
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from cage.importer import ImportFailed, import_file
 
 
 class Command(BaseCommand):
-    help = "Import an event's records (cage-records/1). All or nothing: on any problem, nothing changes."
+    help = gettext_lazy("Import an event's records (cage-records/1). All or nothing: on any problem, nothing changes.")
 
     def add_arguments(self, parser):
         parser.add_argument("file")
@@ -15,6 +17,10 @@ class Command(BaseCommand):
         except ImportFailed as failed:
             for line in failed.problems:
                 self.stderr.write(line)
-            raise CommandError(f"{len(failed.problems)} problem(s); nothing was imported") from None
-        slips = event.slips.count()
-        self.stdout.write(f"Imported {event.slug}: {event.days.count()} day(s), {slips} slip(s).")
+            raise CommandError(
+                _("%(count)s problem(s); nothing was imported") % {"count": len(failed.problems)}
+            ) from None
+        self.stdout.write(
+            _("Imported %(slug)s: %(days)s day(s), %(slips)s slip(s).")
+            % {"slug": event.slug, "days": event.days.count(), "slips": event.slips.count()}
+        )

@@ -1,20 +1,24 @@
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from cage.backup import BackupError, database_name, restore, unapplied_migrations
 
 
 class Command(BaseCommand):
-    help = (
+    help = gettext_lazy(
         "Restore a file written by `backup` into the database DATABASE_URL names. Refused if that "
         "database already holds data, unless --force (which replaces all of it)."
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("path", help="a file written by `backup`")
+        parser.add_argument("path", help=gettext_lazy("a file written by `backup`"))
         parser.add_argument(
-            "--force", action="store_true", help="replace a database that already holds data with the backup"
+            "--force",
+            action="store_true",
+            help=gettext_lazy("replace a database that already holds data with the backup"),
         )
 
     def handle(self, *args, path, force=False, **options):
@@ -22,9 +26,10 @@ class Command(BaseCommand):
             restore(Path(path), force=force)
         except BackupError as exc:
             raise CommandError(str(exc)) from None
-        self.stdout.write(f"Restored {path} into {database_name()}.")
+        self.stdout.write(_("Restored %(path)s into %(database)s.") % {"path": path, "database": database_name()})
         missing = unapplied_migrations()
         if missing:
             self.stdout.write(
-                f"The backup is from an earlier version: run `python manage.py migrate` ({len(missing)} migration(s))."
+                _("The backup is from an earlier version: run `python manage.py migrate` (%(count)s migration(s)).")
+                % {"count": len(missing)}
             )

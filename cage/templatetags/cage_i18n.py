@@ -1,0 +1,27 @@
+"""Template filters for the cage's pages in either language."""
+
+from django import template
+from django.utils.html import escape
+
+from cage import money
+from events.rules import cite as cite_rule
+
+register = template.Library()
+
+
+@register.filter
+def cite(rule) -> str:
+    """{{ "T&C 2.6"|cite }}: a section of the terms and conditions as the reader's language cites
+    it ("T&C 2.6" in English, "M&C 2.7" in French: events.rules.cite). For a sentence that names
+    its rule: {% blocktranslate with rule="T&C 2"|cite %}… ({{ rule }}).{% endblocktranslate %}
+
+    Escaped here, for HTML: a template's string literal is "safe", and so was its English citation.
+    """
+    return escape(cite_rule(rule))
+
+
+@register.filter
+def face(key) -> str:
+    """{{ d.key|face }}: a chip denomination's key as the reader's language writes the number
+    ("0.50", "0,50"); the dollar sign belongs to the translated sentence around it."""
+    return money.face(key)
