@@ -309,7 +309,7 @@ def test_the_audit_trail_names_roles_games_and_rules_in_the_readers_language(lac
     )
     assert "Gaston reçoit le rôle de Responsable de la caisse" in french
     assert "Table RF-1 installée pour Roue de la fortune" in french
-    assert "rôles — → Responsable de la caisse" in french
+    assert "rôles: — → Responsable de la caisse" in french
     english = Client(HTTP_ACCEPT_LANGUAGE="en")
     english.login(username=people["annie"].user.username, password=PASSWORD)
     text = visible_text(english.get(reverse("audit:event", args=[event.slug])).content.decode())
