@@ -317,7 +317,7 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
                 for t in figures["tables"]
             ],
             # as wide as the longest heading needs ("Remplissages"), within the page's 7.1 inches
-            [0.8 * inch, 0.55 * inch, 1.15 * inch, 0.9 * inch, 1.0 * inch, 0.85 * inch, 0.9 * inch, 0.9 * inch],
+            [0.82 * inch, 0.55 * inch, 1.4 * inch, 0.85 * inch, 0.98 * inch, 0.75 * inch, 0.8 * inch, 0.78 * inch],
             right=range(3, 8),
         )
         if figures["tables"]
@@ -578,7 +578,7 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
                 )
             ),
             Spacer(1, 0.15 * inch),
-            _grid(rows, [2.5 * inch, 1.35 * inch, 1.35 * inch, 1.9 * inch]),
+            _grid(rows, [2.7 * inch, 1.3 * inch, 1.3 * inch, 1.6 * inch]),
         ]
         if state.stale:
             block.append(para(state.stale_note(), alert))

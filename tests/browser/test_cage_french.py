@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from cage import services
 from cage.models import Slip, SlipType
 from tests.browser.conftest import ARTIFACTS, WIDTHS, log_in, screenshot
-from tests.cage.helpers import open_table, stock
+from tests.cage.helpers import open_table, roster_dealers, stock
 from tests.conftest import PASSWORD, PIN, make_cast
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -101,6 +101,7 @@ def test_a_refusal_in_french_cites_the_french_numbering(page):
     text numbers 2.7 (seed 000 numbers the designated persons' block 2.1)."""
     cast = make_cast()
     stock(cast)
+    roster_dealers(cast)
     log_in(page, cast.general_cashier.user.username, PASSWORD)
     page.goto(f"/cage/{cast.event.slug}/slips/new/tip_payout/")
     in_french(page)

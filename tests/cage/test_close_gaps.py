@@ -258,18 +258,18 @@ def test_the_payout_form_fills_in_each_dealers_hours_from_the_roster(client, cas
             {"dealer": "8.01", "dealer2": "5"},
             "dealer",
             "Dealer&#x27;s 8.01 hours are more than the 8 hours of their shifts as a dealer on the roster of "
-            "2026-09-11 (12:00–20:00) (T&amp;C 2.6: pro rata)",
+            "2026-09-11 (12:00–20:00) (T&amp;C 2.6)",
         ),
         (
             {"dealer": "8", "dealer3": "2"},
             "dealer3",
             "Dealer3 is not on the roster of 2026-09-11 as a dealer; the tips are shared among the dealers who "
-            "worked, pro rata to their hours on the roster (T&amp;C 2.6: pro rata)",
+            "worked, pro rata to their hours on the roster (T&amp;C 2.6)",
         ),
         (
             {"dealer": "25"},
             "dealer",
-            "Dealer&#x27;s 25 hours are more than the 24 hours of one gaming day (T&amp;C 2.6: pro rata)",
+            "Dealer&#x27;s 25 hours are more than the 24 hours of one gaming day: tips are shared pro rata to the hours worked (T&amp;C 2.6)",
         ),
     ],
 )

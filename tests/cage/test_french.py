@@ -22,7 +22,7 @@ from cage.money import AMOUNTS_RULE, count_text, dollars, face, hours_text
 from cage.records_file import document_problems, load
 from cage.services.ledger import chips_label
 from events.rules import RuleViolation
-from tests.cage.helpers import stock
+from tests.cage.helpers import roster_dealers, stock
 from tests.conftest import EXAMPLES, PASSWORD, Client
 from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
 
@@ -103,6 +103,7 @@ def test_the_template_filters_cite_the_rule_and_write_the_denomination():
 
 def test_a_refusal_translates_whole_and_cites_the_french_numbering(cast):
     stock(cast)
+    roster_dealers(cast)
     with override("fr-ca"), pytest.raises(RuleViolation) as refused:
         services.tip_payout(
             day=cast.day,

@@ -263,7 +263,7 @@ def test_the_code_is_shown_once_after_a_redirect_and_a_reload_makes_no_new_one(c
     code = code_on(page)
     assert CODE.match(code) and "This code is shown only this once" in page.content.decode()
     assert "no-store" in page["Cache-Control"] and "private" in page["Cache-Control"]
-    assert re.search(r"Valid once, until \d{4}-\d\d-\d\d \d\d:\d\d E[SD]T\.", page.content.decode())
+    assert re.search(r"Valid once, until \d{4}-\d\d-\d\d \d\d:\d\d \(E[SD]T\)\.", page.content.decode())
     # The reload: the code is not shown again, and no other code was made.
     again = client.get(shown_at)
     assert again.status_code == 200 and code_on(again) is None
@@ -368,7 +368,7 @@ def test_the_administrator_makes_new_codes_from_the_people_page_and_the_dric_may
     in_use_button = reverse("events:setup_code_new", args=[cast.event.slug, "runner"])
     assert f'action="{waiting_button}"' in page and f'action="{in_use_button}"' in page
     # When the waiting code expires, in local time with its zone.
-    assert re.search(r"code valid until \d{4}-\d\d-\d\d \d\d:\d\d E[SD]T", page)
+    assert re.search(r"code valid until \d{4}-\d\d-\d\d \d\d:\d\d \(E[SD]T\)", page)
     assert "New setup code (clears password and PIN)" in page
     response = client.post(waiting_button, follow=True)
     assert code_on(response) != first.code and "A new setup code for Nia" in response.content.decode()

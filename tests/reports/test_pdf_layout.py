@@ -151,9 +151,10 @@ def test_no_table_of_the_financial_report_runs_over_its_column(stories, tmp_path
     assert faults == []
     pictures(pdf, "financial-report-crowded")
     lines = pdf_lines(pdf)
-    # The day's over/short headings wrap between their words, inside their columns.
-    at = lines.index("Date Win Chip sales Redemptions Tips Cash Chip")
-    assert lines[at + 1] == "over/short over/short"
+    # The day's over/short headings fit their columns: on one line, or wrapped between their words.
+    if "Date Win Chip sales Redemptions Tips Cash over/short Chip over/short" not in lines:
+        at = lines.index("Date Win Chip sales Redemptions Tips Cash Chip")
+        assert lines[at + 1] == "over/short over/short"
 
 
 HEADINGS = {
