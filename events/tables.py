@@ -9,7 +9,7 @@ from .models import GameTable, Person
 class GameTableTable(tables.Table):
     code = tables.Column(verbose_name=gettext_lazy("Table"))
     game = tables.Column(accessor="game_name", verbose_name=gettext_lazy("Game"), orderable=False)
-    state = tables.Column()
+    state = tables.Column(verbose_name=gettext_lazy("State"))
 
     class Meta:
         model = GameTable
@@ -18,7 +18,8 @@ class GameTableTable(tables.Table):
 
 
 class PersonTable(tables.Table):
-    born_on = tables.DateColumn(attrs={"td": {"class": "date"}})
+    # A declared column takes no verbose name from the model: it is named here, translated.
+    born_on = tables.DateColumn(verbose_name=gettext_lazy("Date of birth"), attrs={"td": {"class": "date"}})
     roles = tables.Column(verbose_name=gettext_lazy("Roles"), empty_values=(), orderable=False)
     login = tables.Column(accessor="user__username", verbose_name=gettext_lazy("Login"), default="—")
 

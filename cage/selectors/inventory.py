@@ -219,7 +219,7 @@ def table_states(day: GamingDay | None, event: Event | None = None) -> list[Tabl
     return [
         TableState(
             table=t,
-            game=t.game_module.name_en,
+            game=t.game_name,  # in the reader's language
             is_open=t.state == GameTable.State.OPEN,
             opener=openers.get(t.pk),
             fills=moved.get((t.pk, SlipType.FILL), Movements()),

@@ -231,6 +231,13 @@ def test_the_queue_and_the_slip_form_in_french(cast):
     assert "Vente de jetons" in form and f"0,00{NBSP}$" in form and "$0.00" not in form
 
 
+def test_the_cage_home_names_each_table_game_in_french(cast):
+    home = french(cast).get(reverse("cage:home", args=[cast.event.slug])).text
+    assert "Roue de la fortune" in home and "Wheel of Fortune" not in home
+    panels = french(cast).get(reverse("cage:home_panels", args=[cast.event.slug])).text
+    assert "Roue de la fortune" in panels and "Wheel of Fortune" not in panels
+
+
 # --- the catalogue sees every marked string --------------------------------------------------------
 
 

@@ -22,6 +22,9 @@ SEED_000_ROLES = ("Représentant désigné responsable", "Responsable de la cais
 # What the product itself writes in English: none of these may be left on a French page. The
 # event's own data is French here, so any English word on the page is the product's.
 ENGLISH = [
+    "Born on",
+    "State",
+    "Wheel of Fortune",
     "Gaming day",
     "Licensee",
     "Licence number",
