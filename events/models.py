@@ -180,8 +180,7 @@ class GameTable(models.Model):
 def game_name(code: str) -> str:
     """A game's name in the active language: "Wheel of Fortune", or "Roue de la fortune" in French.
     The game modules hold both names and know no language (they import nothing of Django)."""
-    game = games.get_game(code)
-    return game.name_fr if (get_language() or "").startswith("fr") else game.name_en
+    return games.get_game(code).name(get_language())
 
 
 def game_choices() -> list[tuple[str, str]]:

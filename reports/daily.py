@@ -23,8 +23,9 @@ from django.utils.translation import gettext as _
 # cage.services first: cage.selectors.openers and cage.services import each other, and a process
 # whose first import is this module (manage.py day_report) otherwise fails on that cycle.
 import cage.services  # noqa: F401, I001
+from cage.local import clock
 from cage.models import Account, Posting, Signature, Slip, SlipType
-from cage.money import cents_str, dollars, shortest_decimal
+from cage.money import cents_str, dollars, hours_text, shortest_decimal
 from cage.selectors.amounts import cash_moved_subquery, chip_counts, chips_value
 from cage.selectors.counts import blind_places
 from cage.selectors.openers import check_text, closer_check_of
@@ -35,10 +36,10 @@ from cage.variances import variance_reason
 from events import games
 from events.access import ROLE_NAMES
 from events.compliance import roster_gaps
-from events.models import DESIGNATED, GamingDay, Person, Role
+from events.models import DESIGNATED, GamingDay, Person, Role, game_name
 from events.rules import cite
 from reports.figures import event_figures
-from reports.names import clock, game_name, hours_shown, instrument_name, place_names
+from reports.names import instrument_name, place_names
 
 # --- a sheet: columns and rows, laid out the same way on the page, in CSV and in the PDF ----------
 
@@ -110,7 +111,7 @@ def _shown(col: Column, value) -> str:
     if isinstance(value, NotCounted):
         return str(value)
     if isinstance(value, Decimal):
-        return hours_shown(value)
+        return hours_text(value)
     return dollars(value) if col.money else str(value)
 
 

@@ -19,13 +19,14 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from cage.local import moment
 from cage.models import Slip, SlipType
-from cage.money import cents_str, dollars
+from cage.money import cents_str, dollars, hours_text
 from events import csv_safe
-from events.models import Event, Role
+from events.models import Event, Role, game_name
 from events.rules import cite
 from reports.charts import chip_liability, report_charts
-from reports.names import day_shown, game_name, hours_shown, moment, named_variances
+from reports.names import day_shown, named_variances
 from reports.pdf_layout import content_widths, words_whole
 from reports.services import cents_of, deposit_lines, difference_words, reconciliation, report_state
 
@@ -414,7 +415,7 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
                     [
                         day_shown(t["date"]),
                         names.get(t["person"], t["person"]),
-                        hours_shown(t["hours"]),
+                        hours_text(t["hours"]),
                         _money(t["amount"]),
                     ]
                     for t in figures["tip_shares"]

@@ -3,16 +3,12 @@
 in the reader's language ("19:05", "19 h 05"), by Django's localized formats."""
 
 import datetime
-from decimal import Decimal
 
-from django.utils import timezone
-from django.utils.formats import date_format, number_format, time_format
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from cage import local
 from cage.models import Account
 from cage.services.ledger import account_label, chips_label
-from events import games
 
 
 def place_names(event) -> dict[str, str]:
@@ -48,28 +44,4 @@ def day_shown(value: datetime.date | str) -> str:
     languages today, since Canada writes it so in English and in French."""
     if isinstance(value, str):
         value = datetime.date.fromisoformat(value)
-    return date_format(value, "SHORT_DATE_FORMAT")
-
-
-def _local(value: datetime.datetime) -> datetime.datetime:
-    return value if timezone.is_naive(value) else timezone.localtime(value)
-
-
-def clock(value: datetime.datetime) -> str:
-    """The time of day in the reader's form: "19:05", "19 h 05"."""
-    return time_format(_local(value), "TIME_FORMAT")
-
-
-def moment(value: datetime.datetime) -> str:
-    """A date and time in the reader's short form: "2026-09-11 19:05", "2026-09-11 19 h 05"."""
-    return date_format(_local(value), "SHORT_DATETIME_FORMAT")
-
-
-def hours_shown(value: Decimal | str) -> str:
-    """Hours worked, in their shortest form with the reader's decimal mark: "2.5", "2,5"."""
-    return number_format(Decimal(value).normalize())
-
-
-def game_name(code: str) -> str:
-    """A game by its name in the reader's language: "Roue de la fortune", "Wheel of Fortune"."""
-    return games.get_game(code).name(get_language())
+    return local.day(value)

@@ -8,13 +8,14 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from audit import services as audit
-from cage.money import dollars
+from cage.money import dollars, hours_text
 from events.access import ROLE_NAMES, event_access
+from events.models import game_name
 from events.rules import RuleViolation, cite
 from reports.charts import chip_liability, report_charts
 from reports.exports import DESIGNATED_TITLES, TOTAL_LABELS, figures_csv, figures_pdf
 from reports.figures import event_figures, report_figures
-from reports.names import day_shown, game_name, hours_shown, named_variances
+from reports.names import day_shown, named_variances
 from reports.services import RULE, cents_of, designated_role, report_sign, report_state
 
 
@@ -85,7 +86,7 @@ def money_shown(event, figures: dict, variance_notes: list[dict]) -> dict:
     names = dict(event.people.values_list("code", "name"))
     for share in shown["tip_shares"]:
         share["name"] = names.get(share["person"], share["person"])
-        share["hours_shown"] = hours_shown(share["hours"])
+        share["hours_shown"] = hours_text(share["hours"])
     return shown
 
 

@@ -18,10 +18,10 @@ from django.utils.translation import override
 
 from cage.importer import import_records
 from events import games
+from events.models import game_name
 from events.rules import RuleViolation
 from reports.daily import day_sheets
 from reports.models import ReportSignature
-from reports.names import game_name
 from reports.services import report_sign
 from tests.conftest import PASSWORD, Client, give_login, make_cast
 from tests.reports.test_exports import poppler  # noqa: F401  (the fixture that skips without poppler-utils)
@@ -171,7 +171,7 @@ def test_a_signature_and_a_refusal_in_french(tmp_path, poppler):  # noqa: F811
     lines = lines_of(pdf_pages(pdf))
     signature = ReportSignature.objects.get()
     with override("fr-ca"):
-        from reports.names import moment
+        from cage.local import moment
 
         when = plain(moment(signature.signed_at))
     assert " h " in when  # 24-hour time the French way: "19 h 05"
