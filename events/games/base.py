@@ -67,8 +67,10 @@ class Refused(ValueError):
 # language: the rules of play of seed 001 are numbered per game, the Québec by-law per section
 # ("s." in English, "art." in French, seeds 002-004).
 _SECTION_NAMES = [
-    (re.compile(r"^Blackjack rules? (?P<rule>.+)$"), N_("Blackjack rule %(rule)s")),
-    (re.compile(r"^Wheel of Fortune rules? (?P<rule>.+)$"), N_("Wheel of Fortune rule %(rule)s")),
+    (re.compile(r"^Blackjack rule (?P<rule>.+)$"), N_("Blackjack rule %(rule)s")),
+    (re.compile(r"^Blackjack rules (?P<rules>.+)$"), N_("Blackjack rules %(rules)s")),
+    (re.compile(r"^Wheel of Fortune rule (?P<rule>.+)$"), N_("Wheel of Fortune rule %(rule)s")),
+    (re.compile(r"^Wheel of Fortune rules (?P<rules>.+)$"), N_("Wheel of Fortune rules %(rules)s")),
     (re.compile(r"^S-13\.1, r\. 3, s\. (?P<section>.+)$"), N_("S-13.1, r. 3, s. %(section)s")),
 ]
 

@@ -56,7 +56,7 @@ GAME = Game(
     # Rule 3.5: winning wagers at 1 to 1, a blackjack at 3 to 2; insurance 2 to 1 (7.3).
     max_payout_odds=(2, 1),
     max_payout_cents=None,
-    rules=tuple(f"Blackjack rule {n}" for n in ("1", "2", "3", "6", "7", "8", "9", "10")),
+    rules=tuple(f"Blackjack rule {n}" for n in ("1", "2", "3", "6", "7", "8", "9", "10", "11")),
     limits_section="Blackjack rules 1.1, 1.2",
     payout_section="Blackjack rules 3.5, 7.3",
 )
@@ -253,7 +253,9 @@ def settle(dealer_cards: list[str], hands: list[dict]) -> list[dict]:
                 "Blackjack rules 10.2, 11.4",
             )
     bust = [score(hand["cards"])[0] > 21 for hand in checked]
-    needs_second = any(not b for b in bust) or any(hand["insurance"] for hand in checked)
+    needs_second = any(
+        not b and not hand["even_money"] or hand["insurance"] for b, hand in zip(bust, checked, strict=True)
+    )
     if needs_second and len(dealer) < 2:
         _refuse(N_("The dealer's second card is needed to settle."), {}, "Blackjack rules 6.4, 7.4")
     dealer_bj = is_blackjack(dealer)

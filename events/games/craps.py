@@ -13,7 +13,7 @@ from .base import N_, Game, Refusal, Refused, Setting
 
 SECTION = "S-13.1, r. 3, s. 95.14"
 
-# The paragraph of s. 95.14 stating each bet, and the one on withdrawing and raising (after 4°).
+# The paragraph of s. 95.14 stating each bet.
 BET_SECTIONS = {
     "pass": f"{SECTION} (1°)",
     "dont_pass": f"{SECTION} (2°)",
@@ -22,7 +22,7 @@ BET_SECTIONS = {
     "field": f"{SECTION} (5°)",
 }
 BETS = tuple(BET_SECTIONS)
-WITHDRAW_SECTION = f"{SECTION} (4°, last paragraph)"
+WITHDRAW_SECTION = f"{SECTION} (4°)"  # the paragraph closing 4°, on withdrawing and raising
 
 GAME = Game(
     code="craps",
