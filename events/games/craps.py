@@ -97,6 +97,8 @@ def settle(bet: str, rolls: list[int]) -> dict:
     total outside 2 to 12.
     """
     section = BET_SECTIONS[_check_bet_name(bet)]
+    if not isinstance(rolls, (list, tuple)):
+        raise Refused(Refusal(N_("The rolls are a list of totals of two dice."), {}, SECTION))
     rolls = [_check_total(total) for total in rolls]
     answer = {"result": "open", "pays": None, "rolls_used": len(rolls), "point": None, "section": section}
     if not rolls:

@@ -100,6 +100,13 @@ def test_a_total_outside_two_to_twelve_is_refused(total):
         craps.field_pays(total)
 
 
+@pytest.mark.parametrize("rolls", [None, 7, "7 11", {7: 1}])
+def test_rolls_that_are_not_a_list_are_refused(rolls):
+    with pytest.raises(Refused) as refused:
+        craps.settle("pass", rolls)
+    assert refused.value.refusal.text() == "The rolls are a list of totals of two dice."
+
+
 def test_come_out_13_is_refused_not_a_point():
     with pytest.raises(Refused):
         craps.come_out(13)
