@@ -154,6 +154,20 @@ def coup(shoe: list[str]) -> dict:
     }
 
 
+def explain(shoe: list[str]) -> dict:
+    """`coup(shoe)` with what the DRIC reads out: "natural" (either hand 8 or 9 in two cards, which
+    stops the coup), "player_drew", "banker_drew", and "section" (s. 37)."""
+    answer = coup(shoe)
+    natural = total(answer["player"][:2]) >= 8 or total(answer["banker"][:2]) >= 8
+    return {
+        **answer,
+        "natural": natural,
+        "player_drew": len(answer["player"]) == 3,
+        "banker_drew": len(answer["banker"]) == 3,
+        "section": SECTION,
+    }
+
+
 # The infinite-deck model: each card is any of the 13 ranks with probability 1/13, whatever was
 # dealt before (a shoe of many decks, drawn with replacement). Point values: 0 four ranks in 13
 # (10, J, Q, K), 1 to 9 one rank each.

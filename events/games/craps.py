@@ -126,6 +126,17 @@ def settle(bet: str, rolls: list[int]) -> dict:
     return {**answer, "point": first}
 
 
+def settle_each_roll(bet: str, rolls: list[int]) -> list[dict]:
+    """The bet's state after each roll, up to the roll that decides it: `settle(bet, rolls[:n])`
+    for n = 1, 2, ... (the DRIC's roll-by-roll reading)."""
+    answers = []
+    for used in range(1, len(rolls) + 1):
+        answers.append(settle(bet, rolls[:used]))
+        if answers[-1]["result"] != "open":
+            break
+    return answers
+
+
 def can_withdraw(bet: str) -> bool | None:
     """s. 95.14, after 4°: pass and come bets cannot be withdrawn and are played until they win or
     lose; don't pass and don't come bets can be withdrawn at any time. None for the field: the

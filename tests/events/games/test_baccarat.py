@@ -227,3 +227,11 @@ def test_house_advantage_of_an_eight_deck_shoe_without_replacement():
     assert abs(one["tie"] - infinite["tie"]) > abs(eight["tie"] - infinite["tie"])
     with pytest.raises(ValueError):
         baccarat.outcome_probabilities(0)
+
+
+def test_explain_says_what_stopped_or_drew():
+    natural = baccarat.explain(["A", "4", "2", "4", "9", "9"])
+    assert (natural["natural"], natural["player_drew"], natural["banker_drew"]) == (True, False, False)
+    drawn = baccarat.explain(["2", "3", "3", "3", "7", "2"])
+    assert (drawn["natural"], drawn["player_drew"], drawn["banker_drew"]) == (False, True, True)
+    assert drawn["section"] == "S-13.1, r. 3, s. 37" and drawn["winner"] == "banker"

@@ -172,3 +172,11 @@ def test_the_game_declares_its_limits_a_setting_and_its_payout_caps():
     assert game.check_payout(500, 1000) is None
     assert game.check_payout(500, 1001).section == "S-13.1, r. 3, s. 95.14 (5°)"
     assert len(game.rules) == 5
+
+
+def test_settle_each_roll_follows_a_bet_until_it_is_decided():
+    steps = craps.settle_each_roll("come", [5, 8, 11, 5, 7])
+    assert [step["result"] for step in steps] == ["open", "open", "open", "win"]
+    assert [step["rolls_used"] for step in steps] == [1, 2, 3, 4]
+    assert [step["result"] for step in craps.settle_each_roll("field", [9, 9])] == ["win"]
+    assert craps.settle_each_roll("dont_pass", []) == []
