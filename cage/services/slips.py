@@ -480,9 +480,7 @@ def sale(*, day, chips, cash, signed, runner=None, currency="CAD", tender="cash"
 
 
 @atomic_slip
-def redemption(
-    *, day, chips, cash, signed, currency="CAD", tender="cash", records_file: bool = False, **meta
-) -> Slip:
+def redemption(*, day, chips, cash, signed, currency="CAD", tender="cash", records_file: bool = False, **meta) -> Slip:
     """Chips cashed in for Canadian currency at the bank (T&C 3.6). `records_file`: a record of a
     records file, held to the format's rules only (see ledger.check_redeemable)."""
     check_tender(currency, tender)

@@ -108,7 +108,5 @@ def test_the_same_redemption_in_a_records_file_is_held_to_the_format_only(tmp_pa
     import_records(data)
     slip = Slip.objects.get(slip_type="redemption")
     assert slip.details["chips"] == {"25": 21}
-    held = sum(
-        p.amount for p in Posting.objects.filter(account__kind=Account.Kind.PATRONS, denomination__key="25")
-    )
+    held = sum(p.amount for p in Posting.objects.filter(account__kind=Account.Kind.PATRONS, denomination__key="25"))
     assert held == -2_500  # patrons at −1 $25 chip: the format's rule waits for every table to close
