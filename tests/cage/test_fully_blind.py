@@ -4,7 +4,6 @@ its blind count, no page a counter opens shows the day's totals that would give 
 them; once the counts are in, the DRIC approves with every figure in front of her. And the close
 page says what was counted, and no over/short before anything was."""
 
-
 import pytest
 from django.urls import reverse
 
