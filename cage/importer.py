@@ -613,9 +613,10 @@ class _Importer:
             common["allow_pending"] = True
         service = getattr(services, slip_kind.service)
         fields = self.fields(slip_kind, record, common)
-        if slip_kind.type in (SlipType.CLOSE_DAY, SlipType.TIP_PAYOUT):
+        if slip_kind.type in (SlipType.CLOSE_DAY, SlipType.TIP_PAYOUT, SlipType.REDEMPTION):
             # The format's close_day, with what the format says it needs (cage.services.day); its
-            # tip_payout, with the hours it gives and no roster to hold them to.
+            # tip_payout, with the hours it gives and no roster to hold them to; its redemption,
+            # without the window's bound while a table is open (ledger.check_redeemable).
             fields["records_file"] = True
         slip = service(**fields, **common)
         if ref:

@@ -23,7 +23,7 @@ from cage.models import Account, Slip, SlipPrint, SlipType
 from cage.money import dollars
 from cage.selectors import people
 from cage.selectors.amounts import amount_of, cash_moved_subquery
-from cage.selectors.counts import blind_places
+from cage.selectors.counts import blind_places, books_blind, nothing_to_count
 from cage.selectors.inventory import inventory, table_states
 from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
 from cage.selectors.people import current_day
@@ -95,11 +95,14 @@ def home(request, slug):
     )
     states = states_of(slips)
     values = {d.key: d.value_cents for d in event.denominations.all()}
+    panels = _panels(event, day)
     for slip in slips:
         slip.state, slip.state_label = states[slip.pk], State.LABELS[states[slip.pk]]
         slip.subject = slip_subject(slip)
         amount = amount_of(slip, values, slip.cash_moved)
-        slip.dollars = "" if amount is None else dollars(amount)
+        # While the bank is counted blind the day's amounts, added up, would give its books away:
+        # each slip's own page still shows its amount, as it must to be signed or voided.
+        slip.dollars = "" if amount is None or panels["books_hidden"] else dollars(amount)
     problems = services.close_problems(day) if day and day.status in CLOSABLE else []
     return render(
         request,
@@ -117,20 +120,26 @@ def home(request, slug):
             and any(s.slip_type == SlipType.TABLE_CLOSE for s in slips)
             and not event.tables.filter(state="open").exists(),
             "problems": problems,
+            # "the tip pool counted" only where there was something in it to count
+            "tip_pool_counted": day is not None and not nothing_to_count(day, Account.Kind.TIP_POOL),
             "refresh_seconds": getattr(settings, "CAGE_REFRESH_SECONDS", 20),
-            **_panels(event, day),
+            **panels,
         },
     )
 
 
 def _panels(event, day) -> dict:
     """What the pending, inventory and tables panels show; the home page and its refresh share it."""
+    # While the day reconciles, a place is counted blind: no figure of it until its count is in;
+    # nor, until bank cash, the chip bank and the tip pool are counted, the trays, fills, credits
+    # and patrons' chips that would give their books away (cage.selectors.counts.books_blind).
+    books_hidden = bool(books_blind(day))
     return {
         "event": event,
         "day": day,
-        # While the day reconciles, a place is counted blind: no figure of it until its count is in.
-        "inventory": inventory(event, hidden=blind_places(day)),
+        "inventory": inventory(event, hidden=blind_places(day), books_hidden=books_hidden),
         "table_states": table_states(day, event),
+        "books_hidden": books_hidden,
         "pending": pending_slips(event, day=day) if day else [],
     }
 
@@ -525,7 +534,9 @@ def day_close(request, slug):
             "count_links": count_links(access.event),
             "return_links": return_links(access.event) if day.status in CLOSABLE else [],
             "tips_to_pay": day.status in CLOSABLE and tips_to_pay(access.event),
-            # The day's figures in front of the DRIC as she approves (a closed day's too).
+            "tip_pool_counted": not nothing_to_count(day, Account.Kind.TIP_POOL),
+            # The day's figures in front of the DRIC as she approves (a closed day's too); while
+            # the bank is counted blind they wait for its counts (reports.daily).
             "figures": day_figures(day) if day.status != GamingDay.Status.SETUP else None,
             "floor_can_close": day.status == GamingDay.Status.OPEN
             and bool(problems)

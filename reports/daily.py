@@ -19,6 +19,7 @@ from django.db.models import Prefetch, Sum
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 # cage.services first: cage.selectors.openers and cage.services import each other, and a process
 # whose first import is this module (manage.py day_report) otherwise fails on that cycle.
@@ -27,7 +28,7 @@ from cage.local import clock
 from cage.models import Account, Posting, Signature, Slip, SlipType
 from cage.money import cents_str, dollars, hours_text, shortest_decimal
 from cage.selectors.amounts import cash_moved_subquery, chip_counts, chips_value
-from cage.selectors.counts import blind_places
+from cage.selectors.counts import blind_places, books_blind
 from cage.selectors.openers import check_text, closer_check_of
 from cage.selectors.registers import serial_checks
 from cage.selectors.slips import State, slip_state
@@ -93,16 +94,33 @@ class Sheet:
 
 
 class NotCounted:
-    """In place of a figure that would give away a place's book balance while that place is
-    counted blind and its count is not in (cage.selectors.counts.blind_places): people read "not
-    counted yet"; CSV and JSON leave the cell empty, on a row marked "blind"."""
+    """In place of a figure there is not yet: one that would give away a place's book balance
+    while that place is counted blind and its count is not in (cage.selectors.counts), or an
+    over/short before anything was counted. People read its text; CSV and JSON leave the cell
+    empty, on a row marked "blind"."""
+
+    def __init__(self, text):
+        self.text = text
 
     def __str__(self) -> str:
-        return str(_("not counted yet"))
+        return str(self.text)
 
 
-NOT_COUNTED = NotCounted()
+NOT_COUNTED = NotCounted(gettext_lazy("not counted yet"))
+# A total of the day that would give the books of bank cash, the chip bank or the tip pool away
+# while they are counted blind (counts.books_blind): sales, redemptions, trays, win, deposits.
+WITHHELD = NotCounted(gettext_lazy("hidden until the counts are in (blind count)"))
 BLIND = "blind"  # the kind of a row with a figure not counted yet
+# The totals that wait for the blind counts of the bank (the tips wait for the tip pool's).
+BOOKS_TOTALS = ("win", "chip_sales", "redemptions", "chips_outstanding", "deposits")
+
+
+def withheld(sheet: "Sheet", books: set[str]) -> "Sheet":
+    """The sheet without its rows while `books` (counts.books_blind) wait for their counts."""
+    if books:
+        sheet.rows, sheet.notes = [], []
+        sheet.empty = _("Hidden until the counts are in (blind count): these figures would give the books away.")
+    return sheet
 
 
 def _shown(col: Column, value) -> str:
@@ -340,9 +358,28 @@ def _deposits(loaded: _Loaded) -> list[dict]:
     ]
 
 
-def _figures(loaded: _Loaded, places: dict[str, str], hidden: set[str]) -> dict:
-    """`hidden`: the places counted blind whose count is not in (blind_places); while the tip pool
-    is one of them, the day's tips (what the pool should hold) read "not counted yet"."""
+def _not_counted_yet(loaded: _Loaded, totals: dict[str, int]) -> set[str]:
+    """The over/short figures of a day not closed yet of which nothing was counted: they read "not
+    counted yet" rather than 0.00. Cash is counted in bank cash and in runners; chips in the chip
+    bank, the runners and the tip pool (an opener's variance is a chip over/short too)."""
+    if loaded.day.status == GamingDay.Status.CLOSED:
+        return set()
+    counts = _live(loaded, SlipType.COUNT)
+    result = set()
+    if not any(s.details.get("cash") is not None for s in counts):
+        result.add("cash_over_short")
+    if not totals["chip_over_short"] and not any(
+        s.account and s.account.kind != Account.Kind.BANK_CASH for s in counts
+    ):
+        result.add("chip_over_short")
+    return result
+
+
+def _figures(loaded: _Loaded, places: dict[str, str], hidden: set[str], books: set[str]) -> dict:
+    """`hidden`: the places counted blind whose count is not in (blind_places); `books`: those of
+    bank cash, the chip bank and the tip pool with something to count (books_blind). While the tip
+    pool is one of them, the day's tips (what the pool should hold) read "not counted yet"; while
+    any is, the day's other totals, tables and deposits wait too (they give the books away)."""
     tables = _table_days(loaded)
     game_wins: dict[str, dict] = {}
     for row in tables:
@@ -352,71 +389,100 @@ def _figures(loaded: _Loaded, places: dict[str, str], hidden: set[str]) -> dict:
     variances = _variances(loaded, places)
     deposits = _deposits(loaded)
     labels = figure_labels()
-    blind = {"tips"} if Account.Kind.TIP_POOL in hidden else set()
-    summary = [Row([labels[k], NOT_COUNTED], BLIND) if k in blind else Row([labels[k], totals[k]]) for k in FIGURE_KEYS]
+    shown_as = dict.fromkeys(_not_counted_yet(loaded, totals), NOT_COUNTED)
+    if Account.Kind.TIP_POOL in books:
+        shown_as["tips"] = NOT_COUNTED
+    if books:
+        shown_as.update(dict.fromkeys(BOOKS_TOTALS, WITHHELD))
+    blind = set(shown_as)
+    summary = [
+        Row([labels[k], shown_as[k]], BLIND) if k in shown_as else Row([labels[k], totals[k]]) for k in FIGURE_KEYS
+    ]
     sheets = [
         Sheet(
             "totals",
             _("Summary"),
             [Column("measure", _("Figure")), Column("amount", _("Amount"), money=True)],
             summary,
-            notes=[_("The tips show once the tip pool is counted: the nightly reconciliation counts it blind.")]
-            if blind
-            else [],
+            notes=(
+                [_("The tips show once the tip pool is counted: the nightly reconciliation counts it blind.")]
+                if Account.Kind.TIP_POOL in books
+                else []
+            )
+            + (
+                [
+                    _(
+                        "The day's sales, redemptions, win, chips outstanding and deposits show once bank cash, "
+                        "the chip bank and the tip pool are counted: they would give their books away."
+                    )
+                ]
+                if books
+                else []
+            ),
         ),
-        Sheet(
-            "tables",
-            _("Win by table"),
-            [
-                Column("table", _("Table")),
-                Column("game", _("Game")),
-                *table_columns(),
-            ],
-            [
-                Row(
-                    [
-                        r["table"],
-                        r["game_name"],
-                        r["opener"],
-                        r["fills"],
-                        r["credits"],
-                        r["closer"],
-                        r["win"],
-                    ]
-                )
-                for r in tables
-            ],
-            notes=[_("A table still open has no closer and no win yet.")]
-            if any(r["closer"] is None for r in tables)
-            else [],
-            empty=_("No table opened this day."),
+        withheld(
+            Sheet(
+                "tables",
+                _("Win by table"),
+                [
+                    Column("table", _("Table")),
+                    Column("game", _("Game")),
+                    *table_columns(),
+                ],
+                [
+                    Row(
+                        [
+                            r["table"],
+                            r["game_name"],
+                            r["opener"],
+                            r["fills"],
+                            r["credits"],
+                            r["closer"],
+                            r["win"],
+                        ]
+                    )
+                    for r in tables
+                ],
+                notes=[_("A table still open has no closer and no win yet.")]
+                if any(r["closer"] is None for r in tables)
+                else [],
+                empty=_("No table opened this day."),
+            ),
+            books,
         ),
-        Sheet(
-            "games",
-            _("Win by game"),
-            [Column("game", _("Game")), Column("win", _("Win"), money=True)],
-            [Row([g["game_name"], g["win"]]) for g in game_wins.values()]
-            + ([Row([_("Day's total"), totals["win"]], "total")] if game_wins else []),
-            empty=_("No table opened this day."),
+        withheld(
+            Sheet(
+                "games",
+                _("Win by game"),
+                [Column("game", _("Game")), Column("win", _("Win"), money=True)],
+                [Row([g["game_name"], g["win"]]) for g in game_wins.values()]
+                + ([Row([_("Day's total"), totals["win"]], "total")] if game_wins else []),
+                empty=_("No table opened this day."),
+            ),
+            books,
         ),
         _variance_sheet(variances),
-        Sheet(
-            "deposits",
-            _("Deposits"),
-            [
-                Column("slip", _("Slip")),
-                Column("time", _("Time")),
-                Column("amount", _("Amount"), money=True),
-                Column("signed", _("Signed")),
-            ],
-            [Row([d["slip"], d["at"], d["amount"], d["signed"]]) for d in deposits],
-            empty=_("No deposit this day."),
+        withheld(
+            Sheet(
+                "deposits",
+                _("Deposits"),
+                [
+                    Column("slip", _("Slip")),
+                    Column("time", _("Time")),
+                    Column("amount", _("Amount"), money=True),
+                    Column("signed", _("Signed")),
+                ],
+                [Row([d["slip"], d["at"], d["amount"], d["signed"]]) for d in deposits],
+                empty=_("No deposit this day."),
+            ),
+            books,
         ),
     ]
     return {
         "date": loaded.day.date.isoformat(),
         "totals": totals,
-        "blind": blind,  # the totals not shown yet (counted blind)
+        "blind": blind,  # the totals not shown yet (counted blind, or nothing counted yet)
+        "books": books,  # the blind counts the day's totals wait for (counts.books_blind)
         "tables": tables,
         "games": list(game_wins.values()),
         "variances": variances,
@@ -472,7 +538,7 @@ def day_figures(day: GamingDay) -> dict:
     """The day's figures, for the nightly close: {"totals": {key: cents}, "tables", "games",
     "variances", "deposits", "sheets"}. A fixed number of queries."""
     loaded = _load(day)
-    return _figures(loaded, place_names(day.event), blind_places(day))
+    return _figures(loaded, place_names(day.event), blind_places(day), books_blind(day))
 
 
 # --- the daily control sheets ------------------------------------------------------------------
@@ -900,7 +966,7 @@ def day_sheets(day: GamingDay) -> dict:
     loaded = _load(day)
     # While the day reconciles, the places counted blind show no balance until their count is in.
     hidden = blind_places(day)
-    figures = _figures(loaded, place_names(event), hidden)
+    figures = _figures(loaded, place_names(event), hidden, books_blind(day))
     balances = _balances(day)
     runners = list(event.people.filter(assignments__role=Role.RUNNER).order_by("name"))
     shifts = list(day.shifts.select_related("person").order_by("starts_at", "role"))
@@ -910,8 +976,8 @@ def day_sheets(day: GamingDay) -> dict:
         for s in slip.signatures.all():
             s.person = people.get(s.person_id, s.person)
     sheets = [
-        _master_sheet(figures),
-        _fill_credit_sheet(loaded, serial_checks(event)),
+        withheld(_master_sheet(figures), figures["books"]),
+        withheld(_fill_credit_sheet(loaded, serial_checks(event)), figures["books"]),
         _variance_sheet(figures["variances"]),
         _tips_sheet(loaded, hidden),
         _runner_sheet(loaded, balances, runners, hidden),

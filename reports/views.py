@@ -9,14 +9,38 @@ from django.utils.translation import gettext as _
 
 from audit import services as audit
 from cage.money import dollars, hours_text
+from cage.selectors.counts import books_blind
 from events.access import ROLE_NAMES, event_access
-from events.models import game_name
+from events.models import GamingDay, game_name
 from events.rules import RuleViolation, cite
 from reports.charts import chip_liability, report_charts
 from reports.exports import DESIGNATED_TITLES, TOTAL_LABELS, figures_csv, figures_pdf
 from reports.figures import event_figures, report_figures
 from reports.names import day_shown, named_variances
 from reports.services import RULE, cents_of, designated_role, report_sign, report_state
+
+
+def counts_awaited(event, days=None) -> set[str]:
+    """The blind counts of tonight's reconciliation that the event's figures wait for
+    (cage.selectors.counts.books_blind): until bank cash, the chip bank and the tip pool are
+    counted, the day's sales, redemptions, win, tips and chips outstanding would give their books
+    away. `days`: the event's days, when the caller has them (else one query)."""
+    if days is None:
+        days = event.days.filter(status=GamingDay.Status.RECONCILING)
+    return set().union(*(books_blind(d) for d in days if d.status == GamingDay.Status.RECONCILING))
+
+
+def _awaited_refusal(request, slug):
+    """An export asked for while the figures wait for the blind counts: said, and nothing sent.
+    The cage-report/1 JSON has no way to leave a figure out, so none of the exports is made."""
+    messages.error(
+        request,
+        _(
+            "The event's figures wait until tonight's counts are in: bank cash, the chip bank and the "
+            "tip pool are counted blind, and these figures would give their books away."
+        ),
+    )
+    return redirect("reports:event", slug)
 
 
 def event_report(request, slug):
@@ -49,6 +73,7 @@ def event_report(request, slug):
             "state": state,
             "signatures": signatures,
             "may_sign": role is not None and not state.draft and not signed,
+            "counts_awaited": bool(counts_awaited(access.event, state.open_days)),
             "report_format": figures["format"],
             # the sections the page cites, numbered as the reader's language numbers them
             "rules": {"report": cite(RULE), "tips": cite("T&C 2.6")},
@@ -108,6 +133,8 @@ def event_report_sign(request, slug):
 
 def event_report_json(request, slug):
     access = event_access(request, slug)
+    if counts_awaited(access.event):
+        return _awaited_refusal(request, slug)
     content = json.dumps(event_figures(access.event), indent=2)
     # The one write of these GETs: the report leaving the system goes on the audit trail.
     audit.exported(access.event, "event_report", "json")
@@ -118,6 +145,8 @@ def event_report_json(request, slug):
 
 def event_report_csv(request, slug):
     access = event_access(request, slug)
+    if counts_awaited(access.event):
+        return _awaited_refusal(request, slug)
     content = figures_csv(event_figures(access.event))
     audit.exported(access.event, "event_report", "csv")
     response = HttpResponse(content, content_type="text/csv")
@@ -128,6 +157,8 @@ def event_report_csv(request, slug):
 def event_report_pdf(request, slug):
     """The financial report in one click. Rendered outside any transaction: it only reads."""
     access = event_access(request, slug)
+    if counts_awaited(access.event):
+        return _awaited_refusal(request, slug)
     pdf = figures_pdf(access.event, *report_figures(access.event))
     audit.exported(access.event, "event_report", "pdf")
     response = HttpResponse(pdf, content_type="application/pdf")

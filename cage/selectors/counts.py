@@ -73,13 +73,14 @@ def count_states(day: GamingDay) -> dict[str, CountState]:
     return states
 
 
-def blind_places(day: GamingDay | None) -> set[str]:
+def blind_places(day: GamingDay | None, states: dict[str, CountState] | None = None) -> set[str]:
     """The places whose book balance no page shows yet: while the day reconciles, every counted
     place (bank cash, the chip bank, each runner, the tip pool) until its count is in. The count
-    form then shows expected and counted side by side. Empty while the day is open or closed."""
+    form then shows expected and counted side by side. Empty while the day is open or closed.
+    `states`: count_states(day), when the caller has it already."""
     if day is None or day.status != GamingDay.Status.RECONCILING:
         return set()
-    states = count_states(day)
+    states = count_states(day) if states is None else states
     places = {Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.TIP_POOL}
     places |= {
         f"{Account.Kind.RUNNER}:{code}"
@@ -87,3 +88,29 @@ def blind_places(day: GamingDay | None) -> set[str]:
     }
     places |= {code for code, state in states.items() if state.account.kind == Account.Kind.RUNNER}
     return {code for code in places if not (code in states and states[code].counted)}
+
+
+# The places whose expected balance the day's totals give away: sales and redemptions move bank
+# cash and the chip bank; openers, fills, credits, trays and patrons' chips are what the chip
+# bank's chips are not; deposits leave bank cash; tips go into the tip pool.
+BOOKS = (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.TIP_POOL)
+
+
+def books_blind(day: GamingDay | None) -> set[str]:
+    """Of bank cash, the chip bank and the tip pool, those still counted blind (blind_places) that
+    have something to count this day: while any is left, no page shows the day's totals either
+    (sales, redemptions, trays, fills and credits, win, patrons' chips, deposits), since with the
+    chips and cash the event holds they give the expected balance away. A place that did not move
+    this day holds nothing back: the close does not wait for its count (cage.services.day)."""
+    if day is None or day.status != GamingDay.Status.RECONCILING:
+        return set()
+    states = count_states(day)
+    hidden = blind_places(day, states)
+    return {code for code in BOOKS if code in hidden and code in states and states[code].moved}
+
+
+def nothing_to_count(day: GamingDay, code: str) -> bool:
+    """The place did not move this day and was not counted: the close says so, rather than that
+    it was counted (the tip pool of a day without tips)."""
+    state = count_states(day).get(code)
+    return state is None or not (state.moved or state.counted)

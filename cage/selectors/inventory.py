@@ -41,6 +41,9 @@ class InventoryRow:
     cash: int
     # Counted blind and not yet counted: the page shows no figure of it (cage.selectors.counts).
     hidden: bool = False
+    # Not counted tonight (a table's tray: its count is its closer), but what it holds would give
+    # the chip bank's books away while the chip bank is counted blind (counts.books_blind).
+    withheld: bool = False
 
     @property
     def total(self) -> int:
@@ -62,11 +65,13 @@ class Inventory:
     totals: InventoryRow
     # Chips in patrons' hands, per denomination: sold and not yet lost to a table or redeemed.
     outstanding: list[Chips] = field(default_factory=list)
+    # The day's totals wait for the blind counts (counts.books_blind): trays and patrons' chips too.
+    books_hidden: bool = False
 
     @property
     def blind(self) -> bool:
         """Some place is counted blind: its figures, and the totals they would give away, wait."""
-        return any(r.hidden for r in self.rows)
+        return any(r.hidden or r.withheld for r in self.rows)
 
     @property
     def outstanding_cents(self) -> int:
@@ -97,12 +102,14 @@ def _chips(held: dict[int | None, int], denominations: list[ChipDenomination]) -
     return [Chips(count=held.get(d.pk, 0) // d.value_cents, cents=held.get(d.pk, 0)) for d in denominations]
 
 
-def inventory(event: Event, *, hidden: set[str] | frozenset = frozenset()) -> Inventory:
+def inventory(event: Event, *, hidden: set[str] | frozenset = frozenset(), books_hidden: bool = False) -> Inventory:
     """Every custody place of the event with its chips (count and dollars) per denomination, its
     cash and its total, then the totals; and the chips outstanding in patrons' hands.
 
     `hidden`: the places (by code) whose book balance is not shown while they are counted blind
     (cage.selectors.counts.blind_places); their rows carry no figure, and neither do the totals.
+    `books_hidden`: bank cash, the chip bank or the tip pool still waits for its blind count
+    (counts.books_blind): the tables' trays and the chips in patrons' hands carry no figure either.
 
     Runners (everyone holding the runner role) and tables are listed even when they hold nothing.
     Five queries: denominations, accounts, runners, tables, and one aggregate for the balances.
@@ -128,6 +135,8 @@ def inventory(event: Event, *, hidden: set[str] | frozenset = frozenset()) -> In
     def row(label: str, key: str, account: Account | None) -> InventoryRow:
         if key in hidden:
             return InventoryRow(label=label, key=key, chips=_chips({}, denominations), cash=0, hidden=True)
+        if books_hidden and account_kind_of(key) == Account.Kind.TABLE:
+            return InventoryRow(label=label, key=key, chips=_chips({}, denominations), cash=0, withheld=True)
         values = held.get(account.id, {}) if account is not None else {}
         return InventoryRow(label=label, key=key, chips=_chips(values, denominations), cash=values.get(None, 0))
 
@@ -158,8 +167,15 @@ def inventory(event: Event, *, hidden: set[str] | frozenset = frozenset()) -> In
     patrons = by_kind.get(Account.Kind.PATRONS)
     # Sales post chips into the patrons' account and closers, tips and redemptions take them
     # out, so its chip balance is what is in patrons' hands (positive: it is never the minus).
-    outstanding = _chips(held.get(patrons.id, {}) if patrons else {}, denominations)
-    return Inventory(denominations=denominations, rows=rows, totals=totals, outstanding=outstanding)
+    outstanding = _chips(held.get(patrons.id, {}) if patrons and not books_hidden else {}, denominations)
+    return Inventory(
+        denominations=denominations, rows=rows, totals=totals, outstanding=outstanding, books_hidden=books_hidden
+    )
+
+
+def account_kind_of(key: str) -> str:
+    """ "table:BJ-1" -> "table"; "bank_cash" -> "bank_cash"."""
+    return key.partition(":")[0]
 
 
 # --- tables' state ----------------------------------------------------------------------------

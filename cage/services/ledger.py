@@ -545,6 +545,52 @@ def check_patrons_hold_chips(slip: Slip) -> None:
         )
 
 
+def check_redeemable(event: Event, value: dict[ChipDenomination, int]) -> None:
+    """The window's bound on a redemption while a table is open (T&C 3.4.3: every chip in play
+    was bought from the licensee). Chips cashed in come from patrons, who may have won them from
+    an open table's tray, where play is not posted until its closer: so patrons' chips and the
+    open trays' chips together, per denomination, must still cover what is redeemed.
+
+    The cashier's window only (cage.views via the form): cage-records/1 bounds patrons once every
+    table is closed and nothing more (check_patrons_hold_chips), and a records file the format
+    accepts is never refused, so the importer does not call this. With every table closed the
+    format's own rule is the same bound, and says so itself.
+    """
+    open_trays = Account.objects.filter(
+        event=event, kind=Account.Kind.TABLE, table__state=GameTable.State.OPEN
+    ).values_list("id", flat=True)
+    if not open_trays.exists():
+        return
+    patrons = Account.objects.filter(event=event, kind=Account.Kind.PATRONS).values_list("id", flat=True)
+    held = dict(
+        Posting.objects.filter(account_id__in=[*patrons, *open_trays], denomination__isnull=False)
+        .values("denomination_id")
+        .annotate(total=Sum("amount"))
+        .values_list("denomination_id", "total")
+    )
+    short = [(d, cents) for d, cents in value.items() if cents > held.get(d.pk, 0)]
+    if short:
+        raise RuleViolation(
+            _(
+                "patrons and the open tables' trays together hold only %(held)s, fewer than the %(redeemed)s "
+                "of this redemption: chips cashed in must have been bought from the licensee (a patron may "
+                "have won them from an open table, not more than its tray holds)"
+            )
+            % {
+                "held": ", ".join(
+                    _("%(count)s %(chips)s")
+                    % {"count": max(held.get(d.pk, 0), 0) // d.value_cents, "chips": chips_label(d.key)}
+                    for d, _cents in short
+                ),
+                "redeemed": ", ".join(
+                    _("%(count)s %(chips)s") % {"count": cents // d.value_cents, "chips": chips_label(d.key)}
+                    for d, cents in short
+                ),
+            },
+            "T&C 3.4.3",
+        )
+
+
 def atomic_slip(func):
     """Each record type's service runs in one transaction: all of the slip or none of it.
 

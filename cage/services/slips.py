@@ -24,6 +24,7 @@ from .ledger import (
     account_label,
     atomic_slip,
     balance,
+    check_redeemable,
     check_tender,
     chips_legs_value,
     instrument_label,
@@ -479,13 +480,16 @@ def sale(*, day, chips, cash, signed, runner=None, currency="CAD", tender="cash"
 
 
 @atomic_slip
-def redemption(*, day, chips, cash, signed, currency="CAD", tender="cash", **meta) -> Slip:
-    """Chips cashed in for Canadian currency at the bank (T&C 3.6)."""
+def redemption(*, day, chips, cash, signed, currency="CAD", tender="cash", records_file: bool = False, **meta) -> Slip:
+    """Chips cashed in for Canadian currency at the bank (T&C 3.6). `records_file`: a record of a
+    records file, held to the format's rules only (see ledger.check_redeemable)."""
     check_tender(currency, tender)
     day = lock_day(day, allowed=SETTLING)
     event = day.event
     value = chips_legs_value(event, chips)
     _matching_cash(value, _cash(cash), SlipType.REDEMPTION)
+    if not records_file:
+        check_redeemable(event, value)
     patrons = account_get(event, Account.Kind.PATRONS)
     legs = move(patrons, account_get(event, Account.Kind.CHIP_BANK), value) + move(
         account_get(event, Account.Kind.BANK_CASH), patrons, {CASH: cash}

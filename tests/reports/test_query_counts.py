@@ -74,11 +74,12 @@ def queries(client, url) -> int:
 
 # The exact counts (an export's include the one INSERT of its audit entry). A change that adds a query per row of anything breaks the second assertion;
 # one that adds a fixed query changes the number here, on purpose and in review.
+# The exports' one more: whether a day reconciles with its bank still to count (blind counts).
 EXACT = {
     "report page": 17,
-    "report JSON": 9,
-    "report CSV": 9,
-    "financial report PDF": 23,
+    "report JSON": 10,
+    "report CSV": 10,
+    "financial report PDF": 24,
     "day's sheets page": 22,
     "day's sheets CSV": 22,
     "day's sheet CSV": 22,
