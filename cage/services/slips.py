@@ -26,6 +26,7 @@ from .ledger import (
     balance,
     check_tender,
     chips_legs_value,
+    denominations,
     instrument_label,
     instrument_name,
     lock_day,
@@ -119,7 +120,7 @@ def _runner(day: GamingDay, runner: Person, *, takes_chips: bool = True) -> Pers
 
 def _counted_chips(day: GamingDay, chips: dict[str, int]) -> dict:
     """Counts as written on the slip (keys in the event's order), for reports and audit."""
-    order = [d.key for d in day.event.denominations.all()]
+    order = [d.key for d in denominations(day.event)]
     return {key: chips[key] for key in order if chips.get(key)}
 
 
@@ -273,7 +274,7 @@ credit = _transit_service(
 def _count_against(account: Account, counted: dict, *, cash: int | None = None) -> dict:
     """{instrument: counted − ledger} for everything the account holds or was counted with."""
     held = balance(account)
-    denominations = {d.pk: d for d in account.event.denominations.all()}
+    chips = {d.pk: d for d in denominations(account.event)}
     wanted = {d.pk: cents for d, cents in counted.items()}
     if cash is not None:
         wanted[CASH] = cash
@@ -283,7 +284,7 @@ def _count_against(account: Account, counted: dict, *, cash: int | None = None) 
             continue
         diff = wanted.get(key, 0) - held.get(key, 0)
         if diff:
-            diffs[denominations[key] if key is not CASH else CASH] = diff
+            diffs[chips[key] if key is not CASH else CASH] = diff
     return diffs
 
 
@@ -308,7 +309,7 @@ def _differences(diffs: dict) -> str:
 
 
 def _chip_order(day) -> dict:
-    return {d.pk: i for i, d in enumerate(day.event.denominations.all())}
+    return {d.pk: i for i, d in enumerate(denominations(day.event))}
 
 
 def _legs_to_count(account: Account, counterpart: Account, diffs: dict) -> list[Leg]:
@@ -628,8 +629,8 @@ def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, records_file
     held = balance(pool)
     if not held:
         raise RuleViolation(_("the tip pool is empty; there is nothing to pay out"), "T&C 2.6")
-    denominations = {d.pk: d for d in event.denominations.all()}
-    chip_value = {denominations[k]: v for k, v in held.items() if k is not CASH}
+    chips = {d.pk: d for d in denominations(event)}
+    chip_value = {chips[k]: v for k, v in held.items() if k is not CASH}
     total = sum(held.values())
     shares = largest_remainder_split(total, [w for _person, w in hours])
     bank_cash = account_get(event, Account.Kind.BANK_CASH)
