@@ -371,7 +371,18 @@ def lock_day(day: GamingDay, *, allowed: tuple[str, ...] = (GamingDay.Status.OPE
 
 
 def lock_table(table: GameTable) -> GameTable:
+    memo = remembered.current()
+    if memo is not None:
+        return memo.event_tables(table.event_id)[table.pk]
     return GameTable.objects.select_for_update().get(pk=table.pk)
+
+
+def open_tables(event: Event) -> list[str]:
+    """The codes of the event's open tables."""
+    memo = remembered.current()
+    if memo is not None:
+        return sorted(t.code for t in memo.event_tables(event.pk).values() if t.state == GameTable.State.OPEN)
+    return list(event.tables.filter(state=GameTable.State.OPEN).values_list("code", flat=True))
 
 
 def next_serial(event: Event, slip_type: str) -> int:
@@ -567,7 +578,7 @@ def check_patrons_hold_chips(slip: Slip) -> None:
     if slip.slip_type not in TOUCH_PATRONS:
         return
     event = slip.event
-    if event.tables.filter(state=GameTable.State.OPEN).exists():
+    if open_tables(event):
         return
     held = (
         Posting.objects.filter(account__event=event, account__kind=Account.Kind.PATRONS, denomination__isnull=False)

@@ -8,7 +8,8 @@ each query, not the database, is most of its time (bench/: `make bench`).
 
 Within `remembering()` (the importer's run, in its scratch database, where nothing else writes)
 those reads are answered from memory after the first, and so are the balances the custody checks
-read and the gaming day each slip locks: the only writer is the import itself, which keeps them. Everything here is loaded lazily from the
+read, the gaming day and the table each slip locks, and the day's rostered runners: the only
+writer is the import itself, which keeps them. Everything here is loaded lazily from the
 database, which stays the truth: `forget()` drops it all after any refusal, whose transaction the
 database rolled back, so nothing remembered outlives a rolled-back write. Serials are counted in
 memory from the event's slips and written to the counters once, as the block ends.
@@ -35,6 +36,17 @@ class Memo:
         # kept up to date by every posting written (cage.services.ledger.write_postings).
         self.balances: dict[int, dict] = {}
         self.days: dict[int, object] = {}
+        # {event id: {table id: GameTable}}: the services keep each table's state on these objects.
+        self.tables: dict[int, dict[int, object]] = {}
+        # {day id: ids of the people the day's roster lists as runners}
+        self.runners: dict[int, set[int]] = {}
+
+    def event_tables(self, event_id: int) -> dict[int, object]:
+        from events.models import GameTable
+
+        if event_id not in self.tables:
+            self.tables[event_id] = {t.pk: t for t in GameTable.objects.filter(event_id=event_id)}
+        return self.tables[event_id]
 
     def posted(self, rows) -> None:
         for account_id, denomination_id, amount in rows:

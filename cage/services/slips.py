@@ -17,6 +17,7 @@ from events.rules import RuleViolation
 
 from ..local import day as day_text
 from ..money import AMOUNTS_RULE, MAX_AMOUNT_CENTS, dollars, hours_text, largest_remainder_split
+from . import memo as remembered
 from .ledger import (
     CASH,
     Leg,
@@ -103,8 +104,8 @@ def _runner(day: GamingDay, runner: Person, *, takes_chips: bool = True) -> Pers
         raise RuleViolation(
             _("%(name)s is not a runner on this event") % {"name": runner.name}, "T&C 2.1.2", field="runner"
         )
-    runners = day.shifts.filter(role=Role.RUNNER)
-    if takes_chips and runners.exists() and not runners.filter(person=runner).exists():
+    runners = rostered_runners(day)
+    if takes_chips and runners and runner.pk not in runners:
         raise RuleViolation(
             _(
                 "%(name)s is not on the roster of %(date)s as a runner: only the day's own chip and table "
@@ -116,6 +117,17 @@ def _runner(day: GamingDay, runner: Person, *, takes_chips: bool = True) -> Pers
             field="runner",
         )
     return runner
+
+
+def rostered_runners(day: GamingDay) -> set[int]:
+    """The ids of the people the day's roster lists as runners (read once during an import)."""
+    memo = remembered.current()
+    if memo is not None and day.pk in memo.runners:
+        return memo.runners[day.pk]
+    runners = set(day.shifts.filter(role=Role.RUNNER).values_list("person_id", flat=True))
+    if memo is not None:
+        memo.runners[day.pk] = runners
+    return runners
 
 
 def _counted_chips(day: GamingDay, chips: dict[str, int]) -> dict:
