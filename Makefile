@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-requirements
 PG_URL ?= postgres://postgres@127.0.0.1:5432/cage_ci
 
-.PHONY: run test lint test-postgres check-ledger catalogues messages
+.PHONY: run test lint test-postgres check-ledger catalogues messages bench
 
 $(STAMP): requirements.txt
 	$(PYTHON) -c 'import sys; sys.exit("Python 3.11 or newer is needed") if sys.version_info < (3, 11) else None'
@@ -52,3 +52,7 @@ test-postgres: $(STAMP) catalogues
 check-ledger: export DEBUG ?= true
 check-ledger: $(STAMP)
 	$(PY) manage.py check_ledger
+
+# Speed beside its floor, on SQLite and PostgreSQL (README: Speed); results in bench/results/.
+bench: $(STAMP) catalogues
+	$(PY) -m bench.run

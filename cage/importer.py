@@ -27,6 +27,7 @@ from cage.models import Account, Slip, SlipType
 from cage.money import AMOUNTS_RULE, MAX_AMOUNT_CENTS, MAX_CHIP_COUNT
 from cage.records_file import cited as _cited
 from cage.records_file import problem_at as _at
+from cage.services import memo as remembered
 from cage.slip_types import (
     ACCOUNT,
     CASH,
@@ -253,7 +254,10 @@ class _Importer:
         self.table_list(event, data.get("tables"))
         if self.problems:
             return event  # the records need a sound setup; report what is wrong with it first
-        self.day_list(event, data.get("days"))
+        # Who holds which role, read once: no record changes a role (cage.services.memo).
+        self.people = {p.code: p for p in event.people.prefetch_related("assignments")}
+        with remembered.remembering():
+            self.day_list(event, data.get("days"))
         for where, person, registration in self.later_registrations:
             try:
                 event_services.registration_change(person=person, registration=registration)
@@ -564,6 +568,8 @@ class _Importer:
             except RuleViolation as exc:
                 self.problems.append(_at(f"{where}.date", exc))
                 return None
+        # The day's status changed outside the ledger's services: read it afresh (cage.services.memo).
+        remembered.forget()
         return day
 
     def person(self, person_id) -> Person:

@@ -20,6 +20,23 @@ DRIC, GC, CC = "ann", "gus", "cora"
 RUNNERS = ["rita", "ron", "rae"]
 DEALERS = ["dana", "dev", "del", "dot"]
 TABLES = {"BJ-1": "blackjack", "BJ-2": "blackjack", "WOF-1": "wheel_of_fortune", "BAC-1": "baccarat", "CR-1": "craps"}
+# A floor of more tables keeps the same mix of games: about half blackjack, then wheels, baccarat, craps.
+_MIX = ["blackjack", "blackjack", "wheel_of_fortune", "blackjack", "baccarat", "craps", "blackjack", "wheel_of_fortune"]
+_PREFIX = {"blackjack": "BJ", "wheel_of_fortune": "WOF", "baccarat": "BAC", "craps": "CR"}
+
+
+def table_list(count: int | None) -> dict[str, str]:
+    """The default five tables, or `count` tables in the mix above (codes BJ-1, WOF-1, ...)."""
+    if count is None:
+        return dict(TABLES)
+    tables, numbers = {}, dict.fromkeys(_PREFIX, 0)
+    for i in range(count):
+        game = _MIX[i % len(_MIX)]
+        numbers[game] += 1
+        tables[f"{_PREFIX[game]}-{numbers[game]}"] = game
+    return tables
+
+
 VOIDABLE = {"fill", "credit", "sale", "redemption", "runner_issue", "runner_return"}
 
 
@@ -38,12 +55,12 @@ def nonzero(chips: dict[str, int]) -> dict[str, int]:
 class _Books:
     """What each place holds, in chips per denomination and cash in cents."""
 
-    def __init__(self):
+    def __init__(self, tables):
         self.chip_bank = dict.fromkeys(KEYS, 0)
         self.bank_cash = 0
         self.patrons = dict.fromkeys(KEYS, 0)
         self.tip_pool = dict.fromkeys(KEYS, 0)
-        self.trays = {t: dict.fromkeys(KEYS, 0) for t in TABLES}
+        self.trays = {t: dict.fromkeys(KEYS, 0) for t in tables}
         self.runner_chips = {r: dict.fromkeys(KEYS, 0) for r in RUNNERS}
         self.runner_cash = dict.fromkeys(RUNNERS, 0)
         self.open_tables: set[str] = set()
@@ -57,12 +74,14 @@ def move(source: dict, target: dict, chips: dict[str, int]) -> None:
 
 
 class _Writer:
-    def __init__(self, seed: int, days: int, records_per_day: int, leave_last_day_open: bool):
+    def __init__(self, seed: int, days: int, records_per_day: int, leave_last_day_open: bool, tables=None):
+        self.tables = table_list(tables)
         self.rng = random.Random(seed)
         self.days = days
         self.records_per_day = records_per_day
+        self.most_step = max(1, min(20, 2 * 12 * 3600 // max(records_per_day, 1)))
         self.leave_last_day_open = leave_last_day_open
-        self.books = _Books()
+        self.books = _Books(self.tables)
         self.first = datetime.date(2026, 9, 11)
         self.serial = 0
 
@@ -77,7 +96,8 @@ class _Writer:
         return nonzero({k: self.rng.randint(1, min(most, held[k])) for k in chosen})
 
     def tick(self) -> str:
-        step = self.rng.randint(0, 20) if self.now.hour < 23 else 0
+        # About 20 s between records, closer on a busy floor, so a day's records fit before 23:00.
+        step = self.rng.randint(0, self.most_step) if self.now.hour < 23 else 0
         self.now += datetime.timedelta(seconds=step)
         return self.now.isoformat(timespec="seconds")
 
@@ -90,7 +110,7 @@ class _Writer:
         return record
 
     def dealer(self, table: str) -> str:
-        return DEALERS[list(TABLES).index(table) % len(DEALERS)]
+        return DEALERS[list(self.tables).index(table) % len(DEALERS)]
 
     # --- a day ---------------------------------------------------------------------------
 
@@ -114,7 +134,8 @@ class _Writer:
     def stock(self, n: int) -> None:
         b = self.books
         if n == 0:
-            chips = {"0.50": 400, "1": 4000, "5": 2000, "25": 400, "100": 60}
+            scale = max(1, len(self.tables) // 5)
+            chips = {"0.50": 400 * scale, "1": 4000 * scale, "5": 2000 * scale, "25": 400 * scale, "100": 60 * scale}
             self.record("chips_received", {"received_by": CC, "witnessed_by": DRIC}, chips=chips)
             move(dict.fromkeys(KEYS, 10**9), b.chip_bank, chips)
         float_cents = self.rng.randint(20, 40) * 100_000
@@ -123,7 +144,7 @@ class _Writer:
 
     def open_tables(self, n: int) -> None:
         b = self.books
-        for i, table in enumerate(TABLES):
+        for i, table in enumerate(self.tables):
             tray = b.trays[table]
             if not any(tray.values()):
                 chips = {"1": 100, "5": 60, "25": 10}
@@ -326,7 +347,7 @@ class _Writer:
             )
         b.open_tables.clear()
         if last:
-            for table in TABLES:
+            for table in self.tables:
                 chips = nonzero(b.trays[table])
                 if chips:
                     self.record(
@@ -408,15 +429,22 @@ class _Writer:
                     "gaming_assistant_number": "GA-7731",
                 },
             ],
-            "tables": [{"id": t, "game": g} for t, g in TABLES.items()],
+            "tables": [{"id": t, "game": g} for t, g in self.tables.items()],
             "days": days,
         }
 
 
-def generated_event(seed: int = 1, days: int = 3, records_per_day: int = 60, leave_last_day_open: bool = False):
+def generated_event(
+    seed: int = 1,
+    days: int = 3,
+    records_per_day: int = 60,
+    leave_last_day_open: bool = False,
+    tables: int | None = None,
+):
     """A cage-records/1 file (a dict) of `days` gaming days, each with about `records_per_day`
-    floor records plus its opening and closing records."""
-    return _Writer(seed, days, records_per_day, leave_last_day_open).file()
+    floor records plus its opening and closing records, on the five default tables or on `tables`
+    tables of the same mix of games."""
+    return _Writer(seed, days, records_per_day, leave_last_day_open, tables).file()
 
 
 def record_count(data: dict) -> int:

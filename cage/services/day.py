@@ -10,10 +10,10 @@ from cage.selectors.counts import MUST_COUNT, count_states
 from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
 from cage.selectors.slips import pending_slips
 from cage.slip_types import SLIP_KINDS
-from events.models import GameTable, GamingDay
+from events.models import GamingDay
 from events.rules import RuleViolation
 
-from .ledger import account_label, atomic_slip, balances, check_signatures, lock_day, post_slip
+from .ledger import account_label, atomic_slip, balances, check_signatures, lock_day, open_tables, post_slip
 from .openers import opener_sign_off
 
 # What a records file's close_day asks to be counted (cage-records/1: "bank cash and chip bank were
@@ -27,9 +27,9 @@ def close_problems(day: GamingDay, *, records_file: bool = False) -> list[str]:
     close of a day read from a records file (cage-records/1), which says what it needs."""
     event = day.event
     problems = []
-    open_tables = list(event.tables.filter(state=GameTable.State.OPEN).values_list("code", flat=True))
-    if open_tables:
-        problems.append(_("tables still open: %(tables)s") % {"tables": ", ".join(open_tables)})
+    still_open = open_tables(event)
+    if still_open:
+        problems.append(_("tables still open: %(tables)s") % {"tables": ", ".join(still_open)})
     runners = list(Account.objects.filter(event=event, kind=Account.Kind.RUNNER).select_related("person"))
     held = balances(runners)
     for runner in runners:
@@ -91,10 +91,10 @@ def recount_text(state) -> str:
 def day_reconcile(*, day: GamingDay) -> GamingDay:
     """Start the nightly close: the floor is closed, so every table must be closed first."""
     day = lock_day(day)
-    open_tables = list(day.event.tables.filter(state=GameTable.State.OPEN).values_list("code", flat=True))
-    if open_tables:
+    still_open = open_tables(day.event)
+    if still_open:
         raise RuleViolation(
-            _("tables still open: %(tables)s") % {"tables": ", ".join(open_tables)},
+            _("tables still open: %(tables)s") % {"tables": ", ".join(still_open)},
             gettext_lazy("gaming day: every table closed before reconciling"),
         )
     before = day.status

@@ -22,6 +22,7 @@ from cage.local import day as day_text
 from cage.local import moment
 from cage.models import Account, Posting, Signature, Slip, SlipCounter, SlipType
 from cage.money import AMOUNTS_RULE, MAX_CHIP_COUNT, count_text, dollars, face
+from cage.services import memo as remembered
 from cage.slip_types import SLIP_KINDS, SlipKind
 from events.models import ChipDenomination, Event, GameTable, GamingDay, Person, Role
 from events.rules import RuleViolation
@@ -81,10 +82,25 @@ def account_get(event: Event, kind: str, *, person: Person | None = None, table:
         code = f"table:{table.code}"
     else:
         code = kind
+    memo = remembered.current()
+    if memo is not None and (event.pk, code) in memo.accounts:
+        return memo.accounts[(event.pk, code)]
     account, _ = Account.objects.get_or_create(
         event=event, code=code, defaults={"kind": kind, "person": person, "table": table}
     )
+    if memo is not None:
+        memo.accounts[(event.pk, code)] = account
     return account
+
+
+def denominations(event: Event) -> list[ChipDenomination]:
+    """The event's chips, smallest first (read once during an import: cage.services.memo)."""
+    memo = remembered.current()
+    if memo is None:
+        return list(event.denominations.all())
+    if event.pk not in memo.denominations:
+        memo.denominations[event.pk] = list(event.denominations.all())
+    return memo.denominations[event.pk]
 
 
 def account_label(account: Account) -> str:
@@ -113,8 +129,26 @@ PLACE_NAMES = {
 def balances(accounts: Iterable[Account]) -> dict[int, dict[int | None, int]]:
     """{account id: {denomination id or None for cash: cents}}, from one aggregate query."""
     result: dict[int, dict[int | None, int]] = defaultdict(dict)
+    accounts = list(accounts)
+    memo = remembered.current()
+    if memo is not None:
+        unread = [a for a in accounts if a.pk not in memo.balances]
+        if unread:
+            read = _balances_read(unread)
+            for account in unread:
+                memo.balances[account.pk] = dict(read.get(account.pk, {}))
+        for account in accounts:
+            held = {k: v for k, v in memo.balances[account.pk].items() if v}
+            if held:
+                result[account.pk] = held
+        return result
+    return _balances_read(accounts)
+
+
+def _balances_read(accounts: list[Account]) -> dict[int, dict[int | None, int]]:
+    result: dict[int, dict[int | None, int]] = defaultdict(dict)
     rows = (
-        Posting.objects.filter(account__in=list(accounts))
+        Posting.objects.filter(account__in=accounts)
         .values("account_id", "denomination_id")
         .annotate(total=Sum("amount"))
     )
@@ -135,7 +169,7 @@ def chips_legs_value(event: Event, chips: dict[str, int], *, allow_empty: bool =
     """{denomination key: number of chips} to {ChipDenomination: cents}, refusing what is wrong."""
     if not isinstance(chips, dict):
         raise RuleViolation(_("chips must be an object of denomination: number of chips"), RECORDS_FORMAT)
-    known = {d.key: d for d in event.denominations.all()}
+    known = {d.key: d for d in denominations(event)}
     result = {}
     for key, count in chips.items():
         denomination = known.get(str(key))
@@ -311,7 +345,13 @@ def lock_day(day: GamingDay, *, allowed: tuple[str, ...] = (GamingDay.Status.OPE
     stale before the slip that relies on it is written. A cage writes a few slips a minute;
     queueing them costs nothing a cashier would notice.
     """
-    day = GamingDay.objects.select_for_update().select_related("event").get(pk=day.pk)
+    memo = remembered.current()
+    if memo is not None and day.pk in memo.days:
+        day = memo.days[day.pk]  # an import: it alone writes, and its services keep the day's status
+    else:
+        day = GamingDay.objects.select_for_update().select_related("event").get(pk=day.pk)
+        if memo is not None:
+            memo.days[day.pk] = day
     if day.status not in allowed:
         if day.status == GamingDay.Status.CLOSED:
             raise RuleViolation(
@@ -331,10 +371,24 @@ def lock_day(day: GamingDay, *, allowed: tuple[str, ...] = (GamingDay.Status.OPE
 
 
 def lock_table(table: GameTable) -> GameTable:
+    memo = remembered.current()
+    if memo is not None:
+        return memo.event_tables(table.event_id)[table.pk]
     return GameTable.objects.select_for_update().get(pk=table.pk)
 
 
+def open_tables(event: Event) -> list[str]:
+    """The codes of the event's open tables."""
+    memo = remembered.current()
+    if memo is not None:
+        return sorted(t.code for t in memo.event_tables(event.pk).values() if t.state == GameTable.State.OPEN)
+    return list(event.tables.filter(state=GameTable.State.OPEN).values_list("code", flat=True))
+
+
 def next_serial(event: Event, slip_type: str) -> int:
+    memo = remembered.current()
+    if memo is not None:
+        return memo.next_serial(event, slip_type)
     counter, _ = SlipCounter.objects.get_or_create(event=event, slip_type=slip_type)
     # Locked until commit: a rolled-back slip gives its number back, so serials have no gaps.
     counter = SlipCounter.objects.select_for_update().get(pk=counter.pk)
@@ -415,6 +469,9 @@ def post_slip(
         request_key=request_key or None,
     )
     write_postings(slip, merged, accounts)
+    memo = remembered.current()
+    if memo is not None:
+        memo.last_at[event.pk] = at
     Signature.objects.bulk_create(
         [Signature(slip=slip, capacity=c, person=p, signed_at=signed_at[c]) for c, p in signed.items()]
     )
@@ -425,7 +482,11 @@ def post_slip(
 
 
 def check_in_order(event: Event, at: datetime.datetime) -> None:
-    last = Slip.objects.filter(event=event).order_by("-id").values_list("at", flat=True).first()
+    memo = remembered.current()
+    if memo is not None and event.pk in memo.last_at:
+        last = memo.last_at[event.pk]
+    else:
+        last = Slip.objects.filter(event=event).order_by("-id").values_list("at", flat=True).first()
     if last is not None and at < last:
         raise RuleViolation(
             _("%(at)s is earlier than the last slip (%(last)s); slips are recorded in order")
@@ -460,10 +521,9 @@ def net_legs(legs: list[Leg], slip_type: str):
 def check_custody(merged: dict, accounts: dict[int, Account], slip_type: str) -> None:
     """No custody account pays out what it does not hold."""
     current = balances([a for a in accounts.values() if a.is_custody])
-    denominations = {}
-    keys = {key for (_account, key) in merged if key is not CASH}
-    if keys:
-        denominations = {d.pk: d for d in ChipDenomination.objects.filter(pk__in=keys)}
+    chips = {}
+    if any(key is not CASH for (_account, key) in merged):
+        chips = {d.pk: d for d in denominations(next(iter(accounts.values())).event)}
     for (account_id, key), amount in merged.items():
         place = accounts[account_id]
         if amount >= 0 or not place.is_custody:
@@ -475,7 +535,7 @@ def check_custody(merged: dict, accounts: dict[int, Account], slip_type: str) ->
                 % {
                     "place": account_label(place),
                     "held": dollars(held),
-                    "instrument": instrument_label(denominations.get(key)),
+                    "instrument": instrument_label(chips.get(key)),
                     "wanted": dollars(-amount),
                     "slip": SLIP_KINDS[slip_type].label.lower(),
                 },
@@ -491,6 +551,9 @@ def write_postings(slip: Slip, merged: dict, accounts: dict[int, Account]) -> No
             if amount
         ]
     )
+    memo = remembered.current()
+    if memo is not None:
+        memo.posted((account_id, key, amount) for (account_id, key), amount in merged.items() if amount)
 
 
 def move(source: Account, target: Account, value: dict[ChipDenomination | None, int]) -> list[Leg]:
@@ -515,7 +578,7 @@ def check_patrons_hold_chips(slip: Slip) -> None:
     if slip.slip_type not in TOUCH_PATRONS:
         return
     event = slip.event
-    if event.tables.filter(state=GameTable.State.OPEN).exists():
+    if open_tables(event):
         return
     held = (
         Posting.objects.filter(account__event=event, account__kind=Account.Kind.PATRONS, denomination__isnull=False)
@@ -524,7 +587,7 @@ def check_patrons_hold_chips(slip: Slip) -> None:
     )
     short = [row for row in held if row["total"] < 0]
     if short:
-        denominations = {d.pk: d for d in event.denominations.all()}
+        chips = {d.pk: d for d in denominations(event)}
         raise RuleViolation(
             _(
                 "after this %(slip)s every table is closed and patrons would hold %(chips)s: chips nobody "
@@ -535,8 +598,8 @@ def check_patrons_hold_chips(slip: Slip) -> None:
                 "chips": ", ".join(
                     _("%(count)s %(chips)s")
                     % {
-                        "count": row["total"] // denominations[row["denomination_id"]].value_cents,
-                        "chips": chips_label(denominations[row["denomination_id"]].key),
+                        "count": row["total"] // chips[row["denomination_id"]].value_cents,
+                        "chips": chips_label(chips[row["denomination_id"]].key),
                     }
                     for row in short
                 ),
@@ -601,6 +664,14 @@ def atomic_slip(func):
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
+        try:
+            return _in_transaction(*args, **kwargs)
+        except BaseException:
+            # Whatever an import remembered may belong to the write just rolled back.
+            remembered.forget()
+            raise
+
+    def _in_transaction(*args, **kwargs):
         with transaction.atomic():
             key = kwargs.get("request_key")
             if key:

@@ -24,7 +24,7 @@ from cage.selectors.openers import is_flagged
 from events.models import GameTable, GamingDay, Person, Role
 from events.rules import RuleViolation
 
-from .ledger import lock_day
+from .ledger import denominations, lock_day
 
 # T&C 2: the designated persons witness and authorize the cage's transactions and approve the
 # control sheets; the product's own rule is that openers are checked against the last closers.
@@ -57,7 +57,7 @@ def closer_check(day: GamingDay, table: GameTable, chips: dict[str, int]) -> dic
         sign = 1 if slip_type == SlipType.TABLE_ISSUE else -1
         for key, count in (details.get("chips") or {}).items():
             left[key] += sign * int(count)
-    order = [d.key for d in day.event.denominations.all()]
+    order = [d.key for d in denominations(day.event)]
     return {
         "closer_serial": closer.serial,
         "date": closer.day.date.isoformat(),

@@ -17,6 +17,7 @@ from events.rules import RuleViolation
 
 from ..local import day as day_text
 from ..money import AMOUNTS_RULE, MAX_AMOUNT_CENTS, dollars, hours_text, largest_remainder_split
+from . import memo as remembered
 from .ledger import (
     CASH,
     Leg,
@@ -27,6 +28,7 @@ from .ledger import (
     check_redeemable,
     check_tender,
     chips_legs_value,
+    denominations,
     instrument_label,
     instrument_name,
     lock_day,
@@ -103,8 +105,8 @@ def _runner(day: GamingDay, runner: Person, *, takes_chips: bool = True) -> Pers
         raise RuleViolation(
             _("%(name)s is not a runner on this event") % {"name": runner.name}, "T&C 2.1.2", field="runner"
         )
-    runners = day.shifts.filter(role=Role.RUNNER)
-    if takes_chips and runners.exists() and not runners.filter(person=runner).exists():
+    runners = rostered_runners(day)
+    if takes_chips and runners and runner.pk not in runners:
         raise RuleViolation(
             _(
                 "%(name)s is not on the roster of %(date)s as a runner: only the day's own chip and table "
@@ -118,9 +120,20 @@ def _runner(day: GamingDay, runner: Person, *, takes_chips: bool = True) -> Pers
     return runner
 
 
+def rostered_runners(day: GamingDay) -> set[int]:
+    """The ids of the people the day's roster lists as runners (read once during an import)."""
+    memo = remembered.current()
+    if memo is not None and day.pk in memo.runners:
+        return memo.runners[day.pk]
+    runners = set(day.shifts.filter(role=Role.RUNNER).values_list("person_id", flat=True))
+    if memo is not None:
+        memo.runners[day.pk] = runners
+    return runners
+
+
 def _counted_chips(day: GamingDay, chips: dict[str, int]) -> dict:
     """Counts as written on the slip (keys in the event's order), for reports and audit."""
-    order = [d.key for d in day.event.denominations.all()]
+    order = [d.key for d in denominations(day.event)]
     return {key: chips[key] for key in order if chips.get(key)}
 
 
@@ -274,7 +287,7 @@ credit = _transit_service(
 def _count_against(account: Account, counted: dict, *, cash: int | None = None) -> dict:
     """{instrument: counted − ledger} for everything the account holds or was counted with."""
     held = balance(account)
-    denominations = {d.pk: d for d in account.event.denominations.all()}
+    chips = {d.pk: d for d in denominations(account.event)}
     wanted = {d.pk: cents for d, cents in counted.items()}
     if cash is not None:
         wanted[CASH] = cash
@@ -284,7 +297,7 @@ def _count_against(account: Account, counted: dict, *, cash: int | None = None) 
             continue
         diff = wanted.get(key, 0) - held.get(key, 0)
         if diff:
-            diffs[denominations[key] if key is not CASH else CASH] = diff
+            diffs[chips[key] if key is not CASH else CASH] = diff
     return diffs
 
 
@@ -309,7 +322,7 @@ def _differences(diffs: dict) -> str:
 
 
 def _chip_order(day) -> dict:
-    return {d.pk: i for i, d in enumerate(day.event.denominations.all())}
+    return {d.pk: i for i, d in enumerate(denominations(day.event))}
 
 
 def _legs_to_count(account: Account, counterpart: Account, diffs: dict) -> list[Leg]:
@@ -632,8 +645,8 @@ def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, records_file
     held = balance(pool)
     if not held:
         raise RuleViolation(_("the tip pool is empty; there is nothing to pay out"), "T&C 2.6")
-    denominations = {d.pk: d for d in event.denominations.all()}
-    chip_value = {denominations[k]: v for k, v in held.items() if k is not CASH}
+    chips = {d.pk: d for d in denominations(event)}
+    chip_value = {chips[k]: v for k, v in held.items() if k is not CASH}
     total = sum(held.values())
     shares = largest_remainder_split(total, [w for _person, w in hours])
     bank_cash = account_get(event, Account.Kind.BANK_CASH)

@@ -1,0 +1,1 @@
+"""`make bench`: the product's speed measured beside its floor (see run.py)."""

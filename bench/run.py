@@ -1,0 +1,193 @@
+"""`make bench`: import, reports, the nightly close and the busiest pages, timed on SQLite and
+PostgreSQL for a small and a large generated event, each beside its floor.
+
+Every product figure is a whole `manage.py` process (start-up included, as a cashier's or an
+auditor's command would pay it) or, for the close and the pages, a measurement inside one process
+(bench/probe.py). Peak memory is the process's maximum resident set. The floor (bench/floor.py)
+writes the same slips and postings with plain executemany and sums them with one GROUP BY.
+
+Sizes: small = 3 days x 5 tables x 60 records a day; large = 18 days x 40 tables x 5,000 records
+a day (about 88,000 records). BENCH_LARGE="days,tables,records_per_day" sets another large size;
+BENCH_DATABASES="sqlite" or "postgres" runs one database only; PG_URL names the server.
+
+The results go to bench/results/<date>.md, to be committed: these machines are noisy, so the ratios
+(product / floor) are what to compare from one run to the next.
+"""
+
+import datetime
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench import floor  # noqa: E402
+from tests.records_generator import generated_event, record_count  # noqa: E402
+
+PG_SERVER = os.environ.get("PG_URL", "postgres://postgres@127.0.0.1:5432/postgres").rsplit("/", 1)[0] + "/postgres"
+
+
+def sizes() -> dict:
+    large = [int(n) for n in os.environ.get("BENCH_LARGE", "18,40,5000").split(",")]
+    return {
+        "small": {"days": 3, "tables": 5, "records_per_day": 60},
+        "large": dict(zip(["days", "tables", "records_per_day"], large, strict=True)),
+    }
+
+
+def event_file(size: str, shape: dict, directory: Path) -> tuple[Path, dict]:
+    """The generated event, its last close_day held back for the close measurement."""
+    data = generated_event(seed=2026, **shape)
+    data["event"]["slug"] = f"bench-{size}"
+    last = data["days"][-1]["records"]
+    assert last[-1]["type"] == "close_day"
+    held_back = last.pop()
+    path = directory / f"{size}.json"
+    path.write_text(json.dumps(data))
+    return path, {"records": record_count(data) + 1, "held_back": held_back, "last_day": data["days"][-1]["date"]}
+
+
+def run(url: str, *args: str, module: bool = False) -> dict:
+    """One process against the database at `url`: wall seconds, peak memory (MB), its output."""
+    env = {**os.environ, "DATABASE_URL": url, "DEBUG": "true", "PYTHONPATH": str(ROOT)}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    command = [sys.executable, "-m", *args] if module else [sys.executable, "manage.py", *args]
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.perf_counter()
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=err)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - started
+        out.seek(0)
+        err.seek(0)
+        if status != 0:
+            raise SystemExit(f"{' '.join(args)} failed:\n{err.read().decode()[-3000:]}")
+        return {"seconds": seconds, "peak_mb": usage.ru_maxrss / 1024, "out": out.read().decode()}
+
+
+class Database:
+    """A fresh database of one kind, dropped afterwards."""
+
+    def __init__(self, kind: str, directory: Path):
+        self.kind = kind
+        if kind == "sqlite":
+            self.url = f"sqlite:///{directory / f'bench-{uuid.uuid4().hex[:8]}.sqlite3'}"
+        else:
+            import psycopg
+
+            self.name = f"bench_{uuid.uuid4().hex[:8]}"
+            with psycopg.connect(PG_SERVER, autocommit=True) as admin:
+                admin.execute(f'CREATE DATABASE "{self.name}"')
+            self.url = PG_SERVER.rsplit("/", 1)[0] + "/" + self.name
+
+    def drop(self):
+        if self.kind == "postgres":
+            import psycopg
+
+            with psycopg.connect(PG_SERVER, autocommit=True) as admin:
+                admin.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+def measure(kind: str, size: str, path: Path, facts: dict, directory: Path) -> dict:
+    database = Database(kind, directory)
+    slug = f"bench-{size}"
+    try:
+        run(database.url, "migrate", "--noinput", "-v0")
+        figures = {"records": facts["records"]}
+        figures["import"] = run(database.url, "import_records", str(path))
+        figures["close"] = json.loads(run(database.url, "bench.probe", "close", slug, module=True)["out"])
+        for fmt in ("json", "pdf"):
+            figures[f"event_report {fmt}"] = run(
+                database.url, "event_report", slug, "--format", fmt, "--out", str(directory / f"report.{fmt}")
+            )
+        figures["day_report pdf"] = run(
+            database.url, "day_report", slug, facts["last_day"], "--format", "pdf", "--out", str(directory / "day.pdf")
+        )
+        figures["pages"] = json.loads(run(database.url, "bench.probe", "pages", slug, module=True)["out"])
+        slips, postings = floor.read_rows(database.url)
+        figures["postings"] = len(postings)
+        figures["floor"] = (
+            floor.sqlite_floor(directory, slips, postings)
+            if kind == "sqlite"
+            else floor.postgres_floor(PG_SERVER, slips, postings)
+        )
+        return figures
+    finally:
+        database.drop()
+
+
+def ratio(value: float, base: float) -> str:
+    return f"{value / base:,.0f}x" if base else "n/a"
+
+
+def markdown(results: dict, shapes: dict, startup: float) -> str:
+    today = datetime.date.today().isoformat()
+    lines = [
+        f"# Bench of {today}",
+        "",
+        f"Machine: {os.cpu_count()} CPU(s), Python {sys.version.split()[0]}. Sizes: "
+        + "; ".join(
+            f"{size} = {s['days']} days x {s['tables']} tables x {s['records_per_day']} records/day"
+            for size, s in shapes.items()
+        )
+        + ". Whole processes include the start-up of `manage.py`.",
+        "",
+        f"Start-up: `manage.py check` takes {startup:.2f} s (median of 5; target under 0.5 s).",
+        "",
+        "| database | event | records | postings | import s | records/s | import / floor | import peak MB "
+        "| close s | JSON s | PDF s | report / floor | day PDF s | report peak MB |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for (kind, size), f in results.items():
+        imported = f["import"]["seconds"]
+        lines.append(
+            f"| {kind} | {size} | {f['records']:,} | {f['postings']:,} | {imported:.2f} | {f['records'] / imported:,.0f} "
+            f"| {ratio(imported, f['floor']['write_seconds'])} | {f['import']['peak_mb']:.0f} | {f['close']['seconds']:.3f} "
+            f"| {f['event_report json']['seconds']:.2f} | {f['event_report pdf']['seconds']:.2f} "
+            f"| {ratio(f['event_report json']['seconds'], f['floor']['sum_seconds'])} "
+            f"| {f['day_report pdf']['seconds']:.2f} "
+            f"| {max(f['event_report json']['peak_mb'], f['event_report pdf']['peak_mb']):.0f} |"
+        )
+    lines += ["", "Pages, fetched as the DRIC (warm), with their number of queries:", ""]
+    lines += ["| database | event | page | ms | queries | KB |", "|---|---|---|---:|---:|---:|"]
+    for (kind, size), f in results.items():
+        for page, p in f["pages"].items():
+            lines.append(
+                f"| {kind} | {size} | {page} | {p['seconds'] * 1000:.0f} | {p['queries']} | {p['kilobytes']:.0f} |"
+            )
+    lines += ["", "Floor (plain executemany in one transaction; one GROUP BY):", ""]
+    lines += ["| database | event | write s | sum s |", "|---|---|---:|---:|"]
+    for (kind, size), f in results.items():
+        lines.append(f"| {kind} | {size} | {f['floor']['write_seconds']:.3f} | {f['floor']['sum_seconds']:.4f} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    kinds = os.environ.get("BENCH_DATABASES", "sqlite,postgres").split(",")
+    shapes = sizes()
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        directory = Path(tmp)
+        files = {size: event_file(size, shape, directory) for size, shape in shapes.items()}
+        for kind in kinds:
+            for size, (path, facts) in files.items():
+                print(f"bench: {kind}, {size} event ({facts['records']:,} records) ...", flush=True)
+                results[(kind, size)] = measure(kind, size, path, facts, directory)
+    with tempfile.TemporaryDirectory() as tmp:
+        # What every manage.py command pays before it does any work (median of five).
+        url = f"sqlite:///{Path(tmp) / 'start-up.sqlite3'}"
+        startup = sorted(run(url, "check")["seconds"] for _ in range(5))[2]
+    report = markdown(results, shapes, startup)
+    out = ROOT / "bench" / "results" / f"{datetime.date.today().isoformat()}.md"
+    out.write_text(report)
+    print(report)
+    print(f"bench: written to {out.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
