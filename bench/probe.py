@@ -31,7 +31,7 @@ def dric_login(event: Event):
     """A login for the event's DRIC, made for the bench (the records file carries no logins)."""
     person = Person.objects.filter(event=event, assignments__role="dric").first()
     if person.user is None:
-        person.user = get_user_model().objects.create_user(f"bench-{person.code}", password=None)
+        person.user = get_user_model().objects.create_user(f"bench-{event.slug}-{person.code}", password=None)
         person.save(update_fields=["user"])
     return person.user
 

@@ -87,7 +87,7 @@ def home(request, slug):
             Slip.objects.filter(day=day)
             .annotate(cash_moved=cash_moved_subquery())
             .select_related("table", "runner", "voids", "account__person", "account__table")
-            .prefetch_related("signatures")
+            .prefetch_related("signatures__person")
             .order_by("-id")
         )
         if day
