@@ -150,10 +150,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Passwords and signing PINs are hashed with argon2. PBKDF2 stays after it so a hash made before
-# argon2 still verifies, and is rehashed with argon2 at its owner's next login.
+# Passwords are hashed with argon2. PBKDF2 stays after it so a hash made before argon2 still
+# verifies, and is rehashed with argon2 at its owner's next login. Signing PINs have argon2 of
+# their own, sized for the window and guarded by the lockout (events/hashers.py).
 PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "events.hashers.SigningPinHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
     "django.contrib.auth.hashers.ScryptPasswordHasher",

@@ -54,6 +54,8 @@ ROLES = _lazy("roles")
 ROSTER = _lazy("roster")
 ONE_DAY_PER_DATE = _lazy("one gaming day per date")
 GAMING_DAY = _lazy("gaming day")
+# The signing PIN's own hasher (events/hashers.py), named as PASSWORD_HASHERS lists it.
+PIN_HASHER = "argon2pin"
 
 
 def licensee_get_or_create(*, name: str, address: str = "", charitable_number: str = "") -> Licensee:
@@ -843,7 +845,7 @@ def _pin_refusal(pin: str) -> str | None:
 
 def _pin_store(user, pin: str) -> SigningPin:
     signing_pin, created = SigningPin.objects.update_or_create(
-        user=user, defaults={"pin_hash": make_password(pin), "set_at": timezone.now()}
+        user=user, defaults={"pin_hash": make_password(pin, hasher=PIN_HASHER), "set_at": timezone.now()}
     )
     # The PIN itself is never recorded, only that its owner set it.
     record(
@@ -908,10 +910,10 @@ def pin_verify(*, request, person: Person, pin: str) -> None:
     if lockout.is_locked(request, username, pin=True):
         raise _locked(request, username, field="pin", name=name)
 
-    def upgrade(raw):  # a PIN hashed before argon2 is rehashed with it
-        SigningPin.objects.filter(pk=signing_pin.pk).update(pin_hash=make_password(raw))
+    def upgrade(raw):  # a PIN hashed otherwise (before its own hasher) is rehashed with it
+        SigningPin.objects.filter(pk=signing_pin.pk).update(pin_hash=make_password(raw, hasher=PIN_HASHER))
 
-    if check_password(pin, signing_pin.pin_hash, setter=upgrade):
+    if check_password(pin, signing_pin.pin_hash, setter=upgrade, preferred=PIN_HASHER):
         lockout.count_success(request, username, pin=True)
         return
     lockout.count_failure(request, username, pin=True)

@@ -137,7 +137,8 @@ def admin_user(db):
 def fast_password_hashing(settings):
     # Every persona has a login; the real hasher's deliberate slowness would dominate the suite.
     # tests/events/test_accounts.py checks the real hashers (argon2) on their own.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Signing PINs keep their own hasher, cheap by design (events/hashers.py).
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", "events.hashers.SigningPinHasher"]
 
 
 class Client(django.test.Client):

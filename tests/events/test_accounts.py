@@ -65,22 +65,25 @@ def test_passwords_pins_and_setup_codes_are_hashed_with_argon2(cast, settings, a
     complete("nia", setup.code)
     user = User.objects.get(username="nia")
     assert user.password.startswith("argon2$") and user.check_password(PASSWORD)
+    # A PIN has argon2 of its own, cheap enough for the window; the lockout guards it (events/hashers.py).
     stored = SigningPin.objects.get(user=user).pin_hash
-    assert stored.startswith("argon2$") and "60917" not in stored and check_password("60917", stored)
+    assert stored.startswith("argon2pin$") and "m=8192,t=1,p=1" in stored
+    assert "60917" not in stored and check_password("60917", stored)
     services.pin_set(request=from_address(), user=user, password=PASSWORD, pin="80514")
-    assert SigningPin.objects.get(user=user).pin_hash.startswith("argon2$")
+    assert SigningPin.objects.get(user=user).pin_hash.startswith("argon2pin$")
 
 
-def test_a_pbkdf2_password_and_pin_still_verify_and_are_rehashed_with_argon2(cast, settings, client):
+@pytest.mark.parametrize("old_pin_hasher", ["pbkdf2_sha256", "argon2"])
+def test_a_pbkdf2_password_and_an_older_pin_still_verify_and_are_rehashed(cast, settings, client, old_pin_hasher):
     settings.PASSWORD_HASHERS = project_settings.PASSWORD_HASHERS
     user = cast.runner.user
     User.objects.filter(pk=user.pk).update(password=make_password(PASSWORD, hasher="pbkdf2_sha256"))
-    SigningPin.objects.filter(user=user).update(pin_hash=make_password(PIN, hasher="pbkdf2_sha256"))
+    SigningPin.objects.filter(user=user).update(pin_hash=make_password(PIN, hasher=old_pin_hasher))
     response = client.post(reverse("login"), {"username": user.username, "password": PASSWORD})
     assert response.status_code == 302
     assert User.objects.get(pk=user.pk).password.startswith("argon2$")
     services.pin_verify(request=from_address(), person=cast.runner, pin=PIN)
-    assert SigningPin.objects.get(user=user).pin_hash.startswith("argon2$")
+    assert SigningPin.objects.get(user=user).pin_hash.startswith("argon2pin$")
 
 
 # --- a login made by someone else -------------------------------------------------------------

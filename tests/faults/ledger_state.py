@@ -40,7 +40,9 @@ def set_up(slug: str, *, chips: dict, cash: int, trays: dict, logins=()) -> None
     the pages: the licensee's administrator gives them a new setup code and they choose their
     password and signing PIN, so that the server checks both as in production.
     """
-    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+    with override_settings(
+        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher", "events.hashers.SigningPinHasher"]
+    ):
         cast = make_cast(slug)
     administrator = get_user_model().objects.create_user(f"{slug}-administrator", is_staff=True)
     for persona in logins:

@@ -1,0 +1,120 @@
+"""The real server under load: gunicorn with several workers on 127.0.0.1, and cashiers' terminals
+(threads, each with its own session) posting chip sales and fills through the slip forms for a
+fixed time, as a browser does (login page, CSRF token, one-time request key; a fill carries the
+runner's signing PIN, checked by the product's own hashers).
+
+Reports requests per second, p50/p95/p99 latency of the slip POSTs and the errors, which must be
+none (an answer other than the slip's page); then runs check_ledger. The terminals and gunicorn are
+tests/faults' (tests/faults/server.py), on a fresh database of each kind.
+"""
+
+import os
+import statistics
+import threading
+import time
+from pathlib import Path
+
+import django
+
+# The terminals are tests/faults', whose modules read the product's models: this process loads
+# the apps (on no database of its own) before importing them; the server runs in its own processes.
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.setdefault("DEBUG", "true")
+django.setup()
+
+from tests.conftest import PASSWORD, PIN  # noqa: E402
+from tests.faults.harness import fresh_database  # noqa: E402
+from tests.faults.server import Server, Terminal  # noqa: E402
+
+SLUG = "bench-load"
+SET_UP = (
+    "from tests.faults.ledger_state import set_up; "
+    f"set_up({SLUG!r}, chips={{'5': 1_000_000}}, cash=100_000, trays={{'5': 20}}, "
+    "logins=('chip_cashier', 'runner'))"
+)
+
+
+class Cashier(threading.Thread):
+    def __init__(self, terminal: Terminal, ids: dict, until: float, number: int):
+        super().__init__(daemon=True)
+        self.terminal, self.until = terminal, until
+        people = ids["people"]
+        self.slips = [
+            ("sale", {"chips_5": "2", "cash": "10.00", "tender": "cad_cash", "runner": "", "sign_sold_by": people["chip_cashier"]}),
+            (
+                "fill",
+                {
+                    "table": ids["tables"]["bj" if number % 2 else "wheel"],
+                    "runner": people["runner"],
+                    "chips_5": "4",
+                    "sign_issued_by": people["chip_cashier"],
+                    "sign_carried_by": people["runner"],
+                    "pin_carried_by": PIN,
+                },
+            ),
+        ]  # fmt: skip
+        self.latencies: dict[str, list[float]] = {"sale": [], "fill": []}
+        self.errors: list[str] = []
+
+    def run(self):
+        n = 0
+        while time.monotonic() < self.until:
+            slip_type, data = self.slips[n % len(self.slips)]
+            n += 1
+            path = f"/cage/{SLUG}/slips/new/{slip_type}/"
+            try:
+                key, token = self.terminal.open_form(path)
+                started = time.perf_counter()
+                status, headers, page = self.terminal.request("POST", path, {**data, **token, "request_key": key})
+                elapsed = time.perf_counter() - started
+            except Exception as exc:  # noqa: BLE001 - every failure is counted and shown, never hidden
+                self.errors.append(f"{slip_type}: {exc!r}")
+                continue
+            if status == 302 and "/slips/" in (headers.get("Location") or ""):
+                self.latencies[slip_type].append(elapsed)
+            else:
+                self.errors.append(f"{slip_type}: {status} {page[:300]}")
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def load(vendor: str, directory: Path, *, cashiers: int, seconds: float, workers: int) -> dict:
+    with fresh_database(vendor, directory, "bench_load") as database:
+        ids = database.python(SET_UP)
+        server = Server(database, directory / f"gunicorn-{vendor}-{cashiers}.log", workers=workers)
+        server.start()
+        try:
+            terminals = []
+            for _ in range(cashiers):
+                terminal = Terminal(server)
+                terminal.log_in(ids["usernames"]["chip_cashier"], PASSWORD)
+                terminals.append(terminal)
+            until = time.monotonic() + seconds
+            threads = [Cashier(t, ids, until, i) for i, t in enumerate(terminals)]
+            started = time.perf_counter()
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            elapsed = time.perf_counter() - started
+        finally:
+            server.stop()
+        ledger = database.run("check_ledger").stdout.strip().splitlines()[-1]
+    sales = [x for t in threads for x in t.latencies["sale"]]
+    fills = [x for t in threads for x in t.latencies["fill"]]
+    errors = [e for t in threads for e in t.errors]
+    return {
+        "cashiers": cashiers,
+        "workers": workers,
+        "slips_per_second": (len(sales) + len(fills)) / elapsed,
+        "sale_ms": {p: percentile(sales, p) * 1000 for p in (50, 95, 99)},
+        "fill_ms": {p: percentile(fills, p) * 1000 for p in (50, 95, 99)},
+        "sale_mean_ms": statistics.fmean(sales) * 1000 if sales else float("nan"),
+        "errors": errors,
+        "ledger": ledger,
+    }
