@@ -10,6 +10,7 @@ tests/faults' (tests/faults/server.py), on a fresh database of each kind.
 
 import os
 import statistics
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -84,6 +85,7 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def load(vendor: str, directory: Path, *, cashiers: int, seconds: float, workers: int) -> dict:
+    directory = Path(tempfile.mkdtemp(dir=directory))  # a SQLite file of its own for each run
     with fresh_database(vendor, directory, "bench_load") as database:
         ids = database.python(SET_UP)
         server = Server(database, directory / f"gunicorn-{vendor}-{cashiers}.log", workers=workers)

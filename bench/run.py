@@ -6,6 +6,10 @@ auditor's command would pay it) or, for the close and the pages, a measurement i
 (bench/probe.py). Peak memory is the process's maximum resident set. The floor (bench/floor.py)
 writes the same slips and postings with plain executemany and sums them with one GROUP BY.
 
+Then the real server: gunicorn with 4 workers on a fresh database of each kind, and 1, 4 and 16
+cashiers' terminals posting sales and fills for BENCH_LOAD_SECONDS (20) seconds (bench/load.py):
+slips per second, latency percentiles, errors (there must be none), then check_ledger.
+
 Sizes: small = 3 days x 5 tables x 60 records a day; large = 18 days x 40 tables x 5,000 records
 a day (about 88,000 records). BENCH_LARGE="days,tables,records_per_day" sets another large size;
 BENCH_DATABASES="sqlite" or "postgres" runs one database only; PG_URL names the server.
@@ -167,6 +171,24 @@ def markdown(results: dict, shapes: dict, startup: float) -> str:
     return "\n".join(lines) + "\n"
 
 
+def load_table(loads: list) -> str:
+    lines = [
+        "",
+        "The real server (gunicorn, 4 workers) under cashiers' terminals posting sales and fills through the"
+        " slip forms (a fill carries the runner's signing PIN):",
+        "",
+        "| database | cashiers | slips/s | sale p50 ms | p95 | p99 | fill p50 ms | p95 | p99 | errors | check_ledger |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for kind, r in loads:
+        sale, fill = r["sale_ms"], r["fill_ms"]
+        lines.append(
+            f"| {kind} | {r['cashiers']} | {r['slips_per_second']:.1f} | {sale[50]:.0f} | {sale[95]:.0f} | {sale[99]:.0f} "
+            f"| {fill[50]:.0f} | {fill[95]:.0f} | {fill[99]:.0f} | {len(r['errors'])} | {r['ledger']} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     kinds = os.environ.get("BENCH_DATABASES", "sqlite,postgres").split(",")
     shapes = sizes()
@@ -182,7 +204,19 @@ def main() -> None:
         # What every manage.py command pays before it does any work (median of five).
         url = f"sqlite:///{Path(tmp) / 'start-up.sqlite3'}"
         startup = sorted(run(url, "check")["seconds"] for _ in range(5))[2]
-    report = markdown(results, shapes, startup)
+    loads = []
+    seconds = float(os.environ.get("BENCH_LOAD_SECONDS", "20"))
+    with tempfile.TemporaryDirectory() as tmp:
+        from bench.load import load
+
+        for kind in kinds:
+            for cashiers in (1, 4, 16):
+                print(f"bench: {kind}, gunicorn under {cashiers} cashier(s) for {seconds:.0f} s ...", flush=True)
+                vendor = "postgresql" if kind == "postgres" else kind
+                loads.append((kind, load(vendor, Path(tmp), cashiers=cashiers, seconds=seconds, workers=4)))
+    report = markdown(results, shapes, startup) + load_table(loads)
+    if any(result["errors"] for _kind, result in loads):
+        print("\n".join(e for _kind, result in loads for e in result["errors"][:20]))
     out = ROOT / "bench" / "results" / f"{datetime.date.today().isoformat()}.md"
     out.write_text(report)
     print(report)
