@@ -17,7 +17,7 @@ from events.roster import rostered
 from events.rules import RuleViolation
 
 from ..local import day as day_text
-from ..money import AMOUNTS_RULE, MAX_AMOUNT_CENTS, dollars, hours_text, largest_remainder_split
+from ..money import AMOUNT_LIMITS_RULE, MAX_AMOUNT_CENTS, dollars, hours_text, largest_remainder_split
 from .ledger import (
     CASH,
     Leg,
@@ -60,7 +60,7 @@ def _bounded(cents: int) -> int:
         raise RuleViolation(
             _("%(amount)s is more than the %(most)s of cash one record may carry")
             % {"amount": dollars(cents), "most": dollars(MAX_AMOUNT_CENTS)},
-            AMOUNTS_RULE,
+            AMOUNT_LIMITS_RULE,
         )
     return cents
 
