@@ -190,6 +190,8 @@ class Reader:
         if isinstance(value, bool):
             return str(_("yes") if value else _("no"))
         if isinstance(value, dict):
+            if not value:
+                return "—"
             return "; ".join(named(self.key(k, key), self.value(k, v, key)) for k, v in value.items())
         if isinstance(value, list):
             return ", ".join(self.value(key, v, parent) for v in value) or "—"

@@ -11,9 +11,8 @@ import pytest
 from django.urls import reverse
 
 from audit.models import AuditEntry
-from cage import services
 from cage.slip_types import CAPACITY_LABELS
-from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED, stock
+from tests.cage.helpers import count_short_and_close
 from tests.conftest import PASSWORD, Client
 
 pytestmark = pytest.mark.django_db
@@ -45,21 +44,7 @@ ISO_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d|\d\d:\d\d:\d\d")
 def trail(cast):
     """A day of the cage on the trail: stock in, a count two $1 chips short (missing chips), the
     day closed, the report exported; and a refused sale."""
-    stock(cast)
-    services.count(
-        day=cast.day,
-        account=services.account_get(cast.event, "bank_cash"),
-        cash=100_000,
-        signed=cast.signed(**COUNT_SIGNED),
-    )
-    services.count(
-        day=cast.day,
-        account=services.account_get(cast.event, "chip_bank"),
-        chips={"1": 998, "5": 400, "25": 40},
-        variance_reason="missing_chips",
-        signed=cast.signed(**COUNT_SIGNED),
-    )
-    services.close_day(day=cast.day, signed=cast.signed(**CLOSE_SIGNED))
+    count_short_and_close(cast)
     client = Client(HTTP_ACCEPT_LANGUAGE=FRENCH)
     assert client.login(username=cast.dric.user.username, password=PASSWORD)
     client.get(reverse("reports:event_json", args=[cast.event.slug]))
