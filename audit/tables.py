@@ -149,7 +149,7 @@ class AuditTable(tables.Table):
             '<time datetime="{}" title="{}"><span class="line">{}</span><span class="line">{}</span></time>',
             value.isoformat(),
             timezone.localtime(value).isoformat(timespec="seconds"),
-            local.day(value if not timezone.is_aware(value) else timezone.localtime(value).date()),
+            local.day(timezone.localtime(value).date()),
             local.clock(value),
         )
 

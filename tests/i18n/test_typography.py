@@ -21,6 +21,7 @@ from tests.conftest import Client
 
 ROOT = Path(__file__).resolve().parents[2]
 NBSP = "\u00a0"
+FRENCH = "fr-CA,fr;q=0.9"
 TORONTO = ZoneInfo("America/Toronto")
 # What is not French text in a msgstr: HTML tags, placeholders, template variables.
 NOT_TEXT = re.compile(r"<[^>]*>|%\([a-z_]+\)[sd]|\{\{[^}]*\}\}|\{%[^%]*%\}")
@@ -106,3 +107,15 @@ def test_the_audit_trail_s_count_is_grouped_by_a_space_in_french(cast):
     total = event_entries(cast.event).count()  # its people's logins too
     assert total > 1000
     assert count == f"{total // 1000}{NBSP}{total % 1000:03d} entrées"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "language,pattern", [("en", r"As of \d\d:\d\d<"), (FRENCH, rf"À jour à \d\d{NBSP}h{NBSP}\d\d<")]
+)
+def test_the_cage_home_says_as_of_to_the_minute(cast, language, pattern):
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(cast.dric.user)
+    page = client.get(reverse("cage:home", args=[cast.event.slug])).content.decode()
+    assert re.search(pattern, page), re.findall(r'class="muted updated">[^<]*<', page)
+    assert not re.search(r"\d\d:\d\d:\d\d", page)  # people read the minute
