@@ -75,6 +75,14 @@ class AuditEntry(AppendOnly):
     @property
     def summary(self) -> str:
         """The summary in the reader's language."""
+        return self.summary_with()
+
+    def summary_with(self, reader=None, *, slip: str | None = None) -> str:
+        """The summary in the reader's language, its values named by `reader` (audit.reading:
+        the slips by their number, dates in words); `slip`, if given, stands for the slip's
+        number (the page puts a link there)."""
+        from .reading import Reader  # reading names codes with the cage's lookups, which import this
+
         text = gettext(self.message)
         values = dict(self.params or {})
         for key in values.pop(TRANSLATED, []):
@@ -83,6 +91,9 @@ class AuditEntry(AppendOnly):
                 values[key] = " / ".join(in_reader_language(v) for v in value)
             elif isinstance(value, str):
                 values[key] = in_reader_language(value)
+        values = (reader or Reader()).summary_values(self, values)
+        if slip is not None and "slip" in values:
+            values["slip"] = slip
         try:
             return text % values if values else text
         except (KeyError, TypeError, ValueError):

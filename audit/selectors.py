@@ -10,7 +10,7 @@ from events.models import Event, Person
 
 from .models import AuditEntry
 
-RELATED = ("person", "about", "slip")
+RELATED = ("person", "about", "slip", "slip__voids")
 
 
 def _narrowed(entries: QuerySet, *, action=None, since=None, until=None, outcome=None) -> QuerySet:

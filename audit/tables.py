@@ -1,7 +1,8 @@
 """The audit trail as a django-tables2 table, its filter form, and its CSV export (the same
-pattern as the register of slips: cage.registers)."""
+pattern as the register of slips: cage.registers). Every column people read speaks the reader's
+language (audit.reading); the CSV keeps beside them the columns a machine reads: the action's
+code, the exact time (ISO 8601, to the microsecond), the old and new values as JSON."""
 
-import io
 import json
 
 import django_tables2 as tables
@@ -9,22 +10,20 @@ from django import forms
 from django.core.serializers.json import DjangoJSONEncoder
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.formats import date_format
-from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext
+from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from cage.registers import PersonChoice, column
-from events import csv_safe, games
-from events.access import ROLE_NAMES
-from events.models import GamingDay, Person, game_name
+from events import local
+from events.models import Person
 from events.rules import cite
 
 from .actions import ACTIONS, OUTCOMES, entry_label
-from .services import ADMIN
+from .reading import CHANNELS, Reader, change_text, roles
 
 PER_PAGE = 50
-ROLE_LABELS = {**ROLE_NAMES, ADMIN: _("Administrator")}
 
 
 class DateInput(forms.DateInput):
@@ -80,126 +79,12 @@ class AuditFilter(forms.Form):
         return criteria
 
 
-# The names of the values entries record, as the page shows them. A key not named here is shown
-# as it is kept ("closer_check" as "closer check").
-KEYS = {
-    "slug": _("short name"),
-    "name": _("name"),
-    "licensee": _("licensee"),
-    "licence_number": _("licence number"),
-    "venue": _("venue"),
-    "first_day": _("first day"),
-    "last_day": _("last day"),
-    "supplier": _("registered supplier"),
-    "games": _("authorized games"),
-    "table": _("table"),
-    "game": _("game"),
-    "value": _("value"),
-    "colour": _("colour"),
-    "code": _("id"),
-    "born_on": _("date of birth"),
-    "identification": _("identification shown"),
-    "supplier_associated": _("associated with the supplier"),
-    "registration": _("registration"),
-    "gaming_assistant_number": _("gaming-assistant registration number"),
-    "roles": _("roles"),
-    "role": _("role"),
-    "login": _("login"),
-    "existing_login": _("existing login"),
-    "password_set": _("password set"),
-    "signing_pin_set": _("signing PIN set"),
-    "date": _("date"),
-    "opens_at": _("opens at"),
-    "closes_at": _("closes at"),
-    "starts_at": _("starts at"),
-    "ends_at": _("ends at"),
-    "status": _("status"),
-    "slip": _("slip"),
-    "day": _("gaming day"),
-    "signed": _("signed"),
-    "runner": _("runner"),
-    "voids": _("voids"),
-    "account": _("account"),
-    "reason": _("reason"),
-    "details": _("details"),
-    "capacity": _("capacity"),
-    "signer": _("signer"),
-    "what": _("what"),
-    "format": _("format"),
-    "rows": _("rows"),
-    "copy": _("copy"),
-    "reprint": _("reprint"),
-    "differences": _("differences"),
-    "via": _("via"),
-}
-
-
-def _code_names(key: str) -> dict:
-    """For a key whose values are codes (a role, a status, a game): {code: name people read}."""
-    if key in ("role", "roles"):
-        return ROLE_LABELS
-    if key == "registration":
-        return dict(Person.Registration.choices)
-    if key == "status":
-        return dict(GamingDay.Status.choices)
-    if key == "games" or key == "game":
-        return {code: game_name(code) for code in games.REGISTRY}
-    return {}
-
-
-def _plain(value, names: dict | None = None) -> str:
-    """A recorded value as a person reads it; `names` turns a code into its name."""
-    if value is None:
-        return "—"
-    if isinstance(value, bool):
-        return str(_("yes") if value else _("no"))
-    if isinstance(value, dict):
-        return "; ".join(f"{_key(k)}: {_plain(v, _code_names(k))}" for k, v in value.items())
-    if isinstance(value, list):
-        return ", ".join(_plain(v, names) for v in value) or "—"
-    if names and isinstance(value, str) and value in names:
-        return str(names[value])
-    return str(value)
-
-
-def _key(key: str) -> str:
-    return str(KEYS[key]) if key in KEYS else key.replace("_", " ")
-
-
-def changes(entry) -> list[tuple[str, str | None, str | None]]:
-    """[(what, old, new)]: every value the entry recorded; old is None where the entry recorded no
-    old value, new is None where it recorded no new one."""
-    old, new = entry.old or {}, entry.new or {}
-    keys = list(new) + [k for k in old if k not in new]
-    return [
-        (
-            _key(k),
-            _plain(old[k], _code_names(k)) if k in old else None,
-            _plain(new[k], _code_names(k)) if k in new else None,
-        )
-        for k in keys
-    ]
-
-
-def change_text(old: str | None, new: str | None) -> str:
-    """One value's change as a person reads it: "yes → no", "was yes", "no"."""
-    if old is not None and new is not None:
-        return f"{old} → {new}"
-    if old is not None:
-        return str(_("was %(old)s") % {"old": old})
-    return new or ""
-
-
 def _json(value) -> str:
     return "" if value is None else json.dumps(value, cls=DjangoJSONEncoder, ensure_ascii=False, sort_keys=True)
 
 
-def _local(at) -> str:
-    return timezone.localtime(at).strftime("%Y-%m-%d %H:%M:%S")
-
-
-def _roles(entry) -> list[str]:
-    return [str(ROLE_LABELS.get(code, code)) for code in entry.roles.split(",") if code]
+# Stands for the slip's number in a summary while the page makes it a link.
+_SLIP = "\x00slip\x00"
 
 
 class AuditTable(tables.Table):
@@ -213,7 +98,10 @@ class AuditTable(tables.Table):
     rule = column(_("Rule"))
     changed = column(_("Old and new"), accessor="new")
     address = column(_("From"))
-    # In the CSV only: the parts the page shows together, and the raw values.
+    # In the CSV only: the parts the page shows together, and the raw values a machine reads.
+    # The exact time, ISO 8601 with its UTC offset and fractions of a second: the order of two
+    # entries in the same minute, and the time as another system would compare it.
+    exact = tables.Column(verbose_name=_("When (ISO 8601)"), accessor="at", visible=False)
     # The action's code, for a machine reading the CSV (the Action column is its name, translated).
     action_code = tables.Column(verbose_name=_("Action code"), accessor="action", visible=False)
     login = tables.Column(verbose_name=_("Login"), accessor="username", visible=False)
@@ -235,6 +123,7 @@ class AuditTable(tables.Table):
 
     def __init__(self, data, *, event=None, **kwargs):
         self.event = event
+        self.reader = Reader(event)
         # A login entry belongs to no event; on an event's page it names the event's person who
         # signs in with that login. One query, whatever the number of entries.
         self.people = dict(event.people.filter(user__isnull=False).values_list("user_id", "name")) if event else {}
@@ -248,24 +137,29 @@ class AuditTable(tables.Table):
     def get_column_class_names(self, classes_set, bound_column):
         return super().get_column_class_names(classes_set, bound_column) | {f"col-{bound_column.name}"}
 
+    def changes(self, record):
+        return self.reader.changes(record)
+
     # --- the page -------------------------------------------------------------------------
 
     def render_at(self, value):
-        local = timezone.localtime(value)
-        # The time to the second, as a trail needs it: 18:30:05 in both languages.
+        # To the minute, as people read times; the exact time (to the second and beyond) is the
+        # cell's tooltip and the CSV's ISO column.
         return format_html(
-            '<span class="line">{}</span><span class="line">{}</span>',
-            date_format(local, "SHORT_DATE_FORMAT"),
-            f"{local:%H:%M:%S}",
+            '<time datetime="{}" title="{}"><span class="line">{}</span><span class="line">{}</span></time>',
+            value.isoformat(),
+            timezone.localtime(value).isoformat(timespec="seconds"),
+            local.day(timezone.localtime(value).date()),
+            local.clock(value),
         )
 
     def render_who(self, record):
         lines = [(self.name_of(record) or _("unknown"),)]
-        roles = _roles(record)
-        if roles:
-            lines.append((", ".join(roles),))
+        held = roles(record)
+        if held:
+            lines.append((", ".join(held),))
         if record.channel == "command":
-            lines.append((_("command line"),))
+            lines.append((CHANNELS["command"],))
         elif record.username and self.name_of(record) != record.username:
             lines.append((record.username,))
         return format_html_join("", '<span class="line">{}</span>', lines)
@@ -277,16 +171,35 @@ class AuditTable(tables.Table):
         return format_html('<span class="outcome {}">{}</span>', record.outcome, OUTCOMES[record.outcome])
 
     def render_summary(self, record):
-        if record.slip_id and self.event is not None:
-            link = reverse("cage:slip", args=[self.event.slug, record.slip_id])
-            return format_html('{} <a href="{}">{}</a>', record.summary, link, _("slip"))
-        return record.summary
+        if not (record.slip_id and self.event is not None):
+            return record.summary_with(self.reader)
+        # The slip's number, where the summary names it, is the link to the slip.
+        link = format_html(
+            '<a href="{}">{}</a>', reverse("cage:slip", args=[self.event.slug, record.slip_id]), record.slip.number
+        )
+        text = record.summary_with(self.reader, slip=_SLIP)
+        if _SLIP in text:
+            before, after = text.split(_SLIP, 1)
+            return format_html("{}{}{}", before, link, after)
+        return format_html("{} ({})", text, link)
 
     def render_changed(self, record):
+        pattern = conditional_escape(pgettext("a value after its name", "%(name)s: %(value)s"))
         return format_html_join(
             "",
-            '<span class="line"><span class="key">{}:</span> {}</span>',
-            ((what, change_text(old, new)) for what, old, new in changes(record)),
+            '<span class="line">{}</span>',
+            (
+                (
+                    mark_safe(
+                        pattern
+                        % {
+                            "name": format_html('<span class="key">{}</span>', what),
+                            "value": conditional_escape(change_text(old, new)),
+                        }
+                    ),
+                )
+                for what, old, new in self.changes(record)
+            ),
         )
 
     def render_rule(self, value):
@@ -298,12 +211,15 @@ class AuditTable(tables.Table):
         return cited
 
     def render_address(self, record):
-        return record.address or ("" if record.channel == "web" else _("command line"))
+        return record.address or ("" if record.channel == "web" else CHANNELS["command"])
 
-    # --- the CSV: every part as plain text, old and new as JSON -----------------------------------
+    # --- the CSV: every column people read in their language; the machine columns as kept ---------
 
     def value_at(self, value):
-        return _local(value)
+        return local.moment(value)
+
+    def value_exact(self, value):
+        return timezone.localtime(value).isoformat()
 
     def value_who(self, record):
         return self.name_of(record)
@@ -315,19 +231,22 @@ class AuditTable(tables.Table):
         return record.action
 
     def value_outcome(self, record):
-        return record.outcome
+        return str(OUTCOMES[record.outcome])
 
     def value_summary(self, record):
-        return record.summary
+        return record.summary_with(self.reader)
 
     def value_changed(self, record):
-        return "; ".join(f"{what}: {change_text(old, new)}" for what, old, new in changes(record))
+        return "; ".join(
+            pgettext("a value after its name", "%(name)s: %(value)s") % {"name": what, "value": change_text(old, new)}
+            for what, old, new in self.changes(record)
+        )
 
     def value_person(self, record):
         return record.person.name if record.person_id else ""
 
     def value_roles(self, record):
-        return ",".join(code for code in record.roles.split(",") if code)
+        return ", ".join(roles(record))
 
     def value_slip(self, record):
         return record.slip.number if record.slip_id else ""
@@ -339,25 +258,10 @@ class AuditTable(tables.Table):
         return _json(record.new)
 
     def value_rule(self, value):
-        return value  # as kept: the English reference, as the audit trail's machines read it
+        return cite(gettext(value)) if value else ""
 
     def value_address(self, record):
         return record.address or ""
 
-
-# Written first, so that a spreadsheet (Excel above all) reads the file as UTF-8: without it, the
-# accents of a name or of a French summary come out garbled.
-UTF8_BOM = "\ufeff"
-
-
-def trail_csv(table: AuditTable) -> tuple[str, int]:
-    """Every row of the (filtered, sorted) table, unpaged, as CSV behind a UTF-8 byte order mark;
-    no cell can run as a formula. Returns the text and the number of entries in it."""
-    out = io.StringIO()
-    out.write(UTF8_BOM)
-    writer = csv_safe.writer(out)
-    rows = -1  # the heading is not an entry
-    for row in table.as_values():
-        writer.writerow(row)
-        rows += 1
-    return out.getvalue(), rows
+    def value_via(self, value):
+        return str(CHANNELS.get(value, value))

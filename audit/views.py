@@ -2,46 +2,28 @@
 and the entries tied to no event (logins under any name), for the administrator alone."""
 
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
-from django_tables2 import RequestConfig
 
 from events.access import event_access
+from events.table_pages import csv_download, table_page
 
 from . import services
 from .selectors import event_entries, unattached_entries
-from .tables import PER_PAGE, AuditFilter, AuditTable, trail_csv
+from .tables import PER_PAGE, AuditFilter, AuditTable
 
 
 def _page(request, *, event, access, entries, form, filename):
     table = AuditTable(entries, event=event)
-    if request.GET.get("export") == "csv":
-        RequestConfig(request, paginate=False).configure(table)
-        content, rows = trail_csv(table)
-        # Reading the trail writes nothing; taking it out of the system is itself on the trail.
-        services.exported(event, "audit_trail", "csv", rows=rows)
-        response = HttpResponse(content, content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{filename}"'
-        return response
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
-    export = request.GET.copy()
-    export.pop("page", None)
-    export["export"] = "csv"
-    return render(
-        request,
-        "audit/trail.html",
-        {
-            "access": access,
-            "event": event,
-            "form": form,
-            "table": table,
-            "count": table.paginator.count,
-            "export_query": export.urlencode(),
-        },
-    )
+    # Reading the trail writes nothing; taking it out of the system is itself on the trail.
+    download = csv_download(request, table, filename, lambda n: services.exported(event, "audit_trail", "csv", rows=n))
+    if download is not None:
+        return download
+    context = {"access": access, "event": event, "form": form}
+    page = table_page(request, "audit/trail.html", table, per_page=PER_PAGE, context=context)
+    return page
 
 
 @require_safe

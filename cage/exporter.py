@@ -19,6 +19,7 @@ from django.utils import timezone
 from cage.models import Account, Posting, Signature, Slip
 from cage.money import cents_str
 from cage.slip_types import ACCOUNT, CASH, CHIPS, EXPENSE, HOURS, REASON, RUNNER_FIELD, SLIP_KINDS, TABLE, TARGET
+from cage.variances import reason_in_records
 from events.models import Event, GamingDay, Person
 
 FORMAT = "cage-records/1"
@@ -154,8 +155,10 @@ def _record(slip: Slip, signatures: list[Signature], cash_moved: int, refs: dict
         record["void"] = refs[slip.voids_id]
     if EXPENSE in fields:
         record.update(category=details["category"], description=details["description"], invoice=details["invoice"])
-    if REASON in fields and slip.reason:
-        record["reason"] = slip.reason
+    # The format's reason is words: the counter's, or the chosen reason's English label.
+    reason = reason_in_records(details, slip.reason) if REASON in fields else ""
+    if reason:
+        record["reason"] = reason
     if details.get("variance_reason"):
         record["variance_reason"] = details["variance_reason"]
     if details.get("cash_lines"):

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cage.money import (
-    AMOUNTS_RULE,
+    AMOUNT_LIMITS_RULE,
     GROUP_SPACES,
     MAX_AMOUNT_CENTS,
     MAX_CHIP_COUNT,
@@ -315,7 +315,7 @@ class ConfirmLargeAmounts:
 
 
 __all__ = [
-    "AMOUNTS_RULE",
+    "AMOUNT_LIMITS_RULE",
     "BillsAndCoins",
     "CashField",
     "ChipCountField",

@@ -523,9 +523,9 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
             if self.errors:
                 self.keep_count_shown(data)
         if choice:
-            # The counter's own words are the variance's reason in the report; the list's choice
-            # is kept on the slip beside them.
-            data["reason"] = words or str(VARIANCE_REASONS[choice])
+            # The list's choice is kept as its code, the counter's own words beside it: never the
+            # label in this screen's language (every sheet names the code in its reader's).
+            data["reason"] = words
             data["variance_reason_code"] = choice
 
     def existing_counted_account(self, where) -> Account | None:

@@ -18,13 +18,13 @@ from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, override
 
 from audit import services as audit
 from cage import records_file, services, staging
 from cage.fields import BillsAndCoins
 from cage.models import Account, Slip, SlipType
-from cage.money import AMOUNTS_RULE, MAX_AMOUNT_CENTS, MAX_CHIP_COUNT
+from cage.money import AMOUNT_LIMITS_RULE, AMOUNTS_RULE, MAX_AMOUNT_CENTS, MAX_CHIP_COUNT
 from cage.records_file import cited as _cited
 from cage.records_file import problem_at as _at
 from cage.services import memo as remembered
@@ -51,6 +51,12 @@ FORMAT = "cage-records/1"
 RECORD_ROLES = {Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER, Role.RUNNER, Role.DEALER, Role.AUDITOR}
 DAY_STATUSES = {"setup", "reconciling"}  # the others follow from the records (a close_day closes)
 COUNT = gettext_lazy("count")
+
+
+def str_en(rule) -> str:
+    """A rule as RuleViolation keeps it (its English name)."""
+    with override("en"):
+        return str(rule)
 
 
 class ImportFailed(Exception):
@@ -624,7 +630,14 @@ class _Importer:
             # tip_payout, with the hours it gives and no roster to hold them to; its redemption,
             # without the window's bound while a table is open (ledger.check_redeemable).
             fields["records_file"] = True
-        slip = service(**fields, **common)
+        try:
+            slip = service(**fields, **common)
+        except RuleViolation as exc:
+            # The window's services cite the limits as a cashier knows them; a file's amounts
+            # are the format's, and its problem lines cite the format's section.
+            if exc.rule_reference != str_en(AMOUNT_LIMITS_RULE):
+                raise
+            raise RuleViolation(exc.message_text, AMOUNTS_RULE, field=exc.field) from exc
         if ref:
             self.refs[ref] = slip
 

@@ -90,7 +90,10 @@ def hours_text(value) -> str:
 # The records format's bounds (cage-records/1: amounts): one amount of cash, one count of chips.
 MAX_AMOUNT_CENTS = 10_000_000_00
 MAX_CHIP_COUNT = 1_000_000
-# The product's own rule, named in the reader's language (events.rules.RuleViolation).
+# The product's own rules, named in the reader's language (events.rules.RuleViolation). At the
+# window (forms and the slip services) a refusal cites the limit as a cashier knows it; a records
+# file's own amounts, read by the importer, cite the format's section that sets them.
+AMOUNT_LIMITS_RULE = gettext_lazy("amount limits of a slip")
 AMOUNTS_RULE = gettext_lazy("cage-records/1: amounts")
 
 # Spaces that may group thousands: the space, the no-break space and the narrow no-break space.
@@ -100,7 +103,7 @@ _SIGNS = "+-\u2212"
 _LONGEST = 32
 
 
-def refusal(message: str, code: str, rule: str = AMOUNTS_RULE) -> RuleViolation:
+def refusal(message: str, code: str, rule: str = AMOUNT_LIMITS_RULE) -> RuleViolation:
     """A RuleViolation that also carries a Django error code, for forms and tests."""
     violation = RuleViolation(message, rule)
     violation.code = code
@@ -134,7 +137,7 @@ def parse_cash(text: str) -> int:
     refused. Thousands may be grouped by a space, a no-break space, or the comma or point that is
     not the decimal separator, and only in an amount that shows its cents ("1,234.56",
     "1.234,56", "1 234,56"). One dollar sign may lead or follow. No sign, exponent or letters;
-    at most MAX_AMOUNT_CENTS. Every refusal is a RuleViolation citing cage-records/1: amounts.
+    at most MAX_AMOUNT_CENTS. Every refusal is a RuleViolation citing the amount limits of a slip.
     """
     if not isinstance(text, str):
         raise refusal(_("An amount of cash is typed as text, not %(type)s.") % {"type": type(text).__name__}, "invalid")

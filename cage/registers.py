@@ -1,7 +1,5 @@
 """The register of slips as a django-tables2 table, its filter form, and its CSV export."""
 
-import io
-
 import django_tables2 as tables
 from django import forms
 from django.urls import reverse
@@ -12,7 +10,6 @@ from cage.local import clock
 from cage.money import cents_str, dollars
 from cage.selectors.slips import State
 from cage.slip_types import SLIP_KINDS
-from events import csv_safe
 from events.form_input import CheckedInput
 from events.models import GameTable, GamingDay, Person
 
@@ -173,12 +170,3 @@ def note_text(record) -> str:
     if record.voided_slip:
         return _("Voids %(slip)s") % {"slip": record.voided_slip}
     return record.note
-
-
-def register_csv(table: RegisterTable) -> str:
-    """Every row of the (filtered, sorted) table, unpaged, as CSV; no cell can run as a formula."""
-    out = io.StringIO()
-    writer = csv_safe.writer(out)
-    for row in table.as_values():
-        writer.writerow(row)
-    return out.getvalue()

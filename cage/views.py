@@ -18,7 +18,7 @@ from django.views.decorators.cache import never_cache
 
 from cage import services
 from cage.forms import SignForm, SlipForm
-from cage.local import day as day_text
+from cage.local import long_day
 from cage.models import Account, Slip, SlipPrint, SlipType
 from cage.money import dollars
 from cage.selectors import people
@@ -511,12 +511,12 @@ def day_close(request, slug):
                 request_key=form.cleaned_data["request_key"],
             )
         except DuplicateRequest:
-            messages.info(request, _("Gaming day %(date)s was already closed.") % {"date": day_text(day.date)})
+            messages.info(request, _("Gaming day %(date)s was already closed.") % {"date": long_day(day.date)})
             return redirect("cage:home", slug)
         except RuleViolation as exc:
             form.add_error(None, exc.text)
         else:
-            messages.success(request, _("Gaming day %(date)s closed and locked.") % {"date": day_text(day.date)})
+            messages.success(request, _("Gaming day %(date)s closed and locked.") % {"date": long_day(day.date)})
             return redirect("cage:home", slug)
     elif request.method == "POST" and form is None:
         messages.error(request, _("The day cannot close yet; see what stands in the way below."))

@@ -1,14 +1,13 @@
 """The cage's registers: every slip of the event, filtered, sorted, paged and exported; the voids
 and the serials never issued. Read-only pages for the DRIC, the cashiers and the auditor."""
 
-from django.http import HttpResponse
 from django.shortcuts import render
-from django_tables2 import RequestConfig
 
 from audit import services as audit
-from cage.registers import PER_PAGE, RegisterFilter, RegisterTable, register_csv
+from cage.registers import PER_PAGE, RegisterFilter, RegisterTable
 from cage.selectors.registers import register_rows, serial_checks, void_rows
 from events.access import event_access
+from events.table_pages import csv_download, table_page
 
 
 def register(request, slug):
@@ -17,29 +16,13 @@ def register(request, slug):
     form = RegisterFilter(request.GET or None, event=event)
     rows = register_rows(event, **form.criteria())
     table = RegisterTable(rows, event=event)
-    if request.GET.get("export") == "csv":
-        RequestConfig(request, paginate=False).configure(table)
-        content = register_csv(table)
-        audit.exported(event, "register", "csv", rows=len(rows))
-        response = HttpResponse(content, content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{event.slug}.register.csv"'
-        return response
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
-    export = request.GET.copy()
-    export.pop("page", None)
-    export["export"] = "csv"
-    return render(
-        request,
-        "cage/register.html",
-        {
-            "access": access,
-            "event": event,
-            "form": form,
-            "table": table,
-            "count": len(rows),
-            "export_query": export.urlencode(),
-        },
+    download = csv_download(
+        request, table, f"{event.slug}.register.csv", lambda n: audit.exported(event, "register", "csv", rows=n)
     )
+    if download is not None:
+        return download
+    context = {"access": access, "event": event, "form": form, "count": len(rows)}
+    return table_page(request, "cage/register.html", table, per_page=PER_PAGE, context=context)
 
 
 def voids(request, slug):

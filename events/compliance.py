@@ -8,9 +8,9 @@ import datetime
 from dataclasses import dataclass, field
 
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from .local import moment
 from .models import DESIGNATED, Event, GamingDay, Person, Role
 from .rules import cite
 
@@ -65,14 +65,6 @@ def roster_gaps(day: GamingDay) -> dict[str, list[tuple[datetime.datetime, datet
         if role_gaps:
             gaps[role] = role_gaps
     return gaps
-
-
-def moment(at: datetime.datetime | datetime.date) -> str:
-    """A date and time, or a date, as the reader's language writes it ("2026-09-11 18:00",
-    "2026-09-11 18 h 00")."""
-    if isinstance(at, datetime.datetime):
-        return date_format(at, "SHORT_DATETIME_FORMAT")
-    return date_format(at, "SHORT_DATE_FORMAT")
 
 
 def describe_gap(role: str, start: datetime.datetime, end: datetime.datetime) -> str:

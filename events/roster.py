@@ -7,6 +7,8 @@ from decimal import ROUND_DOWN, Decimal
 
 from django.utils import timezone
 
+from events.local import clock
+
 from .models import GamingDay
 
 
@@ -24,7 +26,7 @@ class Rostered:
 
     @property
     def spans_shown(self) -> str:
-        return ", ".join(f"{start:%H:%M}–{end:%H:%M}" for start, end in self.spans)
+        return ", ".join(f"{clock(start)}–{clock(end)}" for start, end in self.spans)
 
 
 def rostered(day: GamingDay, role: str) -> dict[int, Rostered]:

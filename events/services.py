@@ -16,7 +16,6 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
@@ -26,7 +25,8 @@ from django.utils.translation import ngettext
 from audit.services import record
 
 from . import games, lockout
-from .compliance import ADULT_AGE, describe_gap, moment, roster_gaps, underage
+from .compliance import ADULT_AGE, describe_gap, roster_gaps, underage
+from .local import clock, moment, zone_name
 from .models import (
     DESIGNATED,
     Assignment,
@@ -614,11 +614,7 @@ def login_setup_complete(*, request, username: str, code: str, password: str, pi
     if setup.expires_at <= timezone.now():
         raise RuleViolation(
             _("this setup code expired at %(time)s; ask whoever made your login for a new one")
-            % {
-                "time": moment(timezone.localtime(setup.expires_at))
-                + " "
-                + date_format(timezone.localtime(setup.expires_at), "T")
-            },
+            % {"time": moment(setup.expires_at) + " " + zone_name(setup.expires_at)},
             LOGIN_RULE,
             field="code",
         )
@@ -686,11 +682,7 @@ def _locked(request, username: str, *, field: str | None = None, name: str | Non
     lock on that person's signing PIN (events.lockout: apart from their login's)."""
     pin = name is not None
     ends = lockout.lock_ends(request, username, pin=pin)
-    time = (
-        date_format(timezone.localtime(ends), "TIME_FORMAT") + " " + date_format(timezone.localtime(ends), "T")
-        if ends
-        else "?"
-    )
+    time = clock(ends) + " " + zone_name(ends) if ends else "?"
     n = lockout.limit(request, username, pin=pin)
     if pin:
         text = ngettext(

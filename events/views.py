@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from . import services
 from .access import event_access, visible_events
-from .compliance import describe_gap, event_compliance, moment, roster_gaps
+from .compliance import describe_gap, event_compliance, roster_gaps
 from .forms import (
     DayForm,
     DenominationForm,
@@ -25,6 +25,7 @@ from .forms import (
     ShiftForm,
     TableForm,
 )
+from .local import long_day
 from .models import GamingDay, Person, SigningPin
 from .rules import RuleViolation
 from .tables import GameTableTable, PersonTable
@@ -385,7 +386,7 @@ def day_open(request, slug, date):
     day = _day(access, date)
     try:
         services.day_open(day=day)
-        messages.success(request, _("Gaming day %(date)s is open.") % {"date": moment(day.date)})
+        messages.success(request, _("Gaming day %(date)s is open.") % {"date": long_day(day.date)})
     except RuleViolation as exc:
         messages.error(request, exc.text)
     return redirect("events:roster", slug, date)

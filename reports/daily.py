@@ -466,13 +466,10 @@ def _figures(loaded: _Loaded, places: dict[str, str], hidden: set[str], books: s
             Sheet(
                 "deposits",
                 _("Deposits"),
-                [
-                    Column("slip", _("Slip")),
-                    Column("time", _("Time")),
-                    Column("amount", _("Amount"), money=True),
-                    Column("signed", _("Signed")),
-                ],
-                [Row([d["slip"], d["at"], d["amount"], d["signed"]]) for d in deposits],
+                deposit_columns := slip_columns(
+                    Column("amount", _("Amount"), money=True), Column("signed", _("Signed"))
+                ),
+                rows_of(deposit_columns, deposits),
                 empty=_("No deposit this day."),
             ),
             books,
@@ -491,35 +488,31 @@ def _figures(loaded: _Loaded, places: dict[str, str], hidden: set[str], books: s
     }
 
 
+def slip_columns(*own: Column) -> list[Column]:
+    """The columns of a sheet of slips: each slip's number and time, then the sheet's own."""
+    return [Column("slip", _("Slip")), Column("time", _("Time")), *own]
+
+
+def rows_of(columns: list[Column], records: list[dict]) -> list[Row]:
+    """One row per record, its cells in the columns' order: a record names each cell by its
+    column's key, and its time `at`."""
+    return [Row([record["at" if c.key == "time" else c.key] for c in columns]) for record in records]
+
+
 def _variance_sheet(variances: list[dict]) -> Sheet:
+    columns = slip_columns(
+        Column("place", _("Place")),
+        Column("chips_or_cash", _("Chips or cash")),
+        Column("amount", _("Amount"), money=True),
+        Column("reason", _("Reason")),
+        Column("details", _("Details")),
+        Column("opener_check", _("Opener against the last closer")),
+    )
     return Sheet(
         "variances",
         _("Variance report"),
-        [
-            Column("slip", _("Slip")),
-            Column("time", _("Time")),
-            Column("place", _("Place")),
-            Column("chips_or_cash", _("Chips or cash")),
-            Column("amount", _("Amount"), money=True),
-            Column("reason", _("Reason")),
-            Column("details", _("Details")),
-            Column("opener_check", _("Opener against the last closer")),
-        ],
-        [
-            Row(
-                [
-                    v["slip"],
-                    v["at"],
-                    v["place"],
-                    v["chips_or_cash"],
-                    v["amount"],
-                    v["reason"],
-                    v["details"],
-                    v["opener_check"],
-                ]
-            )
-            for v in variances
-        ],
+        columns,
+        rows_of(columns, variances),
         notes=[
             _("Counted − expected: over is positive, short is negative."),
             _(
@@ -638,16 +631,14 @@ def _fill_credit_sheet(loaded: _Loaded, checks) -> Sheet:
     return Sheet(
         "fill_credit_register",
         _("Fill and credit register"),
-        [
-            Column("slip", _("Slip")),
-            Column("time", _("Time")),
+        slip_columns(
             Column("table", _("Table")),
             Column("runner", _("Runner")),
             Column("chips", _("Chips")),
             Column("amount", _("Amount"), money=True),
             Column("state", _("State")),
             Column("void", _("Voided by")),
-        ],
+        ),
         rows,
         notes=notes,
         empty=_("No fill or credit this day."),
@@ -704,14 +695,12 @@ def _tips_sheet(loaded: _Loaded, hidden: set[str]) -> Sheet:
     return Sheet(
         "tip_distribution",
         _("Tip distribution"),
-        [
-            Column("slip", _("Slip")),
-            Column("time", _("Time")),
+        slip_columns(
             Column("dealer", _("Dealer")),
             Column("hours", _("Hours"), num=True),
             Column("amount", _("Amount"), money=True),
             Column("signed", _("Signed")),
-        ],
+        ),
         rows,
         notes=[_("The whole tip pool is shared pro rata to hours (%(rule)s).") % {"rule": cite("T&C 2.6")}]
         + (

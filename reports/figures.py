@@ -10,7 +10,7 @@ from decimal import Decimal
 from cage.models import Slip, SlipType
 from cage.money import cents_str, shortest_decimal
 from cage.slip_types import SLIP_KINDS
-from cage.variances import variance_reason
+from cage.variances import reason_in_records, variance_reason
 from events import games
 from events.models import Event
 
@@ -84,7 +84,7 @@ def report_figures(event: Event) -> tuple[dict, list[dict]]:
                     "account": variance["account"],
                     "instrument": variance["instrument"],
                     "amount": cents_str(variance["amount"]),
-                    "reason": slip.reason,
+                    "reason": reason_in_records(slip.details, slip.reason),
                 }
             )
             reason, details = variance_reason(slip.details, slip.reason)

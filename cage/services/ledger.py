@@ -21,7 +21,7 @@ from audit import services as audit
 from cage.local import day as day_text
 from cage.local import moment
 from cage.models import Account, Posting, Signature, Slip, SlipCounter, SlipType
-from cage.money import AMOUNTS_RULE, MAX_CHIP_COUNT, count_text, dollars, face
+from cage.money import AMOUNT_LIMITS_RULE, MAX_CHIP_COUNT, count_text, dollars, face
 from cage.services import memo as remembered
 from cage.slip_types import SLIP_KINDS, SlipKind
 from events.models import ChipDenomination, Event, GameTable, GamingDay, Person, Role
@@ -189,7 +189,7 @@ def chips_legs_value(event: Event, chips: dict[str, int], *, allow_empty: bool =
             raise RuleViolation(
                 _("%(chips)s: %(count)s is more than the %(most)s chips of one denomination a record may count")
                 % {"chips": chips_label(key), "count": reprlib.repr(count), "most": count_text(MAX_CHIP_COUNT)},
-                AMOUNTS_RULE,
+                AMOUNT_LIMITS_RULE,
             )
         if count:
             result[denomination] = count * denomination.value_cents

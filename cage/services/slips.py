@@ -11,12 +11,13 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from cage.models import Account, Slip, SlipType
 from cage.slip_types import SLIP_KINDS, VOIDABLE
+from cage.variances import own_words
 from events.models import GameTable, GamingDay, Person, Role
 from events.roster import rostered
 from events.rules import RuleViolation
 
 from ..local import day as day_text
-from ..money import AMOUNTS_RULE, MAX_AMOUNT_CENTS, dollars, hours_text, largest_remainder_split
+from ..money import AMOUNT_LIMITS_RULE, MAX_AMOUNT_CENTS, dollars, hours_text, largest_remainder_split
 from . import memo as remembered
 from .ledger import (
     CASH,
@@ -62,7 +63,7 @@ def _bounded(cents: int) -> int:
         raise RuleViolation(
             _("%(amount)s is more than the %(most)s of cash one record may carry")
             % {"amount": dollars(cents), "most": dollars(MAX_AMOUNT_CENTS)},
-            AMOUNTS_RULE,
+            AMOUNT_LIMITS_RULE,
         )
     return cents
 
@@ -715,7 +716,9 @@ def count(
     if account.kind == Account.Kind.RUNNER and cash is None:
         cash = 0
     diffs = _count_against(account, value, cash=cash)
-    if diffs and not reason.strip():
+    if variance_reason:
+        reason = own_words(variance_reason, reason)
+    if diffs and not reason.strip() and not (variance_reason and variance_reason != "other"):
         raise RuleViolation(
             _("the count of %(place)s differs from the books by %(differences)s; a variance needs a reason")
             % {"place": account_label(account), "differences": _differences(diffs)},

@@ -25,3 +25,9 @@ def face(key) -> str:
     """{{ d.key|face }}: a chip denomination's key as the reader's language writes the number
     ("0.50", "0,50"); the dollar sign belongs to the translated sentence around it."""
     return money.face(key)
+
+
+@register.filter
+def whole(n) -> str:
+    """{{ total|whole }}: a count grouped as the reader's language groups it ("1,204", "1 204")."""
+    return money.count_text(n)

@@ -31,6 +31,7 @@ HEADER = [
     "Rule",
     "Old and new",
     "From",
+    "When (ISO 8601)",
     "Action code",
     "Login",
     "Person",
@@ -142,7 +143,7 @@ def test_an_event_s_trail_shows_its_entries_and_its_people_s_logins_only(cast, a
     assert "Failed login as nobody-at-all" in logins and f"Failed login as {other.runner.user.username}" in logins
     assert "BJ-1" not in logins  # event entries stay on their event's page
     rows = csv_rows(client, reverse("audit:logins") + "?login=NOBODY-AT-ALL&export=csv")
-    assert [row[9] for row in rows] == ["nobody-at-all"]
+    assert [row[10] for row in rows] == ["nobody-at-all"]
 
 
 def test_the_page_shows_who_when_what_and_the_old_and_new_values(client, cast):
@@ -238,14 +239,15 @@ def test_the_csv_has_every_entry_chosen_and_no_cell_runs_as_a_formula(client, ca
     assert len(rows) > AuditEntry.objects.filter(event=cast.event).count()
     # The action as people read it, and its code in a column of its own for machines.
     added = next(r for r in rows if r[2] == "Person added" and "HYPERLINK" in r[4])
-    assert added[8] == "person_added"
-    assert added[4].startswith("'=HYPERLINK") and added[14].startswith('{"born_on"')
+    assert added[9] == "person_added"
+    assert added[4].startswith("'=HYPERLINK") and added[15].startswith('{"born_on"')
     plus = next(r for r in rows if r[4] == "'+1")
-    assert plus[5] == "'-2+3" and plus[0] == "2026-09-11 12:00:00"
-    failed = next(r for r in rows if r[8] == "login" and r[3] == "refused")
-    assert failed[2] == "Log in" and failed[9] == cast.dealer.user.username and failed[7] == ADDRESS
+    # People read the time to the minute; machines, the exact time with its offset.
+    assert plus[5] == "'-2+3" and plus[0] == "2026-09-11 12:00" and plus[8] == "2026-09-11T12:00:00-04:00"
+    failed = next(r for r in rows if r[9] == "login" and r[3] == "Refused")
+    assert failed[2] == "Log in" and failed[10] == cast.dealer.user.username and failed[7] == ADDRESS
     assert "@SUM" not in "".join("".join(r) for r in rows)  # a password typed is never recorded
-    assert not any(r[8] == "exported" for r in rows)  # the export is recorded once it is made
+    assert not any(r[9] == "exported" for r in rows)  # the export is recorded once it is made
     exported = AuditEntry.objects.get(action="exported", event=cast.event)
     assert exported.new == {"what": "audit_trail", "format": "csv", "rows": len(rows)}
 
@@ -255,7 +257,7 @@ def test_the_csv_follows_the_filters_and_the_sort(client, cast, week):
     login(client, cast, "auditor")
     rows = csv_rows(client, trail_url(cast, since=day1, until=day3, sort="at", export="csv"))
     assert [r[4] for r in rows] == ["Refused: no", "signed by Dealer", "table on day 2", "export on day 3"]
-    assert [r[3] for r in rows] == ["refused", "done", "done", "done"]
+    assert [r[3] for r in rows] == ["Refused", "Done", "Done", "Done"]
 
 
 # --- a fixed number of queries ----------------------------------------------------------------------

@@ -200,7 +200,7 @@ def test_logins_and_new_setup_codes_are_recorded_with_the_administrator_and_read
     # Old and new read as words, never "yes → —".
     login(client, cast, "dric")
     page = client.get(reverse("audit:event", args=[slug]) + "?action=setup_code_reissued").content.decode()
-    assert "password set:</span> yes → no" in page and "signing PIN set:</span> yes → no" in page
+    assert "password set</span>: yes → no" in page and "signing PIN set</span>: yes → no" in page
     assert "→ —" not in page
     codes = re.findall(r"[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}", everything_recorded())
     assert not codes  # a setup code is never recorded
@@ -348,7 +348,7 @@ def test_report_signatures_and_every_export_are_recorded(client, cast, tmp_path)
         ("audit_trail", "csv"),
     ]
     assert all(e.person == cast.dric and e.address == ADDRESS for e in exports)
-    assert exports[3].summary == f"The control sheets of {day} exported as CSV"
+    assert exports[3].summary == "The control sheets of 11 Sep 2026 exported as CSV"  # a date in words
     # Looking at the report and the sheets on their pages is not an export.
     client.get(reverse("reports:event", args=[slug]))
     client.get(reverse("reports:day", args=[slug, day]))

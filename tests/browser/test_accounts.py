@@ -66,7 +66,7 @@ def test_a_new_persons_login_is_set_up_by_the_person_with_the_code_they_were_han
         assert re.fullmatch(CODE, code)
         assert admin.inner_text("#setup-username") == "nia"
         assert "shown only this once" in admin.inner_text("#setup-once")
-        assert re.search(r"until \d{4}-\d\d-\d\d \d\d:\d\d \(E[SD]T\)\.", admin.inner_text("#setup-expires"))
+        assert re.search(r"until \d\d? \w{3} \d{4}, \d\d:\d\d \(E[SD]T\)\.", admin.inner_text("#setup-expires"))
         at_both_widths(admin, "accounts-setup-code")
         # Reloading shows no code and makes none: the page says why, and how to make a new one.
         stored = LoginSetup.objects.get(user__username="nia").code_hash
@@ -189,3 +189,25 @@ def test_an_unattended_cage_screen_goes_to_the_login_page_by_itself(page, settin
     page.wait_for_url("**/login/**", timeout=10_000)
     assert "You were logged out after 15 minutes without activity." in page.inner_text(".messages")
     assert page.locator("#inventory").count() == 0
+
+
+def test_the_setup_code_page_in_french(browser, live_server):
+    """The administrator, in French, gives the runner a new setup code: labels with a no-break
+    space before their colon, the time in words and the time zone as French writes it."""
+    cast = make_cast()
+    get_user_model().objects.create_user("admin", password=PASSWORD, is_staff=True)
+    context, admin = own_browser(browser, live_server)
+    try:
+        log_in(admin, "admin", PASSWORD)
+        admin.click("#language-fr-ca")
+        admin.wait_for_selector('html[lang="fr-ca"]')
+        admin.goto(f"/events/{cast.event.slug}/people/{cast.runner.code}/setup-code/")
+        admin.click("#setup-code-make")
+        admin.wait_for_selector("#setup-code")
+        card = admin.inner_text("#setup-code")
+        assert "Nom d’utilisateur\u00a0:" in card and "Code d’activation\u00a0:" in card
+        expires = admin.inner_text("#setup-expires")
+        assert re.search(r"\((HNE|HAE)\)\.$", expires) and not re.search(r"\d{4}-\d\d-\d\d", expires), expires
+        at_both_widths(admin, "setup-code-french")
+    finally:
+        context.close()

@@ -7,7 +7,7 @@ import pytest
 from audit.models import AuditEntry
 from cage.models import Slip
 from tests.browser.conftest import at_both_widths, person_page
-from tests.cage.helpers import stock
+from tests.cage.helpers import count_short_and_close, stock
 from tests.conftest import make_cast
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -59,3 +59,25 @@ def the_dric_reads_the_trail(ann, cast):
     ann.wait_for_selector("#audit")
     assert "Log in" in ann.inner_text("#audit") and "Chips received 1 recorded" in ann.inner_text("#audit")
     at_both_widths(ann, "audit-every-entry")
+
+
+def test_the_dric_reads_the_audit_trail_in_french(browser, live_server):
+    """The trail of a day with a count short and the day closed, read in French at a laptop's
+    width and a tablet's: French names, times to the minute, nothing sticking out sideways."""
+    cast = make_cast()
+    count_short_and_close(cast)
+    ann = person_page(browser, live_server, cast.dric)
+    try:
+        ann.goto(f"/events/{cast.event.slug}/")
+        ann.click("#language-fr-ca")
+        ann.wait_for_selector('html[lang="fr-ca"]')
+        ann.click("nav.event >> text=Piste de vérification")
+        ann.wait_for_selector("#audit")
+        table = ann.inner_text("#audit")
+        assert "Fiche Comptage 2 enregistrée" in table and "Jetons manquants" in table
+        assert "banque de jetons" in table and "Préparé par" in table
+        for english in ("chip_bank", "missing_chips", "Prepared by", "Counted by", "prepared by"):
+            assert english not in table
+        at_both_widths(ann, "audit-french")
+    finally:
+        ann.context.close()

@@ -41,6 +41,6 @@ def test_a_roster_gap_keeps_the_day_closed_until_the_dric_fills_it(page):
     screenshot(page, "roster-gap")
     add_shift(page, "Chip Cashier", "Chip Cashier", "2026-09-12T15:00", "2026-09-12T18:30")
     page.click("text=Open the gaming day")
-    page.wait_for_selector("text=Gaming day 2026-09-12 is open.")
+    page.wait_for_selector("text=Gaming day 12 Sep 2026 is open.")
     screenshot(page, "roster-open")
     assert GamingDay.objects.get(event=cast.event, date="2026-09-12").status == GamingDay.Status.OPEN

@@ -353,7 +353,7 @@ def close_day(floor, r):
     snap(gus, "close-page")
     co_sign(gus, r, "verified_by", "approved_by")
     gus.click("#close-form button[type=submit]")
-    gus.wait_for_selector(f"text=Gaming day {DAY['date']} closed and locked.")
+    gus.wait_for_selector("text=Gaming day 11 Sep 2026 closed and locked.")  # a date in words
     return "Day close 1"
 
 

@@ -77,3 +77,23 @@ def roster_dealers(cast, hours=24, *, dealers=("dealer", "dealer2"), start=0):
             starts_at=begins,
             ends_at=begins + datetime.timedelta(hours=hours),
         )
+
+
+def count_short_and_close(cast):
+    """A day on the books: stock in, bank cash counted even, the chip bank two $1 chips short
+    ("missing chips" chosen from the list, no words), and the day closed."""
+    stock(cast)
+    services.count(
+        day=cast.day,
+        account=services.account_get(cast.event, "bank_cash"),
+        cash=100_000,
+        signed=cast.signed(**COUNT_SIGNED),
+    )
+    services.count(
+        day=cast.day,
+        account=services.account_get(cast.event, "chip_bank"),
+        chips={"1": 998, "5": 400, "25": 40},
+        variance_reason="missing_chips",
+        signed=cast.signed(**COUNT_SIGNED),
+    )
+    return services.close_day(day=cast.day, signed=cast.signed(**CLOSE_SIGNED))

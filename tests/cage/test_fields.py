@@ -16,7 +16,8 @@ from cage.fields import (
 from cage.money import MAX_AMOUNT_CENTS, parse_cash
 from config.settings import env_cents
 
-RULE = "(cage-records/1: amounts)"
+# At the window a refusal cites the limit as a cashier knows it, not the records format.
+RULE = "(amount limits of a slip)"
 
 # --- parse_cash --------------------------------------------------------------------------------
 

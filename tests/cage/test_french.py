@@ -265,3 +265,18 @@ def test_no_rule_of_the_cage_mixes_a_section_with_words():
     for path in sorted((ROOT / "cage").rglob("*.py")):
         found += [f"{path.relative_to(ROOT)}: {m.group(0)[-60:]}" for m in mixed.finditer(path.read_text())]
     assert not found
+
+
+def test_at_the_window_an_amount_refusal_cites_a_limit_a_cashier_knows(cast):
+    """The form and the window's services cite "the amount limits of a slip" in the reader's
+    language, never the records format's section; the importer keeps citing the format."""
+    from cage.money import AMOUNT_LIMITS_RULE, parse_cash
+
+    with override("fr-ca"), pytest.raises(RuleViolation) as refused:
+        parse_cash("1,250")
+    assert plain(str(refused.value)).endswith("(limites de montant d’une fiche)")
+    assert "cage-records" not in str(refused.value)
+    assert refused.value.rule_reference == str(AMOUNT_LIMITS_RULE) == "amount limits of a slip"
+    with pytest.raises(RuleViolation) as refused:
+        services.sale(day=cast.day, chips={"1": 10**7}, cash=100, signed=cast.signed(sold_by="chip_cashier"))
+    assert str(refused.value).endswith("(amount limits of a slip)")

@@ -207,11 +207,11 @@ def test_a_redemption_of_chips_nobody_holds_is_refused_when_every_table_is_close
 
 def test_amounts_beyond_the_formats_bounds_are_refused(cast):
     stock(cast)
-    with pytest.raises(RuleViolation, match=r"more than the 1,000,000 chips .*\(cage-records/1: amounts\)"):
+    with pytest.raises(RuleViolation, match=r"more than the 1,000,000 chips .*\(amount limits of a slip\)"):
         services.chips_received(
             day=cast.day, chips={"1": 10**30}, signed=cast.signed(received_by="chip_cashier", witnessed_by="dric")
         )
-    with pytest.raises(RuleViolation, match=r"more than the \$10,000,000\.00 of cash .*\(cage-records/1: amounts\)"):
+    with pytest.raises(RuleViolation, match=r"more than the \$10,000,000\.00 of cash .*\(amount limits of a slip\)"):
         services.float_in(
             day=cast.day,
             cash=10_000_000_01,

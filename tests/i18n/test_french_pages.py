@@ -253,7 +253,7 @@ def test_dates_times_and_chips_are_written_the_french_way(lac):
     )
     compliance = visible_text(client.get(urls["compliance"]).content.decode())
     assert "M&C 2.1 2026-09-11\u00a0: chaque poste occupé en tout temps Non" in compliance
-    assert "M&C 2.4 Aucune personne dont l'inscription a été refusée" in compliance
+    assert "M&C 2.4 Aucune personne dont l’inscription a été refusée" in compliance
     # The same pages in English keep the cage's 24-hour clock.
     english = Client(HTTP_ACCEPT_LANGUAGE="en")
     english.login(username=people["annie"].user.username, password=PASSWORD)
@@ -272,7 +272,7 @@ def test_a_refusal_in_french_cites_the_french_numbering_and_changes_nothing(lac)
     )
     text = visible_text(response.content.decode())
     assert response.status_code == 200
-    assert "L'inscription de Yves a été révoquée\u00a0; une telle personne ne peut pas participer (M&C 2.4)" in text
+    assert "L’inscription de Yves a été révoquée\u00a0; une telle personne ne peut pas participer (M&C 2.4)" in text
     assert "T&C" not in text and not Person.objects.filter(code="yves").exists()
 
     # The designated persons' "T&C 2" is M&C 2.1: the supplier's man cannot be a cashier.
@@ -292,7 +292,7 @@ def test_a_refusal_in_french_cites_the_french_numbering_and_changes_nothing(lac)
     # Opening the day with a gap in the roster: refused, with the gap in French and M&C 2.1.
     response = client.post(reverse("events:day_open", args=[event.slug, DAY.isoformat()]), follow=True)
     text = visible_text(response.content.decode())
-    assert "L'horaire laisse des postes désignés vacants\u00a0: Responsable des jetons\u00a0: personne de" in text
+    assert "L’horaire laisse des postes désignés vacants\u00a0: Responsable des jetons\u00a0: personne de" in text
     assert "(M&C 2.1)" in text
     assert event.days.get().status == "setup"
 
@@ -310,9 +310,9 @@ def test_the_audit_trail_names_roles_games_and_rules_in_the_readers_language(lac
     french = visible_text(
         french_client(people["annie"]).get(reverse("audit:event", args=[event.slug])).content.decode()
     )
-    assert "Gaston reçoit le rôle de Responsable de la caisse" in french
+    assert "Attribution à Gaston du rôle de Responsable de la caisse" in french
     assert "Table RF-1 installée pour Roue de la fortune" in french
-    assert "rôles: — → Responsable de la caisse" in french
+    assert "rôles \u00a0: — → Responsable de la caisse" in french
     english = Client(HTTP_ACCEPT_LANGUAGE="en")
     english.login(username=people["annie"].user.username, password=PASSWORD)
     text = visible_text(english.get(reverse("audit:event", args=[event.slug])).content.decode())

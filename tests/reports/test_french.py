@@ -183,7 +183,7 @@ def test_a_refusal_is_translated_whole_with_its_rule():
     with override("fr-ca"), pytest.raises(RuleViolation) as refused:
         report_sign(event=cast.event, person=cast.runner)
     assert plain(refused.value.text) == (
-        "seules les personnes désignées de l'activité signent le rapport financier : le représentant désigné "
+        "seules les personnes désignées de l’activité signent le rapport financier : le représentant désigné "
         "responsable, le responsable de la caisse et le responsable des jetons (M&C 2.8)"
     )
     assert refused.value.rule_reference == "T&C 2.7"
@@ -196,7 +196,7 @@ def test_the_report_page_in_french():
     example()
     page = plain(french_client("ann").get(reverse("reports:event", args=[SLUG])).text)
     for words in (
-        "Chiffres de l'activité",
+        "Chiffres de l’activité",
         "Rapport financier (M&amp;C 2.8)",
         "Parts des pourboires (M&amp;C 2.7)",
         "Représentant désigné responsable",

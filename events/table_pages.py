@@ -1,0 +1,49 @@
+"""A django-tables2 table as a page and as a CSV download (?export=csv): the register of slips and
+the audit trail are both read this way, filtered and sorted the same on the page and in the file."""
+
+import io
+
+from django.http import HttpResponse
+from django.shortcuts import render
+from django_tables2 import RequestConfig
+
+from events import csv_safe
+
+# Written first, so that a spreadsheet (Excel above all) reads the file as UTF-8: without it, the
+# accents of a name or of a French summary come out garbled.
+UTF8_BOM = "\ufeff"
+
+
+def table_csv(table) -> tuple[str, int]:
+    """Every row of the (filtered, sorted) table, unpaged, as CSV behind a UTF-8 byte order mark;
+    no cell can run as a formula. Returns the text and the number of rows under the heading."""
+    out = io.StringIO()
+    out.write(UTF8_BOM)
+    writer = csv_safe.writer(out)
+    rows = -1  # the heading is not a row
+    for row in table.as_values():
+        writer.writerow(row)
+        rows += 1
+    return out.getvalue(), rows
+
+
+def csv_download(request, table, filename: str, exported) -> HttpResponse | None:
+    """The whole table as a CSV file when the page is asked for one, else None. `exported(rows)`
+    is called first: taking data out of the system is on the audit trail."""
+    if request.GET.get("export") != "csv":
+        return None
+    RequestConfig(request, paginate=False).configure(table)
+    content, rows = table_csv(table)
+    exported(rows)
+    response = HttpResponse(content, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def table_page(request, template: str, table, *, per_page: int, context: dict) -> HttpResponse:
+    """The table's page, paged, with the query of its CSV download (the same filters and sort)."""
+    RequestConfig(request, paginate={"per_page": per_page}).configure(table)
+    export = request.GET.copy()
+    export.pop("page", None)
+    export["export"] = "csv"
+    return render(request, template, {**context, "table": table, "export_query": export.urlencode()})
