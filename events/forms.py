@@ -225,3 +225,32 @@ class PasswordChangeForm(forms.Form):
         if new and again and new != again:
             self.add_error("new_password_again", _("The two passwords differ; type the same password twice."))
         return data
+
+
+class GameSettingsForm(CheckedInput, forms.Form):
+    """The licence's figures for one game whose seed states none (events.game_rules)."""
+
+    game = forms.CharField(widget=forms.HiddenInput, max_length=30)
+    min_bet = forms.DecimalField(label=_("Minimum bet ($)"), max_digits=8, decimal_places=2, min_value=0.01)
+    max_bet = forms.DecimalField(label=_("Maximum bet ($)"), max_digits=8, decimal_places=2, min_value=0.01)
+    tie_pays = forms.IntegerField(label=_("A tie pays (to 1)"), min_value=1, max_value=50, required=False)
+    banker_commission = forms.DecimalField(
+        label=_("Banker's commission (%)"), max_digits=4, decimal_places=2, min_value=0, max_value=25, required=False
+    )
+
+    def __init__(self, *args, fields: tuple[str, ...] = (), **kwargs):
+        super().__init__(*args, **kwargs)
+        # Only the figures this game asks for (events.game_rules.SETTINGS_FIELDS).
+        if "tie_pays" not in fields:
+            del self.fields["tie_pays"]
+        if "banker_commission_percent" not in fields:
+            del self.fields["banker_commission"]
+
+
+class WheelLayoutForm(CheckedInput, forms.Form):
+    layout = forms.CharField(
+        label=_("Segments, in wheel order"),
+        widget=forms.Textarea(attrs={"rows": 16, "cols": 24}),
+        max_length=6000,
+        help_text=_("One segment a line: the symbol painted on it, a space, and the odds it pays, such as 5 5:1."),
+    )

@@ -158,6 +158,11 @@ class GameTable(models.Model):
     game = models.CharField(_("game"), max_length=30)
     # Changed only by the cage's opener and closer services, under a row lock.
     state = models.CharField(_("state"), max_length=6, choices=State.choices, default=State.CLOSED)
+    # A wheel of fortune's segments in wheel order, [[symbol, odds to, odds per], ...]: what the
+    # wheel pays is a property of the wheel (seed 001, Wheel of Fortune rules 4 and 5), so each
+    # wheel table keeps its own. Null for the other games. Set by events.services.wheel_layout_set,
+    # which checks it against the rules first.
+    wheel_layout = models.JSONField(_("wheel layout"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("table")
@@ -175,6 +180,40 @@ class GameTable(models.Model):
     @property
     def game_name(self) -> str:
         return game_name(self.game)
+
+
+class GameSettings(models.Model):
+    """The figures of one licensed game that no seed states, entered by the licensee's
+    administrator as the licence sets them: the betting limits of baccarat and craps, the payout
+    of a baccarat tie and the banker's commission (the Québec sections 37 and 95.14 give the
+    rules of play, not the limits). Blackjack and the wheel take theirs from seed 001, so they
+    have none here. Posted with the rules (T&C 3.5); set by events.services.game_settings_set."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="game_settings", verbose_name=_("event"))
+    game = models.CharField(_("game"), max_length=30)
+    min_bet_cents = models.PositiveIntegerField(_("minimum bet in cents"), null=True, blank=True)
+    max_bet_cents = models.PositiveIntegerField(_("maximum bet in cents"), null=True, blank=True)
+    tie_pays = models.PositiveSmallIntegerField(_("a tie pays (to 1)"), null=True, blank=True)
+    banker_commission_percent = models.DecimalField(
+        _("banker's commission (%)"), max_digits=4, decimal_places=2, null=True, blank=True
+    )
+
+    class Meta:
+        verbose_name = _("game settings")
+        verbose_name_plural = _("game settings")
+        ordering = ["game"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "game"], name="one_settings_per_game"),
+            models.CheckConstraint(
+                condition=models.Q(min_bet_cents__isnull=True)
+                | models.Q(max_bet_cents__isnull=True)
+                | models.Q(min_bet_cents__gt=0, max_bet_cents__gte=models.F("min_bet_cents")),
+                name="game_limits_in_order",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.event.slug} {self.game}"
 
 
 def game_name(code: str) -> str:

@@ -25,13 +25,15 @@ from django.utils.translation import ngettext
 
 from audit.services import record
 
-from . import games, lockout
+from . import game_rules, games, lockout, wheel_layouts
 from .compliance import ADULT_AGE, describe_gap, moment, roster_gaps, underage
+from .game_text import section_lazy
 from .models import (
     DESIGNATED,
     Assignment,
     ChipDenomination,
     Event,
+    GameSettings,
     GameTable,
     GamingDay,
     Licensee,
@@ -146,6 +148,9 @@ def table_create(*, event: Event, code: str, game: str) -> GameTable:
     if event.tables.filter(code=code).exists():
         raise RuleViolation(_("Table %(table)s already exists") % {"table": code}, ONE_TABLE_PER_ID, field="code")
     table = GameTable(event=event, code=code, game=game)
+    if game == "wheel_of_fortune":
+        # A new wheel starts with the default layout; the DRIC changes it to the wheel's own.
+        table.wheel_layout = wheel_layouts.default_layout()
     table.full_clean()
     table.save()
     record(
@@ -156,6 +161,107 @@ def table_create(*, event: Event, code: str, game: str) -> GameTable:
         new={"table": code, "game": game},
     )
     return table
+
+
+def wheel_layout_set(*, table: GameTable, layout_text: str) -> GameTable:
+    """A wheel table's layout, typed one segment a line, checked against the Wheel of Fortune
+    rules (seed 001, rules 2 to 5) before anything is stored; all its refusals are given at once."""
+    if table.game != "wheel_of_fortune":
+        raise RuleViolation(
+            _("Table %(table)s is not a wheel of fortune: it has no wheel layout.") % {"table": table.code},
+            wheel_layouts.WHEEL_LAYOUT,
+            field="layout",
+        )
+    layout = wheel_layouts.parse(layout_text)
+    refused = wheel_layouts.refusals(layout)
+    if refused:
+        raise RuleViolation(" ".join(refused), section_lazy("Wheel of Fortune rules 2 to 5"), field="layout")
+    old = table.wheel_layout
+    table.wheel_layout = layout
+    table.save(update_fields=["wheel_layout"])
+    record(
+        "wheel_layout_set",
+        N_("Wheel layout of table %(table)s set: %(segments)s segments"),
+        {"table": table.code, "segments": len(layout)},
+        event=table.event,
+        old={"layout": old},
+        new={"layout": layout},
+    )
+    return table
+
+
+# Bounds on what the administrator may enter: no seed gives any, these only keep out typing slips.
+MOST_TIE_PAYS = 50
+MOST_COMMISSION = Decimal("25")
+
+
+def game_settings_set(
+    *,
+    event: Event,
+    game: str,
+    min_bet: str = "",
+    max_bet: str = "",
+    tie_pays: int | None = None,
+    banker_commission: Decimal | None = None,
+) -> GameSettings:
+    """The licence's figures for a game whose seed states none (events.game_rules.SETTINGS_FIELDS),
+    entered by the licensee's administrator: the limits and, for baccarat, the tie's payout and
+    the banker's commission. Posted at every table of the game (T&C 3.5)."""
+    rule = game_rules.LICENCE_FIGURES
+    if game not in event.games:
+        raise RuleViolation(
+            _("The licence does not authorize %(game)s.")
+            % {"game": game_name(game) if game in games.REGISTRY else repr(game)},
+            "T&C 1.5.1",
+            field="game",
+        )
+    wanted = game_rules.SETTINGS_FIELDS.get(game)
+    if not wanted:
+        raise RuleViolation(
+            _("The rules of play of %(game)s state its limits and odds: there is nothing to enter.")
+            % {"game": game_name(game)},
+            "T&C 3.3",
+            field="game",
+        )
+    low = parse_dollars(str(min_bet).strip(), rule=rule, field="min_bet")
+    high = parse_dollars(str(max_bet).strip(), rule=rule, field="max_bet")
+    if low <= 0:
+        raise RuleViolation(_("The minimum bet must be more than nothing."), rule, field="min_bet")
+    if high < low:
+        raise RuleViolation(_("The maximum bet cannot be less than the minimum bet."), rule, field="max_bet")
+    values = {"min_bet_cents": low, "max_bet_cents": high}
+    if "tie_pays" in wanted:
+        if tie_pays is None or not 1 <= int(tie_pays) <= MOST_TIE_PAYS:
+            raise RuleViolation(
+                _("A tie pays from 1 to %(most)s to 1; enter the figure the licence sets.") % {"most": MOST_TIE_PAYS},
+                rule,
+                field="tie_pays",
+            )
+        values["tie_pays"] = int(tie_pays)
+    if "banker_commission_percent" in wanted:
+        if banker_commission is None or not Decimal(0) <= Decimal(banker_commission) <= MOST_COMMISSION:
+            raise RuleViolation(
+                _("The banker's commission runs from 0%% to %(most)s%%; enter the figure the licence sets.")
+                % {"most": MOST_COMMISSION},
+                rule,
+                field="banker_commission",
+            )
+        values["banker_commission_percent"] = Decimal(banker_commission)
+    settings_row, _created = GameSettings.objects.select_for_update().get_or_create(event=event, game=game)
+    old = {name: str(getattr(settings_row, name)) for name in values}
+    for name, value in values.items():
+        setattr(settings_row, name, value)
+    settings_row.full_clean()
+    settings_row.save()
+    record(
+        "game_settings_set",
+        N_("Settings of %(game)s set from the licence"),
+        {"game": lazy(game_name, str)(game)},
+        event=event,
+        old=old,
+        new={name: str(value) for name, value in values.items()},
+    )
+    return settings_row
 
 
 # A chip's value, as the records format writes it: plain ASCII digits, at most two decimals, at

@@ -1,0 +1,147 @@
+"""The games of the licence at an event: their limits and odds (the games page), each wheel's
+layout, each table's poster, and the DRIC's dispute calculators. Who may use which is declared
+in events.permissions."""
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from . import game_rules, services, wheel_layouts
+from .access import event_access
+from .forms import GameSettingsForm, WheelLayoutForm
+from .models import GameTable
+from .posters import LANGUAGES, poster_pdf, poster_refusal
+from .rules import RuleViolation
+from .views import applied
+
+
+def _table(access, code: str) -> GameTable:
+    table = game_rules.table_by_code(access.event, code)
+    if table is None:
+        raise Http404(_("The event has no table %(table)s.") % {"table": code})
+    return table
+
+
+def games(request, slug):
+    """Each authorized game with its limits and odds; the administrator enters the figures no
+    seed states (events.game_rules.SETTINGS_FIELDS)."""
+    access = event_access(request, slug)
+    event = access.event
+    admin = access.may("events:games", "POST")
+    posted = request.POST.get("game") if request.method == "POST" else None
+    rows = []
+    for code in event.games:
+        fields = game_rules.SETTINGS_FIELDS.get(code, ())
+        form = None
+        if fields and admin:
+            entered = game_rules.settings_of(event, code)
+            initial = {"game": code}
+            if entered is not None:
+                initial.update(
+                    min_bet=_amount(entered.min_bet_cents),
+                    max_bet=_amount(entered.max_bet_cents),
+                    tie_pays=entered.tie_pays,
+                    banker_commission=entered.banker_commission_percent,
+                )
+            data = request.POST if posted == code else None
+            form = GameSettingsForm(data, fields=fields, initial=initial, prefix=code)
+            if data is not None and form.is_valid():
+                d = form.cleaned_data
+
+                def save(d=d, code=code):
+                    services.game_settings_set(
+                        event=event,
+                        game=code,
+                        min_bet=str(d["min_bet"]),
+                        max_bet=str(d["max_bet"]),
+                        tie_pays=d.get("tie_pays"),
+                        banker_commission=d.get("banker_commission"),
+                    )
+
+                if applied(form, save):
+                    messages.success(request, _("The settings of %(game)s are saved.") % {"game": _name(code)})
+                    return redirect("events:games", slug)
+        found = game_rules.limits(event, code)
+        rows.append(
+            {
+                "code": code,
+                "name": _name(code),
+                "limits": game_rules.limits_text(found) if found else None,
+                "limits_source": found.source if found else "",
+                "missing": game_rules.missing_settings(event, code),
+                "payoffs": game_rules.payoffs(event, code) if code != "wheel_of_fortune" else [],
+                "form": form,
+            }
+        )
+    if posted is not None and posted not in event.games:
+        messages.error(request, _("The licence does not authorize this game."))
+    return render(request, "events/games.html", {"access": access, "event": event, "rows": rows, "admin": admin})
+
+
+def _name(code: str) -> str:
+    from .models import game_name
+
+    return game_name(code)
+
+
+def _amount(cents):
+    from decimal import Decimal
+
+    return None if cents is None else Decimal(cents) / 100
+
+
+def wheel_layout(request, slug, table):
+    code = table
+    """A wheel table's segments and odds: shown to everyone on the event, changed by the DRIC or
+    the administrator, checked against Wheel of Fortune rules 2 to 5 before anything is kept."""
+    access = event_access(request, slug)
+    table = _table(access, code)
+    if table.game != "wheel_of_fortune":
+        raise Http404(_("Table %(table)s is not a wheel of fortune: it has no wheel layout.") % {"table": code})
+    form = WheelLayoutForm(request.POST or None, initial={"layout": wheel_layouts.text(table.wheel_layout)})
+    if request.method == "POST" and form.is_valid():
+        if applied(form, lambda: services.wheel_layout_set(table=table, layout_text=form.cleaned_data["layout"])):
+            messages.success(request, _("The layout of wheel %(table)s is saved.") % {"table": table.code})
+            return redirect("events:wheel_layout", slug, code)
+    return render(
+        request,
+        "events/wheel_layout.html",
+        {
+            "access": access,
+            "event": access.event,
+            "wheel": table,
+            "paytable": wheel_layouts.paytable(table.wheel_layout or []),
+            "segments": len(table.wheel_layout or []),
+            "form": form if access.may("events:wheel_layout", "POST") else None,
+        },
+    )
+
+
+def poster(request, slug, table):
+    code = table
+    """The table's poster, PDF, in English or French (?lang=en|fr; the page's language when not
+    given)."""
+    access = event_access(request, slug)
+    lang = request.GET.get("lang") or ("fr" if (get_language() or "").startswith("fr") else "en")
+    if lang not in LANGUAGES:
+        raise Http404(_("A poster is printed in English (lang=en) or in French (lang=fr)."))
+    table = _table(access, code)
+    refused = poster_refusal(table)  # said in the page's language, before the poster's is taken
+    if refused is not None:
+        messages.error(request, refused.text)
+        return redirect("events:games", slug)
+    try:
+        content = poster_pdf(table, lang)
+    except RuleViolation as refused:
+        messages.error(request, refused.text)
+        return redirect("events:games", slug)
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="poster-{access.event.slug}-{table.pk}-{lang}.pdf"'
+    return response
+
+
+def calculators(request, slug):
+    access = event_access(request, slug)
+    return render(request, "events/calculators.html", {"access": access, "event": access.event})
