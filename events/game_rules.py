@@ -14,8 +14,8 @@ from django.utils.translation import gettext_lazy
 from cage.money import dollars
 
 from . import games
+from .game_text import section_text
 from .models import Event, GameSettings, GameTable
-from .rules import cite
 
 # The games whose seed states no figure for these (T&C 1.3: as the licence approves them), and
 # which of them the administrator enters. Blackjack and the wheel take theirs from seed 001.
@@ -43,7 +43,7 @@ def limits(event: Event, code: str) -> Limits | None:
     entered the ones no seed states."""
     game = games.get_game(code)
     if code not in SETTINGS_FIELDS:
-        return Limits(game.min_bet_cents, game.max_bet_cents, cite(game.rules))
+        return Limits(game.min_bet_cents, game.max_bet_cents, section_text(game.rules))
     entered = settings_of(event, code)
     if entered is None or entered.min_bet_cents is None or entered.max_bet_cents is None:
         return None

@@ -10,6 +10,7 @@ poster's own labels live here; the rules' text is the seeds' (events/rules_text)
 """
 
 import io
+import re
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -19,11 +20,11 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import TABLOID, landscape, letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from . import game_rules
 from .models import GameTable
-from .rules import RuleViolation
+from .rules import RuleViolation, cite
 
 RULES_TEXT = Path(__file__).resolve().parent / "rules_text"
 LANGUAGES = {"en": "en-ca", "fr": "fr-ca"}
@@ -38,6 +39,7 @@ TITLE = ParagraphStyle("poster-title", parent=BODY, fontName="Helvetica-Bold", f
 HEADING = ParagraphStyle(
     "poster-heading", parent=BODY, fontName="Helvetica-Bold", fontSize=15, leading=19, spaceBefore=8, keepWithNext=1
 )
+RULE_HEADING = ParagraphStyle("poster-rule-heading", parent=BODY, fontName="Helvetica-Bold", keepWithNext=1)
 AGE = ParagraphStyle("poster-age", parent=BODY, fontName="Helvetica-Bold", fontSize=28, leading=34, textColor=RED)
 CELL = ParagraphStyle("poster-cell", parent=BODY, fontSize=10, leading=12, spaceAfter=0)
 CELL_HEAD = ParagraphStyle("poster-cell-head", parent=CELL, fontName="Helvetica-Bold")
@@ -53,13 +55,18 @@ WHEEL_RED = ParagraphStyle("poster-wheel-red", parent=WHEEL, textColor=RED)
 
 
 def rules_paragraphs(code: str, lang: str) -> list[str]:
-    """The seed's rules of play for the game, paragraph by paragraph, in `lang` ("en", "fr")."""
+    """The seed's rules of play for the game, one paragraph a line, in `lang` ("en", "fr"); a
+    sub-item keeps the indent the seed gives it."""
     text = (RULES_TEXT / f"{code}.{lang}.txt").read_text(encoding="utf-8")
-    return (
-        [" ".join(block.split()) for block in text.split("\n\n") if block.strip()]
-        if code != "wheel_of_fortune"
-        else [line.strip() for line in text.splitlines() if line.strip()]
-    )
+    return [line.rstrip() for line in text.splitlines() if line.strip()]
+
+
+def _rule_paragraph(line: str) -> Paragraph:
+    indent = len(line) - len(line.lstrip())
+    text = line.strip()
+    if text.upper() == text and any(c.isalpha() for c in text):
+        return _p(text, RULE_HEADING)  # a section's title, "2. NUMBER OF DECKS; VALUE OF CARDS"
+    return _p(text, ParagraphStyle("poster-rule", parent=BODY, leftIndent=indent * 6))
 
 
 def poster_refusal(table: GameTable) -> RuleViolation | None:
@@ -117,7 +124,7 @@ def _facts(table: GameTable, lang: str) -> dict:
         )
         if table.game == "craps" and lang == "en"
         else "",
-        "posted": _("Posted as the licence's terms and conditions require (%(rules)s).") % {"rules": POSTED},
+        "posted": _("Posted as the licence's terms and conditions require (%(rules)s).") % {"rules": cite(POSTED)},
     }
 
 
@@ -143,7 +150,7 @@ def _poster(facts: dict) -> bytes:
     ]
     if facts["translation_note"]:
         story.append(_p(facts["translation_note"]))
-    story += [_p(paragraph) for paragraph in facts["rules"]]
+    story += [_rule_paragraph(line) for line in facts["rules"]]
     if facts["game"] == "baccarat":
         story += _baccarat_tables()
     story += [Spacer(1, 8), _p(facts["posted"])]
@@ -210,12 +217,16 @@ def _baccarat_tables() -> list:
     return [
         _p(_("The player's hand"), HEADING),
         player,
-        _p(_("The banker's hand"), HEADING),
-        _p(
-            _("%(hit)s; %(stand)s. Columns 0 to 9: the value of the player's third card.")
-            % {"hit": hit, "stand": stand}
+        KeepTogether(
+            [
+                _p(_("The banker's hand"), HEADING),
+                _p(
+                    _("%(hit)s; %(stand)s. Columns 0 to 9: the value of the player's third card.")
+                    % {"hit": hit, "stand": stand}
+                ),
+                banker,
+            ]
         ),
-        banker,
     ]
 
 
@@ -224,7 +235,7 @@ def _wheel_poster(facts: dict) -> bytes:
     landscape pages, as many as the text takes."""
 
     def big(text, style=WHEEL):
-        return Paragraph(escape(str(text).upper()), style)
+        return Paragraph(escape(_unbroken(str(text).upper())), style)
 
     story = [
         big(facts["title"], WHEEL_RED),
@@ -237,8 +248,17 @@ def _wheel_poster(facts: dict) -> bytes:
     ]
     story += [big(_("%(bet)s pays %(odds)s") % {"bet": row.bet, "odds": row.odds}) for row in facts["payoffs"]]
     story.append(big(_("Rules of play"), WHEEL_RED))
-    story += [big(paragraph) for paragraph in facts["rules"]]
+    story += [big(line.strip()) for line in facts["rules"]]
     return _build(story, landscape(TABLOID), 0.5 * inch)
+
+
+# Kept on one line: odds ("8 TO 1", "8 À 1") and an amount with its sign ("(1 $)").
+_ODDS = re.compile(r"(\d+) (\S{1,2}) (\d+)")
+_SIGN = re.compile(r"(\(?\d+) \$(\)?)")
+
+
+def _unbroken(text: str) -> str:
+    return _SIGN.sub("\\1\u00a0$\\2", _ODDS.sub("\\1\u00a0\\2\u00a0\\3", text))
 
 
 def _build(story: list, size, margin: float) -> bytes:
