@@ -1,33 +1,69 @@
-"""Baccarat and mini-baccarat, drawn by the Québec By-law respecting casino games, s. 37 (seed 003)."""
+"""Baccarat and mini-baccarat, dealt by the Québec By-law respecting casino games, s. 37 (seed 003,
+French seed 002).
 
-from .base import Game
+Section 37 states only how a coup is dealt: which cards make each hand, that a natural (8 or 9 in
+the first two cards) stops the coup, and the player's and the banker's drawing tables. It states
+no betting limits, no payout and no commission: those figures are settings of the licence's game,
+entered by the administrator and posted (T&C 3.5), and the functions here take them as arguments.
+Player and banker bets are returned on a tie, as every baccarat table does (no seed states it).
+"""
+
+from fractions import Fraction
+from itertools import product
+
+from .base import N_, Game, Refusal, Refused, Setting, check_odds
+
+SECTION = "S-13.1, r. 3, s. 37"
 
 GAME = Game(
     code="baccarat",
     name_en="Baccarat",
     name_fr="Baccara",  # glossary; s. 37 of the Québec by-law (seed 002) names the hands, not the game
-    # The event's posted limits follow the Ontario T&C table limits (seed 001).
-    min_bet_cents=100,
-    max_bet_cents=500,
-    # Player and banker bets pay even money; a tie bet pays 8 to 1.
-    max_payout_odds=(8, 1),
+    limits=None,
+    max_payout_odds=None,
     max_payout_cents=None,
-    rules="S-13.1, r. 3, s. 37",
+    rules=(SECTION,),
+    settings=(
+        Setting("limits", N_("Betting limits"), "limits", (100, 500)),
+        Setting("player_pays", N_("A winning player bet pays"), "odds", (1, 1)),
+        Setting("banker_pays", N_("A winning banker bet pays"), "odds", (1, 1)),
+        Setting("banker_commission", N_("Commission on a winning banker bet"), "fraction", Fraction(5, 100)),
+        Setting("tie_pays", N_("A winning tie bet pays"), "odds", (8, 1)),
+    ),
 )
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def value(rank: str) -> int:
+    """A card's points: an ace 1, two to nine their face, tens and faces 0 (a hand counts its
+    points modulo 10, as the s. 37 tables count totals from 0 to 9)."""
+    if rank == "A":
+        return 1
+    if rank in ("10", "J", "Q", "K"):
+        return 0
+    return int(rank)
+
+
+def total(cards: list[str]) -> int:
+    return sum(value(card) for card in cards) % 10
 
 
 def player_draws(player_total: int) -> bool:
-    """s. 37: the player's hand hits on 0 to 5 and stands on 6 or 7 (8 and 9 are naturals)."""
+    """s. 37, player's table: the player's hand hits on 0 to 5 and stands on 6 or 7. A natural (8
+    or 9, in either hand) stops the coup before this table is read: see `coup`."""
     return player_total <= 5
 
 
-# s. 37, banker's table: for a banker total of 3 to 6, the player's third cards (0-9) on which
-# the banker stands.
+# s. 37, banker's table: for a banker total of 3 to 6, the values of the player's third card (0-9)
+# on which the banker stands ("S"/"A" in the table).
 _BANKER_STANDS_ON = {3: {8}, 4: {0, 1, 8, 9}, 5: {0, 1, 2, 3, 8, 9}, 6: {0, 1, 2, 3, 4, 5, 8, 9}}
 
 
 def banker_draws(banker_total: int, player_third_card: int | None) -> bool:
-    """s. 37: whether the banker's hand takes a third card."""
+    """s. 37, banker's table: whether the banker's hand takes a third card, given the value of the
+    player's third card (None when the player stood). 0-2 always hit; 7 stands; 3-6 by the table;
+    when the player stood, the banker hits on 0-5 and stands on 6."""
     if banker_total >= 7:
         return False
     if player_third_card is None:
@@ -35,3 +71,140 @@ def banker_draws(banker_total: int, player_third_card: int | None) -> bool:
     if banker_total <= 2:
         return True
     return player_third_card not in _BANKER_STANDS_ON[banker_total]
+
+
+def _ranks(shoe) -> list[str]:
+    if isinstance(shoe, str) or not hasattr(shoe, "__iter__"):
+        raise Refused(Refusal(N_("The cards are a list of ranks, as they left the shoe."), {}, SECTION))
+    ranks = []
+    for card in shoe:
+        rank = str(card).strip().upper() if isinstance(card, str) else None
+        if rank not in RANKS:
+            raise Refused(
+                Refusal(
+                    N_("%(card)s is not a card: ranks are A, 2 to 10, J, Q and K."),
+                    {"card": repr(card)},
+                    SECTION,
+                )
+            )
+        ranks.append(rank)
+    return ranks
+
+
+def coup(shoe: list[str]) -> dict:
+    """One coup, dealt by s. 37 from the cards in the order they left the shoe.
+
+    Cards 1 and 3 are the player's, 2 and 4 the banker's. If either hand totals 8 or 9 it is a
+    natural and no further card is dealt. Otherwise the player draws by the player's table, then
+    the banker by the banker's table (which reads the value of the player's third card). Cards
+    after those the coup uses are not read.
+
+    Returns {"player": [...], "banker": [...], "player_total", "banker_total", "winner"} with
+    winner "player", "banker" or "tie". Raises Refused for a card that is not a rank, or for too
+    few cards to finish the coup.
+    """
+    cards = _ranks(shoe)
+    position = 4
+
+    def deal() -> str:
+        nonlocal position
+        if position >= len(cards):
+            raise Refused(
+                Refusal(
+                    N_("The coup needs at least %(needed)s cards; %(given)s were given."),
+                    {"needed": position + 1, "given": len(cards)},
+                    SECTION,
+                )
+            )
+        position += 1
+        return cards[position - 1]
+
+    if len(cards) < 4:
+        raise Refused(
+            Refusal(
+                N_("The coup needs at least %(needed)s cards; %(given)s were given."),
+                {"needed": 4, "given": len(cards)},
+                SECTION,
+            )
+        )
+    player, banker = [cards[0], cards[2]], [cards[1], cards[3]]
+    if total(player) < 8 and total(banker) < 8:
+        third = None
+        if player_draws(total(player)):
+            player.append(deal())
+            third = value(player[2])
+        if banker_draws(total(banker), third):
+            banker.append(deal())
+    player_total, banker_total = total(player), total(banker)
+    if player_total > banker_total:
+        winner = "player"
+    elif banker_total > player_total:
+        winner = "banker"
+    else:
+        winner = "tie"
+    return {
+        "player": player,
+        "banker": banker,
+        "player_total": player_total,
+        "banker_total": banker_total,
+        "winner": winner,
+    }
+
+
+# The infinite-deck model: each card is any of the 13 ranks with probability 1/13, whatever was
+# dealt before (a shoe of many decks, drawn with replacement). Point values: 0 four ranks in 13
+# (10, J, Q, K), 1 to 9 one rank each.
+_VALUE_WEIGHTS = {0: Fraction(4, 13), **{v: Fraction(1, 13) for v in range(1, 10)}}
+
+
+def outcome_probabilities() -> dict[str, Fraction]:
+    """The exact probabilities of "player", "banker" and "tie" by s. 37, enumerating every value of
+    the four first cards and of the third cards under the infinite-deck model."""
+    results = {"player": Fraction(0), "banker": Fraction(0), "tie": Fraction(0)}
+    # Each hand's two-card total, with its probability.
+    two_card = {t: Fraction(0) for t in range(10)}
+    for a, b in product(range(10), repeat=2):
+        two_card[(a + b) % 10] += _VALUE_WEIGHTS[a] * _VALUE_WEIGHTS[b]
+    for p, b in product(range(10), repeat=2):
+        weight = two_card[p] * two_card[b]
+        if p >= 8 or b >= 8 or not player_draws(p):
+            thirds = [(None, Fraction(1))]
+        else:
+            thirds = list(_VALUE_WEIGHTS.items())
+        for third, w3 in thirds:
+            final_p = p if third is None else (p + third) % 10
+            natural = p >= 8 or b >= 8
+            if not natural and banker_draws(b, third):
+                for card, w4 in _VALUE_WEIGHTS.items():
+                    _add(results, final_p, (b + card) % 10, weight * w3 * w4)
+            else:
+                _add(results, final_p, b, weight * w3)
+    return results
+
+
+def _add(results, player_total, banker_total, weight):
+    key = "player" if player_total > banker_total else "banker" if banker_total > player_total else "tie"
+    results[key] += weight
+
+
+def house_advantage(
+    tie_pays: tuple[int, int] = (8, 1),
+    banker_commission: Fraction = Fraction(5, 100),
+    player_pays: tuple[int, int] = (1, 1),
+    banker_pays: tuple[int, int] = (1, 1),
+) -> dict[str, Fraction]:
+    """The house's advantage on each bet ("player", "banker", "tie"), as a fraction of the stake,
+    exact, by `outcome_probabilities` (infinite-deck model). The payouts are the licence's settings
+    (s. 37 states none): the defaults are only the typical ones. The banker's commission is taken
+    from a winning banker bet's winnings. Player and banker bets are returned on a tie."""
+    to_t, per_t = check_odds(tie_pays, "tie_pays")
+    to_p, per_p = check_odds(player_pays, "player_pays")
+    to_b, per_b = check_odds(banker_pays, "banker_pays")
+    commission = Fraction(banker_commission)
+    if not 0 <= commission < 1:
+        raise ValueError("banker_commission is a fraction from 0 to less than 1")
+    odds = outcome_probabilities()
+    player = odds["player"] * Fraction(to_p, per_p) - odds["banker"]
+    banker = odds["banker"] * Fraction(to_b, per_b) * (1 - commission) - odds["player"]
+    tie = odds["tie"] * Fraction(to_t, per_t) - (1 - odds["tie"])
+    return {"player": -player, "banker": -banker, "tie": -tie}
