@@ -228,23 +228,56 @@ class PasswordChangeForm(forms.Form):
 
 
 class GameSettingsForm(CheckedInput, forms.Form):
-    """The licence's figures for one game whose seed states none (events.game_rules)."""
+    """The licence's figures for one game whose seed states none: one field (two for the limits)
+    per setting its module declares (events.games.base.Setting). The module's typical figure is
+    shown as an example, never filled in: the figure is the licence's."""
 
     game = forms.CharField(widget=forms.HiddenInput, max_length=30)
-    min_bet = forms.DecimalField(label=_("Minimum bet ($)"), max_digits=8, decimal_places=2, min_value=0.01)
-    max_bet = forms.DecimalField(label=_("Maximum bet ($)"), max_digits=8, decimal_places=2, min_value=0.01)
-    tie_pays = forms.IntegerField(label=_("A tie pays (to 1)"), min_value=1, max_value=50, required=False)
-    banker_commission = forms.DecimalField(
-        label=_("Banker's commission (%)"), max_digits=4, decimal_places=2, min_value=0, max_value=25, required=False
-    )
 
-    def __init__(self, *args, fields: tuple[str, ...] = (), **kwargs):
+    def __init__(self, *args, settings=(), **kwargs):
+        from django.utils.translation import gettext
+
         super().__init__(*args, **kwargs)
-        # Only the figures this game asks for (events.game_rules.SETTINGS_FIELDS).
-        if "tie_pays" not in fields:
-            del self.fields["tie_pays"]
-        if "banker_commission_percent" not in fields:
-            del self.fields["banker_commission"]
+        self.settings = settings
+        for setting in settings:
+            label = gettext(setting.label)
+            if setting.kind == "limits":
+                low, high = setting.typical
+                self.fields["min_bet"] = forms.DecimalField(
+                    label=_("Minimum bet ($)"), max_digits=8, decimal_places=2, min_value=0.01
+                )
+                self.fields["max_bet"] = forms.DecimalField(
+                    label=_("Maximum bet ($)"), max_digits=8, decimal_places=2, min_value=0.01
+                )
+                self.fields["min_bet"].widget.attrs["placeholder"] = f"{low / 100:.2f}"
+                self.fields["max_bet"].widget.attrs["placeholder"] = f"{high / 100:.2f}"
+            elif setting.kind == "odds":
+                self.fields[setting.name] = forms.CharField(
+                    label=label, max_length=12, help_text=_("As to:per, such as 8:1.")
+                )
+                self.fields[setting.name].widget.attrs["placeholder"] = "{}:{}".format(*setting.typical)
+            elif setting.kind == "fraction":
+                self.fields[setting.name] = forms.DecimalField(
+                    label=_("%(setting)s (%%)") % {"setting": label},
+                    max_digits=5,
+                    decimal_places=2,
+                    min_value=0,
+                    max_value=25,
+                )
+                self.fields[setting.name].widget.attrs["placeholder"] = (
+                    str(float(setting.typical) * 100).rstrip("0").rstrip(".")
+                )
+
+    def entered(self) -> dict:
+        """What was typed, by setting name, as events.services.game_settings_set takes it."""
+        d = self.cleaned_data
+        found = {}
+        for setting in self.settings:
+            if setting.kind == "limits":
+                found[setting.name] = (str(d["min_bet"]), str(d["max_bet"]))
+            else:
+                found[setting.name] = str(d[setting.name])
+        return found
 
 
 class WheelLayoutForm(CheckedInput, forms.Form):

@@ -1,13 +1,15 @@
 """What a licensed game's figures are at an event: its betting limits and payoff odds, where they
-come from (the seed, or the licence's settings the administrator entered), and a wheel's layout.
+come from (the seed, through the game module, or the licence's settings the administrator
+entered), and the settings still missing.
 
 The game modules (events.games) are pure Python and know no event; this is where the event's
-figures meet them. Readers: the tables and game pages, the posters, the DRIC's calculators.
+figures meet them. Readers: the games page, the posters, the DRIC's calculators.
 """
 
 from dataclasses import dataclass
-from decimal import Decimal
+from fractions import Fraction
 
+from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -15,15 +17,11 @@ from cage.money import dollars
 
 from . import games
 from .game_text import section_text
+from .games import baccarat
 from .models import Event, GameSettings, GameTable
 
-# The games whose seed states no figure for these (T&C 1.3: as the licence approves them), and
-# which of them the administrator enters. Blackjack and the wheel take theirs from seed 001.
-SETTINGS_FIELDS: dict[str, tuple[str, ...]] = {
-    "baccarat": ("min_bet_cents", "max_bet_cents", "tie_pays", "banker_commission_percent"),
-    "craps": ("min_bet_cents", "max_bet_cents"),
-}
-# The product's rule for those figures, cited in refusals beside the sections that ask for them.
+# The product's rule for the figures no seed states, cited beside them (T&C 1.3: the licence
+# approves how the event is run; T&C 3.5: they are posted).
 LICENCE_FIGURES = gettext_lazy("the licence's game settings")
 
 
@@ -31,33 +29,41 @@ LICENCE_FIGURES = gettext_lazy("the licence's game settings")
 class Limits:
     min_cents: int
     max_cents: int
-    source: str  # the section the figures come from, cited as the reader's language cites it
+    source: str  # where the figures come from, in the reader's language
 
 
-def settings_of(event: Event, code: str) -> GameSettings | None:
-    return event.game_settings.filter(game=code).first()
+def figures(event: Event, code: str) -> dict:
+    """The licence's settings entered for a game, as the game module takes them: limits and odds
+    as (a, b) tuples, fractions as Fraction. Empty when none are entered."""
+    row = GameSettings.objects.filter(event=event, game=code).first()
+    stored = row.figures if row is not None else {}
+    kinds = {setting.name: setting.kind for setting in games.get_game(code).settings}
+    found = {}
+    for name, value in stored.items():
+        kind = kinds.get(name)
+        if kind in ("limits", "odds"):
+            found[name] = (int(value[0]), int(value[1]))
+        elif kind == "fraction":
+            found[name] = Fraction(value)
+    return found
+
+
+def missing_settings(event: Event, code: str) -> list[str]:
+    """The names of the settings still to be entered for this game, in the reader's language."""
+    entered = figures(event, code)
+    return [_(setting.label) for setting in games.get_game(code).settings if setting.name not in entered]
 
 
 def limits(event: Event, code: str) -> Limits | None:
     """The betting limits of a game at this event, or None while the administrator has not
     entered the ones no seed states."""
     game = games.get_game(code)
-    if code not in SETTINGS_FIELDS:
-        return Limits(game.min_bet_cents, game.max_bet_cents, section_text(game.rules))
-    entered = settings_of(event, code)
-    if entered is None or entered.min_bet_cents is None or entered.max_bet_cents is None:
+    if game.limits is not None:
+        return Limits(game.limits[0], game.limits[1], section_text(game.limits_section))
+    entered = figures(event, code).get("limits")
+    if entered is None:
         return None
-    return Limits(entered.min_bet_cents, entered.max_bet_cents, str(LICENCE_FIGURES))
-
-
-def missing_settings(event: Event, code: str) -> list[str]:
-    """The names of the licence's figures still to be entered for this game (empty when none)."""
-    entered = settings_of(event, code)
-    return [
-        str(GameSettings._meta.get_field(name).verbose_name)
-        for name in SETTINGS_FIELDS.get(code, ())
-        if entered is None or getattr(entered, name) is None
-    ]
+    return Limits(entered[0], entered[1], str(LICENCE_FIGURES))
 
 
 def limits_text(found: Limits) -> str:
@@ -68,27 +74,36 @@ def odds_text(to: int, per: int) -> str:
     return _("%(to)s to %(per)s") % {"to": to, "per": per}
 
 
-def percent_text(value: Decimal) -> str:
-    from django.utils import formats
+def odds_words(pays: str | None) -> str:
+    """A module's "8:1" as a reader writes it: "8 to 1", "8 à 1"."""
+    if not pays:
+        return ""
+    to, per = pays.split(":")
+    return odds_text(int(to), int(per))
 
-    return _("%(percent)s%%") % {"percent": formats.number_format(value.normalize(), use_l10n=True)}
+
+def percent_text(value: Fraction) -> str:
+    """A commission as a percentage: "5%", "2.5%" ("5 %", "2,5 %" in French)."""
+    hundredths = Fraction(value) * 100
+    number = str(int(hundredths)) if hundredths.denominator == 1 else formats.number_format(float(hundredths), 2)
+    return _("%(percent)s%%") % {"percent": number}
 
 
-def table_by_code(event: Event, code: str) -> GameTable | None:
-    return event.tables.filter(code=code).first()
+def house_text(value) -> str:
+    """A house advantage (a fraction of the stake) as a percentage with two decimals."""
+    return _("%(percent)s%%") % {"percent": formats.number_format(float(value) * 100, decimal_pos=2, use_l10n=True)}
 
 
 @dataclass(frozen=True)
 class Payoff:
     bet: str  # what is bet on, in the reader's language
     odds: str  # what it pays, "1 to 1"
-    section: str  # the section that sets it, cited in the reader's language
+    section: str  # the section (or the licence's settings) that sets it, in the reader's language
 
 
 def payoffs(event: Event, code: str, table: GameTable | None = None) -> list[Payoff]:
     """What each bet of the game pays at this event (and at this table, for a wheel), with the
     section that sets it; a figure the administrator has not entered yet is left out."""
-    from .game_text import section_text
     from .wheel_layouts import paytable
 
     if code == "blackjack":
@@ -101,32 +116,64 @@ def payoffs(event: Event, code: str, table: GameTable | None = None) -> list[Pay
         layout = table.wheel_layout if table is not None else None
         return [
             Payoff(
-                _("Symbol %(symbol)s") % {"symbol": symbol},
-                odds_text(to, per),
-                section_text("Wheel of Fortune rules 4 and 5"),
+                _("Symbol %(symbol)s") % {"symbol": symbol}, odds_text(to, per), section_text("Wheel of Fortune rule 4")
             )
-            for symbol, to, per, _count in paytable(layout or [])
+            for symbol, to, per, _count in paytable(layout)
         ]
     if code == "craps":
-        section = section_text("s. 95.14")
         return [
-            Payoff(_("Pass, don't pass, come, don't come"), odds_text(1, 1), section),
-            Payoff(_("Field, on 3, 4, 9, 10 or 11"), odds_text(1, 1), section),
-            Payoff(_("Field, on 2 or 12"), odds_text(2, 1), section),
+            Payoff(_("Pass, don't pass, come, don't come"), odds_text(1, 1), section_text("S-13.1, r. 3, s. 95.14")),
+            Payoff(_("Field, on 3, 4, 9, 10 or 11"), odds_text(1, 1), section_text("S-13.1, r. 3, s. 95.14 (5°)")),
+            Payoff(_("Field, on 2 or 12"), odds_text(2, 1), section_text("S-13.1, r. 3, s. 95.14 (5°)")),
         ]
     if code == "baccarat":
-        entered = settings_of(event, code)
-        rows = [Payoff(_("Player"), odds_text(1, 1), str(LICENCE_FIGURES))]
-        if entered is not None and entered.banker_commission_percent is not None:
-            rows.append(
-                Payoff(
-                    _("Banker"),
-                    _("%(odds)s, less a commission of %(percent)s")
-                    % {"odds": odds_text(1, 1), "percent": percent_text(entered.banker_commission_percent)},
-                    str(LICENCE_FIGURES),
-                )
-            )
-        if entered is not None and entered.tie_pays is not None:
-            rows.append(Payoff(_("Tie"), odds_text(entered.tie_pays, 1), str(LICENCE_FIGURES)))
+        entered = figures(event, code)
+        rows = []
+        source = str(LICENCE_FIGURES)
+        if "player_pays" in entered:
+            rows.append(Payoff(_("Player"), odds_text(*entered["player_pays"]), source))
+        if "banker_pays" in entered:
+            odds = odds_text(*entered["banker_pays"])
+            if entered.get("banker_commission"):
+                odds = _("%(odds)s, less a commission of %(percent)s on the winnings") % {
+                    "odds": odds,
+                    "percent": percent_text(entered["banker_commission"]),
+                }
+            rows.append(Payoff(_("Banker"), odds, source))
+        if "tie_pays" in entered:
+            rows.append(Payoff(_("Tie"), odds_text(*entered["tie_pays"]), source))
         return rows
     return []
+
+
+def house_advantages(event: Event, code: str, table: GameTable | None = None) -> list[tuple[str, str]]:
+    """(bet, house advantage) of each bet of the game under these exact rules and this event's
+    figures; empty while a figure it needs is missing. Blackjack's is a seeded simulation (the
+    calculators page gives its interval)."""
+    from .games import craps, wheel_of_fortune
+
+    if code == "baccarat":
+        entered = figures(event, code)
+        needed = ("tie_pays", "banker_commission", "player_pays", "banker_pays")
+        if not all(name in entered for name in needed):
+            return []
+        found = baccarat.house_advantage(**{name: entered[name] for name in needed})
+        names = {"player": _("Player"), "banker": _("Banker"), "tie": _("Tie")}
+        return [(names[bet], house_text(value)) for bet, value in found.items()]
+    if code == "craps":
+        names = {
+            "pass": _("Pass"),
+            "dont_pass": _("Don't pass"),
+            "come": _("Come"),
+            "dont_come": _("Don't come"),
+            "field": _("Field"),
+        }
+        return [(names[bet], house_text(value)) for bet, value in craps.house_advantage().items()]
+    if code == "wheel_of_fortune" and table is not None and table.wheel_layout:
+        found = wheel_of_fortune.house_advantages(table.wheel_layout)
+        return [(_("Symbol %(symbol)s") % {"symbol": symbol}, house_text(value)) for symbol, value in found.items()]
+    return []
+
+
+def table_by_code(event: Event, code: str) -> GameTable | None:
+    return event.tables.filter(code=code).first()

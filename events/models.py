@@ -158,10 +158,11 @@ class GameTable(models.Model):
     game = models.CharField(_("game"), max_length=30)
     # Changed only by the cage's opener and closer services, under a row lock.
     state = models.CharField(_("state"), max_length=6, choices=State.choices, default=State.CLOSED)
-    # A wheel of fortune's segments in wheel order, [[symbol, odds to, odds per], ...]: what the
-    # wheel pays is a property of the wheel (seed 001, Wheel of Fortune rules 4 and 5), so each
-    # wheel table keeps its own. Null for the other games. Set by events.services.wheel_layout_set,
-    # which checks it against the rules first.
+    # A wheel of fortune's layout, as events.games.wheel_of_fortune.Layout.to_json() writes it
+    # (its segments in wheel order, each symbol's odds, its bet limits): what the wheel pays is a
+    # property of the wheel (seed 001, Wheel of Fortune rules 2 to 5), so each wheel table keeps
+    # its own. Null for the other games. Set by events.services.wheel_layout_set, which checks it
+    # against the rules first.
     wheel_layout = models.JSONField(_("wheel layout"), null=True, blank=True)
 
     class Meta:
@@ -184,33 +185,24 @@ class GameTable(models.Model):
 
 class GameSettings(models.Model):
     """The figures of one licensed game that no seed states, entered by the licensee's
-    administrator as the licence sets them: the betting limits of baccarat and craps, the payout
-    of a baccarat tie and the banker's commission (the Québec sections 37 and 95.14 give the
-    rules of play, not the limits). Blackjack and the wheel take theirs from seed 001, so they
-    have none here. Posted with the rules (T&C 3.5); set by events.services.game_settings_set."""
+    administrator as the licence sets them (T&C 1.3) and posted with the rules (T&C 3.5): the
+    settings the game module declares (events.games.base.Setting), such as the betting limits of
+    baccarat and craps (the Québec sections 37 and 95.14 give the rules of play, not the limits),
+    a baccarat tie's payout and the banker's commission. Blackjack and the wheel take theirs from
+    seed 001 and have none. Set by events.services.game_settings_set, which checks each figure.
+
+    `figures` holds them by the module's setting names, as the module takes them: limits
+    [minimum, maximum] in cents, odds [to, per], a fraction as "numerator/denominator"."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="game_settings", verbose_name=_("event"))
     game = models.CharField(_("game"), max_length=30)
-    min_bet_cents = models.PositiveIntegerField(_("minimum bet in cents"), null=True, blank=True)
-    max_bet_cents = models.PositiveIntegerField(_("maximum bet in cents"), null=True, blank=True)
-    tie_pays = models.PositiveSmallIntegerField(_("a tie pays (to 1)"), null=True, blank=True)
-    banker_commission_percent = models.DecimalField(
-        _("banker's commission (%)"), max_digits=4, decimal_places=2, null=True, blank=True
-    )
+    figures = models.JSONField(_("figures"), default=dict)
 
     class Meta:
         verbose_name = _("game settings")
         verbose_name_plural = _("game settings")
         ordering = ["game"]
-        constraints = [
-            models.UniqueConstraint(fields=["event", "game"], name="one_settings_per_game"),
-            models.CheckConstraint(
-                condition=models.Q(min_bet_cents__isnull=True)
-                | models.Q(max_bet_cents__isnull=True)
-                | models.Q(min_bet_cents__gt=0, max_bet_cents__gte=models.F("min_bet_cents")),
-                name="game_limits_in_order",
-            ),
-        ]
+        constraints = [models.UniqueConstraint(fields=["event", "game"], name="one_settings_per_game")]
 
     def __str__(self):
         return f"{self.event.slug} {self.game}"

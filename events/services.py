@@ -8,6 +8,7 @@ import reprlib
 import secrets
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, update_session_auth_hash
@@ -172,17 +173,18 @@ def wheel_layout_set(*, table: GameTable, layout_text: str) -> GameTable:
             wheel_layouts.WHEEL_LAYOUT,
             field="layout",
         )
-    layout = wheel_layouts.parse(layout_text)
+    layout = wheel_layouts.parse(layout_text, limits_from=table.wheel_layout)
     refused = wheel_layouts.refusals(layout)
     if refused:
-        raise RuleViolation(" ".join(refused), section_lazy("Wheel of Fortune rules 2 to 5"), field="layout")
+        # Each refusal names its own rule; the whole cites the rules a layout keeps.
+        raise RuleViolation(" ".join(refused), section_lazy("Wheel of Fortune rules 2, 3, 4, 5"), field="layout")
     old = table.wheel_layout
     table.wheel_layout = layout
     table.save(update_fields=["wheel_layout"])
     record(
         "wheel_layout_set",
         N_("Wheel layout of table %(table)s set: %(segments)s segments"),
-        {"table": table.code, "segments": len(layout)},
+        {"table": table.code, "segments": len(layout["segments"])},
         event=table.event,
         old={"layout": old},
         new={"layout": layout},
@@ -191,22 +193,17 @@ def wheel_layout_set(*, table: GameTable, layout_text: str) -> GameTable:
 
 
 # Bounds on what the administrator may enter: no seed gives any, these only keep out typing slips.
-MOST_TIE_PAYS = 50
+MOST_ODDS_NUMBER = 1000
 MOST_COMMISSION = Decimal("25")
+ODDS = re.compile(r"([0-9]{1,4}) *(?::| to | à ) *([0-9]{1,4})")
 
 
-def game_settings_set(
-    *,
-    event: Event,
-    game: str,
-    min_bet: str = "",
-    max_bet: str = "",
-    tie_pays: int | None = None,
-    banker_commission: Decimal | None = None,
-) -> GameSettings:
-    """The licence's figures for a game whose seed states none (events.game_rules.SETTINGS_FIELDS),
-    entered by the licensee's administrator: the limits and, for baccarat, the tie's payout and
-    the banker's commission. Posted at every table of the game (T&C 3.5)."""
+def game_settings_set(*, event: Event, game: str, entered: dict) -> GameSettings:
+    """The licence's figures for a game whose seed states none, as its module declares them
+    (events.games.base.Setting), entered by the licensee's administrator and posted at every
+    table of the game (T&C 3.5). `entered` holds what was typed, by setting name: limits as a
+    (minimum, maximum) pair of dollar strings, odds as "8:1", a fraction as a percentage string.
+    Every figure is checked before any is kept; a refusal names the field it comes from."""
     rule = game_rules.LICENCE_FIGURES
     if game not in event.games:
         raise RuleViolation(
@@ -215,53 +212,63 @@ def game_settings_set(
             "T&C 1.5.1",
             field="game",
         )
-    wanted = game_rules.SETTINGS_FIELDS.get(game)
-    if not wanted:
+    declared = games.get_game(game).settings
+    if not declared:
         raise RuleViolation(
             _("The rules of play of %(game)s state its limits and odds: there is nothing to enter.")
             % {"game": game_name(game)},
             "T&C 3.3",
             field="game",
         )
-    low = parse_dollars(str(min_bet).strip(), rule=rule, field="min_bet")
-    high = parse_dollars(str(max_bet).strip(), rule=rule, field="max_bet")
-    if low <= 0:
-        raise RuleViolation(_("The minimum bet must be more than nothing."), rule, field="min_bet")
-    if high < low:
-        raise RuleViolation(_("The maximum bet cannot be less than the minimum bet."), rule, field="max_bet")
-    values = {"min_bet_cents": low, "max_bet_cents": high}
-    if "tie_pays" in wanted:
-        if tie_pays is None or not 1 <= int(tie_pays) <= MOST_TIE_PAYS:
-            raise RuleViolation(
-                _("A tie pays from 1 to %(most)s to 1; enter the figure the licence sets.") % {"most": MOST_TIE_PAYS},
-                rule,
-                field="tie_pays",
-            )
-        values["tie_pays"] = int(tie_pays)
-    if "banker_commission_percent" in wanted:
-        if banker_commission is None or not Decimal(0) <= Decimal(banker_commission) <= MOST_COMMISSION:
-            raise RuleViolation(
-                _("The banker's commission runs from 0%% to %(most)s%%; enter the figure the licence sets.")
-                % {"most": MOST_COMMISSION},
-                rule,
-                field="banker_commission",
-            )
-        values["banker_commission_percent"] = Decimal(banker_commission)
-    settings_row, _created = GameSettings.objects.select_for_update().get_or_create(event=event, game=game)
-    old = {name: str(getattr(settings_row, name)) for name in values}
-    for name, value in values.items():
-        setattr(settings_row, name, value)
-    settings_row.full_clean()
-    settings_row.save()
+    figures = {}
+    for setting in declared:
+        value = entered.get(setting.name)
+        label = _(setting.label)
+        if setting.kind == "limits":
+            low, high = value if isinstance(value, (list, tuple)) and len(value) == 2 else ("", "")
+            low = parse_dollars(str(low).strip(), rule=rule, field="min_bet")
+            high = parse_dollars(str(high).strip(), rule=rule, field="max_bet")
+            if low <= 0:
+                raise RuleViolation(_("The minimum bet must be more than nothing."), rule, field="min_bet")
+            if high < low:
+                raise RuleViolation(_("The maximum bet cannot be less than the minimum bet."), rule, field="max_bet")
+            figures[setting.name] = [low, high]
+        elif setting.kind == "odds":
+            match = ODDS.fullmatch(str(value or "").strip())
+            to, per = (int(match[1]), int(match[2])) if match else (0, 0)
+            if not (0 < to <= MOST_ODDS_NUMBER and 0 < per <= MOST_ODDS_NUMBER):
+                raise RuleViolation(
+                    _("%(setting)s: write the odds as two whole numbers, such as 8:1.") % {"setting": label},
+                    rule,
+                    field=setting.name,
+                )
+            figures[setting.name] = [to, per]
+        elif setting.kind == "fraction":
+            try:
+                percent = Decimal(str(value).strip())
+            except (ArithmeticError, ValueError):
+                percent = None
+            if percent is None or not percent.is_finite() or not Decimal(0) <= percent <= MOST_COMMISSION:
+                raise RuleViolation(
+                    _("%(setting)s: a percentage from 0 to %(most)s.") % {"setting": label, "most": MOST_COMMISSION},
+                    rule,
+                    field=setting.name,
+                )
+            figures[setting.name] = str(Fraction(percent) / 100)
+    row, _created = GameSettings.objects.select_for_update().get_or_create(event=event, game=game)
+    old = dict(row.figures)
+    row.figures = figures
+    row.full_clean()
+    row.save()
     record(
         "game_settings_set",
         N_("Settings of %(game)s set from the licence"),
         {"game": lazy(game_name, str)(game)},
         event=event,
         old=old,
-        new={name: str(value) for name, value in values.items()},
+        new=figures,
     )
-    return settings_row
+    return row
 
 
 # A chip's value, as the records format writes it: plain ASCII digits, at most two decimals, at

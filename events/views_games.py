@@ -2,6 +2,8 @@
 layout, each table's poster, and the DRIC's dispute calculators. Who may use which is declared
 in events.permissions."""
 
+from decimal import Decimal
+
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -11,6 +13,7 @@ from django.utils.translation import gettext as _
 from . import game_rules, services, wheel_layouts
 from .access import event_access
 from .forms import GameSettingsForm, WheelLayoutForm
+from .games import get_game
 from .models import GameTable
 from .posters import LANGUAGES, poster_pdf, poster_refusal
 from .rules import RuleViolation
@@ -26,41 +29,26 @@ def _table(access, code: str) -> GameTable:
 
 def games(request, slug):
     """Each authorized game with its limits and odds; the administrator enters the figures no
-    seed states (events.game_rules.SETTINGS_FIELDS)."""
+    seed states (the settings its module declares)."""
     access = event_access(request, slug)
     event = access.event
     admin = access.may("events:games", "POST")
     posted = request.POST.get("game") if request.method == "POST" else None
     rows = []
     for code in event.games:
-        fields = game_rules.SETTINGS_FIELDS.get(code, ())
+        declared = get_game(code).settings
         form = None
-        if fields and admin:
-            entered = game_rules.settings_of(event, code)
-            initial = {"game": code}
-            if entered is not None:
-                initial.update(
-                    min_bet=_amount(entered.min_bet_cents),
-                    max_bet=_amount(entered.max_bet_cents),
-                    tie_pays=entered.tie_pays,
-                    banker_commission=entered.banker_commission_percent,
-                )
+        if declared and admin:
             data = request.POST if posted == code else None
-            form = GameSettingsForm(data, fields=fields, initial=initial, prefix=code)
+            form = GameSettingsForm(data, settings=declared, initial=_initial(event, code), prefix=code)
             if data is not None and form.is_valid():
-                d = form.cleaned_data
-
-                def save(d=d, code=code):
-                    services.game_settings_set(
-                        event=event,
-                        game=code,
-                        min_bet=str(d["min_bet"]),
-                        max_bet=str(d["max_bet"]),
-                        tie_pays=d.get("tie_pays"),
-                        banker_commission=d.get("banker_commission"),
-                    )
-
-                if applied(form, save):
+                entered = form.entered()
+                if applied(
+                    form,
+                    lambda code=code, entered=entered: services.game_settings_set(
+                        event=event, game=code, entered=entered
+                    ),
+                ):
                     messages.success(request, _("The settings of %(game)s are saved.") % {"game": _name(code)})
                     return redirect("events:games", slug)
         found = game_rules.limits(event, code)
@@ -72,6 +60,7 @@ def games(request, slug):
                 "limits_source": found.source if found else "",
                 "missing": game_rules.missing_settings(event, code),
                 "payoffs": game_rules.payoffs(event, code) if code != "wheel_of_fortune" else [],
+                "house": game_rules.house_advantages(event, code),
                 "form": form,
             }
         )
@@ -80,16 +69,23 @@ def games(request, slug):
     return render(request, "events/games.html", {"access": access, "event": event, "rows": rows, "admin": admin})
 
 
+def _initial(event, code: str) -> dict:
+    """The figures already entered, as the form shows them."""
+    initial = {"game": code}
+    for name, value in game_rules.figures(event, code).items():
+        if name == "limits":
+            initial.update(min_bet=Decimal(value[0]) / 100, max_bet=Decimal(value[1]) / 100)
+        elif isinstance(value, tuple):
+            initial[name] = "{}:{}".format(*value)
+        else:
+            initial[name] = Decimal(value.numerator * 100) / value.denominator
+    return initial
+
+
 def _name(code: str) -> str:
     from .models import game_name
 
     return game_name(code)
-
-
-def _amount(cents):
-    from decimal import Decimal
-
-    return None if cents is None else Decimal(cents) / 100
 
 
 def wheel_layout(request, slug, table):

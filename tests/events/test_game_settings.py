@@ -11,6 +11,13 @@ from events.rules import RuleViolation
 from tests.conftest import PASSWORD, add_person, make_event
 
 pytestmark = pytest.mark.django_db
+BACCARAT = {
+    "limits": ("2", "25"),
+    "player_pays": "1:1",
+    "banker_pays": "1:1",
+    "banker_commission": "5",
+    "tie_pays": "8:1",
+}
 
 
 @pytest.fixture
@@ -27,10 +34,8 @@ def test_baccarat_and_craps_limits_are_the_licences_until_entered(quebec):
     event, _dric = quebec
     assert game_rules.limits(event, "blackjack").min_cents == 100
     assert game_rules.limits(event, "baccarat") is None
-    assert "a tie pays (to 1)" in game_rules.missing_settings(event, "baccarat")
-    services.game_settings_set(
-        event=event, game="baccarat", min_bet="2", max_bet="25", tie_pays=8, banker_commission="5"
-    )
+    assert "A winning tie bet pays" in game_rules.missing_settings(event, "baccarat")
+    services.game_settings_set(event=event, game="baccarat", entered=BACCARAT)
     found = game_rules.limits(event, "baccarat")
     assert (found.min_cents, found.max_cents) == (200, 2500)
     assert game_rules.missing_settings(event, "baccarat") == []
@@ -40,18 +45,19 @@ def test_baccarat_and_craps_limits_are_the_licences_until_entered(quebec):
 @pytest.mark.parametrize(
     "figures, field",
     [
-        ({"min_bet": "5", "max_bet": "1"}, "max_bet"),
-        ({"min_bet": "0", "max_bet": "1"}, "min_bet"),
-        ({"min_bet": "1.005", "max_bet": "5"}, "min_bet"),
-        ({"min_bet": "1", "max_bet": "5", "tie_pays": 0}, "tie_pays"),
-        ({"min_bet": "1", "max_bet": "5", "tie_pays": 8, "banker_commission": "30"}, "banker_commission"),
+        ({"limits": ("5", "1")}, "max_bet"),
+        ({"limits": ("0", "1")}, "min_bet"),
+        ({"limits": ("1.005", "5")}, "min_bet"),
+        ({"tie_pays": "0:1"}, "tie_pays"),
+        ({"tie_pays": "eight"}, "tie_pays"),
+        ({"banker_commission": "30"}, "banker_commission"),
+        ({"banker_commission": "NaN"}, "banker_commission"),
     ],
 )
 def test_bad_settings_are_refused_and_change_nothing(quebec, figures, field):
     event, _dric = quebec
-    figures = {"tie_pays": 8, "banker_commission": "5", **figures}
     with pytest.raises(RuleViolation) as refused:
-        services.game_settings_set(event=event, game="baccarat", **figures)
+        services.game_settings_set(event=event, game="baccarat", entered={**BACCARAT, **figures})
     assert refused.value.field == field
     assert not GameSettings.objects.exists()
 
@@ -59,10 +65,10 @@ def test_bad_settings_are_refused_and_change_nothing(quebec, figures, field):
 def test_a_game_with_seed_figures_or_not_licensed_has_no_settings(quebec):
     event, _dric = quebec
     with pytest.raises(RuleViolation, match="state its limits"):
-        services.game_settings_set(event=event, game="blackjack", min_bet="1", max_bet="5")
+        services.game_settings_set(event=event, game="blackjack", entered={"limits": ("1", "5")})
     other = make_event("ontario")
     with pytest.raises(RuleViolation, match="does not authorize"):
-        services.game_settings_set(event=other, game="craps", min_bet="1", max_bet="5")
+        services.game_settings_set(event=other, game="craps", entered={"limits": ("1", "5")})
 
 
 def test_the_administrator_enters_settings_on_the_games_page(client, quebec, admin_user):
@@ -87,7 +93,7 @@ def test_the_administrator_enters_settings_on_the_games_page(client, quebec, adm
 
 def test_the_games_page_in_french(client, quebec, admin_user):
     event, _dric = quebec
-    services.game_settings_set(event=event, game="craps", min_bet="1", max_bet="10")
+    services.game_settings_set(event=event, game="craps", entered={"limits": ("1", "10")})
     client.force_login(admin_user)
     page = client.get(reverse("events:games", args=[event.slug]), HTTP_ACCEPT_LANGUAGE="fr-ca").content.decode()
     assert "Mises de 1,00" in page and "Roue de la fortune" in page
@@ -107,7 +113,11 @@ def test_the_dric_sets_a_wheel_layout(client, quebec):
     url = reverse("events:wheel_layout", args=[event.slug, "WOF-1"])
     response = client.post(url, {"layout": "1 1:1\n1 1:1\nStar 8:1\n"})
     assert response.status_code == 302
-    assert GameTable.objects.get(code="WOF-1").wheel_layout == [["1", 1, 1], ["1", 1, 1], ["Star", 8, 1]]
+    assert GameTable.objects.get(code="WOF-1").wheel_layout["segments"] == [
+        {"symbol": "1", "to": 1, "per": 1},
+        {"symbol": "1", "to": 1, "per": 1},
+        {"symbol": "Star", "to": 8, "per": 1},
+    ]
     page = client.get(url).content.decode()
     assert "Star" in page and "8 to 1" in page
     assert AuditEntry.objects.filter(action="wheel_layout_set", event=event).exists()
@@ -117,6 +127,8 @@ def test_the_dric_sets_a_wheel_layout(client, quebec):
     "layout, says",
     [
         ("1 1:1\nStar 9:1", "Wheel of Fortune rule 4"),
+        ("1 1:1\nStar 17:2", "cannot exceed 8 to 1"),
+        ("1 1:1\n1 2:1", "posted at two odds"),
         ("1 1:1\nnot a segment", "is not a segment"),
         ("", "This field is required"),
     ],
@@ -140,7 +152,7 @@ def test_a_refused_layout_is_told_in_french(client, quebec):
         HTTP_ACCEPT_LANGUAGE="fr-ca",
     )
     page = response.content.decode()
-    assert "roue de la fortune" in page.lower() and "8 à 1" in page
+    assert "roue de la fortune" in page.lower() and "8" in page and "Star" in page
 
 
 def test_only_a_wheel_has_a_layout_page(client, quebec):

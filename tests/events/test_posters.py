@@ -33,9 +33,17 @@ def quebec(db):
     for code, game in TABLES:
         services.table_create(event=event, code=code, game=game)
     services.game_settings_set(
-        event=event, game="baccarat", min_bet="2", max_bet="25", tie_pays=8, banker_commission="5"
+        event=event,
+        game="baccarat",
+        entered={
+            "limits": ("2", "25"),
+            "player_pays": "1:1",
+            "banker_pays": "1:1",
+            "banker_commission": "5",
+            "tie_pays": "8:1",
+        },
     )
-    services.game_settings_set(event=event, game="craps", min_bet="1", max_bet="10")
+    services.game_settings_set(event=event, game="craps", entered={"limits": ("1", "10")})
     return event, dric
 
 
