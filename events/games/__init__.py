@@ -4,7 +4,7 @@ Pure Python: nothing here imports an app or queries the database.
 """
 
 from . import baccarat, blackjack, craps, wheel_of_fortune
-from .base import Game, TableDay, WinFigures
+from .base import Game, Refusal, Refused, Setting, TableDay, WinFigures, cite_section
 
 REGISTRY: dict[str, Game] = {module.GAME.code: module.GAME for module in (blackjack, wheel_of_fortune, baccarat, craps)}
 
@@ -20,4 +20,15 @@ def choices() -> list[tuple[str, str]]:
     return [(game.code, game.name_en) for game in REGISTRY.values()]
 
 
-__all__ = ["REGISTRY", "Game", "TableDay", "WinFigures", "get_game", "choices"]
+__all__ = [
+    "REGISTRY",
+    "Game",
+    "Refusal",
+    "Refused",
+    "Setting",
+    "TableDay",
+    "WinFigures",
+    "choices",
+    "cite_section",
+    "get_game",
+]
