@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from . import calculators as calc
 from . import game_rules, services, wheel_layouts
 from .access import event_access
 from .forms import GameSettingsForm, WheelLayoutForm
@@ -139,5 +140,57 @@ def poster(request, slug, table):
 
 
 def calculators(request, slug):
+    """The DRIC's dispute calculators (T&C 1.7), one per authorized game, each answering from the
+    query it was sent (GET: nothing is written), with the house advantage beside it."""
     access = event_access(request, slug)
-    return render(request, "events/calculators.html", {"access": access, "event": access.event})
+    event = access.event
+    query = request.GET
+    asked = query.get("calc", "")
+    wheels = [t for t in event.tables.all() if t.game == "wheel_of_fortune"]
+    chosen = next((t for t in wheels if t.code == query.get("wheel")), wheels[0] if wheels else None)
+    sections = []
+    for code in event.games:
+        answer = None
+        if asked == code:
+            answer = {
+                "baccarat": lambda: calc.baccarat_coup(query),
+                "craps": lambda: calc.craps_rolls(query),
+                "blackjack": lambda: calc.blackjack_round(query),
+                "wheel_of_fortune": lambda: calc.wheel_spin(query, wheels),
+            }[code]()
+        sections.append(
+            {
+                "code": code,
+                "name": _name(code),
+                "answer": answer,
+                "house": calc.house_section(event, code, chosen if code == "wheel_of_fortune" else None),
+                "query": query if asked == code else {},
+            }
+        )
+    context = {
+        "access": access,
+        "event": event,
+        "sections": sections,
+        "craps_bets": [(code, label, code in query.getlist("bets")) for code, label in calc.CRAPS_BETS.items()],
+        "craps_headers": calc.craps_headers(query) if asked == "craps" else [],
+        "wheels": [
+            {
+                "code": t.code,
+                "symbols": wheel_layouts.symbols(t.wheel_layout),
+                "selected": chosen and t.code == chosen.code,
+            }
+            for t in wheels
+        ],
+        # The blackjack calculator's hands, with what was typed in them (shown again with the answer).
+        "hands": [
+            {
+                "n": n,
+                **{
+                    name: (query.get(f"h{n}_{name}", "") if asked == "blackjack" else "")
+                    for name in ("cards", "wager", "action", "insurance", "seat")
+                },
+            }
+            for n in range(1, calc.HANDS + 1)
+        ],
+    }
+    return render(request, "events/calculators.html", context)

@@ -59,7 +59,7 @@ def text(path: Path) -> str:
     read = " ".join(layout.stdout.replace("\u00a0", " ").split())
     # pdftotext -layout loses the spaces around a lone "à" between digits in a narrow cell ("3à2"),
     # though the page draws "(3 \340 2) Tj": put them back.
-    return re.sub(r"(\d)\s*à\s*(\d)", r"\1 à \2", read)
+    return re.sub(r"(\d)\s*([àÀ])\s*(\d)", r"\1 \2 \3", read)
 
 
 # What each poster must say, in each language: licence, limits, odds, age, and words of the rules.
