@@ -271,12 +271,15 @@ def wheel_spin(query, wheels) -> Answer:
         )
     except (Refused, RuleViolation) as exc:
         return Answer(refusal=_refused(exc))
-    result = str(RESULTS[answer["result"]])
-    if answer["pays"]:
-        result = _("%(result)s, pays %(odds)s") % {"result": result, "odds": game_rules.odds_words(answer["pays"])}
+    if answer["result"] == "win":
+        said = _("The bet wins, pays %(odds)s.") % {"odds": game_rules.odds_words(answer["pays"])}
+    elif answer["result"] == "no_spin":
+        said = _("No spin: the wheel made fewer than three full revolutions, and the bet stands.")
+    else:
+        said = _("The bet loses.")
     return Answer(
         lines=[
-            _("The bet %(result)s.") % {"result": result},
+            said,
             _("Pay-off: %(amount)s; returned to the player: %(returned)s; the player's gain or loss: %(net)s.")
             % {
                 "amount": dollars(answer["winnings_cents"]),

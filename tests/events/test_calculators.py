@@ -116,7 +116,7 @@ def test_wheel_payout_from_the_tables_layout(client, quebec):
         landed="$5",
         revolutions="2.5",
     )
-    assert "no spin" in page and "Wheel of Fortune rule 8" in page
+    assert "No spin: the wheel made fewer than three full revolutions" in page and "Wheel of Fortune rule 8" in page
 
 
 @pytest.mark.parametrize(
