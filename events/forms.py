@@ -285,5 +285,5 @@ class WheelLayoutForm(CheckedInput, forms.Form):
         label=_("Segments, in wheel order"),
         widget=forms.Textarea(attrs={"rows": 16, "cols": 24}),
         max_length=6000,
-        help_text=_("One segment a line: the symbol painted on it, a space, and the odds it pays, such as 5 5:1."),
+        help_text=_("One segment a line: the symbol painted on it, a space, and the odds it pays, such as $5 5:1."),
     )

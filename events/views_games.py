@@ -34,7 +34,8 @@ def games(request, slug):
     access = event_access(request, slug)
     event = access.event
     admin = access.may("events:games", "POST")
-    posted = request.POST.get("game") if request.method == "POST" else None
+    # Each game's form carries its code under its own prefix ("craps-game").
+    posted = next((key[: -len("-game")] for key in request.POST if key.endswith("-game")), None)
     rows = []
     for code in event.games:
         declared = get_game(code).settings
@@ -110,7 +111,7 @@ def wheel_layout(request, slug, table):
             "event": access.event,
             "wheel": table,
             "paytable": wheel_layouts.paytable(table.wheel_layout or []),
-            "segments": len(table.wheel_layout or []),
+            "segments": len((table.wheel_layout or {}).get("segments", [])),
             "form": form if access.may("events:wheel_layout", "POST") else None,
         },
     )
