@@ -9,6 +9,7 @@ Player and banker bets are returned on a tie, as every baccarat table does (no s
 """
 
 from fractions import Fraction
+from functools import cache
 from itertools import product
 
 from .base import N_, Game, Refusal, Refused, Setting, check_odds
@@ -29,6 +30,8 @@ GAME = Game(
         Setting("banker_pays", N_("A winning banker bet pays"), "odds", (1, 1)),
         Setting("banker_commission", N_("Commission on a winning banker bet"), "fraction", Fraction(5, 100)),
         Setting("tie_pays", N_("A winning tie bet pays"), "odds", (8, 1)),
+        # Only the house advantage reads it: s. 37 deals a coup alike from any shoe.
+        Setting("decks", N_("Decks in the shoe"), "count", 8),
     ),
 )
 
@@ -151,15 +154,33 @@ def coup(shoe: list[str]) -> dict:
     }
 
 
+def explain(shoe: list[str]) -> dict:
+    """`coup(shoe)` with what the DRIC reads out: "natural" (either hand 8 or 9 in two cards, which
+    stops the coup), "player_drew", "banker_drew", and "section" (s. 37)."""
+    answer = coup(shoe)
+    natural = total(answer["player"][:2]) >= 8 or total(answer["banker"][:2]) >= 8
+    return {
+        **answer,
+        "natural": natural,
+        "player_drew": len(answer["player"]) == 3,
+        "banker_drew": len(answer["banker"]) == 3,
+        "section": SECTION,
+    }
+
+
 # The infinite-deck model: each card is any of the 13 ranks with probability 1/13, whatever was
 # dealt before (a shoe of many decks, drawn with replacement). Point values: 0 four ranks in 13
 # (10, J, Q, K), 1 to 9 one rank each.
 _VALUE_WEIGHTS = {0: Fraction(4, 13), **{v: Fraction(1, 13) for v in range(1, 10)}}
 
 
-def outcome_probabilities() -> dict[str, Fraction]:
+def outcome_probabilities(decks: int | None = None) -> dict[str, Fraction]:
     """The exact probabilities of "player", "banker" and "tie" by s. 37, enumerating every value of
-    the four first cards and of the third cards under the infinite-deck model."""
+    the four first cards and of the third cards. `decks` None: the infinite-deck model (each card
+    any rank, 1 in 13); a number: a freshly shuffled shoe of that many decks, dealt without
+    replacement (the first coup of the shoe)."""
+    if decks is not None:
+        return _shoe_probabilities(decks)
     results = {"player": Fraction(0), "banker": Fraction(0), "tie": Fraction(0)}
     # Each hand's two-card total, with its probability.
     two_card = {t: Fraction(0) for t in range(10)}
@@ -182,6 +203,47 @@ def outcome_probabilities() -> dict[str, Fraction]:
     return results
 
 
+@cache
+def _shoe_probabilities(decks: int) -> dict[str, Fraction]:
+    """Every sequence of card values a coup can take from a shoe of `decks` decks, each weighted
+    by its exact chance without replacement, in whole numbers over N(N-1)...(N-5)."""
+    if not isinstance(decks, int) or isinstance(decks, bool) or decks < 1:
+        raise ValueError("decks is a whole number of at least 1")
+    size = 52 * decks
+    in_shoe = [16 * decks] + [4 * decks] * 9  # value 0: tens and faces
+    results = {"player": 0, "banker": 0, "tie": 0}
+    tail = {4: (size - 4) * (size - 5), 5: size - 5, 6: 1}  # to bring every weight over 6 cards
+
+    def add(weight, cards, player_total, banker_total):
+        key = "player" if player_total > banker_total else "banker" if banker_total > player_total else "tie"
+        results[key] += weight * tail[cards]
+
+    for four in product(range(10), repeat=4):
+        left = in_shoe[:]
+        weight = 1  # the numerator of drawing these values in this order
+        for v in four:
+            weight *= left[v]
+            left[v] -= 1
+        p, b = (four[0] + four[2]) % 10, (four[1] + four[3]) % 10
+        if p >= 8 or b >= 8 or (not player_draws(p) and not banker_draws(b, None)):
+            add(weight, 4, p, b)
+        elif not player_draws(p):
+            for b3 in range(10):
+                add(weight * left[b3], 5, p, (b + b3) % 10)
+        else:
+            for p3 in range(10):
+                w5, p_final = weight * left[p3], (p + p3) % 10
+                if banker_draws(b, p3):
+                    left[p3] -= 1
+                    for b3 in range(10):
+                        add(w5 * left[b3], 6, p_final, (b + b3) % 10)
+                    left[p3] += 1
+                else:
+                    add(w5, 5, p_final, b)
+    denominator = size * (size - 1) * (size - 2) * (size - 3) * (size - 4) * (size - 5)
+    return {key: Fraction(value, denominator) for key, value in results.items()}
+
+
 def _add(results, player_total, banker_total, weight):
     key = "player" if player_total > banker_total else "banker" if banker_total > player_total else "tie"
     results[key] += weight
@@ -192,9 +254,11 @@ def house_advantage(
     banker_commission: Fraction = Fraction(5, 100),
     player_pays: tuple[int, int] = (1, 1),
     banker_pays: tuple[int, int] = (1, 1),
+    decks: int | None = None,
 ) -> dict[str, Fraction]:
     """The house's advantage on each bet ("player", "banker", "tie"), as a fraction of the stake,
-    exact, by `outcome_probabilities` (infinite-deck model). The payouts are the licence's settings
+    exact, by `outcome_probabilities(decks)`: the infinite-deck model by default, or the first
+    coup of a shoe of `decks` decks dealt without replacement (8 for the usual shoe). The payouts are the licence's settings
     (s. 37 states none): the defaults are only the typical ones. The banker's commission is taken
     from a winning banker bet's winnings. Player and banker bets are returned on a tie."""
     to_t, per_t = check_odds(tie_pays, "tie_pays")
@@ -203,7 +267,7 @@ def house_advantage(
     commission = Fraction(banker_commission)
     if not 0 <= commission < 1:
         raise ValueError("banker_commission is a fraction from 0 to less than 1")
-    odds = outcome_probabilities()
+    odds = outcome_probabilities(decks)
     player = odds["player"] * Fraction(to_p, per_p) - odds["banker"]
     banker = odds["banker"] * Fraction(to_b, per_b) * (1 - commission) - odds["player"]
     tie = odds["tie"] * Fraction(to_t, per_t) - (1 - odds["tie"])

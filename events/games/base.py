@@ -135,7 +135,8 @@ class Setting:
     (what such tables usually post), never applied by the module on its own.
 
     kind: "limits" (minimum and maximum bet in cents), "odds" ((to, per): 8 to 1 is (8, 1)),
-    "fraction" (a Fraction, such as a commission of 5/100).
+    "fraction" (a Fraction, such as a commission of 5/100), "count" (a whole number, such as the
+    decks in a shoe).
     """
 
     name: str

@@ -92,7 +92,9 @@ def _check_cards(cards) -> list[str]:
 
 
 def score(cards: list[str]) -> tuple[int, bool]:
-    """Rule 2.3: the hand's score and whether it is soft (an ace counted 11)."""
+    """Rule 2.3: the hand's score and whether it is soft (an ace counted 11). Refused: a card that
+    is not a rank."""
+    cards = _check_cards(cards)
     hard = sum(value(card) for card in cards)
     if "A" in cards and hard + 10 <= 21:
         return hard + 10, True
@@ -103,6 +105,7 @@ def dealer_draws(cards: list[str]) -> bool:
     """Rule 10.2: the dealer draws on 16 or below and on soft 17, and stands on hard 17 or more
     (and on soft 18 to 21: see the module's readings). With one card, the dealer draws the second
     (6.3, 6.4)."""
+    cards = _check_cards(cards)
     total, soft = score(cards)
     return len(cards) < 2 or total < 17 or (total == 17 and soft)
 
@@ -224,6 +227,17 @@ def _check_splits(hands: list[dict]) -> None:
             _refuse(N_("A pair is split at most twice, for three hands."), {}, "Blackjack rule 9.6")
 
 
+def _check_decks(cards: list[str]) -> None:
+    """Rule 2.1: six decks hold 24 cards of each rank; a round cannot show more."""
+    for rank in RANKS:
+        if cards.count(rank) > 4 * DECKS:
+            _refuse(
+                N_("Six decks hold %(most)s cards of each rank: the round shows %(count)s of %(rank)s."),
+                {"most": 4 * DECKS, "count": cards.count(rank), "rank": rank},
+                "Blackjack rule 2.1",
+            )
+
+
 def settle(dealer_cards: list[str], hands: list[dict]) -> list[dict]:
     """Every hand of a round, settled against the dealer's cards by the rules of play.
 
@@ -245,6 +259,7 @@ def settle(dealer_cards: list[str], hands: list[dict]) -> list[dict]:
         _refuse(N_("At least one hand is settled."), {}, "Blackjack rule 3.1")
     checked = [_check_hand(hand, dealer[0]) for hand in hands]
     _check_splits(checked)
+    _check_decks([*dealer, *(card for hand in checked for card in hand["cards"])])
     for drawn in range(2, len(dealer)):
         if not dealer_draws(dealer[:drawn]):
             _refuse(

@@ -97,6 +97,8 @@ def settle(bet: str, rolls: list[int]) -> dict:
     total outside 2 to 12.
     """
     section = BET_SECTIONS[_check_bet_name(bet)]
+    if not isinstance(rolls, (list, tuple)):
+        raise Refused(Refusal(N_("The rolls are a list of totals of two dice."), {}, SECTION))
     rolls = [_check_total(total) for total in rolls]
     answer = {"result": "open", "pays": None, "rolls_used": len(rolls), "point": None, "section": section}
     if not rolls:
@@ -122,6 +124,17 @@ def settle(bet: str, rolls: list[int]) -> dict:
                 "point": first,
             }
     return {**answer, "point": first}
+
+
+def settle_each_roll(bet: str, rolls: list[int]) -> list[dict]:
+    """The bet's state after each roll, up to the roll that decides it: `settle(bet, rolls[:n])`
+    for n = 1, 2, ... (the DRIC's roll-by-roll reading)."""
+    answers = []
+    for used in range(1, len(rolls) + 1):
+        answers.append(settle(bet, rolls[:used]))
+        if answers[-1]["result"] != "open":
+            break
+    return answers
 
 
 def can_withdraw(bet: str) -> bool | None:

@@ -220,7 +220,7 @@ def payout(layout, bet_symbol: str, bet_cents: int, landed_symbol: str, revoluti
             )
         )
     for symbol in (bet_symbol, landed_symbol):
-        if symbol not in symbols:
+        if not isinstance(symbol, str) or symbol not in symbols:
             raise Refused(
                 _refusal(
                     N_("%(symbol)s is not on this wheel: its symbols are %(symbols)s."),

@@ -207,9 +207,31 @@ def test_house_advantage_is_exact_and_takes_the_licence_payouts():
 def test_the_game_declares_the_settings_no_seed_states():
     game = baccarat.GAME
     assert game.limits is None and game.rules == ("S-13.1, r. 3, s. 37",)
-    assert game.setting_names == ("limits", "player_pays", "banker_pays", "banker_commission", "tie_pays")
+    assert game.setting_names == ("limits", "player_pays", "banker_pays", "banker_commission", "tie_pays", "decks")
     assert game.typical_settings()["tie_pays"] == (8, 1)
     with pytest.raises(ValueError, match="limits"):
         game.check_bet(100)
     assert game.check_bet(100, limits=(100, 2500)) is None
     assert game.check_bet(2600, limits=(100, 2500)).params == {"minimum": 100, "maximum": 2500}
+
+
+def test_house_advantage_of_an_eight_deck_shoe_without_replacement():
+    # The figures published for the first coup of an eight-deck shoe: 1.2351%, 1.0579%, 14.3596%.
+    odds = baccarat.outcome_probabilities(8)
+    assert sum(odds.values()) == 1
+    assert round(float(odds["banker"]), 6) == 0.458597 and round(float(odds["tie"]), 6) == 0.095156
+    eight = baccarat.house_advantage(decks=8)
+    assert [round(float(eight[bet]) * 100, 4) for bet in ("player", "banker", "tie")] == [1.2351, 1.0579, 14.3596]
+    # Fewer decks, further from the infinite deck.
+    infinite, one = baccarat.house_advantage(), baccarat.house_advantage(decks=1)
+    assert abs(one["tie"] - infinite["tie"]) > abs(eight["tie"] - infinite["tie"])
+    with pytest.raises(ValueError):
+        baccarat.outcome_probabilities(0)
+
+
+def test_explain_says_what_stopped_or_drew():
+    natural = baccarat.explain(["A", "4", "2", "4", "9", "9"])
+    assert (natural["natural"], natural["player_drew"], natural["banker_drew"]) == (True, False, False)
+    drawn = baccarat.explain(["2", "3", "3", "3", "7", "2"])
+    assert (drawn["natural"], drawn["player_drew"], drawn["banker_drew"]) == (False, True, True)
+    assert drawn["section"] == "S-13.1, r. 3, s. 37" and drawn["winner"] == "banker"

@@ -49,23 +49,31 @@ def test_scores(cards, score):
 # --- the dealer's draw (rule 10.2) for every hard and soft total -----------------------------
 
 
+def cards_making(total):
+    """Cards of 2 to 10 adding up to `total` (at least 2), tens first."""
+    cards = []
+    while total:
+        card = min(total, 10)
+        if total - card == 1:
+            card -= 1
+        cards.append(str(card))
+        total -= card
+    return cards
+
+
 def hard_hands(total):
-    """Dealer hands of a hard total, with and without an ace counted 1."""
-    hands = []
-    for first in range(2, 11):
-        rest = total - first
-        if 2 <= rest <= 10:
-            hands.append([str(first), str(rest)])
-    hands.append(["2", "2", *(["10"] * ((total - 4) // 10)), *([str((total - 4) % 10)] if (total - 4) % 10 else [])])
-    if total >= 12:
-        hands.append(["A", "10", *([str(total - 11)] if total > 11 else [])])  # the ace counts 1
-    return [h for h in hands if blackjack.score(h) == (total, False)]
+    """Dealer hands of a hard total: every pair, a longer hand, and one with an ace counted 1."""
+    hands = [[str(first), str(total - first)] for first in range(2, 11) if 2 <= total - first <= 10]
+    hands.append(["2", *cards_making(total - 2)])
+    if total >= 13:
+        hands.append(["A", "10", *cards_making(total - 11)])
+    return hands
 
 
 @pytest.mark.parametrize("total", range(4, 27))
 def test_the_dealer_draws_on_every_hard_total_to_16_and_stands_from_17(total):
     hands = hard_hands(total)
-    assert hands
+    assert hands and all(blackjack.score(cards) == (total, False) for cards in hands)
     for cards in hands:
         assert blackjack.dealer_draws(cards) is (total <= 16), cards
 
@@ -297,6 +305,21 @@ def test_wagers_at_the_limits_are_settled(wager):
 @pytest.mark.parametrize("cards", [["1", "9"], ["T", "9"], [10, 9], "A9"])
 def test_cards_that_are_not_ranks_are_refused(cards):
     assert refusal_of(["10", "7"], [hand(cards)]).section == "Blackjack rule 2.3"
+
+
+def test_six_decks_hold_24_cards_of_each_rank():
+    # Four hands of six threes: 24 threes are possible; a 25th in the dealer's hand is not.
+    threes = [hand(["3"] * 6) for _ in range(4)]
+    assert len(blackjack.settle(["10", "7"], threes)) == 4  # 24 threes
+    refusal = refusal_of(["3", "10", "4"], threes)
+    assert refusal.section == "Blackjack rule 2.1"
+    assert refusal.text() == "Six decks hold 24 cards of each rank: the round shows 25 of 3."
+
+
+def test_scores_refuse_what_is_not_a_card_and_read_lowercase():
+    assert blackjack.score(["a", "k"]) == (21, True) and blackjack.dealer_draws(["a", "6"])
+    with pytest.raises(Refused):
+        blackjack.score(["11"])
 
 
 def test_no_hands_or_no_dealer_card_is_refused():

@@ -100,6 +100,13 @@ def test_a_total_outside_two_to_twelve_is_refused(total):
         craps.field_pays(total)
 
 
+@pytest.mark.parametrize("rolls", [None, 7, "7 11", {7: 1}])
+def test_rolls_that_are_not_a_list_are_refused(rolls):
+    with pytest.raises(Refused) as refused:
+        craps.settle("pass", rolls)
+    assert refused.value.refusal.text() == "The rolls are a list of totals of two dice."
+
+
 def test_come_out_13_is_refused_not_a_point():
     with pytest.raises(Refused):
         craps.come_out(13)
@@ -165,3 +172,11 @@ def test_the_game_declares_its_limits_a_setting_and_its_payout_caps():
     assert game.check_payout(500, 1000) is None
     assert game.check_payout(500, 1001).section == "S-13.1, r. 3, s. 95.14 (5°)"
     assert len(game.rules) == 5
+
+
+def test_settle_each_roll_follows_a_bet_until_it_is_decided():
+    steps = craps.settle_each_roll("come", [5, 8, 11, 5, 7])
+    assert [step["result"] for step in steps] == ["open", "open", "open", "win"]
+    assert [step["rolls_used"] for step in steps] == [1, 2, 3, 4]
+    assert [step["result"] for step in craps.settle_each_roll("field", [9, 9])] == ["win"]
+    assert craps.settle_each_roll("dont_pass", []) == []

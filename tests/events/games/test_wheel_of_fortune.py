@@ -152,8 +152,9 @@ def test_payout_refuses_a_symbol_not_on_the_wheel_a_bad_layout_and_bad_revolutio
     with pytest.raises(Refused) as refused:
         wheel.payout(SMALL, "Z", 100, "A", 3)
     assert refused.value.refusal.text() == "'Z' is not on this wheel: its symbols are A, B, C."
-    with pytest.raises(Refused):
-        wheel.payout(SMALL, "A", 100, "Z", 3)
+    for landed in ("Z", None, ["A"]):
+        with pytest.raises(Refused):
+            wheel.payout(SMALL, "A", 100, landed, 3)
     with pytest.raises(Refused):
         wheel.payout(layout(("A", 9, 1)), "A", 100, "A", 3)
     for revolutions in (-1, "3", None, True):
