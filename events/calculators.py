@@ -85,10 +85,10 @@ def _money(query, name: str, *, required: bool = True) -> int | None:
 def baccarat_coup(query) -> Answer:
     try:
         cards = _words(_text(query, "cards"))
-        coup = baccarat.coup(cards)
+        coup = baccarat.explain(cards)
     except (Refused, RuleViolation) as exc:
         return Answer(refusal=_refused(exc))
-    section = section_text(baccarat.SECTION)
+    section = section_text(coup["section"])
     used = len(coup["player"]) + len(coup["banker"])
     lines = [
         _("Player: %(cards)s, total %(total)s.") % {"cards": " ".join(coup["player"]), "total": coup["player_total"]},
@@ -96,16 +96,16 @@ def baccarat_coup(query) -> Answer:
     ]
     first_player = baccarat.total(coup["player"][:2])
     first_banker = baccarat.total(coup["banker"][:2])
-    if first_player >= 8 or first_banker >= 8:
+    if coup["natural"]:
         lines.append(_("A natural: no further card is dealt."))
     else:
-        if len(coup["player"]) == 3:
+        if coup["player_drew"]:
             lines.append(_("The player's first two cards total %(total)s: the player draws.") % {"total": first_player})
         else:
             lines.append(
                 _("The player's first two cards total %(total)s: the player stands.") % {"total": first_player}
             )
-        if len(coup["banker"]) == 3:
+        if coup["banker_drew"]:
             lines.append(_("The banker's first two cards total %(total)s: the banker draws.") % {"total": first_banker})
         else:
             lines.append(
@@ -137,18 +137,19 @@ def craps_rolls(query) -> Answer:
             rolls.append(int(word))
         bets = [bet for bet in query.getlist("bets") if bet in CRAPS_BETS] or list(CRAPS_BETS)
         wager = _money(query, "wager", required=False)
-        states = {bet: [craps.settle(bet, rolls[: n + 1]) for n in range(len(rolls))] for bet in bets}
+        for bet in bets:
+            craps.settle(bet, rolls)  # every total is checked, even after the bet is decided
+        states = {bet: craps.settle_each_roll(bet, rolls) for bet in bets}
     except (Refused, RuleViolation) as exc:
         return Answer(refusal=_refused(exc))
     rows = []
     for n, total in enumerate(rolls):
         cells = []
         for bet in bets:
-            state = states[bet][n]
-            decided_before = n > 0 and states[bet][n - 1]["result"] != "open"
-            if decided_before:
+            if n >= len(states[bet]):  # decided on an earlier roll
                 cells.append("—")
                 continue
+            state = states[bet][n]
             text = str(RESULTS[state["result"]])
             if state["result"] == "open" and state["point"]:
                 text = _("waits: the point is %(point)s") % {"point": state["point"]}

@@ -256,6 +256,9 @@ class GameSettingsForm(CheckedInput, forms.Form):
                     label=label, max_length=12, help_text=_("As to:per, such as 8:1.")
                 )
                 self.fields[setting.name].widget.attrs["placeholder"] = "{}:{}".format(*setting.typical)
+            elif setting.kind == "count":
+                self.fields[setting.name] = forms.IntegerField(label=label, min_value=1, max_value=99)
+                self.fields[setting.name].widget.attrs["placeholder"] = str(setting.typical)
             elif setting.kind == "fraction":
                 self.fields[setting.name] = forms.DecimalField(
                     label=_("%(setting)s (%%)") % {"setting": label},

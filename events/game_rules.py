@@ -6,6 +6,7 @@ The game modules (events.games) are pure Python and know no event; this is where
 figures meet them. Readers: the games page, the posters, the DRIC's calculators.
 """
 
+import functools
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -45,6 +46,8 @@ def figures(event: Event, code: str) -> dict:
             found[name] = (int(value[0]), int(value[1]))
         elif kind == "fraction":
             found[name] = Fraction(value)
+        elif kind == "count":
+            found[name] = int(value)
     return found
 
 
@@ -85,13 +88,18 @@ def odds_words(pays: str | None) -> str:
 def percent_text(value: Fraction) -> str:
     """A commission as a percentage: "5%", "2.5%" ("5 %", "2,5 %" in French)."""
     hundredths = Fraction(value) * 100
-    number = str(int(hundredths)) if hundredths.denominator == 1 else formats.number_format(float(hundredths), 2)
+    number = (
+        str(int(hundredths)) if hundredths.denominator == 1 else formats.number_format(round(float(hundredths), 2), 2)
+    )
     return _("%(percent)s%%") % {"percent": number}
 
 
 def house_text(value) -> str:
-    """A house advantage (a fraction of the stake) as a percentage with two decimals."""
-    return _("%(percent)s%%") % {"percent": formats.number_format(float(value) * 100, decimal_pos=2, use_l10n=True)}
+    """A house advantage (a fraction of the stake) as a percentage with two decimals, rounded
+    (Django's number_format cuts the digits off rather than rounding them)."""
+    return _("%(percent)s%%") % {
+        "percent": formats.number_format(round(float(value) * 100, 2), decimal_pos=2, use_l10n=True)
+    }
 
 
 @dataclass(frozen=True)
@@ -154,10 +162,10 @@ def house_advantages(event: Event, code: str, table: GameTable | None = None) ->
 
     if code == "baccarat":
         entered = figures(event, code)
-        needed = ("tie_pays", "banker_commission", "player_pays", "banker_pays")
+        needed = ("tie_pays", "banker_commission", "player_pays", "banker_pays", "decks")
         if not all(name in entered for name in needed):
             return []
-        found = baccarat.house_advantage(**{name: entered[name] for name in needed})
+        found = _baccarat_house(*(entered[name] for name in needed))
         names = {"player": _("Player"), "banker": _("Banker"), "tie": _("Tie")}
         return [(names[bet], house_text(value)) for bet, value in found.items()]
     if code == "craps":
@@ -173,6 +181,18 @@ def house_advantages(event: Event, code: str, table: GameTable | None = None) ->
         found = wheel_of_fortune.house_advantages(table.wheel_layout)
         return [(_("Symbol %(symbol)s") % {"symbol": symbol}, house_text(value)) for symbol, value in found.items()]
     return []
+
+
+@functools.lru_cache(maxsize=16)
+def _baccarat_house(tie_pays, banker_commission, player_pays, banker_pays, decks) -> dict:
+    # Exact, but an enumeration of a whole shoe: worked out once per set of figures.
+    return baccarat.house_advantage(
+        tie_pays=tie_pays,
+        banker_commission=banker_commission,
+        player_pays=player_pays,
+        banker_pays=banker_pays,
+        decks=decks,
+    )
 
 
 def table_by_code(event: Event, code: str) -> GameTable | None:

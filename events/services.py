@@ -243,6 +243,13 @@ def game_settings_set(*, event: Event, game: str, entered: dict) -> GameSettings
                     field=setting.name,
                 )
             figures[setting.name] = [to, per]
+        elif setting.kind == "count":
+            text = str(value or "").strip()
+            if not re.fullmatch(r"[0-9]{1,2}", text) or int(text) < 1:
+                raise RuleViolation(
+                    _("%(setting)s: a whole number from 1 to 99.") % {"setting": label}, rule, field=setting.name
+                )
+            figures[setting.name] = int(text)
         elif setting.kind == "fraction":
             try:
                 percent = Decimal(str(value).strip())

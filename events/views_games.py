@@ -77,6 +77,8 @@ def _initial(event, code: str) -> dict:
     for name, value in game_rules.figures(event, code).items():
         if name == "limits":
             initial.update(min_bet=Decimal(value[0]) / 100, max_bet=Decimal(value[1]) / 100)
+        elif isinstance(value, int):
+            initial[name] = value
         elif isinstance(value, tuple):
             initial[name] = "{}:{}".format(*value)
         else:

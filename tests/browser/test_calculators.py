@@ -25,6 +25,7 @@ def quebec():
             "banker_pays": "1:1",
             "banker_commission": "5",
             "tie_pays": "8:1",
+            "decks": "8",
         },
     )
     services.game_settings_set(event=event, game="craps", entered={"limits": ("1", "5")})

@@ -27,6 +27,7 @@ def quebec(db):
             "banker_pays": "1:1",
             "banker_commission": "5",
             "tie_pays": "8:1",
+            "decks": "8",
         },
     )
     services.game_settings_set(event=event, game="craps", entered={"limits": ("1", "5")})
@@ -195,3 +196,9 @@ def test_the_dric_finds_it_in_the_navigation(client, quebec):
     assert client.login(username=people["dealer"].user.username, password=PASSWORD)
     page = client.get(reverse("events:detail", args=[event.slug])).content.decode()
     assert reverse("events:calculators", args=[event.slug]) not in page
+
+
+def test_a_bad_total_after_the_field_is_decided_is_still_refused(client, quebec):
+    event, people = quebec
+    page = ask(client, event, people["dric"], calc="craps", rolls="4 13", bets=["field"])
+    assert "13 is not a total of two dice" in page

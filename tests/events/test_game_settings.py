@@ -17,6 +17,7 @@ BACCARAT = {
     "banker_pays": "1:1",
     "banker_commission": "5",
     "tie_pays": "8:1",
+    "decks": "8",
 }
 
 
