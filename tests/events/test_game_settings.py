@@ -163,3 +163,26 @@ def test_only_a_wheel_has_a_layout_page(client, quebec):
     assert response.status_code == 404
     assert "is not a wheel of fortune" in response.content.decode()
     assert client.get(reverse("events:wheel_layout", args=[event.slug, "NOPE"])).status_code == 404
+
+
+def test_the_baccarat_form_asks_for_every_figure_its_module_declares(client, quebec, admin_user):
+    event, _dric = quebec
+    url = reverse("events:games", args=[event.slug])
+    client.force_login(admin_user)
+    form = {
+        "baccarat-game": "baccarat",
+        "baccarat-min_bet": "2",
+        "baccarat-max_bet": "20",
+        "baccarat-player_pays": "1:1",
+        "baccarat-banker_pays": "1:1",
+        "baccarat-banker_commission": "5",
+        "baccarat-tie_pays": "9:1",
+        "baccarat-decks": "6",
+    }
+    assert client.post(url, form).status_code == 302
+    assert game_rules.figures(event, "baccarat")["tie_pays"] == (9, 1)
+    page = client.get(url).content.decode()
+    assert "9 to 1" in page and "less a commission of 5%" in page and "Banker: 1.0" in page
+    refused = client.post(url, {**form, "baccarat-tie_pays": "nine"}).content.decode()
+    assert "write the odds as two whole numbers" in refused
+    assert game_rules.figures(event, "baccarat")["tie_pays"] == (9, 1)
