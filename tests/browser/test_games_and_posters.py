@@ -21,7 +21,9 @@ def test_settings_layout_and_poster_links(page, django_user_model):
     django_user_model.objects.create_user("admin", password=PASSWORD, is_staff=True)
 
     log_in(page, "admin", PASSWORD)
-    page.goto(f"/events/{event.slug}/games/")
+    page.goto(f"/events/{event.slug}/tables/")
+    page.click("#games-link")
+    page.wait_for_url("**/games/")
     assert "Not entered yet" in page.inner_text("#game-craps")
     page.fill("#settings-craps input[name=craps-min_bet]", "1")
     page.fill("#settings-craps input[name=craps-max_bet]", "10")
