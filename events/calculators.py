@@ -76,6 +76,8 @@ def _money(query, name: str, *, required: bool = True) -> int | None:
     text = _text(query, name).replace("$", "").strip()
     if not text and not required:
         return None
+    if not text:
+        raise RuleViolation(_("Enter the wager in dollars, such as 5 or 0.50."), CALCULATOR, field=name)
     return parse_dollars(text, rule=CALCULATOR, field=name)
 
 

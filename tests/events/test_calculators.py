@@ -157,6 +157,13 @@ def test_wheel_payout_from_the_tables_layout(client, quebec):
             "revolutions are a number",
         ),
         ({"calc": "craps", "rolls": "6" * 300}, "At most 200 characters"),
+        ({"calc": "craps", "rolls": "６"}, "is not a total of the dice"),
+        ({"calc": "baccarat"}, "needs at least 4 cards; 0 were given"),
+        ({"calc": "blackjack", "dealer": "6 10 5"}, "At least one hand is settled."),
+        (
+            {"calc": "wheel_of_fortune", "wheel": "WOF-1", "bet_symbol": "$1", "landed": "$1", "revolutions": "3"},
+            "Enter the wager",
+        ),
     ],
 )
 def test_bad_input_is_a_clear_message_and_writes_nothing(client, quebec, query, says):
