@@ -52,6 +52,7 @@ EVENT_PAGES = (
     ("events:compliance", _("Compliance")),
     ("cage:home", _("Cage")),
     ("cage:queue", _("DRIC's queue")),
+    ("events:calculators", _("Disputes")),
     ("cage:register", _("Register")),
     ("reports:event", _("Report")),
     ("audit:event", _("Audit trail")),

@@ -225,3 +225,68 @@ class PasswordChangeForm(forms.Form):
         if new and again and new != again:
             self.add_error("new_password_again", _("The two passwords differ; type the same password twice."))
         return data
+
+
+class GameSettingsForm(CheckedInput, forms.Form):
+    """The licence's figures for one game whose seed states none: one field (two for the limits)
+    per setting its module declares (events.games.base.Setting). The module's typical figure is
+    shown as an example, never filled in: the figure is the licence's."""
+
+    game = forms.CharField(widget=forms.HiddenInput, max_length=30)
+
+    def __init__(self, *args, settings=(), **kwargs):
+        from django.utils.translation import gettext
+
+        super().__init__(*args, **kwargs)
+        self.settings = settings
+        for setting in settings:
+            label = gettext(setting.label)
+            if setting.kind == "limits":
+                low, high = setting.typical
+                self.fields["min_bet"] = forms.DecimalField(
+                    label=_("Minimum bet ($)"), max_digits=8, decimal_places=2, min_value=0.01
+                )
+                self.fields["max_bet"] = forms.DecimalField(
+                    label=_("Maximum bet ($)"), max_digits=8, decimal_places=2, min_value=0.01
+                )
+                self.fields["min_bet"].widget.attrs["placeholder"] = f"{low / 100:.2f}"
+                self.fields["max_bet"].widget.attrs["placeholder"] = f"{high / 100:.2f}"
+            elif setting.kind == "odds":
+                self.fields[setting.name] = forms.CharField(
+                    label=label, max_length=12, help_text=_("As to:per, such as 8:1.")
+                )
+                self.fields[setting.name].widget.attrs["placeholder"] = "{}:{}".format(*setting.typical)
+            elif setting.kind == "count":
+                self.fields[setting.name] = forms.IntegerField(label=label, min_value=1, max_value=99)
+                self.fields[setting.name].widget.attrs["placeholder"] = str(setting.typical)
+            elif setting.kind == "fraction":
+                self.fields[setting.name] = forms.DecimalField(
+                    label=_("%(setting)s (%%)") % {"setting": label},
+                    max_digits=5,
+                    decimal_places=2,
+                    min_value=0,
+                    max_value=25,
+                )
+                self.fields[setting.name].widget.attrs["placeholder"] = (
+                    str(float(setting.typical) * 100).rstrip("0").rstrip(".")
+                )
+
+    def entered(self) -> dict:
+        """What was typed, by setting name, as events.services.game_settings_set takes it."""
+        d = self.cleaned_data
+        found = {}
+        for setting in self.settings:
+            if setting.kind == "limits":
+                found[setting.name] = (str(d["min_bet"]), str(d["max_bet"]))
+            else:
+                found[setting.name] = str(d[setting.name])
+        return found
+
+
+class WheelLayoutForm(CheckedInput, forms.Form):
+    layout = forms.CharField(
+        label=_("Segments, in wheel order"),
+        widget=forms.Textarea(attrs={"rows": 16, "cols": 24}),
+        max_length=6000,
+        help_text=_("One segment a line: the symbol painted on it, a space, and the odds it pays, such as $5 5:1."),
+    )

@@ -158,6 +158,12 @@ class GameTable(models.Model):
     game = models.CharField(_("game"), max_length=30)
     # Changed only by the cage's opener and closer services, under a row lock.
     state = models.CharField(_("state"), max_length=6, choices=State.choices, default=State.CLOSED)
+    # A wheel of fortune's layout, as events.games.wheel_of_fortune.Layout.to_json() writes it
+    # (its segments in wheel order, each symbol's odds, its bet limits): what the wheel pays is a
+    # property of the wheel (seed 001, Wheel of Fortune rules 2 to 5), so each wheel table keeps
+    # its own. Null for the other games. Set by events.services.wheel_layout_set, which checks it
+    # against the rules first.
+    wheel_layout = models.JSONField(_("wheel layout"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("table")
@@ -175,6 +181,31 @@ class GameTable(models.Model):
     @property
     def game_name(self) -> str:
         return game_name(self.game)
+
+
+class GameSettings(models.Model):
+    """The figures of one licensed game that no seed states, entered by the licensee's
+    administrator as the licence sets them (T&C 1.3) and posted with the rules (T&C 3.5): the
+    settings the game module declares (events.games.base.Setting), such as the betting limits of
+    baccarat and craps (the Québec sections 37 and 95.14 give the rules of play, not the limits),
+    a baccarat tie's payout and the banker's commission. Blackjack and the wheel take theirs from
+    seed 001 and have none. Set by events.services.game_settings_set, which checks each figure.
+
+    `figures` holds them by the module's setting names, as the module takes them: limits
+    [minimum, maximum] in cents, odds [to, per], a fraction as "numerator/denominator"."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="game_settings", verbose_name=_("event"))
+    game = models.CharField(_("game"), max_length=30)
+    figures = models.JSONField(_("figures"), default=dict)
+
+    class Meta:
+        verbose_name = _("game settings")
+        verbose_name_plural = _("game settings")
+        ordering = ["game"]
+        constraints = [models.UniqueConstraint(fields=["event", "game"], name="one_settings_per_game")]
+
+    def __str__(self):
+        return f"{self.event.slug} {self.game}"
 
 
 def game_name(code: str) -> str:

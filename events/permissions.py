@@ -123,6 +123,17 @@ MATRIX: dict[str, Entry] = {
     "events:detail": page("GET", read=ON_EVENT),
     "events:tables": page("GET POST", read=ON_EVENT, write=SETUP_BY),
     "events:chips": page("GET POST", read=ON_EVENT, write=SETUP_BY),
+    # The licence's figures no seed states (limits of baccarat and craps, a tie's payout): entered
+    # by the licensee's administrator, who holds the licence; read by everyone on the event.
+    "events:games": page("GET POST", read=ON_EVENT, write={STAFF}),
+    # A wheel's segments and odds, set where its table is set up (Wheel of Fortune rules 2 to 5).
+    "events:wheel_layout": page("GET POST", read=ON_EVENT, write=SETUP_BY),
+    # The posted rules, limits and odds of a table (T&C 1.4.2, 1.4.3, 3.5): anyone on the event
+    # may print one.
+    "events:poster": page("GET", read=ON_EVENT),
+    # The DRIC settles a dispute on the spot by the rules of play (T&C 1.7); the auditor and the
+    # administrator may check how. Reads only: nothing is written.
+    "events:calculators": page("GET", read={Role.DRIC, Role.AUDITOR, STAFF}),
     "events:people": page("GET POST", read=READERS, write=SETUP_BY),
     "events:role_add": page("POST", write=SETUP_BY),
     # Logins and their one-time setup codes: the licensee's administrator alone (events.services:

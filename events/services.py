@@ -8,6 +8,7 @@ import reprlib
 import secrets
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, update_session_auth_hash
@@ -24,14 +25,16 @@ from django.utils.translation import ngettext
 
 from audit.services import record
 
-from . import games, lockout
+from . import game_rules, games, lockout, wheel_layouts
 from .compliance import ADULT_AGE, describe_gap, roster_gaps, underage
+from .game_text import section_lazy
 from .local import clock, moment, zone_name
 from .models import (
     DESIGNATED,
     Assignment,
     ChipDenomination,
     Event,
+    GameSettings,
     GameTable,
     GamingDay,
     Licensee,
@@ -148,6 +151,9 @@ def table_create(*, event: Event, code: str, game: str) -> GameTable:
     if event.tables.filter(code=code).exists():
         raise RuleViolation(_("Table %(table)s already exists") % {"table": code}, ONE_TABLE_PER_ID, field="code")
     table = GameTable(event=event, code=code, game=game)
+    if game == "wheel_of_fortune":
+        # A new wheel starts with the default layout; the DRIC changes it to the wheel's own.
+        table.wheel_layout = wheel_layouts.default_layout()
     table.full_clean()
     table.save()
     record(
@@ -158,6 +164,120 @@ def table_create(*, event: Event, code: str, game: str) -> GameTable:
         new={"table": code, "game": game},
     )
     return table
+
+
+def wheel_layout_set(*, table: GameTable, layout_text: str) -> GameTable:
+    """A wheel table's layout, typed one segment a line, checked against the Wheel of Fortune
+    rules (seed 001, rules 2 to 5) before anything is stored; all its refusals are given at once."""
+    if table.game != "wheel_of_fortune":
+        raise RuleViolation(
+            _("Table %(table)s is not a wheel of fortune: it has no wheel layout.") % {"table": table.code},
+            wheel_layouts.WHEEL_LAYOUT,
+            field="layout",
+        )
+    layout = wheel_layouts.parse(layout_text, limits_from=table.wheel_layout)
+    refused = wheel_layouts.refusals(layout)
+    if refused:
+        # Each refusal names its own rule; the whole cites the rules a layout keeps.
+        raise RuleViolation(" ".join(refused), section_lazy("Wheel of Fortune rules 2, 3, 4, 5"), field="layout")
+    old = table.wheel_layout
+    table.wheel_layout = layout
+    table.save(update_fields=["wheel_layout"])
+    record(
+        "wheel_layout_set",
+        N_("Wheel layout of table %(table)s set: %(segments)s segments"),
+        {"table": table.code, "segments": len(layout["segments"])},
+        event=table.event,
+        old={"layout": old},
+        new={"layout": layout},
+    )
+    return table
+
+
+# Bounds on what the administrator may enter: no seed gives any, these only keep out typing slips.
+MOST_ODDS_NUMBER = 1000
+MOST_COMMISSION = Decimal("25")
+ODDS = re.compile(r"([0-9]{1,4}) *(?::| to | à ) *([0-9]{1,4})")
+
+
+def game_settings_set(*, event: Event, game: str, entered: dict) -> GameSettings:
+    """The licence's figures for a game whose seed states none, as its module declares them
+    (events.games.base.Setting), entered by the licensee's administrator and posted at every
+    table of the game (T&C 3.5). `entered` holds what was typed, by setting name: limits as a
+    (minimum, maximum) pair of dollar strings, odds as "8:1", a fraction as a percentage string.
+    Every figure is checked before any is kept; a refusal names the field it comes from."""
+    rule = game_rules.LICENCE_FIGURES
+    if game not in event.games:
+        raise RuleViolation(
+            _("The licence does not authorize %(game)s.")
+            % {"game": game_name(game) if game in games.REGISTRY else repr(game)},
+            "T&C 1.5.1",
+            field="game",
+        )
+    declared = games.get_game(game).settings
+    if not declared:
+        raise RuleViolation(
+            _("The rules of play of %(game)s state its limits and odds: there is nothing to enter.")
+            % {"game": game_name(game)},
+            "T&C 3.3",
+            field="game",
+        )
+    figures = {}
+    for setting in declared:
+        value = entered.get(setting.name)
+        label = _(setting.label)
+        if setting.kind == "limits":
+            low, high = value if isinstance(value, (list, tuple)) and len(value) == 2 else ("", "")
+            low = parse_dollars(str(low).strip(), rule=rule, field="min_bet")
+            high = parse_dollars(str(high).strip(), rule=rule, field="max_bet")
+            if low <= 0:
+                raise RuleViolation(_("The minimum bet must be more than nothing."), rule, field="min_bet")
+            if high < low:
+                raise RuleViolation(_("The maximum bet cannot be less than the minimum bet."), rule, field="max_bet")
+            figures[setting.name] = [low, high]
+        elif setting.kind == "odds":
+            match = ODDS.fullmatch(str(value or "").strip())
+            to, per = (int(match[1]), int(match[2])) if match else (0, 0)
+            if not (0 < to <= MOST_ODDS_NUMBER and 0 < per <= MOST_ODDS_NUMBER):
+                raise RuleViolation(
+                    _("%(setting)s: write the odds as two whole numbers, such as 8:1.") % {"setting": label},
+                    rule,
+                    field=setting.name,
+                )
+            figures[setting.name] = [to, per]
+        elif setting.kind == "count":
+            text = str(value or "").strip()
+            if not re.fullmatch(r"[0-9]{1,2}", text) or int(text) < 1:
+                raise RuleViolation(
+                    _("%(setting)s: a whole number from 1 to 99.") % {"setting": label}, rule, field=setting.name
+                )
+            figures[setting.name] = int(text)
+        elif setting.kind == "fraction":
+            try:
+                percent = Decimal(str(value).strip())
+            except (ArithmeticError, ValueError):
+                percent = None
+            if percent is None or not percent.is_finite() or not Decimal(0) <= percent <= MOST_COMMISSION:
+                raise RuleViolation(
+                    _("%(setting)s: a percentage from 0 to %(most)s.") % {"setting": label, "most": MOST_COMMISSION},
+                    rule,
+                    field=setting.name,
+                )
+            figures[setting.name] = str(Fraction(percent) / 100)
+    row, _created = GameSettings.objects.select_for_update().get_or_create(event=event, game=game)
+    old = dict(row.figures)
+    row.figures = figures
+    row.full_clean()
+    row.save()
+    record(
+        "game_settings_set",
+        N_("Settings of %(game)s set from the licence"),
+        {"game": lazy(game_name, str)(game)},
+        event=event,
+        old=old,
+        new=figures,
+    )
+    return row
 
 
 # A chip's value, as the records format writes it: plain ASCII digits, at most two decimals, at

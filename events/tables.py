@@ -1,4 +1,5 @@
 import django_tables2 as tables
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -10,11 +11,27 @@ class GameTableTable(tables.Table):
     code = tables.Column(verbose_name=gettext_lazy("Table"))
     game = tables.Column(accessor="game_name", verbose_name=gettext_lazy("Game"), orderable=False)
     state = tables.Column(verbose_name=gettext_lazy("State"))
+    # The posted rules, limits and odds (T&C 3.5) in both languages, and a wheel's layout.
+    poster = tables.Column(verbose_name=gettext_lazy("Poster"), empty_values=(), orderable=False)
 
     class Meta:
         model = GameTable
         fields = ("code", "game", "state")
         attrs = {"class": "grid", "id": "tables"}
+
+    def render_poster(self, record):
+        url = reverse("events:poster", args=[record.event.slug, record.code])
+        links = format_html(
+            '<a href="{}?lang=en" class="poster-en">{}</a> · <a href="{}?lang=fr" class="poster-fr">{}</a>',
+            url,
+            _("English"),
+            url,
+            _("French"),
+        )
+        if record.game == "wheel_of_fortune":
+            layout = reverse("events:wheel_layout", args=[record.event.slug, record.code])
+            links = format_html('{} · <a href="{}" class="layout">{}</a>', links, layout, _("Wheel layout"))
+        return links
 
 
 class PersonTable(tables.Table):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import language, views, views_accounts
+from . import language, views, views_accounts, views_games
 
 app_name = "events"
 urlpatterns = [
@@ -12,6 +12,10 @@ urlpatterns = [
     path("events/new/", views.event_create, name="create"),
     path("events/<slug:slug>/", views.event_detail, name="detail"),
     path("events/<slug:slug>/tables/", views.tables, name="tables"),
+    path("events/<slug:slug>/games/", views_games.games, name="games"),
+    path("events/<slug:slug>/tables/<str:table>/layout/", views_games.wheel_layout, name="wheel_layout"),
+    path("events/<slug:slug>/tables/<str:table>/poster.pdf", views_games.poster, name="poster"),
+    path("events/<slug:slug>/disputes/", views_games.calculators, name="calculators"),
     path("events/<slug:slug>/chips/", views.chips, name="chips"),
     path("events/<slug:slug>/people/", views.people, name="people"),
     path("events/<slug:slug>/people/<slug:code>/setup-code/", views.setup_code_new, name="setup_code_new"),

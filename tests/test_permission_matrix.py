@@ -96,6 +96,7 @@ def fill_kwargs(world: World, pattern, extra: dict, which) -> dict:
         # a person of the event whose login is in use, but by none of the users asking
         # (setup_code_new: staff's new code clears that login's password)
         "code": world.cast.dealer2.code,
+        "table": world.cast.wheel.code,  # a wheel: it has a layout and a poster
         "object_id": str(world.users[STAFF].pk),
         "id": str(world.users[STAFF].pk),
         "content_type_id": str(user_type.pk),

@@ -11,3 +11,11 @@ register = template.Library()
 @register.filter
 def cite(rule) -> str:
     return rules.cite(rule)
+
+
+@register.filter
+def section(rule) -> str:
+    """A section a game module cites ("Wheel of Fortune rule 4", "s. 37") in the reader's language."""
+    from events.game_text import section_text
+
+    return section_text(rule)

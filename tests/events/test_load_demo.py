@@ -59,3 +59,16 @@ def test_the_demo_day_reports_as_the_worked_example_and_its_next_day_is_fully_ro
     assert all(check.holds for check in event_compliance(event)), [c for c in event_compliance(event) if not c.holds]
     second = event.days.get(date="2026-09-12")
     assert services.day_open(day=second).status == "open"
+
+
+def test_the_demo_wheel_has_a_layout_and_a_poster(tmp_path):
+    """Its wheel table gets the default layout (a new wheel's), which keeps Wheel of Fortune rules
+    2 to 5, so its poster prints."""
+    from events.games import wheel_of_fortune
+
+    call_command("load_demo", stdout=io.StringIO())
+    wheel = Event.objects.get(slug="lakeside-fair-2026").tables.get(code="WOF-1")
+    assert wheel.wheel_layout["segments"] and wheel_of_fortune.check_layout(wheel.wheel_layout) == []
+    out = tmp_path / "wof.pdf"
+    call_command("poster", "lakeside-fair-2026", "WOF-1", "--lang", "fr", "--out", str(out))
+    assert out.read_bytes().startswith(b"%PDF")

@@ -187,6 +187,13 @@ def pages(slug):
         "people": reverse("events:people", args=[slug]),
         "roster": reverse("events:roster", args=[slug, DAY.isoformat()]),
         "tables": reverse("events:tables", args=[slug]),
+        "games": reverse("events:games", args=[slug]),
+        "wheel layout": reverse("events:wheel_layout", args=[slug, "RF-1"]),
+        "disputes": reverse("events:calculators", args=[slug]),
+        "disputes, wheel": reverse("events:calculators", args=[slug])
+        + "?calc=wheel_of_fortune&wheel=RF-1&bet_symbol=%242&bet=2&landed=%242&revolutions=3",
+        "disputes, blackjack refused": reverse("events:calculators", args=[slug])
+        + "?calc=blackjack&dealer=6+10&h1_cards=10+9&h1_wager=9",
         "chips": reverse("events:chips", args=[slug]),
         "days": reverse("events:days", args=[slug]),
         "compliance": reverse("events:compliance", args=[slug]),

@@ -1,0 +1,330 @@
+"""The DRIC's dispute calculators (T&C 1.7: a dispute is settled on the spot by the rules of play).
+
+Each calculator reads what the DRIC typed (a GET query: it writes nothing), hands it to its game
+module (events.games) and returns the answer as the page shows it, every line with the section it
+applied, in the reader's language. What cannot be read, or what the rules refuse, comes back as a
+refusal sentence citing its rule; nothing here raises to the page.
+"""
+
+import functools
+import re
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from cage.money import dollars
+
+from . import game_rules
+from .game_text import refusal_sentence, section_text
+from .games import baccarat, blackjack, craps, wheel_of_fortune
+from .games.base import Refused, winnings
+from .rules import RuleViolation
+from .services import parse_dollars
+
+CALCULATOR = gettext_lazy("dispute calculator")
+MOST_INPUT = 200  # characters of one field: a coup, a round or a shooter's rolls fit easily
+MOST_ROLLS = 60
+HANDS = 3  # hands of the blackjack calculator: a player who split twice has three
+
+RESULTS = {
+    "win": gettext_lazy("wins"),
+    "lose": gettext_lazy("loses"),
+    "push": gettext_lazy("push: the stake is returned"),
+    "open": gettext_lazy("waits"),
+    "no_spin": gettext_lazy("no spin: the bet stands"),
+}
+WINNERS = {"player": gettext_lazy("Player"), "banker": gettext_lazy("Banker"), "tie": gettext_lazy("Tie")}
+CRAPS_BETS = {
+    "pass": gettext_lazy("Pass"),
+    "dont_pass": gettext_lazy("Don't pass"),
+    "come": gettext_lazy("Come"),
+    "dont_come": gettext_lazy("Don't come"),
+    "field": gettext_lazy("Field"),
+}
+
+
+@dataclass
+class Answer:
+    """A calculator's answer: rows to show, or the refusal that stopped it."""
+
+    refusal: str = ""
+    rows: list = field(default_factory=list)
+    lines: list = field(default_factory=list)
+
+
+def _text(query, name: str) -> str:
+    value = query.get(name, "")
+    if len(value) > MOST_INPUT:
+        raise RuleViolation(
+            _("At most %(most)s characters in one field.") % {"most": MOST_INPUT}, CALCULATOR, field=name
+        )
+    return value.strip()
+
+
+def _words(text: str) -> list[str]:
+    return [word for word in re.split(r"[\s,;]+", text) if word]
+
+
+def _refused(exc) -> str:
+    if isinstance(exc, Refused):
+        return refusal_sentence(exc.refusal)
+    return exc.text
+
+
+def _money(query, name: str, *, required: bool = True) -> int | None:
+    text = _text(query, name).replace("$", "").strip()
+    if not text and not required:
+        return None
+    if not text:
+        raise RuleViolation(_("Enter the wager in dollars, such as 5 or 0.50."), CALCULATOR, field=name)
+    return parse_dollars(text, rule=CALCULATOR, field=name)
+
+
+# --- baccarat (S-13.1, r. 3, s. 37) -----------------------------------------------------------
+
+
+def baccarat_coup(query) -> Answer:
+    try:
+        cards = _words(_text(query, "cards"))
+        coup = baccarat.explain(cards)
+    except (Refused, RuleViolation) as exc:
+        return Answer(refusal=_refused(exc))
+    section = section_text(coup["section"])
+    used = len(coup["player"]) + len(coup["banker"])
+    lines = [
+        _("Player: %(cards)s, total %(total)s.") % {"cards": " ".join(coup["player"]), "total": coup["player_total"]},
+        _("Banker: %(cards)s, total %(total)s.") % {"cards": " ".join(coup["banker"]), "total": coup["banker_total"]},
+    ]
+    first_player = baccarat.total(coup["player"][:2])
+    first_banker = baccarat.total(coup["banker"][:2])
+    if coup["natural"]:
+        lines.append(_("A natural: no further card is dealt."))
+    else:
+        if coup["player_drew"]:
+            lines.append(_("The player's first two cards total %(total)s: the player draws.") % {"total": first_player})
+        else:
+            lines.append(
+                _("The player's first two cards total %(total)s: the player stands.") % {"total": first_player}
+            )
+        if coup["banker_drew"]:
+            lines.append(_("The banker's first two cards total %(total)s: the banker draws.") % {"total": first_banker})
+        else:
+            lines.append(
+                _("The banker's first two cards total %(total)s: the banker stands.") % {"total": first_banker}
+            )
+    lines.append(_("Winner: %(winner)s.") % {"winner": WINNERS[coup["winner"]]})
+    if used < len(cards):
+        lines.append(_("The coup used the first %(used)s cards; the others are not read.") % {"used": used})
+    lines.append(_("Section applied: %(section)s.") % {"section": section})
+    return Answer(lines=lines)
+
+
+# --- craps (S-13.1, r. 3, s. 95.14) -------------------------------------------------------------
+
+
+def craps_rolls(query) -> Answer:
+    try:
+        words = _words(_text(query, "rolls"))
+        if not words:
+            raise RuleViolation(_("Enter the totals of the dice, roll by roll."), CALCULATOR, field="rolls")
+        if len(words) > MOST_ROLLS:
+            raise RuleViolation(_("At most %(most)s rolls.") % {"most": MOST_ROLLS}, CALCULATOR, field="rolls")
+        rolls = []
+        for word in words:
+            if not re.fullmatch(r"[0-9]{1,2}", word):
+                raise RuleViolation(
+                    _("%(roll)s is not a total of the dice.") % {"roll": repr(word)[:20]}, CALCULATOR, field="rolls"
+                )
+            rolls.append(int(word))
+        bets = [bet for bet in query.getlist("bets") if bet in CRAPS_BETS] or list(CRAPS_BETS)
+        wager = _money(query, "wager", required=False)
+        for bet in bets:
+            craps.settle(bet, rolls)  # every total is checked, even after the bet is decided
+        states = {bet: craps.settle_each_roll(bet, rolls) for bet in bets}
+    except (Refused, RuleViolation) as exc:
+        return Answer(refusal=_refused(exc))
+    rows = []
+    for n, total in enumerate(rolls):
+        cells = []
+        for bet in bets:
+            if n >= len(states[bet]):  # decided on an earlier roll
+                cells.append("—")
+                continue
+            state = states[bet][n]
+            text = str(RESULTS[state["result"]])
+            if state["result"] == "open" and state["point"]:
+                text = _("waits: the point is %(point)s") % {"point": state["point"]}
+            if state["pays"]:
+                text = _("%(result)s, pays %(odds)s") % {"result": text, "odds": game_rules.odds_words(state["pays"])}
+                if wager is not None:
+                    paid = winnings(wager, tuple(int(x) for x in state["pays"].split(":")))
+                    text = _("%(result)s: %(amount)s") % {"result": text, "amount": dollars(paid)}
+            cells.append(text)
+        rows.append({"roll": n + 1, "total": total, "cells": cells})
+    lines = []
+    for bet in bets:
+        notes = []
+        if craps.can_withdraw(bet) is False:
+            notes.append(_("cannot be withdrawn"))
+        elif craps.can_withdraw(bet):
+            notes.append(_("can be withdrawn at any time"))
+        if craps.can_raise(bet) is False:
+            notes.append(_("cannot be raised"))
+        section = section_text(states[bet][-1]["section"])
+        if notes:
+            lines.append(
+                _("%(bet)s (%(section)s): %(notes)s.")
+                % {"bet": CRAPS_BETS[bet], "section": section, "notes": ", ".join(notes)}
+            )
+        else:
+            lines.append(_("%(bet)s: %(section)s.") % {"bet": CRAPS_BETS[bet], "section": section})
+    return Answer(rows=rows, lines=lines)
+
+
+def craps_headers(query) -> list[str]:
+    bets = [bet for bet in query.getlist("bets") if bet in CRAPS_BETS] or list(CRAPS_BETS)
+    return [str(CRAPS_BETS[bet]) for bet in bets]
+
+
+# --- blackjack (seed 001, Blackjack rules of play) ---------------------------------------------
+
+
+def blackjack_round(query) -> Answer:
+    try:
+        dealer = _words(_text(query, "dealer"))
+        hands = []
+        for n in range(1, HANDS + 1):
+            cards = _words(_text(query, f"h{n}_cards"))
+            if not cards:
+                continue
+            hands.append(
+                {
+                    "cards": cards,
+                    "wager": _money(query, f"h{n}_wager"),
+                    "doubled": query.get(f"h{n}_action") == "double",
+                    "split": query.get(f"h{n}_action") == "split",
+                    "insurance": _money(query, f"h{n}_insurance", required=False) or 0,
+                    "seat": _text(query, f"h{n}_seat") or str(n),
+                    "number": n,
+                }
+            )
+        settled = blackjack.settle(dealer, [{k: v for k, v in h.items() if k != "number"} for h in hands])
+        dealer_hand = blackjack.dealer_hand(dealer)
+    except (Refused, RuleViolation) as exc:
+        return Answer(refusal=_refused(exc))
+    lines = [_score_line(_("Dealer"), dealer_hand)]
+    rows = []
+    for hand, answer in zip(hands, settled, strict=True):
+        result = str(RESULTS[answer["result"]])
+        if answer["pays"]:
+            result = _("%(result)s, pays %(odds)s") % {"result": result, "odds": game_rules.odds_words(answer["pays"])}
+        rows.append(
+            {
+                "hand": hand["number"],
+                "cards": " ".join(hand["cards"]),
+                "score": _score_text(answer),
+                "result": result,
+                "staked": dollars(answer["staked_cents"]),
+                "net": dollars(answer["net_cents"]),
+                "insurance": dollars(answer["insurance_net_cents"]) if hand["insurance"] else "—",
+                "sections": section_text("; ".join(answer["sections"])),
+            }
+        )
+    return Answer(rows=rows, lines=lines)
+
+
+def _score_text(hand: dict) -> str:
+    if hand.get("blackjack"):
+        return _("blackjack")
+    if hand.get("bust") or hand["score"] > 21:
+        return _("%(score)s, over 21") % {"score": hand["score"]}
+    if hand.get("soft"):
+        return _("soft %(score)s") % {"score": hand["score"]}
+    return str(hand["score"])
+
+
+def _score_line(who: str, hand: dict) -> str:
+    return _("%(who)s: %(cards)s, %(score)s.") % {
+        "who": who,
+        "cards": " ".join(hand["cards"]),
+        "score": _score_text(hand),
+    }
+
+
+# --- wheel of fortune (seed 001, Wheel of Fortune rules) -----------------------------------------
+
+
+def wheel_spin(query, wheels) -> Answer:
+    try:
+        code = _text(query, "wheel")
+        table = next((t for t in wheels if t.code == code), None)
+        if table is None or not table.wheel_layout:
+            raise RuleViolation(_("Choose one of the event's wheels."), CALCULATOR, field="wheel")
+        revolutions_text = _text(query, "revolutions")
+        if not re.fullmatch(r"[0-9]{1,3}(?:[.,][0-9]{1,2})?", revolutions_text):
+            raise RuleViolation(_("The revolutions are a number, such as 3 or 4.5."), CALCULATOR, field="revolutions")
+        revolutions = float(revolutions_text.replace(",", "."))
+        answer = wheel_of_fortune.payout(
+            table.wheel_layout,
+            _text(query, "bet_symbol"),
+            _money(query, "bet"),
+            _text(query, "landed"),
+            revolutions,
+        )
+    except (Refused, RuleViolation) as exc:
+        return Answer(refusal=_refused(exc))
+    if answer["result"] == "win":
+        said = _("The bet wins, pays %(odds)s.") % {"odds": game_rules.odds_words(answer["pays"])}
+    elif answer["result"] == "no_spin":
+        said = _("No spin: the wheel made fewer than three full revolutions, and the bet stands.")
+    else:
+        said = _("The bet loses.")
+    return Answer(
+        lines=[
+            said,
+            _("Pay-off: %(amount)s; returned to the player: %(returned)s; the player's gain or loss: %(net)s.")
+            % {
+                "amount": dollars(answer["winnings_cents"]),
+                "returned": dollars(answer["returned_cents"]),
+                "net": dollars(answer["net_cents"]),
+            },
+            _("Section applied: %(section)s.") % {"section": section_text(answer["section"])},
+        ]
+    )
+
+
+# --- the house advantage of each game under these exact rules ------------------------------------
+
+
+@functools.lru_cache(maxsize=1)
+def _blackjack_house() -> tuple[float, float, float]:
+    # A seeded simulation of six-deck shoes (the module's): the same figures every time, so it is
+    # worked out once per process.
+    return blackjack.house_advantage()
+
+
+def blackjack_house_text() -> str:
+    estimate, low, high = _blackjack_house()
+    return _(
+        "%(estimate)s (95%% confidence interval %(low)s to %(high)s; seeded simulation of six-deck shoes, "
+        "the strategy best for these rules)"
+    ) % {
+        "estimate": game_rules.house_text(estimate),
+        "low": game_rules.house_text(low),
+        "high": game_rules.house_text(high),
+    }
+
+
+def house_section(event, code: str, table=None) -> dict:
+    """What the page shows beside a calculator: each bet's house advantage and how it is worked
+    out, or what is missing for it."""
+    if code == "blackjack":
+        return {"rows": [(_("A wager"), blackjack_house_text())], "how": _("Seeded simulation.")}
+    rows = game_rules.house_advantages(event, code, table)
+    how = _("Exact enumeration.")
+    if code == "baccarat" and not rows:
+        how = _("Waiting for the licence's settings: %(missing)s.") % {
+            "missing": ", ".join(game_rules.missing_settings(event, code)) or "—"
+        }
+    return {"rows": rows, "how": how}

@@ -1,0 +1,279 @@
+"""The poster posted at each table: the licence, the rules of play, the betting limits and payoff
+odds, and the age restriction (T&C 1.4.1, 1.4.2, 1.4.3, 3.5).
+
+Black or red letters on white only (T&C 1.4.3): nothing here draws a background, a shade or a
+grey. A Wheel of Fortune poster is printed in capitals of Helvetica-Bold at WHEEL_FONT_SIZE: the
+smallest capital or digit of that face is 0.703 em high (Adobe's AFM: digits 703 to 710, flat
+capitals 718 thousandths of an em), so at 104 pt every letter is at least 73.1 pt, more than the
+inch (72 pt) rule 1.4.3 asks, on as many tabloid pages as the text takes. Only layout and the
+poster's own labels live here; the rules' text is the seeds' (events/rules_text).
+"""
+
+import io
+import re
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from django.utils import translation
+from django.utils.translation import gettext as _
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import TABLOID, landscape, letter
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import inch
+from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from . import game_rules
+from .models import GameTable
+from .rules import RuleViolation, cite
+
+RULES_TEXT = Path(__file__).resolve().parent / "rules_text"
+LANGUAGES = {"en": "en-ca", "fr": "fr-ca"}
+BLACK, RED = colors.black, colors.red  # the only two inks (T&C 1.4.3)
+
+WHEEL_FONT_SIZE = 104  # pt: 0.703 em × 104 pt = 73.1 pt, over one inch for every letter
+SMALLEST_GLYPH_EM = 0.703  # Helvetica-Bold's shortest capital or digit, in ems
+POSTED = "T&C 1.4.2, 1.4.3, 3.5"
+
+BODY = ParagraphStyle("poster-body", fontName="Helvetica", fontSize=11, leading=14, textColor=BLACK, spaceAfter=6)
+TITLE = ParagraphStyle("poster-title", parent=BODY, fontName="Helvetica-Bold", fontSize=34, leading=40, textColor=RED)
+HEADING = ParagraphStyle(
+    "poster-heading", parent=BODY, fontName="Helvetica-Bold", fontSize=15, leading=19, spaceBefore=8, keepWithNext=1
+)
+RULE_HEADING = ParagraphStyle("poster-rule-heading", parent=BODY, fontName="Helvetica-Bold", keepWithNext=1)
+AGE = ParagraphStyle("poster-age", parent=BODY, fontName="Helvetica-Bold", fontSize=28, leading=34, textColor=RED)
+CELL = ParagraphStyle("poster-cell", parent=BODY, fontSize=10, leading=12, spaceAfter=0)
+CELL_HEAD = ParagraphStyle("poster-cell-head", parent=CELL, fontName="Helvetica-Bold")
+WHEEL = ParagraphStyle(
+    "poster-wheel",
+    fontName="Helvetica-Bold",
+    fontSize=WHEEL_FONT_SIZE,
+    leading=WHEEL_FONT_SIZE * 1.12,
+    textColor=BLACK,
+    spaceAfter=WHEEL_FONT_SIZE * 0.3,
+)
+WHEEL_RED = ParagraphStyle("poster-wheel-red", parent=WHEEL, textColor=RED)
+
+
+def rules_paragraphs(code: str, lang: str) -> list[str]:
+    """The seed's rules of play for the game, one paragraph a line, in `lang` ("en", "fr"); a
+    sub-item keeps the indent the seed gives it."""
+    text = (RULES_TEXT / f"{code}.{lang}.txt").read_text(encoding="utf-8")
+    return [line.rstrip() for line in text.splitlines() if line.strip()]
+
+
+def _rule_paragraph(line: str) -> Paragraph:
+    indent = len(line) - len(line.lstrip())
+    text = line.strip()
+    if text.upper() == text and any(c.isalpha() for c in text):
+        return _p(text, RULE_HEADING)  # a section's title, "2. NUMBER OF DECKS; VALUE OF CARDS"
+    return _p(text, ParagraphStyle("poster-rule", parent=BODY, leftIndent=indent * 6))
+
+
+def poster_refusal(table: GameTable) -> RuleViolation | None:
+    """Why the table's poster cannot be made yet, or None: a figure the licence must give is
+    missing, or a wheel has no layout."""
+    missing = game_rules.missing_settings(table.event, table.game)
+    if missing:
+        return RuleViolation(
+            _(
+                "The poster of table %(table)s cannot be printed: the administrator has not entered %(figures)s "
+                "for %(game)s on the games page."
+            )
+            % {"table": table.code, "figures": ", ".join(missing), "game": table.game_name},
+            "T&C 3.5",
+        )
+    if table.game == "wheel_of_fortune" and not table.wheel_layout:
+        return RuleViolation(
+            _("The poster of table %(table)s cannot be printed: the wheel has no layout.") % {"table": table.code},
+            "T&C 3.5",
+        )
+    return None
+
+
+def poster_pdf(table: GameTable, lang: str) -> bytes:
+    """The table's poster in `lang` ("en" or "fr"); RuleViolation when it cannot be made yet."""
+    with translation.override(LANGUAGES[lang]):
+        refused = poster_refusal(table)
+        if refused is not None:
+            raise refused
+        facts = _facts(table, lang)
+        if table.game == "wheel_of_fortune":
+            return _wheel_poster(facts)
+        return _poster(facts)
+
+
+def _facts(table: GameTable, lang: str) -> dict:
+    event = table.event
+    found = game_rules.limits(event, table.game)
+    return {
+        "title": _("%(game)s — table %(table)s") % {"game": table.game_name, "table": table.code},
+        "game": table.game,
+        "event": _("%(event)s, %(venue)s, run by %(licensee)s")
+        % {"event": event.name, "venue": event.venue, "licensee": event.licensee.name},
+        "licence": _("Licence no. %(number)s, issued by %(authority)s")
+        % {"number": event.licence_number, "authority": event.licensing_authority},
+        "age": _("18+"),
+        "age_rule": _("Players must be 18 years of age or over."),
+        "limits": game_rules.limits_text(found),
+        "limits_source": found.source,
+        "payoffs": game_rules.payoffs(event, table.game, table),
+        "rules": rules_paragraphs(table.game, lang),
+        "translation_note": _(
+            "This English text is a translation of section 95.14 of the Québec By-law respecting casino "
+            "games; the French text rules."
+        )
+        if table.game == "craps" and lang == "en"
+        else "",
+        "posted": _("Posted as the licence's terms and conditions require (%(rules)s).") % {"rules": cite(POSTED)},
+    }
+
+
+def _p(text, style=BODY) -> Paragraph:
+    return Paragraph(escape(str(text)), style)
+
+
+def _poster(facts: dict) -> bytes:
+    """Blackjack, baccarat and craps: one or more letter pages at reading size."""
+    story = [
+        _p(facts["title"], TITLE),
+        _p(facts["event"]),
+        _p(facts["licence"], HEADING),
+        _p(f"{facts['age']} — {facts['age_rule']}", AGE),
+        _p(_("Betting limits"), HEADING),
+        _p(_("%(limits)s (%(source)s)") % {"limits": facts["limits"], "source": facts["limits_source"]}),
+        _p(_("Payoff odds"), HEADING),
+        _grid(
+            [[_("Bet"), _("Pays"), _("Rule")]] + [[row.bet, row.odds, row.section] for row in facts["payoffs"]],
+            [3.2 * inch, 2.4 * inch, 1.7 * inch],
+        ),
+        _p(_("Rules of play"), HEADING),
+    ]
+    if facts["translation_note"]:
+        story.append(_p(facts["translation_note"]))
+    story += [_rule_paragraph(line) for line in facts["rules"]]
+    if facts["game"] == "baccarat":
+        story += _baccarat_tables()
+    story += [Spacer(1, 8), _p(facts["posted"])]
+    return _build(story, letter, 0.6 * inch)
+
+
+def _grid(rows: list[list[str]], widths) -> Table:
+    cells = [[_p(cell, CELL_HEAD if i == 0 else CELL) for cell in row] for i, row in enumerate(rows)]
+    table = Table(cells, colWidths=widths, repeatRows=1, hAlign="LEFT")
+    table.setStyle(
+        TableStyle(
+            [
+                ("GRID", (0, 0), (-1, -1), 0.6, BLACK),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("TOPPADDING", (0, 0), (-1, -1), 3),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+            ]
+        )
+    )
+    return table
+
+
+# Section 37's drawing table, as the seed lays it out: for the banker's first two cards' total,
+# H (draws) or S (stands) when the player took no third card, then for each value 0 to 9 of the
+# player's third card. 0 to 2 always draw, 7 always stands (8 and 9 are naturals).
+BANKER_TABLE = {
+    3: ("H", "HHHHHHHHSH"),
+    4: ("H", "SSHHHHHHSS"),
+    5: ("H", "SSSSHHHHSS"),
+    6: ("S", "SSSSSSHHSS"),
+}
+
+
+def _baccarat_tables() -> list:
+    hit, stand = _("H: draws a third card"), _("S: stands")
+    player = _grid(
+        [
+            [_("Player's first two cards total"), _("The player's hand")],
+            ["0-1-2-3-4-5", _("Draws a third card")],
+            ["6-7", _("Stands")],
+        ],
+        [3.2 * inch, 4.1 * inch],
+    )
+    head = [_("Banker's first two cards total"), _("Player takes no third card")] + [str(v) for v in range(10)]
+    rows = [head, ["0-1-2", _("Draws a third card")] + [""] * 10]
+    for total, (alone, by_card) in BANKER_TABLE.items():
+        rows.append([str(total), alone, *by_card])
+    rows.append(["7", _("Stands")] + [""] * 10)
+    banker = Table(
+        [[_p(cell, CELL_HEAD if i == 0 else CELL) for cell in row] for i, row in enumerate(rows)],
+        colWidths=[1.7 * inch, 1.6 * inch] + [0.4 * inch] * 10,
+        hAlign="LEFT",
+    )
+    banker.setStyle(
+        TableStyle(
+            [
+                ("GRID", (0, 0), (-1, -1), 0.6, BLACK),
+                ("SPAN", (1, 1), (-1, 1)),
+                ("SPAN", (1, -1), (-1, -1)),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ]
+        )
+    )
+    return [
+        _p(_("The player's hand"), HEADING),
+        player,
+        KeepTogether(
+            [
+                _p(_("The banker's hand"), HEADING),
+                _p(
+                    _("%(hit)s; %(stand)s. Columns 0 to 9: the value of the player's third card.")
+                    % {"hit": hit, "stand": stand}
+                ),
+                banker,
+            ]
+        ),
+    ]
+
+
+def _wheel_poster(facts: dict) -> bytes:
+    """Every letter at least one inch high (T&C 1.4.3): capitals at WHEEL_FONT_SIZE, tabloid
+    landscape pages, as many as the text takes."""
+
+    def big(text, style=WHEEL):
+        return Paragraph(escape(_unbroken(str(text).upper())), style)
+
+    story = [
+        big(facts["title"], WHEEL_RED),
+        big(facts["licence"]),
+        big(facts["age"], WHEEL_RED),
+        big(facts["age_rule"]),
+        big(_("Betting limits"), WHEEL_RED),
+        big(facts["limits"]),
+        big(_("Payoff odds"), WHEEL_RED),
+    ]
+    story += [big(_("%(bet)s pays %(odds)s") % {"bet": row.bet, "odds": row.odds}) for row in facts["payoffs"]]
+    story.append(big(_("Rules of play"), WHEEL_RED))
+    story += [big(line.strip()) for line in facts["rules"]]
+    return _build(story, landscape(TABLOID), 0.5 * inch)
+
+
+# Kept on one line: odds ("8 TO 1", "8 À 1") and an amount with its sign ("(1 $)").
+_ODDS = re.compile(r"(\d+) (\S{1,2}) (\d+)")
+_SIGN = re.compile(r"(\(?\d+) \$(\)?)")
+
+
+def _unbroken(text: str) -> str:
+    return _SIGN.sub("\\1\u00a0$\\2", _ODDS.sub("\\1\u00a0\\2\u00a0\\3", text))
+
+
+def _build(story: list, size, margin: float) -> bytes:
+    buffer = io.BytesIO()
+    doc = SimpleDocTemplate(
+        buffer,
+        pagesize=size,
+        leftMargin=margin,
+        rightMargin=margin,
+        topMargin=margin,
+        bottomMargin=margin,
+        title=_("Posted rules of play"),
+        author="",
+        subject="",
+        creator="",
+    )
+    doc.build(story)
+    return buffer.getvalue()

@@ -1,0 +1,199 @@
+"""The games of the licence at an event: their limits and odds (the games page), each wheel's
+layout, each table's poster, and the DRIC's dispute calculators. Who may use which is declared
+in events.permissions."""
+
+from decimal import Decimal
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from . import calculators as calc
+from . import game_rules, services, wheel_layouts
+from .access import event_access
+from .forms import GameSettingsForm, WheelLayoutForm
+from .games import get_game
+from .models import GameTable
+from .posters import LANGUAGES, poster_pdf, poster_refusal
+from .rules import RuleViolation
+from .views import applied
+
+
+def _table(access, code: str) -> GameTable:
+    table = game_rules.table_by_code(access.event, code)
+    if table is None:
+        raise Http404(_("The event has no table %(table)s.") % {"table": code})
+    return table
+
+
+def games(request, slug):
+    """Each authorized game with its limits and odds; the administrator enters the figures no
+    seed states (the settings its module declares)."""
+    access = event_access(request, slug)
+    event = access.event
+    admin = access.may("events:games", "POST")
+    # Each game's form carries its code under its own prefix ("craps-game").
+    posted = next((key[: -len("-game")] for key in request.POST if key.endswith("-game")), None)
+    rows = []
+    for code in event.games:
+        declared = get_game(code).settings
+        form = None
+        if declared and admin:
+            data = request.POST if posted == code else None
+            form = GameSettingsForm(data, settings=declared, initial=_initial(event, code), prefix=code)
+            if data is not None and form.is_valid():
+                entered = form.entered()
+                if applied(
+                    form,
+                    lambda code=code, entered=entered: services.game_settings_set(
+                        event=event, game=code, entered=entered
+                    ),
+                ):
+                    messages.success(request, _("The settings of %(game)s are saved.") % {"game": _name(code)})
+                    return redirect("events:games", slug)
+        found = game_rules.limits(event, code)
+        rows.append(
+            {
+                "code": code,
+                "name": _name(code),
+                "limits": game_rules.limits_text(found) if found else None,
+                "limits_source": found.source if found else "",
+                "missing": game_rules.missing_settings(event, code),
+                "payoffs": game_rules.payoffs(event, code) if code != "wheel_of_fortune" else [],
+                "house": game_rules.house_advantages(event, code),
+                "form": form,
+            }
+        )
+    if posted is not None and posted not in event.games:
+        messages.error(request, _("The licence does not authorize this game."))
+    return render(request, "events/games.html", {"access": access, "event": event, "rows": rows, "admin": admin})
+
+
+def _initial(event, code: str) -> dict:
+    """The figures already entered, as the form shows them."""
+    initial = {"game": code}
+    for name, value in game_rules.figures(event, code).items():
+        if name == "limits":
+            initial.update(min_bet=Decimal(value[0]) / 100, max_bet=Decimal(value[1]) / 100)
+        elif isinstance(value, int):
+            initial[name] = value
+        elif isinstance(value, tuple):
+            initial[name] = "{}:{}".format(*value)
+        else:
+            initial[name] = Decimal(value.numerator * 100) / value.denominator
+    return initial
+
+
+def _name(code: str) -> str:
+    from .models import game_name
+
+    return game_name(code)
+
+
+def wheel_layout(request, slug, table):
+    code = table
+    """A wheel table's segments and odds: shown to everyone on the event, changed by the DRIC or
+    the administrator, checked against Wheel of Fortune rules 2 to 5 before anything is kept."""
+    access = event_access(request, slug)
+    table = _table(access, code)
+    if table.game != "wheel_of_fortune":
+        raise Http404(_("Table %(table)s is not a wheel of fortune: it has no wheel layout.") % {"table": code})
+    form = WheelLayoutForm(request.POST or None, initial={"layout": wheel_layouts.text(table.wheel_layout)})
+    if request.method == "POST" and form.is_valid():
+        if applied(form, lambda: services.wheel_layout_set(table=table, layout_text=form.cleaned_data["layout"])):
+            messages.success(request, _("The layout of wheel %(table)s is saved.") % {"table": table.code})
+            return redirect("events:wheel_layout", slug, code)
+    return render(
+        request,
+        "events/wheel_layout.html",
+        {
+            "access": access,
+            "event": access.event,
+            "wheel": table,
+            "paytable": wheel_layouts.paytable(table.wheel_layout or []),
+            "segments": len((table.wheel_layout or {}).get("segments", [])),
+            "form": form if access.may("events:wheel_layout", "POST") else None,
+        },
+    )
+
+
+def poster(request, slug, table):
+    code = table
+    """The table's poster, PDF, in English or French (?lang=en|fr; the page's language when not
+    given)."""
+    access = event_access(request, slug)
+    lang = request.GET.get("lang") or ("fr" if (get_language() or "").startswith("fr") else "en")
+    if lang not in LANGUAGES:
+        raise Http404(_("A poster is printed in English (lang=en) or in French (lang=fr)."))
+    table = _table(access, code)
+    refused = poster_refusal(table)  # said in the page's language, before the poster's is taken
+    if refused is not None:
+        messages.error(request, refused.text)
+        return redirect("events:games", slug)
+    try:
+        content = poster_pdf(table, lang)
+    except RuleViolation as refused:
+        messages.error(request, refused.text)
+        return redirect("events:games", slug)
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="poster-{access.event.slug}-{table.pk}-{lang}.pdf"'
+    return response
+
+
+def calculators(request, slug):
+    """The DRIC's dispute calculators (T&C 1.7), one per authorized game, each answering from the
+    query it was sent (GET: nothing is written), with the house advantage beside it."""
+    access = event_access(request, slug)
+    event = access.event
+    query = request.GET
+    asked = query.get("calc", "")
+    wheels = [t for t in event.tables.all() if t.game == "wheel_of_fortune"]
+    chosen = next((t for t in wheels if t.code == query.get("wheel")), wheels[0] if wheels else None)
+    sections = []
+    for code in event.games:
+        answer = None
+        if asked == code:
+            answer = {
+                "baccarat": lambda: calc.baccarat_coup(query),
+                "craps": lambda: calc.craps_rolls(query),
+                "blackjack": lambda: calc.blackjack_round(query),
+                "wheel_of_fortune": lambda: calc.wheel_spin(query, wheels),
+            }[code]()
+        sections.append(
+            {
+                "code": code,
+                "name": _name(code),
+                "answer": answer,
+                "house": calc.house_section(event, code, chosen if code == "wheel_of_fortune" else None),
+                "query": query if asked == code else {},
+            }
+        )
+    context = {
+        "access": access,
+        "event": event,
+        "sections": sections,
+        "craps_bets": [(code, label, code in query.getlist("bets")) for code, label in calc.CRAPS_BETS.items()],
+        "craps_headers": calc.craps_headers(query) if asked == "craps" else [],
+        "wheels": [
+            {
+                "code": t.code,
+                "symbols": wheel_layouts.symbols(t.wheel_layout),
+                "selected": chosen and t.code == chosen.code,
+            }
+            for t in wheels
+        ],
+        # The blackjack calculator's hands, with what was typed in them (shown again with the answer).
+        "hands": [
+            {
+                "n": n,
+                **{
+                    name: (query.get(f"h{n}_{name}", "") if asked == "blackjack" else "")
+                    for name in ("cards", "wager", "action", "insurance", "seat")
+                },
+            }
+            for n in range(1, calc.HANDS + 1)
+        ],
+    }
+    return render(request, "events/calculators.html", context)

@@ -1,0 +1,211 @@
+"""The DRIC's dispute calculators (T&C 1.7): each game's answer with the section it applied and the
+house advantage beside it; bad input answered with a clear message, never a 500; a GET that
+writes nothing; only the DRIC (with the auditor and the administrator) reaches the page."""
+
+import pytest
+from django.urls import reverse
+
+from events import services
+from tests.conftest import PASSWORD, add_person, make_event
+from tests.world import snapshot
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def quebec(db):
+    event = make_event("quebec", games=("blackjack", "wheel_of_fortune", "baccarat", "craps"))
+    people = {role: add_person(event, role, role) for role in ("dric", "auditor", "dealer", "chip_cashier")}
+    for code, game in (("BJ-1", "blackjack"), ("WOF-1", "wheel_of_fortune"), ("BAC-1", "baccarat")):
+        services.table_create(event=event, code=code, game=game)
+    services.game_settings_set(
+        event=event,
+        game="baccarat",
+        entered={
+            "limits": ("1", "5"),
+            "player_pays": "1:1",
+            "banker_pays": "1:1",
+            "banker_commission": "5",
+            "tie_pays": "8:1",
+            "decks": "8",
+        },
+    )
+    services.game_settings_set(event=event, game="craps", entered={"limits": ("1", "5")})
+    return event, people
+
+
+def ask(client, event, person, lang="en-ca", **query):
+    assert client.login(username=person.user.username, password=PASSWORD)
+    response = client.get(reverse("events:calculators", args=[event.slug]), query, HTTP_ACCEPT_LANGUAGE=lang)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_baccarat_both_hands_the_draws_and_the_winner(client, quebec):
+    event, people = quebec
+    page = ask(client, event, people["dric"], calc="baccarat", cards="2 3 4 K 5 9")
+    assert "Player: 2 4, total 6." in page and "Banker: 3 K 5, total 8." in page
+    assert "the player stands" in page and "the banker draws" in page
+    assert "Winner: Banker." in page and "S-13.1, r. 3, s. 37" in page
+    assert "The coup used the first 5 cards" in page
+    page = ask(client, event, people["dric"], calc="baccarat", cards="2 3 K K 5 9")
+    assert "Player: 2 K 5, total 7." in page and "Banker: 3 K 9, total 2." in page
+    assert "the player draws" in page and "Winner: Player." in page
+    # The house advantage under the licence's settings, exact: the banker's 1.06%.
+    assert "1.06%" in page and "Exact enumeration." in page
+
+
+def test_baccarat_natural_stops_the_coup(client, quebec):
+    event, people = quebec
+    page = ask(client, event, people["dric"], calc="baccarat", cards="8 3 K 4 9 9")
+    assert "A natural: no further card is dealt." in page and "Winner: Player." in page
+
+
+def test_craps_each_bets_state_after_each_roll(client, quebec):
+    event, people = quebec
+    page = ask(
+        client, event, people["dric"], calc="craps", rolls="6 8 6", bets=["pass", "dont_pass", "field"], wager="5"
+    )
+    assert "waits: the point is 6" in page
+    assert "wins, pays 1 to 1: $5.00" in page  # pass, on the point
+    assert "cannot be withdrawn" in page and "cannot be raised" in page
+    assert "1.41%" in page  # pass: 7/495, exact
+
+
+def test_blackjack_each_hand_scored_and_settled(client, quebec):
+    event, people = quebec
+    page = ask(
+        client,
+        event,
+        people["dric"],
+        calc="blackjack",
+        dealer="6 10 5",
+        h1_cards="A K",
+        h1_wager="2",
+        h2_cards="9 2 10",
+        h2_wager="5",
+        h2_action="double",
+    )
+    assert "Dealer: 6 10 5, 21." in page
+    assert "blackjack" in page and "pays 3 to 2" in page and "$3.00" in page
+    assert "push: the stake is returned" in page and "$10.00" in page  # the doubled 21 ties the dealer's 21
+    assert "confidence interval" in page
+
+
+def test_wheel_payout_from_the_tables_layout(client, quebec):
+    event, people = quebec
+    page = ask(
+        client,
+        event,
+        people["dric"],
+        calc="wheel_of_fortune",
+        wheel="WOF-1",
+        bet_symbol="$5",
+        bet="5",
+        landed="$5",
+        revolutions="3",
+    )
+    assert "The bet wins, pays 5 to 1." in page and "Pay-off: $25.00" in page
+    page = ask(
+        client,
+        event,
+        people["dric"],
+        calc="wheel_of_fortune",
+        wheel="WOF-1",
+        bet_symbol="$5",
+        bet="5",
+        landed="$5",
+        revolutions="2.5",
+    )
+    assert "No spin: the wheel made fewer than three full revolutions" in page and "Wheel of Fortune rule 8" in page
+
+
+@pytest.mark.parametrize(
+    "query, says",
+    [
+        ({"calc": "baccarat", "cards": "2 3 Z 4"}, "is not a card"),
+        ({"calc": "baccarat", "cards": "2 3"}, "needs at least 4 cards"),
+        ({"calc": "craps", "rolls": "6 13"}, "not a total of two dice"),
+        ({"calc": "craps", "rolls": "six"}, "is not a total of the dice"),
+        ({"calc": "blackjack", "dealer": "6 10", "h1_cards": "10 9", "h1_wager": "9"}, "Bets run from $1.00 to $5.00"),
+        ({"calc": "blackjack", "dealer": "A 10", "h1_cards": "10 9", "h1_wager": "4", "h1_insurance": "1"}, "half"),
+        ({"calc": "blackjack", "dealer": "6", "h1_cards": "10 9", "h1_wager": "five"}, "five"),
+        (
+            {
+                "calc": "wheel_of_fortune",
+                "wheel": "WOF-1",
+                "bet_symbol": "$9",
+                "bet": "1",
+                "landed": "$1",
+                "revolutions": "3",
+            },
+            "is not on this wheel",
+        ),
+        (
+            {"calc": "wheel_of_fortune", "wheel": "NOPE", "bet": "1", "revolutions": "3"},
+            "Choose one of the event's wheels.",
+        ),
+        (
+            {
+                "calc": "wheel_of_fortune",
+                "wheel": "WOF-1",
+                "bet_symbol": "$1",
+                "bet": "1",
+                "landed": "$1",
+                "revolutions": "x",
+            },
+            "revolutions are a number",
+        ),
+        ({"calc": "craps", "rolls": "6" * 300}, "At most 200 characters"),
+        ({"calc": "craps", "rolls": "６"}, "is not a total of the dice"),
+        ({"calc": "baccarat"}, "needs at least 4 cards; 0 were given"),
+        ({"calc": "blackjack", "dealer": "6 10 5"}, "At least one hand is settled."),
+        (
+            {"calc": "wheel_of_fortune", "wheel": "WOF-1", "bet_symbol": "$1", "landed": "$1", "revolutions": "3"},
+            "Enter the wager",
+        ),
+    ],
+)
+def test_bad_input_is_a_clear_message_and_writes_nothing(client, quebec, query, says):
+    event, people = quebec
+    before = snapshot()
+    page = ask(client, event, people["dric"], **query)
+    assert 'class="refusal"' in page and says in page.replace("&#x27;", "'")
+    assert snapshot() == before
+
+
+def test_answers_in_french(client, quebec):
+    event, people = quebec
+    page = ask(client, event, people["dric"], lang="fr-ca", calc="baccarat", cards="2 3 4 K 5 9")
+    assert "Gagnant" in page and "art. 37" in page
+    page = ask(client, event, people["dric"], lang="fr-ca", calc="craps", rolls="6 13")
+    assert "art. 95.14" in page
+
+
+def test_only_the_dric_the_auditor_and_the_administrator_reach_it(client, quebec, admin_user):
+    event, people = quebec
+    url = reverse("events:calculators", args=[event.slug])
+    for role in ("dealer", "chip_cashier"):
+        assert client.login(username=people[role].user.username, password=PASSWORD)
+        assert client.get(url).status_code == 403
+    assert client.login(username=people["auditor"].user.username, password=PASSWORD)
+    assert client.get(url).status_code == 200
+    client.force_login(admin_user)
+    assert client.get(url).status_code == 200
+    assert client.post(url).status_code == 405
+
+
+def test_the_dric_finds_it_in_the_navigation(client, quebec):
+    event, people = quebec
+    assert client.login(username=people["dric"].user.username, password=PASSWORD)
+    page = client.get(reverse("events:detail", args=[event.slug])).content.decode()
+    assert reverse("events:calculators", args=[event.slug]) in page
+    assert client.login(username=people["dealer"].user.username, password=PASSWORD)
+    page = client.get(reverse("events:detail", args=[event.slug])).content.decode()
+    assert reverse("events:calculators", args=[event.slug]) not in page
+
+
+def test_a_bad_total_after_the_field_is_decided_is_still_refused(client, quebec):
+    event, people = quebec
+    page = ask(client, event, people["dric"], calc="craps", rolls="4 13", bets=["field"])
+    assert "13 is not a total of two dice" in page

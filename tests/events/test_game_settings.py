@@ -1,0 +1,188 @@
+"""The licence's game settings (limits of baccarat and craps, a tie's payout, the banker's
+commission) and each wheel's layout: entered, refused with their rule, audited, shown."""
+
+import pytest
+from django.urls import reverse
+
+from audit.models import AuditEntry
+from events import game_rules, services, wheel_layouts
+from events.models import GameSettings, GameTable
+from events.rules import RuleViolation
+from tests.conftest import PASSWORD, add_person, make_event
+
+pytestmark = pytest.mark.django_db
+BACCARAT = {
+    "limits": ("2", "25"),
+    "player_pays": "1:1",
+    "banker_pays": "1:1",
+    "banker_commission": "5",
+    "tie_pays": "8:1",
+    "decks": "8",
+}
+
+
+@pytest.fixture
+def quebec(db):
+    """An event licensed for all four games, with a DRIC and a table of each."""
+    event = make_event("quebec", games=("blackjack", "wheel_of_fortune", "baccarat", "craps"))
+    dric = add_person(event, "dric", "dric")
+    for code, game in (("BJ-1", "blackjack"), ("WOF-1", "wheel_of_fortune"), ("BAC-1", "baccarat"), ("CR-1", "craps")):
+        services.table_create(event=event, code=code, game=game)
+    return event, dric
+
+
+def test_baccarat_and_craps_limits_are_the_licences_until_entered(quebec):
+    event, _dric = quebec
+    assert game_rules.limits(event, "blackjack").min_cents == 100
+    assert game_rules.limits(event, "baccarat") is None
+    assert "A winning tie bet pays" in game_rules.missing_settings(event, "baccarat")
+    services.game_settings_set(event=event, game="baccarat", entered=BACCARAT)
+    found = game_rules.limits(event, "baccarat")
+    assert (found.min_cents, found.max_cents) == (200, 2500)
+    assert game_rules.missing_settings(event, "baccarat") == []
+    assert AuditEntry.objects.filter(action="game_settings_set", event=event).exists()
+
+
+@pytest.mark.parametrize(
+    "figures, field",
+    [
+        ({"limits": ("5", "1")}, "max_bet"),
+        ({"limits": ("0", "1")}, "min_bet"),
+        ({"limits": ("1.005", "5")}, "min_bet"),
+        ({"tie_pays": "0:1"}, "tie_pays"),
+        ({"tie_pays": "eight"}, "tie_pays"),
+        ({"banker_commission": "30"}, "banker_commission"),
+        ({"banker_commission": "NaN"}, "banker_commission"),
+    ],
+)
+def test_bad_settings_are_refused_and_change_nothing(quebec, figures, field):
+    event, _dric = quebec
+    with pytest.raises(RuleViolation) as refused:
+        services.game_settings_set(event=event, game="baccarat", entered={**BACCARAT, **figures})
+    assert refused.value.field == field
+    assert not GameSettings.objects.exists()
+
+
+def test_a_game_with_seed_figures_or_not_licensed_has_no_settings(quebec):
+    event, _dric = quebec
+    with pytest.raises(RuleViolation, match="state its limits"):
+        services.game_settings_set(event=event, game="blackjack", entered={"limits": ("1", "5")})
+    other = make_event("ontario")
+    with pytest.raises(RuleViolation, match="does not authorize"):
+        services.game_settings_set(event=other, game="craps", entered={"limits": ("1", "5")})
+
+
+def test_the_administrator_enters_settings_on_the_games_page(client, quebec, admin_user):
+    event, dric = quebec
+    url = reverse("events:games", args=[event.slug])
+    client.force_login(admin_user)
+    page = client.get(url).content.decode()
+    assert "Not entered yet" in page and "settings-craps" in page
+    response = client.post(url, {"craps-game": "craps", "craps-min_bet": "1", "craps-max_bet": "10"})
+    assert response.status_code == 302
+    assert game_rules.limits(event, "craps").max_cents == 1000
+    refused = client.post(url, {"craps-game": "craps", "craps-min_bet": "9", "craps-max_bet": "2"})
+    assert refused.status_code == 200
+    assert "The maximum bet cannot be less than the minimum bet." in refused.content.decode()
+    assert game_rules.limits(event, "craps").max_cents == 1000
+    # The DRIC reads the figures but enters none: the licence is the administrator's.
+    assert client.login(username=dric.user.username, password=PASSWORD)
+    page = client.get(url).content.decode()
+    assert "Bets from $1.00 to $10.00" in page and "settings-craps" not in page
+    assert client.post(url, {"craps-game": "craps"}).status_code == 403
+
+
+def test_the_games_page_in_french(client, quebec, admin_user):
+    event, _dric = quebec
+    services.game_settings_set(event=event, game="craps", entered={"limits": ("1", "10")})
+    client.force_login(admin_user)
+    page = client.get(reverse("events:games", args=[event.slug]), HTTP_ACCEPT_LANGUAGE="fr-ca").content.decode()
+    assert "Mises de 1,00" in page and "Roue de la fortune" in page
+
+
+def test_a_new_wheel_table_gets_the_default_layout_and_others_none(quebec):
+    event, _dric = quebec
+    wheel = GameTable.objects.get(event=event, code="WOF-1")
+    assert wheel.wheel_layout == wheel_layouts.default_layout()
+    assert wheel_layouts.refusals(wheel.wheel_layout) == []
+    assert GameTable.objects.get(event=event, code="BJ-1").wheel_layout is None
+
+
+def test_the_dric_sets_a_wheel_layout(client, quebec):
+    event, dric = quebec
+    assert client.login(username=dric.user.username, password=PASSWORD)
+    url = reverse("events:wheel_layout", args=[event.slug, "WOF-1"])
+    response = client.post(url, {"layout": "1 1:1\n1 1:1\nStar 8:1\n"})
+    assert response.status_code == 302
+    assert GameTable.objects.get(code="WOF-1").wheel_layout["segments"] == [
+        {"symbol": "1", "to": 1, "per": 1},
+        {"symbol": "1", "to": 1, "per": 1},
+        {"symbol": "Star", "to": 8, "per": 1},
+    ]
+    page = client.get(url).content.decode()
+    assert "Star" in page and "8 to 1" in page and "3 segments." in page
+    assert AuditEntry.objects.filter(action="wheel_layout_set", event=event).exists()
+
+
+@pytest.mark.parametrize(
+    "layout, says",
+    [
+        ("1 1:1\nStar 9:1", "Wheel of Fortune rule 4"),
+        ("1 1:1\nStar 17:2", "cannot exceed 8 to 1"),
+        ("1 1:1\n1 2:1", "posted at two odds"),
+        ("1 1:1\nnot a segment", "is not a segment"),
+        ("", "This field is required"),
+    ],
+)
+def test_a_layout_that_breaks_the_rules_is_refused_and_changes_nothing(client, quebec, layout, says):
+    event, dric = quebec
+    before = GameTable.objects.get(code="WOF-1").wheel_layout
+    assert client.login(username=dric.user.username, password=PASSWORD)
+    response = client.post(reverse("events:wheel_layout", args=[event.slug, "WOF-1"]), {"layout": layout})
+    assert response.status_code == 200
+    assert says in response.content.decode()
+    assert GameTable.objects.get(code="WOF-1").wheel_layout == before
+
+
+def test_a_refused_layout_is_told_in_french(client, quebec):
+    event, dric = quebec
+    assert client.login(username=dric.user.username, password=PASSWORD)
+    response = client.post(
+        reverse("events:wheel_layout", args=[event.slug, "WOF-1"]),
+        {"layout": "Star 9:1"},
+        HTTP_ACCEPT_LANGUAGE="fr-ca",
+    )
+    page = response.content.decode()
+    assert "roue de la fortune" in page.lower() and "8" in page and "Star" in page
+
+
+def test_only_a_wheel_has_a_layout_page(client, quebec):
+    event, dric = quebec
+    assert client.login(username=dric.user.username, password=PASSWORD)
+    response = client.get(reverse("events:wheel_layout", args=[event.slug, "BJ-1"]))
+    assert response.status_code == 404
+    assert "is not a wheel of fortune" in response.content.decode()
+    assert client.get(reverse("events:wheel_layout", args=[event.slug, "NOPE"])).status_code == 404
+
+
+def test_the_baccarat_form_asks_for_every_figure_its_module_declares(client, quebec, admin_user):
+    event, _dric = quebec
+    url = reverse("events:games", args=[event.slug])
+    client.force_login(admin_user)
+    form = {
+        "baccarat-game": "baccarat",
+        "baccarat-min_bet": "2",
+        "baccarat-max_bet": "20",
+        "baccarat-player_pays": "1:1",
+        "baccarat-banker_pays": "1:1",
+        "baccarat-banker_commission": "5",
+        "baccarat-tie_pays": "9:1",
+        "baccarat-decks": "6",
+    }
+    assert client.post(url, form).status_code == 302
+    assert game_rules.figures(event, "baccarat")["tie_pays"] == (9, 1)
+    page = client.get(url).content.decode()
+    assert "9 to 1" in page and "less a commission of 5%" in page and "Banker: 1.0" in page
+    refused = client.post(url, {**form, "baccarat-tie_pays": "nine"}).content.decode()
+    assert "write the odds as two whole numbers" in refused
+    assert game_rules.figures(event, "baccarat")["tie_pays"] == (9, 1)

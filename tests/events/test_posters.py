@@ -1,0 +1,191 @@
+"""Each table's poster (T&C 1.4.1, 1.4.2, 1.4.3, 3.5), read back with poppler as a player would
+read it: the licence, the limits, the odds, 18+, the rules of play, in English and in French; a
+wheel's letters at least one inch high; black and red ink on white only."""
+
+import base64
+import re
+import subprocess
+import xml.etree.ElementTree as ET
+import zlib
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+
+from events import services
+from events.posters import SMALLEST_GLYPH_EM
+from tests.conftest import PASSWORD, add_person, make_event
+from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("poppler")]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "posters"
+TABLES = (("BJ-1", "blackjack"), ("WOF-1", "wheel_of_fortune"), ("BAC-1", "baccarat"), ("CR-1", "craps"))
+# Helvetica-Bold's ascent and descent (718 + 207 thousandths of an em): the height of the box
+# pdftotext -bbox gives a word, from which the word's font size is read back.
+BOX_EM = 0.925
+
+
+@pytest.fixture
+def quebec(db):
+    event = make_event("quebec", games=("blackjack", "wheel_of_fortune", "baccarat", "craps"))
+    dric = add_person(event, "dric", "dric")
+    for code, game in TABLES:
+        services.table_create(event=event, code=code, game=game)
+    services.game_settings_set(
+        event=event,
+        game="baccarat",
+        entered={
+            "limits": ("2", "25"),
+            "player_pays": "1:1",
+            "banker_pays": "1:1",
+            "banker_commission": "5",
+            "tie_pays": "8:1",
+            "decks": "8",
+        },
+    )
+    services.game_settings_set(event=event, game="craps", entered={"limits": ("1", "10")})
+    return event, dric
+
+
+def poster(table: str, lang: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    out = ARTIFACTS / f"{table}-{lang}.pdf"
+    call_command("poster", "quebec", table, "--lang", lang, "--out", str(out))
+    return out
+
+
+def text(path: Path) -> str:
+    layout = subprocess.run(["pdftotext", "-layout", str(path), "-"], check=True, capture_output=True, text=True)
+    read = " ".join(layout.stdout.replace("\u00a0", " ").split())
+    # pdftotext -layout loses the spaces around a lone "à" between digits in a narrow cell ("3à2"),
+    # though the page draws "(3 \340 2) Tj": put them back.
+    return re.sub(r"(\d)\s*([àÀ])\s*(\d)", r"\1 \2 \3", read)
+
+
+# What each poster must say, in each language: licence, limits, odds, age, and words of the rules.
+EXPECTED = {
+    ("BJ-1", "en"): ["F-2026-0117", "18+", "Bets from $1.00 to $5.00", "3 to 2", "2 to 1", "six (6) decks of cards"],
+    ("BJ-1", "fr"): ["F-2026-0117", "18+", "Mises de 1,00 $ à 5,00 $", "3 à 2", "2 à 1", "Six (6) jeux de cartes"],
+    ("BAC-1", "en"): ["F-2026-0117", "18+", "Bets from $2.00 to $25.00", "8 to 1", "commission of 5%", "natural"],
+    ("BAC-1", "fr"): ["F-2026-0117", "18+", "Mises de 2,00 $ à 25,00 $", "8 à 1", "moins une commission", "naturelle"],
+    ("CR-1", "en"): ["F-2026-0117", "18+", "Bets from $1.00 to $10.00", "2 to 1", "cannot be withdrawn"],
+    ("CR-1", "fr"): ["F-2026-0117", "18+", "Mises de 1,00 $ à 10,00 $", "2 à 1", "ne peuvent être retirées"],
+    ("WOF-1", "en"): ["F-2026-0117", "18+", "BETS FROM $1.00 TO $5.00", "8 TO 1", "THREE (3) FULL REVOLUTIONS"],
+    ("WOF-1", "fr"): ["F-2026-0117", "18+", "MISES DE 1,00 $ À 5,00 $", "8 À 1", "TROIS (3) TOURS COMPLETS"],
+}
+
+
+@pytest.mark.parametrize("table, lang", sorted(EXPECTED))
+def test_each_poster_says_what_the_rules_require(quebec, table, lang):
+    read = text(poster(table, lang))
+    for words in EXPECTED[(table, lang)]:
+        assert words in read, f"{table} {lang}: {words!r} not on the poster"
+
+
+def test_the_english_craps_poster_says_the_french_text_rules(quebec):
+    assert "the French text rules" in text(poster("CR-1", "en"))
+
+
+def words_with_boxes(path: Path):
+    """(word, box height in points, page) of every word of the PDF, from pdftotext -bbox."""
+    html = subprocess.run(["pdftotext", "-bbox", str(path), "-"], check=True, capture_output=True, text=True).stdout
+    root = ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", html).replace(' xmlns="http://www.w3.org/1999/xhtml"', ""))
+    for number, page in enumerate(root.iter("page"), start=1):
+        for word in page.iter("word"):
+            yield word.text or "", float(word.get("yMax")) - float(word.get("yMin")), number
+
+
+def test_every_letter_of_the_wheel_poster_is_at_least_an_inch_high(quebec):
+    """T&C 1.4.3. The measure: each word's font size is its box height over Helvetica-Bold's
+    ascent + descent (0.925 em); its shortest letter (a capital, or a digit) is 0.703 em of that.
+    Every word is in capitals, so no lowercase x-height is smaller."""
+    for lang in ("en", "fr"):
+        words = list(words_with_boxes(poster("WOF-1", lang)))
+        assert len({page for _w, _h, page in words}) > 1, "the text takes several pages"
+        for word, height, page in words:
+            assert word == word.upper(), f"{word!r} on page {page} has lowercase letters"
+            letter = height / BOX_EM * SMALLEST_GLYPH_EM
+            assert letter >= 72, f"{word!r} on page {page}: letters {letter:.1f} pt high, under one inch"
+
+
+def test_the_measure_would_catch_a_small_letter(quebec, tmp_path):
+    """The blackjack poster's body text, at reading size, is well under the inch."""
+    heights = [h for _w, h, _p in words_with_boxes(poster("BJ-1", "en"))]
+    assert min(heights) / BOX_EM * SMALLEST_GLYPH_EM < 20
+
+
+COLOUR_OPERATOR = re.compile(rb"([0-9.]+) ([0-9.]+) ([0-9.]+) (rg|RG)\b|([0-9.]+) (g|G)\b")
+
+
+def inks(path: Path) -> set[tuple[float, float, float]]:
+    """Every colour the PDF's pages set, from their drawing operators (rg/RG, g/G)."""
+    raw = path.read_bytes()
+    found = set()
+    for stream in re.finditer(rb"(?<!end)stream\r?\n(.*?)endstream", raw, re.S):
+        data = stream.group(1).strip()
+        if data.endswith(b"~>"):  # reportlab's ASCII85 then Flate
+            data = zlib.decompress(base64.a85decode(data[:-2].removeprefix(b"<~")))
+        for m in COLOUR_OPERATOR.finditer(data):
+            if m.group(4):
+                found.add(tuple(float(m.group(i)) for i in (1, 2, 3)))
+            else:
+                grey = float(m.group(5))
+                found.add((grey, grey, grey))
+    return found
+
+
+@pytest.mark.parametrize("table", [code for code, _game in TABLES])
+def test_black_or_red_letters_on_white_only(quebec, table):
+    path = poster(table, "fr")
+    used = inks(path)
+    assert (0.0, 0.0, 0.0) in used and used <= {(0.0, 0.0, 0.0), (1.0, 0.0, 0.0)}, used
+    # And as printed: every pixel is white, black or red, or an edge between white and one of them.
+    png = ARTIFACTS / f"{table}-fr-page"
+    subprocess.run(["pdftoppm", "-r", "40", "-f", "1", "-l", "2", "-png", str(path), str(png)], check=True)
+    from PIL import Image
+
+    red = False
+    for image in sorted(ARTIFACTS.glob(f"{table}-fr-page*.png")):
+        pixels = list(Image.open(image).convert("RGB").get_flattened_data())
+        odd = {(r, g, b) for r, g, b in pixels if abs(g - b) > 8 or r < g - 8}
+        assert not odd, f"{image.name}: colours neither black, red nor white: {sorted(odd)[:5]}"
+        red = red or any(r > 200 and g < 60 for r, g, b in pixels)
+    assert red, "the title is printed in red"
+
+
+def test_the_poster_is_served_and_linked_from_the_tables_page(client, quebec):
+    event, dric = quebec
+    assert client.login(username=dric.user.username, password=PASSWORD)
+    page = client.get(reverse("events:tables", args=[event.slug])).content.decode()
+    url = reverse("events:poster", args=[event.slug, "CR-1"])
+    assert f"{url}?lang=en" in page and f"{url}?lang=fr" in page
+    response = client.get(url, {"lang": "fr"})
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "served-CR-1-fr.pdf").write_bytes(response.content)
+    assert "Mises de 1,00 $ à 10,00 $" in text(ARTIFACTS / "served-CR-1-fr.pdf")
+
+
+def test_a_bad_language_or_an_unknown_table_is_a_clear_404(client, quebec):
+    event, dric = quebec
+    assert client.login(username=dric.user.username, password=PASSWORD)
+    response = client.get(reverse("events:poster", args=[event.slug, "CR-1"]), {"lang": "de"})
+    assert response.status_code == 404
+    assert "in English (lang=en) or in French (lang=fr)" in response.content.decode()
+    response = client.get(reverse("events:poster", args=[event.slug, "XX-9"]), {"lang": "en"})
+    assert response.status_code == 404 and "The event has no table XX-9." in response.content.decode()
+    with pytest.raises(CommandError, match="no table XX-9"):
+        call_command("poster", "quebec", "XX-9", "--out", "/dev/null")
+
+
+def test_a_poster_waits_for_the_licences_figures(client, quebec):
+    event, dric = quebec
+    event.game_settings.filter(game="craps").delete()
+    assert client.login(username=dric.user.username, password=PASSWORD)
+    response = client.get(reverse("events:poster", args=[event.slug, "CR-1"]), {"lang": "en"}, follow=True)
+    page = response.content.decode()
+    assert response.redirect_chain[-1][0] == reverse("events:games", args=[event.slug])
+    assert "cannot be printed: the administrator has not entered" in page
+    with pytest.raises(CommandError, match="has not entered"):
+        call_command("poster", "quebec", "CR-1", "--out", "/dev/null")
