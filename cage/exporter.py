@@ -20,6 +20,8 @@ from cage.models import Account, Posting, Signature, Slip
 from cage.money import cents_str
 from cage.slip_types import ACCOUNT, CASH, CHIPS, EXPENSE, HOURS, REASON, RUNNER_FIELD, SLIP_KINDS, TABLE, TARGET
 from cage.variances import reason_in_records
+from events import services as event_services
+from events import wheel_layouts
 from events.models import Event, GamingDay, Person
 
 FORMAT = "cage-records/1"
@@ -46,7 +48,7 @@ def export_event(event: Event) -> dict:
         "format": FORMAT,
         "event": _event(event),
         "people": [_person(p) for p in event.people.order_by("pk").prefetch_related("assignments")],
-        "tables": [{"id": t.code, "game": t.game} for t in event.tables.order_by("pk")],
+        "tables": [_table(t) for t in event.tables.order_by("pk")],
         "days": [_day(day, by_day[day.id]) for day in event.days.order_by("date").prefetch_related("shifts__person")],
     }
 
@@ -71,8 +73,18 @@ def _event(event: Event) -> dict:
         "licensee_address": event.licensee.address,
         "licensee_charitable_number": event.licensee.charitable_registration_number,
         "chip_colours": {d.key: d.colour for d in denominations if d.colour},
+        # The licence's figures of the games whose seeds state none, as the administrator typed them.
+        "game_settings": {row.game: event_services.game_settings_entered(row) for row in event.game_settings.all()},
     }
     return spec | {k: v for k, v in optional.items() if v}
+
+
+def _table(table) -> dict:
+    spec = {"id": table.code, "game": table.game}
+    if table.wheel_layout:
+        # A wheel's segments as they are typed, one "symbol to:per" each, in wheel order.
+        spec["layout"] = wheel_layouts.text(table.wheel_layout).splitlines()
+    return spec
 
 
 def _person(person: Person) -> dict:

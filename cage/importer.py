@@ -258,6 +258,7 @@ class _Importer:
         self.chip_set(event, data["event"].get("chip_denominations"), data["event"].get("chip_colours"))
         self.staff(event, data.get("people"))
         self.table_list(event, data.get("tables"))
+        self.game_settings(event, data["event"].get("game_settings"))
         if self.problems:
             return event  # the records need a sound setup; report what is wrong with it first
         # Who holds which role, read once: no record changes a role (cage.services.memo).
@@ -458,10 +459,33 @@ class _Importer:
                 code = _text(spec.get("id"), f"tables[{i}].id", self.problems)
                 if code:
                     self.tables[code] = event_services.table_create(event=event, code=code, game=spec.get("game"))
+                    layout = spec.get("layout")
+                    if layout is not None:
+                        # An extension: a wheel's segments as typed, checked by its rules (seed 001).
+                        if not isinstance(layout, list) or not all(isinstance(line, str) for line in layout):
+                            raise RuleViolation(
+                                _('layout: a list of segments, each written as a symbol and its odds ("$5 5:1")'),
+                                FORMAT,
+                                field="layout",
+                            )
+                        event_services.wheel_layout_set(table=self.tables[code], layout_text="\n".join(layout))
             except RuleViolation as exc:
                 self.problems.append(_at(f"tables[{i}].{exc.field or 'game'}", exc))
             except ValidationError as exc:
                 self.problems.append(_at(f"tables[{i}]", _cited(_messages(exc))))
+
+    def game_settings(self, event, settings) -> None:
+        """An extension: the licence's figures of the games whose seeds state none, as typed."""
+        if settings is None:
+            return
+        if not isinstance(settings, dict) or not all(isinstance(v, dict) for v in settings.values()):
+            self.problems.append(_at("event.game_settings", _cited(_("an object of game: its figures is required"))))
+            return
+        for game, entered in settings.items():
+            try:
+                event_services.game_settings_set(event=event, game=game, entered=entered)
+            except RuleViolation as exc:
+                self.problems.append(_at(f"event.game_settings.{game}.{exc.field or 'game'}", exc))
 
     # --- days and records --------------------------------------------------------------------
 
