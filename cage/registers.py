@@ -80,6 +80,10 @@ def column(label, *, order_by=None, number=False, **kwargs) -> tables.Column:
     )
 
 
+# What a slip's chips and amount read while its day is counted blind.
+BLIND = _("Hidden until the counts are in (blind count)")
+
+
 class RegisterTable(tables.Table):
     """One row per slip (cage.selectors.registers.RegisterRow)."""
 
@@ -101,8 +105,9 @@ class RegisterTable(tables.Table):
         attrs = {"class": "grid register", "id": "register"}
         row_attrs = {"class": lambda record: f"state-{record.state}"}
 
-    def __init__(self, data, *, event, **kwargs):
+    def __init__(self, data, *, event, hidden_days=frozenset(), **kwargs):
         self.event = event
+        self.hidden_days = hidden_days  # days counted blind tonight: no chips or amounts shown
         super().__init__(data, **kwargs)
 
     def get_column_class_names(self, classes_set, bound_column):
@@ -119,10 +124,14 @@ class RegisterTable(tables.Table):
     def render_time(self, value):
         return clock(value)
 
-    def render_chips(self, value):
+    def render_chips(self, value, record):
+        if record.day in self.hidden_days:
+            return format_html('<span class="blind-note">{}</span>', BLIND)
         return format_html_join("", '<span class="line">{}</span>', ((line,) for line in value))
 
-    def render_amount(self, value):
+    def render_amount(self, value, record):
+        if record.day in self.hidden_days:
+            return format_html('<span class="blind-note">{}</span>', BLIND)
         return "" if value is None else dollars(value)
 
     def render_state(self, record):
@@ -147,10 +156,12 @@ class RegisterTable(tables.Table):
     def value_time(self, value):
         return value.strftime("%H:%M")
 
-    def value_chips(self, value):
-        return "; ".join(value)
+    def value_chips(self, value, record):
+        return str(BLIND) if record.day in self.hidden_days else "; ".join(value)
 
-    def value_amount(self, value):
+    def value_amount(self, value, record):
+        if record.day in self.hidden_days:
+            return str(BLIND)
         return "" if value is None else cents_str(value)
 
     def value_state(self, record):

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from cage.models import Account
 from cage.selectors import people
-from cage.selectors.counts import blind_places
+from cage.selectors.counts import blind_places, books_blind
 from cage.selectors.slips import to_sign_at_my_table
 from events.access import ROLE_PHRASES, RoleRefused, event_access, in_role_order, standing
 from events.models import Event, Role
@@ -45,6 +45,8 @@ def mine(request, slug):
             "holdings_blind": runner and f"{Account.Kind.RUNNER}:{person.code}" in blind_places(day),
             "tips": people.tip_shares(event, person) if on_floor and Role.DEALER in access.roles else None,
             "slips": people.day_slips(day, person) if on_floor else [],
+            # Added up, the day's amounts would give the counted places' books away (books_blind).
+            "amounts_blind": on_floor and bool(books_blind(day)),
             **_to_sign(event, person if on_floor else None, access.roles),
         },
     )

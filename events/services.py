@@ -27,7 +27,8 @@ from audit.services import record
 
 from . import game_rules, games, lockout, wheel_layouts
 from .compliance import ADULT_AGE, describe_gap, roster_gaps, underage
-from .game_text import section_lazy
+from .game_text import refusal_message, section_lazy
+from .games import wheel_of_fortune
 from .local import clock, moment, zone_name
 from .models import (
     DESIGNATED,
@@ -176,10 +177,30 @@ def wheel_layout_set(*, table: GameTable, layout_text: str) -> GameTable:
             field="layout",
         )
     layout = wheel_layouts.parse(layout_text, limits_from=table.wheel_layout)
-    refused = wheel_layouts.refusals(layout)
+    refused = wheel_of_fortune.check_layout(layout)
     if refused:
-        # Each refusal names its own rule; the whole cites the rules a layout keeps.
-        raise RuleViolation(" ".join(refused), section_lazy("Wheel of Fortune rules 2, 3, 4, 5"), field="layout")
+        # Every broken rule at once, each sentence once; the refusal cites the sections it applies.
+        sections = sorted(
+            {r.section for r in refused}, key=lambda section: [int(n) for n in re.findall(r"\d+", section)]
+        )
+        raise RuleViolation(
+            " ".join(refusal_message(r) for r in refused),
+            section_lazy("; ".join(sections)),
+            field="layout",
+        )
+    losing = {symbol: edge for symbol, edge in wheel_of_fortune.house_advantages(layout).items() if edge <= 0}
+    if losing:
+        # No seed states it, but a wheel that pays back all it takes in, or more, raises nothing for the
+        # charity and can lose the bank: the DRIC's dispute page would show the house's advantage as negative.
+        raise RuleViolation(
+            _(
+                "A bet on %(symbols)s would pay back on average all it takes in, or more: a layout keeps an "
+                "advantage for the house on every bet (put fewer segments of it on the wheel, or pay it less)."
+            )
+            % {"symbols": ", ".join(losing)},
+            wheel_layouts.HOUSE_KEEPS,
+            field="layout",
+        )
     old = table.wheel_layout
     table.wheel_layout = layout
     table.save(update_fields=["wheel_layout"])

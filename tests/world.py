@@ -91,7 +91,9 @@ def payload(world: World, case: str, which) -> dict:
         },
         "events:tables": {"code": "BJ-9", "game": "blackjack"},
         "events:chips": {"value": "100", "colour": "black"},
-        "events:wheel_layout": {"layout": "1 1:1\n2 2:1\n5 5:1"},
+        "events:wheel_layout": {
+            "layout": "1 1:1\n2 2:1\n1 1:1\n5 5:1\n1 1:1\n2 2:1\n1 1:1\nStar 8:1\n2 2:1\nJoker 8:1"
+        },
         "events:people": {"code": "newbie", "name": "New Person", "born_on": "1990-01-01", "registration": "good"},
         "events:role_add": {"person": c.runner2.pk, "role": Role.DEALER},
         "events:login_give": {"person": c.event.people.get(code="walkin").pk, "username": "walkin-login"},

@@ -44,11 +44,13 @@ def test_settings_layout_and_poster_links(page, django_user_model):
     page.wait_for_selector("#layout-form .errorlist")
     assert "cannot exceed 8 to 1" in page.inner_text("#layout-form")
     at_both_widths(page, "wheel-layout-refused")
-    page.fill("#layout-form textarea", "$1 1:1\n$1 1:1\nStar 8:1")
+    # Ten segments; the house keeps an advantage on every bet.
+    wheel = ["$1 1:1", "$2 2:1", "$1 1:1", "$5 5:1", "$1 1:1", "$2 2:1", "$1 1:1", "Star 8:1", "$2 2:1", "Joker 8:1"]
+    page.fill("#layout-form textarea", "\n".join(wheel))
     page.click("#layout-form button[type=submit]")
     page.wait_for_selector(".messages .success")
     assert "Star" in page.inner_text("#paytable")
-    assert len(GameTable.objects.get(code="WOF-1").wheel_layout["segments"]) == 3
+    assert len(GameTable.objects.get(code="WOF-1").wheel_layout["segments"]) == 10
     at_both_widths(page, "wheel-layout-saved")
 
     response = page.request.get(f"/events/{event.slug}/tables/CR-1/poster.pdf?lang=fr")

@@ -192,3 +192,20 @@ def test_cash_over_short_reads_not_counted_yet_before_any_cash_count(client, cas
     count(cast, "chip_bank", chips={"1": 9}, reason="one chip missing")
     totals = sheet_html(page(client, "cage:day_close", cast), "totals")
     assert "-$1.00" in row_with(totals, "Chip over/short")
+
+
+def test_the_register_its_csv_and_my_slips_show_no_amount_of_the_day_until_the_bank_is_counted(client, cast):
+    reconciled(cast)
+    login(client, cast, "chip_cashier")
+    register = page(client, "cage:register", cast)
+    assert "Chip sale 1" in register and HIDDEN in register
+    assert "$45.00" not in register and "45 × $1" not in register
+    csv = client.get(reverse("cage:register", args=[cast.event.slug]), {"export": "csv"}).content.decode()
+    assert "Chip sale 1" in csv and HIDDEN in csv and "45.00" not in csv
+    mine = page(client, "cage:mine", cast)
+    assert "Chip sale 1" in mine and HIDDEN in element(mine, "my-slips") and "$45.00" not in mine
+
+    count_the_bank(cast)
+    register = page(client, "cage:register", cast)
+    assert "$45.00" in register and "45 × $1" in register and HIDDEN not in register
+    assert "$45.00" in page(client, "cage:mine", cast)

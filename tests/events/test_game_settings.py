@@ -112,15 +112,14 @@ def test_the_dric_sets_a_wheel_layout(client, quebec):
     event, dric = quebec
     assert client.login(username=dric.user.username, password=PASSWORD)
     url = reverse("events:wheel_layout", args=[event.slug, "WOF-1"])
-    response = client.post(url, {"layout": "1 1:1\n1 1:1\nStar 8:1\n"})
+    # Ten segments; the house keeps an advantage on every bet (Star: 1 in 10 at 8 to 1 keeps 10%).
+    typed = ["1 1:1", "2 2:1", "1 1:1", "5 5:1", "1 1:1", "2 2:1", "1 1:1", "Star 8:1", "2 2:1", "Joker 8:1"]
+    response = client.post(url, {"layout": "\n".join(typed) + "\n"})
     assert response.status_code == 302
-    assert GameTable.objects.get(code="WOF-1").wheel_layout["segments"] == [
-        {"symbol": "1", "to": 1, "per": 1},
-        {"symbol": "1", "to": 1, "per": 1},
-        {"symbol": "Star", "to": 8, "per": 1},
-    ]
+    segments = GameTable.objects.get(code="WOF-1").wheel_layout["segments"]
+    assert [f"{s['symbol']} {s['to']}:{s['per']}" for s in segments] == typed
     page = client.get(url).content.decode()
-    assert "Star" in page and "8 to 1" in page and "3 segments." in page
+    assert "Star" in page and "8 to 1" in page and "10 segments." in page
     assert AuditEntry.objects.filter(action="wheel_layout_set", event=event).exists()
 
 
@@ -132,6 +131,8 @@ def test_the_dric_sets_a_wheel_layout(client, quebec):
         ("1 1:1\n1 2:1", "posted at two odds"),
         ("1 1:1\nnot a segment", "is not a segment"),
         ("", "This field is required"),
+        # Two segments paying 1:1 and 2:1: the $2 bet pays back one and a half times what it takes in.
+        ("$1 1:1\n$2 2:1", "A bet on $1, $2 would pay back on average all it takes in, or more"),
     ],
 )
 def test_a_layout_that_breaks_the_rules_is_refused_and_changes_nothing(client, quebec, layout, says):
@@ -186,3 +187,12 @@ def test_the_baccarat_form_asks_for_every_figure_its_module_declares(client, que
     refused = client.post(url, {**form, "baccarat-tie_pays": "nine"}).content.decode()
     assert "write the odds as two whole numbers" in refused
     assert game_rules.figures(event, "baccarat")["tie_pays"] == (9, 1)
+
+
+def test_a_layout_breaking_two_rules_names_each_once(quebec):
+    event, _dric = quebec
+    with pytest.raises(RuleViolation) as refused:
+        services.wheel_layout_set(table=event.tables.get(code="WOF-1"), layout_text="$5 10:1\n$1 1:1\n$1 1:1")
+    text = str(refused.value)
+    assert text.count("Wheel of Fortune rule 4") == 1 and text.count("Wheel of Fortune rule 5") == 1
+    assert text.endswith("(Wheel of Fortune rule 4; Wheel of Fortune rule 5)"), text
