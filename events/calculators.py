@@ -123,7 +123,8 @@ def baccarat_coup(query) -> Answer:
 # --- craps (S-13.1, r. 3, s. 95.14) -------------------------------------------------------------
 
 
-def craps_rolls(query) -> Answer:
+def craps_rolls(query, *, limits=None) -> Answer:
+    """`limits`: the licence's betting limits of craps (game_rules.limits), checked against the wager."""
     try:
         words = _words(_text(query, "rolls"))
         if not words:
@@ -139,6 +140,10 @@ def craps_rolls(query) -> Answer:
             rolls.append(int(word))
         bets = [bet for bet in query.getlist("bets") if bet in CRAPS_BETS] or list(CRAPS_BETS)
         wager = _money(query, "wager", required=False)
+        if wager is not None and limits is not None:
+            refusal = craps.GAME.check_bet(wager, limits=(limits.min_cents, limits.max_cents))
+            if refusal is not None:
+                return Answer(refusal=refusal_sentence(refusal))
         for bet in bets:
             craps.settle(bet, rolls)  # every total is checked, even after the bet is decided
         states = {bet: craps.settle_each_roll(bet, rolls) for bet in bets}

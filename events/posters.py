@@ -16,6 +16,7 @@ from xml.sax.saxutils import escape
 
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import TABLOID, landscape, letter
 from reportlab.lib.styles import ParagraphStyle
@@ -196,8 +197,10 @@ def _baccarat_tables() -> list:
     )
     head = [_("Banker's first two cards total"), _("Player takes no third card")] + [str(v) for v in range(10)]
     rows = [head, ["0-1-2", _("Draws a third card")] + [""] * 10]
+    # The table's letters are the legend's, in the reader's language (French: T tire, A arrête).
+    letter = {"H": pgettext("baccarat table: draws a third card", "H"), "S": pgettext("baccarat table: stands", "S")}
     for total, (alone, by_card) in BANKER_TABLE.items():
-        rows.append([str(total), alone, *by_card])
+        rows.append([str(total), letter[alone], *(letter[c] for c in by_card)])
     rows.append(["7", _("Stands")] + [""] * 10)
     banker = Table(
         [[_p(cell, CELL_HEAD if i == 0 else CELL) for cell in row] for i, row in enumerate(rows)],

@@ -157,7 +157,7 @@ def calculators(request, slug):
         if asked == code:
             answer = {
                 "baccarat": lambda: calc.baccarat_coup(query),
-                "craps": lambda: calc.craps_rolls(query),
+                "craps": lambda: calc.craps_rolls(query, limits=game_rules.limits(event, "craps")),
                 "blackjack": lambda: calc.blackjack_round(query),
                 "wheel_of_fortune": lambda: calc.wheel_spin(query, wheels),
             }[code]()

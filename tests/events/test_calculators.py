@@ -127,6 +127,8 @@ def test_wheel_payout_from_the_tables_layout(client, quebec):
         ({"calc": "baccarat", "cards": "2 3"}, "needs at least 4 cards"),
         ({"calc": "craps", "rolls": "6 13"}, "not a total of two dice"),
         ({"calc": "craps", "rolls": "six"}, "is not a total of the dice"),
+        # The licence's craps limits in the fixture: $1 to $5.
+        ({"calc": "craps", "rolls": "7", "wager": "500"}, "Bets run from $1.00 to $5.00"),
         ({"calc": "blackjack", "dealer": "6 10", "h1_cards": "10 9", "h1_wager": "9"}, "Bets run from $1.00 to $5.00"),
         ({"calc": "blackjack", "dealer": "A 10", "h1_cards": "10 9", "h1_wager": "4", "h1_insurance": "1"}, "half"),
         ({"calc": "blackjack", "dealer": "6", "h1_cards": "10 9", "h1_wager": "five"}, "five"),

@@ -189,3 +189,13 @@ def test_a_poster_waits_for_the_licences_figures(client, quebec):
     assert "cannot be printed: the administrator has not entered" in page
     with pytest.raises(CommandError, match="has not entered"):
         call_command("poster", "quebec", "CR-1", "--out", "/dev/null")
+
+
+@pytest.mark.parametrize("lang,draws,stands", [("en", "H", "S"), ("fr", "T", "A")])
+def test_the_banker_s_table_is_written_with_the_legend_s_letters(quebec, lang, draws, stands):
+    # Section 37's row for a banker's 3: draws on every third card but an 8.
+    path = poster("BAC-1", lang)
+    layout = subprocess.run(["pdftotext", "-layout", str(path), "-"], check=True, capture_output=True, text=True)
+    lines = [line.split() for line in layout.stdout.splitlines()]
+    row = next(words for words in lines if words[:1] == ["3"] and len(words) == 12)
+    assert row[1:] == [draws] * 9 + [stands, draws], row
