@@ -74,6 +74,8 @@ def _refused(exc) -> str:
 
 def _money(query, name: str, *, required: bool = True) -> int | None:
     text = _text(query, name).replace("$", "").strip()
+    if re.fullmatch(r"[0-9]+,[0-9]{1,2}", text):
+        text = text.replace(",", ".")  # "7,50": a decimal comma, as French writes it (and the slips take)
     if not text and not required:
         return None
     if not text:
@@ -311,13 +313,13 @@ def _blackjack_house() -> tuple[float, float, float]:
 
 def blackjack_house_text() -> str:
     estimate, low, high = _blackjack_house()
+    # Said as an estimate and its margin: a bound below zero, read alone, looks like a player's edge.
     return _(
-        "%(estimate)s (95%% confidence interval %(low)s to %(high)s; seeded simulation of six-deck shoes, "
-        "the strategy best for these rules)"
+        "about %(estimate)s, give or take %(margin)s (95%% confidence; a seeded simulation of six-deck shoes "
+        "played with the strategy best for these rules)"
     ) % {
         "estimate": game_rules.house_text(estimate),
-        "low": game_rules.house_text(low),
-        "high": game_rules.house_text(high),
+        "margin": game_rules.house_text((high - low) / 2),
     }
 
 

@@ -39,11 +39,11 @@ def _first(characters, test) -> str | None:
 
 
 def _named(character: str) -> str:
-    """A character as a message can show it: "１" (FULLWIDTH DIGIT ONE), or U+0000 for the invisible."""
-    name = unicodedata.name(character, "")
+    """A character as a message can show it, in any language: "a"; "１" (U+FF11) where it may look
+    like a plain one; U+0000 for the invisible. (Unicode's own names are English only.)"""
     if unicodedata.category(character)[0] in "CZ" and character != " ":
-        return f"U+{ord(character):04X}" + (f" ({name})" if name else "")
-    return f"“{character}”" + (f" ({name})" if name else "")
+        return f"U+{ord(character):04X}"
+    return f"“{character}”" + ("" if character.isascii() else f" (U+{ord(character):04X})")
 
 
 def raw_input_problem(field: forms.Field, value) -> str | None:

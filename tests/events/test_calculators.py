@@ -89,7 +89,8 @@ def test_blackjack_each_hand_scored_and_settled(client, quebec):
     assert "Dealer: 6 10 5, 21." in page
     assert "blackjack" in page and "pays 3 to 2" in page and "$3.00" in page
     assert "push: the stake is returned" in page and "$10.00" in page  # the doubled 21 ties the dealer's 21
-    assert "confidence interval" in page
+    # An estimate and its margin, never a bound below zero that reads as the player's edge.
+    assert "give or take" in page and "95% confidence" in page
 
 
 def test_wheel_payout_from_the_tables_layout(client, quebec):
@@ -211,3 +212,9 @@ def test_a_bad_total_after_the_field_is_decided_is_still_refused(client, quebec)
     event, people = quebec
     page = ask(client, event, people["dric"], calc="craps", rolls="4 13", bets=["field"])
     assert "13 is not a total of two dice" in page
+
+
+def test_a_wager_with_a_decimal_comma_is_read_as_french_writes_it(client, quebec):
+    event, people = quebec
+    page = ask(client, event, people["dric"], lang="fr-ca", calc="craps", rolls="7", bets=["pass"], wager="2,50")
+    assert "2,50" in page and "n’est pas" not in page
