@@ -192,7 +192,7 @@ class Reader:
         if isinstance(value, dict):
             if not value:
                 return "—"
-            return "; ".join(named(self.key(k, key), self.value(k, v, key)) for k, v in value.items())
+            return "; ".join(named(self.key(k, key), self.value(k, value[k], key)) for k in in_order(value))
         if isinstance(value, list):
             return ", ".join(self.value(key, v, parent) for v in value) or "—"
         if parent == "chips" and isinstance(value, int):
@@ -238,7 +238,7 @@ class Reader:
                     values["slip"] = entry.slip.number
                 if "voids" in values and entry.slip.voids_id is not None:
                     values["voids"] = entry.slip.voids.number
-        keys = list(new) + [k for k in old if k not in new]
+        keys = in_order({**old, **new})
         return [
             (
                 self.key(k),
@@ -265,6 +265,19 @@ class Reader:
         if isinstance(values.get("capacity"), str):
             values["capacity"] = capacity_name(values["capacity"]).lower()
         return values
+
+
+# The order a reader meets recorded values in. PostgreSQL keeps JSON objects with their keys
+# reordered (jsonb), SQLite as written: the trail reads them in this one order on both.
+READING_ORDER = [
+    "date", "day", "status", "slip", "voids", "table", "game", "runner", "person", "name", "role", "capacity",
+    "account", "instrument", "chips", "cash", "amount", "expected", "counted", "variance", "reason", "signed",
+]  # fmt: skip
+
+
+def in_order(values: dict) -> list[str]:
+    known = {key: n for n, key in enumerate(READING_ORDER)}
+    return sorted(values, key=lambda key: (known.get(key, len(known)), key))
 
 
 def named(name: str, value: str) -> str:

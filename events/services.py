@@ -221,6 +221,7 @@ MOST_COMMISSION = Decimal("25")
 ODDS = re.compile(r"([0-9]{1,4}) *(?::| to | à ) *([0-9]{1,4})")
 
 
+@transaction.atomic
 def game_settings_set(*, event: Event, game: str, entered: dict) -> GameSettings:
     """The licence's figures for a game whose seed states none, as its module declares them
     (events.games.base.Setting), entered by the licensee's administrator and posted at every
