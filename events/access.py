@@ -47,6 +47,8 @@ EVENT_PAGES = (
     ("cage:mine", _("My slips")),
     ("events:days", _("Gaming days")),
     ("events:tables", _("Tables")),
+    # The games' limits, odds and posters, and for the administrator the licence's figures.
+    ("events:games", _("Games")),
     ("events:chips", _("Chip set")),
     ("events:people", _("People")),
     ("events:compliance", _("Compliance")),

@@ -196,3 +196,11 @@ def test_a_layout_breaking_two_rules_names_each_once(quebec):
     text = str(refused.value)
     assert text.count("Wheel of Fortune rule 4") == 1 and text.count("Wheel of Fortune rule 5") == 1
     assert text.endswith("(Wheel of Fortune rule 4; Wheel of Fortune rule 5)"), text
+
+
+def test_the_games_page_is_in_everyone_s_navigation(client, quebec):
+    event, dric = quebec
+    assert client.login(username=dric.user.username, password=PASSWORD)
+    page = client.get(reverse("events:tables", args=[event.slug])).content.decode()
+    nav = page.split('<nav class="event"', 1)[1].split("</nav>", 1)[0]
+    assert f'href="{reverse("events:games", args=[event.slug])}">Games</a>' in nav
