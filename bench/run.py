@@ -4,7 +4,8 @@ PostgreSQL for a small and a large generated event, each beside its floor.
 Every product figure is a whole `manage.py` process (start-up included, as a cashier's or an
 auditor's command would pay it) or, for the close and the pages, a measurement inside one process
 (bench/probe.py). Peak memory is the process's maximum resident set. The floor (bench/floor.py)
-writes the same slips and postings with plain executemany and sums them with one GROUP BY.
+writes the same slips and postings with plain executemany and sums them with one GROUP BY. On
+PostgreSQL the peer (bench/peer) posts the same legs through django-hordak, in its own environment.
 
 Then the real server: gunicorn with 4 workers on a fresh database of each kind, and 1, 4 and 16
 cashiers' terminals posting sales and fills for BENCH_LOAD_SECONDS (20) seconds (bench/load.py):
@@ -31,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import floor  # noqa: E402
+from bench import floor, peer  # noqa: E402
 from tests.records_generator import generated_event, record_count  # noqa: E402
 
 PG_SERVER = os.environ.get("PG_URL", "postgres://postgres@127.0.0.1:5432/postgres").rsplit("/", 1)[0] + "/postgres"
@@ -120,6 +121,8 @@ def measure(kind: str, size: str, path: Path, facts: dict, directory: Path) -> d
             if kind == "sqlite"
             else floor.postgres_floor(PG_SERVER, slips, postings)
         )
+        if kind == "postgres":
+            figures["peer"] = peer.measure(PG_SERVER, postings)
         return figures
     finally:
         database.drop()
@@ -168,6 +171,20 @@ def markdown(results: dict, shapes: dict, startup: float) -> str:
     lines += ["| database | event | write s | sum s |", "|---|---|---:|---:|"]
     for (kind, size), f in results.items():
         lines.append(f"| {kind} | {size} | {f['floor']['write_seconds']:.3f} | {f['floor']['sum_seconds']:.4f} |")
+    peers = [(kind, size, f) for (kind, size), f in results.items() if "peer" in f]
+    if peers:
+        lines += ["", "Peer: the same postings through django-hordak 2.0 (bench/peer), one transaction per slip:", ""]
+        lines += [
+            "| database | event | legs | peer s | peer ms/leg | product ms/posting | product / peer |",
+            "|---|---|---:|---:|---:|---:|---:|",
+        ]
+        for kind, size, f in peers:
+            theirs = f["peer"]["seconds"] / max(f["peer"]["legs"], 1)
+            ours = f["import"]["seconds"] / max(f["postings"], 1)
+            lines.append(
+                f"| {kind} | {size} | {f['peer']['legs']:,} | {f['peer']['seconds']:.2f} | {theirs * 1000:.3f} "
+                f"| {ours * 1000:.3f} | {ours / theirs:.1f}x |"
+            )
     return "\n".join(lines) + "\n"
 
 
