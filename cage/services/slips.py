@@ -126,7 +126,7 @@ def rostered_runners(day: GamingDay) -> set[int]:
     memo = remembered.current()
     if memo is not None and day.pk in memo.runners:
         return memo.runners[day.pk]
-    runners = set(day.shifts.filter(role=Role.RUNNER).values_list("person_id", flat=True))
+    runners = set(rostered(day, Role.RUNNER))
     if memo is not None:
         memo.runners[day.pk] = runners
     return runners
