@@ -7,7 +7,9 @@ their own signing PIN, or later from their own session (the dealer at the table,
 queue). Capacities left blank wait for that later signature (DESIGN: slips and signatures).
 """
 
+import datetime
 import uuid
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django import forms
@@ -22,7 +24,9 @@ from cage.fields import BillsAndCoins, CashField, ChipCountField, ConfirmLargeAm
 from cage.local import clock
 from cage.models import Account, CountShown, Slip, SlipType
 from cage.money import dollars
-from cage.selectors.counts import blind_places, count_states
+from cage.selectors.counts import blind_places, count_states, standing_counts
+from cage.selectors.offered import tables_for
+from cage.services.day import recount_text
 from cage.services.ledger import account_label, balance, chips_label
 from cage.slip_types import (
     ACCOUNT,
@@ -40,7 +44,7 @@ from cage.slip_types import (
 )
 from cage.variances import VARIANCE_REASONS
 from events.form_input import CheckedInput
-from events.models import GameTable, GamingDay, Person, Role
+from events.models import GamingDay, Person, Role
 from events.roster import rostered
 from events.rules import RuleViolation, cite
 from events.services import pin_verify
@@ -62,17 +66,6 @@ EXPENSE_LABELS = {
     "bank_charges": gettext_lazy("Bank charges"),
     "advertising": gettext_lazy("Advertising"),
     "other": gettext_lazy("Other"),
-}
-
-# Which tables a slip type is written for: a table opens and is stocked while closed, and is
-# filled, credited and closed while open.
-TABLE_STATES = {
-    SlipType.TABLE_ISSUE: GameTable.State.CLOSED,
-    SlipType.TABLE_RETURN: GameTable.State.CLOSED,
-    SlipType.TABLE_OPEN: GameTable.State.CLOSED,
-    SlipType.FILL: GameTable.State.OPEN,
-    SlipType.CREDIT: GameTable.State.OPEN,
-    SlipType.TABLE_CLOSE: GameTable.State.OPEN,
 }
 
 # The fixed places the cage counts, by their account's code (runners are "runner:<id>").
@@ -116,6 +109,20 @@ def recounts_after_payout(day) -> list[str]:
     return [account_label(states[kind].account) for kind in PAYOUT_MOVES if kind in states and states[kind].counted]
 
 
+@dataclass(frozen=True)
+class StandingCount:
+    """The day's count of a place as a fresh count form shows it (SlipForm.count_standing)."""
+
+    state: str  # "shown": set beside the books, not recorded; "recorded": stands; "again": undone
+    place: str
+    counted_by: str = ""
+    verified_by: str = ""
+    at: datetime.datetime | None = None
+    slip: Slip | None = None
+    lines: list = field(default_factory=list)  # [(count or None, what)]
+    again: str = ""  # why it is to be counted again
+
+
 class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
     # One per form shown: a second POST of the same form is recognised and records nothing.
     request_key = forms.CharField(widget=forms.HiddenInput, max_length=40)
@@ -135,9 +142,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         self.denominations = list(event.denominations.all())
         fields = kind.fields
         if TABLE in fields:
-            tables = event.tables.all()
-            if kind.type in TABLE_STATES:
-                tables = tables.filter(state=TABLE_STATES[kind.type])
+            tables = tables_for(day, kind.type)
             self.fields["table"] = TableChoice(label=_("Table"), queryset=tables, empty_label=_("Choose the table"))
         if RUNNER_FIELD in fields:
             runners = people_with(event, [Role.RUNNER])
@@ -218,10 +223,17 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         if kind.type == SlipType.COUNT:
             # A blind count: the counter does not see the books until the count is in. A variance
             # then gets a reason from the list, with words of their own for "other".
+            # Nothing is chosen for the counter: the empty choice asserts nothing about the books,
+            # and a count that differs from them is refused without a reason (compare_with_the_books,
+            # and the service itself).
             self.fields["variance_reason"] = forms.ChoiceField(
                 label=_("Reason for a variance"),
-                choices=[("", _("None: the count matches the books"))] + list(VARIANCE_REASONS.items()),
+                choices=[("", _("Choose a reason…"))] + list(VARIANCE_REASONS.items()),
                 required=False,
+                help_text=_(
+                    "Only a count that differs from the books needs one: once the count is in, the books "
+                    "show beside it, and a variance is refused without a reason."
+                ),
             )
         if REASON in fields:
             self.fields["reason"] = forms.CharField(
@@ -236,11 +248,14 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
                 ),
             )
         self.add_signature_fields()
+        if kind.type == SlipType.COUNT and not self.is_bound:
+            self.standing = self.count_standing(self.initial.get("account"))
         first = next((f for f in self.visible_fields()), None)
         if first is not None:
             first.field.widget.attrs["autofocus"] = True
 
     tip_pool = None
+    standing = None
     tip_pool_blind = False
     recounts: list = []
 
@@ -475,6 +490,67 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
                 event=self.event.pk,
                 new=figures,
             )
+
+    def count_standing(self, where) -> "StandingCount | None":
+        """What stands of the day's count of this place, for a fresh count form pointed at it (the
+        close's links): a count set beside the books and not yet recorded (its figures put back
+        and locked: it stands as first typed); a recorded count with nothing moved since (its
+        figures filled in for a recount, which is a new count slip); or a count that a movement
+        since has undone (nothing of it shown: the place is counted blind again). These are the
+        counter's own figures, never the books (cage.selectors.counts.books_blind)."""
+        account = self.existing_counted_account(where)
+        if account is None:
+            return None
+        shown = self.count_shown(where)
+        if shown is not None:
+            self.fill_counted_inputs(shown.figures.get("chips", {}), shown.figures.get("pieces", {}))
+            self.lock_counted_inputs()
+            return StandingCount(
+                state="shown",
+                place=account_label(account),
+                counted_by=shown.person.name if shown.person else "",
+                at=shown.shown_at,
+                lines=self.figure_lines(shown.figures.get("chips", {}), shown.figures.get("pieces", {})),
+            )
+        states = count_states(self.day)
+        state = states.get(account.code)
+        if state is None or state.last_count is None:
+            return None
+        if not state.counted:
+            return StandingCount(state="again", place=account_label(account), again=recount_text(state))
+        slip = standing_counts(self.day, states)[account.code]
+        details = slip.details or {}
+        pieces = {f"cash_{line['cents']}": line["count"] for line in details.get("cash_lines") or []}
+        self.fill_counted_inputs(details.get("chips") or {}, pieces)
+        signers = {s.capacity: s.person.name for s in slip.signatures.all()}
+        lines = self.figure_lines(details.get("chips") or {}, pieces)
+        if details.get("cash") and not pieces:
+            lines.append((None, dollars(details["cash"])))  # cash counted as a sum (a records file)
+        return StandingCount(
+            state="recorded",
+            place=account_label(account),
+            counted_by=signers.get("counted_by", ""),
+            verified_by=signers.get("verified_by", ""),
+            at=slip.at,
+            slip=slip,
+            lines=lines,
+        )
+
+    def fill_counted_inputs(self, chips: dict, pieces: dict) -> None:
+        for d in self.denominations:
+            if f"chips_{d.key}" in self.fields:
+                self.fields[f"chips_{d.key}"].initial = chips.get(d.key) or None
+        for name in getattr(self, "bill_fields", []):
+            self.fields[name].initial = pieces.get(name) or None
+
+    def figure_lines(self, chips: dict, pieces: dict) -> list[tuple[int | None, str]]:
+        """(count, what) per chip denomination and bill or coin counted, as the count was typed."""
+        lines = [(chips[d.key], chips_label(d.key)) for d in self.denominations if chips.get(d.key)]
+        for piece in BillsAndCoins.DENOMINATIONS:
+            count = pieces.get(BillsAndCoins.field_name(piece, "cash_"))
+            if count:
+                lines.append((count, str(piece.label)))
+        return lines
 
     def lock_counted_inputs(self):
         for name in [f"chips_{d.key}" for d in self.denominations] + list(getattr(self, "bill_fields", [])):

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from cage.models import SlipType
-from events.models import Role
+from events.models import GamingDay, Role
 
 WITNESS = None  # the step of a witness capacity: it signs whenever, and moves nothing
 
@@ -100,6 +100,9 @@ class SlipKind:
     # Written before its custody signers sign: a credit; a void the DRIC asks for from her queue.
     deferred: bool = False
     voidable: bool = False
+    # Written on the floor, so only while the gaming day is open: once the floor closes (the day
+    # reconciles) the services refuse it and no page offers it (DESIGN: gaming day).
+    floor_only: bool = False
     # Where a live slip's chips count in the day's figures (reports.figures).
     report_total: str | None = None
     help: str = field(default="", compare=False)
@@ -183,6 +186,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             {TABLE, CHIPS},
             "table_issue",
             cash_required=False,
+            floor_only=True,
         ),
         _kind(
             SlipType.TABLE_RETURN,
@@ -199,6 +203,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             {TABLE, CHIPS, REASON},
             "table_open",
             cash_required=False,
+            floor_only=True,
         ),
         _kind(
             SlipType.FILL,
@@ -217,6 +222,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             two_step=True,
             deferred=True,
             voidable=True,
+            floor_only=True,
         ),
         _kind(
             SlipType.CREDIT,
@@ -235,6 +241,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             two_step=True,
             deferred=True,
             voidable=True,
+            floor_only=True,
         ),
         _kind(
             SlipType.TIPS,
@@ -263,6 +270,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             runner_capacity="sold_by",
             voidable=True,
             report_total="chip_sales",
+            floor_only=True,
         ),
         _kind(
             SlipType.REDEMPTION,
@@ -283,6 +291,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             runner_required=True,
             runner_capacity="received_by",
             voidable=True,
+            floor_only=True,
         ),
         _kind(
             SlipType.RUNNER_RETURN,
@@ -348,6 +357,14 @@ SLIP_KINDS: dict[str, SlipKind] = {
 # The slip types written from the cage's slip form (the day close has its own page).
 ENTRY_KINDS = [k for k in SLIP_KINDS.values() if k.type != SlipType.CLOSE_DAY]
 VOIDABLE = {k.type for k in SLIP_KINDS.values() if k.voidable}
+
+
+def day_states(slip_type: str) -> tuple[str, ...]:
+    """The gaming day states a slip of this type is written in: the floor's slips while the day is
+    open; the others while it reconciles too (counts, redemptions, returns, payouts)."""
+    if SLIP_KINDS[slip_type].floor_only:
+        return (GamingDay.Status.OPEN,)
+    return (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
 
 
 def kind_of(slip_type: str) -> SlipKind:

@@ -2,6 +2,7 @@
 
 import re
 import uuid
+from dataclasses import dataclass
 
 from django import forms
 from django.conf import settings
@@ -23,8 +24,9 @@ from cage.models import Account, Slip, SlipPrint, SlipType
 from cage.money import dollars
 from cage.selectors import people
 from cage.selectors.amounts import amount_of, cash_moved_subquery
-from cage.selectors.counts import blind_places, books_blind, nothing_to_count
+from cage.selectors.counts import blind_places, books_blind, nothing_to_count, standing_counts
 from cage.selectors.inventory import inventory, table_states
+from cage.selectors.offered import kinds_offered
 from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
 from cage.selectors.people import current_day
 from cage.selectors.slip_sheet import slip_sheet
@@ -38,9 +40,9 @@ from cage.selectors.slips import (
     states_of,
     to_sign_for,
 )
-from cage.services.ledger import DuplicateRequest
+from cage.services.ledger import DuplicateRequest, account_label
 from cage.slip_pdf import render_slip_pdf
-from cage.slip_types import ENTRY_KINDS, SLIP_KINDS, VOIDABLE
+from cage.slip_types import SLIP_KINDS, VOIDABLE, day_states
 from events.access import READ_ALL, RoleRefused, event_access
 from events.form_input import CheckedInput
 from events.models import GamingDay, Role
@@ -70,12 +72,40 @@ def tips_to_pay(event) -> bool:
     return pool is not None and any(services.balance(pool).values())
 
 
-def count_links(event) -> list[tuple[str, str]]:
-    """The counts of the nightly close, each a link to a count form already pointed at its place."""
+@dataclass(frozen=True)
+class CountTask:
+    """One count of the nightly close: a link to its form, or, once its count stands, that count."""
+
+    where: str  # the count form's place: "bank_cash", "runner:rita"
+    label: str  # the task: "Count bank cash (bills and coins)"
+    done: Slip | None = None  # the standing count, its signatures read
+
+    def signer(self, capacity: str) -> str:
+        return next((s.person.name for s in self.done.signatures.all() if s.capacity == capacity), "")
+
+    @property
+    def place(self) -> str:
+        return account_label(self.done.account)
+
+    @property
+    def counted_by(self) -> str:
+        return self.signer("counted_by")
+
+    @property
+    def verified_by(self) -> str:
+        return self.signer("verified_by")
+
+
+def count_links(day) -> list[CountTask]:
+    """The counts of the nightly close, each a link to a count form already pointed at its place;
+    a place whose count of the day stands (after its last movement) is shown done instead."""
+    event = day.event
     links = [("bank_cash", _("Count bank cash (bills and coins)")), ("chip_bank", _("Count the chip bank"))]
     for person in event.people.filter(assignments__role=Role.RUNNER).order_by("name"):
         links.append((f"runner:{person.code}", _("Count runner %(name)s") % {"name": person.name}))
-    return [*links, ("tip_pool", _("Count the tip pool"))]
+    links.append(("tip_pool", _("Count the tip pool")))
+    done = standing_counts(day) if day.status != GamingDay.Status.SETUP else {}
+    return [CountTask(where=where, label=label, done=done.get(where)) for where, label in links]
 
 
 def home(request, slug):
@@ -112,7 +142,9 @@ def home(request, slug):
             "event": event,
             "day": day,
             "slips": slips,
-            "entry_kinds": ENTRY_KINDS,
+            # Only what the day's state and the tables allow: no opener, fill or sale once the
+            # floor has closed (the services refuse them; no link offers them).
+            "entry_kinds": kinds_offered(day),
             "closable": day is not None and day.status in CLOSABLE and not problems and bool(slips),
             # The floor closes once it has opened and every table has closed again.
             "floor_can_close": day is not None
@@ -120,6 +152,9 @@ def home(request, slug):
             and any(s.slip_type == SlipType.TABLE_CLOSE for s in slips)
             and not event.tables.filter(state="open").exists(),
             "problems": problems,
+            # The places still counted blind (their figures and the inventory's total hidden): while
+            # any is left the page says their counts are awaited, never that the day is ready.
+            "awaited": [str(r.label) for r in panels["inventory"].rows if r.hidden],
             # "the tip pool counted" only where there was something in it to count
             "tip_pool_counted": day is not None and not nothing_to_count(day, Account.Kind.TIP_POOL),
             "refresh_seconds": getattr(settings, "CAGE_REFRESH_SECONDS", 20),
@@ -228,6 +263,14 @@ def slip_new(request, slug, slip_type):
     day = current_day(access.event)
     if day is None or day.status in (GamingDay.Status.SETUP, GamingDay.Status.CLOSED):
         messages.error(request, _("No gaming day is open; slips are written in an open gaming day."))
+        return redirect("cage:home", slug)
+    if day.status not in day_states(kind.type):
+        # The floor is closed: say so before anything is typed, as the service would after.
+        messages.error(
+            request,
+            _("The floor is closed for %(date)s: a %(slip)s is written only while the gaming day is open.")
+            % {"date": long_day(day.date), "slip": str(kind.label).lower()},
+        )
         return redirect("cage:home", slug)
     initial, initial_chips = {}, None
     table_id = query_id(request, "table")
@@ -531,7 +574,7 @@ def day_close(request, slug):
             "problems": problems,
             "pending": pending_slips(access.event, day=day) if day.status in CLOSABLE else [],
             "sign_offs": waiting_sign_off(access.event, day=day) if day.status in CLOSABLE else [],
-            "count_links": count_links(access.event),
+            "count_links": count_links(day),
             "return_links": return_links(access.event) if day.status in CLOSABLE else [],
             "tips_to_pay": day.status in CLOSABLE and tips_to_pay(access.event),
             "tip_pool_counted": not nothing_to_count(day, Account.Kind.TIP_POOL),

@@ -31,6 +31,8 @@ class CountState:
     # The slip type of the last movement, when the place was counted this day before it: the
     # count is to be taken again, and this is why.
     moved_after_count: str | None = None
+    # The id of the day's last count slip of it, if any (standing or not).
+    last_count: int | None = None
 
     @property
     def due(self) -> bool:
@@ -69,6 +71,7 @@ def count_states(day: GamingDay) -> dict[str, CountState]:
             moved=moved_at is not None,
             counted=counted,
             moved_after_count=moved_by if counted_at is not None and not counted else None,
+            last_count=counted_at,
         )
     return states
 
@@ -114,3 +117,13 @@ def nothing_to_count(day: GamingDay, code: str) -> bool:
     it was counted (the tip pool of a day without tips)."""
     state = count_states(day).get(code)
     return state is None or not (state.moved or state.counted)
+
+
+def standing_counts(day: GamingDay, states: dict[str, CountState] | None = None) -> dict[str, Slip]:
+    """{account code: its count slip} for each place whose count of the day stands (no movement of
+    it since), with the signatures read: what the close lists as done, and the count form shows.
+    It is the counter's own count, not the books, so a blind day shows it (two queries)."""
+    states = count_states(day) if states is None else states
+    ids = {state.last_count: code for code, state in states.items() if state.counted}
+    slips = Slip.objects.filter(pk__in=ids).select_related("account__person").prefetch_related("signatures__person")
+    return {ids[slip.pk]: slip for slip in slips}

@@ -619,11 +619,12 @@ def check_redeemable(event: Event, value: dict[ChipDenomination, int]) -> None:
     accepts is never refused, so the importer does not call this. With every table closed the
     format's own rule is the same bound, and says so itself.
     """
-    open_trays = Account.objects.filter(
-        event=event, kind=Account.Kind.TABLE, table__state=GameTable.State.OPEN
-    ).values_list("id", flat=True)
-    if not open_trays.exists():
+    still_open = open_tables(event)
+    if not still_open:
         return
+    open_trays = Account.objects.filter(event=event, kind=Account.Kind.TABLE, table__code__in=still_open).values_list(
+        "id", flat=True
+    )
     patrons = Account.objects.filter(event=event, kind=Account.Kind.PATRONS).values_list("id", flat=True)
     held = dict(
         Posting.objects.filter(account_id__in=[*patrons, *open_trays], denomination__isnull=False)

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from cage.models import Account, Slip, SlipType
-from cage.slip_types import SLIP_KINDS, VOIDABLE
+from cage.slip_types import SLIP_KINDS, VOIDABLE, day_states
 from cage.variances import own_words
 from events.models import GameTable, GamingDay, Person, Role
 from events.roster import rostered
@@ -40,9 +40,8 @@ from .ledger import (
 from .openers import closer_check
 from .signing import transit_steps, unfinished_custody
 
-OPEN = (GamingDay.Status.OPEN,)
 # While the day reconciles, the floor is closed: money may still settle, but no table opens or
-# is filled and no chips are sold.
+# is filled and no chips are sold (the floor's slip types: cage.slip_types.day_states).
 SETTLING = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
 
 # The product's own rules, named in the reader's language (events.rules.RuleViolation).
@@ -126,7 +125,7 @@ def rostered_runners(day: GamingDay) -> set[int]:
     memo = remembered.current()
     if memo is not None and day.pk in memo.runners:
         return memo.runners[day.pk]
-    runners = set(day.shifts.filter(role=Role.RUNNER).values_list("person_id", flat=True))
+    runners = set(rostered(day, Role.RUNNER))
     if memo is not None:
         memo.runners[day.pk] = runners
     return runners
@@ -229,7 +228,7 @@ table_issue = _tray_service(
     SlipType.TABLE_ISSUE,
     needs=CLOSED_TABLE,
     into_tray=True,
-    allowed=OPEN,
+    allowed=day_states(SlipType.TABLE_ISSUE),
     doc="Stock a closed table's tray from the chip bank, before it opens.",
 )
 table_return = _tray_service(
@@ -247,7 +246,7 @@ def _transit_service(slip_type: str, doc: str):
 
     @atomic_slip
     def service(*, day, table, chips, signed, runner=None, **meta) -> Slip:
-        day = lock_day(day, allowed=OPEN)
+        day = lock_day(day, allowed=day_states(slip_type))
         table = _table(day, table)
         kind = SLIP_KINDS[slip_type]
         _require_state(table, OPEN_TABLE, _kind_name(slip_type))
@@ -354,7 +353,7 @@ def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
     closer of an earlier day left (cage.services.openers): a difference is flagged on the slip for
     the DRIC to sign off.
     """
-    day = lock_day(day, allowed=OPEN)
+    day = lock_day(day, allowed=day_states(SlipType.TABLE_OPEN))
     table = _table(day, table)
     _require_state(table, GameTable.State.CLOSED, _kind_name(SlipType.TABLE_OPEN))
     if Slip.objects.filter(day=day, table=table, slip_type=SlipType.TABLE_OPEN).exists():
@@ -470,7 +469,7 @@ def _matching_cash(value: dict, cash: int, record: str) -> None:
 def sale(*, day, chips, cash, signed, runner=None, currency="CAD", tender="cash", **meta) -> Slip:
     """Chips bought with Canadian cash, from the Chip Cashier or a runner (T&C 3.4.2, 3.6, 3.7)."""
     check_tender(currency, tender)
-    day = lock_day(day, allowed=OPEN)
+    day = lock_day(day, allowed=day_states(SlipType.SALE))
     event = day.event
     value = chips_legs_value(event, chips)
     _matching_cash(value, _cash(cash), SlipType.SALE)
@@ -520,7 +519,7 @@ def redemption(*, day, chips, cash, signed, currency="CAD", tender="cash", recor
 
 @atomic_slip
 def runner_issue(*, day, runner, chips, signed, **meta) -> Slip:
-    day = lock_day(day, allowed=OPEN)
+    day = lock_day(day, allowed=day_states(SlipType.RUNNER_ISSUE))
     event = day.event
     _runner(day, runner)
     value = chips_legs_value(event, chips)

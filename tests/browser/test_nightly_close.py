@@ -142,3 +142,52 @@ def test_the_floor_closes_and_every_place_is_counted_blind_the_tip_pool_too(page
     assert "$8.00" in page.inner_text("tr[data-place=tip_pool]")  # counted: the books show again
     assert "Counted blind" in page.inner_text("tr[data-place=bank_cash]")
     assert "the tip pool has not been counted" not in page.inner_text("main")
+
+    # The floor is closed: the window offers no opener, fill or sale (the services refuse them).
+    links = page.inner_text("#slip-types")
+    assert not {"Opener", "Fill", "Credit", "Chip sale", "Runner issue", "Closer"} & set(links.split(" · "))
+    assert "Redemption" in links and "Count" in links
+
+    # The close's checklist ticks the tip pool's count, with who counted it.
+    page.goto(f"/cage/{slug}/close/")
+    done = page.inner_text("#close-counts li.done[data-place=tip_pool]")
+    assert "✓" in done and f"counted by {cast.general_cashier.name}" in done
+    assert page.locator("#close-counts a[href$='?account=tip_pool']").count() == 0
+    at_both_widths(page, "close-checklist-done")
+
+    # No reason is chosen for the counter; a variance without one is refused.
+    page.click(".count-links >> text=Count the chip bank")
+    assert page.input_value("select[name=variance_reason]") == ""
+    assert page.inner_text("select[name=variance_reason] option:checked") == "Choose a reason…"
+    page.fill("input[name=chips_1]", "50")  # the books say 55
+    page.select_option("select[name=sign_verified_by]", label="Chip Cashier")
+    page.fill("input[name=pin_verified_by]", PIN)
+    page.click("#slip-form button[type=submit]")
+    page.wait_for_selector("text=choose a reason for the variance")
+    assert not Slip.objects.filter(slip_type="count", account__code="chip_bank").exists()
+
+    # Opened again from the close: the count stands as first typed, shown as the counter's own.
+    page.goto(f"/cage/{slug}/close/")
+    page.click(".count-links >> text=Count the chip bank")
+    standing = page.inner_text("#count-standing")
+    assert "stands as first typed" in standing and "50 × $1 chips" in standing
+    assert page.input_value("input[name=chips_1]") == "50" and "Expected" not in page.inner_text("main")
+    at_both_widths(page, "count-standing")
+    page.select_option("select[name=variance_reason]", "missing_chips")
+    page.select_option("select[name=sign_verified_by]", label="Chip Cashier")
+    page.fill("input[name=pin_verified_by]", PIN)
+    page.click("#slip-form button[type=submit]")
+    page.wait_for_selector("text=Count 2 recorded.")
+
+    # Bank cash counted too: what the close needs is in, but the runners are still counted blind,
+    # so the home says their counts are awaited, not that the day is ready.
+    services.count(
+        day=cast.day,
+        account=services.account_get(cast.event, "bank_cash"),
+        cash=104_500,
+        signed=cast.signed(counted_by="general_cashier", verified_by="chip_cashier"),
+    )
+    page.goto(f"/cage/{slug}/")
+    assert "Counts awaited: runner" in page.inner_text("#counts-awaited")
+    assert "Ready to close" not in page.inner_text("main")
+    at_both_widths(page, "home-counts-awaited")
