@@ -259,7 +259,24 @@ def game_settings_set(*, event: Event, game: str, entered: dict) -> GameSettings
             figures[setting.name] = [low, high]
         elif setting.kind == "odds":
             match = ODDS.fullmatch(str(value or "").strip())
-            to, per = (int(match[1]), int(match[2])) if match else (0, 0)
+            to, per = (int(match[1]), int(match[2])) if match else (-1, -1)
+            if match and to == 0:
+                # No seed sets a lowest payout for these bets; a bet that wins nothing is no bet.
+                raise RuleViolation(
+                    _(
+                        "%(setting)s: odds of 0 to %(per)s pay nothing; the odds must pay more than nothing, such as 8:1."
+                    )
+                    % {"setting": label, "per": per},
+                    rule,
+                    field=setting.name,
+                )
+            if match and per == 0:
+                raise RuleViolation(
+                    _("%(setting)s: odds of %(to)s to 0 are not odds; the second number is at least 1, such as 8:1.")
+                    % {"setting": label, "to": to},
+                    rule,
+                    field=setting.name,
+                )
             if not (0 < to <= MOST_ODDS_NUMBER and 0 < per <= MOST_ODDS_NUMBER):
                 raise RuleViolation(
                     _("%(setting)s: write the odds as two whole numbers, such as 8:1.") % {"setting": label},

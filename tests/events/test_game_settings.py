@@ -63,6 +63,25 @@ def test_bad_settings_are_refused_and_change_nothing(quebec, figures, field):
     assert not GameSettings.objects.exists()
 
 
+@pytest.mark.parametrize(
+    "odds, says",
+    [
+        (
+            "0:1",
+            "A winning tie bet pays: odds of 0 to 1 pay nothing; the odds must pay more than nothing, such as 8:1.",
+        ),
+        ("8:0", "A winning tie bet pays: odds of 8 to 0 are not odds; the second number is at least 1, such as 8:1."),
+        ("eight", "A winning tie bet pays: write the odds as two whole numbers, such as 8:1."),
+    ],
+)
+def test_odds_that_pay_nothing_are_refused_naming_the_rule(quebec, odds, says):
+    event, _dric = quebec
+    with pytest.raises(RuleViolation) as refused:
+        services.game_settings_set(event=event, game="baccarat", entered={**BACCARAT, "tie_pays": odds})
+    assert refused.value.text == f"{says} (the licence's game settings)"
+    assert not GameSettings.objects.exists()
+
+
 def test_a_game_with_seed_figures_or_not_licensed_has_no_settings(quebec):
     event, _dric = quebec
     with pytest.raises(RuleViolation, match="state its limits"):
