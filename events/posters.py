@@ -24,11 +24,11 @@ from reportlab.lib.units import inch
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from . import game_rules
+from .file_commands import LANGUAGES
 from .models import GameTable
 from .rules import RuleViolation, cite
 
 RULES_TEXT = Path(__file__).resolve().parent / "rules_text"
-LANGUAGES = {"en": "en-ca", "fr": "fr-ca"}
 BLACK, RED = colors.black, colors.red  # the only two inks (T&C 1.4.3)
 
 WHEEL_FONT_SIZE = 104  # pt: 0.703 em × 104 pt = 73.1 pt, over one inch for every letter

@@ -319,30 +319,6 @@ def game_settings_set(*, event: Event, game: str, entered: dict) -> GameSettings
     return row
 
 
-def game_settings_entered(row: GameSettings) -> dict:
-    """A game's stored figures as game_settings_set takes them typed: limits as dollar strings,
-    odds as "8:1", a commission as a percentage, a count as digits. The records file's extension
-    writes them so (cage.exporter), and its import gives them back to game_settings_set."""
-    entered = {}
-    kinds = {setting.name: setting.kind for setting in games.get_game(row.game).settings}
-    for name, value in row.figures.items():
-        kind = kinds.get(name)
-        if kind == "limits":
-            entered[name] = [f"{cents // 100}.{cents % 100:02d}" for cents in value]
-        elif kind == "odds":
-            entered[name] = f"{value[0]}:{value[1]}"
-        elif kind == "fraction":
-            percent = Fraction(value) * 100
-            entered[name] = (
-                str(percent.numerator)
-                if percent.denominator == 1
-                else str(Decimal(percent.numerator) / percent.denominator)
-            )
-        elif kind == "count":
-            entered[name] = str(value)
-    return entered
-
-
 # A chip's value, as the records format writes it: plain ASCII digits, at most two decimals, at
 # most the amount one record may carry (cage-records/1: amounts).
 DOLLARS = re.compile(r"([0-9]{1,8})(?:\.([0-9]{1,2}))?")
