@@ -4,32 +4,10 @@ rule; in English and in French, at the cage's screen width and a tablet's."""
 
 import pytest
 
-from events import services
 from tests.browser.conftest import at_both_widths, log_in
-from tests.conftest import PASSWORD, add_person, make_event
+from tests.conftest import PASSWORD, make_quebec
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def quebec():
-    event = make_event("quebec", games=("blackjack", "wheel_of_fortune", "baccarat", "craps"))
-    dric = add_person(event, "dric", "dric")
-    for code, game in (("BJ-1", "blackjack"), ("WOF-1", "wheel_of_fortune"), ("BAC-1", "baccarat")):
-        services.table_create(event=event, code=code, game=game)
-    services.game_settings_set(
-        event=event,
-        game="baccarat",
-        entered={
-            "limits": ("1", "5"),
-            "player_pays": "1:1",
-            "banker_pays": "1:1",
-            "banker_commission": "5",
-            "tie_pays": "8:1",
-            "decks": "8",
-        },
-    )
-    services.game_settings_set(event=event, game="craps", entered={"limits": ("1", "5")})
-    return event, dric
 
 
 def settle(page, code):
@@ -39,7 +17,8 @@ def settle(page, code):
 
 
 def test_the_dric_settles_a_dispute_at_each_game(page):
-    event, dric = quebec()
+    quebec = make_quebec()
+    event, dric = quebec.event, quebec.dric
     log_in(page, dric.user.username, PASSWORD)
     page.goto(f"/events/{event.slug}/")
     page.click("nav.event >> text=Disputes")
@@ -88,7 +67,8 @@ def test_the_dric_settles_a_dispute_at_each_game(page):
 
 
 def test_the_calculators_in_french(page):
-    event, dric = quebec()
+    quebec = make_quebec()
+    event, dric = quebec.event, quebec.dric
     log_in(page, dric.user.username, PASSWORD)
     page.goto(f"/events/{event.slug}/disputes/")
     page.click("#language-fr-ca")

@@ -5,33 +5,10 @@ writes nothing; only the DRIC (with the auditor and the administrator) reaches t
 import pytest
 from django.urls import reverse
 
-from events import services
-from tests.conftest import PASSWORD, add_person, make_event
+from tests.conftest import PASSWORD
 from tests.world import snapshot
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def quebec(db):
-    event = make_event("quebec", games=("blackjack", "wheel_of_fortune", "baccarat", "craps"))
-    people = {role: add_person(event, role, role) for role in ("dric", "auditor", "dealer", "chip_cashier")}
-    for code, game in (("BJ-1", "blackjack"), ("WOF-1", "wheel_of_fortune"), ("BAC-1", "baccarat")):
-        services.table_create(event=event, code=code, game=game)
-    services.game_settings_set(
-        event=event,
-        game="baccarat",
-        entered={
-            "limits": ("1", "5"),
-            "player_pays": "1:1",
-            "banker_pays": "1:1",
-            "banker_commission": "5",
-            "tie_pays": "8:1",
-            "decks": "8",
-        },
-    )
-    services.game_settings_set(event=event, game="craps", entered={"limits": ("1", "5")})
-    return event, people
 
 
 def ask(client, event, person, lang="en-ca", **query):
@@ -42,7 +19,7 @@ def ask(client, event, person, lang="en-ca", **query):
 
 
 def test_baccarat_both_hands_the_draws_and_the_winner(client, quebec):
-    event, people = quebec
+    event, people = quebec.event, quebec.people
     page = ask(client, event, people["dric"], calc="baccarat", cards="2 3 4 K 5 9")
     assert "Player: 2 4, total 6." in page and "Banker: 3 K 5, total 8." in page
     assert "the player stands" in page and "the banker draws" in page
@@ -56,13 +33,13 @@ def test_baccarat_both_hands_the_draws_and_the_winner(client, quebec):
 
 
 def test_baccarat_natural_stops_the_coup(client, quebec):
-    event, people = quebec
+    event, people = quebec.event, quebec.people
     page = ask(client, event, people["dric"], calc="baccarat", cards="8 3 K 4 9 9")
     assert "A natural: no further card is dealt." in page and "Winner: Player." in page
 
 
 def test_craps_each_bets_state_after_each_roll(client, quebec):
-    event, people = quebec
+    event, people = quebec.event, quebec.people
     page = ask(
         client, event, people["dric"], calc="craps", rolls="6 8 6", bets=["pass", "dont_pass", "field"], wager="5"
     )
@@ -73,7 +50,7 @@ def test_craps_each_bets_state_after_each_roll(client, quebec):
 
 
 def test_blackjack_each_hand_scored_and_settled(client, quebec):
-    event, people = quebec
+    event, people = quebec.event, quebec.people
     page = ask(
         client,
         event,
@@ -94,7 +71,7 @@ def test_blackjack_each_hand_scored_and_settled(client, quebec):
 
 
 def test_wheel_payout_from_the_tables_layout(client, quebec):
-    event, people = quebec
+    event, people = quebec.event, quebec.people
     page = ask(
         client,
         event,
@@ -170,7 +147,7 @@ def test_wheel_payout_from_the_tables_layout(client, quebec):
     ],
 )
 def test_bad_input_is_a_clear_message_and_writes_nothing(client, quebec, query, says):
-    event, people = quebec
+    event, people = quebec.event, quebec.people
     before = snapshot()
     page = ask(client, event, people["dric"], **query)
     assert 'class="refusal"' in page and says in page.replace("&#x27;", "'")
@@ -178,7 +155,7 @@ def test_bad_input_is_a_clear_message_and_writes_nothing(client, quebec, query, 
 
 
 def test_answers_in_french(client, quebec):
-    event, people = quebec
+    event, people = quebec.event, quebec.people
     page = ask(client, event, people["dric"], lang="fr-ca", calc="baccarat", cards="2 3 4 K 5 9")
     assert "Gagnant" in page and "art. 37" in page
     page = ask(client, event, people["dric"], lang="fr-ca", calc="craps", rolls="6 13")
@@ -186,7 +163,7 @@ def test_answers_in_french(client, quebec):
 
 
 def test_only_the_dric_the_auditor_and_the_administrator_reach_it(client, quebec, admin_user):
-    event, people = quebec
+    event, people = quebec.event, quebec.people
     url = reverse("events:calculators", args=[event.slug])
     for role in ("dealer", "chip_cashier"):
         assert client.login(username=people[role].user.username, password=PASSWORD)
@@ -199,7 +176,7 @@ def test_only_the_dric_the_auditor_and_the_administrator_reach_it(client, quebec
 
 
 def test_the_dric_finds_it_in_the_navigation(client, quebec):
-    event, people = quebec
+    event, people = quebec.event, quebec.people
     assert client.login(username=people["dric"].user.username, password=PASSWORD)
     page = client.get(reverse("events:detail", args=[event.slug])).content.decode()
     assert reverse("events:calculators", args=[event.slug]) in page
@@ -209,12 +186,12 @@ def test_the_dric_finds_it_in_the_navigation(client, quebec):
 
 
 def test_a_bad_total_after_the_field_is_decided_is_still_refused(client, quebec):
-    event, people = quebec
+    event, people = quebec.event, quebec.people
     page = ask(client, event, people["dric"], calc="craps", rolls="4 13", bets=["field"])
     assert "13 is not a total of two dice" in page
 
 
 def test_a_wager_with_a_decimal_comma_is_read_as_french_writes_it(client, quebec):
-    event, people = quebec
+    event, people = quebec.event, quebec.people
     page = ask(client, event, people["dric"], lang="fr-ca", calc="craps", rolls="7", bets=["pass"], wager="2,50")
     assert "2,50" in page and "n’est pas" not in page

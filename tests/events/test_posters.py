@@ -13,39 +13,16 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from events import services
 from events.posters import SMALLEST_GLYPH_EM
-from tests.conftest import PASSWORD, add_person, make_event
+from tests.conftest import PASSWORD, QUEBEC_TABLES
 from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("poppler")]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "posters"
-TABLES = (("BJ-1", "blackjack"), ("WOF-1", "wheel_of_fortune"), ("BAC-1", "baccarat"), ("CR-1", "craps"))
+TABLES = QUEBEC_TABLES
 # Helvetica-Bold's ascent and descent (718 + 207 thousandths of an em): the height of the box
 # pdftotext -bbox gives a word, from which the word's font size is read back.
 BOX_EM = 0.925
-
-
-@pytest.fixture
-def quebec(db):
-    event = make_event("quebec", games=("blackjack", "wheel_of_fortune", "baccarat", "craps"))
-    dric = add_person(event, "dric", "dric")
-    for code, game in TABLES:
-        services.table_create(event=event, code=code, game=game)
-    services.game_settings_set(
-        event=event,
-        game="baccarat",
-        entered={
-            "limits": ("2", "25"),
-            "player_pays": "1:1",
-            "banker_pays": "1:1",
-            "banker_commission": "5",
-            "tie_pays": "8:1",
-            "decks": "8",
-        },
-    )
-    services.game_settings_set(event=event, game="craps", entered={"limits": ("1", "10")})
-    return event, dric
 
 
 def poster(table: str, lang: str) -> Path:
@@ -69,8 +46,8 @@ EXPECTED = {
     ("BJ-1", "fr"): ["F-2026-0117", "18+", "Mises de 1,00 $ à 5,00 $", "3 à 2", "2 à 1", "Six (6) jeux de cartes"],
     ("BAC-1", "en"): ["F-2026-0117", "18+", "Bets from $2.00 to $25.00", "8 to 1", "commission of 5%", "natural"],
     ("BAC-1", "fr"): ["F-2026-0117", "18+", "Mises de 2,00 $ à 25,00 $", "8 à 1", "moins une commission", "naturelle"],
-    ("CR-1", "en"): ["F-2026-0117", "18+", "Bets from $1.00 to $10.00", "2 to 1", "cannot be withdrawn"],
-    ("CR-1", "fr"): ["F-2026-0117", "18+", "Mises de 1,00 $ à 10,00 $", "2 à 1", "ne peuvent être retirées"],
+    ("CR-1", "en"): ["F-2026-0117", "18+", "Bets from $1.00 to $5.00", "2 to 1", "cannot be withdrawn"],
+    ("CR-1", "fr"): ["F-2026-0117", "18+", "Mises de 1,00 $ à 5,00 $", "2 à 1", "ne peuvent être retirées"],
     ("WOF-1", "en"): ["F-2026-0117", "18+", "BETS FROM $1.00 TO $5.00", "8 TO 1", "THREE (3) FULL REVOLUTIONS"],
     ("WOF-1", "fr"): ["F-2026-0117", "18+", "MISES DE 1,00 $ À 5,00 $", "8 À 1", "TROIS (3) TOURS COMPLETS"],
 }
@@ -155,7 +132,7 @@ def test_black_or_red_letters_on_white_only(quebec, table):
 
 
 def test_the_poster_is_served_and_linked_from_the_tables_page(client, quebec):
-    event, dric = quebec
+    event, dric = quebec.event, quebec.dric
     assert client.login(username=dric.user.username, password=PASSWORD)
     page = client.get(reverse("events:tables", args=[event.slug])).content.decode()
     url = reverse("events:poster", args=[event.slug, "CR-1"])
@@ -164,11 +141,11 @@ def test_the_poster_is_served_and_linked_from_the_tables_page(client, quebec):
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "served-CR-1-fr.pdf").write_bytes(response.content)
-    assert "Mises de 1,00 $ à 10,00 $" in text(ARTIFACTS / "served-CR-1-fr.pdf")
+    assert "Mises de 1,00 $ à 5,00 $" in text(ARTIFACTS / "served-CR-1-fr.pdf")
 
 
 def test_a_bad_language_or_an_unknown_table_is_a_clear_404(client, quebec):
-    event, dric = quebec
+    event, dric = quebec.event, quebec.dric
     assert client.login(username=dric.user.username, password=PASSWORD)
     response = client.get(reverse("events:poster", args=[event.slug, "CR-1"]), {"lang": "de"})
     assert response.status_code == 404
@@ -180,7 +157,7 @@ def test_a_bad_language_or_an_unknown_table_is_a_clear_404(client, quebec):
 
 
 def test_a_poster_waits_for_the_licences_figures(client, quebec):
-    event, dric = quebec
+    event, dric = quebec.event, quebec.dric
     event.game_settings.filter(game="craps").delete()
     assert client.login(username=dric.user.username, password=PASSWORD)
     response = client.get(reverse("events:poster", args=[event.slug, "CR-1"]), {"lang": "en"}, follow=True)
