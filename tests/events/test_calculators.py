@@ -5,7 +5,8 @@ writes nothing; only the DRIC (with the auditor and the administrator) reaches t
 import pytest
 from django.urls import reverse
 
-from tests.conftest import PASSWORD
+from events import services
+from tests.conftest import PASSWORD, QUEBEC_BACCARAT
 from tests.world import snapshot
 
 pytestmark = pytest.mark.django_db
@@ -36,6 +37,48 @@ def test_baccarat_natural_stops_the_coup(client, quebec):
     event, people = quebec.event, quebec.people
     page = ask(client, event, people["dric"], calc="baccarat", cards="8 3 K 4 9 9")
     assert "A natural: no further card is dealt." in page and "Winner: Player." in page
+
+
+def test_baccarat_wagers_paid_at_the_licences_settings(client, quebec):
+    event, people = quebec.event, quebec.people
+    # Banker 8 beats player 6; the licence: banker pays 1 to 1 less 5%, bets from $2 to $25.
+    page = ask(client, event, people["dric"], calc="baccarat", cards="2 3 4 K 5 9", banker_wager="10", player_wager="5")
+    assert '<p class="outcome-decided head">The banker wins, 8 to 6.</p>' in page
+    assert '<p class="outcome-win">Bet on the banker, $10.00: wins; pay $9.50 after a commission of $0.50.</p>' in page
+    assert '<p class="outcome-lose">Bet on the player, $5.00: loses.</p>' in page
+    assert '<td class="num">$19.50</td>' in page  # back to the player: the stake and the net winnings
+    assert "Payouts: the licence&#x27;s game settings (T&amp;C 3.5)." in page
+
+
+def test_a_tie_pays_the_tie_bet_and_returns_the_player_and_banker_bets(client, quebec):
+    event, people = quebec.event, quebec.people
+    page = ask(
+        client,
+        event,
+        people["dric"],
+        calc="baccarat",
+        cards="9 9 K K",
+        player_wager="5",
+        banker_wager="5",
+        tie_wager="2",
+    )
+    assert "A tie, 9 to 9." in page
+    assert "Bet on a tie, $2.00: wins; pay $16.00." in page  # the licence's 8 to 1
+    assert "Bet on the player, $5.00: a push; the stake is returned." in page
+    assert "Bet on the banker, $5.00: a push; the stake is returned." in page
+    # s. 37 is silent on it: the reading is said with the answer, and under the form.
+    assert page.count("section 37 does not say what a tie does to them") == 2
+
+
+def test_a_baccarat_wager_outside_the_licences_limits_or_before_its_settings_is_refused(client, quebec_unset):
+    event, people = quebec_unset.event, quebec_unset.people
+    page = ask(client, event, people["dric"], calc="baccarat", cards="9 9 K K", tie_wager="2")
+    assert 'class="refusal"' in page and "The wagers cannot be settled yet" in page and "(T&amp;C 3.5)" in page
+    page = ask(client, event, people["dric"], calc="baccarat", cards="9 9 K K")  # the coup alone needs no figure
+    assert "A tie, 9 to 9." in page and 'class="refusal"' not in page
+    services.game_settings_set(event=event, game="baccarat", entered=QUEBEC_BACCARAT)
+    page = ask(client, event, people["dric"], calc="baccarat", cards="9 9 K K", tie_wager="1")
+    assert "Bet on a tie: Bets run from $2.00 to $25.00. (T&amp;C 3.5)" in page
 
 
 def test_craps_each_bets_state_after_each_roll(client, quebec):
