@@ -364,13 +364,14 @@ def blackjack_round(query) -> Answer:
                 "sections": section_text("; ".join(answer["sections"])),
             }
         )
-        outcome.append(
-            Outcome(
-                _("Hand %(hand)s: %(result)s; the player's gain or loss: %(net)s.")
-                % {"hand": hand["number"], "result": result, "net": dollars(answer["net_cents"])},
-                _kind(answer["result"]),
-            )
-        )
+        said = {"hand": hand["number"], "result": result, "amount": dollars(abs(answer["net_cents"]))}
+        if answer["result"] == "win":
+            text = _("Hand %(hand)s %(result)s: pay %(amount)s.") % said
+        elif answer["result"] == "lose":
+            text = _("Hand %(hand)s loses %(amount)s.") % said
+        else:
+            text = _("Hand %(hand)s: a push; the stake is returned.") % said
+        outcome.append(Outcome(text, _kind(answer["result"])))
     return Answer(rows=rows, lines=lines, outcome=outcome)
 
 

@@ -88,6 +88,8 @@ def test_craps_each_bets_state_after_each_roll(client, quebec):
     )
     assert "waits: the point is 6" in page
     assert "wins, pays 1 to 1: $5.00" in page  # pass, on the point
+    assert '<p class="outcome-win">Pass: wins, pays 1 to 1: pay $5.00.</p>' in page
+    assert '<p class="outcome-lose">Don&#x27;t pass: loses.</p>' in page
     assert "cannot be withdrawn" in page and "cannot be raised" in page
     assert "1.41%" in page  # pass: 7/495, exact
 
@@ -109,6 +111,11 @@ def test_blackjack_each_hand_scored_and_settled(client, quebec):
     assert "Dealer: 6 10 5, 21." in page
     assert "blackjack" in page and "pays 3 to 2" in page and "$3.00" in page
     assert "push: the stake is returned" in page and "$10.00" in page  # the doubled 21 ties the dealer's 21
+    # The outcome, said large above the workings: each hand, what is paid or taken.
+    assert '<p class="outcome-win">Hand 1 wins, pays 3 to 2: pay $3.00.</p>' in page
+    assert '<p class="outcome-push">Hand 2: a push; the stake is returned.</p>' in page
+    page = ask(client, event, people["dric"], calc="blackjack", dealer="6 10 5", h1_cards="10 9", h1_wager="5")
+    assert '<p class="outcome-lose">Hand 1 loses $5.00.</p>' in page
     # An estimate and its margin, never a bound below zero that reads as the player's edge.
     assert "give or take" in page and "95% confidence" in page
 
@@ -127,6 +134,8 @@ def test_wheel_payout_from_the_tables_layout(client, quebec):
         revolutions="3",
     )
     assert "The bet wins, pays 5 to 1." in page and "Pay-off: $25.00" in page
+    assert '<p class="outcome-win head">The bet wins, pays 5 to 1.</p>' in page
+    assert '<p class="outcome-win">Pay $25.00.</p>' in page
     page = ask(
         client,
         event,
