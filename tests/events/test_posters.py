@@ -13,7 +13,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from events.posters import SMALLEST_GLYPH_EM
+from events.posters import SMALLEST_GLYPH_EM, rules_paragraphs
 from tests.conftest import PASSWORD, QUEBEC_TABLES
 from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
 
@@ -84,6 +84,30 @@ def test_every_letter_of_the_wheel_poster_is_at_least_an_inch_high(quebec):
             assert word == word.upper(), f"{word!r} on page {page} has lowercase letters"
             letter = height / BOX_EM * SMALLEST_GLYPH_EM
             assert letter >= 72, f"{word!r} on page {page}: letters {letter:.1f} pt high, under one inch"
+
+
+def sheets(path: Path) -> list[str]:
+    """Each page's text, read with pdftotext -layout, its words joined by single spaces."""
+    layout = subprocess.run(["pdftotext", "-layout", str(path), "-"], check=True, capture_output=True, text=True)
+    return [" ".join(page.replace("\u00a0", " ").split()) for page in layout.stdout.split("\f") if page.strip()]
+
+
+@pytest.mark.parametrize("lang, page_of", [("en", "PAGE {n} OF {m}"), ("fr", "PAGE {n} DE {m}")])
+def test_each_wheel_sheet_says_its_licence_and_its_place_and_no_rule_is_split(quebec, lang, page_of):
+    """The sheets are posted side by side: each names the licence at its head and "page N of M"
+    at its foot; a rule of play is read whole on one sheet; and the text takes no more sheets than
+    one-inch letters need (ten, from thirteen before the layout was tightened)."""
+    read = sheets(poster("WOF-1", lang))
+    assert len(read) <= 10, len(read)
+    for n, page in enumerate(read, start=1):
+        assert page.startswith("LICENCE F-2026-0117 "), page
+        assert page.endswith(page_of.format(n=n, m=len(read))), page
+    for rule in rules_paragraphs("wheel_of_fortune", lang):
+        words = " ".join(rule.upper().split())
+        assert sum(words in page for page in read) == 1, f"{words!r} is not whole on one sheet"
+    first = read[0]
+    assert "18+" in first and "TABLE WOF-1" in first
+    assert any("LAKESIDE FALL FAIR CASINO" in page and "LAKESIDE AGRICULTURAL SOCIETY" in page for page in read)
 
 
 def test_the_measure_would_catch_a_small_letter(quebec, tmp_path):
