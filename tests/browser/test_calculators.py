@@ -104,6 +104,10 @@ def test_the_calculators_in_french(page):
 
     answer = settle(page, "baccarat", bac_cards="8 3 K 4")
     assert "naturelle" in answer and "Gagnant" in answer and "art. 37" in answer
+    answer = settle(page, "baccarat", bac_cards="9 9 K K", bac_player_wager="5", bac_tie_wager="2")
+    assert "Égalité, 9 à 9." in answer and "coup nul" in answer and "payer 16,00\u00a0$" in answer
+    page.locator("#answer-baccarat").scroll_into_view_if_needed()
+    at_both_widths(page, "calculators-baccarat-tie-fr")
 
     answer = settle(page, "craps", craps_rolls="6 13")
     assert "art. 95.14" in answer

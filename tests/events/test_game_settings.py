@@ -101,6 +101,18 @@ def test_the_administrator_enters_settings_on_the_games_page(client, quebec_unse
     assert client.post(url, {"craps-game": "craps"}).status_code == 403
 
 
+def test_a_tie_paying_nothing_is_refused_on_the_games_page_with_its_rule(client, quebec_unset, admin_user):
+    event = quebec_unset.event
+    client.force_login(admin_user)
+    posted = {f"baccarat-{name}": value for name, value in BACCARAT.items() if name != "limits"}
+    posted.update({"baccarat-game": "baccarat", "baccarat-min_bet": "2", "baccarat-max_bet": "25"})
+    response = client.post(reverse("events:games", args=[event.slug]), {**posted, "baccarat-tie_pays": "0:1"})
+    page = response.content.decode().replace("&#x27;", "'")
+    assert response.status_code == 200
+    assert "odds of 0 to 1 pay nothing; the odds must pay more than nothing" in page
+    assert not GameSettings.objects.filter(event=event).exists()
+
+
 def test_the_games_page_in_french(client, quebec_unset, admin_user):
     event = quebec_unset.event
     services.game_settings_set(event=event, game="craps", entered={"limits": ("1", "10")})
