@@ -20,8 +20,7 @@ from cage.models import Account, Posting, Signature, Slip
 from cage.money import cents_str
 from cage.slip_types import ACCOUNT, CASH, CHIPS, EXPENSE, HOURS, REASON, RUNNER_FIELD, SLIP_KINDS, TABLE, TARGET
 from cage.variances import reason_in_records
-from events import services as event_services
-from events import wheel_layouts
+from events import game_rules, wheel_layouts
 from events.models import Event, GamingDay, Person
 
 FORMAT = "cage-records/1"
@@ -74,7 +73,7 @@ def _event(event: Event) -> dict:
         "licensee_charitable_number": event.licensee.charitable_registration_number,
         "chip_colours": {d.key: d.colour for d in denominations if d.colour},
         # The licence's figures of the games whose seeds state none, as the administrator typed them.
-        "game_settings": {row.game: event_services.game_settings_entered(row) for row in event.game_settings.all()},
+        "game_settings": {row.game: game_rules.game_settings_entered(row) for row in event.game_settings.all()},
     }
     return spec | {k: v for k, v in optional.items() if v}
 

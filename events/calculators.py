@@ -16,10 +16,10 @@ from django.utils.translation import gettext_lazy
 from cage.money import dollars
 
 from . import game_rules
-from .game_text import refusal_sentence, section_text
+from .game_text import refusal_message, refusal_sentence, section_lazy, section_text
 from .games import baccarat, blackjack, craps, wheel_of_fortune
 from .games.base import Refused, winnings
-from .rules import RuleViolation
+from .rules import RuleViolation, cite
 from .services import parse_dollars
 
 CALCULATOR = gettext_lazy("dispute calculator")
@@ -45,12 +45,29 @@ CRAPS_BETS = {
 
 
 @dataclass
+class Outcome:
+    """One line of what was decided, printed large at the top of the answer: who won, what is
+    paid. `kind` ("win", "lose", "push", "decided") marks it for the reader, never by colour alone:
+    the words say it too."""
+
+    text: str
+    kind: str = "decided"
+    head: bool = False  # the line that decides the rest (the coup's winner, the wheel's spin): largest
+
+
+@dataclass
 class Answer:
-    """A calculator's answer: rows to show, or the refusal that stopped it."""
+    """A calculator's answer: the outcome said large, then the rows and lines that show how it
+    was reached; or the refusal that stopped it."""
 
     refusal: str = ""
     rows: list = field(default_factory=list)
     lines: list = field(default_factory=list)
+    outcome: list = field(default_factory=list)
+
+
+def _kind(result: str) -> str:
+    return {"win": "win", "lose": "lose", "push": "push", "no_spin": "push"}.get(result, "decided")
 
 
 def _text(query, name: str) -> str:
@@ -86,10 +103,51 @@ def _money(query, name: str, *, required: bool = True) -> int | None:
 # --- baccarat (S-13.1, r. 3, s. 37) -----------------------------------------------------------
 
 
-def baccarat_coup(query) -> Answer:
+# What a tie does to the player and banker bets: s. 37 is silent; the reading taken (events.games.baccarat).
+TIE_READING = gettext_lazy(
+    "On a tie, the player and banker bets are returned (a push): section 37 does not say what a tie does to "
+    "them, and this is the reading the calculator takes."
+)
+BACCARAT_PAYOUTS = ("limits", "player_pays", "banker_pays", "tie_pays", "banker_commission")
+BACCARAT_WAGERS = {
+    "player": gettext_lazy("Bet on the player"),
+    "banker": gettext_lazy("Bet on the banker"),
+    "tie": gettext_lazy("Bet on a tie"),
+}
+
+
+def baccarat_coup(query, *, figures: dict | None = None) -> Answer:
+    """The coup from the cards; with wagers, what each pays at `figures`, the licence's settings
+    of baccarat (game_rules.figures): limits, payouts and the banker's commission."""
+    figures = figures or {}
     try:
         cards = _words(_text(query, "cards"))
         coup = baccarat.explain(cards)
+        wagers = {bet: _money(query, f"{bet}_wager", required=False) for bet in baccarat.BETS}
+        wagers = {bet: cents for bet, cents in wagers.items() if cents is not None}
+        if wagers:
+            missing = [
+                _(setting.label)
+                for setting in baccarat.GAME.settings
+                if setting.name in BACCARAT_PAYOUTS and setting.name not in figures
+            ]
+            if missing:
+                raise RuleViolation(
+                    _(
+                        "The wagers cannot be settled yet: the administrator has not entered %(figures)s for "
+                        "baccarat on the games page."
+                    )
+                    % {"figures": ", ".join(missing)},
+                    "T&C 3.5",
+                )
+            for bet, cents in wagers.items():
+                refusal = baccarat.GAME.check_bet(cents, limits=figures["limits"])
+                if refusal is not None:
+                    raise RuleViolation(
+                        _("%(bet)s: %(refusal)s") % {"bet": BACCARAT_WAGERS[bet], "refusal": refusal_message(refusal)},
+                        section_lazy(refusal.section),
+                        field=f"{bet}_wager",
+                    )
     except (Refused, RuleViolation) as exc:
         return Answer(refusal=_refused(exc))
     section = section_text(coup["section"])
@@ -118,8 +176,62 @@ def baccarat_coup(query) -> Answer:
     lines.append(_("Winner: %(winner)s.") % {"winner": WINNERS[coup["winner"]]})
     if used < len(cards):
         lines.append(_("The coup used the first %(used)s cards; the others are not read.") % {"used": used})
+    outcome = [
+        Outcome(
+            {
+                "player": _("The player wins, %(player)s to %(banker)s."),
+                "banker": _("The banker wins, %(banker)s to %(player)s."),
+                "tie": _("A tie, %(player)s to %(banker)s."),
+            }[coup["winner"]]
+            % {"player": coup["player_total"], "banker": coup["banker_total"]},
+            head=True,
+        )
+    ]
+    rows = []
+    for bet, cents in wagers.items():
+        settled = baccarat.settle_bet(
+            bet,
+            coup["winner"],
+            cents,
+            player_pays=figures["player_pays"],
+            banker_pays=figures["banker_pays"],
+            tie_pays=figures["tie_pays"],
+            banker_commission=figures["banker_commission"],
+        )
+        result = str(RESULTS[settled["result"]])
+        if settled["pays"]:
+            result = _("%(result)s, pays %(odds)s") % {"result": result, "odds": game_rules.odds_words(settled["pays"])}
+        rows.append(
+            {
+                "bet": BACCARAT_WAGERS[bet],
+                "staked": dollars(cents),
+                "result": result,
+                "commission": dollars(settled["commission_cents"]) if settled["commission_cents"] else "—",
+                "returned": dollars(settled["returned_cents"]),
+                "net": dollars(settled["net_cents"]),
+            }
+        )
+        said = {"bet": BACCARAT_WAGERS[bet], "stake": dollars(cents), "paid": dollars(settled["net_cents"])}
+        if settled["result"] == "win" and settled["commission_cents"]:
+            text = _("%(bet)s, %(stake)s: wins; pay %(paid)s after a commission of %(commission)s.") % {
+                **said,
+                "commission": dollars(settled["commission_cents"]),
+            }
+        elif settled["result"] == "win":
+            text = _("%(bet)s, %(stake)s: wins; pay %(paid)s.") % said
+        elif settled["result"] == "push":
+            text = _("%(bet)s, %(stake)s: a push; the stake is returned.") % said
+        else:
+            text = _("%(bet)s, %(stake)s: loses.") % said
+        outcome.append(Outcome(text, _kind(settled["result"])))
+    if wagers:
+        lines.append(
+            _("Payouts: %(source)s (%(rule)s).") % {"source": game_rules.LICENCE_FIGURES, "rule": cite("T&C 3.5")}
+        )
+    if coup["winner"] == "tie" and ({"player", "banker"} & set(wagers)):
+        lines.append(str(TIE_READING))
     lines.append(_("Section applied: %(section)s.") % {"section": section})
-    return Answer(lines=lines)
+    return Answer(lines=lines, rows=rows, outcome=outcome)
 
 
 # --- craps (S-13.1, r. 3, s. 95.14) -------------------------------------------------------------
@@ -169,6 +281,20 @@ def craps_rolls(query, *, limits=None) -> Answer:
                     text = _("%(result)s: %(amount)s") % {"result": text, "amount": dollars(paid)}
             cells.append(text)
         rows.append({"roll": n + 1, "total": total, "cells": cells})
+    outcome = []
+    for bet in bets:
+        last = states[bet][-1]
+        text = str(RESULTS[last["result"]])
+        if last["result"] == "open" and last["point"]:
+            text = _("waits: the point is %(point)s") % {"point": last["point"]}
+        if last["pays"]:
+            text = _("%(result)s, pays %(odds)s") % {"result": text, "odds": game_rules.odds_words(last["pays"])}
+            if wager is not None:
+                paid = winnings(wager, tuple(int(x) for x in last["pays"].split(":")))
+                text = _("%(result)s: pay %(amount)s") % {"result": text, "amount": dollars(paid)}
+        outcome.append(
+            Outcome(_("%(bet)s: %(result)s.") % {"bet": CRAPS_BETS[bet], "result": text}, _kind(last["result"]))
+        )
     lines = []
     for bet in bets:
         notes = []
@@ -186,7 +312,7 @@ def craps_rolls(query, *, limits=None) -> Answer:
             )
         else:
             lines.append(_("%(bet)s: %(section)s.") % {"bet": CRAPS_BETS[bet], "section": section})
-    return Answer(rows=rows, lines=lines)
+    return Answer(rows=rows, lines=lines, outcome=outcome)
 
 
 def craps_headers(query) -> list[str]:
@@ -221,7 +347,7 @@ def blackjack_round(query) -> Answer:
     except (Refused, RuleViolation) as exc:
         return Answer(refusal=_refused(exc))
     lines = [_score_line(_("Dealer"), dealer_hand)]
-    rows = []
+    rows, outcome = [], []
     for hand, answer in zip(hands, settled, strict=True):
         result = str(RESULTS[answer["result"]])
         if answer["pays"]:
@@ -238,7 +364,15 @@ def blackjack_round(query) -> Answer:
                 "sections": section_text("; ".join(answer["sections"])),
             }
         )
-    return Answer(rows=rows, lines=lines)
+        said = {"hand": hand["number"], "result": result, "amount": dollars(abs(answer["net_cents"]))}
+        if answer["result"] == "win":
+            text = _("Hand %(hand)s %(result)s: pay %(amount)s.") % said
+        elif answer["result"] == "lose":
+            text = _("Hand %(hand)s loses %(amount)s.") % said
+        else:
+            text = _("Hand %(hand)s: a push; the stake is returned.") % said
+        outcome.append(Outcome(text, _kind(answer["result"])))
+    return Answer(rows=rows, lines=lines, outcome=outcome)
 
 
 def _score_text(hand: dict) -> str:
@@ -287,9 +421,12 @@ def wheel_spin(query, wheels) -> Answer:
         said = _("No spin: the wheel made fewer than three full revolutions, and the bet stands.")
     else:
         said = _("The bet loses.")
+    outcome = [Outcome(said, _kind(answer["result"]), head=True)]
+    if answer["result"] == "win":
+        outcome.append(Outcome(_("Pay %(amount)s.") % {"amount": dollars(answer["winnings_cents"])}, "win"))
     return Answer(
+        outcome=outcome,
         lines=[
-            said,
             _("Pay-off: %(amount)s; returned to the player: %(returned)s; the player's gain or loss: %(net)s.")
             % {
                 "amount": dollars(answer["winnings_cents"]),
@@ -297,7 +434,7 @@ def wheel_spin(query, wheels) -> Answer:
                 "net": dollars(answer["net_cents"]),
             },
             _("Section applied: %(section)s.") % {"section": section_text(answer["section"])},
-        ]
+        ],
     )
 
 

@@ -1,8 +1,9 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from . import games
 from .form_input import CheckedInput
-from .models import Event, GamingDay, Person, Role, game_choices
+from .models import Event, GamingDay, Person, Role, game_choices, game_name
 
 
 class DateInput(forms.DateInput):
@@ -39,9 +40,22 @@ class EventForm(CheckedInput, forms.Form):
     )
 
 
+class LicensedGameField(forms.ChoiceField):
+    """Offers only the games the licence authorizes. A known game it does not authorize (a page
+    opened before the licence changed, or a forged post) is still passed on, so that the service
+    refuses it citing T&C 1.5.1 and the refusal is recorded, rather than a bare "not a choice"."""
+
+    def valid_value(self, value):
+        return value in games.REGISTRY
+
+
 class TableForm(CheckedInput, forms.Form):
     code = forms.CharField(label=_("Table"), max_length=20, help_text=_("For example BJ-1."))
-    game = forms.ChoiceField(label=_("Game"), choices=game_choices)
+    game = LicensedGameField(label=_("Game"))
+
+    def __init__(self, *args, event: Event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = lambda: [(code, game_name(code)) for code in event.games]
 
 
 class DenominationForm(CheckedInput, forms.Form):

@@ -8,6 +8,7 @@ figures meet them. Readers: the games page, the posters, the DRIC's calculators.
 
 import functools
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
 from django.utils import formats
@@ -49,6 +50,31 @@ def figures(event: Event, code: str) -> dict:
         elif kind == "count":
             found[name] = int(value)
     return found
+
+
+def game_settings_entered(row: GameSettings) -> dict:
+    """A game's stored figures as events.services.game_settings_set takes them typed: limits as
+    dollar strings, odds as "8:1", a commission as a percentage, a count as digits (where `figures`
+    gives them as the game module takes them). The records file's extension writes them so
+    (cage.exporter), and its import gives them back to game_settings_set."""
+    entered = {}
+    kinds = {setting.name: setting.kind for setting in games.get_game(row.game).settings}
+    for name, value in row.figures.items():
+        kind = kinds.get(name)
+        if kind == "limits":
+            entered[name] = [f"{cents // 100}.{cents % 100:02d}" for cents in value]
+        elif kind == "odds":
+            entered[name] = f"{value[0]}:{value[1]}"
+        elif kind == "fraction":
+            percent = Fraction(value) * 100
+            entered[name] = (
+                str(percent.numerator)
+                if percent.denominator == 1
+                else str(Decimal(percent.numerator) / percent.denominator)
+            )
+        elif kind == "count":
+            entered[name] = str(value)
+    return entered
 
 
 def missing_settings(event: Event, code: str) -> list[str]:

@@ -5,7 +5,9 @@ Black or red letters on white only (T&C 1.4.3): nothing here draws a background,
 grey. A Wheel of Fortune poster is printed in capitals of Helvetica-Bold at WHEEL_FONT_SIZE: the
 smallest capital or digit of that face is 0.703 em high (Adobe's AFM: digits 703 to 710, flat
 capitals 718 thousandths of an em), so at 104 pt every letter is at least 73.1 pt, more than the
-inch (72 pt) rule 1.4.3 asks, on as many tabloid pages as the text takes. Only layout and the
+inch (72 pt) rule 1.4.3 asks. Its tabloid sheets are laid out to be as few as that allows: a
+quarter-inch margin, lines 0.9 em apart, eight lines a sheet (the licence number at the head, "page
+N of M" at the foot, six of text), each item whole on one sheet. Only layout and the
 poster's own labels live here; the rules' text is the seeds' (events/rules_text).
 """
 
@@ -21,14 +23,26 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import TABLOID, landscape, letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
-from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.lib.utils import simpleSplit
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Frame,
+    KeepTogether,
+    PageTemplate,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from . import game_rules
+from .file_commands import LANGUAGES
 from .models import GameTable
 from .rules import RuleViolation, cite
+from .wheel_layouts import paytable
 
 RULES_TEXT = Path(__file__).resolve().parent / "rules_text"
-LANGUAGES = {"en": "en-ca", "fr": "fr-ca"}
 BLACK, RED = colors.black, colors.red  # the only two inks (T&C 1.4.3)
 
 WHEEL_FONT_SIZE = 104  # pt: 0.703 em × 104 pt = 73.1 pt, over one inch for every letter
@@ -44,15 +58,13 @@ RULE_HEADING = ParagraphStyle("poster-rule-heading", parent=BODY, fontName="Helv
 AGE = ParagraphStyle("poster-age", parent=BODY, fontName="Helvetica-Bold", fontSize=28, leading=34, textColor=RED)
 CELL = ParagraphStyle("poster-cell", parent=BODY, fontSize=10, leading=12, spaceAfter=0)
 CELL_HEAD = ParagraphStyle("poster-cell-head", parent=CELL, fontName="Helvetica-Bold")
+# All capitals, no lowercase descenders: the lines are set close (0.9 em) so that eight fit a
+# tabloid page, the gap between two lines of capitals still a fifth of an em (0.26 inch).
+WHEEL_LEADING = WHEEL_FONT_SIZE * 0.9
+WHEEL_MARGIN = 0.25 * inch  # what a tabloid printer leaves unprinted, no more
 WHEEL = ParagraphStyle(
-    "poster-wheel",
-    fontName="Helvetica-Bold",
-    fontSize=WHEEL_FONT_SIZE,
-    leading=WHEEL_FONT_SIZE * 1.12,
-    textColor=BLACK,
-    spaceAfter=WHEEL_FONT_SIZE * 0.3,
+    "poster-wheel", fontName="Helvetica-Bold", fontSize=WHEEL_FONT_SIZE, leading=WHEEL_LEADING, textColor=BLACK
 )
-WHEEL_RED = ParagraphStyle("poster-wheel-red", parent=WHEEL, textColor=RED)
 
 
 def rules_paragraphs(code: str, lang: str) -> list[str]:
@@ -111,6 +123,9 @@ def _facts(table: GameTable, lang: str) -> dict:
         "game": table.game,
         "event": _("%(event)s, %(venue)s, run by %(licensee)s")
         % {"event": event.name, "venue": event.venue, "licensee": event.licensee.name},
+        "run_by": _("%(event)s, run by %(licensee)s") % {"event": event.name, "licensee": event.licensee.name},
+        "licence_number": event.licence_number,
+        "wheel_odds": [(symbol, game_rules.odds_text(to, per)) for symbol, to, per, _n in paytable(table.wheel_layout)],
         "licence": _("Licence no. %(number)s, issued by %(authority)s")
         % {"number": event.licence_number, "authority": event.licensing_authority},
         "age": _("18+"),
@@ -234,25 +249,101 @@ def _baccarat_tables() -> list:
 
 
 def _wheel_poster(facts: dict) -> bytes:
-    """Every letter at least one inch high (T&C 1.4.3): capitals at WHEEL_FONT_SIZE, tabloid
-    landscape pages, as many as the text takes."""
+    """Every letter at least one inch high (T&C 1.4.3): capitals at WHEEL_FONT_SIZE on tabloid
+    landscape pages, as few as that allows. Each sheet carries the licence number at its head and
+    "page N of M" at its foot, so that the sheets posted side by side read as one poster; an item
+    (a rule, a payoff, a heading with the item after it) is never split between two sheets."""
 
     def big(text, style=WHEEL):
         return Paragraph(escape(_unbroken(str(text).upper())), style)
 
-    story = [
-        big(facts["title"], WHEEL_RED),
-        big(facts["licence"]),
-        big(facts["age"], WHEEL_RED),
-        big(facts["age_rule"]),
-        big(_("Betting limits"), WHEEL_RED),
-        big(facts["limits"]),
-        big(_("Payoff odds"), WHEEL_RED),
+    red = ParagraphStyle("poster-wheel-red", parent=WHEEL, textColor=RED)
+    odds = [big(_("%(bet)s pays %(odds)s") % {"bet": symbol, "odds": odds}) for symbol, odds in facts["wheel_odds"]]
+    rules = [big(line.strip()) for line in facts["rules"]]
+    # Each item whole on one sheet, a heading with the item after it: it moves to the next sheet
+    # rather than break. The first sheet as full as the others: the title, 18+ and the limits.
+    items = [
+        [big(facts["title"], red), big(facts["age"], red)],
+        [big(_("Betting limits"), red), big(facts["limits"])],
+        [big(facts["run_by"])],
+        [big(_("Payoff odds"), red), *odds[:1]],
+        *([row] for row in odds[1:]),
+        [big(_("Rules of play"), red), *rules[:1]],
+        *([rule] for rule in rules[1:]),
     ]
-    story += [big(_("%(bet)s pays %(odds)s") % {"bet": row.bet, "odds": row.odds}) for row in facts["payoffs"]]
-    story.append(big(_("Rules of play"), WHEEL_RED))
-    story += [big(line.strip()) for line in facts["rules"]]
-    return _build(story, landscape(TABLOID), 0.5 * inch)
+    story = [KeepTogether(item) for item in items]
+    header = _("Licence %(number)s") % {"number": facts["licence_number"]}
+    pages = _wheel_pages(story, header, total=None)
+    return _wheel_pages(story, header, total=pages)
+
+
+# Eight lines a sheet, set on baselines a leading apart: the first line's capitals touch the top
+# margin, the last line (the foot) stands clear of the bottom one with room for a comma below it.
+WHEEL_LINES = 8
+WHEEL_CAP_HEIGHT = 0.718  # Helvetica-Bold's capitals, in ems (Adobe's AFM)
+
+
+def _wheel_pages(story: list, header: str, total: int | None):
+    """The wheel poster's sheets: `total` None counts them (the first pass), a number prints them
+    with "page N of M". The licence at the head and the page at the foot are set right, apart from
+    the rules set left, so they read as the sheet's labels."""
+    width, height = landscape(TABLOID)
+    line_width = width - 2 * WHEEL_MARGIN
+    head_lines = simpleSplit(_unbroken(header.upper()), WHEEL.fontName, WHEEL_FONT_SIZE, line_width)
+    first_baseline = height - WHEEL_MARGIN - WHEEL_CAP_HEIGHT * WHEEL_FONT_SIZE
+    text_lines = WHEEL_LINES - len(head_lines) - 1
+    top_baseline = first_baseline - len(head_lines) * WHEEL_LEADING
+    foot_baseline = first_baseline - (WHEEL_LINES - 1) * WHEEL_LEADING
+    # A paragraph sets its first baseline a font size below the top of its frame.
+    frame_top = top_baseline + WHEEL_FONT_SIZE
+    frame_height = text_lines * WHEEL_LEADING + 0.5  # a half point over: six lines fit exactly
+    text = Frame(
+        WHEEL_MARGIN,
+        frame_top - frame_height,
+        line_width,
+        frame_height,
+        leftPadding=0,
+        rightPadding=0,
+        topPadding=0,
+        bottomPadding=0,
+        id="text",
+    )
+
+    def head_and_foot(canvas, doc):
+        canvas.saveState()
+        canvas.setFillColor(BLACK)
+        canvas.setFont(WHEEL.fontName, WHEEL_FONT_SIZE)
+        for n, line in enumerate(head_lines):
+            canvas.drawRightString(width - WHEEL_MARGIN, first_baseline - n * WHEEL_LEADING, line)
+        # A black rule under the head, midway between its baseline (a licence number has no
+        # descender) and the capitals of the first line of text.
+        canvas.setStrokeColor(BLACK)
+        canvas.setLineWidth(3)
+        under = top_baseline + WHEEL_LEADING - (WHEEL_LEADING - WHEEL_CAP_HEIGHT * WHEEL_FONT_SIZE) / 2
+        canvas.line(WHEEL_MARGIN, under, width - WHEEL_MARGIN, under)
+        if total is not None:
+            foot = (_("page %(page)s of %(pages)s") % {"page": doc.page, "pages": total}).upper()
+            canvas.drawRightString(width - WHEEL_MARGIN, foot_baseline, foot)
+        canvas.restoreState()
+
+    buffer = io.BytesIO()
+    doc = BaseDocTemplate(
+        buffer,
+        pagesize=(width, height),
+        leftMargin=WHEEL_MARGIN,
+        rightMargin=WHEEL_MARGIN,
+        topMargin=WHEEL_MARGIN,
+        bottomMargin=WHEEL_MARGIN,
+        title=_("Posted rules of play"),
+        author="",
+        subject="",
+        creator="",
+        pageTemplates=[PageTemplate(id="sheet", frames=[text], onPage=head_and_foot)],
+    )
+    doc.build(list(story))
+    if total is None:
+        return doc.page
+    return buffer.getvalue()
 
 
 # Kept on one line: odds ("8 TO 1", "8 À 1") and an amount with its sign ("(1 $)").

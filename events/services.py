@@ -259,7 +259,24 @@ def game_settings_set(*, event: Event, game: str, entered: dict) -> GameSettings
             figures[setting.name] = [low, high]
         elif setting.kind == "odds":
             match = ODDS.fullmatch(str(value or "").strip())
-            to, per = (int(match[1]), int(match[2])) if match else (0, 0)
+            to, per = (int(match[1]), int(match[2])) if match else (-1, -1)
+            if match and to == 0:
+                # No seed sets a lowest payout for these bets; a bet that wins nothing is no bet.
+                raise RuleViolation(
+                    _(
+                        "%(setting)s: odds of 0 to %(per)s pay nothing; the odds must pay more than nothing, such as 8:1."
+                    )
+                    % {"setting": label, "per": per},
+                    rule,
+                    field=setting.name,
+                )
+            if match and per == 0:
+                raise RuleViolation(
+                    _("%(setting)s: odds of %(to)s to 0 are not odds; the second number is at least 1, such as 8:1.")
+                    % {"setting": label, "to": to},
+                    rule,
+                    field=setting.name,
+                )
             if not (0 < to <= MOST_ODDS_NUMBER and 0 < per <= MOST_ODDS_NUMBER):
                 raise RuleViolation(
                     _("%(setting)s: write the odds as two whole numbers, such as 8:1.") % {"setting": label},
@@ -300,30 +317,6 @@ def game_settings_set(*, event: Event, game: str, entered: dict) -> GameSettings
         new=figures,
     )
     return row
-
-
-def game_settings_entered(row: GameSettings) -> dict:
-    """A game's stored figures as game_settings_set takes them typed: limits as dollar strings,
-    odds as "8:1", a commission as a percentage, a count as digits. The records file's extension
-    writes them so (cage.exporter), and its import gives them back to game_settings_set."""
-    entered = {}
-    kinds = {setting.name: setting.kind for setting in games.get_game(row.game).settings}
-    for name, value in row.figures.items():
-        kind = kinds.get(name)
-        if kind == "limits":
-            entered[name] = [f"{cents // 100}.{cents % 100:02d}" for cents in value]
-        elif kind == "odds":
-            entered[name] = f"{value[0]}:{value[1]}"
-        elif kind == "fraction":
-            percent = Fraction(value) * 100
-            entered[name] = (
-                str(percent.numerator)
-                if percent.denominator == 1
-                else str(Decimal(percent.numerator) / percent.denominator)
-            )
-        elif kind == "count":
-            entered[name] = str(value)
-    return entered
 
 
 # A chip's value, as the records format writes it: plain ASCII digits, at most two decimals, at

@@ -124,7 +124,7 @@ def event_detail(request, slug):
 
 def tables(request, slug):
     access = event_access(request, slug)
-    form = TableForm(request.POST or None)
+    form = TableForm(request.POST or None, event=access.event)
     if request.method == "POST" and form.is_valid():
         if applied(form, lambda: services.table_create(event=access.event, **form.cleaned_data)):
             messages.success(request, _("Table %(table)s set up.") % {"table": form.cleaned_data["code"]})

@@ -156,7 +156,7 @@ def calculators(request, slug):
         answer = None
         if asked == code:
             answer = {
-                "baccarat": lambda: calc.baccarat_coup(query),
+                "baccarat": lambda: calc.baccarat_coup(query, figures=game_rules.figures(event, "baccarat")),
                 "craps": lambda: calc.craps_rolls(query, limits=game_rules.limits(event, "craps")),
                 "blackjack": lambda: calc.blackjack_round(query),
                 "wheel_of_fortune": lambda: calc.wheel_spin(query, wheels),
@@ -174,6 +174,7 @@ def calculators(request, slug):
         "access": access,
         "event": event,
         "sections": sections,
+        "tie_reading": calc.TIE_READING,
         "craps_bets": [(code, label, code in query.getlist("bets")) for code, label in calc.CRAPS_BETS.items()],
         "craps_headers": calc.craps_headers(query) if asked == "craps" else [],
         "wheels": [

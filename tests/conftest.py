@@ -118,6 +118,55 @@ def make_cast(slug="lakeside", *, open_day=True) -> Cast:
     )
 
 
+# An event licensed for all four games, with a table of each: the games page, the posters and the
+# DRIC's dispute calculators are tried on it.
+QUEBEC_TABLES = (("BJ-1", "blackjack"), ("WOF-1", "wheel_of_fortune"), ("BAC-1", "baccarat"), ("CR-1", "craps"))
+QUEBEC_BACCARAT = {
+    "limits": ("2", "25"),
+    "player_pays": "1:1",
+    "banker_pays": "1:1",
+    "banker_commission": "5",
+    "tie_pays": "8:1",
+    "decks": "8",
+}
+QUEBEC_CRAPS = {"limits": ("1", "5")}
+
+
+@dataclass
+class Quebec:
+    event: Event
+    people: dict[str, Person]  # dric, auditor, dealer, chip_cashier, each with a login
+
+    @property
+    def dric(self) -> Person:
+        return self.people["dric"]
+
+
+def make_quebec(*, settings_entered: bool = True) -> Quebec:
+    """The all-games event; with `settings_entered`, the administrator has entered the licence's
+    figures for baccarat (QUEBEC_BACCARAT) and craps (QUEBEC_CRAPS). A function, not only a
+    fixture, for the browser tests (whose database is the live server's)."""
+    event = make_event("quebec", games=tuple(game for _code, game in QUEBEC_TABLES))
+    people = {role: add_person(event, role, role) for role in ("dric", "auditor", "dealer", "chip_cashier")}
+    for code, game in QUEBEC_TABLES:
+        services.table_create(event=event, code=code, game=game)
+    if settings_entered:
+        services.game_settings_set(event=event, game="baccarat", entered=QUEBEC_BACCARAT)
+        services.game_settings_set(event=event, game="craps", entered=QUEBEC_CRAPS)
+    return Quebec(event, people)
+
+
+@pytest.fixture
+def quebec(db) -> Quebec:
+    return make_quebec()
+
+
+@pytest.fixture
+def quebec_unset(db) -> Quebec:
+    """The all-games event before the administrator has entered any figure."""
+    return make_quebec(settings_entered=False)
+
+
 @pytest.fixture
 def cast(db) -> Cast:
     return make_cast()

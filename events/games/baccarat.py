@@ -5,14 +5,19 @@ Section 37 states only how a coup is dealt: which cards make each hand, that a n
 the first two cards) stops the coup, and the player's and the banker's drawing tables. It states
 no betting limits, no payout and no commission: those figures are settings of the licence's game,
 entered by the administrator and posted (T&C 3.5), and the functions here take them as arguments.
-Player and banker bets are returned on a tie, as every baccarat table does (no seed states it).
+
+What a tie does to the player and banker bets: s. 37 is silent (it says how the coup is dealt, not
+how bets are settled). The reading taken here, in `settle_bet` and in `house_advantage`, is that a
+tie is a push for them: the player and banker bets are returned, neither won nor lost, as the
+game is dealt wherever baccarat is played; only the tie bet wins on a tie. The DRIC's calculators page
+says so (events.calculators.TIE_READING).
 """
 
 from fractions import Fraction
 from functools import cache
 from itertools import product
 
-from .base import N_, Game, Refusal, Refused, Setting, check_odds
+from .base import N_, Game, Refusal, Refused, Setting, check_odds, odds_text, winnings
 
 SECTION = "S-13.1, r. 3, s. 37"
 
@@ -164,6 +169,53 @@ def explain(shoe: list[str]) -> dict:
         "natural": natural,
         "player_drew": len(answer["player"]) == 3,
         "banker_drew": len(answer["banker"]) == 3,
+        "section": SECTION,
+    }
+
+
+BETS = ("player", "banker", "tie")
+
+
+def settle_bet(
+    bet: str,
+    winner: str,
+    stake_cents: int,
+    *,
+    player_pays: tuple[int, int],
+    banker_pays: tuple[int, int],
+    tie_pays: tuple[int, int],
+    banker_commission: Fraction,
+) -> dict:
+    """What a `bet` ("player", "banker" or "tie") of `stake_cents` comes to once the coup's
+    `winner` is known, at the licence's payouts (s. 37 states none). A winning banker bet pays its
+    winnings less the commission on them; a fraction of a cent is not paid. On a tie the player
+    and banker bets are returned (a push: the reading this module takes, s. 37 being silent).
+
+    Returns {"result": "win" | "lose" | "push", "pays": "8:1" or None, "winnings_cents" (before
+    the commission), "commission_cents", "returned_cents" (what goes back to the player, stake
+    and net winnings), "net_cents" (the player's gain or loss), "section"}."""
+    if bet not in BETS:
+        raise ValueError(f"bet is one of {', '.join(BETS)}")
+    if winner not in BETS:
+        raise ValueError(f"winner is one of {', '.join(BETS)}")
+    odds = {"player": check_odds(player_pays), "banker": check_odds(banker_pays), "tie": check_odds(tie_pays)}
+    commission = Fraction(banker_commission)
+    if bet == winner:
+        won = winnings(stake_cents, odds[bet])
+        paid = int(won * (1 - commission)) if bet == "banker" else won
+        result, pays = "win", odds_text(odds[bet])
+        commission_cents, net = won - paid, paid
+    elif winner == "tie":
+        result, pays, won, commission_cents, net = "push", None, 0, 0, 0
+    else:
+        result, pays, won, commission_cents, net = "lose", None, 0, 0, -stake_cents
+    return {
+        "result": result,
+        "pays": pays,
+        "winnings_cents": won,
+        "commission_cents": commission_cents,
+        "returned_cents": stake_cents + net if result != "lose" else 0,
+        "net_cents": net,
         "section": SECTION,
     }
 

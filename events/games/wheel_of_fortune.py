@@ -149,6 +149,16 @@ def check_layout(layout) -> list[Refusal]:
         )
     seen: dict[str, tuple[int, int]] = {}
     for segment in parsed.segments:
+        if segment.to == 0 and segment.per > 0:
+            # No seed sets a lowest payout; a symbol that wins nothing is no bet.
+            refusals.append(
+                _refusal(
+                    N_("%(symbol)s pays %(odds)s, which is nothing: the odds must pay more than nothing."),
+                    {"symbol": segment.symbol, "odds": odds_text(segment.odds)},
+                    SECTION_LAYOUT,
+                )
+            )
+            continue
         if segment.to <= 0 or segment.per <= 0:
             refusals.append(
                 _refusal(

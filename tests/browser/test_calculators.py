@@ -4,42 +4,41 @@ rule; in English and in French, at the cage's screen width and a tablet's."""
 
 import pytest
 
-from events import services
 from tests.browser.conftest import at_both_widths, log_in
-from tests.conftest import PASSWORD, add_person, make_event
+from tests.conftest import PASSWORD, make_quebec
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def quebec():
-    event = make_event("quebec", games=("blackjack", "wheel_of_fortune", "baccarat", "craps"))
-    dric = add_person(event, "dric", "dric")
-    for code, game in (("BJ-1", "blackjack"), ("WOF-1", "wheel_of_fortune"), ("BAC-1", "baccarat")):
-        services.table_create(event=event, code=code, game=game)
-    services.game_settings_set(
-        event=event,
-        game="baccarat",
-        entered={
-            "limits": ("1", "5"),
-            "player_pays": "1:1",
-            "banker_pays": "1:1",
-            "banker_commission": "5",
-            "tie_pays": "8:1",
-            "decks": "8",
-        },
-    )
-    services.game_settings_set(event=event, game="craps", entered={"limits": ("1", "5")})
-    return event, dric
-
-
-def settle(page, code):
+def settle(page, code, **fields):
+    """Fill the calculator's fields (id without "#": value; a <select> is chosen, a list of
+    craps bets ticked), submit it and read its answer."""
+    for name, value in fields.items():
+        selector = f"#{name.replace('_', '-')}"
+        if name == "craps_bets":
+            for bet in value:
+                page.check(f"#calc-craps input[value={bet}]")
+        elif page.locator(selector).evaluate("e => e.tagName") == "SELECT":
+            page.select_option(selector, value)
+        else:
+            page.fill(selector, value)
     page.click(f"#calc-{code} button[type=submit]")
     page.wait_for_selector(f"#answer-{code}")
     return page.inner_text(f"#answer-{code}")
 
 
+def outcome_is_large(page, code):
+    """The outcome is read across the table: its type at least 20 px, black on white."""
+    style = page.eval_on_selector(
+        f"#answer-{code} .outcome p",
+        "p => { const s = getComputedStyle(p); return [parseFloat(s.fontSize), s.color, s.backgroundColor]; }",
+    )
+    assert style[0] >= 20 and style[1] == "rgb(0, 0, 0)" and style[2] == "rgb(255, 255, 255)", style
+
+
 def test_the_dric_settles_a_dispute_at_each_game(page):
-    event, dric = quebec()
+    quebec = make_quebec()
+    event, dric = quebec.event, quebec.dric
     log_in(page, dric.user.username, PASSWORD)
     page.goto(f"/events/{event.slug}/")
     page.click("nav.event >> text=Disputes")
@@ -47,73 +46,78 @@ def test_the_dric_settles_a_dispute_at_each_game(page):
     assert "House advantage under these rules" in page.inner_text("#calc-baccarat")
     at_both_widths(page, "calculators-en")
 
-    page.fill("#bac-cards", "2 3 K K 5 9")
-    answer = settle(page, "baccarat")
+    answer = settle(page, "baccarat", bac_cards="2 3 K K 5 9")
     assert "Player: 2 K 5, total 7." in answer and "Winner: Player." in answer and "s. 37" in answer
+    answer = settle(page, "baccarat", bac_cards="2 3 4 K 5 9", bac_banker_wager="10", bac_player_wager="5")
+    assert "The banker wins, 8 to 6." in answer and "pay $9.50 after a commission of $0.50" in answer
+    outcome_is_large(page, "baccarat")
+    page.locator("#answer-baccarat").scroll_into_view_if_needed()
+    at_both_widths(page, "calculators-baccarat-en")
 
-    page.fill("#craps-rolls", "6 8 6")
-    page.check("#calc-craps input[value=pass]")
-    page.check("#calc-craps input[value=dont_pass]")
-    page.fill("#craps-wager", "5")
-    answer = settle(page, "craps")
+    answer = settle(page, "craps", craps_rolls="6 8 6", craps_bets=["pass", "dont_pass"], craps_wager="5")
     assert "waits: the point is 6" in answer and "wins, pays 1 to 1: $5.00" in answer
+    assert "Pass: wins, pays 1 to 1: pay $5.00." in answer
 
-    page.fill("#bj-dealer", "6 10 5")
-    page.fill("#bj-h1-cards", "A K")
-    page.fill("#bj-h1-wager", "2")
-    page.fill("#bj-h2-cards", "9 2 10")
-    page.fill("#bj-h2-wager", "5")
-    page.select_option("#bj-h2-action", "double")
-    answer = settle(page, "blackjack")
+    answer = settle(
+        page,
+        "blackjack",
+        bj_dealer="6 10 5",
+        bj_h1_cards="A K",
+        bj_h1_wager="2",
+        bj_h2_cards="9 2 10",
+        bj_h2_wager="5",
+        bj_h2_action="double",
+    )
     assert "pays 3 to 2" in answer and "$3.00" in answer and "push" in answer
+    outcome_is_large(page, "blackjack")
     at_both_widths(page, "calculators-blackjack-en")
 
-    page.select_option("#wheel-table", "WOF-1")
-    page.fill("#wheel-symbol", "$5")
-    page.fill("#wheel-bet", "5")
-    page.fill("#wheel-landed", "$5")
-    page.fill("#wheel-revolutions", "3")
-    answer = settle(page, "wheel_of_fortune")
+    answer = settle(
+        page,
+        "wheel_of_fortune",
+        wheel_table="WOF-1",
+        wheel_symbol="$5",
+        wheel_bet="5",
+        wheel_landed="$5",
+        wheel_revolutions="3",
+    )
     assert "The bet wins, pays 5 to 1." in answer and "$25.00" in answer
+    outcome_is_large(page, "wheel_of_fortune")
+    page.locator("#answer-wheel_of_fortune").scroll_into_view_if_needed()
+    at_both_widths(page, "calculators-wheel-en")
 
     # A refusal: a $9 wager at blackjack, told with its rule; nothing else on the page changes.
-    page.fill("#bj-dealer", "6 10")
-    page.fill("#bj-h1-cards", "10 9")
-    page.fill("#bj-h1-wager", "9")
-    page.fill("#bj-h2-cards", "")
-    answer = settle(page, "blackjack")
+    answer = settle(page, "blackjack", bj_dealer="6 10", bj_h1_cards="10 9", bj_h1_wager="9", bj_h2_cards="")
     assert "Bets run from $1.00 to $5.00" in answer and "Blackjack rules 1.1, 1.2" in answer
     assert page.locator("#answer-blackjack .refusal").count() == 1
     at_both_widths(page, "calculators-refused-en")
 
 
 def test_the_calculators_in_french(page):
-    event, dric = quebec()
+    quebec = make_quebec()
+    event, dric = quebec.event, quebec.dric
     log_in(page, dric.user.username, PASSWORD)
     page.goto(f"/events/{event.slug}/disputes/")
     page.click("#language-fr-ca")
     page.wait_for_selector("html[lang=fr-ca]")
     assert page.inner_text("h1") == "Calculateurs de litiges"
 
-    page.fill("#bac-cards", "8 3 K 4")
-    answer = settle(page, "baccarat")
+    answer = settle(page, "baccarat", bac_cards="8 3 K 4")
     assert "naturelle" in answer and "Gagnant" in answer and "art. 37" in answer
+    answer = settle(page, "baccarat", bac_cards="9 9 K K", bac_player_wager="5", bac_tie_wager="2")
+    assert "Égalité, 9 à 9." in answer and "coup nul" in answer and "payer 16,00\u00a0$" in answer
+    page.locator("#answer-baccarat").scroll_into_view_if_needed()
+    at_both_widths(page, "calculators-baccarat-tie-fr")
 
-    page.fill("#craps-rolls", "6 13")
-    answer = settle(page, "craps")
+    answer = settle(page, "craps", craps_rolls="6 13")
     assert "art. 95.14" in answer
     assert page.locator("#answer-craps .refusal").count() == 1
     at_both_widths(page, "calculators-fr")
 
-    page.fill("#bj-dealer", "6 10 5")
-    page.fill("#bj-h1-cards", "10 9")
-    page.fill("#bj-h1-wager", "5")
-    answer = settle(page, "blackjack")
+    answer = settle(page, "blackjack", bj_dealer="6 10 5", bj_h1_cards="10 9", bj_h1_wager="5")
     assert "perd" in answer and "-5,00" in answer
-    page.fill("#wheel-symbol", "$1")
-    page.fill("#wheel-bet", "1")
-    page.fill("#wheel-landed", "$1")
-    page.fill("#wheel-revolutions", "2")
-    answer = settle(page, "wheel_of_fortune")
+    answer = settle(
+        page, "wheel_of_fortune", wheel_symbol="$1", wheel_bet="1", wheel_landed="$1", wheel_revolutions="2"
+    )
     assert "Tour non valide" in answer and "la mise reste" in answer
     at_both_widths(page, "calculators-results-fr")

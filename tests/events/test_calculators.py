@@ -6,32 +6,10 @@ import pytest
 from django.urls import reverse
 
 from events import services
-from tests.conftest import PASSWORD, add_person, make_event
+from tests.conftest import PASSWORD, QUEBEC_BACCARAT
 from tests.world import snapshot
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def quebec(db):
-    event = make_event("quebec", games=("blackjack", "wheel_of_fortune", "baccarat", "craps"))
-    people = {role: add_person(event, role, role) for role in ("dric", "auditor", "dealer", "chip_cashier")}
-    for code, game in (("BJ-1", "blackjack"), ("WOF-1", "wheel_of_fortune"), ("BAC-1", "baccarat")):
-        services.table_create(event=event, code=code, game=game)
-    services.game_settings_set(
-        event=event,
-        game="baccarat",
-        entered={
-            "limits": ("1", "5"),
-            "player_pays": "1:1",
-            "banker_pays": "1:1",
-            "banker_commission": "5",
-            "tie_pays": "8:1",
-            "decks": "8",
-        },
-    )
-    services.game_settings_set(event=event, game="craps", entered={"limits": ("1", "5")})
-    return event, people
 
 
 def ask(client, event, person, lang="en-ca", **query):
@@ -42,7 +20,7 @@ def ask(client, event, person, lang="en-ca", **query):
 
 
 def test_baccarat_both_hands_the_draws_and_the_winner(client, quebec):
-    event, people = quebec
+    event, people = quebec.event, quebec.people
     page = ask(client, event, people["dric"], calc="baccarat", cards="2 3 4 K 5 9")
     assert "Player: 2 4, total 6." in page and "Banker: 3 K 5, total 8." in page
     assert "the player stands" in page and "the banker draws" in page
@@ -56,24 +34,68 @@ def test_baccarat_both_hands_the_draws_and_the_winner(client, quebec):
 
 
 def test_baccarat_natural_stops_the_coup(client, quebec):
-    event, people = quebec
+    event, people = quebec.event, quebec.people
     page = ask(client, event, people["dric"], calc="baccarat", cards="8 3 K 4 9 9")
     assert "A natural: no further card is dealt." in page and "Winner: Player." in page
 
 
+def test_baccarat_wagers_paid_at_the_licences_settings(client, quebec):
+    event, people = quebec.event, quebec.people
+    # Banker 8 beats player 6; the licence: banker pays 1 to 1 less 5%, bets from $2 to $25.
+    page = ask(client, event, people["dric"], calc="baccarat", cards="2 3 4 K 5 9", banker_wager="10", player_wager="5")
+    assert '<p class="outcome-decided head">The banker wins, 8 to 6.</p>' in page
+    assert '<p class="outcome-win">Bet on the banker, $10.00: wins; pay $9.50 after a commission of $0.50.</p>' in page
+    assert '<p class="outcome-lose">Bet on the player, $5.00: loses.</p>' in page
+    assert '<td class="num">$19.50</td>' in page  # back to the player: the stake and the net winnings
+    assert "Payouts: the licence&#x27;s game settings (T&amp;C 3.5)." in page
+
+
+def test_a_tie_pays_the_tie_bet_and_returns_the_player_and_banker_bets(client, quebec):
+    event, people = quebec.event, quebec.people
+    page = ask(
+        client,
+        event,
+        people["dric"],
+        calc="baccarat",
+        cards="9 9 K K",
+        player_wager="5",
+        banker_wager="5",
+        tie_wager="2",
+    )
+    assert "A tie, 9 to 9." in page
+    assert "Bet on a tie, $2.00: wins; pay $16.00." in page  # the licence's 8 to 1
+    assert "Bet on the player, $5.00: a push; the stake is returned." in page
+    assert "Bet on the banker, $5.00: a push; the stake is returned." in page
+    # s. 37 is silent on it: the reading is said with the answer, and under the form.
+    assert page.count("section 37 does not say what a tie does to them") == 2
+
+
+def test_a_baccarat_wager_outside_the_licences_limits_or_before_its_settings_is_refused(client, quebec_unset):
+    event, people = quebec_unset.event, quebec_unset.people
+    page = ask(client, event, people["dric"], calc="baccarat", cards="9 9 K K", tie_wager="2")
+    assert 'class="refusal"' in page and "The wagers cannot be settled yet" in page and "(T&amp;C 3.5)" in page
+    page = ask(client, event, people["dric"], calc="baccarat", cards="9 9 K K")  # the coup alone needs no figure
+    assert "A tie, 9 to 9." in page and 'class="refusal"' not in page
+    services.game_settings_set(event=event, game="baccarat", entered=QUEBEC_BACCARAT)
+    page = ask(client, event, people["dric"], calc="baccarat", cards="9 9 K K", tie_wager="1")
+    assert "Bet on a tie: Bets run from $2.00 to $25.00. (T&amp;C 3.5)" in page
+
+
 def test_craps_each_bets_state_after_each_roll(client, quebec):
-    event, people = quebec
+    event, people = quebec.event, quebec.people
     page = ask(
         client, event, people["dric"], calc="craps", rolls="6 8 6", bets=["pass", "dont_pass", "field"], wager="5"
     )
     assert "waits: the point is 6" in page
     assert "wins, pays 1 to 1: $5.00" in page  # pass, on the point
+    assert '<p class="outcome-win">Pass: wins, pays 1 to 1: pay $5.00.</p>' in page
+    assert '<p class="outcome-lose">Don&#x27;t pass: loses.</p>' in page
     assert "cannot be withdrawn" in page and "cannot be raised" in page
     assert "1.41%" in page  # pass: 7/495, exact
 
 
 def test_blackjack_each_hand_scored_and_settled(client, quebec):
-    event, people = quebec
+    event, people = quebec.event, quebec.people
     page = ask(
         client,
         event,
@@ -89,12 +111,17 @@ def test_blackjack_each_hand_scored_and_settled(client, quebec):
     assert "Dealer: 6 10 5, 21." in page
     assert "blackjack" in page and "pays 3 to 2" in page and "$3.00" in page
     assert "push: the stake is returned" in page and "$10.00" in page  # the doubled 21 ties the dealer's 21
+    # The outcome, said large above the workings: each hand, what is paid or taken.
+    assert '<p class="outcome-win">Hand 1 wins, pays 3 to 2: pay $3.00.</p>' in page
+    assert '<p class="outcome-push">Hand 2: a push; the stake is returned.</p>' in page
+    page = ask(client, event, people["dric"], calc="blackjack", dealer="6 10 5", h1_cards="10 9", h1_wager="5")
+    assert '<p class="outcome-lose">Hand 1 loses $5.00.</p>' in page
     # An estimate and its margin, never a bound below zero that reads as the player's edge.
     assert "give or take" in page and "95% confidence" in page
 
 
 def test_wheel_payout_from_the_tables_layout(client, quebec):
-    event, people = quebec
+    event, people = quebec.event, quebec.people
     page = ask(
         client,
         event,
@@ -107,6 +134,8 @@ def test_wheel_payout_from_the_tables_layout(client, quebec):
         revolutions="3",
     )
     assert "The bet wins, pays 5 to 1." in page and "Pay-off: $25.00" in page
+    assert '<p class="outcome-win head">The bet wins, pays 5 to 1.</p>' in page
+    assert '<p class="outcome-win">Pay $25.00.</p>' in page
     page = ask(
         client,
         event,
@@ -170,7 +199,7 @@ def test_wheel_payout_from_the_tables_layout(client, quebec):
     ],
 )
 def test_bad_input_is_a_clear_message_and_writes_nothing(client, quebec, query, says):
-    event, people = quebec
+    event, people = quebec.event, quebec.people
     before = snapshot()
     page = ask(client, event, people["dric"], **query)
     assert 'class="refusal"' in page and says in page.replace("&#x27;", "'")
@@ -178,7 +207,7 @@ def test_bad_input_is_a_clear_message_and_writes_nothing(client, quebec, query, 
 
 
 def test_answers_in_french(client, quebec):
-    event, people = quebec
+    event, people = quebec.event, quebec.people
     page = ask(client, event, people["dric"], lang="fr-ca", calc="baccarat", cards="2 3 4 K 5 9")
     assert "Gagnant" in page and "art. 37" in page
     page = ask(client, event, people["dric"], lang="fr-ca", calc="craps", rolls="6 13")
@@ -186,7 +215,7 @@ def test_answers_in_french(client, quebec):
 
 
 def test_only_the_dric_the_auditor_and_the_administrator_reach_it(client, quebec, admin_user):
-    event, people = quebec
+    event, people = quebec.event, quebec.people
     url = reverse("events:calculators", args=[event.slug])
     for role in ("dealer", "chip_cashier"):
         assert client.login(username=people[role].user.username, password=PASSWORD)
@@ -199,7 +228,7 @@ def test_only_the_dric_the_auditor_and_the_administrator_reach_it(client, quebec
 
 
 def test_the_dric_finds_it_in_the_navigation(client, quebec):
-    event, people = quebec
+    event, people = quebec.event, quebec.people
     assert client.login(username=people["dric"].user.username, password=PASSWORD)
     page = client.get(reverse("events:detail", args=[event.slug])).content.decode()
     assert reverse("events:calculators", args=[event.slug]) in page
@@ -209,12 +238,12 @@ def test_the_dric_finds_it_in_the_navigation(client, quebec):
 
 
 def test_a_bad_total_after_the_field_is_decided_is_still_refused(client, quebec):
-    event, people = quebec
+    event, people = quebec.event, quebec.people
     page = ask(client, event, people["dric"], calc="craps", rolls="4 13", bets=["field"])
     assert "13 is not a total of two dice" in page
 
 
 def test_a_wager_with_a_decimal_comma_is_read_as_french_writes_it(client, quebec):
-    event, people = quebec
+    event, people = quebec.event, quebec.people
     page = ask(client, event, people["dric"], lang="fr-ca", calc="craps", rolls="7", bets=["pass"], wager="2,50")
     assert "2,50" in page and "n’est pas" not in page

@@ -8,7 +8,7 @@ from audit.models import AuditEntry
 from events import game_rules, services, wheel_layouts
 from events.models import GameSettings, GameTable
 from events.rules import RuleViolation
-from tests.conftest import PASSWORD, add_person, make_event
+from tests.conftest import PASSWORD, make_event
 
 pytestmark = pytest.mark.django_db
 BACCARAT = {
@@ -21,18 +21,8 @@ BACCARAT = {
 }
 
 
-@pytest.fixture
-def quebec(db):
-    """An event licensed for all four games, with a DRIC and a table of each."""
-    event = make_event("quebec", games=("blackjack", "wheel_of_fortune", "baccarat", "craps"))
-    dric = add_person(event, "dric", "dric")
-    for code, game in (("BJ-1", "blackjack"), ("WOF-1", "wheel_of_fortune"), ("BAC-1", "baccarat"), ("CR-1", "craps")):
-        services.table_create(event=event, code=code, game=game)
-    return event, dric
-
-
-def test_baccarat_and_craps_limits_are_the_licences_until_entered(quebec):
-    event, _dric = quebec
+def test_baccarat_and_craps_limits_are_the_licences_until_entered(quebec_unset):
+    event = quebec_unset.event
     assert game_rules.limits(event, "blackjack").min_cents == 100
     assert game_rules.limits(event, "baccarat") is None
     assert "A winning tie bet pays" in game_rules.missing_settings(event, "baccarat")
@@ -55,16 +45,35 @@ def test_baccarat_and_craps_limits_are_the_licences_until_entered(quebec):
         ({"banker_commission": "NaN"}, "banker_commission"),
     ],
 )
-def test_bad_settings_are_refused_and_change_nothing(quebec, figures, field):
-    event, _dric = quebec
+def test_bad_settings_are_refused_and_change_nothing(quebec_unset, figures, field):
+    event = quebec_unset.event
     with pytest.raises(RuleViolation) as refused:
         services.game_settings_set(event=event, game="baccarat", entered={**BACCARAT, **figures})
     assert refused.value.field == field
     assert not GameSettings.objects.exists()
 
 
-def test_a_game_with_seed_figures_or_not_licensed_has_no_settings(quebec):
-    event, _dric = quebec
+@pytest.mark.parametrize(
+    "odds, says",
+    [
+        (
+            "0:1",
+            "A winning tie bet pays: odds of 0 to 1 pay nothing; the odds must pay more than nothing, such as 8:1.",
+        ),
+        ("8:0", "A winning tie bet pays: odds of 8 to 0 are not odds; the second number is at least 1, such as 8:1."),
+        ("eight", "A winning tie bet pays: write the odds as two whole numbers, such as 8:1."),
+    ],
+)
+def test_odds_that_pay_nothing_are_refused_naming_the_rule(quebec_unset, odds, says):
+    event = quebec_unset.event
+    with pytest.raises(RuleViolation) as refused:
+        services.game_settings_set(event=event, game="baccarat", entered={**BACCARAT, "tie_pays": odds})
+    assert refused.value.text == f"{says} (the licence's game settings)"
+    assert not GameSettings.objects.exists()
+
+
+def test_a_game_with_seed_figures_or_not_licensed_has_no_settings(quebec_unset):
+    event = quebec_unset.event
     with pytest.raises(RuleViolation, match="state its limits"):
         services.game_settings_set(event=event, game="blackjack", entered={"limits": ("1", "5")})
     other = make_event("ontario")
@@ -72,8 +81,8 @@ def test_a_game_with_seed_figures_or_not_licensed_has_no_settings(quebec):
         services.game_settings_set(event=other, game="craps", entered={"limits": ("1", "5")})
 
 
-def test_the_administrator_enters_settings_on_the_games_page(client, quebec, admin_user):
-    event, dric = quebec
+def test_the_administrator_enters_settings_on_the_games_page(client, quebec_unset, admin_user):
+    event, dric = quebec_unset.event, quebec_unset.dric
     url = reverse("events:games", args=[event.slug])
     client.force_login(admin_user)
     page = client.get(url).content.decode()
@@ -92,24 +101,36 @@ def test_the_administrator_enters_settings_on_the_games_page(client, quebec, adm
     assert client.post(url, {"craps-game": "craps"}).status_code == 403
 
 
-def test_the_games_page_in_french(client, quebec, admin_user):
-    event, _dric = quebec
+def test_a_tie_paying_nothing_is_refused_on_the_games_page_with_its_rule(client, quebec_unset, admin_user):
+    event = quebec_unset.event
+    client.force_login(admin_user)
+    posted = {f"baccarat-{name}": value for name, value in BACCARAT.items() if name != "limits"}
+    posted.update({"baccarat-game": "baccarat", "baccarat-min_bet": "2", "baccarat-max_bet": "25"})
+    response = client.post(reverse("events:games", args=[event.slug]), {**posted, "baccarat-tie_pays": "0:1"})
+    page = response.content.decode().replace("&#x27;", "'")
+    assert response.status_code == 200
+    assert "odds of 0 to 1 pay nothing; the odds must pay more than nothing" in page
+    assert not GameSettings.objects.filter(event=event).exists()
+
+
+def test_the_games_page_in_french(client, quebec_unset, admin_user):
+    event = quebec_unset.event
     services.game_settings_set(event=event, game="craps", entered={"limits": ("1", "10")})
     client.force_login(admin_user)
     page = client.get(reverse("events:games", args=[event.slug]), HTTP_ACCEPT_LANGUAGE="fr-ca").content.decode()
     assert "Mises de 1,00" in page and "Roue de la fortune" in page
 
 
-def test_a_new_wheel_table_gets_the_default_layout_and_others_none(quebec):
-    event, _dric = quebec
+def test_a_new_wheel_table_gets_the_default_layout_and_others_none(quebec_unset):
+    event = quebec_unset.event
     wheel = GameTable.objects.get(event=event, code="WOF-1")
     assert wheel.wheel_layout == wheel_layouts.default_layout()
     assert wheel_layouts.refusals(wheel.wheel_layout) == []
     assert GameTable.objects.get(event=event, code="BJ-1").wheel_layout is None
 
 
-def test_the_dric_sets_a_wheel_layout(client, quebec):
-    event, dric = quebec
+def test_the_dric_sets_a_wheel_layout(client, quebec_unset):
+    event, dric = quebec_unset.event, quebec_unset.dric
     assert client.login(username=dric.user.username, password=PASSWORD)
     url = reverse("events:wheel_layout", args=[event.slug, "WOF-1"])
     # Ten segments; the house keeps an advantage on every bet (Star: 1 in 10 at 8 to 1 keeps 10%).
@@ -135,8 +156,8 @@ def test_the_dric_sets_a_wheel_layout(client, quebec):
         ("$1 1:1\n$2 2:1", "A bet on $1, $2 would pay back on average all it takes in, or more"),
     ],
 )
-def test_a_layout_that_breaks_the_rules_is_refused_and_changes_nothing(client, quebec, layout, says):
-    event, dric = quebec
+def test_a_layout_that_breaks_the_rules_is_refused_and_changes_nothing(client, quebec_unset, layout, says):
+    event, dric = quebec_unset.event, quebec_unset.dric
     before = GameTable.objects.get(code="WOF-1").wheel_layout
     assert client.login(username=dric.user.username, password=PASSWORD)
     response = client.post(reverse("events:wheel_layout", args=[event.slug, "WOF-1"]), {"layout": layout})
@@ -145,8 +166,8 @@ def test_a_layout_that_breaks_the_rules_is_refused_and_changes_nothing(client, q
     assert GameTable.objects.get(code="WOF-1").wheel_layout == before
 
 
-def test_a_refused_layout_is_told_in_french(client, quebec):
-    event, dric = quebec
+def test_a_refused_layout_is_told_in_french(client, quebec_unset):
+    event, dric = quebec_unset.event, quebec_unset.dric
     assert client.login(username=dric.user.username, password=PASSWORD)
     response = client.post(
         reverse("events:wheel_layout", args=[event.slug, "WOF-1"]),
@@ -157,8 +178,8 @@ def test_a_refused_layout_is_told_in_french(client, quebec):
     assert "roue de la fortune" in page.lower() and "8" in page and "Star" in page
 
 
-def test_only_a_wheel_has_a_layout_page(client, quebec):
-    event, dric = quebec
+def test_only_a_wheel_has_a_layout_page(client, quebec_unset):
+    event, dric = quebec_unset.event, quebec_unset.dric
     assert client.login(username=dric.user.username, password=PASSWORD)
     response = client.get(reverse("events:wheel_layout", args=[event.slug, "BJ-1"]))
     assert response.status_code == 404
@@ -166,8 +187,8 @@ def test_only_a_wheel_has_a_layout_page(client, quebec):
     assert client.get(reverse("events:wheel_layout", args=[event.slug, "NOPE"])).status_code == 404
 
 
-def test_the_baccarat_form_asks_for_every_figure_its_module_declares(client, quebec, admin_user):
-    event, _dric = quebec
+def test_the_baccarat_form_asks_for_every_figure_its_module_declares(client, quebec_unset, admin_user):
+    event = quebec_unset.event
     url = reverse("events:games", args=[event.slug])
     client.force_login(admin_user)
     form = {
@@ -189,8 +210,8 @@ def test_the_baccarat_form_asks_for_every_figure_its_module_declares(client, que
     assert game_rules.figures(event, "baccarat")["tie_pays"] == (9, 1)
 
 
-def test_a_layout_breaking_two_rules_names_each_once(quebec):
-    event, _dric = quebec
+def test_a_layout_breaking_two_rules_names_each_once(quebec_unset):
+    event = quebec_unset.event
     with pytest.raises(RuleViolation) as refused:
         services.wheel_layout_set(table=event.tables.get(code="WOF-1"), layout_text="$5 10:1\n$1 1:1\n$1 1:1")
     text = str(refused.value)
@@ -198,8 +219,8 @@ def test_a_layout_breaking_two_rules_names_each_once(quebec):
     assert text.endswith("(Wheel of Fortune rule 4; Wheel of Fortune rule 5)"), text
 
 
-def test_the_games_page_is_in_everyone_s_navigation(client, quebec):
-    event, dric = quebec
+def test_the_games_page_is_in_everyone_s_navigation(client, quebec_unset):
+    event, dric = quebec_unset.event, quebec_unset.dric
     assert client.login(username=dric.user.username, password=PASSWORD)
     page = client.get(reverse("events:tables", args=[event.slug])).content.decode()
     nav = page.split('<nav class="event"', 1)[1].split("</nav>", 1)[0]

@@ -13,39 +13,16 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from events import services
-from events.posters import SMALLEST_GLYPH_EM
-from tests.conftest import PASSWORD, add_person, make_event
+from events.posters import SMALLEST_GLYPH_EM, rules_paragraphs
+from tests.conftest import PASSWORD, QUEBEC_TABLES
 from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("poppler")]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "posters"
-TABLES = (("BJ-1", "blackjack"), ("WOF-1", "wheel_of_fortune"), ("BAC-1", "baccarat"), ("CR-1", "craps"))
+TABLES = QUEBEC_TABLES
 # Helvetica-Bold's ascent and descent (718 + 207 thousandths of an em): the height of the box
 # pdftotext -bbox gives a word, from which the word's font size is read back.
 BOX_EM = 0.925
-
-
-@pytest.fixture
-def quebec(db):
-    event = make_event("quebec", games=("blackjack", "wheel_of_fortune", "baccarat", "craps"))
-    dric = add_person(event, "dric", "dric")
-    for code, game in TABLES:
-        services.table_create(event=event, code=code, game=game)
-    services.game_settings_set(
-        event=event,
-        game="baccarat",
-        entered={
-            "limits": ("2", "25"),
-            "player_pays": "1:1",
-            "banker_pays": "1:1",
-            "banker_commission": "5",
-            "tie_pays": "8:1",
-            "decks": "8",
-        },
-    )
-    services.game_settings_set(event=event, game="craps", entered={"limits": ("1", "10")})
-    return event, dric
 
 
 def poster(table: str, lang: str) -> Path:
@@ -69,8 +46,8 @@ EXPECTED = {
     ("BJ-1", "fr"): ["F-2026-0117", "18+", "Mises de 1,00 $ à 5,00 $", "3 à 2", "2 à 1", "Six (6) jeux de cartes"],
     ("BAC-1", "en"): ["F-2026-0117", "18+", "Bets from $2.00 to $25.00", "8 to 1", "commission of 5%", "natural"],
     ("BAC-1", "fr"): ["F-2026-0117", "18+", "Mises de 2,00 $ à 25,00 $", "8 à 1", "moins une commission", "naturelle"],
-    ("CR-1", "en"): ["F-2026-0117", "18+", "Bets from $1.00 to $10.00", "2 to 1", "cannot be withdrawn"],
-    ("CR-1", "fr"): ["F-2026-0117", "18+", "Mises de 1,00 $ à 10,00 $", "2 à 1", "ne peuvent être retirées"],
+    ("CR-1", "en"): ["F-2026-0117", "18+", "Bets from $1.00 to $5.00", "2 to 1", "cannot be withdrawn"],
+    ("CR-1", "fr"): ["F-2026-0117", "18+", "Mises de 1,00 $ à 5,00 $", "2 à 1", "ne peuvent être retirées"],
     ("WOF-1", "en"): ["F-2026-0117", "18+", "BETS FROM $1.00 TO $5.00", "8 TO 1", "THREE (3) FULL REVOLUTIONS"],
     ("WOF-1", "fr"): ["F-2026-0117", "18+", "MISES DE 1,00 $ À 5,00 $", "8 À 1", "TROIS (3) TOURS COMPLETS"],
 }
@@ -107,6 +84,30 @@ def test_every_letter_of_the_wheel_poster_is_at_least_an_inch_high(quebec):
             assert word == word.upper(), f"{word!r} on page {page} has lowercase letters"
             letter = height / BOX_EM * SMALLEST_GLYPH_EM
             assert letter >= 72, f"{word!r} on page {page}: letters {letter:.1f} pt high, under one inch"
+
+
+def sheets(path: Path) -> list[str]:
+    """Each page's text, read with pdftotext -layout, its words joined by single spaces."""
+    layout = subprocess.run(["pdftotext", "-layout", str(path), "-"], check=True, capture_output=True, text=True)
+    return [" ".join(page.replace("\u00a0", " ").split()) for page in layout.stdout.split("\f") if page.strip()]
+
+
+@pytest.mark.parametrize("lang, page_of", [("en", "PAGE {n} OF {m}"), ("fr", "PAGE {n} DE {m}")])
+def test_each_wheel_sheet_says_its_licence_and_its_place_and_no_rule_is_split(quebec, lang, page_of):
+    """The sheets are posted side by side: each names the licence at its head and "page N of M"
+    at its foot; a rule of play is read whole on one sheet; and the text takes no more sheets than
+    one-inch letters need (ten, from thirteen before the layout was tightened)."""
+    read = sheets(poster("WOF-1", lang))
+    assert len(read) <= 10, len(read)
+    for n, page in enumerate(read, start=1):
+        assert page.startswith("LICENCE F-2026-0117 "), page
+        assert page.endswith(page_of.format(n=n, m=len(read))), page
+    for rule in rules_paragraphs("wheel_of_fortune", lang):
+        words = " ".join(rule.upper().split())
+        assert sum(words in page for page in read) == 1, f"{words!r} is not whole on one sheet"
+    first = read[0]
+    assert "18+" in first and "TABLE WOF-1" in first
+    assert any("LAKESIDE FALL FAIR CASINO" in page and "LAKESIDE AGRICULTURAL SOCIETY" in page for page in read)
 
 
 def test_the_measure_would_catch_a_small_letter(quebec, tmp_path):
@@ -155,7 +156,7 @@ def test_black_or_red_letters_on_white_only(quebec, table):
 
 
 def test_the_poster_is_served_and_linked_from_the_tables_page(client, quebec):
-    event, dric = quebec
+    event, dric = quebec.event, quebec.dric
     assert client.login(username=dric.user.username, password=PASSWORD)
     page = client.get(reverse("events:tables", args=[event.slug])).content.decode()
     url = reverse("events:poster", args=[event.slug, "CR-1"])
@@ -164,11 +165,11 @@ def test_the_poster_is_served_and_linked_from_the_tables_page(client, quebec):
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "served-CR-1-fr.pdf").write_bytes(response.content)
-    assert "Mises de 1,00 $ à 10,00 $" in text(ARTIFACTS / "served-CR-1-fr.pdf")
+    assert "Mises de 1,00 $ à 5,00 $" in text(ARTIFACTS / "served-CR-1-fr.pdf")
 
 
 def test_a_bad_language_or_an_unknown_table_is_a_clear_404(client, quebec):
-    event, dric = quebec
+    event, dric = quebec.event, quebec.dric
     assert client.login(username=dric.user.username, password=PASSWORD)
     response = client.get(reverse("events:poster", args=[event.slug, "CR-1"]), {"lang": "de"})
     assert response.status_code == 404
@@ -180,7 +181,7 @@ def test_a_bad_language_or_an_unknown_table_is_a_clear_404(client, quebec):
 
 
 def test_a_poster_waits_for_the_licences_figures(client, quebec):
-    event, dric = quebec
+    event, dric = quebec.event, quebec.dric
     event.game_settings.filter(game="craps").delete()
     assert client.login(username=dric.user.username, password=PASSWORD)
     response = client.get(reverse("events:poster", args=[event.slug, "CR-1"]), {"lang": "en"}, follow=True)

@@ -1,5 +1,7 @@
 """Event setup pages: happy paths, refusals shown with their rule, wrong methods, and who may do what."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -52,6 +54,14 @@ def test_a_table_for_an_unauthorized_game_shows_the_rule_and_creates_nothing(cli
     assert response.status_code == 200
     assert "T&amp;C 1.5.1" in response.content.decode()
     assert not GameTable.objects.filter(code="CR-1").exists()
+
+
+def test_the_table_form_offers_only_the_licensed_games(client, cast):
+    login(client, cast, "dric")
+    page = client.get(reverse("events:tables", args=[cast.event.slug])).content.decode()
+    select = re.search(r'<select name="game".*?</select>', page, re.S).group(0)
+    offered = re.findall(r'<option value="([a-z_]+)"', select)
+    assert offered == ["blackjack", "wheel_of_fortune"]  # the licence's games (T&C 1.5.1): no craps, no baccarat
 
 
 @pytest.mark.parametrize("persona", ["general_cashier", "chip_cashier", "runner", "dealer", "auditor"])

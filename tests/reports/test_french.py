@@ -339,3 +339,16 @@ def test_the_games_french_names():
     master = next(s for s in sheets["sheets"] if s.key == "master_game_report")
     assert master.title == "Rapport principal des jeux"
     assert [row.cells[0] for row in master.rows][-2] == "Roue de la fortune, sous-total"
+
+
+@pytest.mark.parametrize("name, out_required", [("poster", True), ("day_report", False), ("event_report", False)])
+def test_the_document_commands_share_lang_and_out(name, out_required):
+    """poster, day_report and event_report take --lang and --out from one place (events.file_commands)."""
+    from django.core.management import load_command_class
+
+    from events.file_commands import DocumentCommand
+
+    command = load_command_class("events" if name == "poster" else "reports", name)
+    assert isinstance(command, DocumentCommand)
+    options = {a.dest: a for a in command.create_parser("manage.py", name)._actions}
+    assert options["lang"].choices == ["en", "fr"] and options["out"].required is out_required

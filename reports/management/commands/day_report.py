@@ -1,39 +1,27 @@
 import datetime
 import json
-import sys
-from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from audit import services as audit
+from events.file_commands import LANGUAGES, DocumentCommand
 from events.models import GamingDay
 from reports.daily import day_sheets, sheets_json
 from reports.daily_exports import sheets_csv, sheets_pdf
 
-LANGUAGES = {"en": "en-ca", "fr": "fr-ca"}
 
-
-class Command(BaseCommand):
+class Command(DocumentCommand):
     help = _lazy("One gaming day's control sheets: the PDF, every sheet as CSV, or JSON.")
-
-    def create_parser(self, prog_name, subcommand, **kwargs):
-        self.help = str(self.help)  # argparse wants text: the help in the active language
-        return super().create_parser(prog_name, subcommand, **kwargs)
+    lang_help = _lazy("the language of the PDF and of the CSV's text: en or fr (the JSON is the same in both)")
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("date", help=_lazy("the gaming day, YYYY-MM-DD"))
         parser.add_argument("--format", choices=["pdf", "csv", "json"], default="pdf")
-        parser.add_argument("--out", help=_lazy("write to this file instead of standard output"))
-        parser.add_argument(
-            "--lang",
-            choices=sorted(LANGUAGES),
-            default="en",
-            help=_lazy("the language of the PDF and of the CSV's text: en or fr (the JSON is the same in both)"),
-        )
+        self.add_document_arguments(parser)
 
     def handle(self, *args, slug, date, format, out=None, lang="en", **options):
         # cage-day/1 JSON is a format for machines: its text is the same whatever the language.
@@ -54,9 +42,4 @@ class Command(BaseCommand):
             else:
                 content = sheets_pdf(data)
         audit.exported(day.event, "day_sheets", format, day=day)
-        if out:
-            Path(out).write_bytes(content)
-        elif format == "pdf":
-            sys.stdout.buffer.write(content)
-        else:
-            self.stdout.write(content.decode(), ending="")
+        self.write_document(content, out, binary=format == "pdf")

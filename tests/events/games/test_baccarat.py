@@ -235,3 +235,42 @@ def test_explain_says_what_stopped_or_drew():
     drawn = baccarat.explain(["2", "3", "3", "3", "7", "2"])
     assert (drawn["natural"], drawn["player_drew"], drawn["banker_drew"]) == (False, True, True)
     assert drawn["section"] == "S-13.1, r. 3, s. 37" and drawn["winner"] == "banker"
+
+
+# --- settling the bets at the licence's payouts (s. 37 states none; a tie pushes player and banker)
+
+PAYS = {"player_pays": (1, 1), "banker_pays": (1, 1), "tie_pays": (8, 1), "banker_commission": Fraction(5, 100)}
+
+
+@pytest.mark.parametrize(
+    "bet, winner, result, net, returned",
+    [
+        ("player", "player", "win", 500, 1000),
+        ("player", "banker", "lose", -500, 0),
+        ("player", "tie", "push", 0, 500),  # the reading taken: returned on a tie
+        ("banker", "banker", "win", 475, 975),  # $5.00 less the 5% commission, $0.25
+        ("banker", "player", "lose", -500, 0),
+        ("banker", "tie", "push", 0, 500),
+        ("tie", "tie", "win", 4000, 4500),
+        ("tie", "player", "lose", -500, 0),
+        ("tie", "banker", "lose", -500, 0),
+    ],
+)
+def test_each_bet_against_each_winner(bet, winner, result, net, returned):
+    settled = baccarat.settle_bet(bet, winner, 500, **PAYS)
+    assert (settled["result"], settled["net_cents"], settled["returned_cents"]) == (result, net, returned)
+    assert settled["section"] == "S-13.1, r. 3, s. 37"
+
+
+def test_the_commission_leaves_no_fraction_of_a_cent_paid():
+    # $2.50 on the banker at 5%: winnings 250, commission 12.5 cents; 237 cents are paid, 13 kept.
+    settled = baccarat.settle_bet("banker", "banker", 250, **PAYS)
+    assert (settled["winnings_cents"], settled["commission_cents"], settled["net_cents"]) == (250, 13, 237)
+    assert settled["pays"] == "1:1"
+
+
+def test_a_bet_or_winner_that_is_not_one_of_the_three_is_refused():
+    with pytest.raises(ValueError):
+        baccarat.settle_bet("dragon", "tie", 100, **PAYS)
+    with pytest.raises(ValueError):
+        baccarat.settle_bet("tie", "nobody", 100, **PAYS)

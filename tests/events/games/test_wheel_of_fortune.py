@@ -99,7 +99,10 @@ def test_a_malformed_layout_is_refused(data):
 
 def test_an_empty_wheel_zero_odds_and_two_odds_for_one_symbol_are_refused():
     assert wheel.check_layout(layout())[0].text() == "A wheel has at least one segment."
-    assert "not two positive numbers" in wheel.check_layout(layout(("A", 0, 1)))[0].text()
+    assert wheel.check_layout(layout(("A", 0, 1)))[0].text() == (
+        "A pays 0:1, which is nothing: the odds must pay more than nothing."
+    )
+    assert "not two positive numbers" in wheel.check_layout(layout(("A", 1, 0)))[0].text()
     assert "not two positive numbers" in wheel.check_layout(layout(("A", 1, -1)))[0].text()
     twice = wheel.check_layout(layout(("A", 1, 1), ("A", 2, 1)))
     assert twice[0].text() == "A is posted at two odds, 1:1 and 2:1: a symbol pays one."
