@@ -176,6 +176,15 @@ def payoffs(event: Event, code: str, table: GameTable | None = None) -> list[Pay
             rows.append(Payoff(_("Banker"), odds, source))
         if "tie_pays" in entered:
             rows.append(Payoff(_("Tie"), odds_text(*entered["tie_pays"]), source))
+            # s. 37 is silent on it; the reading the calculators take (events.games.baccarat) is posted too,
+            # so a patron reads at the table what the DRIC will rule.
+            rows.append(
+                Payoff(
+                    _("Player or banker, on a tie"),
+                    _("returned: neither won nor lost"),
+                    section_text("S-13.1, r. 3, s. 37"),
+                )
+            )
         return rows
     return []
 
