@@ -13,8 +13,6 @@ from cage.selectors.counts import books_blind
 from events.access import ROLE_NAMES, event_access
 from events.models import GamingDay, game_name
 from events.rules import RuleViolation, cite
-from reports.charts import chip_liability, report_charts
-from reports.exports import DESIGNATED_TITLES, TOTAL_LABELS, figures_csv, figures_pdf
 from reports.figures import event_figures, report_figures
 from reports.names import day_shown, named_variances
 from reports.services import RULE, cents_of, designated_role, report_sign, report_state
@@ -44,6 +42,11 @@ def _awaited_refusal(request, slug):
 
 
 def event_report(request, slug):
+    # The charts and the PDF's labels come with ReportLab: imported here, not at start-up, where
+    # every manage.py command would pay for it (as in the exports below).
+    from reports.charts import chip_liability, report_charts
+    from reports.exports import DESIGNATED_TITLES, TOTAL_LABELS
+
     access = event_access(request, slug)
     figures, variance_notes = report_figures(access.event)
     state = report_state(access.event, figures)
@@ -144,6 +147,8 @@ def event_report_json(request, slug):
 
 
 def event_report_csv(request, slug):
+    from reports.exports import figures_csv
+
     access = event_access(request, slug)
     if counts_awaited(access.event):
         return _awaited_refusal(request, slug)
@@ -156,6 +161,8 @@ def event_report_csv(request, slug):
 
 def event_report_pdf(request, slug):
     """The financial report in one click. Rendered outside any transaction: it only reads."""
+    from reports.exports import figures_pdf
+
     access = event_access(request, slug)
     if counts_awaited(access.event):
         return _awaited_refusal(request, slug)
