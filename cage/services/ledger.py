@@ -381,10 +381,10 @@ def lock_day(
 
 def lock_accounts(accounts: Iterable[Account], *, patrons_of: int | None = None) -> None:
     """Lock the places a slip takes from (or counts) until the transaction ends, with the patrons'
-    account of the event whose id is `patrons_of` when given, all in one statement and in one order (by id), so two
-    slips never each hold what the other waits for. FOR NO KEY UPDATE: another slip may still
-    post into a locked place (a posting's reference to its account does not wait). PostgreSQL
-    only: SQLite queues whole transactions, and an import writes alone."""
+    account of the event whose id is `patrons_of` when given, all in one statement and in one
+    order (by id), so two slips never each hold what the other waits for. FOR NO KEY UPDATE:
+    another slip may still post into a locked place (a posting's reference to its account does
+    not wait). PostgreSQL only: SQLite queues whole transactions, and an import writes alone."""
     if not row_locks():
         return
     wanted = Q(pk__in={a.pk for a in accounts})
@@ -545,11 +545,12 @@ def stamp_slip() -> tuple[int, datetime.datetime]:
     the ids, never in the serials (next_serial)."""
     table = Slip._meta.db_table
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_advisory_lock(%s), nextval(pg_get_serial_sequence(%s, 'id'))", [SLIP_ORDER_LOCK, table]
-        )
+        cursor.execute("SELECT pg_advisory_lock(%s)", [SLIP_ORDER_LOCK])
         try:
-            slip_id = cursor.fetchone()[1]
+            # In a savepoint: should it fail, the transaction can still let the lock go.
+            with transaction.atomic():
+                cursor.execute("SELECT nextval(pg_get_serial_sequence(%s, 'id'))", [table])
+                slip_id = cursor.fetchone()[0]
             at = timezone.now()
         finally:
             cursor.execute("SELECT pg_advisory_unlock(%s)", [SLIP_ORDER_LOCK])
