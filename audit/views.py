@@ -12,10 +12,12 @@ from events.table_pages import csv_download, table_page
 
 from . import services
 from .selectors import event_entries, unattached_entries
-from .tables import PER_PAGE, AuditFilter, AuditTable
 
 
 def _page(request, *, event, access, entries, form, filename):
+    # django-tables2 is imported when a table is shown, not at start-up (config/tables2).
+    from .tables import PER_PAGE, AuditTable
+
     table = AuditTable(entries, event=event)
     # Reading the trail writes nothing; taking it out of the system is itself on the trail.
     download = csv_download(request, table, filename, lambda n: services.exported(event, "audit_trail", "csv", rows=n))
@@ -30,6 +32,8 @@ def _page(request, *, event, access, entries, form, filename):
 def event_trail(request, slug):
     access = event_access(request, slug)
     event = access.event
+    from .tables import AuditFilter
+
     form = AuditFilter(request.GET or None, event=event)
     entries = event_entries(event, **form.criteria())
     return _page(request, event=event, access=access, entries=entries, form=form, filename=f"{event.slug}.audit.csv")
@@ -39,6 +43,8 @@ def event_trail(request, slug):
 def unattached_trail(request):
     if not request.user.is_staff:
         raise PermissionDenied(_("Only the licensee's administrators read the logins tied to no event."))
+    from .tables import AuditFilter
+
     form = AuditFilter(request.GET or None)
     entries = unattached_entries(**form.criteria())
     return _page(request, event=None, access=None, entries=entries, form=form, filename="logins.audit.csv")

@@ -228,8 +228,9 @@ def serial_breaks(events: list[Event]) -> list[str]:
 def closed_day_breaks(events: list[Event]) -> list[str]:
     """A closed day is locked: it has its day-close slip, and no slip, signature or posting of the
     day came after it. Ids are the order things were written in: every write of a day first
-    locks the day's row (cage.services.ledger.lock_day), so nothing of the day is written
-    while the close is, and nothing of the day may be written after it."""
+    shares the day's row lock, which the close takes for itself (cage.services.ledger.lock_day),
+    so nothing of the day is written while the close is, and nothing of the day may be written
+    after it."""
     breaks = []
     days = GamingDay.objects.filter(event__in=events, status=GamingDay.Status.CLOSED).select_related("event")
     for day in days.order_by("event__slug", "date"):

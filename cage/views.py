@@ -41,7 +41,6 @@ from cage.selectors.slips import (
     to_sign_for,
 )
 from cage.services.ledger import DuplicateRequest, account_label
-from cage.slip_pdf import render_slip_pdf
 from cage.slip_types import SLIP_KINDS, VOIDABLE, day_states
 from events.access import READ_ALL, RoleRefused, event_access
 from events.form_input import CheckedInput
@@ -376,6 +375,9 @@ def slip_detail(request, slug, pk):
 def slip_pdf(request, slug, pk):
     """The printable slip. A copy printed after the first is stamped REPRINT; printing is a POST
     (slip_print), so that opening the PDF to look at it writes nothing."""
+    # ReportLab is imported here, not at start-up: every manage.py command would pay for it.
+    from cage.slip_pdf import render_slip_pdf
+
     access = event_access(request, slug)
     slip = _slip_for(access, pk)
     copy = query_id(request, "copy")

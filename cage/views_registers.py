@@ -4,7 +4,6 @@ and the serials never issued. Read-only pages for the DRIC, the cashiers and the
 from django.shortcuts import render
 
 from audit import services as audit
-from cage.registers import PER_PAGE, RegisterFilter, RegisterTable
 from cage.selectors.counts import books_blind
 from cage.selectors.registers import register_rows, serial_checks, void_rows
 from events.access import event_access
@@ -13,6 +12,9 @@ from events.table_pages import csv_download, table_page
 
 
 def register(request, slug):
+    # django-tables2 is imported when a table is shown, not at start-up (config/tables2).
+    from cage.registers import PER_PAGE, RegisterFilter, RegisterTable
+
     access = event_access(request, slug)
     event = access.event
     form = RegisterFilter(request.GET or None, event=event)

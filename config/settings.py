@@ -55,7 +55,8 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
-    "django_tables2",
+    # django-tables2, installed from its own folder without importing it at start-up (config/tables2).
+    "config.tables2.apps.Tables2Config",
     # Login throttling and lockout (django-axes): counts failed logins, wrong signing PINs and
     # wrong setup codes alike, per username and address (events.accounts).
     "axes",

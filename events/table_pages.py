@@ -5,7 +5,6 @@ import io
 
 from django.http import HttpResponse
 from django.shortcuts import render
-from django_tables2 import RequestConfig
 
 from events import csv_safe
 
@@ -32,6 +31,8 @@ def csv_download(request, table, filename: str, exported) -> HttpResponse | None
     is called first: taking data out of the system is on the audit trail."""
     if request.GET.get("export") != "csv":
         return None
+    from django_tables2 import RequestConfig  # imported when a table is shown (config/tables2)
+
     RequestConfig(request, paginate=False).configure(table)
     content, rows = table_csv(table)
     exported(rows)
@@ -42,6 +43,8 @@ def csv_download(request, table, filename: str, exported) -> HttpResponse | None
 
 def table_page(request, template: str, table, *, per_page: int, context: dict) -> HttpResponse:
     """The table's page, paged, with the query of its CSV download (the same filters and sort)."""
+    from django_tables2 import RequestConfig
+
     RequestConfig(request, paginate={"per_page": per_page}).configure(table)
     export = request.GET.copy()
     export.pop("page", None)

@@ -28,7 +28,6 @@ from .forms import (
 from .local import long_day
 from .models import GamingDay, Person, SigningPin
 from .rules import RuleViolation
-from .tables import GameTableTable, PersonTable
 
 
 def applied(form, action) -> bool:
@@ -123,6 +122,9 @@ def event_detail(request, slug):
 
 
 def tables(request, slug):
+    # django-tables2 is imported when a table is shown, not at start-up (config/tables2).
+    from .tables import GameTableTable
+
     access = event_access(request, slug)
     form = TableForm(request.POST or None, event=access.event)
     if request.method == "POST" and form.is_valid():
@@ -153,6 +155,9 @@ def chips(request, slug):
 
 
 def people(request, slug):
+    # django-tables2 is imported when a table is shown, not at start-up (config/tables2).
+    from .tables import PersonTable
+
     access = event_access(request, slug)
     event = access.event
     admin = request.user.is_staff

@@ -16,7 +16,6 @@ from .access import event_access
 from .forms import GameSettingsForm, WheelLayoutForm
 from .games import get_game
 from .models import GameTable
-from .posters import LANGUAGES, poster_pdf, poster_refusal
 from .rules import RuleViolation
 from .views import applied
 
@@ -123,6 +122,9 @@ def poster(request, slug, table):
     code = table
     """The table's poster, PDF, in English or French (?lang=en|fr; the page's language when not
     given)."""
+    # ReportLab is imported here, not at start-up: every manage.py command would pay for it.
+    from .posters import LANGUAGES, poster_pdf, poster_refusal
+
     access = event_access(request, slug)
     lang = request.GET.get("lang") or ("fr" if (get_language() or "").startswith("fr") else "en")
     if lang not in LANGUAGES:

@@ -3,6 +3,7 @@
 import json
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -13,8 +14,6 @@ from cage.selectors.counts import books_blind
 from events.access import ROLE_NAMES, event_access
 from events.models import GamingDay, game_name
 from events.rules import RuleViolation, cite
-from reports.charts import chip_liability, report_charts
-from reports.exports import DESIGNATED_TITLES, TOTAL_LABELS, figures_csv, figures_pdf
 from reports.figures import event_figures, report_figures
 from reports.names import day_shown, named_variances
 from reports.services import RULE, cents_of, designated_role, report_sign, report_state
@@ -44,6 +43,11 @@ def _awaited_refusal(request, slug):
 
 
 def event_report(request, slug):
+    # The charts and the PDF's labels come with ReportLab: imported here, not at start-up, where
+    # every manage.py command would pay for it (as in the exports below).
+    from reports.charts import chip_liability, report_charts
+    from reports.exports import DESIGNATED_TITLES, TOTAL_LABELS
+
     access = event_access(request, slug)
     figures, variance_notes = report_figures(access.event)
     state = report_state(access.event, figures)
@@ -59,7 +63,8 @@ def event_report(request, slug):
         }
         for r, people in state.designated.items()
     ]
-    shown = money_shown(access.event, figures, variance_notes)
+    paged, paged_notes, day_page = days_page(figures, variance_notes, request.GET.get("page"))
+    shown = money_shown(access.event, paged, paged_notes)
     return render(
         request,
         "reports/event.html",
@@ -69,7 +74,9 @@ def event_report(request, slug):
             "figures": shown,
             "totals": [(TOTAL_LABELS[key], value) for key, value in shown["event_totals"].items()],
             "liability": chip_liability(access.event),
-            "charts": report_charts(figures),
+            # by day over the page's days; win by table over the whole event (one bar a table)
+            "charts": report_charts({**figures, "days": paged["days"]}),
+            "day_page": day_page,
             "state": state,
             "signatures": signatures,
             "may_sign": role is not None and not state.draft and not signed,
@@ -88,6 +95,32 @@ MONEY_KEYS = {
     "tip_shares": ("amount",),
     "variances": ("amount",),
 }
+
+
+# The report page shows the rows of one week of days at a time: its HTML stays the same size however
+# long the event (a season of 200 days was 667 KB). The totals are the whole event's, and every row
+# is in the PDF, the CSV, the JSON and each day's sheets.
+DAYS_PER_PAGE = 7
+
+
+def days_page(figures: dict, variance_notes: list[dict], asked: str | None) -> tuple[dict, list[dict], dict]:
+    """The figures whose rows fall on the page's days (page 1: the latest DAYS_PER_PAGE days, page 2
+    the week before, ...), their variances' notes, and the pager. A page number that is not one
+    (text, 0, past the first day) shows the nearest page, as Django's paginator reads it."""
+    dates = sorted({d["date"] for d in figures["days"]}, reverse=True)
+    page = Paginator(dates, DAYS_PER_PAGE).get_page(asked)
+    on_page = set(page.object_list)
+    paged = {**figures, **{section: [r for r in figures[section] if r["date"] in on_page] for section in MONEY_KEYS}}
+    notes = [n for v, n in zip(figures["variances"], variance_notes, strict=True) if v["date"] in on_page]
+    pager = {
+        "pages": page.paginator.num_pages,
+        "number": page.number,
+        "first": day_shown(min(on_page)) if on_page else "",
+        "last": day_shown(max(on_page)) if on_page else "",
+        "earlier": page.next_page_number() if page.has_next() else None,
+        "later": page.previous_page_number() if page.has_previous() else None,
+    }
+    return paged, notes, pager
 
 
 def money_shown(event, figures: dict, variance_notes: list[dict]) -> dict:
@@ -144,6 +177,8 @@ def event_report_json(request, slug):
 
 
 def event_report_csv(request, slug):
+    from reports.exports import figures_csv
+
     access = event_access(request, slug)
     if counts_awaited(access.event):
         return _awaited_refusal(request, slug)
@@ -156,6 +191,8 @@ def event_report_csv(request, slug):
 
 def event_report_pdf(request, slug):
     """The financial report in one click. Rendered outside any transaction: it only reads."""
+    from reports.exports import figures_pdf
+
     access = event_access(request, slug)
     if counts_awaited(access.event):
         return _awaited_refusal(request, slug)

@@ -90,7 +90,7 @@ def recount_text(state) -> str:
 @atomic_slip
 def day_reconcile(*, day: GamingDay) -> GamingDay:
     """Start the nightly close: the floor is closed, so every table must be closed first."""
-    day = lock_day(day)
+    day = lock_day(day, exclusive=True)
     still_open = open_tables(day.event)
     if still_open:
         raise RuleViolation(
@@ -117,7 +117,8 @@ def close_day(*, day: GamingDay, signed, records_file: bool = False, **meta) -> 
     approved by the DRIC (T&C 2: reviewing and approving the control sheets and daily win).
     `records_file`: a close_day record of a records file (see close_problems), whose DRIC's
     approval also signs off the day's openers that differ from the last closers."""
-    day = lock_day(day, allowed=(GamingDay.Status.OPEN, GamingDay.Status.RECONCILING))
+    # The day to itself: every slip being written finishes first, and none starts until it is closed.
+    day = lock_day(day, allowed=(GamingDay.Status.OPEN, GamingDay.Status.RECONCILING), exclusive=True)
     # Who signs comes first: a close approved by the wrong person is refused for that, whatever
     # else stands in the way.
     check_signatures(day.event, SlipType.CLOSE_DAY, signed)

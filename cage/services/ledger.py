@@ -11,8 +11,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db import transaction
-from django.db.models import Sum
+from django.db import connection, transaction
+from django.db.models import Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -337,19 +337,28 @@ def check_signatures(
 # --- posting ----------------------------------------------------------------------------
 
 
-def lock_day(day: GamingDay, *, allowed: tuple[str, ...] = (GamingDay.Status.OPEN,)) -> GamingDay:
+def lock_day(
+    day: GamingDay, *, allowed: tuple[str, ...] = (GamingDay.Status.OPEN,), exclusive: bool = False
+) -> GamingDay:
     """Lock the gaming day's row for the rest of the transaction and check its state.
 
-    Every posting of a day first takes this lock (select_for_update on PostgreSQL; SQLite's
-    immediate transactions already queue writers), so a balance read for a check cannot go
-    stale before the slip that relies on it is written. A cage writes a few slips a minute;
-    queueing them costs nothing a cashier would notice.
+    A slip shares the lock with every other slip of the day (FOR SHARE on PostgreSQL): cashiers at
+    several terminals do not queue behind each other for the whole event. What a slip takes from
+    is locked on its own (lock_accounts, lock_table), so a balance read for a check cannot go
+    stale before the slip that relies on it is written. Changing the day's state (reconcile,
+    close: `exclusive`) takes the row for itself, so it waits for the slips being written and
+    they wait for it, then see the new state. SQLite's immediate transactions queue every writer.
     """
     memo = remembered.current()
     if memo is not None and day.pk in memo.days:
         day = memo.days[day.pk]  # an import: it alone writes, and its services keep the day's status
     else:
-        day = GamingDay.objects.select_for_update().select_related("event").get(pk=day.pk)
+        if not exclusive and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(f"SELECT 1 FROM {GamingDay._meta.db_table} WHERE id = %s FOR SHARE", [day.pk])
+            day = GamingDay.objects.select_related("event").get(pk=day.pk)
+        else:
+            day = GamingDay.objects.select_for_update().select_related("event").get(pk=day.pk)
         if memo is not None:
             memo.days[day.pk] = day
     if day.status not in allowed:
@@ -368,6 +377,33 @@ def lock_day(day: GamingDay, *, allowed: tuple[str, ...] = (GamingDay.Status.OPE
             gettext_lazy("gaming day"),
         )
     return day
+
+
+def lock_accounts(accounts: Iterable[Account], *, patrons_of: int | None = None) -> None:
+    """Lock the places a slip takes from (or counts) until the transaction ends, with the patrons'
+    account of the event whose id is `patrons_of` when given, all in one statement and in one
+    order (by id), so two slips never each hold what the other waits for. FOR NO KEY UPDATE:
+    another slip may still post into a locked place (a posting's reference to its account does
+    not wait). PostgreSQL only: SQLite queues whole transactions, and an import writes alone."""
+    if not row_locks():
+        return
+    wanted = Q(pk__in={a.pk for a in accounts})
+    if patrons_of is not None:
+        wanted |= Q(event_id=patrons_of, kind=Account.Kind.PATRONS)
+    list(Account.objects.select_for_update(no_key=True).filter(wanted).order_by("pk").values_list("pk", flat=True))
+
+
+def lock_slip(slip: Slip) -> None:
+    """Lock one slip's row while it is signed, signed off or voided: two terminals acting on the
+    same slip go one after the other, and the second sees what the first did. (A row lock writes
+    nothing: slips stay append-only.)"""
+    if row_locks():
+        list(Slip.objects.select_for_update(no_key=True).filter(pk=slip.pk).values_list("pk", flat=True))
+
+
+def row_locks() -> bool:
+    """Whether this write locks rows one by one: on PostgreSQL, outside an import."""
+    return connection.vendor == "postgresql" and remembered.current() is None
 
 
 def lock_table(table: GameTable) -> GameTable:
@@ -429,22 +465,15 @@ def post_slip(
     event's record); the others are made at `at`.
     """
     event = day.event
+    # At the window on PostgreSQL the slip's time is taken with its id (stamp_slip), once every
+    # lock is held; until then `at` is the moment the slip was asked for.
+    stamped = at is None and row_locks()
     at = at or timezone.now()
     check_signatures(event, slip_type, signed, runner=runner, allow_pending=allow_pending)
-    signed_at = (
-        {capacity: signed_at.get(capacity) or at for capacity in signed} if signed_at else dict.fromkeys(signed, at)
-    )
-    for capacity, when in signed_at.items():
-        if when < at:
-            raise RuleViolation(
-                _("%(capacity)s is signed at %(when)s, before the slip was written")
-                % {
-                    "capacity": SLIP_KINDS[slip_type].capacity(capacity).label,
-                    "when": moment(when),
-                },
-                SIGNATURES,
-            )
-    check_in_order(event, at)
+    given_times = signed_at or {}
+    signed_at = _signed_after(slip_type, {capacity: given_times.get(capacity) or at for capacity in signed}, at)
+    if not stamped:
+        check_in_order(event, at)
     kind = SLIP_KINDS[slip_type]
     if steps is None:
         steps = [legs or []]
@@ -452,12 +481,19 @@ def post_slip(
     moving = [leg for step in steps[:done] for leg in step]
     merged, accounts = net_legs(moving, slip_type)
     check_custody(merged, accounts, slip_type)
+    serial = next_serial(event, slip_type)
+    slip_id = None
+    if stamped:
+        slip_id, at = stamp_slip()
+        check_in_order(event, at, before_id=slip_id)
+        signed_at = _signed_after(slip_type, {capacity: given_times.get(capacity) or at for capacity in signed}, at)
 
     slip = Slip.objects.create(
+        id=slip_id,
         event=event,
         day=day,
         slip_type=slip_type,
-        serial=next_serial(event, slip_type),
+        serial=serial,
         at=at,
         table=table,
         runner=runner,
@@ -481,12 +517,61 @@ def post_slip(
     return slip
 
 
-def check_in_order(event: Event, at: datetime.datetime) -> None:
+def _signed_after(slip_type: str, times: dict[str, datetime.datetime], at: datetime.datetime) -> dict:
+    for capacity, when in times.items():
+        if when < at:
+            raise RuleViolation(
+                _("%(capacity)s is signed at %(when)s, before the slip was written")
+                % {
+                    "capacity": SLIP_KINDS[slip_type].capacity(capacity).label,
+                    "when": moment(when),
+                },
+                SIGNATURES,
+            )
+    return times
+
+
+# The key of PostgreSQL's advisory lock that orders slips' ids and times (stamp_slip).
+SLIP_ORDER_LOCK = 0x5119_0001
+# The first key of the advisory locks on one cage form's request key (atomic_slip).
+REQUEST_LOCKS = 0x5119
+
+
+def stamp_slip() -> tuple[int, datetime.datetime]:
+    """PostgreSQL: the new slip's id and time, taken together while no other terminal takes its
+    own, then let go at once (a session's advisory lock, not one held until commit). Slips' times
+    then go in the order of their ids, as cage-records/1 lists them (at never earlier than the
+    record before), though several cashiers write at once. A slip rolled back leaves a gap in
+    the ids, never in the serials (next_serial)."""
+    table = Slip._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_lock(%s)", [SLIP_ORDER_LOCK])
+        try:
+            # In a savepoint: should it fail, the transaction can still let the lock go.
+            with transaction.atomic():
+                cursor.execute("SELECT nextval(pg_get_serial_sequence(%s, 'id'))", [table])
+                slip_id = cursor.fetchone()[0]
+            at = timezone.now()
+        finally:
+            cursor.execute("SELECT pg_advisory_unlock(%s)", [SLIP_ORDER_LOCK])
+    return slip_id, at
+
+
+def check_in_order(
+    event: Event, at: datetime.datetime | None = None, *, before_id: int | None = None
+) -> datetime.datetime:
+    """`at` is no earlier than the last slip's (of those before `before_id`, when given); returns
+    it. No `at`: now, read after the last slip's time, so that a slip another terminal wrote a
+    moment ago is never later than this moment."""
     memo = remembered.current()
     if memo is not None and event.pk in memo.last_at:
         last = memo.last_at[event.pk]
     else:
-        last = Slip.objects.filter(event=event).order_by("-id").values_list("at", flat=True).first()
+        earlier = Slip.objects.filter(event=event)
+        if before_id is not None:
+            earlier = earlier.filter(id__lt=before_id)
+        last = earlier.order_by("-id").values_list("at", flat=True).first()
+    at = at or timezone.now()
     if last is not None and at < last:
         raise RuleViolation(
             _("%(at)s is earlier than the last slip (%(last)s); slips are recorded in order")
@@ -496,6 +581,7 @@ def check_in_order(event: Event, at: datetime.datetime) -> None:
             },
             gettext_lazy("cage-records/1: at never earlier than the record before"),
         )
+    return at
 
 
 def net_legs(legs: list[Leg], slip_type: str):
@@ -519,7 +605,14 @@ def net_legs(legs: list[Leg], slip_type: str):
 
 
 def check_custody(merged: dict, accounts: dict[int, Account], slip_type: str) -> None:
-    """No custody account pays out what it does not hold."""
+    """No custody account pays out what it does not hold. Those that pay out are locked first: a
+    slip taking from the same place at another terminal waits, then reads what this one left."""
+    # A slip that may take chips out of patrons' hands checks them as a whole afterwards
+    # (check_patrons_hold_chips): their account is locked with the rest, in the same order.
+    lock_accounts(
+        (accounts[a] for (a, _key), amount in merged.items() if amount < 0 and accounts[a].is_custody),
+        patrons_of=next(iter(accounts.values())).event_id if slip_type in TOUCH_PATRONS and accounts else None,
+    )
     current = balances([a for a in accounts.values() if a.is_custody])
     chips = {}
     if any(key is not CASH for (_account, key) in merged):
@@ -578,6 +671,7 @@ def check_patrons_hold_chips(slip: Slip) -> None:
     if slip.slip_type not in TOUCH_PATRONS:
         return
     event = slip.event
+    lock_patrons(event)
     if open_tables(event):
         return
     held = (
@@ -608,6 +702,12 @@ def check_patrons_hold_chips(slip: Slip) -> None:
         )
 
 
+def lock_patrons(event: Event) -> None:
+    """The patrons' chips are read as a whole (check_patrons_hold_chips, check_redeemable): two
+    slips that take chips out of patrons' hands check them one after the other."""
+    lock_accounts([], patrons_of=event.pk)
+
+
 def check_redeemable(event: Event, value: dict[ChipDenomination, int]) -> None:
     """The window's bound on a redemption while a table is open (T&C 3.4.3: every chip in play
     was bought from the licensee). Chips cashed in come from patrons, who may have won them from
@@ -617,7 +717,8 @@ def check_redeemable(event: Event, value: dict[ChipDenomination, int]) -> None:
     The cashier's window only (cage.views via the form): cage-records/1 bounds patrons once every
     table is closed and nothing more (check_patrons_hold_chips), and a records file the format
     accepts is never refused, so the importer does not call this. With every table closed the
-    format's own rule is the same bound, and says so itself.
+    format's own rule is the same bound, and says so itself. The caller holds the patrons' lock
+    (lock_accounts), taken with the places the redemption pays out of.
     """
     still_open = open_tables(event)
     if not still_open:
@@ -659,7 +760,7 @@ def atomic_slip(func):
     """Each record type's service runs in one transaction: all of the slip or none of it.
 
     A form posted twice carries the same request_key: the second post finds the first's slip
-    (under the day's lock, so two racing posts cannot both miss it) and raises DuplicateRequest
+    (under a lock on the key, so two racing posts cannot both miss it) and raises DuplicateRequest
     before any rule is checked again.
     """
 
@@ -676,8 +777,11 @@ def atomic_slip(func):
         with transaction.atomic():
             key = kwargs.get("request_key")
             if key:
-                day = GamingDay.objects.select_for_update().get(pk=kwargs["day"].pk)
-                done = Slip.objects.filter(event_id=day.event_id, request_key=key).first()
+                # The same form posted twice waits for the first post (SQLite queues every writer).
+                if connection.vendor == "postgresql":
+                    with connection.cursor() as cursor:
+                        cursor.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [REQUEST_LOCKS, key])
+                done = Slip.objects.filter(event_id=kwargs["day"].event_id, request_key=key).first()
                 if done is not None:
                     raise DuplicateRequest(done)
             slip = func(*args, **kwargs)

@@ -24,7 +24,7 @@ from cage.selectors.openers import is_flagged
 from events.models import GameTable, GamingDay, Person, Role
 from events.rules import RuleViolation
 
-from .ledger import denominations, lock_day
+from .ledger import denominations, lock_day, lock_slip
 
 # T&C 2: the designated persons witness and authorize the cage's transactions and approve the
 # control sheets; the product's own rule is that openers are checked against the last closers.
@@ -82,6 +82,7 @@ def opener_sign_off(
             CLOSER_CHECK,
         )
     lock_day(slip.day, allowed=SETTLING)
+    lock_slip(slip)  # signed off once: a second terminal finds the first's sign-off
     done = OpenerSignOff.objects.filter(slip=slip).select_related("person").first()
     if done is not None:
         raise RuleViolation(

@@ -6,7 +6,6 @@ PIN; when a signature completes a custody step, that step's chips move (DESIGN: 
 import datetime
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
@@ -28,6 +27,7 @@ from .ledger import (
     check_signer,
     chips_legs_value,
     lock_day,
+    lock_slip,
     lock_table,
     move,
     net_legs,
@@ -79,6 +79,7 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
     # Chips reach a table only while the floor is open; a witness may sign while the day reconciles.
     moves_at_table = kind.two_step and cap.step is not None
     lock_day(slip.day, allowed=OPEN if moves_at_table else SETTLING)
+    lock_slip(slip)  # two signatures of one slip: one after the other
     slip = Slip.objects.select_related("event", "table", "runner", "voids").get(pk=slip.pk)
     if Slip.objects.filter(voids=slip).exists():
         raise RuleViolation(
@@ -105,8 +106,7 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
             },
             STEPS,
         )
-    at = at or timezone.now()
-    check_in_order(slip.event, at)
+    at = check_in_order(slip.event, at)
     signed[capacity] = person
     after = kind.steps_done(signed)
     moving = []

@@ -1,7 +1,8 @@
 """One service per record type of cage-records/1. The web pages and the importer call these.
 
-Each runs in one transaction, locks the gaming day first (see ledger.lock_day), checks every
-rule, then writes the slip, its postings and its signatures together.
+Each runs in one transaction, shares the gaming day's lock first (see ledger.lock_day), locks
+what it takes from (a table, the places it pays out of), checks every rule, then writes the slip,
+its postings and its signatures together.
 """
 
 from decimal import Decimal
@@ -32,7 +33,9 @@ from .ledger import (
     denominations,
     instrument_label,
     instrument_name,
+    lock_accounts,
     lock_day,
+    lock_slip,
     lock_table,
     move,
     post_slip,
@@ -285,7 +288,9 @@ credit = _transit_service(
 
 
 def _count_against(account: Account, counted: dict, *, cash: int | None = None) -> dict:
-    """{instrument: counted − ledger} for everything the account holds or was counted with."""
+    """{instrument: counted − ledger} for everything the account holds or was counted with. The
+    place is locked first: nothing moves in or out of it between the reading and the count's slip."""
+    lock_accounts([account])
     held = balance(account)
     chips = {d.pk: d for d in denominations(account.event)}
     wanted = {d.pk: cents for d, cents in counted.items()}
@@ -501,12 +506,13 @@ def redemption(*, day, chips, cash, signed, currency="CAD", tender="cash", recor
     event = day.event
     value = chips_legs_value(event, chips)
     _matching_cash(value, _cash(cash), SlipType.REDEMPTION)
+    patrons = account_get(event, Account.Kind.PATRONS)
+    bank = account_get(event, Account.Kind.BANK_CASH)
+    # The cash paid out and the patrons' chips read below: locked together, before either is read.
+    lock_accounts([bank], patrons_of=event.pk)
     if not records_file:
         check_redeemable(event, value)
-    patrons = account_get(event, Account.Kind.PATRONS)
-    legs = move(patrons, account_get(event, Account.Kind.CHIP_BANK), value) + move(
-        account_get(event, Account.Kind.BANK_CASH), patrons, {CASH: cash}
-    )
+    legs = move(patrons, account_get(event, Account.Kind.CHIP_BANK), value) + move(bank, patrons, {CASH: cash})
     return post_slip(
         day=day,
         slip_type=SlipType.REDEMPTION,
@@ -642,6 +648,7 @@ def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, records_file
                 field=field,
             )
     pool = account_get(event, Account.Kind.TIP_POOL)
+    lock_accounts([pool])  # paid out as it is read
     held = balance(pool)
     if not held:
         raise RuleViolation(_("the tip pool is empty; there is nothing to pay out"), "T&C 2.6")
@@ -763,6 +770,7 @@ def void(*, day, target: Slip, reason: str, signed, **meta) -> Slip:
             _("%(slip)s is from another gaming day; only the same day's slips are voided") % {"slip": target.number},
             VOID,
         )
+    lock_slip(target)  # two voids of one slip: the second finds the first
     if Slip.objects.filter(voids=target).exists():
         raise RuleViolation(_("%(slip)s is already voided") % {"slip": target.number}, VOID)
     if not reason.strip():
