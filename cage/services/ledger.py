@@ -476,12 +476,15 @@ def post_slip(
     write_postings(slip, merged, accounts)
     if memo is not None:
         memo.last_at[event.pk] = at
-    signatures = [Signature(slip=slip, capacity=c, person=p, signed_at=signed_at[c]) for c, p in signed.items()]
     if memo is not None:
-        for signature in signatures:
-            memo.hold(signature)
+        for capacity, person in signed.items():
+            memo.hold_values(
+                Signature, slip_id=slip.pk, capacity=capacity, person_id=person.pk, signed_at=signed_at[capacity]
+            )
     else:
-        Signature.objects.bulk_create(signatures)
+        Signature.objects.bulk_create(
+            [Signature(slip=slip, capacity=c, person=p, signed_at=signed_at[c]) for c, p in signed.items()]
+        )
     # Every slip, with the signatures made as it is written, goes on the audit trail in its own
     # transaction: no entry, no slip.
     audit.slip_recorded(slip, signed, day_status=day.status)
@@ -551,17 +554,19 @@ def check_custody(merged: dict, accounts: dict[int, Account], slip_type: str) ->
 
 
 def write_postings(slip: Slip, merged: dict, accounts: dict[int, Account]) -> None:
-    postings = [
-        Posting(slip=slip, account=accounts[account_id], denomination_id=key, amount=amount)
-        for (account_id, key), amount in merged.items()
-        if amount
-    ]
     memo = remembered.current()
     if memo is None:
-        Posting.objects.bulk_create(postings)
+        Posting.objects.bulk_create(
+            [
+                Posting(slip=slip, account=accounts[account_id], denomination_id=key, amount=amount)
+                for (account_id, key), amount in merged.items()
+                if amount
+            ]
+        )
         return
-    for posting in postings:
-        memo.hold(posting)
+    for (account_id, key), amount in merged.items():
+        if amount:
+            memo.hold_values(Posting, slip_id=slip.pk, account_id=account_id, denomination_id=key, amount=amount)
     memo.posted((account_id, key, amount) for (account_id, key), amount in merged.items() if amount)
 
 

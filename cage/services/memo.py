@@ -70,14 +70,27 @@ class Memo:
 
     def hold(self, obj) -> None:
         """Take `obj`'s key now and write it with the others of its table later (as save() would)."""
-        model = type(obj)
+        obj.pk = self._next_key(type(obj))
+        obj._state.adding, obj._state.db = False, DEFAULT_DB_ALIAS
+        self._held_row(type(obj), obj)
+
+    def hold_values(self, model, **values) -> None:
+        """A row given by its fields' attnames, held as plain values: an import writes hundreds of
+        thousands of postings and signatures, and a model instance for each costs more than its
+        write."""
+        values[model._meta.pk.attname] = self._next_key(model)
+        self._held_row(model, [values[f.attname] for f in model._meta.concrete_fields])
+
+    def _next_key(self, model) -> int:
         held = self.held
         if model not in held.next_key:
             held.next_key[model] = (model._base_manager.aggregate(last=Max("pk"))["last"] or 0) + 1
-        obj.pk = held.next_key[model]
         held.next_key[model] += 1
-        obj._state.adding, obj._state.db = False, DEFAULT_DB_ALIAS
-        held.rows.append((held.count, obj))
+        return held.next_key[model] - 1
+
+    def _held_row(self, model, row) -> None:
+        held = self.held
+        held.rows.append((held.count, model, row))
         held.count += 1
 
     def mark(self) -> tuple[int, int]:
@@ -89,10 +102,7 @@ class Memo:
         held, (count, written) = self.held, mark
         lost = held.written_in_transaction[written:]
         del held.written_in_transaction[written:]
-        kept = [row for row in lost + held.rows if row[0] < count]
-        held.rows = sorted(kept, key=lambda row: row[0])
-        for _order, obj in held.rows:
-            obj._state.adding = False
+        held.rows = sorted((row for row in lost + held.rows if row[0] < count), key=lambda row: row[0])
         held.next_key.clear()  # keys past a rolled-back row are taken afresh
 
     def committed(self) -> None:
@@ -101,7 +111,7 @@ class Memo:
 
     def write_held(self) -> None:
         """Write every held row, a table at a time, parents first."""
-        from cage.staging import insert_rows
+        from cage.staging import insert_rows, insert_values
 
         held = self.held
         if not held.rows or held.writing:
@@ -109,12 +119,16 @@ class Memo:
         connection = connections[DEFAULT_DB_ALIAS]
         rows, held.rows = held.rows, []
         by_model: dict = {}
-        for _order, obj in rows:
-            by_model.setdefault(type(obj), []).append(obj)
+        for _order, model, row in rows:
+            by_model.setdefault(model, []).append(row)
         held.writing = True
         try:
             for model in sorted(by_model, key=_parents_first):
-                insert_rows(connection, model, by_model[model])
+                written = by_model[model]
+                if isinstance(written[0], list):
+                    insert_values(connection, model, written)
+                else:
+                    insert_rows(connection, model, written)
         finally:
             held.writing = False
         if connection.in_atomic_block:
