@@ -19,7 +19,8 @@ memory, and written in bulk (one executemany per table) just before any query re
 their tables, and as the block ends: writing them one ORM insert at a time was most of an import's
 time. The database still holds every row a query can see, so the services read what they always
 read. A write a refusal rolls back is dropped, or taken out of the database with its transaction
-(`rolled_back()`).
+(`rolled_back()`, called by cage.services.ledger.atomic_slip, which every slip service runs in;
+what a rolled-back transaction had written out for earlier records is held again).
 """
 
 import contextvars
@@ -37,7 +38,8 @@ _current: contextvars.ContextVar["Memo | None"] = contextvars.ContextVar("cage_m
 class Held:
     """Rows the services wrote during an import and the database has not seen yet."""
 
-    # (order of writing, model instance with its key taken), in the order they were written
+    # (order of writing, model, a model instance or a list of field values), each with its key
+    # taken, in the order they were written
     rows: list = field(default_factory=list)
     # The rows written out while a transaction was open: its rollback takes them back out.
     written_in_transaction: list = field(default_factory=list)
