@@ -9,6 +9,7 @@ one query otherwise, once per request and event.
 """
 
 import contextlib
+import functools
 import getpass
 import logging
 
@@ -50,6 +51,7 @@ class AuditUnavailable(RuleViolation):
         )
 
 
+@functools.cache  # asked for every entry an import writes; the process's user does not change
 def _os_user() -> str:
     try:
         return getpass.getuser()

@@ -172,7 +172,11 @@ class Posting(AppendOnly):
     class Meta:
         ordering = ["id"]
         constraints = [models.CheckConstraint(condition=~models.Q(amount=0), name="posting_amount_not_zero")]
-        indexes = [models.Index(fields=["account", "denomination"])]
+        indexes = [
+            models.Index(fields=["account", "denomination"]),
+            # A slip's postings by instrument: how PostgreSQL's balance check reads them (migration 0009).
+            models.Index(fields=["slip", "denomination"], name="cage_posting_by_slip"),
+        ]
         verbose_name = _("posting")
         verbose_name_plural = _("postings")
 

@@ -15,14 +15,16 @@ import makes is new. A model that points at rows through a plain id (a generic r
 mapped and is refused.
 """
 
+import datetime
 from collections import defaultdict
 from contextlib import contextmanager
 
 from django.apps import apps
 from django.contrib.contenttypes.fields import GenericForeignKey
 from django.contrib.contenttypes.models import ContentType
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.backends.sqlite3.base import DatabaseWrapper
+from django.utils import timezone
 
 from events import services as event_services
 from events.models import Licensee
@@ -75,68 +77,82 @@ def models_in_order() -> list:
     return ordered
 
 
-def read_rows() -> list[tuple[type, list[dict]]]:
-    """Every row of the (scratch) default database, model by model in dependency order, as
-    {attname: value}, in primary-key order."""
+def read_rows() -> list[tuple[type, list[str], list[tuple]]]:
+    """Every row of the (scratch) default database, model by model in dependency order: the
+    model, its fields' attnames and its rows as tuples in that order, in primary-key order."""
     result = []
     for model in models_in_order():
         fields = [f.attname for f in model._meta.concrete_fields]
-        rows = list(model._base_manager.order_by("pk").values(*fields))
+        rows = list(model._base_manager.order_by("pk").values_list(*fields))
         if rows:
             if any(isinstance(f, GenericForeignKey) for f in model._meta.private_fields):
                 raise NotImplementedError(f"{model._meta.label} points at rows by plain id; the copy cannot map it")
-            result.append((model, rows))
+            result.append((model, fields, rows))
     return result
 
 
-def copy_rows(tables: list[tuple[type, list[dict]]]) -> dict:
+def copy_rows(tables: list[tuple[type, list[str], list[tuple]]]) -> dict:
     """Insert the rows read from the scratch database into the default one. Call inside the
-    transaction that makes the import all or nothing. Returns {model: {scratch pk: new pk}}."""
+    transaction that makes the import all or nothing. Returns {model: {scratch pk: new pk}}.
+
+    Each table's new keys are taken before any of its rows is written, so a row pointing at one
+    of the same table (a void and the slip it voids) is mapped like any other."""
     new_pk: dict[type, dict] = defaultdict(dict)
-    for model, rows in tables:
-        pk = model._meta.pk.attname
+    connection = connections[DEFAULT_DB_ALIAS]
+    for model, columns, rows in tables:
+        pk = columns.index(model._meta.pk.attname)
         if model is Licensee:
             for row in rows:
+                row = dict(zip(columns, row, strict=True))
                 licensee = event_services.licensee_get_or_create(
                     name=row["name"],
                     address=row["address"],
                     charitable_number=row["charitable_registration_number"],
                 )
-                new_pk[model][row[pk]] = licensee.pk
+                new_pk[model][row[columns[pk]]] = licensee.pk
             continue
         if model is ContentType:
             for row in rows:
-                new_pk[model][row[pk]] = ContentType.objects.get_by_natural_key(row["app_label"], row["model"]).pk
+                row = dict(zip(columns, row, strict=True))
+                new_pk[model][row[columns[pk]]] = ContentType.objects.get_by_natural_key(
+                    row["app_label"], row["model"]
+                ).pk
             continue
-        relations = [f for f in model._meta.concrete_fields if f.is_relation]
-        batch: list[tuple[object, object]] = []
-        in_batch: set = set()
-        for row in rows:
-            values = {k: v for k, v in row.items() if k != pk}
-            for field in relations:
-                old = values[field.attname]
-                if old is None:
-                    continue
-                target = field.related_model._meta.concrete_model
-                if target is model and old in in_batch:
-                    # A row pointing at one of the same batch (a void and the slip it voids): write
-                    # what comes before first, so its new key is known.
-                    _insert(model, batch, new_pk)
-                    batch, in_batch = [], set()
-                try:
-                    values[field.attname] = new_pk[target][old]
-                except KeyError:
-                    raise NotImplementedError(
-                        f"{model._meta.label}.{field.name} points at a {target._meta.label} the import did not make"
-                    ) from None
-            batch.append((row[pk], model(**values)))
-            in_batch.add(row[pk])
-            if len(batch) >= BATCH:
-                _insert(model, batch, new_pk)
-                batch, in_batch = [], set()
-        _insert(model, batch, new_pk)
-    _refresh_statistics([model for model, _rows in tables])
+        keys = _new_keys(connection, model, len(rows))
+        if keys is None:  # a database the product does not run on: the ORM's way, row by row
+            for row in rows:
+                values = dict(zip(columns, row, strict=True))
+                values.pop(columns[pk])
+                for field in model._meta.concrete_fields:
+                    if field.is_relation and values[field.attname] is not None:
+                        values[field.attname] = new_pk[field.related_model._meta.concrete_model][values[field.attname]]
+                new_pk[model][row[pk]] = model._base_manager.create(**values).pk
+            continue
+        mapping = new_pk[model]
+        for row, key in zip(rows, keys, strict=True):
+            mapping[row[pk]] = key
+        written = [_mapped(model, columns, row, pk, new_pk) for row in rows]
+        for start in range(0, len(written), BATCH):
+            insert_values(connection, model, written[start : start + BATCH])
+    _refresh_statistics([model for model, _columns, _rows in tables])
     return new_pk
+
+
+def _mapped(model, columns: list[str], row: tuple, pk: int, new_pk: dict) -> list:
+    """A scratch row with its own key and every key it points at replaced by the new ones."""
+    values = list(row)
+    values[pk] = new_pk[model][row[pk]]
+    for index, field in enumerate(model._meta.concrete_fields):
+        old = values[index]
+        if field.is_relation and old is not None:
+            target = field.related_model._meta.concrete_model
+            try:
+                values[index] = new_pk[target][old]
+            except KeyError:
+                raise NotImplementedError(
+                    f"{model._meta.label}.{field.name} points at a {target._meta.label} the import did not make"
+                ) from None
+    return values
 
 
 def _refresh_statistics(models) -> None:
@@ -155,34 +171,93 @@ def _refresh_statistics(models) -> None:
             cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
 
 
-def _insert(model, batch: list[tuple[object, object]], new_pk: dict) -> None:
-    """Write a batch of rows with their new keys taken first, in one executemany.
+def insert_rows(connection, model, objs: list) -> None:
+    """Write model instances whose keys are already taken, in one executemany."""
+    fields = model._meta.concrete_fields
+    insert_values(connection, model, [[getattr(obj, f.attname) for f in fields] for obj in objs])
+
+
+def insert_values(connection, model, rows: list[list]) -> None:
+    """Write rows of the model's concrete fields' values, keys included, in one executemany, each
+    value prepared for the database as the ORM's insert would (an auto_now_add field is now).
 
     The ORM's bulk_create builds a model instance's worth of Python for every row; a season's
-    import copies about a million, so the copy takes the keys the database would have given
-    (`_new_keys`) and writes plain rows, each field prepared for the database as the ORM would.
-    """
-    if not batch:
-        return
-    connection = connections[DEFAULT_DB_ALIAS]
-    keys = _new_keys(connection, model, len(batch))
-    if keys is None:  # a database the product does not run on: the ORM's way
-        created = model._base_manager.bulk_create([obj for _old, obj in batch])
-        for (old, _obj), obj in zip(batch, created, strict=True):
-            new_pk[model][old] = obj.pk
+    import writes about a million, so plain values go as they are and only the fields that need it
+    (times, JSON, decimals) are prepared."""
+    if not rows:
         return
     fields = model._meta.concrete_fields
     quote = connection.ops.quote_name
     statement = "INSERT INTO {} ({}) VALUES ({})".format(
         quote(model._meta.db_table), ", ".join(quote(f.column) for f in fields), ", ".join(["%s"] * len(fields))
     )
-    rows = []
-    for key, (old, obj) in zip(keys, batch, strict=True):
-        obj.pk = key
-        rows.append([f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields])
-        new_pk[model][old] = key
+    now = timezone.now()
+    prepare, plain = [], []
+    for index, field in enumerate(fields):
+        if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
+            value = field.get_db_prep_save(now.date() if type(field) is models.DateField else now, connection)
+            prepare.append((index, lambda _v, value=value: value))
+        elif _plain(field):
+            plain.append(index)
+        elif type(field) is models.DateTimeField:
+            prepare.append((index, _moment_preparer(field, connection)))
+        else:
+            prepare.append((index, lambda v, field=field: field.get_db_prep_save(v, connection)))
+    rows = [list(row) for row in rows]  # the caller's rows stay as they were given
+    for row in rows:
+        for index, prepared in prepare:
+            row[index] = prepared(row[index])
+        for index in plain:
+            value = row[index]
+            if value is not None and type(value) not in PLAIN_VALUES:  # a lazy text, a Decimal
+                row[index] = fields[index].get_db_prep_save(value, connection)
     with connection.cursor() as cursor:
-        cursor.executemany(statement, rows)
+        if connection.vendor == "postgresql":
+            # COPY: PostgreSQL's own bulk load, with every trigger and constraint as an INSERT's.
+            copy = "COPY {} ({}) FROM STDIN".format(
+                quote(model._meta.db_table), ", ".join(quote(f.column) for f in fields)
+            )
+            with cursor.cursor.copy(copy) as loading:
+                for row in rows:
+                    loading.write_row(row)
+        else:
+            cursor.executemany(statement, rows)
+
+
+# Fields whose plain values (below) every database the product runs on takes as they are.
+PLAIN_FIELDS = (
+    models.AutoField,
+    models.BigAutoField,
+    models.IntegerField,
+    models.BigIntegerField,
+    models.PositiveIntegerField,
+    models.PositiveSmallIntegerField,
+    models.SmallIntegerField,
+    models.CharField,
+    models.TextField,
+    models.BooleanField,
+    models.ForeignKey,
+    models.OneToOneField,
+)
+PLAIN_VALUES = {int, str, bool}
+
+
+def _moment_preparer(field, connection):
+    """An aware datetime goes to the database's own adapter; anything else the ORM's whole way."""
+    adapt = connection.ops.adapt_datetimefield_value
+
+    def prepared(value):
+        if type(value) is datetime.datetime and value.utcoffset() is not None:
+            return adapt(value)
+        return field.get_db_prep_save(value, connection)
+
+    return prepared
+
+
+def _plain(field) -> bool:
+    if type(field) in (models.ForeignKey, models.OneToOneField):
+        return _plain(field.target_field)
+    return type(field) in PLAIN_FIELDS
 
 
 def _new_keys(connection, model, count: int) -> list[int] | None:

@@ -488,7 +488,7 @@ def post_slip(
         check_in_order(event, at, before_id=slip_id)
         signed_at = _signed_after(slip_type, {capacity: given_times.get(capacity) or at for capacity in signed}, at)
 
-    slip = Slip.objects.create(
+    slip = Slip(
         id=slip_id,
         event=event,
         day=day,
@@ -504,13 +504,23 @@ def post_slip(
         created_by=created_by,
         request_key=request_key or None,
     )
-    write_postings(slip, merged, accounts)
     memo = remembered.current()
     if memo is not None:
+        memo.hold(slip)  # an import: written in bulk with the others (cage.services.memo)
+    else:
+        slip.save(force_insert=True)
+    write_postings(slip, merged, accounts)
+    if memo is not None:
         memo.last_at[event.pk] = at
-    Signature.objects.bulk_create(
-        [Signature(slip=slip, capacity=c, person=p, signed_at=signed_at[c]) for c, p in signed.items()]
-    )
+    if memo is not None:
+        for capacity, person in signed.items():
+            memo.hold_values(
+                Signature, slip_id=slip.pk, capacity=capacity, person_id=person.pk, signed_at=signed_at[capacity]
+            )
+    else:
+        Signature.objects.bulk_create(
+            [Signature(slip=slip, capacity=c, person=p, signed_at=signed_at[c]) for c, p in signed.items()]
+        )
     # Every slip, with the signatures made as it is written, goes on the audit trail in its own
     # transaction: no entry, no slip.
     audit.slip_recorded(slip, signed, day_status=day.status)
@@ -637,16 +647,20 @@ def check_custody(merged: dict, accounts: dict[int, Account], slip_type: str) ->
 
 
 def write_postings(slip: Slip, merged: dict, accounts: dict[int, Account]) -> None:
-    Posting.objects.bulk_create(
-        [
-            Posting(slip=slip, account=accounts[account_id], denomination_id=key, amount=amount)
-            for (account_id, key), amount in merged.items()
-            if amount
-        ]
-    )
     memo = remembered.current()
-    if memo is not None:
-        memo.posted((account_id, key, amount) for (account_id, key), amount in merged.items() if amount)
+    if memo is None:
+        Posting.objects.bulk_create(
+            [
+                Posting(slip=slip, account=accounts[account_id], denomination_id=key, amount=amount)
+                for (account_id, key), amount in merged.items()
+                if amount
+            ]
+        )
+        return
+    for (account_id, key), amount in merged.items():
+        if amount:
+            memo.hold_values(Posting, slip_id=slip.pk, account_id=account_id, denomination_id=key, amount=amount)
+    memo.posted((account_id, key, amount) for (account_id, key), amount in merged.items() if amount)
 
 
 def move(source: Account, target: Account, value: dict[ChipDenomination | None, int]) -> list[Leg]:
@@ -766,12 +780,19 @@ def atomic_slip(func):
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
+        memo = remembered.current()
+        mark = memo.mark() if memo is not None else None
         try:
-            return _in_transaction(*args, **kwargs)
+            slip = _in_transaction(*args, **kwargs)
         except BaseException:
-            # Whatever an import remembered may belong to the write just rolled back.
+            # Whatever an import remembered or held may belong to the write just rolled back.
+            if memo is not None:
+                memo.rolled_back(mark)
             remembered.forget()
             raise
+        if memo is not None and not transaction.get_connection().in_atomic_block:
+            memo.committed()
+        return slip
 
     def _in_transaction(*args, **kwargs):
         with transaction.atomic():

@@ -13,18 +13,45 @@ writer is the import itself, which keeps them. Everything here is loaded lazily 
 database, which stays the truth: `forget()` drops it all after any refusal, whose transaction the
 database rolled back, so nothing remembered outlives a rolled-back write. Serials are counted in
 memory from the event's slips and written to the counters once, as the block ends.
+
+The slips, postings and signatures the services write are held too (`hold()`), their keys taken in
+memory, and written in bulk (one executemany per table) just before any query reads or writes
+their tables, and as the block ends: writing them one ORM insert at a time was most of an import's
+time. The database still holds every row a query can see, so the services read what they always
+read. A write a refusal rolls back is dropped, or taken out of the database with its transaction
+(`rolled_back()`, called by cage.services.ledger.atomic_slip, which every slip service runs in;
+what a rolled-back transaction had written out for earlier records is held again).
 """
 
 import contextvars
+import re
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Max
 
 _current: contextvars.ContextVar["Memo | None"] = contextvars.ContextVar("cage_memo", default=None)
 
 
+@dataclass
+class Held:
+    """Rows the services wrote during an import and the database has not seen yet."""
+
+    # (order of writing, model, a model instance or a list of field values), each with its key
+    # taken, in the order they were written
+    rows: list = field(default_factory=list)
+    # The rows written out while a transaction was open: its rollback takes them back out.
+    written_in_transaction: list = field(default_factory=list)
+    count: int = 0
+    # {model: next key}: the keys past the highest in the table, taken in memory.
+    next_key: dict = field(default_factory=dict)
+    writing: bool = False
+
+
 class Memo:
     def __init__(self):
+        self.held = Held()
         self.forget()
 
     def forget(self) -> None:
@@ -40,6 +67,83 @@ class Memo:
         self.tables: dict[int, dict[int, object]] = {}
         # {day id: ids of the people the day's roster lists as runners}
         self.runners: dict[int, set[int]] = {}
+
+    # --- rows held for a bulk write -------------------------------------------------------
+
+    def hold(self, obj) -> None:
+        """Take `obj`'s key now and write it with the others of its table later (as save() would)."""
+        obj.pk = self._next_key(type(obj))
+        obj._state.adding, obj._state.db = False, DEFAULT_DB_ALIAS
+        self._held_row(type(obj), obj)
+
+    def hold_values(self, model, **values) -> None:
+        """A row given by its fields' attnames, held as plain values: an import writes hundreds of
+        thousands of postings and signatures, and a model instance for each costs more than its
+        write."""
+        values[model._meta.pk.attname] = self._next_key(model)
+        self._held_row(model, [values[f.attname] for f in model._meta.concrete_fields])
+
+    def _next_key(self, model) -> int:
+        held = self.held
+        if model not in held.next_key:
+            held.next_key[model] = (model._base_manager.aggregate(last=Max("pk"))["last"] or 0) + 1
+        held.next_key[model] += 1
+        return held.next_key[model] - 1
+
+    def _held_row(self, model, row) -> None:
+        held = self.held
+        held.rows.append((held.count, model, row))
+        held.count += 1
+
+    def mark(self) -> tuple[int, int]:
+        return self.held.count, len(self.held.written_in_transaction)
+
+    def rolled_back(self, mark: tuple[int, int]) -> None:
+        """The transaction begun at `mark` was rolled back: drop what was held since, and hold
+        again what was written out inside it but held before it began."""
+        held, (count, written) = self.held, mark
+        lost = held.written_in_transaction[written:]
+        del held.written_in_transaction[written:]
+        held.rows = sorted((row for row in lost + held.rows if row[0] < count), key=lambda row: row[0])
+        held.next_key.clear()  # keys past a rolled-back row are taken afresh
+
+    def committed(self) -> None:
+        """No transaction is open any more: what was written stays written."""
+        self.held.written_in_transaction.clear()
+
+    def write_held(self) -> None:
+        """Write every held row, a table at a time, parents first."""
+        from cage.staging import insert_rows, insert_values
+
+        held = self.held
+        if not held.rows or held.writing:
+            return
+        connection = connections[DEFAULT_DB_ALIAS]
+        rows, held.rows = held.rows, []
+        by_model: dict = {}
+        for _order, model, row in rows:
+            by_model.setdefault(model, []).append(row)
+        held.writing = True
+        try:
+            for model in sorted(by_model, key=_parents_first):
+                written = by_model[model]
+                if isinstance(written[0], list):
+                    insert_values(connection, model, written)
+                else:
+                    insert_rows(connection, model, written)
+        finally:
+            held.writing = False
+        if connection.in_atomic_block:
+            held.written_in_transaction.extend(rows)
+
+    def before_query(self, execute, sql, params, many, context):
+        """Any query that reads or writes a held row's table sees it written first."""
+        held = self.held
+        if held.rows and not held.writing and HELD_TABLES.search(sql):
+            self.write_held()
+        if not held.writing and sql.lstrip()[:6].upper() == "INSERT" and HELD_TABLES.search(sql):
+            held.next_key.clear()  # a row written by the ORM took a key: take the next ones afresh
+        return execute(sql, params, many, context)
 
     def event_tables(self, event_id: int) -> dict[int, object]:
         from events.models import GameTable
@@ -75,6 +179,16 @@ class Memo:
             )
 
 
+# The tables whose rows are held (hold()): a slip, then its postings and signatures.
+HELD_TABLES = re.compile(r"\bcage_(?:slip|posting|signature)\b")
+
+
+def _parents_first(model) -> int:
+    from cage.models import Slip
+
+    return 0 if model is Slip else 1
+
+
 def current() -> Memo | None:
     return _current.get()
 
@@ -84,8 +198,10 @@ def remembering():
     memo = Memo()
     token = _current.set(memo)
     try:
-        yield memo
-        memo.write_counters()
+        with connections[DEFAULT_DB_ALIAS].execute_wrapper(memo.before_query):
+            yield memo
+            memo.write_held()
+            memo.write_counters()
     finally:
         _current.reset(token)
 

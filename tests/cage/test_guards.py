@@ -37,6 +37,7 @@ GUARDS = {
     },
     "postgresql": {
         "cage_posting_balanced",
+        "cage_slip_balanced",
         "cage_slip_append_only",
         "cage_posting_append_only",
         "cage_signature_append_only",

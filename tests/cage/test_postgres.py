@@ -71,6 +71,35 @@ def test_an_unbalanced_slip_is_refused_at_commit_by_the_database():
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("savepoint", [False, True])
+def test_a_new_slip_written_with_unbalanced_postings_is_refused_at_commit(savepoint):
+    # Checked once by the slip's own trigger (migration 0009), or posting by posting when the
+    # slip was written in a savepoint.
+    cast = make_cast("trig4")
+    stock(cast, cash=0)
+    model = Slip.objects.first()
+    bank = services.account_get(cast.event, Account.Kind.CHIP_BANK)
+    patrons = services.account_get(cast.event, Account.Kind.PATRONS)
+    slips = Slip.objects.count()
+    with pytest.raises(IntegrityError, match="does not balance"):
+        with transaction.atomic():
+            with transaction.atomic(savepoint=savepoint), connection.cursor() as cursor:
+                cursor.execute(
+                    "INSERT INTO cage_slip (event_id, day_id, slip_type, serial, at, reason, details, created_at)"
+                    " VALUES (%s, %s, %s, 99, now(), '', '{}', now()) RETURNING id",
+                    [model.event_id, model.day_id, model.slip_type],
+                )
+                new = cursor.fetchone()[0]
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "INSERT INTO cage_posting (slip_id, account_id, denomination_id, amount)"
+                    " VALUES (%s, %s, NULL, 500), (%s, %s, NULL, -400)",
+                    [new, bank.pk, new, patrons.pk],
+                )
+    assert Slip.objects.count() == slips
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_balanced_pair_of_raw_postings_commits():
     cast = make_cast("trig2")
     stock(cast, cash=0)
