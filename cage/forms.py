@@ -296,6 +296,12 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
                 initial=self.signer.pk if mine else None,
                 required=self.signs_now(cap),
                 empty_label=_("Signs later") if not self.signs_now(cap) else _("Choose who signs"),
+                # The app's own words when nobody is chosen (the page's forms are not left to the
+                # browser's "required" bubble).
+                error_messages={
+                    "required": _("Choose who signs as %(capacity)s (%(roles)s).")
+                    % {"capacity": str(cap.label).lower(), "roles": cap.roles_label()}
+                },
             )
             self.fields[f"pin_{cap.code}"] = forms.CharField(
                 label=_("Their signing PIN"),
@@ -308,7 +314,9 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         """Capacities that must sign as the slip is written: the first custody step of a one-step
         slip. Witnesses and later steps may follow; a deferred slip may wait for all of them."""
         if self.kind.type == SlipType.CLOSE_DAY:
-            return True
+            # The General Cashier prepares the close now; the Chip Cashier and the DRIC sign now
+            # with their PIN, or later from their own sessions (cage.services.close).
+            return cap.code == "prepared_by"
         return cap.step == 1 and not self.kind.deferred
 
     @property
