@@ -24,7 +24,7 @@ from cage.fields import BillsAndCoins, CashField, ChipCountField, ConfirmLargeAm
 from cage.local import clock
 from cage.models import Account, CountShown, Slip, SlipType
 from cage.money import dollars
-from cage.selectors.counts import blind_places, count_states, standing_counts
+from cage.selectors.counts import blind_places, count_states, counted_lines, standing_counts
 from cage.selectors.offered import tables_for
 from cage.services.day import recount_text
 from cage.services.ledger import account_label, balance, chips_label
@@ -121,6 +121,8 @@ class StandingCount:
     slip: Slip | None = None
     lines: list = field(default_factory=list)  # [(count or None, what)]
     again: str = ""  # why it is to be counted again
+    # A recorded count's expected and counted per instrument (the books may be seen once it is in).
+    books: list = field(default_factory=list)
 
 
 class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
@@ -534,6 +536,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         lines = self.figure_lines(details.get("chips") or {}, pieces)
         if details.get("cash") and not pieces:
             lines.append((None, dollars(details["cash"])))  # cash counted as a sum (a records file)
+        values = {d.key: d.value_cents for d in self.denominations}
         return StandingCount(
             state="recorded",
             place=account_label(account),
@@ -542,6 +545,17 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
             at=slip.at,
             slip=slip,
             lines=lines,
+            books=[
+                {
+                    "what": chips_label(line.what.removeprefix("chips:")) if line.denomination_cents else _("cash"),
+                    "expected": dollars(line.expected),
+                    "counted": dollars(line.counted),
+                    "variance": dollars(line.variance) if line.variance else "",
+                    "expected_count": line.expected_count,
+                    "counted_count": line.counted_count,
+                }
+                for line in counted_lines(slip, values)
+            ],
         )
 
     def fill_counted_inputs(self, chips: dict, pieces: dict) -> None:
@@ -561,8 +575,15 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         return lines
 
     def lock_counted_inputs(self):
+        """The figures stand as first typed: sent back with the form, shown as plain text (a box
+        that looks editable but is not would mislead the counter)."""
         for name in [f"chips_{d.key}" for d in self.denominations] + list(getattr(self, "bill_fields", [])):
-            self.fields[name].widget.attrs["readonly"] = True
+            widget = self.fields[name].widget
+            widget.input_type = "hidden"
+            widget.attrs["data-locked"] = "yes"
+        self.counted_locked = True
+
+    counted_locked = False
 
     def compare_with_the_books(self, data):
         """Once the blind count is in: expected and counted side by side, per instrument. A
