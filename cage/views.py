@@ -633,14 +633,15 @@ def day_close(request, slug):
     sign_offs = waiting_sign_off(access.event, day=day) if day.status in CLOSABLE else []
     returns = return_links(access.event) if day.status in CLOSABLE else []
     to_pay = day.status in CLOSABLE and tips_to_pay(access.event)
-    floor_closed = day.status == GamingDay.Status.RECONCILING
-    # Each step of the checklist that is done gets its tick, not only the counts.
+    # Each step of the checklist that is done gets its tick, not only the counts (a day may also
+    # close from open, once every table has closed).
+    under_way = day.status in CLOSABLE and (day.status == GamingDay.Status.RECONCILING or bool(states))
     steps = {
-        "floor": floor_closed,
-        "runners": floor_closed and not returns and not pending,
-        "tips": floor_closed and not to_pay,
-        "counts": floor_closed and not any(states[k].due for k in MUST_COUNT if k in states),
-        "sign_offs": floor_closed and not sign_offs,
+        "floor": under_way and not access.event.tables.filter(state="open").exists(),
+        "runners": under_way and not returns and not pending,
+        "tips": under_way and not to_pay,
+        "counts": under_way and not any(states[k].due for k in MUST_COUNT if k in states),
+        "sign_offs": under_way and not sign_offs,
     }
     return render(
         request,
