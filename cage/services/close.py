@@ -19,7 +19,7 @@ from events.models import GamingDay, Person
 from events.rules import RuleViolation
 
 from .day import close_day, close_problems
-from .ledger import check_signer, lock_day
+from .ledger import DuplicateRequest, check_signer, lock_day
 
 RULE = gettext_lazy("nightly reconciliation")
 CLOSABLE = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
@@ -42,6 +42,11 @@ def posted_since_text(progress) -> str:
 def prepare_close(*, day: GamingDay, signed: dict[str, Person], created_by=None, request_key=None) -> Slip | None:
     """The General Cashier prepares the close, with whoever signs beside her now; the others sign
     later from their own sessions (sign_close). Returns the close slip if everyone signed now."""
+    if request_key:
+        # The same form posted twice: the first post's close, whatever the day's state now.
+        done = Slip.objects.filter(event_id=day.event_id, request_key=request_key).first()
+        if done is not None:
+            raise DuplicateRequest(done)
     day = lock_day(day, allowed=CLOSABLE)
     if PREPARED not in signed:
         raise RuleViolation(

@@ -15,6 +15,7 @@ from django.utils import timezone
 from audit.models import AuditEntry
 from cage import services
 from cage.models import CloseSignature, Slip
+from cage.services.ledger import DuplicateRequest
 from events import services as event_services
 from events.models import GamingDay, Role
 from events.rules import RuleViolation
@@ -115,6 +116,10 @@ def test_the_chip_cashier_and_the_dric_may_still_sign_now_with_their_pin(client,
         pin_approved_by=PIN,
     ).content.decode()
     assert "closed and locked" in answer and status(cast) == GamingDay.Status.CLOSED
+    # The same form sent twice is recognised: one close.
+    key = Slip.objects.get(slip_type="close_day").request_key
+    with pytest.raises(DuplicateRequest):
+        services.prepare_close(day=cast.day, signed={"prepared_by": cast.general_cashier}, request_key=key)
 
 
 def test_close_and_lock_with_nothing_chosen_gets_the_apps_own_message(client, cast):
