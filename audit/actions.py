@@ -43,6 +43,9 @@ ACTIONS = {
     "slip_approved": _("Approval"),
     "slip_printed": _("Slip printed"),
     "opener_signed_off": _("Opener signed off"),
+    "close_prepared": _("Close prepared"),
+    "close_signed": _("Close signed"),
+    "close_withdrawn": _("Close prepared again"),
     "report_signed": _("Report signed"),
     "exported": _("Export"),
     "page": _("Page view"),
@@ -78,6 +81,7 @@ VIEW_ACTIONS = {
     "cage:queue_void": "slip_voided",
     "cage:day_reconcile": "day_reconciling",
     "cage:day_close": "day_closed",
+    "cage:day_close_sign": "close_signed",
     "reports:event_sign": "report_signed",
 }
 

@@ -24,7 +24,7 @@ from cage.fields import BillsAndCoins, CashField, ChipCountField, ConfirmLargeAm
 from cage.local import clock
 from cage.models import Account, CountShown, Slip, SlipType
 from cage.money import dollars
-from cage.selectors.counts import blind_places, count_states, standing_counts
+from cage.selectors.counts import blind_places, count_states, counted_lines, standing_counts
 from cage.selectors.offered import tables_for
 from cage.services.day import recount_text
 from cage.services.ledger import account_label, balance, chips_label
@@ -121,6 +121,8 @@ class StandingCount:
     slip: Slip | None = None
     lines: list = field(default_factory=list)  # [(count or None, what)]
     again: str = ""  # why it is to be counted again
+    # A recorded count's expected and counted per instrument (the books may be seen once it is in).
+    books: list = field(default_factory=list)
 
 
 class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
@@ -296,6 +298,12 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
                 initial=self.signer.pk if mine else None,
                 required=self.signs_now(cap),
                 empty_label=_("Signs later") if not self.signs_now(cap) else _("Choose who signs"),
+                # The app's own words when nobody is chosen (the page's forms are not left to the
+                # browser's "required" bubble).
+                error_messages={
+                    "required": _("Choose who signs as %(capacity)s (%(roles)s).")
+                    % {"capacity": str(cap.label).lower(), "roles": cap.roles_label()}
+                },
             )
             self.fields[f"pin_{cap.code}"] = forms.CharField(
                 label=_("Their signing PIN"),
@@ -308,7 +316,9 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         """Capacities that must sign as the slip is written: the first custody step of a one-step
         slip. Witnesses and later steps may follow; a deferred slip may wait for all of them."""
         if self.kind.type == SlipType.CLOSE_DAY:
-            return True
+            # The General Cashier prepares the close now; the Chip Cashier and the DRIC sign now
+            # with their PIN, or later from their own sessions (cage.services.close).
+            return cap.code == "prepared_by"
         return cap.step == 1 and not self.kind.deferred
 
     @property
@@ -526,6 +536,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         lines = self.figure_lines(details.get("chips") or {}, pieces)
         if details.get("cash") and not pieces:
             lines.append((None, dollars(details["cash"])))  # cash counted as a sum (a records file)
+        values = {d.key: d.value_cents for d in self.denominations}
         return StandingCount(
             state="recorded",
             place=account_label(account),
@@ -534,6 +545,17 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
             at=slip.at,
             slip=slip,
             lines=lines,
+            books=[
+                {
+                    "what": chips_label(line.what.removeprefix("chips:")) if line.denomination_cents else _("cash"),
+                    "expected": dollars(line.expected),
+                    "counted": dollars(line.counted),
+                    "variance": dollars(line.variance) if line.variance else "",
+                    "expected_count": line.expected_count,
+                    "counted_count": line.counted_count,
+                }
+                for line in counted_lines(slip, values)
+            ],
         )
 
     def fill_counted_inputs(self, chips: dict, pieces: dict) -> None:
@@ -553,8 +575,15 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         return lines
 
     def lock_counted_inputs(self):
+        """The figures stand as first typed: sent back with the form, shown as plain text (a box
+        that looks editable but is not would mislead the counter)."""
         for name in [f"chips_{d.key}" for d in self.denominations] + list(getattr(self, "bill_fields", [])):
-            self.fields[name].widget.attrs["readonly"] = True
+            widget = self.fields[name].widget
+            widget.input_type = "hidden"
+            widget.attrs["data-locked"] = "yes"
+        self.counted_locked = True
+
+    counted_locked = False
 
     def compare_with_the_books(self, data):
         """Once the blind count is in: expected and counted side by side, per instrument. A

@@ -262,3 +262,27 @@ class CountShown(AppendOnly):
         ordering = ["id"]
         verbose_name = _("count set beside the books")
         verbose_name_plural = _("counts set beside the books")
+
+
+class CloseSignature(models.Model):
+    """A signature of the day's close made before the close is complete: the General Cashier
+    prepares it, the Chip Cashier verifies it and the DRIC approves it, each from their own session
+    or with their signing PIN (DESIGN: slips and signatures). The close slip is written, and the day
+    locks, once all three have signed; until then these rows say who has.
+
+    Anything posted to the day after the preparation means it no longer stands: the General
+    Cashier prepares the close again, and these rows are replaced (the audit trail keeps them).
+    """
+
+    day = models.ForeignKey(GamingDay, on_delete=models.PROTECT, related_name="close_signatures")
+    capacity = models.CharField(max_length=20)  # "prepared_by", "verified_by", "approved_by"
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="+")
+    signed_at = models.DateTimeField()
+    # The day's last slip when the close was prepared: a slip after it undoes the preparation.
+    after_slip_id = models.BigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["day", "capacity"], name="one_close_signature_per_capacity")]
+        verbose_name = _("signature of the day's close")
+        verbose_name_plural = _("signatures of the day's close")

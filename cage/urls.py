@@ -17,6 +17,7 @@ urlpatterns = [
     path("<slug:slug>/queue/<int:pk>/void/", views.queue_void, name="queue_void"),
     path("<slug:slug>/openers/<int:pk>/sign-off/", views.opener_sign_off, name="opener_sign_off"),
     path("<slug:slug>/close/", views.day_close, name="day_close"),
+    path("<slug:slug>/close/sign/", views.day_close_sign, name="day_close_sign"),
     path("<slug:slug>/reconcile/", views.day_reconcile, name="day_reconcile"),
     path("<slug:slug>/me/", mine, name="mine"),
 ]

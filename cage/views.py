@@ -24,7 +24,16 @@ from cage.models import Account, Slip, SlipPrint, SlipType
 from cage.money import dollars
 from cage.selectors import people
 from cage.selectors.amounts import amount_of, cash_moved_subquery
-from cage.selectors.counts import blind_places, books_blind, nothing_to_count, standing_counts
+from cage.selectors.close import close_progress
+from cage.selectors.counts import (
+    MUST_COUNT,
+    blind_places,
+    books_blind,
+    count_states,
+    counted_lines,
+    nothing_to_count,
+    standing_counts,
+)
 from cage.selectors.inventory import inventory, table_states
 from cage.selectors.offered import kinds_offered
 from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
@@ -45,6 +54,7 @@ from cage.slip_types import SLIP_KINDS, VOIDABLE, day_states
 from events.access import READ_ALL, RoleRefused, event_access
 from events.form_input import CheckedInput
 from events.models import GamingDay, Role
+from events.roster import rostered
 from events.rules import RuleViolation
 from reports.daily import day_figures
 
@@ -78,6 +88,8 @@ class CountTask:
     where: str  # the count form's place: "bank_cash", "runner:rita"
     label: str  # the task: "Count bank cash (bills and coins)"
     done: Slip | None = None  # the standing count, its signatures read
+    # Once recorded, its expected, counted and over/short (cents): the books may be seen then.
+    lines: tuple = ()
 
     def signer(self, capacity: str) -> str:
         return next((s.person.name for s in self.done.signatures.all() if s.capacity == capacity), "")
@@ -94,17 +106,47 @@ class CountTask:
     def verified_by(self) -> str:
         return self.signer("verified_by")
 
+    @property
+    def expected(self) -> str:
+        return dollars(sum(line.expected for line in self.lines))
 
-def count_links(day) -> list[CountTask]:
+    @property
+    def counted(self) -> str:
+        return dollars(sum(line.counted for line in self.lines))
+
+    @property
+    def over_short(self) -> str:
+        return dollars(sum(line.variance for line in self.lines))
+
+
+def count_links(day, states=None) -> list[CountTask]:
     """The counts of the nightly close, each a link to a count form already pointed at its place;
-    a place whose count of the day stands (after its last movement) is shown done instead."""
+    a place whose count of the day stands (after its last movement) is shown done instead, with
+    its expected, counted and over/short. Runners are offered when on the day's roster, holding
+    anything, or already counted that day: not every runner the event ever had."""
     event = day.event
     links = [("bank_cash", _("Count bank cash (bills and coins)")), ("chip_bank", _("Count the chip bank"))]
-    for person in event.people.filter(assignments__role=Role.RUNNER).order_by("name"):
-        links.append((f"runner:{person.code}", _("Count runner %(name)s") % {"name": person.name}))
+    states = states if states is not None else (count_states(day) if day.status != GamingDay.Status.SETUP else {})
+    on_roster = rostered(day, Role.RUNNER)
+    runner_accounts = list(Account.objects.filter(event=event, kind=Account.Kind.RUNNER))
+    held = services.balances(runner_accounts)
+    holding = {a.person_id for a in runner_accounts if any(held.get(a.id, {}).values())}
+    for person in event.people.filter(assignments__role=Role.RUNNER).distinct().order_by("name"):
+        where = f"runner:{person.code}"
+        if person.pk in on_roster or person.pk in holding or (where in states and states[where].last_count):
+            links.append((where, _("Count runner %(name)s") % {"name": person.name}))
     links.append(("tip_pool", _("Count the tip pool")))
-    done = standing_counts(day) if day.status != GamingDay.Status.SETUP else {}
-    return [CountTask(where=where, label=label, done=done.get(where)) for where, label in links]
+    done = standing_counts(day, states) if day.status != GamingDay.Status.SETUP else {}
+    values = {d.key: d.value_cents for d in event.denominations.all()}
+    return [
+        CountTask(
+            where=where,
+            label=label,
+            done=done.get(where),
+            lines=tuple(counted_lines(done[where], values)) if where in done else (),
+        )
+        for where, label in links
+    ]
 
 
 def home(request, slug):
@@ -151,6 +193,8 @@ def home(request, slug):
             and any(s.slip_type == SlipType.TABLE_CLOSE for s in slips)
             and not event.tables.filter(state="open").exists(),
             "problems": problems,
+            # A close prepared and waiting for the Chip Cashier's or the DRIC's signature.
+            "close_progress": close_waiting(day),
             # The places still counted blind (their figures and the inventory's total hidden): while
             # any is left the page says their counts are awaited, never that the day is ready.
             "awaited": [str(r.label) for r in panels["inventory"].rows if r.hidden],
@@ -447,6 +491,13 @@ def _back_to(request, default: str) -> str:
     return default
 
 
+def close_waiting(day):
+    """The day's close once prepared and until done (standing or not): what the queue and the
+    cage home show; None otherwise."""
+    progress = close_progress(day)
+    return progress if progress is not None and progress.prepared is not None and progress.missing else None
+
+
 @never_cache
 def queue(request, slug):
     """The DRIC's queue: every slip in transit or waiting for a signature, oldest first."""
@@ -467,6 +518,8 @@ def queue(request, slug):
             "voidable": sorted(VOIDABLE),
             # Openers that differ from their table's last closer, for the DRIC to sign off.
             "sign_offs": [(slip, check_text(closer_check_of(slip))) for slip in waiting_sign_off(access.event)],
+            # The day's close, prepared and waiting for a signature (cage.services.close).
+            "close_progress": close_waiting(current_day(access.event)),
         },
     )
 
@@ -536,20 +589,24 @@ def queue_void(request, slug, pk):
 
 
 def day_close(request, slug):
+    """The nightly close. The General Cashier prepares it (the others sign beside her with their
+    PIN, or later); the Chip Cashier verifies and the DRIC approves from their own sessions, here,
+    with the day's figures in front of them. The day locks once all three have signed."""
     access = event_access(request, slug)
     day = current_day(access.event)
     if day is None:
         raise Http404(_("No gaming day"))
     problems = services.close_problems(day) if day.status in CLOSABLE else []
+    progress = close_progress(day)
     closable = day.status in CLOSABLE and not problems
     form = None
-    if closable:
+    if closable and not progress.stands:
         form = SlipForm(
             request.POST or None, kind=SLIP_KINDS[SlipType.CLOSE_DAY], day=day, signer=access.person, request=request
         )
     if request.method == "POST" and form is not None and form.is_valid():
         try:
-            services.close_day(
+            slip = services.prepare_close(
                 day=day,
                 signed=form.cleaned_data["signed"],
                 created_by=request.user,
@@ -561,10 +618,33 @@ def day_close(request, slug):
         except RuleViolation as exc:
             form.add_error(None, exc.text)
         else:
-            messages.success(request, _("Gaming day %(date)s closed and locked.") % {"date": long_day(day.date)})
-            return redirect("cage:home", slug)
+            if slip is not None:
+                messages.success(request, _("Gaming day %(date)s closed and locked.") % {"date": long_day(day.date)})
+                return redirect("cage:home", slug)
+            messages.success(request, _("The close is prepared; it waits for the signatures still missing."))
+            return redirect("cage:day_close", slug)
     elif request.method == "POST" and form is None:
-        messages.error(request, _("The day cannot close yet; see what stands in the way below."))
+        messages.error(
+            request,
+            _("The close is already prepared; it waits for the signatures still missing.")
+            if progress is not None and progress.stands
+            else _("The day cannot close yet; see what stands in the way below."),
+        )
+    states = count_states(day) if day.status != GamingDay.Status.SETUP else {}
+    pending = pending_slips(access.event, day=day) if day.status in CLOSABLE else []
+    sign_offs = waiting_sign_off(access.event, day=day) if day.status in CLOSABLE else []
+    returns = return_links(access.event) if day.status in CLOSABLE else []
+    to_pay = day.status in CLOSABLE and tips_to_pay(access.event)
+    # Each step of the checklist that is done gets its tick, not only the counts (a day may also
+    # close from open, once every table has closed).
+    under_way = day.status in CLOSABLE and (day.status == GamingDay.Status.RECONCILING or bool(states))
+    steps = {
+        "floor": under_way and not access.event.tables.filter(state="open").exists(),
+        "runners": under_way and not returns and not pending,
+        "tips": under_way and not to_pay,
+        "counts": under_way and not any(states[k].due for k in MUST_COUNT if k in states),
+        "sign_offs": under_way and not sign_offs,
+    }
     return render(
         request,
         "cage/day_close.html",
@@ -574,11 +654,15 @@ def day_close(request, slug):
             "day": day,
             "form": form,
             "problems": problems,
-            "pending": pending_slips(access.event, day=day) if day.status in CLOSABLE else [],
-            "sign_offs": waiting_sign_off(access.event, day=day) if day.status in CLOSABLE else [],
-            "count_links": count_links(day),
-            "return_links": return_links(access.event) if day.status in CLOSABLE else [],
-            "tips_to_pay": day.status in CLOSABLE and tips_to_pay(access.event),
+            "progress": progress,
+            "posted_since": services.posted_since_text(progress) if progress and progress.posted_since else "",
+            "mine": progress.mine(access.person, access.roles) if progress else [],
+            "pending": pending,
+            "sign_offs": sign_offs,
+            "count_links": count_links(day, states),
+            "return_links": returns,
+            "tips_to_pay": to_pay,
+            "steps": steps,
             "tip_pool_counted": not nothing_to_count(day, Account.Kind.TIP_POOL),
             # The day's figures in front of the DRIC as she approves (a closed day's too); while
             # the bank is counted blind they wait for its counts (reports.daily).
@@ -590,6 +674,38 @@ def day_close(request, slug):
     )
 
 
+def day_close_sign(request, slug):
+    """A signature of the prepared close from the signer's own session: the Chip Cashier verifies,
+    the DRIC approves (nobody signs for someone else)."""
+    access = event_access(request, slug)
+    day = current_day(access.event)
+    if day is None:
+        raise Http404(_("No gaming day"))
+    capacity = request.POST.get("capacity", "")
+    if access.person is None or SLIP_KINDS[SlipType.CLOSE_DAY].capacity(capacity) is None:
+        messages.error(request, _("Choose which capacity of the close you sign."))
+        return redirect("cage:day_close", slug)
+    try:
+        slip = services.sign_close(day=day, capacity=capacity, person=access.person, created_by=request.user)
+    except RuleViolation as exc:
+        messages.error(request, exc.text)
+        return redirect("cage:day_close", slug)
+    label = str(SLIP_KINDS[SlipType.CLOSE_DAY].capacity(capacity).label).lower()
+    if slip is not None:
+        messages.success(
+            request,
+            _("%(name)s signed the close as %(capacity)s. Gaming day %(date)s closed and locked.")
+            % {"name": access.person.name, "capacity": label, "date": long_day(day.date)},
+        )
+    else:
+        messages.success(
+            request,
+            _("%(name)s signed the close as %(capacity)s; it waits for the signatures still missing.")
+            % {"name": access.person.name, "capacity": label},
+        )
+    return redirect("cage:day_close", slug)
+
+
 def day_reconcile(request, slug):
     access = event_access(request, slug)
     day = current_day(access.event)
@@ -598,4 +714,5 @@ def day_reconcile(request, slug):
         messages.success(request, _("The floor is closed; the nightly reconciliation has started."))
     except RuleViolation as exc:
         messages.error(request, exc.text)
-    return redirect("cage:home", slug)
+    # The counts and the close come next: the close page lists them.
+    return redirect("cage:day_close", slug)

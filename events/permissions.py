@@ -163,6 +163,8 @@ MATRIX: dict[str, Entry] = {
     # An opener that differs from its table's last closer (DESIGN: gaming day; T&C 2).
     "cage:opener_sign_off": page("POST", write={Role.DRIC}),
     "cage:day_close": page("GET POST", read=READERS, write=CAGE_WRITE),
+    # The close's later signatures, each from its signer's own session (DESIGN: slips and signatures).
+    "cage:day_close_sign": page("POST", write=CAGE_WRITE),
     "cage:day_reconcile": page("POST", write=CAGE_WRITE),
     "cage:mine": page("GET", read=ON_EVENT),
     "cage:register": page("GET", read=READERS),

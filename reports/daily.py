@@ -328,14 +328,22 @@ def _opener_check(slip: Slip) -> str:
 
 def _variances(loaded: _Loaded, places: dict[str, str]) -> list[dict]:
     rows = []
+    last_count: dict[int, Slip] = {}  # account id -> the day's latest count of it so far
     for slip in loaded.slips:
         if slip.pk in loaded.voided:
             continue
         opener_check = _opener_check(slip) if slip.slip_type == SlipType.TABLE_OPEN else ""
         reason, details = variance_reason(slip.details, slip.reason)
+        # A second count of a place the same day is its recount: its variance corrects the
+        # earlier count's (a −$5 then a +$5 is one miscount, not two losses).
+        earlier = None
+        if slip.slip_type == SlipType.COUNT and slip.account_id:
+            earlier = last_count.get(slip.account_id)
+            last_count[slip.account_id] = slip
         for v in slip.details.get("variances", []):
             rows.append(
                 {
+                    "recount_of": str(earlier.number) if earlier is not None else "",
                     "slip": slip.number,
                     "at": _time(slip.at),
                     "account": v["account"],
@@ -360,17 +368,16 @@ def _deposits(loaded: _Loaded) -> list[dict]:
 
 def _not_counted_yet(loaded: _Loaded, totals: dict[str, int]) -> set[str]:
     """The over/short figures of a day not closed yet of which nothing was counted: they read "not
-    counted yet" rather than 0.00. Cash is counted in bank cash and in runners; chips in the chip
-    bank, the runners and the tip pool (an opener's variance is a chip over/short too)."""
+    counted yet" rather than 0.00. Cash is counted in bank cash and in runners; chips until the
+    chip bank is counted (an opener's variance alone, before any count, is not the day's chip
+    over/short: it would read −$1.00 with nothing counted)."""
     if loaded.day.status == GamingDay.Status.CLOSED:
         return set()
     counts = _live(loaded, SlipType.COUNT)
     result = set()
     if not any(s.details.get("cash") is not None for s in counts):
         result.add("cash_over_short")
-    if not totals["chip_over_short"] and not any(
-        s.account and s.account.kind != Account.Kind.BANK_CASH for s in counts
-    ):
+    if not any(s.account and s.account.kind == Account.Kind.CHIP_BANK for s in counts):
         result.add("chip_over_short")
     return result
 
@@ -508,11 +515,28 @@ def _variance_sheet(variances: list[dict]) -> Sheet:
         Column("details", _("Details")),
         Column("opener_check", _("Opener against the last closer")),
     )
+    rows = []
+    recounted = {v["account"] for v in variances if v["recount_of"]}
+    for v in variances:
+        record = dict(v)
+        if v["recount_of"]:
+            record["slip"] = _("%(slip)s, recount of %(earlier)s") % {"slip": v["slip"], "earlier": v["recount_of"]}
+        rows.extend(rows_of(columns, [record]))
+        last_of_place = v is [w for w in variances if w["account"] == v["account"]][-1]
+        if v["account"] in recounted and last_of_place:
+            # What the place came to once its recount corrected the earlier count.
+            net = sum(w["amount"] for w in variances if w["account"] == v["account"])
+            rows.append(
+                Row(
+                    [_("Net for %(place)s") % {"place": v["place"]}, "", v["place"], "", net, "", "", ""],
+                    "subtotal",
+                )
+            )
     return Sheet(
         "variances",
         _("Variance report"),
         columns,
-        rows_of(columns, variances),
+        rows,
         notes=[
             _("Counted − expected: over is positive, short is negative."),
             _(
@@ -522,7 +546,17 @@ def _variance_sheet(variances: list[dict]) -> Sheet:
                 "An opener is checked against what its table's last closer left; a difference is signed off "
                 "by the DRIC before the day closes."
             ),
-        ],
+        ]
+        + (
+            [
+                _(
+                    "A recount corrects the earlier count of the same place: the net for the place is what the "
+                    "two come to."
+                )
+            ]
+            if recounted
+            else []
+        ),
         empty=_("No variance this day."),
     )
 

@@ -127,3 +127,46 @@ def standing_counts(day: GamingDay, states: dict[str, CountState] | None = None)
     ids = {state.last_count: code for code, state in states.items() if state.counted}
     slips = Slip.objects.filter(pk__in=ids).select_related("account__person").prefetch_related("signatures__person")
     return {ids[slip.pk]: slip for slip in slips}
+
+
+@dataclass(frozen=True)
+class CountedLine:
+    """One instrument of a recorded count: what the books expected, what was counted, and the
+    difference (counted − expected, in cents). Read from the count slip itself."""
+
+    what: str  # "cash", "chips:5"
+    denomination_cents: int | None  # a chip's value; None for cash
+    expected: int
+    counted: int
+
+    @property
+    def variance(self) -> int:
+        return self.counted - self.expected
+
+    @property
+    def expected_count(self) -> int | None:
+        return None if self.denomination_cents is None else self.expected // self.denomination_cents
+
+    @property
+    def counted_count(self) -> int | None:
+        return None if self.denomination_cents is None else self.counted // self.denomination_cents
+
+
+def counted_lines(slip: Slip, values: dict[str, int]) -> list[CountedLine]:
+    """Expected and counted per instrument of a recorded count, from its slip (its chips, its cash
+    and its variances: expected = counted − variance). Shown only once the count is recorded: the
+    books may be seen then (books_blind). `values`: {denomination key: cents}."""
+    details = slip.details or {}
+    chips = details.get("chips") or {}
+    variance = {v["instrument"]: v["amount"] for v in details.get("variances") or []}
+    lines = []
+    for key, cents in values.items():
+        counted = chips.get(key, 0) * cents
+        diff = variance.get(f"chips:{key}", 0)
+        if counted or diff:
+            lines.append(CountedLine(f"chips:{key}", cents, counted - diff, counted))
+    cash = details.get("cash")
+    if cash is not None or "cash" in variance:
+        counted = cash or 0
+        lines.append(CountedLine("cash", None, counted - variance.get("cash", 0), counted))
+    return lines

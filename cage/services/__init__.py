@@ -1,5 +1,6 @@
 """Every action that moves value or signs. Views and the records importer call these only."""
 
+from .close import posted_since_text, prepare_close, sign_close
 from .day import close_day, close_problems, day_reconcile
 from .ledger import CAPACITIES, account_get, balance, balances
 from .openers import opener_sign_off
@@ -46,11 +47,14 @@ __all__ = [
     "fill",
     "float_in",
     "opener_sign_off",
+    "posted_since_text",
+    "prepare_close",
     "redemption",
     "runner_issue",
     "runner_return",
     "sale",
     "sign",
+    "sign_close",
     "slip_printed",
     "table_close",
     "table_issue",

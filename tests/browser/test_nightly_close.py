@@ -5,9 +5,9 @@ import pytest
 from playwright.sync_api import expect
 
 from cage import services
-from cage.models import Slip
+from cage.models import CloseSignature, Slip
 from events.models import GamingDay
-from tests.browser.conftest import at_both_widths, log_in, screenshot
+from tests.browser.conftest import at_both_widths, log_in, person_page, screenshot
 from tests.cage.helpers import SALE_SIGNED, open_table, stock
 from tests.conftest import PASSWORD, PIN, make_cast
 
@@ -106,6 +106,9 @@ def test_the_floor_closes_and_every_place_is_counted_blind_the_tip_pool_too(page
     assert "$1,045.00" in page.inner_text("tr[data-place=bank_cash]")  # open: the books show
     page.click("text=Close the floor and reconcile")
     page.wait_for_selector("text=the nightly reconciliation has started")
+    # The counts and the close come next: the floor closes onto the close page.
+    assert page.url.endswith(f"/cage/{slug}/close/")
+    page.goto(f"/cage/{slug}/")
 
     # Reconciling: every counted place is blind until its count is in, and so are the totals.
     for place in ("bank_cash", "chip_bank", "tip_pool"):
@@ -129,7 +132,10 @@ def test_the_floor_closes_and_every_place_is_counted_blind_the_tip_pool_too(page
     page.wait_for_selector("#expected-and-counted")
     books = page.inner_text("#expected-and-counted")
     assert "9 · $9.00" in books and "8 · $8.00" in books and "-$1.00" in books
-    assert page.get_attribute("input[name=chips_1]", "readonly") is not None  # the count stands as typed
+    # The count stands as typed: its figures are text, not boxes that look editable.
+    assert page.get_attribute("input[name=chips_1]", "type") == "hidden"
+    assert page.locator("#chip-counts .locked-figure").first.inner_text() == "8"
+    assert page.inner_text("#chips-total") == "$8.00"  # each figure sent back and added once
     at_both_widths(page, "reconcile-tip-pool-books")
     page.select_option("select[name=variance_reason]", "missing_chips")
     page.fill("textarea[name=reason]", "one $1 chip missing from the tip box")
@@ -191,3 +197,63 @@ def test_the_floor_closes_and_every_place_is_counted_blind_the_tip_pool_too(page
     assert "Counts awaited: runner" in page.inner_text("#counts-awaited")
     assert "Ready to close" not in page.inner_text("main")
     at_both_widths(page, "home-counts-awaited")
+
+
+def test_the_three_sign_the_close_each_in_their_own_browser(browser, live_server):
+    """The General Cashier prepares the close; the Chip Cashier verifies it and the DRIC approves it,
+    the day's figures in front of her, each logged in on their own browser."""
+    cast = make_cast()
+    stock(cast, chips={"1": 10}, cash=1000)
+    for account, counted in (("bank_cash", {"cash": 1000}), ("chip_bank", {"chips": {"1": 10}})):
+        services.count(
+            day=cast.day,
+            account=services.account_get(cast.event, account),
+            signed=cast.signed(counted_by="general_cashier", verified_by="chip_cashier"),
+            **counted,
+        )
+    slug = cast.event.slug
+    cashier = person_page(browser, live_server, cast.general_cashier)
+    chips = person_page(browser, live_server, cast.chip_cashier)
+    dric = person_page(browser, live_server, cast.dric)
+
+    # The Chip Cashier opens the close first: nothing is chosen for her, and clicking gets the
+    # app's own message, not only the browser's "required" bubble.
+    chips.goto(f"/cage/{slug}/close/")
+    assert chips.input_value("select[name=sign_prepared_by]") == ""
+    chips.click("#close-form button[type=submit]")
+    chips.wait_for_selector("text=Choose who signs as prepared by (General Cashier).")
+    assert not CloseSignature.objects.exists()
+
+    cashier.goto(f"/cage/{slug}/close/")
+    assert cashier.input_value("select[name=sign_verified_by]") == ""  # “Signs later”
+    cashier.click("#close-form button[type=submit]")
+    cashier.wait_for_selector("text=The close is prepared; it waits for the signatures still missing.")
+    assert GamingDay.objects.get(pk=cast.day.pk).status == GamingDay.Status.OPEN
+    at_both_widths(cashier, "close-prepared")
+
+    chips.goto(f"/cage/{slug}/")
+    assert f"Prepared by {cast.general_cashier.name}" in chips.inner_text("#close-waiting")
+    at_both_widths(chips, "close-waiting-home")
+    chips.click("#close-waiting >> text=Open the nightly close")
+    chips.click("text=Sign the close: verified by")
+    chips.wait_for_selector(f"text={cast.chip_cashier.name} signed the close as verified by")
+    assert chips.locator("text=Sign the close").count() == 0
+
+    dric.goto(f"/cage/{slug}/queue/")
+    assert "approved by" in dric.inner_text("#close-waiting")
+    at_both_widths(dric, "close-waiting-queue")
+    dric.click("#close-waiting >> text=Open the nightly close")
+    assert "Bank cash" in dric.inner_text("#day-figures") or "Summary" in dric.inner_text("#day-figures")
+    assert "Expected $10.00 · counted $10.00 · over/short $0.00" in dric.inner_text("#close-counts")
+    at_both_widths(dric, "close-dric-approves")
+    dric.click("text=Sign the close: approved by")
+    dric.wait_for_selector("text=closed and locked")
+    assert GamingDay.objects.get(pk=cast.day.pk).status == GamingDay.Status.CLOSED
+    signed = {s.capacity: s.person for s in Slip.objects.get(slip_type="close_day").signatures.all()}
+    assert signed == {
+        "prepared_by": cast.general_cashier,
+        "verified_by": cast.chip_cashier,
+        "approved_by": cast.dric,
+    }
+    for p in (cashier, chips, dric):
+        p.context.close()

@@ -88,7 +88,10 @@ def test_a_count_set_beside_the_books_is_shown_standing_when_its_form_is_opened_
     assert "stands as first typed" in standing and "10 × $100 bills" in standing
     assert BANK_CASH not in page and "expected-and-counted" not in page  # his count, not the books
     tag = field_tag(page, "cash_10000")
-    assert 'value="10"' in tag and "readonly" in tag
+    # Locked: shown as plain text, sent back in a hidden field, never a box that looks editable.
+    assert 'value="10"' in tag and 'type="hidden"' in tag
+    assert '<span class="locked-figure">10</span>' in page
+    assert "To recount: choose the reason for its variance and record this count" in standing
     assert reverse("cage:day_close", args=[cast.event.slug]) in standing
 
     response = client.post(url, count_bank_cash(cast, variance_reason="miscount"))
@@ -104,7 +107,10 @@ def test_a_count_set_beside_the_books_is_shown_standing_when_its_form_is_opened_
     )
     assert "10 × $100 bills" in standing and "To recount" in standing
     tag = field_tag(page, "cash_10000")
-    assert 'value="10"' in tag and "readonly" not in tag
+    assert 'value="10"' in tag and 'type="hidden"' not in tag
+    # Recorded, the books may be seen: expected against counted, for this count.
+    books = element(page, "count-books")
+    assert "Expected" in books and "$1,000.00" in books
 
     # A movement since undoes it: counted blind again, nothing of it shown.
     services.redemption(
