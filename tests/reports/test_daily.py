@@ -296,6 +296,26 @@ def test_the_pdf_reads_back_with_every_sheet(client, example, tmp_path, poppler)
     assert "Signature:" not in text
 
 
+def test_every_page_of_the_pdf_says_the_event_the_gaming_day_and_page_n_of_m(client, example, tmp_path, poppler):  # noqa: F811
+    client.login(username="ann", password=PASSWORD)
+    pdf = tmp_path / "day.pdf"
+    pdf.write_bytes(client.get(reverse("reports:day", args=[SLUG, DATE]) + "?format=pdf").content)
+    info = subprocess.run(["pdfinfo", str(pdf)], check=True, capture_output=True, text=True).stdout
+    pages = int(next(line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")))
+    assert pages >= 3
+    event = example.name
+    for number in range(1, pages + 1):
+        page = subprocess.run(
+            ["pdftotext", "-layout", "-f", str(number), "-l", str(number), str(pdf), "-"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        text = " ".join(page.split())
+        assert f"{event}, gaming day 11 Sep 2026; generated " in text, number
+        assert f"page {number} of {pages}" in text, number
+
+
 def test_the_sheets_leave_the_signature_lines_blank_until_the_day_closes_then_print_who_signed(
     cast,
     tmp_path,
