@@ -136,6 +136,26 @@ def test_master_game_report_subtotals_per_game_and_the_days_total():
     ]  # fmt: skip
 
 
+def test_a_table_still_open_claims_no_closer_or_win_in_its_row_its_subtotal_or_the_days_total(cast):
+    stock(cast)
+    open_table(cast)  # BJ-1 opens with $500.00 and is still open
+    bj2 = event_services.table_create(event=cast.event, code="BJ-2", game="blackjack")
+    open_table(cast, table=bj2, chips={"5": 20})
+    services.table_close(
+        day=cast.day, table=bj2, chips={"5": 20}, signed=cast.signed(counted_by="dealer", verified_by="chip_cashier")
+    )
+    master = sheet(day_sheets(cast.day), "master_game_report")
+    shown = [[text for text, _ in row["cells"]] for row in master.shown()]
+    assert shown == [
+        ["Blackjack", "BJ-1", "$500.00", "$0.00", "$0.00", "open", "open"],
+        ["Blackjack", "BJ-2", "$100.00", "$0.00", "$0.00", "$100.00", "$0.00"],
+        ["Blackjack subtotal", "", "$600.00", "$0.00", "$0.00", "open", "open"],
+        ["Day's total", "", "$600.00", "$0.00", "$0.00", "open", "open"],
+    ]
+    # CSV and JSON leave the cells empty: nothing there to read as a figure.
+    assert [(r["closer"], r["win"]) for r in master.plain()] == [("", ""), ("100.00", "0.00"), ("", ""), ("", "")]
+
+
 def test_fill_and_credit_register_lists_the_void_and_the_serials():
     data = day_sheets(example_day())
     assert rows(data, "fill_credit_register") == [
