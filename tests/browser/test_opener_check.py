@@ -21,6 +21,8 @@ def test_an_opener_that_differs_from_the_last_closer_is_flagged_and_the_dric_sig
     page.goto(f"/cage/{slug}/slips/new/table_open/?table={cast.bj.pk}")
     # Counted blind: nothing of last night's closer is filled in; the dealer types what is there.
     assert page.input_value("input[name=chips_1]") == "" and page.input_value("input[name=chips_5]") == ""
+    assert "last night's closer is not shown here" in page.inner_text("#opener-blind")
+    at_both_widths(page, "opener-blind-form")
     page.fill("input[name=chips_1]", "100")
     page.fill("input[name=chips_5]", "79")
     page.fill("textarea[name=reason]", "one $5 chip missing from the tray")
