@@ -18,6 +18,7 @@ from django.utils.translation import pgettext
 
 from cage.forms import EXPENSE_LABELS
 from cage.money import count_text, dollars, hours_text
+from cage.services.ledger import PLACE_NAMES
 from cage.slip_types import CAPACITY_LABELS
 from cage.variances import VARIANCE_REASONS
 from events import games, local
@@ -149,7 +150,9 @@ class Reader:
     def place(self, code: str) -> str:
         if self._places is None:
             self._places = place_names(self.event) if self.event is not None else {}
-        return self._places.get(code) or code
+        # A place with no account yet (nothing ever moved there), or read without its event:
+        # the bank's places are still named by their kind, never by their code ("tip_pool").
+        return self._places.get(code) or str(PLACE_NAMES.get(code, code))
 
     def person(self, code: str) -> str:
         if self._people is None:
@@ -252,7 +255,7 @@ class Reader:
 
     def summary_values(self, entry, values: dict) -> dict:
         """The summary's values in the reader's language: the slips by their number, dates in
-        words, a capacity by its name, an export by what it was."""
+        words, a capacity by its name, a place by its name, an export by what it was."""
         values = dict(values)
         if entry.slip_id is not None:
             if "slip" in values:
@@ -264,6 +267,8 @@ class Reader:
                 values[key] = local.long_day(datetime.date.fromisoformat(values[key]))
         if isinstance(values.get("capacity"), str):
             values["capacity"] = capacity_name(values["capacity"]).lower()
+        if isinstance(values.get("place"), str):
+            values["place"] = self.place(values["place"])
         return values
 
 

@@ -199,7 +199,8 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
             for p in self.dealers:
                 shifts = on_roster.get(p.pk)
                 self.fields[f"hours_{p.code}"] = forms.DecimalField(
-                    label=_("Hours worked: %(name)s") % {"name": p.name},
+                    # The name alone: the fieldset's legend says these are hours worked.
+                    label=p.name,
                     min_value=Decimal("0"),
                     max_digits=5,
                     decimal_places=2,
@@ -330,8 +331,12 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         return [(self[f"sign_{c.code}"], self[f"pin_{c.code}"], c) for c in self.kind.capacities]
 
     def entry_fields(self):
-        skip = ("sign_", "pin_", "chips_", "cash_", "confirm_large")
+        skip = ("sign_", "pin_", "chips_", "cash_", "confirm_large", "hours_")
         return [f for f in self.visible_fields() if not f.name.startswith(skip) and f.name != "cash"]
+
+    def hours_fields(self):
+        """A tip payout's hours, one per dealer: laid out apart, each name with its roster below."""
+        return [self[f"hours_{p.code}"] for p in getattr(self, "dealers", [])]
 
     def chip_fields(self):
         return [self[f"chips_{d.key}"] for d in self.denominations if f"chips_{d.key}" in self.fields]

@@ -268,20 +268,6 @@ def _recorded_message(slip) -> str:
     return _("%(slip)s recorded.") % {"slip": slip.number}
 
 
-def _tray_now(day, table_id) -> dict:
-    """What the books say a table's tray holds now, as counts of chips: what an opener starts
-    from (the last closer, plus what was issued to the tray since). Reads; creates nothing."""
-    tray = Account.objects.filter(event=day.event, kind=Account.Kind.TABLE, table_id=table_id).first()
-    if tray is None:
-        return {}
-    denominations = {d.pk: d for d in day.event.denominations.all()}
-    return {
-        denominations[k].key: cents // denominations[k].value_cents
-        for k, cents in services.balance(tray).items()
-        if k is not None and cents > 0
-    }
-
-
 def _last_count(day, table_id) -> dict:
     """The chips of the table's last opener or closer: what its closer starts from."""
     last = (
@@ -319,9 +305,11 @@ def slip_new(request, slug, slip_type):
     table_id = query_id(request, "table")
     if table_id is not None:
         initial["table"] = table_id
-        if kind.type == SlipType.TABLE_OPEN:
-            initial_chips = _tray_now(day, table_id)
-        elif kind.type == SlipType.TABLE_CLOSE:
+        # The opener is counted blind (T&C 2.1.2, DESIGN: the next day's openers must match the
+        # last closers): nothing of the tray's books is shown or filled in, so the dealer counts
+        # what is there rather than signing what the form says. The service sets the count beside
+        # the books and the last closer on submit.
+        if kind.type == SlipType.TABLE_CLOSE:
             initial_chips = _last_count(day, table_id)
     for name in ("runner", "account"):
         if request.GET.get(name):

@@ -394,6 +394,9 @@ def day_open(request, slug, date):
         messages.success(request, _("Gaming day %(date)s is open.") % {"date": long_day(day.date)})
     except RuleViolation as exc:
         messages.error(request, exc.text)
+    # Opened from the gaming days list, the DRIC stays on it; from the day's own page, on that.
+    if request.POST.get("back") == "days":
+        return redirect("events:days", slug)
     return redirect("events:roster", slug, date)
 
 

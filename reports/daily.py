@@ -19,7 +19,7 @@ from django.db.models import Prefetch, Sum
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 # cage.services first: cage.selectors.openers and cage.services import each other, and a process
 # whose first import is this module (manage.py day_report) otherwise fails on that cycle.
@@ -111,6 +111,9 @@ NOT_COUNTED = NotCounted(gettext_lazy("not counted yet"))
 # while they are counted blind (counts.books_blind): sales, redemptions, trays, win, deposits.
 WITHHELD = NotCounted(gettext_lazy("hidden until the counts are in (blind count)"))
 BLIND = "blind"  # the kind of a row with a figure not counted yet
+# A table still open has no closer and no win yet, and neither has a subtotal or total that counts
+# it: a sum of the closed tables alone would read as the game's or the day's closer.
+STILL_OPEN = NotCounted(pgettext_lazy("a table's closer or win, not there yet", "open"))
 # The totals that wait for the blind counts of the bank (the tips wait for the tip pool's).
 BOOKS_TOTALS = ("win", "chip_sales", "redemptions", "chips_outstanding", "deposits")
 
@@ -571,6 +574,13 @@ def day_figures(day: GamingDay) -> dict:
 # --- the daily control sheets ------------------------------------------------------------------
 
 
+def _closer_and_win(tables: list[dict]) -> tuple:
+    """The closer and the win of some tables together: "open" while any of them is still open."""
+    if any(r["closer"] is None for r in tables):
+        return STILL_OPEN, STILL_OPEN
+    return sum(r["closer"] for r in tables), sum(r["win"] for r in tables)
+
+
 def _master_sheet(figures: dict) -> Sheet:
     rows = []
     by_game: dict[str, list[dict]] = defaultdict(list)
@@ -578,7 +588,7 @@ def _master_sheet(figures: dict) -> Sheet:
         by_game[r["game_name"]].append(r)
     for name, tables in by_game.items():
         for r in tables:
-            rows.append(Row([name, r["table"], r["opener"], r["fills"], r["credits"], r["closer"], r["win"]]))
+            rows.append(Row([name, r["table"], r["opener"], r["fills"], r["credits"], *_closer_and_win([r])]))
         rows.append(
             Row(
                 [
@@ -587,14 +597,14 @@ def _master_sheet(figures: dict) -> Sheet:
                     sum(r["opener"] for r in tables),
                     sum(r["fills"] for r in tables),
                     sum(r["credits"] for r in tables),
-                    sum(r["closer"] or 0 for r in tables),
-                    sum(r["win"] or 0 for r in tables),
+                    *_closer_and_win(tables),
                 ],
                 "subtotal",
             )
         )
     if figures["tables"]:
         t = figures["tables"]
+        closer, win = _closer_and_win(t)
         rows.append(
             Row(
                 [
@@ -603,8 +613,8 @@ def _master_sheet(figures: dict) -> Sheet:
                     sum(r["opener"] for r in t),
                     sum(r["fills"] for r in t),
                     sum(r["credits"] for r in t),
-                    sum(r["closer"] or 0 for r in t),
-                    figures["totals"]["win"],
+                    closer,
+                    figures["totals"]["win"] if win is not STILL_OPEN else STILL_OPEN,
                 ],
                 "total",
             )

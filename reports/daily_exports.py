@@ -8,6 +8,7 @@ sheets' own text, in the language they were built in. The PDF is in that languag
 import io
 from xml.sax.saxutils import escape as _escape
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import landscape, letter
@@ -15,9 +16,10 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import inch
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from cage.local import moment
 from events import csv_safe
 from reports.daily import Sheet
-from reports.pdf_layout import content_widths, words_whole
+from reports.pdf_layout import content_widths, page_canvas, words_whole
 
 
 def sheet_csv(sheet: Sheet) -> str:
@@ -156,5 +158,12 @@ def sheets_pdf(data: dict) -> bytes:
         block += [Paragraph(escape(str(note)), body) for note in sheet.notes]
         story.append(KeepTogether(block))
     story += [Spacer(1, 0.3 * inch), KeepTogether(sign_off_block(data["sign_off"], heading, body))]
-    doc.build(story)
+    # Every page says whose day it is, which day, and which page: a sheet read on its own, or
+    # photocopied, is still the day's.
+    footer = _("%(event)s, gaming day %(date)s; generated %(time)s") % {
+        "event": event.name,
+        "date": data["date_shown"],
+        "time": moment(timezone.now()),
+    }
+    doc.build(story, canvasmaker=page_canvas(draft="", generated=footer))
     return buffer.getvalue()

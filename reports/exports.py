@@ -15,8 +15,6 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import inch
-from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfgen import canvas
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from cage.local import moment
@@ -27,7 +25,7 @@ from events.models import Event, Role, game_name
 from events.rules import cite
 from reports.charts import chip_liability, report_charts
 from reports.names import day_shown, named_variances
-from reports.pdf_layout import content_widths, words_whole
+from reports.pdf_layout import RED, content_widths, page_canvas, words_whole
 from reports.services import cents_of, deposit_lines, difference_words, reconciliation, report_state
 
 # The event totals as people read them on the report page; the keys stay the JSON report's own.
@@ -139,7 +137,6 @@ def _grid(rows, widths, *, header=True, right=(), bold_last=False):
 
 # --- the PDF financial report (T&C 2.7) ---------------------------------------------------------
 
-RED = colors.HexColor("#b42318")
 DESIGNATED_TITLES = {
     Role.DRIC: _lazy("Designated Representative in Charge"),
     Role.GENERAL_CASHIER: _lazy("General Cashier"),
@@ -158,56 +155,6 @@ EXPENSE_CATEGORY_NAMES = {
 def _money(text: str) -> str:
     """A cage-report/1 amount ("-2.00") as people read money ("-$2.00")."""
     return dollars(cents_of(text))
-
-
-def _page_canvas(*, draft: str, generated: str):
-    """A canvas class that, once the page count is known, prints on every page "page N of M", the
-    generation time and, for a draft, a DRAFT header and stamp."""
-
-    class PageCanvas(canvas.Canvas):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            self._pages = []
-
-        def showPage(self):
-            self._pages.append(dict(self.__dict__))
-            self._startPage()
-
-        def save(self):
-            total = len(self._pages)
-            for number, page in enumerate(self._pages, start=1):
-                self.__dict__.update(page)
-                self._decorate(number, total)
-                super().showPage()
-            super().save()
-
-        def _decorate(self, number, total):
-            width, height = letter
-            self.saveState()
-            self.setFont("Helvetica", 8)
-            self.setFillColor(colors.HexColor("#52606d"))
-            self.drawString(0.7 * inch, 0.45 * inch, generated)
-            self.drawRightString(
-                width - 0.7 * inch, 0.45 * inch, _("page %(page)s of %(pages)s") % {"page": number, "pages": total}
-            )
-            if draft:
-                self.setFillColor(RED)
-                self.setFont("Helvetica-Bold", 11)
-                stamp = _("DRAFT")
-                self.drawString(0.7 * inch, height - 0.45 * inch, stamp)
-                self.setFont("Helvetica", 8)
-                after = 0.7 * inch + stringWidth(stamp, "Helvetica-Bold", 11) + 0.15 * inch
-                self.drawString(after, height - 0.45 * inch, draft)
-                self.setFillAlpha(0.12)
-                # as large as the page's diagonal allows, whatever the word's length in the language
-                size = min(110, 0.8 * (width**2 + height**2) ** 0.5 / stringWidth(stamp, "Helvetica-Bold", 1))
-                self.setFont("Helvetica-Bold", size)
-                self.translate(width / 2, height / 2)
-                self.rotate(40)
-                self.drawCentredString(0, -size * 0.36, stamp)
-            self.restoreState()
-
-    return PageCanvas
 
 
 def _expense_rows(event: Event) -> list[dict]:
@@ -591,5 +538,5 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
         "licence": event.licence_number,
     }
     draft = state.draft_reason() if state.draft else ""
-    doc.build(story, canvasmaker=_page_canvas(draft=draft, generated=generated))
+    doc.build(story, canvasmaker=page_canvas(draft=draft, generated=generated))
     return buffer.getvalue()

@@ -1,4 +1,5 @@
-"""Column widths for the reports' PDF tables, from what the cells say: no word is ever broken.
+"""The reports' PDF layout: column widths from what the cells say (no word is ever broken), and
+the page furniture (page numbers, what the document is, a draft's stamp) of every page.
 
 reportlab breaks a word that does not fit its column in the middle ("Redemp / tions"). Every
 cell is a Paragraph, which wraps at the spaces between words; each column is made at least as
@@ -6,7 +7,14 @@ wide as its longest word (plus the cell's padding), and whatever room is left go
 whose text would otherwise wrap, in proportion to how much more they would take on one line.
 """
 
+from django.utils.translation import gettext as _
+from reportlab.lib import colors
+from reportlab.lib.units import inch
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen import canvas
 from reportlab.platypus import Paragraph
+
+RED = colors.HexColor("#b42318")
 
 # A Table cell's padding, left and right (reportlab's default, 6 pt each), and a point of slack
 # for the rounding of text widths.
@@ -78,3 +86,54 @@ def words_whole(rows: list[list], widths: list[float], available: float) -> list
             take = min(over, total)
             wanted = [w - s * take / total for w, s in zip(wanted, slack, strict=True)]
     return _squeezed(wanted, available)
+
+
+def page_canvas(*, draft: str, generated: str):
+    """A canvas class that, once the page count is known, prints on every page "page N of M" and
+    the `generated` line (what the document is, and when it was made) and, for a draft, a DRAFT
+    header and stamp: the financial report and the daily control sheets."""
+
+    class PageCanvas(canvas.Canvas):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self._pages = []
+
+        def showPage(self):
+            self._pages.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self):
+            total = len(self._pages)
+            for number, page in enumerate(self._pages, start=1):
+                self.__dict__.update(page)
+                self._decorate(number, total)
+                super().showPage()
+            super().save()
+
+        def _decorate(self, number, total):
+            width, height = self._pagesize  # portrait or landscape, as the document is laid out
+            self.saveState()
+            self.setFont("Helvetica", 8)
+            self.setFillColor(colors.HexColor("#52606d"))
+            self.drawString(0.7 * inch, 0.45 * inch, generated)
+            self.drawRightString(
+                width - 0.7 * inch, 0.45 * inch, _("page %(page)s of %(pages)s") % {"page": number, "pages": total}
+            )
+            if draft:
+                self.setFillColor(RED)
+                self.setFont("Helvetica-Bold", 11)
+                stamp = _("DRAFT")
+                self.drawString(0.7 * inch, height - 0.45 * inch, stamp)
+                self.setFont("Helvetica", 8)
+                after = 0.7 * inch + stringWidth(stamp, "Helvetica-Bold", 11) + 0.15 * inch
+                self.drawString(after, height - 0.45 * inch, draft)
+                self.setFillAlpha(0.12)
+                # as large as the page's diagonal allows, whatever the word's length in the language
+                size = min(110, 0.8 * (width**2 + height**2) ** 0.5 / stringWidth(stamp, "Helvetica-Bold", 1))
+                self.setFont("Helvetica-Bold", size)
+                self.translate(width / 2, height / 2)
+                self.rotate(40)
+                self.drawCentredString(0, -size * 0.36, stamp)
+            self.restoreState()
+
+    return PageCanvas

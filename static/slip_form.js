@@ -55,7 +55,8 @@ document.querySelectorAll("form[data-slip-form]").forEach(function (form) {
   }
   if (account) { account.addEventListener("change", showCounted); showCounted(); }
   var table = form.querySelector("select[name=table]");
-  // An opener or closer starts from the table's last count: choosing the table fetches it.
+  // A closer starts from the table's last count: choosing the table fetches it. An opener is
+  // counted blind and never reloads with figures.
   if (table && form.dataset.prefill === "yes") table.addEventListener("change", function () {
     var typed = Array.prototype.some.call(form.querySelectorAll("input[data-cents]"), function (i) { return i.value && i.value !== i.defaultValue; });
     if (!typed && table.value) window.location.search = "?table=" + encodeURIComponent(table.value);

@@ -1,5 +1,5 @@
 """The next morning's opener finds a chip fewer than last night's closer left: the Chip Cashier
-records it as counted, the slip says it differs, the close page waits, and the DRIC signs it off
+counts it blind, the slip says it differs, the close page waits, and the DRIC signs it off
 from her queue in her own browser."""
 
 import pytest
@@ -19,7 +19,11 @@ def test_an_opener_that_differs_from_the_last_closer_is_flagged_and_the_dric_sig
     log_in(page, cast.chip_cashier.user.username, PASSWORD)
 
     page.goto(f"/cage/{slug}/slips/new/table_open/?table={cast.bj.pk}")
-    assert page.input_value("input[name=chips_5]") == "80"  # the form starts from what the tray holds
+    # Counted blind: nothing of last night's closer is filled in; the dealer types what is there.
+    assert page.input_value("input[name=chips_1]") == "" and page.input_value("input[name=chips_5]") == ""
+    assert "last night's closer is not shown here" in page.inner_text("#opener-blind")
+    at_both_widths(page, "opener-blind-form")
+    page.fill("input[name=chips_1]", "100")
     page.fill("input[name=chips_5]", "79")
     page.fill("textarea[name=reason]", "one $5 chip missing from the tray")
     page.select_option("select[name=sign_counted_by]", label="Dealer")

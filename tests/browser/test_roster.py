@@ -6,7 +6,7 @@ import pytest
 
 from events import services
 from events.models import GamingDay
-from tests.browser.conftest import log_in, screenshot
+from tests.browser.conftest import at_both_widths, log_in, screenshot
 from tests.conftest import PASSWORD, make_cast
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -44,3 +44,23 @@ def test_a_roster_gap_keeps_the_day_closed_until_the_dric_fills_it(page):
     page.wait_for_selector("text=Gaming day 12 Sep 2026 is open.")
     screenshot(page, "roster-open")
     assert GamingDay.objects.get(event=cast.event, date="2026-09-12").status == GamingDay.Status.OPEN
+
+
+def test_the_dric_opens_the_day_from_the_gaming_days_list_the_cage_page_points_to(page):
+    cast = make_cast(open_day=False)  # 11 Sep 2026, in setup
+    services.day_add(event=cast.event, date=datetime.date(2026, 9, 12))
+    log_in(page, cast.dric.user.username, PASSWORD)
+    page.goto(f"/cage/{cast.event.slug}/")
+    assert "the DRIC opens it from the gaming days page" in page.inner_text("main")
+    page.click("#open-from-days")
+    at_both_widths(page, "days-list-open-buttons")
+    # The next day first: refused with the rule, on the list, and nothing opens.
+    page.click("button[aria-label='Open the gaming day of 12 Sep 2026']")
+    page.wait_for_selector(".messages .error")
+    assert "never closed" in page.inner_text(".messages .error")
+    page.click("button[aria-label='Open the gaming day of 11 Sep 2026']")
+    page.wait_for_selector("text=Gaming day 11 Sep 2026 is open.")
+    assert page.url.endswith(f"/events/{cast.event.slug}/days/")
+    assert page.locator("button[aria-label='Open the gaming day of 11 Sep 2026']").count() == 0
+    at_both_widths(page, "days-list-opened")
+    assert GamingDay.objects.get(pk=cast.day.pk).status == GamingDay.Status.OPEN

@@ -96,7 +96,7 @@ def open_form(page, slip_type):
 
 def choose_table(page, table, *, prefilled=False):
     if prefilled:
-        # An opener or closer: choosing the table reloads the form with its last count.
+        # A closer: choosing the table reloads the form with its last count.
         with page.expect_navigation():
             page.select_option("select[name=table]", label=f"table {table}")
     else:
@@ -192,8 +192,12 @@ def table_count(floor, r):
     """An opener or a closer: the dealer counts the tray, the Chip Cashier verifies."""
     cora = floor("cora")
     open_form(cora, r["type"])
-    choose_table(cora, r["table"], prefilled=True)
-    assert cora.input_value("input[name=chips_1]"), "the form starts from the table's last count"
+    if r["type"] == "table_close":
+        choose_table(cora, r["table"], prefilled=True)
+        assert cora.input_value("input[name=chips_1]"), "the closer starts from the table's last count"
+    else:
+        choose_table(cora, r["table"])
+        assert not cora.input_value("input[name=chips_1]"), "the opener is counted blind"
     count_chips(cora, r["chips"])
     return record_slip(cora, r, "counted_by")
 

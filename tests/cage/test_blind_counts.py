@@ -7,8 +7,10 @@ import uuid
 import pytest
 from django.test import RequestFactory
 from django.urls import reverse
+from django.utils.translation import override
 
 from audit.models import AuditEntry
+from audit.reading import Reader
 from cage import services
 from cage.forms import SlipForm
 from cage.models import Account, Slip
@@ -184,6 +186,13 @@ def test_the_tip_pool_count_at_the_window_shows_the_books_only_once_it_is_in(cli
     assert (
         shown.new == {"account": "tip_pool", "chips": {"1": 5}, "pieces": {}} and shown.person == cast.general_cashier
     )
+    # The trail names the place as people do, in the reader's language, never by its code.
+    assert shown.summary_with(Reader(cast.event)) == shown.summary
+    assert shown.summary == "Count of tip pool set beside the books, before its variance's reason"
+    with override("fr-ca"):
+        assert shown.summary == (
+            "Comptage mis en regard des livres, avant le motif de son écart\u00a0: cagnotte des pourboires"
+        )
 
     # The count stands as typed once the books were shown, even from a fresh form (a new request
     # key, nothing carried over): typing the books' figure is refused.

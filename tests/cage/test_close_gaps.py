@@ -250,6 +250,10 @@ def test_the_payout_form_fills_in_each_dealers_hours_from_the_roster(client, cas
     assert "On the roster as a dealer 12:00–20:00: 8 hours at most." in form
     assert "On the roster as a dealer 12:00–15:30, 18:00–20:00: 5.5 hours at most." in form
     assert "Not on this day&#x27;s roster as a dealer: shares no tips (T&amp;C 2.6)." in form
+    # Each dealer's name on its own as the label, the roster's note as the field's help below it.
+    assert f'<label for="id_hours_dealer">{cast.dealer.name}</label>' in form and "Hours worked:" not in form
+    assert 'aria-describedby="id_hours_dealer_helptext"' in hours_input(form, "dealer")
+    assert '<span class="helptext" id="id_hours_dealer_helptext">On the roster as a dealer 12:00–20:00' in form
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ from cage import services
 from tests.cage.helpers import COUNT_SIGNED, stock
 from tests.cage.test_blind_counts import count, login, place_row, reconciling
 from tests.cage.test_close_gaps import element, page, row_with, sheet_html
+from tests.conftest import Client
 
 pytestmark = pytest.mark.django_db
 
@@ -173,6 +174,12 @@ def test_a_day_whose_tips_were_counted_says_so(client, cast):
     close = page(client, "cage:day_close", cast)
     assert "the bank and the tip pool counted" in element(close, "close-ready")
     assert "the bank and the tip pool counted" in page(client, "cage:home", cast)
+    # In French too, "the bank" is bank cash and the chip bank, both counted.
+    french = Client(HTTP_ACCEPT_LANGUAGE="fr-CA")
+    login(french, cast, "general_cashier")
+    ready = "l’encaisse, la banque de jetons et la cagnotte des pourboires comptées."
+    assert ready in element(page(french, "cage:day_close", cast), "close-ready")
+    assert ready in page(french, "cage:home", cast)
 
 
 def test_cash_over_short_reads_not_counted_yet_before_any_cash_count(client, cast):

@@ -5,6 +5,7 @@ way; its close_day's DRIC approval signs it off (the format carries no sign-off 
 
 import copy
 import datetime
+import re
 import subprocess
 
 import pytest
@@ -343,6 +344,51 @@ def test_the_slip_page_the_queue_and_the_close_page_show_the_difference_and_the_
     response = client.post(reverse("cage:opener_sign_off", args=[slug, opener.pk]), follow=True)
     assert "Opener 2 is already signed off by Dric" in response.content.decode()
     assert OpenerSignOff.objects.count() == 1
+
+
+def opener_form(cast, day2, **chips):
+    from tests.cage.test_views import form, signed_by
+
+    return form(
+        table=cast.bj.pk,
+        **{f"chips_{key}": count for key, count in chips.items()},
+        **signed_by(cast, counted_by="dealer", verified_by="chip_cashier"),
+    )
+
+
+def test_the_opener_form_is_blind_nothing_of_the_last_closer_is_shown_or_filled_in(client, cast):
+    first_day_closed(cast)  # BJ-1 closed with 100 × $1 and 80 × $5
+    login(client, cast.chip_cashier)
+    url = reverse("cage:slip_new", args=[cast.event.slug, "table_open"])
+    for page in (client.get(url).content.decode(), client.get(url + f"?table={cast.bj.pk}").content.decode()):
+        inputs = re.findall(r'<input[^>]*name="chips_[^"]+"[^>]*>', page)
+        assert inputs and not any("value=" in tag for tag in inputs)
+        assert "$500.00" not in page and "$400.00" not in page  # neither the $5 chips nor the tray's total
+        assert "Closer 1" not in page and 'data-prefill="yes"' not in page
+
+
+def test_a_blind_opener_that_matches_the_last_closer_is_recorded_with_nothing_to_sign_off(client, cast):
+    day2 = first_day_closed(cast)
+    login(client, cast.chip_cashier)
+    url = reverse("cage:slip_new", args=[cast.event.slug, "table_open"])
+    response = client.post(url, opener_form(cast, day2, **TRAY))
+    assert response.status_code == 302
+    opener = Slip.objects.get(slip_type="table_open", day=day2)
+    assert opener.details["closer_check"]["differences"] == {} and waiting_sign_off(cast.event) == []
+
+
+def test_a_blind_opener_that_differs_is_refused_with_its_gap_until_a_reason_is_given_then_flagged(client, cast):
+    day2 = first_day_closed(cast)
+    login(client, cast.chip_cashier)
+    url = reverse("cage:slip_new", args=[cast.event.slug, "table_open"])
+    response = client.post(url, opener_form(cast, day2, **{"1": 100, "5": 79}))
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "tray by -$5.00 in $5 chips (1 chip short); a variance needs a reason" in page
+    assert not Slip.objects.filter(slip_type="table_open", day=day2).exists()
+    data = {**opener_form(cast, day2, **{"1": 100, "5": 79}), "reason": "one $5 chip missing from the tray"}
+    assert client.post(url, data).status_code == 302
+    assert [slip.number for slip in waiting_sign_off(cast.event)] == ["Opener 2"]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -5,7 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from events.models import GameTable, Person
+from events.models import GameTable, GamingDay, Person
 from tests.conftest import PASSWORD, make_cast
 
 pytestmark = pytest.mark.django_db
@@ -232,3 +232,27 @@ def test_only_the_dric_records_registration_changes(client, cast):
     assert client.post(url, {"person": cast.runner.pk, "registration": "revoked"}).status_code == 403
     cast.runner.refresh_from_db()
     assert cast.runner.registration == "good"
+
+
+def test_the_dric_opens_a_day_in_setup_from_the_gaming_days_list(client, db):
+    cast = make_cast("opens-from-list", open_day=False)
+    slug = cast.event.slug
+    days = reverse("events:days", args=[slug])
+    open_url = reverse("events:day_open", args=[slug, cast.day.date.isoformat()])
+    # The cage page says where the day is opened, and the DRIC finds the button there.
+    login(client, cast, "dric")
+    home = client.get(reverse("cage:home", args=[slug])).content.decode()
+    assert "the DRIC opens it from the gaming days page" in home and f'href="{days}"' in home
+    page = client.get(days).content.decode()
+    assert f'action="{open_url}"' in page and "Open the gaming day" in page
+    response = client.post(open_url, {"back": "days"})
+    assert response.status_code == 302 and response["Location"] == days
+    cast.day.refresh_from_db()
+    assert cast.day.status == GamingDay.Status.OPEN
+    assert f'action="{open_url}"' not in client.get(days).content.decode()  # open now: no button
+
+
+def test_the_cashiers_see_no_open_button_on_the_gaming_days_list(client, db):
+    cast = make_cast("no-open-button", open_day=False)
+    login(client, cast, "general_cashier")
+    assert "Open the gaming day" not in client.get(reverse("events:days", args=[cast.event.slug])).content.decode()

@@ -136,6 +136,26 @@ def test_master_game_report_subtotals_per_game_and_the_days_total():
     ]  # fmt: skip
 
 
+def test_a_table_still_open_claims_no_closer_or_win_in_its_row_its_subtotal_or_the_days_total(cast):
+    stock(cast)
+    open_table(cast)  # BJ-1 opens with $500.00 and is still open
+    bj2 = event_services.table_create(event=cast.event, code="BJ-2", game="blackjack")
+    open_table(cast, table=bj2, chips={"5": 20})
+    services.table_close(
+        day=cast.day, table=bj2, chips={"5": 20}, signed=cast.signed(counted_by="dealer", verified_by="chip_cashier")
+    )
+    master = sheet(day_sheets(cast.day), "master_game_report")
+    shown = [[text for text, _ in row["cells"]] for row in master.shown()]
+    assert shown == [
+        ["Blackjack", "BJ-1", "$500.00", "$0.00", "$0.00", "open", "open"],
+        ["Blackjack", "BJ-2", "$100.00", "$0.00", "$0.00", "$100.00", "$0.00"],
+        ["Blackjack subtotal", "", "$600.00", "$0.00", "$0.00", "open", "open"],
+        ["Day's total", "", "$600.00", "$0.00", "$0.00", "open", "open"],
+    ]
+    # CSV and JSON leave the cells empty: nothing there to read as a figure.
+    assert [(r["closer"], r["win"]) for r in master.plain()] == [("", ""), ("100.00", "0.00"), ("", ""), ("", "")]
+
+
 def test_fill_and_credit_register_lists_the_void_and_the_serials():
     data = day_sheets(example_day())
     assert rows(data, "fill_credit_register") == [
@@ -294,6 +314,26 @@ def test_the_pdf_reads_back_with_every_sheet(client, example, tmp_path, poppler)
         assert f"{label} {role} {signed[capacity].person.name} {at} signed in the app" in lines
     assert "Signed in the app when the day closed (Day close 1)." in lines
     assert "Signature:" not in text
+
+
+def test_every_page_of_the_pdf_says_the_event_the_gaming_day_and_page_n_of_m(client, example, tmp_path, poppler):  # noqa: F811
+    client.login(username="ann", password=PASSWORD)
+    pdf = tmp_path / "day.pdf"
+    pdf.write_bytes(client.get(reverse("reports:day", args=[SLUG, DATE]) + "?format=pdf").content)
+    info = subprocess.run(["pdfinfo", str(pdf)], check=True, capture_output=True, text=True).stdout
+    pages = int(next(line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")))
+    assert pages >= 3
+    event = example.name
+    for number in range(1, pages + 1):
+        page = subprocess.run(
+            ["pdftotext", "-layout", "-f", str(number), "-l", str(number), str(pdf), "-"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        text = " ".join(page.split())
+        assert f"{event}, gaming day 11 Sep 2026; generated " in text, number
+        assert f"page {number} of {pages}" in text, number
 
 
 def test_the_sheets_leave_the_signature_lines_blank_until_the_day_closes_then_print_who_signed(
