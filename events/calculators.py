@@ -331,14 +331,18 @@ def blackjack_round(query) -> Answer:
             cards = _words(_text(query, f"h{n}_cards"))
             if not cards:
                 continue
+            action = query.get(f"h{n}_action", "")
+            split = action in ("split", "split_double")
             hands.append(
                 {
                     "cards": cards,
                     "wager": _money(query, f"h{n}_wager"),
-                    "doubled": query.get(f"h{n}_action") == "double",
-                    "split": query.get(f"h{n}_action") == "split",
+                    # A hand from a split may be doubled too (Blackjack rule 8.1): its own choice.
+                    "doubled": action in ("double", "split_double"),
+                    "split": split,
                     "insurance": _money(query, f"h{n}_insurance", required=False) or 0,
-                    "seat": _text(query, f"h{n}_seat") or str(n),
+                    # Split hands with no seat typed are one player's split: the usual case.
+                    "seat": _text(query, f"h{n}_seat") or ("" if split else str(n)),
                     "number": n,
                 }
             )
@@ -364,15 +368,43 @@ def blackjack_round(query) -> Answer:
                 "sections": section_text("; ".join(answer["sections"])),
             }
         )
-        said = {"hand": hand["number"], "result": result, "amount": dollars(abs(answer["net_cents"]))}
-        if answer["result"] == "win":
-            text = _("Hand %(hand)s %(result)s: pay %(amount)s.") % said
-        elif answer["result"] == "lose":
-            text = _("Hand %(hand)s loses %(amount)s.") % said
-        else:
-            text = _("Hand %(hand)s: a push; the stake is returned.") % said
-        outcome.append(Outcome(text, _kind(answer["result"])))
+        outcome += _hand_outcome(hand, answer, result)
     return Answer(rows=rows, lines=lines, outcome=outcome)
+
+
+def _hand_outcome(hand: dict, answer: dict, result: str) -> list[Outcome]:
+    """What each of the hand's wagers does, its insurance included, and what the player nets when
+    there is an insurance: a headline that left it out would have the DRIC take $5 from a player
+    whose insurance paid it back."""
+    said = {"hand": hand["number"], "result": result, "amount": dollars(abs(answer["net_cents"]))}
+    if answer["result"] == "win":
+        text = _("Hand %(hand)s %(result)s: pay %(amount)s.") % said
+    elif answer["result"] == "lose":
+        text = _("Hand %(hand)s loses %(amount)s.") % said
+    else:
+        text = _("Hand %(hand)s: a push; the stake is returned.") % said
+    outcome = [Outcome(text, _kind(answer["result"]))]
+    if not hand["insurance"]:
+        return outcome
+    insured = answer["insurance_net_cents"]
+    said = {"hand": hand["number"], "amount": dollars(abs(insured)), "insurance": dollars(hand["insurance"])}
+    if insured > 0:
+        outcome.append(Outcome(_("Insurance of hand %(hand)s (%(insurance)s) wins: pay %(amount)s.") % said, "win"))
+    else:
+        outcome.append(Outcome(_("Insurance of hand %(hand)s (%(insurance)s) loses %(amount)s.") % said, "lose"))
+    net = answer["net_cents"] + insured
+    said = {"hand": hand["number"], "amount": dollars(abs(net))}
+    if net > 0:
+        outcome.append(Outcome(_("Hand %(hand)s with its insurance: the player wins %(amount)s in all.") % said, "win"))
+    elif net < 0:
+        outcome.append(
+            Outcome(_("Hand %(hand)s with its insurance: the player loses %(amount)s in all.") % said, "lose")
+        )
+    else:
+        outcome.append(
+            Outcome(_("Hand %(hand)s with its insurance: the player neither wins nor loses.") % said, "push")
+        )
+    return outcome
 
 
 def _score_text(hand: dict) -> str:

@@ -221,6 +221,18 @@ def _check_splits(hands: list[dict]) -> None:
                 {},
                 "Blackjack rule 9.1",
             )
+        if len(group) == 1:
+            # Said apart from the "at most twice" below: one split hand is a split missing its
+            # other hand, not one split too many.
+            _refuse(
+                N_(
+                    "A split makes at least two hands, each starting with one card of the pair: this round "
+                    "shows only one hand from a split. Mark every hand from the split, including any that "
+                    "was doubled down."
+                ),
+                {},
+                "Blackjack rules 9.1, 9.2",
+            )
         if group[0]["cards"][0] == "A" and len(group) != 2:
             _refuse(N_("Aces are split once, for two hands."), {}, "Blackjack rule 10.1.3")
         if not 2 <= len(group) <= 3:

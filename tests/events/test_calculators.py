@@ -120,6 +120,75 @@ def test_blackjack_each_hand_scored_and_settled(client, quebec):
     assert "give or take" in page and "95% confidence" in page
 
 
+@pytest.mark.parametrize(
+    "dealer, second, action, staked, net",
+    [
+        ("10 8", "8 2 9", "split_double", "$10.00", "$10.00"),  # 19 doubled after the split beats 18
+        ("10 9 ", "8 2 7", "split_double", "$10.00", "-$10.00"),  # 17 doubled loses to 19
+        ("7 10", "8 2 9", "split", "$5.00", "$5.00"),  # drawn, not doubled: the stake as it was
+    ],
+)
+def test_blackjack_a_hand_doubled_after_a_split_is_settled_at_its_doubled_stake(
+    client, quebec, dealer, second, action, staked, net
+):
+    # Blackjack rule 8.1: "the first two (2) cards of any split pair" may be doubled.
+    event, people = quebec.event, quebec.people
+    query = dict(calc="blackjack", dealer=dealer, h1_cards="8 10", h1_wager="5", h1_action="split")
+    query.update(h2_cards=second, h2_wager="5", h2_action=action)
+    page = ask(client, event, people["dric"], **query)
+    assert 'class="refusal"' not in page
+    rows = page.split("<th>Sections applied</th></tr>")[1]
+    second_row = rows.split("<tr>")[2]
+    assert f'<td class="num">{staked}</td><td class="num">{net}</td>' in second_row
+    assert ("Blackjack rule 8.1" in second_row) == (action == "split_double") and "Blackjack rule 9.1" in second_row
+    assert (f'<option value="{action}" selected>') in page  # the form shows what was chosen
+
+
+@pytest.mark.parametrize(
+    "hands",
+    [
+        # The walk's round: hand 1 marked split, hand 2 (its pair's other 8) marked only doubled.
+        {"h1_action": "split", "h2_action": "double"},
+        # One hand alone marked from a split.
+        {"h1_action": "split", "h2_action": ""},
+    ],
+)
+def test_blackjack_a_split_with_one_hand_marked_names_what_is_missing(client, quebec, hands):
+    event, people = quebec.event, quebec.people
+    page = ask(
+        client,
+        event,
+        people["dric"],
+        calc="blackjack",
+        dealer="10 8",
+        h1_cards="8 10",
+        h1_wager="5",
+        h2_cards="8 2 9",
+        h2_wager="5",
+        **hands,
+    )
+    assert "only one hand from a split" in page and "Blackjack rules 9.1, 9.2" in page
+    assert "at most twice" not in page
+
+
+def test_blackjack_insurance_is_in_the_headline_with_the_net(client, quebec):
+    event, people = quebec.event, quebec.people
+    query = dict(calc="blackjack", dealer="A K", h1_cards="10 9", h1_wager="5", h1_insurance="2.50")
+    page = ask(client, event, people["dric"], **query)
+    assert '<p class="outcome-lose">Hand 1 loses $5.00.</p>' in page
+    assert '<p class="outcome-win">Insurance of hand 1 ($2.50) wins: pay $5.00.</p>' in page
+    assert '<p class="outcome-push">Hand 1 with its insurance: the player neither wins nor loses.</p>' in page
+    # The dealer's ace without a ten: the insurance is lost, and the hand's result counted with it.
+    query.update(dealer="A 9", h1_cards="10 10")
+    page = ask(client, event, people["dric"], **query)
+    assert '<p class="outcome-win">Hand 1 wins, pays 1 to 1: pay $5.00.</p>' in page
+    assert '<p class="outcome-lose">Insurance of hand 1 ($2.50) loses $2.50.</p>' in page
+    assert '<p class="outcome-win">Hand 1 with its insurance: the player wins $2.50 in all.</p>' in page
+    query.update(dealer="A 9", h1_cards="10 8")
+    page = ask(client, event, people["dric"], **query)
+    assert '<p class="outcome-lose">Hand 1 with its insurance: the player loses $7.50 in all.</p>' in page
+
+
 def test_wheel_payout_from_the_tables_layout(client, quebec):
     event, people = quebec.event, quebec.people
     page = ask(
