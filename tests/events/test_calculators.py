@@ -179,12 +179,12 @@ def test_blackjack_insurance_is_in_the_headline_with_the_net(client, quebec):
     assert '<p class="outcome-win">Insurance of hand 1 ($2.50) wins: pay $5.00.</p>' in page
     assert '<p class="outcome-push">Hand 1 with its insurance: the player neither wins nor loses.</p>' in page
     # The dealer's ace without a ten: the insurance is lost, and the hand's result counted with it.
-    query.update(dealer="A 9", h1_cards="10 10")
+    query.update(dealer="A 7", h1_cards="10 10")
     page = ask(client, event, people["dric"], **query)
     assert '<p class="outcome-win">Hand 1 wins, pays 1 to 1: pay $5.00.</p>' in page
     assert '<p class="outcome-lose">Insurance of hand 1 ($2.50) loses $2.50.</p>' in page
     assert '<p class="outcome-win">Hand 1 with its insurance: the player wins $2.50 in all.</p>' in page
-    query.update(dealer="A 9", h1_cards="10 8")
+    query.update(dealer="A 7", h1_cards="10 7")
     page = ask(client, event, people["dric"], **query)
     assert '<p class="outcome-lose">Hand 1 with its insurance: the player loses $7.50 in all.</p>' in page
 
