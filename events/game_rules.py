@@ -25,6 +25,11 @@ from .models import Event, GameSettings, GameTable
 # The product's rule for the figures no seed states, cited beside them (T&C 1.3: the licence
 # approves how the event is run; T&C 3.5: they are posted).
 LICENCE_FIGURES = gettext_lazy("the licence's game settings")
+# The product's own rule (no seed states it), for the wheel layouts and the licence's settings
+# alike: every bet leaves the house an advantage. A bet that pays back all it takes in, or more,
+# raises nothing for the charity and can lose the bank; the DRIC's dispute page would show the
+# house's advantage as negative.
+HOUSE_KEEPS = gettext_lazy("product rule: the house keeps an advantage on every bet")
 
 
 @dataclass(frozen=True)
@@ -196,11 +201,7 @@ def house_advantages(event: Event, code: str, table: GameTable | None = None) ->
     from .games import craps, wheel_of_fortune
 
     if code == "baccarat":
-        entered = figures(event, code)
-        needed = ("tie_pays", "banker_commission", "player_pays", "banker_pays", "decks")
-        if not all(name in entered for name in needed):
-            return []
-        found = _baccarat_house(*(entered[name] for name in needed))
+        found = baccarat_house(figures(event, code))
         names = {"player": _("Player"), "banker": _("Banker"), "tie": _("Tie")}
         return [(names[bet], house_text(value)) for bet, value in found.items()]
     if code == "craps":
@@ -216,6 +217,23 @@ def house_advantages(event: Event, code: str, table: GameTable | None = None) ->
         found = wheel_of_fortune.house_advantages(table.wheel_layout)
         return [(_("Symbol %(symbol)s") % {"symbol": symbol}, house_text(value)) for symbol, value in found.items()]
     return []
+
+
+BACCARAT_HOUSE_FIGURES = ("tie_pays", "banker_commission", "player_pays", "banker_pays", "decks")
+BACCARAT_BETS = {
+    "player": gettext_lazy("the player bet"),
+    "banker": gettext_lazy("the banker bet"),
+    "tie": gettext_lazy("the tie bet"),
+}
+
+
+def baccarat_house(entered: dict) -> dict:
+    """Baccarat's house advantage on each bet under the licence's figures (as `figures` gives them,
+    or as the settings service stores them); empty while one is missing."""
+    if not all(name in entered for name in BACCARAT_HOUSE_FIGURES):
+        return {}
+    tie, commission, player, banker, decks = (entered[name] for name in BACCARAT_HOUSE_FIGURES)
+    return _baccarat_house(tuple(tie), Fraction(commission), tuple(player), tuple(banker), int(decks))
 
 
 @functools.lru_cache(maxsize=16)
