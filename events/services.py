@@ -149,8 +149,19 @@ def table_create(*, event: Event, code: str, game: str) -> GameTable:
                 "game": name
             }
         raise RuleViolation(message, "T&C 1.5.1", field="game")
-    if event.tables.filter(code=code).exists():
+    existing = event.tables.filter(code__iexact=code).first() if isinstance(code, str) else None
+    if existing is not None and existing.code == code:
         raise RuleViolation(_("Table %(table)s already exists") % {"table": code}, ONE_TABLE_PER_ID, field="code")
+    if existing is not None:
+        raise RuleViolation(
+            _(
+                "Table %(table)s would be confused with table %(existing)s: table codes that differ only in capital "
+                "and small letters are the same table. Choose another code."
+            )
+            % {"table": code, "existing": existing.code},
+            ONE_TABLE_PER_ID,
+            field="code",
+        )
     table = GameTable(event=event, code=code, game=game)
     if game == "wheel_of_fortune":
         # A new wheel starts with the default layout; the DRIC changes it to the wheel's own.
