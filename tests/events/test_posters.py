@@ -181,6 +181,8 @@ def test_the_poster_is_served_and_linked_from_the_tables_page(client, quebec):
     assert f"{url}?lang=en" in page and f"{url}?lang=fr" in page
     response = client.get(url, {"lang": "fr"})
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    # Named by the table's code, as the staff know the table, not a number of the database.
+    assert response["Content-Disposition"] == f'inline; filename="poster-{event.slug}-CR-1-fr.pdf"'
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "served-CR-1-fr.pdf").write_bytes(response.content)
     assert "Mises de 1,00 $ à 5,00 $" in text(ARTIFACTS / "served-CR-1-fr.pdf")
