@@ -128,6 +128,58 @@ def test_each_wheel_sheet_says_its_licence_and_its_place_and_no_rule_is_split(qu
     assert any("LAKESIDE FALL FAIR CASINO" in page and "LAKESIDE AGRICULTURAL SOCIETY" in page for page in read)
 
 
+def word_boxes(path: Path):
+    """(word, font size in points, yMax, page) of every word, from pdftotext -bbox; Helvetica and
+    Helvetica-Bold have the same ascent and descent, so the size reads back the same way."""
+    html = subprocess.run(["pdftotext", "-bbox", str(path), "-"], check=True, capture_output=True, text=True).stdout
+    root = ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", html).replace(' xmlns="http://www.w3.org/1999/xhtml"', ""))
+    for number, page in enumerate(root.iter("page"), start=1):
+        for word in page.iter("word"):
+            size = (float(word.get("yMax")) - float(word.get("yMin"))) / BOX_EM
+            yield (word.text or "").replace("\u00a0", " "), size, float(word.get("yMax")), number
+
+
+def test_no_wheel_line_runs_into_the_next_or_the_foot(quebec):
+    """A parenthesis or a comma reaches 0.21 em below its line, and the next line's capitals stand
+    0.718 em above theirs: the baselines are more than 0.928 em apart, on every sheet, the foot
+    included (the French "(1 $)." once touched "PAGE 5 DE 10")."""
+    for lang in ("en", "fr"):
+        lines: dict = {}
+        for _word, size, bottom, page in word_boxes(poster("WOF-1", lang)):
+            lines.setdefault(page, {})[round(bottom, 1)] = size
+        for page, found in lines.items():
+            bottoms = sorted(found)
+            for upper, lower in zip(bottoms, bottoms[1:], strict=False):
+                assert lower - upper > 0.928 * found[lower], f"{lang} page {page}: lines {upper} and {lower} touch"
+
+
+LETTER_TABLES = {"BJ-1": ["3 to 2", "2 to 1", "1 to 1"], "BAC-1": ["8 to 1", "1 to 1"], "CR-1": ["2 to 1", "1 to 1"]}
+LARGE = 24  # pt: what a player reads from the seat
+
+
+@pytest.mark.parametrize("table", sorted(LETTER_TABLES))
+def test_limits_odds_and_18_plus_are_large_on_the_first_page(quebec, table):
+    words = list(word_boxes(poster(table, "en")))
+    large = " ".join(word for word, size, _b, page in words if page == 1 and size >= LARGE)
+    for said in ["18+", "Bets from", "$5.00" if table != "BAC-1" else "$25.00", *LETTER_TABLES[table]]:
+        assert said in large, f"{table}: {said!r} is not {LARGE} pt or more on page 1: {large}"
+    # The rules of play at reading size: nothing under 11 pt (the sections cited), the rules at 13.
+    assert min(size for _w, size, _b, _p in words) >= 10.9
+    rule = next(size for word, size, _b, page in words if page > 1 and word == "the")
+    assert rule >= 12.9
+
+
+@pytest.mark.parametrize("table", sorted(LETTER_TABLES))
+@pytest.mark.parametrize("lang, page_of", [("en", "page {n} of {m}"), ("fr", "page {n} de {m}")])
+def test_every_letter_page_says_its_table_licence_and_place(quebec, table, lang, page_of):
+    read = sheets(poster(table, lang))
+    assert len(read) >= 2 or table == "CR-1"
+    game = {"BJ-1": "Blackjack", "BAC-1": "Baccarat" if lang == "en" else "Baccara", "CR-1": "Craps"}[table]
+    for n, page in enumerate(read, start=1):
+        assert page.startswith(f"{game} — table {table} Licence F-2026-0117 "), page[:80]
+        assert page.endswith(page_of.format(n=n, m=len(read))), page[-80:]
+
+
 def test_the_measure_would_catch_a_small_letter(quebec, tmp_path):
     """The blackjack poster's body text, at reading size, is well under the inch."""
     heights = [h for _w, h, _p in words_with_boxes(poster("BJ-1", "en"))]
