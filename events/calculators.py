@@ -32,7 +32,7 @@ RESULTS = {
     "lose": gettext_lazy("loses"),
     "push": gettext_lazy("push: the stake is returned"),
     "open": gettext_lazy("waits"),
-    "no_spin": gettext_lazy("no spin: the bet stands"),
+    "no_spin": gettext_lazy("no spin: the bet stays on the layout, not settled"),
 }
 WINNERS = {"player": gettext_lazy("Player"), "banker": gettext_lazy("Banker"), "tie": gettext_lazy("Tie")}
 CRAPS_BETS = {
@@ -137,7 +137,7 @@ def baccarat_coup(query, *, figures: dict | None = None) -> Answer:
                         "The wagers cannot be settled yet: the administrator has not entered %(figures)s for "
                         "baccarat on the games page."
                     )
-                    % {"figures": ", ".join(missing)},
+                    % {"figures": game_rules.in_a_sentence(missing)},
                     "T&C 3.5",
                 )
             for bet, cents in wagers.items():
@@ -179,9 +179,10 @@ def baccarat_coup(query, *, figures: dict | None = None) -> Answer:
     outcome = [
         Outcome(
             {
-                "player": _("The player wins, %(player)s to %(banker)s."),
-                "banker": _("The banker wins, %(banker)s to %(player)s."),
-                "tie": _("A tie, %(player)s to %(banker)s."),
+                # "against", never "to": "8 to 7" reads as odds.
+                "player": _("The player wins: %(player)s against %(banker)s."),
+                "banker": _("The banker wins: %(banker)s against %(player)s."),
+                "tie": _("A tie: both hands total %(player)s."),
             }[coup["winner"]]
             % {"player": coup["player_total"], "banker": coup["banker_total"]},
             head=True,
@@ -273,7 +274,7 @@ def craps_rolls(query, *, limits=None) -> Answer:
             state = states[bet][n]
             text = str(RESULTS[state["result"]])
             if state["result"] == "open" and state["point"]:
-                text = _("waits: the point is %(point)s") % {"point": state["point"]}
+                text = _waits(bet, state["point"])
             if state["pays"]:
                 text = _("%(result)s, pays %(odds)s") % {"result": text, "odds": game_rules.odds_words(state["pays"])}
                 if wager is not None:
@@ -286,7 +287,7 @@ def craps_rolls(query, *, limits=None) -> Answer:
         last = states[bet][-1]
         text = str(RESULTS[last["result"]])
         if last["result"] == "open" and last["point"]:
-            text = _("waits: the point is %(point)s") % {"point": last["point"]}
+            text = _waits(bet, last["point"])
         if last["pays"]:
             text = _("%(result)s, pays %(odds)s") % {"result": text, "odds": game_rules.odds_words(last["pays"])}
             if wager is not None:
@@ -313,6 +314,13 @@ def craps_rolls(query, *, limits=None) -> Answer:
         else:
             lines.append(_("%(bet)s: %(section)s.") % {"bet": CRAPS_BETS[bet], "section": section})
     return Answer(rows=rows, lines=lines, outcome=outcome)
+
+
+def _waits(bet: str, point: int) -> str:
+    # A come or don't come bet's number is its own come point, not the shooter's point (s. 95.14, 3°, 4°).
+    if bet in ("come", "dont_come"):
+        return _("waits: the come point is %(point)s") % {"point": point}
+    return _("waits: the point is %(point)s") % {"point": point}
 
 
 def craps_headers(query) -> list[str]:
@@ -450,23 +458,27 @@ def wheel_spin(query, wheels) -> Answer:
     if answer["result"] == "win":
         said = _("The bet wins, pays %(odds)s.") % {"odds": game_rules.odds_words(answer["pays"])}
     elif answer["result"] == "no_spin":
-        said = _("No spin: the wheel made fewer than three full revolutions, and the bet stands.")
+        said = _(
+            "No spin: the wheel made fewer than three full revolutions. The bet is not settled: it stays on the "
+            "layout for the spin that counts."
+        )
     else:
         said = _("The bet loses.")
     outcome = [Outcome(said, _kind(answer["result"]), head=True)]
     if answer["result"] == "win":
         outcome.append(Outcome(_("Pay %(amount)s.") % {"amount": dollars(answer["winnings_cents"])}, "win"))
+    if answer["result"] == "no_spin":
+        # Nothing is paid, taken or handed back: the figures of a settled bet would say otherwise.
+        money = _("Nothing is paid, taken or handed back.")
+    else:
+        money = _("Pay-off: %(amount)s; returned to the player: %(returned)s; the player's gain or loss: %(net)s.") % {
+            "amount": dollars(answer["winnings_cents"]),
+            "returned": dollars(answer["returned_cents"]),
+            "net": dollars(answer["net_cents"]),
+        }
     return Answer(
         outcome=outcome,
-        lines=[
-            _("Pay-off: %(amount)s; returned to the player: %(returned)s; the player's gain or loss: %(net)s.")
-            % {
-                "amount": dollars(answer["winnings_cents"]),
-                "returned": dollars(answer["returned_cents"]),
-                "net": dollars(answer["net_cents"]),
-            },
-            _("Section applied: %(section)s.") % {"section": section_text(answer["section"])},
-        ],
+        lines=[money, _("Section applied: %(section)s.") % {"section": section_text(answer["section"])}],
     )
 
 
@@ -501,6 +513,6 @@ def house_section(event, code: str, table=None) -> dict:
     how = _("Exact enumeration.")
     if code == "baccarat" and not rows:
         how = _("Waiting for the licence's settings: %(missing)s.") % {
-            "missing": ", ".join(game_rules.missing_settings(event, code)) or "—"
+            "missing": game_rules.missing_in_a_sentence(event, code) or "—"
         }
     return {"rows": rows, "how": how}

@@ -88,6 +88,16 @@ def missing_settings(event: Event, code: str) -> list[str]:
     return [_(setting.label) for setting in games.get_game(code).settings if setting.name not in entered]
 
 
+def in_a_sentence(labels) -> str:
+    """Settings' labels listed within a sentence: each without the capital it takes standing
+    alone on a form ("betting limits, a winning player bet pays")."""
+    return ", ".join(str(label)[:1].lower() + str(label)[1:] for label in labels)
+
+
+def missing_in_a_sentence(event: Event, code: str) -> str:
+    return in_a_sentence(missing_settings(event, code))
+
+
 def limits(event: Event, code: str) -> Limits | None:
     """The betting limits of a game at this event, or None while the administrator has not
     entered the ones no seed states."""

@@ -99,14 +99,14 @@ def _rule_paragraph(line: str) -> Paragraph:
 def poster_refusal(table: GameTable) -> RuleViolation | None:
     """Why the table's poster cannot be made yet, or None: a figure the licence must give is
     missing, or a wheel has no layout."""
-    missing = game_rules.missing_settings(table.event, table.game)
+    missing = game_rules.missing_in_a_sentence(table.event, table.game)
     if missing:
         return RuleViolation(
             _(
                 "The poster of table %(table)s cannot be printed: the administrator has not entered %(figures)s "
                 "for %(game)s on the games page."
             )
-            % {"table": table.code, "figures": ", ".join(missing), "game": table.game_name},
+            % {"table": table.code, "figures": missing, "game": table.game_name},
             "T&C 3.5",
         )
     if table.game == "wheel_of_fortune" and not table.wheel_layout:

@@ -49,7 +49,7 @@ def test_the_dric_settles_a_dispute_at_each_game(page):
     answer = settle(page, "baccarat", bac_cards="2 3 K K 5 9")
     assert "Player: 2 K 5, total 7." in answer and "Winner: Player." in answer and "s. 37" in answer
     answer = settle(page, "baccarat", bac_cards="2 3 4 K 5 9", bac_banker_wager="10", bac_player_wager="5")
-    assert "The banker wins, 8 to 6." in answer and "pay $9.50 after a commission of $0.50" in answer
+    assert "The banker wins: 8 against 6." in answer and "pay $9.50 after a commission of $0.50" in answer
     outcome_is_large(page, "baccarat")
     page.locator("#answer-baccarat").scroll_into_view_if_needed()
     at_both_widths(page, "calculators-baccarat-en")

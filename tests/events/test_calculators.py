@@ -29,6 +29,7 @@ def test_baccarat_both_hands_the_draws_and_the_winner(client, quebec):
     page = ask(client, event, people["dric"], calc="baccarat", cards="2 3 K K 5 9")
     assert "Player: 2 K 5, total 7." in page and "Banker: 3 K 9, total 2." in page
     assert "the player draws" in page and "Winner: Player." in page
+    assert "The player wins: 7 against 2." in page  # totals, never "7 to 2", which reads as odds
     # The house advantage under the licence's settings, exact: the banker's 1.06%.
     assert "1.06%" in page and "Exact enumeration." in page
 
@@ -43,7 +44,7 @@ def test_baccarat_wagers_paid_at_the_licences_settings(client, quebec):
     event, people = quebec.event, quebec.people
     # Banker 8 beats player 6; the licence: banker pays 1 to 1 less 5%, bets from $2 to $25.
     page = ask(client, event, people["dric"], calc="baccarat", cards="2 3 4 K 5 9", banker_wager="10", player_wager="5")
-    assert '<p class="outcome-decided head">The banker wins, 8 to 6.</p>' in page
+    assert '<p class="outcome-decided head">The banker wins: 8 against 6.</p>' in page
     assert '<p class="outcome-win">Bet on the banker, $10.00: wins; pay $9.50 after a commission of $0.50.</p>' in page
     assert '<p class="outcome-lose">Bet on the player, $5.00: loses.</p>' in page
     assert '<td class="num">$19.50</td>' in page  # back to the player: the stake and the net winnings
@@ -62,7 +63,7 @@ def test_a_tie_pays_the_tie_bet_and_returns_the_player_and_banker_bets(client, q
         banker_wager="5",
         tie_wager="2",
     )
-    assert "A tie, 9 to 9." in page
+    assert "A tie: both hands total 9." in page
     assert "Bet on a tie, $2.00: wins; pay $16.00." in page  # the licence's 8 to 1
     assert "Bet on the player, $5.00: a push; the stake is returned." in page
     assert "Bet on the banker, $5.00: a push; the stake is returned." in page
@@ -75,7 +76,7 @@ def test_a_baccarat_wager_outside_the_licences_limits_or_before_its_settings_is_
     page = ask(client, event, people["dric"], calc="baccarat", cards="9 9 K K", tie_wager="2")
     assert 'class="refusal"' in page and "The wagers cannot be settled yet" in page and "(T&amp;C 3.5)" in page
     page = ask(client, event, people["dric"], calc="baccarat", cards="9 9 K K")  # the coup alone needs no figure
-    assert "A tie, 9 to 9." in page and 'class="refusal"' not in page
+    assert "A tie: both hands total 9." in page and 'class="refusal"' not in page
     services.game_settings_set(event=event, game="baccarat", entered=QUEBEC_BACCARAT)
     page = ask(client, event, people["dric"], calc="baccarat", cards="9 9 K K", tie_wager="1")
     assert "Bet on a tie: Bets run from $2.00 to $25.00. (T&amp;C 3.5)" in page
@@ -92,6 +93,9 @@ def test_craps_each_bets_state_after_each_roll(client, quebec):
     assert '<p class="outcome-lose">Don&#x27;t pass: loses.</p>' in page
     assert "cannot be withdrawn" in page and "cannot be raised" in page
     assert "1.41%" in page  # pass: 7/495, exact
+    # A come bet's number is its come point, not the shooter's point.
+    page = ask(client, event, people["dric"], calc="craps", rolls="6 8", bets=["come", "dont_come"])
+    assert "waits: the come point is 6" in page and "the point is" not in page
 
 
 def test_blackjack_each_hand_scored_and_settled(client, quebec):
@@ -217,6 +221,9 @@ def test_wheel_payout_from_the_tables_layout(client, quebec):
         revolutions="2.5",
     )
     assert "No spin: the wheel made fewer than three full revolutions" in page and "Wheel of Fortune rule 8" in page
+    # Not settled: the bet stays on the layout; nothing is said returned to the player.
+    assert "The bet is not settled: it stays on the layout for the spin that counts." in page
+    assert "Nothing is paid, taken or handed back." in page and "returned to the player" not in page
 
 
 @pytest.mark.parametrize(

@@ -87,6 +87,9 @@ def test_the_administrator_enters_settings_on_the_games_page(client, quebec_unse
     client.force_login(admin_user)
     page = client.get(url).content.decode()
     assert "Not entered yet" in page and "settings-craps" in page
+    # The labels listed one an item, as they stand on the form, not capitalised mid-sentence.
+    assert "<li>Betting limits</li>" in page and "<li>A winning player bet pays</li>" in page
+    assert "Not entered yet: Betting limits" not in page
     response = client.post(url, {"craps-game": "craps", "craps-min_bet": "1", "craps-max_bet": "10"})
     assert response.status_code == 302
     assert game_rules.limits(event, "craps").max_cents == 1000

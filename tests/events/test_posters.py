@@ -259,7 +259,7 @@ def test_a_poster_waits_for_the_licences_figures(client, quebec):
     response = client.get(reverse("events:poster", args=[event.slug, "CR-1"]), {"lang": "en"}, follow=True)
     page = response.content.decode()
     assert response.redirect_chain[-1][0] == reverse("events:games", args=[event.slug])
-    assert "cannot be printed: the administrator has not entered" in page
+    assert "cannot be printed: the administrator has not entered betting limits for Craps" in page
     with pytest.raises(CommandError, match="has not entered"):
         call_command("poster", "quebec", "CR-1", "--out", "/dev/null")
 
