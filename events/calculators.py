@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from django.utils import formats
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from cage.money import dollars
 
@@ -83,6 +83,25 @@ def _words(text: str) -> list[str]:
     return [word for word in re.split(r"[\s,;]+", text) if word]
 
 
+# The French names of the faces (seed 000: "les rois, dames et valets") by their initials, typed
+# in either language: V, D, R for J, Q, K. A rank the module does not know is left for it to refuse.
+FRENCH_FACES = {"V": "J", "D": "Q", "R": "K"}
+
+
+def _cards(query, name: str) -> list[str]:
+    return [FRENCH_FACES.get(word.upper(), word.upper()) for word in _words(_text(query, name))]
+
+
+def card_labels(cards) -> str:
+    """The cards as the reader's language writes them: J, Q, K in English, V, D, R in French."""
+    faces = {
+        "J": pgettext("card rank: jack", "J"),
+        "Q": pgettext("card rank: queen", "Q"),
+        "K": pgettext("card rank: king", "K"),
+    }
+    return " ".join(faces.get(card, card) for card in cards)
+
+
 def _refused(exc) -> str:
     if isinstance(exc, Refused):
         return refusal_sentence(exc.refusal)
@@ -121,7 +140,7 @@ def baccarat_coup(query, *, figures: dict | None = None) -> Answer:
     of baccarat (game_rules.figures): limits, payouts and the banker's commission."""
     figures = figures or {}
     try:
-        cards = _words(_text(query, "cards"))
+        cards = _cards(query, "cards")
         coup = baccarat.explain(cards)
         wagers = {bet: _money(query, f"{bet}_wager", required=False) for bet in baccarat.BETS}
         wagers = {bet: cents for bet, cents in wagers.items() if cents is not None}
@@ -153,8 +172,10 @@ def baccarat_coup(query, *, figures: dict | None = None) -> Answer:
     section = section_text(coup["section"])
     used = len(coup["player"]) + len(coup["banker"])
     lines = [
-        _("Player: %(cards)s, total %(total)s.") % {"cards": " ".join(coup["player"]), "total": coup["player_total"]},
-        _("Banker: %(cards)s, total %(total)s.") % {"cards": " ".join(coup["banker"]), "total": coup["banker_total"]},
+        _("Player: %(cards)s, total %(total)s.")
+        % {"cards": card_labels(coup["player"]), "total": coup["player_total"]},
+        _("Banker: %(cards)s, total %(total)s.")
+        % {"cards": card_labels(coup["banker"]), "total": coup["banker_total"]},
     ]
     first_player = baccarat.total(coup["player"][:2])
     first_banker = baccarat.total(coup["banker"][:2])
@@ -333,10 +354,10 @@ def craps_headers(query) -> list[str]:
 
 def blackjack_round(query) -> Answer:
     try:
-        dealer = _words(_text(query, "dealer"))
+        dealer = _cards(query, "dealer")
         hands = []
         for n in range(1, HANDS + 1):
-            cards = _words(_text(query, f"h{n}_cards"))
+            cards = _cards(query, f"h{n}_cards")
             if not cards:
                 continue
             action = query.get(f"h{n}_action", "")
@@ -367,7 +388,7 @@ def blackjack_round(query) -> Answer:
         rows.append(
             {
                 "hand": hand["number"],
-                "cards": " ".join(hand["cards"]),
+                "cards": card_labels(hand["cards"]),
                 "score": _score_text(answer),
                 "result": result,
                 "staked": dollars(answer["staked_cents"]),
@@ -428,7 +449,7 @@ def _score_text(hand: dict) -> str:
 def _score_line(who: str, hand: dict) -> str:
     return _("%(who)s: %(cards)s, %(score)s.") % {
         "who": who,
-        "cards": " ".join(hand["cards"]),
+        "cards": card_labels(hand["cards"]),
         "score": _score_text(hand),
     }
 

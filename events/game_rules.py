@@ -7,13 +7,14 @@ figures meet them. Readers: the games page, the posters, the DRIC's calculators.
 """
 
 import functools
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
 from django.utils import formats
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from cage.money import dollars
 
@@ -86,6 +87,15 @@ def missing_settings(event: Event, code: str) -> list[str]:
     """The names of the settings still to be entered for this game, in the reader's language."""
     entered = figures(event, code)
     return [_(setting.label) for setting in games.get_game(code).settings if setting.name not in entered]
+
+
+def symbol_text(symbol: str) -> str:
+    """A wheel's symbol as the reader writes it: a dollar amount painted "$5" is "5 $" in French;
+    any other symbol as painted."""
+    match = re.fullmatch(r"\$([0-9]{1,4})", symbol.strip())
+    if match is None:
+        return symbol
+    return pgettext("a wheel symbol that is a whole dollar amount", "$%(amount)s") % {"amount": match[1]}
 
 
 def in_a_sentence(labels) -> str:
@@ -165,7 +175,9 @@ def payoffs(event: Event, code: str, table: GameTable | None = None) -> list[Pay
         layout = table.wheel_layout if table is not None else None
         return [
             Payoff(
-                _("Symbol %(symbol)s") % {"symbol": symbol}, odds_text(to, per), section_text("Wheel of Fortune rule 4")
+                _("Symbol %(symbol)s") % {"symbol": symbol_text(symbol)},
+                odds_text(to, per),
+                section_text("Wheel of Fortune rule 4"),
             )
             for symbol, to, per, _count in paytable(layout)
         ]

@@ -143,7 +143,10 @@ def _facts(table: GameTable, lang: str) -> dict:
         "licence_short": _("Licence %(number)s") % {"number": event.licence_number},
         "licence_and_table": _("Licence %(number)s, table %(table)s")
         % {"number": event.licence_number, "table": table.code},
-        "wheel_odds": [(symbol, game_rules.odds_text(to, per)) for symbol, to, per, _n in paytable(table.wheel_layout)],
+        "wheel_odds": [
+            (game_rules.symbol_text(symbol), game_rules.odds_text(to, per))
+            for symbol, to, per, _n in paytable(table.wheel_layout)
+        ],
         "licence": _("Licence no. %(number)s, issued by %(authority)s")
         % {"number": event.licence_number, "authority": event.licensing_authority},
         "age": _("18+"),

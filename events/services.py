@@ -204,7 +204,7 @@ def wheel_layout_set(*, table: GameTable, layout_text: str) -> GameTable:
             _("the symbol %(symbol)s") % {"symbol": symbol}: edge
             for symbol, edge in wheel_of_fortune.house_advantages(layout).items()
         },
-        remedy=_("Put fewer segments of it on the wheel, or pay it less."),
+        remedy=_("Put fewer segments of those symbols on the wheel, or pay them less."),
         field="layout",
     )
     old = table.wheel_layout
@@ -335,7 +335,7 @@ def game_settings_set(*, event: Event, game: str, entered: dict) -> GameSettings
         found = game_rules.baccarat_house(figures)
         house_keeps(
             {game_rules.BACCARAT_BETS[bet]: edge for bet, edge in found.items()},
-            remedy=_("Raise the banker's commission or lower the payout of that bet."),
+            remedy=_("Raise the banker's commission or lower the payouts of those bets."),
             field="banker_commission"
             if found["banker"] <= 0
             else "player_pays"

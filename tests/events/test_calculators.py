@@ -199,6 +199,27 @@ def test_blackjack_insurance_is_in_the_headline_with_the_net(client, quebec):
     assert '<p class="outcome-lose">Hand 1 with its insurance: the player loses $7.50 in all.</p>' in page
 
 
+def test_french_pages_name_the_bets_and_the_faces_as_the_french_seeds_do(client, quebec):
+    event, people = quebec.event, quebec.people
+    # Seed 004, French: la mise «pass», «don’t pass», «come», «don’t come», «field».
+    page = ask(client, event, people["dric"], lang="fr-ca", calc="craps", rolls="6 8", bets=["pass", "come"])
+    assert "Mise «\u00a0pass\u00a0»" in page and "Mise «\u00a0come\u00a0»" in page
+    assert "la mise «\u00a0come\u00a0» est placée sur le 6" in page
+    assert ">Pass<" not in page and "Don&#x27;t pass" not in page
+    # Seed 000: "les rois, dames et valets": R, D, V typed and shown; J, Q, K still read.
+    page = ask(client, event, people["dric"], lang="fr-ca", calc="baccarat", cards="2 3 4 R 5 9")
+    assert "Banque\u00a0: 3 R 5, total 8." in page
+    page = ask(client, event, people["dric"], lang="fr-ca", calc="baccarat", cards="2 3 4 K 5 9")
+    assert "Banque\u00a0: 3 R 5, total 8." in page
+    page = ask(
+        client, event, people["dric"], lang="fr-ca", calc="blackjack", dealer="6 V 5", h1_cards="D 9", h1_wager="5"
+    )
+    assert "6 V 5" in page and "<td>D 9</td>" in page and 'class="refusal"' not in page
+    # English keeps J, Q, K, and reads the French letters too.
+    page = ask(client, event, people["dric"], calc="blackjack", dealer="6 V 5", h1_cards="D 9", h1_wager="5")
+    assert "Dealer: 6 J 5, 21." in page and "<td>Q 9</td>" in page
+
+
 def test_wheel_payout_from_the_tables_layout(client, quebec):
     event, people = quebec.event, quebec.people
     page = ask(

@@ -159,7 +159,7 @@ def test_the_dric_sets_a_wheel_layout(client, quebec_unset):
         (
             "$1 1:1\n$2 2:1",
             "These bets would pay back on average all they take in, or more, leaving the house no advantage: "
-            "the symbol $1, the symbol $2. Put fewer segments of it on the wheel",
+            "the symbol $1, the symbol $2. Put fewer segments of those symbols on the wheel",
         ),
     ],
 )
