@@ -6,12 +6,12 @@ applied, in the reader's language. What cannot be read, or what the rules refuse
 refusal sentence citing its rule; nothing here raises to the page.
 """
 
-import functools
 import re
 from dataclasses import dataclass, field
 
+from django.utils import formats
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from cage.money import dollars
 
@@ -32,7 +32,7 @@ RESULTS = {
     "lose": gettext_lazy("loses"),
     "push": gettext_lazy("push: the stake is returned"),
     "open": gettext_lazy("waits"),
-    "no_spin": gettext_lazy("no spin: the bet stands"),
+    "no_spin": gettext_lazy("no spin: the bet stays on the layout, not settled"),
 }
 WINNERS = {"player": gettext_lazy("Player"), "banker": gettext_lazy("Banker"), "tie": gettext_lazy("Tie")}
 CRAPS_BETS = {
@@ -83,6 +83,25 @@ def _words(text: str) -> list[str]:
     return [word for word in re.split(r"[\s,;]+", text) if word]
 
 
+# The French names of the faces (seed 000: "les rois, dames et valets") by their initials, typed
+# in either language: V, D, R for J, Q, K. A rank the module does not know is left for it to refuse.
+FRENCH_FACES = {"V": "J", "D": "Q", "R": "K"}
+
+
+def _cards(query, name: str) -> list[str]:
+    return [FRENCH_FACES.get(word.upper(), word.upper()) for word in _words(_text(query, name))]
+
+
+def card_labels(cards) -> str:
+    """The cards as the reader's language writes them: J, Q, K in English, V, D, R in French."""
+    faces = {
+        "J": pgettext("card rank: jack", "J"),
+        "Q": pgettext("card rank: queen", "Q"),
+        "K": pgettext("card rank: king", "K"),
+    }
+    return " ".join(faces.get(card, card) for card in cards)
+
+
 def _refused(exc) -> str:
     if isinstance(exc, Refused):
         return refusal_sentence(exc.refusal)
@@ -121,7 +140,7 @@ def baccarat_coup(query, *, figures: dict | None = None) -> Answer:
     of baccarat (game_rules.figures): limits, payouts and the banker's commission."""
     figures = figures or {}
     try:
-        cards = _words(_text(query, "cards"))
+        cards = _cards(query, "cards")
         coup = baccarat.explain(cards)
         wagers = {bet: _money(query, f"{bet}_wager", required=False) for bet in baccarat.BETS}
         wagers = {bet: cents for bet, cents in wagers.items() if cents is not None}
@@ -137,7 +156,7 @@ def baccarat_coup(query, *, figures: dict | None = None) -> Answer:
                         "The wagers cannot be settled yet: the administrator has not entered %(figures)s for "
                         "baccarat on the games page."
                     )
-                    % {"figures": ", ".join(missing)},
+                    % {"figures": game_rules.in_a_sentence(missing)},
                     "T&C 3.5",
                 )
             for bet, cents in wagers.items():
@@ -153,8 +172,10 @@ def baccarat_coup(query, *, figures: dict | None = None) -> Answer:
     section = section_text(coup["section"])
     used = len(coup["player"]) + len(coup["banker"])
     lines = [
-        _("Player: %(cards)s, total %(total)s.") % {"cards": " ".join(coup["player"]), "total": coup["player_total"]},
-        _("Banker: %(cards)s, total %(total)s.") % {"cards": " ".join(coup["banker"]), "total": coup["banker_total"]},
+        _("Player: %(cards)s, total %(total)s.")
+        % {"cards": card_labels(coup["player"]), "total": coup["player_total"]},
+        _("Banker: %(cards)s, total %(total)s.")
+        % {"cards": card_labels(coup["banker"]), "total": coup["banker_total"]},
     ]
     first_player = baccarat.total(coup["player"][:2])
     first_banker = baccarat.total(coup["banker"][:2])
@@ -179,9 +200,10 @@ def baccarat_coup(query, *, figures: dict | None = None) -> Answer:
     outcome = [
         Outcome(
             {
-                "player": _("The player wins, %(player)s to %(banker)s."),
-                "banker": _("The banker wins, %(banker)s to %(player)s."),
-                "tie": _("A tie, %(player)s to %(banker)s."),
+                # "against", never "to": "8 to 7" reads as odds.
+                "player": _("The player wins: %(player)s against %(banker)s."),
+                "banker": _("The banker wins: %(banker)s against %(player)s."),
+                "tie": _("A tie: both hands total %(player)s."),
             }[coup["winner"]]
             % {"player": coup["player_total"], "banker": coup["banker_total"]},
             head=True,
@@ -273,7 +295,7 @@ def craps_rolls(query, *, limits=None) -> Answer:
             state = states[bet][n]
             text = str(RESULTS[state["result"]])
             if state["result"] == "open" and state["point"]:
-                text = _("waits: the point is %(point)s") % {"point": state["point"]}
+                text = _waits(bet, state["point"])
             if state["pays"]:
                 text = _("%(result)s, pays %(odds)s") % {"result": text, "odds": game_rules.odds_words(state["pays"])}
                 if wager is not None:
@@ -286,7 +308,7 @@ def craps_rolls(query, *, limits=None) -> Answer:
         last = states[bet][-1]
         text = str(RESULTS[last["result"]])
         if last["result"] == "open" and last["point"]:
-            text = _("waits: the point is %(point)s") % {"point": last["point"]}
+            text = _waits(bet, last["point"])
         if last["pays"]:
             text = _("%(result)s, pays %(odds)s") % {"result": text, "odds": game_rules.odds_words(last["pays"])}
             if wager is not None:
@@ -315,6 +337,13 @@ def craps_rolls(query, *, limits=None) -> Answer:
     return Answer(rows=rows, lines=lines, outcome=outcome)
 
 
+def _waits(bet: str, point: int) -> str:
+    # A come or don't come bet's number is its own come point, not the shooter's point (s. 95.14, 3°, 4°).
+    if bet in ("come", "dont_come"):
+        return _("waits: the come point is %(point)s") % {"point": point}
+    return _("waits: the point is %(point)s") % {"point": point}
+
+
 def craps_headers(query) -> list[str]:
     bets = [bet for bet in query.getlist("bets") if bet in CRAPS_BETS] or list(CRAPS_BETS)
     return [str(CRAPS_BETS[bet]) for bet in bets]
@@ -325,20 +354,24 @@ def craps_headers(query) -> list[str]:
 
 def blackjack_round(query) -> Answer:
     try:
-        dealer = _words(_text(query, "dealer"))
+        dealer = _cards(query, "dealer")
         hands = []
         for n in range(1, HANDS + 1):
-            cards = _words(_text(query, f"h{n}_cards"))
+            cards = _cards(query, f"h{n}_cards")
             if not cards:
                 continue
+            action = query.get(f"h{n}_action", "")
+            split = action in ("split", "split_double")
             hands.append(
                 {
                     "cards": cards,
                     "wager": _money(query, f"h{n}_wager"),
-                    "doubled": query.get(f"h{n}_action") == "double",
-                    "split": query.get(f"h{n}_action") == "split",
+                    # A hand from a split may be doubled too (Blackjack rule 8.1): its own choice.
+                    "doubled": action in ("double", "split_double"),
+                    "split": split,
                     "insurance": _money(query, f"h{n}_insurance", required=False) or 0,
-                    "seat": _text(query, f"h{n}_seat") or str(n),
+                    # Split hands with no seat typed are one player's split: the usual case.
+                    "seat": _text(query, f"h{n}_seat") or ("" if split else str(n)),
                     "number": n,
                 }
             )
@@ -355,7 +388,7 @@ def blackjack_round(query) -> Answer:
         rows.append(
             {
                 "hand": hand["number"],
-                "cards": " ".join(hand["cards"]),
+                "cards": card_labels(hand["cards"]),
                 "score": _score_text(answer),
                 "result": result,
                 "staked": dollars(answer["staked_cents"]),
@@ -364,15 +397,43 @@ def blackjack_round(query) -> Answer:
                 "sections": section_text("; ".join(answer["sections"])),
             }
         )
-        said = {"hand": hand["number"], "result": result, "amount": dollars(abs(answer["net_cents"]))}
-        if answer["result"] == "win":
-            text = _("Hand %(hand)s %(result)s: pay %(amount)s.") % said
-        elif answer["result"] == "lose":
-            text = _("Hand %(hand)s loses %(amount)s.") % said
-        else:
-            text = _("Hand %(hand)s: a push; the stake is returned.") % said
-        outcome.append(Outcome(text, _kind(answer["result"])))
+        outcome += _hand_outcome(hand, answer, result)
     return Answer(rows=rows, lines=lines, outcome=outcome)
+
+
+def _hand_outcome(hand: dict, answer: dict, result: str) -> list[Outcome]:
+    """What each of the hand's wagers does, its insurance included, and what the player nets when
+    there is an insurance: a headline that left it out would have the DRIC take $5 from a player
+    whose insurance paid it back."""
+    said = {"hand": hand["number"], "result": result, "amount": dollars(abs(answer["net_cents"]))}
+    if answer["result"] == "win":
+        text = _("Hand %(hand)s %(result)s: pay %(amount)s.") % said
+    elif answer["result"] == "lose":
+        text = _("Hand %(hand)s loses %(amount)s.") % said
+    else:
+        text = _("Hand %(hand)s: a push; the stake is returned.") % said
+    outcome = [Outcome(text, _kind(answer["result"]))]
+    if not hand["insurance"]:
+        return outcome
+    insured = answer["insurance_net_cents"]
+    said = {"hand": hand["number"], "amount": dollars(abs(insured)), "insurance": dollars(hand["insurance"])}
+    if insured > 0:
+        outcome.append(Outcome(_("Insurance of hand %(hand)s (%(insurance)s) wins: pay %(amount)s.") % said, "win"))
+    else:
+        outcome.append(Outcome(_("Insurance of hand %(hand)s (%(insurance)s) loses %(amount)s.") % said, "lose"))
+    net = answer["net_cents"] + insured
+    said = {"hand": hand["number"], "amount": dollars(abs(net))}
+    if net > 0:
+        outcome.append(Outcome(_("Hand %(hand)s with its insurance: the player wins %(amount)s in all.") % said, "win"))
+    elif net < 0:
+        outcome.append(
+            Outcome(_("Hand %(hand)s with its insurance: the player loses %(amount)s in all.") % said, "lose")
+        )
+    else:
+        outcome.append(
+            Outcome(_("Hand %(hand)s with its insurance: the player neither wins nor loses.") % said, "push")
+        )
+    return outcome
 
 
 def _score_text(hand: dict) -> str:
@@ -388,7 +449,7 @@ def _score_text(hand: dict) -> str:
 def _score_line(who: str, hand: dict) -> str:
     return _("%(who)s: %(cards)s, %(score)s.") % {
         "who": who,
-        "cards": " ".join(hand["cards"]),
+        "cards": card_labels(hand["cards"]),
         "score": _score_text(hand),
     }
 
@@ -418,45 +479,44 @@ def wheel_spin(query, wheels) -> Answer:
     if answer["result"] == "win":
         said = _("The bet wins, pays %(odds)s.") % {"odds": game_rules.odds_words(answer["pays"])}
     elif answer["result"] == "no_spin":
-        said = _("No spin: the wheel made fewer than three full revolutions, and the bet stands.")
+        said = _(
+            "No spin: the wheel made fewer than three full revolutions. The bet is not settled: it stays on the "
+            "layout for the spin that counts."
+        )
     else:
         said = _("The bet loses.")
     outcome = [Outcome(said, _kind(answer["result"]), head=True)]
     if answer["result"] == "win":
         outcome.append(Outcome(_("Pay %(amount)s.") % {"amount": dollars(answer["winnings_cents"])}, "win"))
+    if answer["result"] == "no_spin":
+        # Nothing is paid, taken or handed back: the figures of a settled bet would say otherwise.
+        money = _("Nothing is paid, taken or handed back.")
+    else:
+        money = _("Pay-off: %(amount)s; returned to the player: %(returned)s; the player's gain or loss: %(net)s.") % {
+            "amount": dollars(answer["winnings_cents"]),
+            "returned": dollars(answer["returned_cents"]),
+            "net": dollars(answer["net_cents"]),
+        }
     return Answer(
         outcome=outcome,
-        lines=[
-            _("Pay-off: %(amount)s; returned to the player: %(returned)s; the player's gain or loss: %(net)s.")
-            % {
-                "amount": dollars(answer["winnings_cents"]),
-                "returned": dollars(answer["returned_cents"]),
-                "net": dollars(answer["net_cents"]),
-            },
-            _("Section applied: %(section)s.") % {"section": section_text(answer["section"])},
-        ],
+        lines=[money, _("Section applied: %(section)s.") % {"section": section_text(answer["section"])}],
     )
 
 
 # --- the house advantage of each game under these exact rules ------------------------------------
 
 
-@functools.lru_cache(maxsize=1)
-def _blackjack_house() -> tuple[float, float, float]:
-    # A seeded simulation of six-deck shoes (the module's): the same figures every time, so it is
-    # worked out once per process.
-    return blackjack.house_advantage()
-
-
 def blackjack_house_text() -> str:
-    estimate, low, high = _blackjack_house()
-    # Said as an estimate and its margin: a bound below zero, read alone, looks like a player's edge.
+    # The module's seeded simulation of six-deck shoes, worked out offline to a margin under a
+    # tenth of a point (blackjack.HOUSE_ADVANTAGE): said as an estimate and its margin.
+    estimate, low, high = blackjack.HOUSE_ADVANTAGE
     return _(
-        "about %(estimate)s, give or take %(margin)s (95%% confidence; a seeded simulation of six-deck shoes "
-        "played with the strategy best for these rules)"
+        "about %(estimate)s, give or take %(margin)s (95%% confidence; a seeded simulation of %(rounds)s rounds "
+        "dealt from six-deck shoes, played with the strategy best for these rules)"
     ) % {
         "estimate": game_rules.house_text(estimate),
         "margin": game_rules.house_text((high - low) / 2),
+        "rounds": formats.number_format(blackjack.HOUSE_ROUNDS, force_grouping=True),
     }
 
 
@@ -469,6 +529,6 @@ def house_section(event, code: str, table=None) -> dict:
     how = _("Exact enumeration.")
     if code == "baccarat" and not rows:
         how = _("Waiting for the licence's settings: %(missing)s.") % {
-            "missing": ", ".join(game_rules.missing_settings(event, code)) or "—"
+            "missing": game_rules.missing_in_a_sentence(event, code) or "—"
         }
     return {"rows": rows, "how": how}

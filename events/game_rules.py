@@ -7,13 +7,14 @@ figures meet them. Readers: the games page, the posters, the DRIC's calculators.
 """
 
 import functools
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
 from django.utils import formats
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from cage.money import dollars
 
@@ -25,6 +26,11 @@ from .models import Event, GameSettings, GameTable
 # The product's rule for the figures no seed states, cited beside them (T&C 1.3: the licence
 # approves how the event is run; T&C 3.5: they are posted).
 LICENCE_FIGURES = gettext_lazy("the licence's game settings")
+# The product's own rule (no seed states it), for the wheel layouts and the licence's settings
+# alike: every bet leaves the house an advantage. A bet that pays back all it takes in, or more,
+# raises nothing for the charity and can lose the bank; the DRIC's dispute page would show the
+# house's advantage as negative.
+HOUSE_KEEPS = gettext_lazy("product rule: the house keeps an advantage on every bet")
 
 
 @dataclass(frozen=True)
@@ -81,6 +87,25 @@ def missing_settings(event: Event, code: str) -> list[str]:
     """The names of the settings still to be entered for this game, in the reader's language."""
     entered = figures(event, code)
     return [_(setting.label) for setting in games.get_game(code).settings if setting.name not in entered]
+
+
+def symbol_text(symbol: str) -> str:
+    """A wheel's symbol as the reader writes it: a dollar amount painted "$5" is "5 $" in French;
+    any other symbol as painted."""
+    match = re.fullmatch(r"\$([0-9]{1,4})", symbol.strip())
+    if match is None:
+        return symbol
+    return pgettext("a wheel symbol that is a whole dollar amount", "$%(amount)s") % {"amount": match[1]}
+
+
+def in_a_sentence(labels) -> str:
+    """Settings' labels listed within a sentence: each without the capital it takes standing
+    alone on a form ("betting limits, a winning player bet pays")."""
+    return ", ".join(str(label)[:1].lower() + str(label)[1:] for label in labels)
+
+
+def missing_in_a_sentence(event: Event, code: str) -> str:
+    return in_a_sentence(missing_settings(event, code))
 
 
 def limits(event: Event, code: str) -> Limits | None:
@@ -150,7 +175,9 @@ def payoffs(event: Event, code: str, table: GameTable | None = None) -> list[Pay
         layout = table.wheel_layout if table is not None else None
         return [
             Payoff(
-                _("Symbol %(symbol)s") % {"symbol": symbol}, odds_text(to, per), section_text("Wheel of Fortune rule 4")
+                _("Symbol %(symbol)s") % {"symbol": symbol_text(symbol)},
+                odds_text(to, per),
+                section_text("Wheel of Fortune rule 4"),
             )
             for symbol, to, per, _count in paytable(layout)
         ]
@@ -196,11 +223,7 @@ def house_advantages(event: Event, code: str, table: GameTable | None = None) ->
     from .games import craps, wheel_of_fortune
 
     if code == "baccarat":
-        entered = figures(event, code)
-        needed = ("tie_pays", "banker_commission", "player_pays", "banker_pays", "decks")
-        if not all(name in entered for name in needed):
-            return []
-        found = _baccarat_house(*(entered[name] for name in needed))
+        found = baccarat_house(figures(event, code))
         names = {"player": _("Player"), "banker": _("Banker"), "tie": _("Tie")}
         return [(names[bet], house_text(value)) for bet, value in found.items()]
     if code == "craps":
@@ -216,6 +239,23 @@ def house_advantages(event: Event, code: str, table: GameTable | None = None) ->
         found = wheel_of_fortune.house_advantages(table.wheel_layout)
         return [(_("Symbol %(symbol)s") % {"symbol": symbol}, house_text(value)) for symbol, value in found.items()]
     return []
+
+
+BACCARAT_HOUSE_FIGURES = ("tie_pays", "banker_commission", "player_pays", "banker_pays", "decks")
+BACCARAT_BETS = {
+    "player": gettext_lazy("the player bet"),
+    "banker": gettext_lazy("the banker bet"),
+    "tie": gettext_lazy("the tie bet"),
+}
+
+
+def baccarat_house(entered: dict) -> dict:
+    """Baccarat's house advantage on each bet under the licence's figures (as `figures` gives them,
+    or as the settings service stores them); empty while one is missing."""
+    if not all(name in entered for name in BACCARAT_HOUSE_FIGURES):
+        return {}
+    tie, commission, player, banker, decks = (entered[name] for name in BACCARAT_HOUSE_FIGURES)
+    return _baccarat_house(tuple(tie), Fraction(commission), tuple(player), tuple(banker), int(decks))
 
 
 @functools.lru_cache(maxsize=16)

@@ -6,6 +6,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import formats
 from django.utils.translation import get_language, pgettext_lazy
@@ -169,7 +170,8 @@ class GameTable(models.Model):
         verbose_name = _("table")
         verbose_name_plural = _("tables")
         ordering = ["code"]
-        constraints = [models.UniqueConstraint(fields=["event", "code"], name="one_table_code")]
+        # "BJ-1" and "bj-1" are one table to a cashier reading a slip: unique whatever the case.
+        constraints = [models.UniqueConstraint("event", Lower("code"), name="one_table_code_any_case")]
 
     def __str__(self):
         return self.code

@@ -4,15 +4,18 @@ odds, and the age restriction (T&C 1.4.1, 1.4.2, 1.4.3, 3.5).
 Black or red letters on white only (T&C 1.4.3): nothing here draws a background, a shade or a
 grey. A Wheel of Fortune poster is printed in capitals of Helvetica-Bold at WHEEL_FONT_SIZE: the
 smallest capital or digit of that face is 0.703 em high (Adobe's AFM: digits 703 to 710, flat
-capitals 718 thousandths of an em), so at 104 pt every letter is at least 73.1 pt, more than the
-inch (72 pt) rule 1.4.3 asks. Its tabloid sheets are laid out to be as few as that allows: a
-quarter-inch margin, lines 0.9 em apart, eight lines a sheet (the licence number at the head, "page
-N of M" at the foot, six of text), each item whole on one sheet. Only layout and the
+capitals 718 thousandths of an em), so at 103 pt every letter is at least 72.4 pt, the inch (72
+pt) rule 1.4.3 asks. Its tabloid sheets are laid out to be as few as that allows: a quarter-inch
+margin, lines 0.94 em apart, eight lines a sheet (the licence number at the head, the table and
+"page N of M" at the foot, six of text), each item whole on one sheet. The other games' letter
+pages put 18+, the limits and the odds large on the first page, and share the wheel's head and
+foot (Marks): the table, the licence, "page N of M". Only layout and the
 poster's own labels live here; the rules' text is the seeds' (events/rules_text).
 """
 
 import io
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -24,13 +27,13 @@ from reportlab.lib.pagesizes import TABLOID, landscape, letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
 from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (
     BaseDocTemplate,
     Frame,
     KeepTogether,
     PageTemplate,
     Paragraph,
-    SimpleDocTemplate,
     Spacer,
     Table,
     TableStyle,
@@ -45,22 +48,33 @@ from .wheel_layouts import paytable
 RULES_TEXT = Path(__file__).resolve().parent / "rules_text"
 BLACK, RED = colors.black, colors.red  # the only two inks (T&C 1.4.3)
 
-WHEEL_FONT_SIZE = 104  # pt: 0.703 em × 104 pt = 73.1 pt, over one inch for every letter
+WHEEL_FONT_SIZE = 103  # pt: 0.703 em × 103 pt = 72.4 pt, over one inch for every letter
 SMALLEST_GLYPH_EM = 0.703  # Helvetica-Bold's shortest capital or digit, in ems
 POSTED = "T&C 1.4.2, 1.4.3, 3.5"
 
-BODY = ParagraphStyle("poster-body", fontName="Helvetica", fontSize=11, leading=14, textColor=BLACK, spaceAfter=6)
+# The rules of play at a size read at arm's length, a step back from the table; the figures a
+# player reads from the seat (limits, odds, 18+) at LARGE or more on the first page.
+BODY = ParagraphStyle("poster-body", fontName="Helvetica", fontSize=13, leading=17, textColor=BLACK, spaceAfter=6)
+LARGE = 26  # pt: about 9 mm capitals, read across a table
+SMALL = ParagraphStyle("poster-small", parent=BODY, fontSize=11, leading=13, spaceAfter=2)
+LIMITS = ParagraphStyle("poster-limits", parent=BODY, fontName="Helvetica-Bold", fontSize=LARGE, leading=LARGE * 1.2)
+LARGE_HEADING = ParagraphStyle(
+    "poster-large-heading", parent=LIMITS, textColor=RED, spaceBefore=10, spaceAfter=4, keepWithNext=1
+)
+ODDS_LINE = ParagraphStyle("poster-odds", parent=LIMITS, spaceAfter=0)
 TITLE = ParagraphStyle("poster-title", parent=BODY, fontName="Helvetica-Bold", fontSize=34, leading=40, textColor=RED)
 HEADING = ParagraphStyle(
     "poster-heading", parent=BODY, fontName="Helvetica-Bold", fontSize=15, leading=19, spaceBefore=8, keepWithNext=1
 )
 RULE_HEADING = ParagraphStyle("poster-rule-heading", parent=BODY, fontName="Helvetica-Bold", keepWithNext=1)
-AGE = ParagraphStyle("poster-age", parent=BODY, fontName="Helvetica-Bold", fontSize=28, leading=34, textColor=RED)
-CELL = ParagraphStyle("poster-cell", parent=BODY, fontSize=10, leading=12, spaceAfter=0)
+AGE = ParagraphStyle("poster-age", parent=BODY, fontName="Helvetica-Bold", fontSize=34, leading=40, textColor=RED)
+CELL = ParagraphStyle("poster-cell", parent=BODY, fontSize=12, leading=14, spaceAfter=0)
 CELL_HEAD = ParagraphStyle("poster-cell-head", parent=CELL, fontName="Helvetica-Bold")
-# All capitals, no lowercase descenders: the lines are set close (0.9 em) so that eight fit a
-# tabloid page, the gap between two lines of capitals still a fifth of an em (0.26 inch).
-WHEEL_LEADING = WHEEL_FONT_SIZE * 0.9
+# All capitals: the lines are set close (0.94 em) so that eight fit a tabloid page, yet a
+# parenthesis or a comma, which reach 0.21 em below the line, stays clear of the capitals of the
+# line under it (0.718 + 0.21 < 0.94); the foot stands a little further off (0.98 em).
+WHEEL_LEADING = WHEEL_FONT_SIZE * 0.94
+WHEEL_FOOT_GAP = WHEEL_FONT_SIZE * 0.98
 WHEEL_MARGIN = 0.25 * inch  # what a tabloid printer leaves unprinted, no more
 WHEEL = ParagraphStyle(
     "poster-wheel", fontName="Helvetica-Bold", fontSize=WHEEL_FONT_SIZE, leading=WHEEL_LEADING, textColor=BLACK
@@ -85,14 +99,14 @@ def _rule_paragraph(line: str) -> Paragraph:
 def poster_refusal(table: GameTable) -> RuleViolation | None:
     """Why the table's poster cannot be made yet, or None: a figure the licence must give is
     missing, or a wheel has no layout."""
-    missing = game_rules.missing_settings(table.event, table.game)
+    missing = game_rules.missing_in_a_sentence(table.event, table.game)
     if missing:
         return RuleViolation(
             _(
                 "The poster of table %(table)s cannot be printed: the administrator has not entered %(figures)s "
                 "for %(game)s on the games page."
             )
-            % {"table": table.code, "figures": ", ".join(missing), "game": table.game_name},
+            % {"table": table.code, "figures": missing, "game": table.game_name},
             "T&C 3.5",
         )
     if table.game == "wheel_of_fortune" and not table.wheel_layout:
@@ -125,7 +139,14 @@ def _facts(table: GameTable, lang: str) -> dict:
         % {"event": event.name, "venue": event.venue, "licensee": event.licensee.name},
         "run_by": _("%(event)s, run by %(licensee)s") % {"event": event.name, "licensee": event.licensee.name},
         "licence_number": event.licence_number,
-        "wheel_odds": [(symbol, game_rules.odds_text(to, per)) for symbol, to, per, _n in paytable(table.wheel_layout)],
+        "table_code": table.code,
+        "licence_short": _("Licence %(number)s") % {"number": event.licence_number},
+        "licence_and_table": _("Licence %(number)s, table %(table)s")
+        % {"number": event.licence_number, "table": table.code},
+        "wheel_odds": [
+            (game_rules.symbol_text(symbol), game_rules.odds_text(to, per))
+            for symbol, to, per, _n in paytable(table.wheel_layout)
+        ],
         "licence": _("Licence no. %(number)s, issued by %(authority)s")
         % {"number": event.licence_number, "authority": event.licensing_authority},
         "age": _("18+"),
@@ -149,19 +170,43 @@ def _p(text, style=BODY) -> Paragraph:
 
 
 def _poster(facts: dict) -> bytes:
-    """Blackjack, baccarat and craps: one or more letter pages at reading size."""
+    """Blackjack, baccarat and craps: letter pages. The first says from a distance what a player
+    needs before betting, at LARGE or more: 18+, the limits, the odds; the rules of play follow at
+    reading size. Every page is headed with the table and the licence and footed with "page N of
+    M" (the wheel poster's head and foot, at this poster's size), as its sheets are posted apart."""
+
+    def story():  # made afresh for each pass: a paragraph split over two pages is changed by it
+        return _poster_story(facts)
+
+    width, height = letter
+    margin = 0.6 * inch
+    marks = Marks(
+        font="Helvetica-Bold",
+        size=12,
+        leading=14,
+        left=margin,
+        right=width - margin,
+        head_left=[facts["title"]],
+        head_right=[facts["licence_short"]],
+        head_baseline=height - 0.45 * inch,
+        rule_y=height - 0.45 * inch - 6,
+        foot_baseline=0.4 * inch,
+    )
+    frame = Frame(margin, 0.6 * inch, width - 2 * margin, height - 1.25 * inch, id="text")
+    return _two_pass(lambda total: _build_sheets(story(), (width, height), frame, marks, total))
+
+
+def _poster_story(facts: dict) -> list:
     story = [
         _p(facts["title"], TITLE),
         _p(facts["event"]),
         _p(facts["licence"], HEADING),
         _p(f"{facts['age']} — {facts['age_rule']}", AGE),
-        _p(_("Betting limits"), HEADING),
-        _p(_("%(limits)s (%(source)s)") % {"limits": facts["limits"], "source": facts["limits_source"]}),
-        _p(_("Payoff odds"), HEADING),
-        _grid(
-            [[_("Bet"), _("Pays"), _("Rule")]] + [[row.bet, row.odds, row.section] for row in facts["payoffs"]],
-            [3.2 * inch, 2.4 * inch, 1.7 * inch],
-        ),
+        _p(_("Betting limits"), LARGE_HEADING),
+        _p(facts["limits"], LIMITS),
+        _p(facts["limits_source"], SMALL),
+        _p(_("Payoff odds"), LARGE_HEADING),
+        *_odds_lines(facts["payoffs"]),
         _p(_("Rules of play"), HEADING),
     ]
     if facts["translation_note"]:
@@ -170,7 +215,91 @@ def _poster(facts: dict) -> bytes:
     if facts["game"] == "baccarat":
         story += _baccarat_tables()
     story += [Spacer(1, 8), _p(facts["posted"])]
-    return _build(story, letter, 0.6 * inch)
+    return story
+
+
+def _odds_lines(payoffs) -> list:
+    """Each bet and what it pays, a large line each (read in order, from a distance, where a grid
+    of large cells would break its words), the section that sets it small under it."""
+    story = []
+    for row in payoffs:
+        story.append(
+            KeepTogether(
+                [_p(_("%(bet)s: %(odds)s") % {"bet": row.bet, "odds": row.odds}, ODDS_LINE), _p(row.section, SMALL)]
+            )
+        )
+    return story
+
+
+@dataclass(frozen=True)
+class Marks:
+    """What every sheet of a poster carries outside its text: lines at its head, left and right,
+    a rule under them, and "page N of M" at its foot on the right (with `foot_left` beside it).
+    Shared by the wheel's tabloid sheets and the other games' letter pages."""
+
+    font: str
+    size: float
+    leading: float
+    left: float
+    right: float
+    head_left: list
+    head_right: list
+    head_baseline: float
+    rule_y: float
+    foot_baseline: float
+    foot_left: str = ""
+    capitals: bool = False
+    rule_width: float = 0.8
+
+
+def page_of(page: int, pages: int) -> str:
+    return _("page %(page)s of %(pages)s") % {"page": page, "pages": pages}
+
+
+def _on_page(marks: Marks, total: int | None):
+    def draw(canvas, doc):
+        def said(text):
+            return str(text).upper() if marks.capitals else str(text)
+
+        canvas.saveState()
+        canvas.setFillColor(BLACK)
+        canvas.setFont(marks.font, marks.size)
+        for n, line in enumerate(marks.head_left):
+            canvas.drawString(marks.left, marks.head_baseline - n * marks.leading, said(line))
+        for n, line in enumerate(marks.head_right):
+            canvas.drawRightString(marks.right, marks.head_baseline - n * marks.leading, said(line))
+        canvas.setStrokeColor(BLACK)
+        canvas.setLineWidth(marks.rule_width)
+        canvas.line(marks.left, marks.rule_y, marks.right, marks.rule_y)
+        if total is not None:
+            canvas.drawRightString(marks.right, marks.foot_baseline, said(page_of(doc.page, total)))
+            if marks.foot_left:
+                canvas.drawString(marks.left, marks.foot_baseline, said(marks.foot_left))
+        canvas.restoreState()
+
+    return draw
+
+
+def _two_pass(build):
+    """`build(None)` counts the pages, `build(pages)` prints them with "page N of M"."""
+    return build(build(None))
+
+
+def _build_sheets(story: list, size, frame: Frame, marks: Marks, total: int | None):
+    buffer = io.BytesIO()
+    doc = BaseDocTemplate(
+        buffer,
+        pagesize=size,
+        title=_("Posted rules of play"),
+        author="",
+        subject="",
+        creator="",
+        pageTemplates=[PageTemplate(id="sheet", frames=[frame], onPage=_on_page(marks, total))],
+    )
+    doc.build(list(story))
+    if total is None:
+        return doc.page
+    return buffer.getvalue()
 
 
 def _grid(rows: list[list[str]], widths) -> Table:
@@ -272,28 +401,30 @@ def _wheel_poster(facts: dict) -> bytes:
         *([rule] for rule in rules[1:]),
     ]
     story = [KeepTogether(item) for item in items]
-    header = _("Licence %(number)s") % {"number": facts["licence_number"]}
-    pages = _wheel_pages(story, header, total=None)
-    return _wheel_pages(story, header, total=pages)
+    return _two_pass(lambda total: _wheel_pages(story, facts, total))
 
 
-# Eight lines a sheet, set on baselines a leading apart: the first line's capitals touch the top
-# margin, the last line (the foot) stands clear of the bottom one with room for a comma below it.
+# Eight lines a sheet: the head, six of text, the foot.
 WHEEL_LINES = 8
 WHEEL_CAP_HEIGHT = 0.718  # Helvetica-Bold's capitals, in ems (Adobe's AFM)
 
 
-def _wheel_pages(story: list, header: str, total: int | None):
+def _wheel_pages(story: list, facts: dict, total: int | None):
     """The wheel poster's sheets: `total` None counts them (the first pass), a number prints them
     with "page N of M". The licence at the head and the page at the foot are set right, apart from
-    the rules set left, so they read as the sheet's labels."""
+    the rules set left, so they read as the sheet's labels; the table's code at the foot, left,
+    or at the head when it is too long to stand beside the page."""
     width, height = landscape(TABLOID)
     line_width = width - 2 * WHEEL_MARGIN
+    code = _unbroken(facts["table_code"].upper())
+    widest_foot = stringWidth(page_of(99, 99).upper(), WHEEL.fontName, WHEEL_FONT_SIZE)
+    beside = stringWidth(code, WHEEL.fontName, WHEEL_FONT_SIZE) + WHEEL_FONT_SIZE / 2 + widest_foot <= line_width
+    header = facts["licence_short"] if beside else facts["licence_and_table"]
     head_lines = simpleSplit(_unbroken(header.upper()), WHEEL.fontName, WHEEL_FONT_SIZE, line_width)
     first_baseline = height - WHEEL_MARGIN - WHEEL_CAP_HEIGHT * WHEEL_FONT_SIZE
     text_lines = WHEEL_LINES - len(head_lines) - 1
     top_baseline = first_baseline - len(head_lines) * WHEEL_LEADING
-    foot_baseline = first_baseline - (WHEEL_LINES - 1) * WHEEL_LEADING
+    foot_baseline = top_baseline - (text_lines - 1) * WHEEL_LEADING - WHEEL_FOOT_GAP
     # A paragraph sets its first baseline a font size below the top of its frame.
     frame_top = top_baseline + WHEEL_FONT_SIZE
     frame_height = text_lines * WHEEL_LEADING + 0.5  # a half point over: six lines fit exactly
@@ -308,42 +439,24 @@ def _wheel_pages(story: list, header: str, total: int | None):
         bottomPadding=0,
         id="text",
     )
-
-    def head_and_foot(canvas, doc):
-        canvas.saveState()
-        canvas.setFillColor(BLACK)
-        canvas.setFont(WHEEL.fontName, WHEEL_FONT_SIZE)
-        for n, line in enumerate(head_lines):
-            canvas.drawRightString(width - WHEEL_MARGIN, first_baseline - n * WHEEL_LEADING, line)
+    marks = Marks(
+        font=WHEEL.fontName,
+        size=WHEEL_FONT_SIZE,
+        leading=WHEEL_LEADING,
+        left=WHEEL_MARGIN,
+        right=width - WHEEL_MARGIN,
+        head_left=[],
+        head_right=head_lines,
+        head_baseline=first_baseline,
         # A black rule under the head, midway between its baseline (a licence number has no
         # descender) and the capitals of the first line of text.
-        canvas.setStrokeColor(BLACK)
-        canvas.setLineWidth(3)
-        under = top_baseline + WHEEL_LEADING - (WHEEL_LEADING - WHEEL_CAP_HEIGHT * WHEEL_FONT_SIZE) / 2
-        canvas.line(WHEEL_MARGIN, under, width - WHEEL_MARGIN, under)
-        if total is not None:
-            foot = (_("page %(page)s of %(pages)s") % {"page": doc.page, "pages": total}).upper()
-            canvas.drawRightString(width - WHEEL_MARGIN, foot_baseline, foot)
-        canvas.restoreState()
-
-    buffer = io.BytesIO()
-    doc = BaseDocTemplate(
-        buffer,
-        pagesize=(width, height),
-        leftMargin=WHEEL_MARGIN,
-        rightMargin=WHEEL_MARGIN,
-        topMargin=WHEEL_MARGIN,
-        bottomMargin=WHEEL_MARGIN,
-        title=_("Posted rules of play"),
-        author="",
-        subject="",
-        creator="",
-        pageTemplates=[PageTemplate(id="sheet", frames=[text], onPage=head_and_foot)],
+        rule_y=top_baseline + WHEEL_LEADING - (WHEEL_LEADING - WHEEL_CAP_HEIGHT * WHEEL_FONT_SIZE) / 2,
+        foot_baseline=foot_baseline,
+        foot_left=code if beside else "",
+        capitals=True,
+        rule_width=3,
     )
-    doc.build(list(story))
-    if total is None:
-        return doc.page
-    return buffer.getvalue()
+    return _build_sheets(story, (width, height), text, marks, total)
 
 
 # Kept on one line: odds ("8 TO 1", "8 À 1") and an amount with its sign ("(1 $)").
@@ -353,21 +466,3 @@ _SIGN = re.compile(r"(\(?\d+) \$(\)?)")
 
 def _unbroken(text: str) -> str:
     return _SIGN.sub("\\1\u00a0$\\2", _ODDS.sub("\\1\u00a0\\2\u00a0\\3", text))
-
-
-def _build(story: list, size, margin: float) -> bytes:
-    buffer = io.BytesIO()
-    doc = SimpleDocTemplate(
-        buffer,
-        pagesize=size,
-        leftMargin=margin,
-        rightMargin=margin,
-        topMargin=margin,
-        bottomMargin=margin,
-        title=_("Posted rules of play"),
-        author="",
-        subject="",
-        creator="",
-    )
-    doc.build(story)
-    return buffer.getvalue()

@@ -149,8 +149,19 @@ def table_create(*, event: Event, code: str, game: str) -> GameTable:
                 "game": name
             }
         raise RuleViolation(message, "T&C 1.5.1", field="game")
-    if event.tables.filter(code=code).exists():
+    existing = event.tables.filter(code__iexact=code).first() if isinstance(code, str) else None
+    if existing is not None and existing.code == code:
         raise RuleViolation(_("Table %(table)s already exists") % {"table": code}, ONE_TABLE_PER_ID, field="code")
+    if existing is not None:
+        raise RuleViolation(
+            _(
+                "Table %(table)s would be confused with table %(existing)s: table codes that differ only in capital "
+                "and small letters are the same table. Choose another code."
+            )
+            % {"table": code, "existing": existing.code},
+            ONE_TABLE_PER_ID,
+            field="code",
+        )
     table = GameTable(event=event, code=code, game=game)
     if game == "wheel_of_fortune":
         # A new wheel starts with the default layout; the DRIC changes it to the wheel's own.
@@ -188,19 +199,14 @@ def wheel_layout_set(*, table: GameTable, layout_text: str) -> GameTable:
             section_lazy("; ".join(sections)),
             field="layout",
         )
-    losing = {symbol: edge for symbol, edge in wheel_of_fortune.house_advantages(layout).items() if edge <= 0}
-    if losing:
-        # No seed states it, but a wheel that pays back all it takes in, or more, raises nothing for the
-        # charity and can lose the bank: the DRIC's dispute page would show the house's advantage as negative.
-        raise RuleViolation(
-            _(
-                "A bet on %(symbols)s would pay back on average all it takes in, or more: a layout keeps an "
-                "advantage for the house on every bet (put fewer segments of it on the wheel, or pay it less)."
-            )
-            % {"symbols": ", ".join(losing)},
-            wheel_layouts.HOUSE_KEEPS,
-            field="layout",
-        )
+    house_keeps(
+        {
+            _("the symbol %(symbol)s") % {"symbol": symbol}: edge
+            for symbol, edge in wheel_of_fortune.house_advantages(layout).items()
+        },
+        remedy=_("Put fewer segments of those symbols on the wheel, or pay them less."),
+        field="layout",
+    )
     old = table.wheel_layout
     table.wheel_layout = layout
     table.save(update_fields=["wheel_layout"])
@@ -213,6 +219,28 @@ def wheel_layout_set(*, table: GameTable, layout_text: str) -> GameTable:
         new={"layout": layout},
     )
     return table
+
+
+def house_keeps(advantages: dict, *, remedy: str, field: str) -> None:
+    """The product's rule HOUSE_KEEPS, for every game it applies to: refused when a bet (keyed by
+    its name as the reader says it) leaves the house no advantage. `remedy` is a whole sentence
+    saying what to change."""
+    losing = [name for name, edge in advantages.items() if edge <= 0]
+    if losing:
+        raise RuleViolation(
+            " ".join(
+                [
+                    _(
+                        "These bets would pay back on average all they take in, or more, leaving the house no "
+                        "advantage: %(bets)s."
+                    )
+                    % {"bets": ", ".join(str(name) for name in losing)},
+                    str(remedy),
+                ]
+            ),
+            game_rules.HOUSE_KEEPS,
+            field=field,
+        )
 
 
 # Bounds on what the administrator may enter: no seed gives any, these only keep out typing slips.
@@ -303,6 +331,17 @@ def game_settings_set(*, event: Event, game: str, entered: dict) -> GameSettings
                     field=setting.name,
                 )
             figures[setting.name] = str(Fraction(percent) / 100)
+    if game == "baccarat":
+        found = game_rules.baccarat_house(figures)
+        house_keeps(
+            {game_rules.BACCARAT_BETS[bet]: edge for bet, edge in found.items()},
+            remedy=_("Raise the banker's commission or lower the payouts of those bets."),
+            field="banker_commission"
+            if found["banker"] <= 0
+            else "player_pays"
+            if found["player"] <= 0
+            else "tie_pays",
+        )
     row, _created = GameSettings.objects.select_for_update().get_or_create(event=event, game=game)
     old = dict(row.figures)
     row.figures = figures

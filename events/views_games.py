@@ -2,6 +2,7 @@
 layout, each table's poster, and the DRIC's dispute calculators. Who may use which is declared
 in events.permissions."""
 
+import re
 from decimal import Decimal
 
 from django.contrib import messages
@@ -140,8 +141,15 @@ def poster(request, slug, table):
         messages.error(request, refused.text)
         return redirect("events:games", slug)
     response = HttpResponse(content, content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="poster-{access.event.slug}-{table.pk}-{lang}.pdf"'
+    response["Content-Disposition"] = f'inline; filename="{poster_file_name(access.event.slug, table.code, lang)}"'
     return response
+
+
+def poster_file_name(slug: str, code: str, lang: str) -> str:
+    """The table's code, as the staff know it, rather than a number of the database; anything
+    other than letters, digits, dots and hyphens becomes a hyphen, so the header stays whole."""
+    safe = re.sub(r"[^A-Za-z0-9.-]+", "-", code).strip("-") or "table"
+    return f"poster-{slug}-{safe}-{lang}.pdf"
 
 
 def calculators(request, slug):

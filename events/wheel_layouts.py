@@ -22,8 +22,6 @@ LINE = re.compile(r"^\s*(?P<symbol>\S(?:.*\S)?)\s+(?P<to>[0-9]{1,4})\s*:\s*(?P<p
 MOST_SEGMENTS = 200
 MOST_SYMBOL_CHARS = 20
 WHEEL_LAYOUT = gettext_lazy("wheel layout")
-# The product's own rule (no seed states it): every bet leaves the house an advantage.
-HOUSE_KEEPS = gettext_lazy("wheel layout: the house keeps an advantage on every bet")
 
 
 def default_layout() -> dict:

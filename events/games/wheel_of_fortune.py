@@ -212,9 +212,9 @@ def payout(layout, bet_symbol: str, bet_cents: int, landed_symbol: str, revoluti
 
     Returns {"result": "win" | "lose" | "no_spin", "pays": "8:1" or None, "winnings_cents": the
     pay-off (stake not counted), "returned_cents": what goes back to the player (stake and pay-off
-    on a win, the stake on no spin, nothing on a loss), "net_cents": the player's gain or loss,
-    "section": the rules applied}. Fewer than three full revolutions is no spin (rule 8): the bet
-    stands. Raises Refused for a layout that breaks the rules, a bet outside the layout's limits
+    on a win, nothing on a loss or on no spin), "net_cents": the player's gain or loss,
+    "section": the rules applied}. Fewer than three full revolutions does not "count as a spin"
+    (rule 8): the bet is not settled, and stays on the layout for the spin that counts. Raises Refused for a layout that breaks the rules, a bet outside the layout's limits
     (rules 2, 3), or a symbol the layout does not show.
     """
     wheel = _usable(layout)
@@ -245,7 +245,7 @@ def payout(layout, bet_symbol: str, bet_cents: int, landed_symbol: str, revoluti
             "result": "no_spin",
             "pays": None,
             "winnings_cents": 0,
-            "returned_cents": bet_cents,
+            "returned_cents": 0,  # not settled: the bet stays on the layout
             "net_cents": 0,
             "section": SECTION_SPIN,
         }

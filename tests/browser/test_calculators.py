@@ -49,7 +49,7 @@ def test_the_dric_settles_a_dispute_at_each_game(page):
     answer = settle(page, "baccarat", bac_cards="2 3 K K 5 9")
     assert "Player: 2 K 5, total 7." in answer and "Winner: Player." in answer and "s. 37" in answer
     answer = settle(page, "baccarat", bac_cards="2 3 4 K 5 9", bac_banker_wager="10", bac_player_wager="5")
-    assert "The banker wins, 8 to 6." in answer and "pay $9.50 after a commission of $0.50" in answer
+    assert "The banker wins: 8 against 6." in answer and "pay $9.50 after a commission of $0.50" in answer
     outcome_is_large(page, "baccarat")
     page.locator("#answer-baccarat").scroll_into_view_if_needed()
     at_both_widths(page, "calculators-baccarat-en")
@@ -71,6 +71,26 @@ def test_the_dric_settles_a_dispute_at_each_game(page):
     assert "pays 3 to 2" in answer and "$3.00" in answer and "push" in answer
     outcome_is_large(page, "blackjack")
     at_both_widths(page, "calculators-blackjack-en")
+
+    # The walk's round: a pair of 8s split, the second hand (8 2 9) doubled down after the split
+    # (Blackjack rule 8.1), the insurance of neither; the dealer's 18.
+    answer = settle(
+        page,
+        "blackjack",
+        bj_dealer="10 8",
+        bj_h1_cards="8 10",
+        bj_h1_wager="5",
+        bj_h1_action="split",
+        bj_h2_cards="8 2 9",
+        bj_h2_wager="5",
+        bj_h2_action="split_double",
+    )
+    assert "Hand 1: a push" in answer and "Hand 2 wins, pays 1 to 1: pay $10.00." in answer
+    assert page.locator("#answer-blackjack .refusal").count() == 0
+    answer = settle(page, "blackjack", bj_h2_action="double")
+    assert "only one hand from a split" in answer and "at most twice" not in answer
+    page.locator("#answer-blackjack").scroll_into_view_if_needed()
+    at_both_widths(page, "calculators-blackjack-split-double-en")
 
     answer = settle(
         page,
@@ -105,7 +125,11 @@ def test_the_calculators_in_french(page):
     answer = settle(page, "baccarat", bac_cards="8 3 K 4")
     assert "naturelle" in answer and "Gagnant" in answer and "art. 37" in answer
     answer = settle(page, "baccarat", bac_cards="9 9 K K", bac_player_wager="5", bac_tie_wager="2")
-    assert "Égalité, 9 à 9." in answer and "coup nul" in answer and "payer 16,00\u00a0$" in answer
+    assert (
+        "Égalité\u00a0: les deux mains totalisent 9." in answer
+        and "coup nul" in answer
+        and "payer 16,00\u00a0$" in answer
+    )
     page.locator("#answer-baccarat").scroll_into_view_if_needed()
     at_both_widths(page, "calculators-baccarat-tie-fr")
 
@@ -119,5 +143,5 @@ def test_the_calculators_in_french(page):
     answer = settle(
         page, "wheel_of_fortune", wheel_symbol="$1", wheel_bet="1", wheel_landed="$1", wheel_revolutions="2"
     )
-    assert "Tour non valide" in answer and "la mise reste" in answer
+    assert "Tour non valide" in answer and "elle reste sur le tapis" in answer and "Rien n’est payé" in answer
     at_both_widths(page, "calculators-results-fr")

@@ -2,6 +2,8 @@
 house advantage beside it; bad input answered with a clear message, never a 500; a GET that
 writes nothing; only the DRIC (with the auditor and the administrator) reaches the page."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -29,6 +31,7 @@ def test_baccarat_both_hands_the_draws_and_the_winner(client, quebec):
     page = ask(client, event, people["dric"], calc="baccarat", cards="2 3 K K 5 9")
     assert "Player: 2 K 5, total 7." in page and "Banker: 3 K 9, total 2." in page
     assert "the player draws" in page and "Winner: Player." in page
+    assert "The player wins: 7 against 2." in page  # totals, never "7 to 2", which reads as odds
     # The house advantage under the licence's settings, exact: the banker's 1.06%.
     assert "1.06%" in page and "Exact enumeration." in page
 
@@ -43,7 +46,7 @@ def test_baccarat_wagers_paid_at_the_licences_settings(client, quebec):
     event, people = quebec.event, quebec.people
     # Banker 8 beats player 6; the licence: banker pays 1 to 1 less 5%, bets from $2 to $25.
     page = ask(client, event, people["dric"], calc="baccarat", cards="2 3 4 K 5 9", banker_wager="10", player_wager="5")
-    assert '<p class="outcome-decided head">The banker wins, 8 to 6.</p>' in page
+    assert '<p class="outcome-decided head">The banker wins: 8 against 6.</p>' in page
     assert '<p class="outcome-win">Bet on the banker, $10.00: wins; pay $9.50 after a commission of $0.50.</p>' in page
     assert '<p class="outcome-lose">Bet on the player, $5.00: loses.</p>' in page
     assert '<td class="num">$19.50</td>' in page  # back to the player: the stake and the net winnings
@@ -62,7 +65,7 @@ def test_a_tie_pays_the_tie_bet_and_returns_the_player_and_banker_bets(client, q
         banker_wager="5",
         tie_wager="2",
     )
-    assert "A tie, 9 to 9." in page
+    assert "A tie: both hands total 9." in page
     assert "Bet on a tie, $2.00: wins; pay $16.00." in page  # the licence's 8 to 1
     assert "Bet on the player, $5.00: a push; the stake is returned." in page
     assert "Bet on the banker, $5.00: a push; the stake is returned." in page
@@ -75,7 +78,7 @@ def test_a_baccarat_wager_outside_the_licences_limits_or_before_its_settings_is_
     page = ask(client, event, people["dric"], calc="baccarat", cards="9 9 K K", tie_wager="2")
     assert 'class="refusal"' in page and "The wagers cannot be settled yet" in page and "(T&amp;C 3.5)" in page
     page = ask(client, event, people["dric"], calc="baccarat", cards="9 9 K K")  # the coup alone needs no figure
-    assert "A tie, 9 to 9." in page and 'class="refusal"' not in page
+    assert "A tie: both hands total 9." in page and 'class="refusal"' not in page
     services.game_settings_set(event=event, game="baccarat", entered=QUEBEC_BACCARAT)
     page = ask(client, event, people["dric"], calc="baccarat", cards="9 9 K K", tie_wager="1")
     assert "Bet on a tie: Bets run from $2.00 to $25.00. (T&amp;C 3.5)" in page
@@ -92,6 +95,9 @@ def test_craps_each_bets_state_after_each_roll(client, quebec):
     assert '<p class="outcome-lose">Don&#x27;t pass: loses.</p>' in page
     assert "cannot be withdrawn" in page and "cannot be raised" in page
     assert "1.41%" in page  # pass: 7/495, exact
+    # A come bet's number is its come point, not the shooter's point.
+    page = ask(client, event, people["dric"], calc="craps", rolls="6 8", bets=["come", "dont_come"])
+    assert "waits: the come point is 6" in page and "the point is" not in page
 
 
 def test_blackjack_each_hand_scored_and_settled(client, quebec):
@@ -118,6 +124,100 @@ def test_blackjack_each_hand_scored_and_settled(client, quebec):
     assert '<p class="outcome-lose">Hand 1 loses $5.00.</p>' in page
     # An estimate and its margin, never a bound below zero that reads as the player's edge.
     assert "give or take" in page and "95% confidence" in page
+    # Precise enough to say something: 0.70%, give or take 0.09%, from six million rounds.
+    assert "about 0.70%, give or take 0.09%" in page and re.search(
+        r"6\W000\W000 rounds dealt from six-deck shoes", page
+    )
+
+
+@pytest.mark.parametrize(
+    "dealer, second, action, staked, net",
+    [
+        ("10 8", "8 2 9", "split_double", "$10.00", "$10.00"),  # 19 doubled after the split beats 18
+        ("10 9 ", "8 2 7", "split_double", "$10.00", "-$10.00"),  # 17 doubled loses to 19
+        ("7 10", "8 2 9", "split", "$5.00", "$5.00"),  # drawn, not doubled: the stake as it was
+    ],
+)
+def test_blackjack_a_hand_doubled_after_a_split_is_settled_at_its_doubled_stake(
+    client, quebec, dealer, second, action, staked, net
+):
+    # Blackjack rule 8.1: "the first two (2) cards of any split pair" may be doubled.
+    event, people = quebec.event, quebec.people
+    query = dict(calc="blackjack", dealer=dealer, h1_cards="8 10", h1_wager="5", h1_action="split")
+    query.update(h2_cards=second, h2_wager="5", h2_action=action)
+    page = ask(client, event, people["dric"], **query)
+    assert 'class="refusal"' not in page
+    rows = page.split("<th>Sections applied</th></tr>")[1]
+    second_row = rows.split("<tr>")[2]
+    assert f'<td class="num">{staked}</td><td class="num">{net}</td>' in second_row
+    assert ("Blackjack rule 8.1" in second_row) == (action == "split_double") and "Blackjack rule 9.1" in second_row
+    assert (f'<option value="{action}" selected>') in page  # the form shows what was chosen
+
+
+@pytest.mark.parametrize(
+    "hands",
+    [
+        # The walk's round: hand 1 marked split, hand 2 (its pair's other 8) marked only doubled.
+        {"h1_action": "split", "h2_action": "double"},
+        # One hand alone marked from a split.
+        {"h1_action": "split", "h2_action": ""},
+    ],
+)
+def test_blackjack_a_split_with_one_hand_marked_names_what_is_missing(client, quebec, hands):
+    event, people = quebec.event, quebec.people
+    page = ask(
+        client,
+        event,
+        people["dric"],
+        calc="blackjack",
+        dealer="10 8",
+        h1_cards="8 10",
+        h1_wager="5",
+        h2_cards="8 2 9",
+        h2_wager="5",
+        **hands,
+    )
+    assert "only one hand from a split" in page and "Blackjack rules 9.1, 9.2" in page
+    assert "at most twice" not in page
+
+
+def test_blackjack_insurance_is_in_the_headline_with_the_net(client, quebec):
+    event, people = quebec.event, quebec.people
+    query = dict(calc="blackjack", dealer="A K", h1_cards="10 9", h1_wager="5", h1_insurance="2.50")
+    page = ask(client, event, people["dric"], **query)
+    assert '<p class="outcome-lose">Hand 1 loses $5.00.</p>' in page
+    assert '<p class="outcome-win">Insurance of hand 1 ($2.50) wins: pay $5.00.</p>' in page
+    assert '<p class="outcome-push">Hand 1 with its insurance: the player neither wins nor loses.</p>' in page
+    # The dealer's ace without a ten: the insurance is lost, and the hand's result counted with it.
+    query.update(dealer="A 7", h1_cards="10 10")
+    page = ask(client, event, people["dric"], **query)
+    assert '<p class="outcome-win">Hand 1 wins, pays 1 to 1: pay $5.00.</p>' in page
+    assert '<p class="outcome-lose">Insurance of hand 1 ($2.50) loses $2.50.</p>' in page
+    assert '<p class="outcome-win">Hand 1 with its insurance: the player wins $2.50 in all.</p>' in page
+    query.update(dealer="A 7", h1_cards="10 7")
+    page = ask(client, event, people["dric"], **query)
+    assert '<p class="outcome-lose">Hand 1 with its insurance: the player loses $7.50 in all.</p>' in page
+
+
+def test_french_pages_name_the_bets_and_the_faces_as_the_french_seeds_do(client, quebec):
+    event, people = quebec.event, quebec.people
+    # Seed 004, French: la mise «pass», «don’t pass», «come», «don’t come», «field».
+    page = ask(client, event, people["dric"], lang="fr-ca", calc="craps", rolls="6 8", bets=["pass", "come"])
+    assert "Mise «\u00a0pass\u00a0»" in page and "Mise «\u00a0come\u00a0»" in page
+    assert "la mise «\u00a0come\u00a0» est placée sur le 6" in page
+    assert ">Pass<" not in page and "Don&#x27;t pass" not in page
+    # Seed 000: "les rois, dames et valets": R, D, V typed and shown; J, Q, K still read.
+    page = ask(client, event, people["dric"], lang="fr-ca", calc="baccarat", cards="2 3 4 R 5 9")
+    assert "Banque\u00a0: 3 R 5, total 8." in page
+    page = ask(client, event, people["dric"], lang="fr-ca", calc="baccarat", cards="2 3 4 K 5 9")
+    assert "Banque\u00a0: 3 R 5, total 8." in page
+    page = ask(
+        client, event, people["dric"], lang="fr-ca", calc="blackjack", dealer="6 V 5", h1_cards="D 9", h1_wager="5"
+    )
+    assert "6 V 5" in page and "<td>D 9</td>" in page and 'class="refusal"' not in page
+    # English keeps J, Q, K, and reads the French letters too.
+    page = ask(client, event, people["dric"], calc="blackjack", dealer="6 V 5", h1_cards="D 9", h1_wager="5")
+    assert "Dealer: 6 J 5, 21." in page and "<td>Q 9</td>" in page
 
 
 def test_wheel_payout_from_the_tables_layout(client, quebec):
@@ -148,6 +248,9 @@ def test_wheel_payout_from_the_tables_layout(client, quebec):
         revolutions="2.5",
     )
     assert "No spin: the wheel made fewer than three full revolutions" in page and "Wheel of Fortune rule 8" in page
+    # Not settled: the bet stays on the layout; nothing is said returned to the player.
+    assert "The bet is not settled: it stays on the layout for the spin that counts." in page
+    assert "Nothing is paid, taken or handed back." in page and "returned to the player" not in page
 
 
 @pytest.mark.parametrize(

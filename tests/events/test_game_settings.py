@@ -87,6 +87,9 @@ def test_the_administrator_enters_settings_on_the_games_page(client, quebec_unse
     client.force_login(admin_user)
     page = client.get(url).content.decode()
     assert "Not entered yet" in page and "settings-craps" in page
+    # The labels listed one an item, as they stand on the form, not capitalised mid-sentence.
+    assert "<li>Betting limits</li>" in page and "<li>A winning player bet pays</li>" in page
+    assert "Not entered yet: Betting limits" not in page
     response = client.post(url, {"craps-game": "craps", "craps-min_bet": "1", "craps-max_bet": "10"})
     assert response.status_code == 302
     assert game_rules.limits(event, "craps").max_cents == 1000
@@ -153,7 +156,11 @@ def test_the_dric_sets_a_wheel_layout(client, quebec_unset):
         ("1 1:1\nnot a segment", "is not a segment"),
         ("", "This field is required"),
         # Two segments paying 1:1 and 2:1: the $2 bet pays back one and a half times what it takes in.
-        ("$1 1:1\n$2 2:1", "A bet on $1, $2 would pay back on average all it takes in, or more"),
+        (
+            "$1 1:1\n$2 2:1",
+            "These bets would pay back on average all they take in, or more, leaving the house no advantage: "
+            "the symbol $1, the symbol $2. Put fewer segments of those symbols on the wheel",
+        ),
     ],
 )
 def test_a_layout_that_breaks_the_rules_is_refused_and_changes_nothing(client, quebec_unset, layout, says):
@@ -225,3 +232,38 @@ def test_the_games_page_is_in_everyone_s_navigation(client, quebec_unset):
     page = client.get(reverse("events:tables", args=[event.slug])).content.decode()
     nav = page.split('<nav class="event"', 1)[1].split("</nav>", 1)[0]
     assert f'href="{reverse("events:games", args=[event.slug])}">Games</a>' in nav
+
+
+@pytest.mark.parametrize(
+    "changed, bets, field",
+    [
+        # No commission: the banker bet wins more often than the player bet, paid the same.
+        ({"banker_commission": "0"}, "the banker bet.", "banker_commission"),
+        ({"player_pays": "2:1"}, "the player bet.", "player_pays"),
+        ({"tie_pays": "10:1"}, "the tie bet.", "tie_pays"),
+        ({"banker_commission": "0", "tie_pays": "10:1"}, "the banker bet, the tie bet.", "banker_commission"),
+    ],
+)
+def test_baccarat_settings_that_leave_the_house_no_advantage_are_refused(quebec_unset, changed, bets, field):
+    # The product's rule HOUSE_KEEPS, the one the wheel layouts keep, reused for the licence's settings.
+    event = quebec_unset.event
+    with pytest.raises(RuleViolation) as refused:
+        services.game_settings_set(event=event, game="baccarat", entered={**BACCARAT, **changed})
+    assert refused.value.text.startswith("These bets would pay back on average all they take in, or more")
+    assert bets in refused.value.text and "Raise the banker's commission" in refused.value.text
+    assert refused.value.rule == game_rules.HOUSE_KEEPS and refused.value.field == field
+    assert not GameSettings.objects.filter(event=event, game="baccarat").exists()
+    # The usual figures keep an advantage on every bet, and are kept.
+    services.game_settings_set(event=event, game="baccarat", entered=BACCARAT)
+    assert all(edge > 0 for edge in game_rules.baccarat_house(game_rules.figures(event, "baccarat")).values())
+
+
+def test_a_zero_commission_is_refused_on_the_games_page(client, quebec_unset, admin_user):
+    event = quebec_unset.event
+    client.force_login(admin_user)
+    form = {f"baccarat-{name}": value for name, value in BACCARAT.items() if name != "limits"}
+    form.update({"baccarat-game": "baccarat", "baccarat-min_bet": "2", "baccarat-max_bet": "25"})
+    form["baccarat-banker_commission"] = "0"
+    page = client.post(reverse("events:games", args=[event.slug]), form).content.decode()
+    assert "leaving the house no advantage: the banker bet." in page
+    assert not GameSettings.objects.filter(event=event, game="baccarat").exists()

@@ -67,7 +67,15 @@ EXPECTED = {
     ("CR-1", "en"): ["F-2026-0117", "18+", "Bets from $1.00 to $5.00", "2 to 1", "cannot be withdrawn"],
     ("CR-1", "fr"): ["F-2026-0117", "18+", "Mises de 1,00 $ à 5,00 $", "2 à 1", "ne peuvent être retirées"],
     ("WOF-1", "en"): ["F-2026-0117", "18+", "BETS FROM $1.00 TO $5.00", "8 TO 1", "THREE (3) FULL REVOLUTIONS"],
-    ("WOF-1", "fr"): ["F-2026-0117", "18+", "MISES DE 1,00 $ À 5,00 $", "8 À 1", "TROIS (3) TOURS COMPLETS"],
+    # A symbol painted "$1" is written "1 $" in French.
+    ("WOF-1", "fr"): [
+        "F-2026-0117",
+        "18+",
+        "MISES DE 1,00 $ À 5,00 $",
+        "8 À 1",
+        "TROIS (3) TOURS COMPLETS",
+        "1 $ PAIE 1 À 1",
+    ],
 }
 
 
@@ -76,6 +84,9 @@ def test_each_poster_says_what_the_rules_require(quebec, table, lang):
     read = text(poster(table, lang))
     for words in EXPECTED[(table, lang)]:
         assert words in read, f"{table} {lang}: {words!r} not on the poster"
+    if lang == "fr":
+        assert "$1" not in read and "$2" not in read
+        assert "Pass," not in read and "Don’t pass" not in read  # « pass », as seed 004 writes it
 
 
 def test_the_english_craps_poster_says_the_french_text_rules(quebec):
@@ -126,6 +137,58 @@ def test_each_wheel_sheet_says_its_licence_and_its_place_and_no_rule_is_split(qu
     first = read[0]
     assert "18+" in first and "TABLE WOF-1" in first
     assert any("LAKESIDE FALL FAIR CASINO" in page and "LAKESIDE AGRICULTURAL SOCIETY" in page for page in read)
+
+
+def word_boxes(path: Path):
+    """(word, font size in points, yMax, page) of every word, from pdftotext -bbox; Helvetica and
+    Helvetica-Bold have the same ascent and descent, so the size reads back the same way."""
+    html = subprocess.run(["pdftotext", "-bbox", str(path), "-"], check=True, capture_output=True, text=True).stdout
+    root = ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", html).replace(' xmlns="http://www.w3.org/1999/xhtml"', ""))
+    for number, page in enumerate(root.iter("page"), start=1):
+        for word in page.iter("word"):
+            size = (float(word.get("yMax")) - float(word.get("yMin"))) / BOX_EM
+            yield (word.text or "").replace("\u00a0", " "), size, float(word.get("yMax")), number
+
+
+def test_no_wheel_line_runs_into_the_next_or_the_foot(quebec):
+    """A parenthesis or a comma reaches 0.21 em below its line, and the next line's capitals stand
+    0.718 em above theirs: the baselines are more than 0.928 em apart, on every sheet, the foot
+    included (the French "(1 $)." once touched "PAGE 5 DE 10")."""
+    for lang in ("en", "fr"):
+        lines: dict = {}
+        for _word, size, bottom, page in word_boxes(poster("WOF-1", lang)):
+            lines.setdefault(page, {})[round(bottom, 1)] = size
+        for page, found in lines.items():
+            bottoms = sorted(found)
+            for upper, lower in zip(bottoms, bottoms[1:], strict=False):
+                assert lower - upper > 0.928 * found[lower], f"{lang} page {page}: lines {upper} and {lower} touch"
+
+
+LETTER_TABLES = {"BJ-1": ["3 to 2", "2 to 1", "1 to 1"], "BAC-1": ["8 to 1", "1 to 1"], "CR-1": ["2 to 1", "1 to 1"]}
+LARGE = 24  # pt: what a player reads from the seat
+
+
+@pytest.mark.parametrize("table", sorted(LETTER_TABLES))
+def test_limits_odds_and_18_plus_are_large_on_the_first_page(quebec, table):
+    words = list(word_boxes(poster(table, "en")))
+    large = " ".join(word for word, size, _b, page in words if page == 1 and size >= LARGE)
+    for said in ["18+", "Bets from", "$5.00" if table != "BAC-1" else "$25.00", *LETTER_TABLES[table]]:
+        assert said in large, f"{table}: {said!r} is not {LARGE} pt or more on page 1: {large}"
+    # The rules of play at reading size: nothing under 11 pt (the sections cited), the rules at 13.
+    assert min(size for _w, size, _b, _p in words) >= 10.9
+    rule = next(size for word, size, _b, page in words if page > 1 and word == "the")
+    assert rule >= 12.9
+
+
+@pytest.mark.parametrize("table", sorted(LETTER_TABLES))
+@pytest.mark.parametrize("lang, page_of", [("en", "page {n} of {m}"), ("fr", "page {n} de {m}")])
+def test_every_letter_page_says_its_table_licence_and_place(quebec, table, lang, page_of):
+    read = sheets(poster(table, lang))
+    assert len(read) >= 2 or table == "CR-1"
+    game = {"BJ-1": "Blackjack", "BAC-1": "Baccarat" if lang == "en" else "Baccara", "CR-1": "Craps"}[table]
+    for n, page in enumerate(read, start=1):
+        assert page.startswith(f"{game} — table {table} Licence F-2026-0117 "), page[:80]
+        assert page.endswith(page_of.format(n=n, m=len(read))), page[-80:]
 
 
 def test_the_measure_would_catch_a_small_letter(quebec, tmp_path):
@@ -181,6 +244,8 @@ def test_the_poster_is_served_and_linked_from_the_tables_page(client, quebec):
     assert f"{url}?lang=en" in page and f"{url}?lang=fr" in page
     response = client.get(url, {"lang": "fr"})
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    # Named by the table's code, as the staff know the table, not a number of the database.
+    assert response["Content-Disposition"] == f'inline; filename="poster-{event.slug}-CR-1-fr.pdf"'
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "served-CR-1-fr.pdf").write_bytes(response.content)
     assert "Mises de 1,00 $ à 5,00 $" in text(ARTIFACTS / "served-CR-1-fr.pdf")
@@ -205,7 +270,7 @@ def test_a_poster_waits_for_the_licences_figures(client, quebec):
     response = client.get(reverse("events:poster", args=[event.slug, "CR-1"]), {"lang": "en"}, follow=True)
     page = response.content.decode()
     assert response.redirect_chain[-1][0] == reverse("events:games", args=[event.slug])
-    assert "cannot be printed: the administrator has not entered" in page
+    assert "cannot be printed: the administrator has not entered betting limits for Craps" in page
     with pytest.raises(CommandError, match="has not entered"):
         call_command("poster", "quebec", "CR-1", "--out", "/dev/null")
 

@@ -35,6 +35,31 @@ def test_a_table_is_created_for_an_authorized_game():
     assert table.state == "closed" and table.game_module.name_en == "Blackjack"
 
 
+@pytest.mark.parametrize("again", ["BJ-1", "bj-1", "Bj-1"])
+def test_a_table_code_differing_only_in_case_is_the_same_table_and_refused(again):
+    event = make_event()
+    services.table_create(event=event, code="BJ-1", game="blackjack")
+    with pytest.raises(RuleViolation) as refused:
+        services.table_create(event=event, code=again, game="wheel_of_fortune")
+    said = "already exists" if again == "BJ-1" else f"Table {again} would be confused with table BJ-1"
+    assert said in refused.value.text and "one table per id" in refused.value.text
+    assert [t.code for t in event.tables.all()] == ["BJ-1"]
+    # Another event may use the code, and another code is another table.
+    services.table_create(event=make_event("other"), code="bj-1", game="blackjack")
+    services.table_create(event=event, code="BJ-2", game="blackjack")
+
+
+def test_the_database_keeps_table_codes_unique_whatever_the_case():
+    from django.db import IntegrityError, transaction
+
+    from events.models import GameTable
+
+    event = make_event()
+    GameTable.objects.create(event=event, code="BJ-1", game="blackjack")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        GameTable.objects.create(event=event, code="bj-1", game="blackjack")
+
+
 def test_a_table_for_an_unauthorized_game_is_refused_and_nothing_is_created():
     event = make_event(games=["blackjack"])
     with pytest.raises(RuleViolation) as refused:

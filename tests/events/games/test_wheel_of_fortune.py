@@ -121,10 +121,11 @@ def test_a_win_a_loss_and_no_spin():
     }
     lose = wheel.payout(SMALL, "B", 300, "A", 7.5)
     assert (lose["result"], lose["net_cents"], lose["returned_cents"]) == ("lose", -300, 0)
-    # Rule 8: fewer than three full revolutions is no spin; the bet stands, whatever it landed on.
+    # Rule 8: fewer than three full revolutions is no spin; the bet is not settled (nothing paid,
+    # taken or handed back: it stays on the layout), whatever it landed on.
     for revolutions in (0, 2, 2.99):
         no_spin = wheel.payout(SMALL, "B", 300, "B", revolutions)
-        assert (no_spin["result"], no_spin["net_cents"], no_spin["returned_cents"]) == ("no_spin", 0, 300)
+        assert (no_spin["result"], no_spin["net_cents"], no_spin["returned_cents"]) == ("no_spin", 0, 0)
         assert no_spin["section"] == "Wheel of Fortune rule 8"
     assert wheel.payout(SMALL, "C", 100, "C", 3)["winnings_cents"] == 800
     assert not wheel.spin_counts(2.99) and wheel.spin_counts(3)
