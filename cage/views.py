@@ -32,6 +32,7 @@ from cage.selectors.counts import (
     count_states,
     counted_lines,
     nothing_to_count,
+    runners_to_count,
     standing_counts,
 )
 from cage.selectors.inventory import inventory, table_states
@@ -54,7 +55,6 @@ from cage.slip_types import SLIP_KINDS, VOIDABLE, day_states
 from events.access import READ_ALL, RoleRefused, event_access
 from events.form_input import CheckedInput
 from events.models import GamingDay, Role
-from events.roster import rostered
 from events.rules import RuleViolation
 from reports.daily import day_figures
 
@@ -122,18 +122,15 @@ class CountTask:
 def count_links(day, states=None) -> list[CountTask]:
     """The counts of the nightly close, each a link to a count form already pointed at its place;
     a place whose count of the day stands (after its last movement) is shown done instead, with
-    its expected, counted and over/short. Runners are offered when on the day's roster, holding
-    anything, or already counted that day: not every runner the event ever had."""
+    its expected, counted and over/short. Runners are offered as counts.runners_to_count says: not
+    every runner the event ever had."""
     event = day.event
     links = [("bank_cash", _("Count bank cash (bills and coins)")), ("chip_bank", _("Count the chip bank"))]
     states = states if states is not None else (count_states(day) if day.status != GamingDay.Status.SETUP else {})
-    on_roster = rostered(day, Role.RUNNER)
-    runner_accounts = list(Account.objects.filter(event=event, kind=Account.Kind.RUNNER))
-    held = services.balances(runner_accounts)
-    holding = {a.person_id for a in runner_accounts if any(held.get(a.id, {}).values())}
+    to_count = runners_to_count(day, states)
     for person in event.people.filter(assignments__role=Role.RUNNER).distinct().order_by("name"):
         where = f"runner:{person.code}"
-        if person.pk in on_roster or person.pk in holding or (where in states and states[where].last_count):
+        if where in to_count:
             links.append((where, _("Count runner %(name)s") % {"name": person.name}))
     links.append(("tip_pool", _("Count the tip pool")))
     done = standing_counts(day, states) if day.status != GamingDay.Status.SETUP else {}

@@ -84,13 +84,21 @@ def blind_places(day: GamingDay | None, states: dict[str, CountState] | None = N
     if day is None or day.status != GamingDay.Status.RECONCILING:
         return set()
     states = count_states(day) if states is None else states
-    places = {Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.TIP_POOL}
-    places |= {
-        f"{Account.Kind.RUNNER}:{code}"
-        for code in day.event.people.filter(assignments__role=Role.RUNNER).values_list("code", flat=True)
-    }
-    places |= {code for code, state in states.items() if state.account.kind == Account.Kind.RUNNER}
+    places = {Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.TIP_POOL} | runners_to_count(day, states)
     return {code for code in places if not (code in states and states[code].counted)}
+
+
+def runners_to_count(day: GamingDay, states: dict[str, CountState]) -> set[str]:
+    """The runners' places the nightly close asks to count: a runner on the day's roster, or one
+    whose holdings moved or were counted that day (a runner holds nothing overnight: the close
+    brings each back to zero), not every runner the event ever had. One query."""
+    rostered = day.event.people.filter(shifts__day=day, shifts__role=Role.RUNNER).values_list("code", flat=True)
+    places = {f"{Account.Kind.RUNNER}:{code}" for code in rostered}
+    return places | {
+        code
+        for code, state in states.items()
+        if state.account.kind == Account.Kind.RUNNER and (state.moved or state.last_count)
+    }
 
 
 # The places whose expected balance the day's totals give away: sales and redemptions move bank

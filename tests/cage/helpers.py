@@ -65,15 +65,15 @@ def close_clean_day(cast):
     return services.close_day(day=cast.day, signed=cast.signed(**CLOSE_SIGNED))
 
 
-def roster_dealers(cast, hours=24, *, dealers=("dealer", "dealer2"), start=0):
-    """The cast's dealers on the day's roster, each from `start` o'clock for `hours` hours: the
-    hours a tip payout shares the pool by are held to them (T&C 2.6)."""
+def roster_dealers(cast, hours=24, *, dealers=("dealer", "dealer2"), start=0, role=Role.DEALER):
+    """The cast's dealers (or other people, in `role`) on the day's roster, each from `start`
+    o'clock for `hours` hours: the hours a tip payout shares the pool by are held to them (T&C 2.6)."""
     begins = timezone.make_aware(datetime.datetime.combine(cast.day.date, datetime.time(start)))
     for persona in dealers:
         event_services.shift_add(
             day=cast.day,
             person=getattr(cast, persona),
-            role=Role.DEALER,
+            role=role,
             starts_at=begins,
             ends_at=begins + datetime.timedelta(hours=hours),
         )

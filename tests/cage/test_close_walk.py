@@ -12,8 +12,9 @@ from django.urls import reverse
 from cage import services
 from cage.models import Slip
 from cage.selectors.offered import kinds_offered
+from events.models import Role
 from events.rules import RuleViolation
-from tests.cage.helpers import COUNT_SIGNED, SALE_SIGNED, open_table, stock
+from tests.cage.helpers import COUNT_SIGNED, SALE_SIGNED, open_table, roster_dealers, stock
 from tests.cage.test_blind_counts import BANK_CASH, count, login, reconciling
 from tests.conftest import PIN
 
@@ -220,18 +221,21 @@ def test_the_cage_home_says_the_counts_are_awaited_while_any_place_is_still_blin
     services.table_close(
         day=cast.day, table=cast.bj, chips={"1": 100, "5": 80}, signed=cast.signed(**COUNT_SIGNED_TABLE)
     )
+    # Runner 1 is on the day's roster; runner 2 is not and holds nothing: no count is asked of him.
+    roster_dealers(cast, dealers=("runner",), role=Role.RUNNER)
     services.day_reconcile(day=cast.day)
     cast.day.refresh_from_db()
     count(cast, "bank_cash", cash=104_500)
     count(cast, "chip_bank", chips={"1": 855, "5": 320})
     login(client, cast, "general_cashier")
 
-    # What the close needs is counted; the runners and the (empty) tip pool are still blind, and
-    # so is the inventory's total.
+    # What the close needs is counted; the rostered runner and the (empty) tip pool are still
+    # blind, and so is the inventory's total.
     page = get(client, cast, "cage:home")
     assert "Shown once every count is in" in page
     awaited = element(page, "counts-awaited")
-    assert f"Counts awaited: runner {cast.runner.name}, runner {cast.runner2.name}, tip pool." in awaited
+    assert f"Counts awaited: runner {cast.runner.name}, tip pool." in awaited
+    assert cast.runner2.name not in awaited
     assert "Ready to close" not in page and "Close the day…" not in page
 
     for place in (cast.runner, cast.runner2):
