@@ -398,7 +398,41 @@ def blackjack_round(query) -> Answer:
             }
         )
         outcome += _hand_outcome(hand, answer, result)
-    return Answer(rows=rows, lines=lines, outcome=outcome)
+    # What each player who split takes away in all, first: that is what the DRIC pays.
+    return Answer(rows=rows, lines=lines, outcome=_player_outcomes(hands, settled) + outcome)
+
+
+def _player_outcomes(hands: list[dict], settled: list[dict]) -> list[Outcome]:
+    """What each player with several hands (a split) wins or loses in all, the insurance
+    included: the DRIC pays the player once, not hand by hand."""
+    seats: dict = {}
+    for hand, answer in zip(hands, settled, strict=True):
+        seats.setdefault(hand["seat"], []).append(answer["net_cents"] + answer["insurance_net_cents"])
+    outcome = []
+    for seat, nets in seats.items():
+        if len(nets) < 2:
+            continue
+        net = sum(nets)
+        said = {"seat": seat, "amount": dollars(abs(net))}
+        if seat:
+            texts = (
+                _("The player at seat %(seat)s, all hands together: wins %(amount)s in all."),
+                _("The player at seat %(seat)s, all hands together: loses %(amount)s in all."),
+                _("The player at seat %(seat)s, all hands together: neither wins nor loses."),
+            )
+        else:
+            texts = (
+                _("The player who split, all hands together: wins %(amount)s in all."),
+                _("The player who split, all hands together: loses %(amount)s in all."),
+                _("The player who split, all hands together: neither wins nor loses."),
+            )
+        if net > 0:
+            outcome.append(Outcome(texts[0] % said, "win", head=True))
+        elif net < 0:
+            outcome.append(Outcome(texts[1] % said, "lose", head=True))
+        else:
+            outcome.append(Outcome(texts[2] % said, "push", head=True))
+    return outcome
 
 
 def _hand_outcome(hand: dict, answer: dict, result: str) -> list[Outcome]:
@@ -421,6 +455,8 @@ def _hand_outcome(hand: dict, answer: dict, result: str) -> list[Outcome]:
         outcome.append(Outcome(_("Insurance of hand %(hand)s (%(insurance)s) wins: pay %(amount)s.") % said, "win"))
     else:
         outcome.append(Outcome(_("Insurance of hand %(hand)s (%(insurance)s) loses %(amount)s.") % said, "lose"))
+    if hand["split"]:
+        return outcome  # the insurance of a split is counted once, in the player's total
     net = answer["net_cents"] + insured
     said = {"hand": hand["number"], "amount": dollars(abs(net))}
     if net > 0:

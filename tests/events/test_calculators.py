@@ -199,6 +199,29 @@ def test_blackjack_insurance_is_in_the_headline_with_the_net(client, quebec):
     assert '<p class="outcome-lose">Hand 1 with its insurance: the player loses $7.50 in all.</p>' in page
 
 
+def test_blackjack_a_split_is_insured_once_and_the_player_s_total_is_said(client, quebec):
+    event, people = quebec.event, quebec.people
+    split = dict(
+        calc="blackjack", dealer="A K", h1_cards="8 10", h1_wager="4", h1_action="split", h2_cards="8 9", h2_wager="4"
+    )
+    split["h2_action"] = "split"
+    page = ask(client, event, people["dric"], **split, h1_insurance="2", h2_insurance="2")
+    assert "An insurance is taken once, on the initial wager, before any pair is split" in page
+    assert "Blackjack rule 7.2" in page and "outcome-" not in page
+    page = ask(client, event, people["dric"], **split, h1_insurance="4")
+    assert "An insurance is half the initial wager of $4.00: $4.00 is not." in page
+    page = ask(client, event, people["dric"], **split, h1_insurance="2")
+    # Both hands lose $4 to the dealer's blackjack (9.5); the insurance wins $4 once: -$4 in all.
+    assert '<p class="outcome-win">Insurance of hand 1 ($2.00) wins: pay $4.00.</p>' in page
+    assert '<p class="outcome-lose head">The player who split, all hands together: loses $4.00 in all.</p>' in page
+    assert "with its insurance" not in page
+    # Without insurance: two pushes, nothing in all; a win and a push, $4 in all.
+    page = ask(client, event, people["dric"], **{**split, "dealer": "10 8", "h2_cards": "8 10"})
+    assert '<p class="outcome-push head">The player who split, all hands together: neither wins nor loses.</p>' in page
+    page = ask(client, event, people["dric"], **{**split, "dealer": "10 8", "h1_cards": "8 2 9", "h2_cards": "8 10"})
+    assert '<p class="outcome-win head">The player who split, all hands together: wins $4.00 in all.</p>' in page
+
+
 def test_french_pages_name_the_bets_and_the_faces_as_the_french_seeds_do(client, quebec):
     event, people = quebec.event, quebec.people
     # Seed 004, French: la mise «pass», «don’t pass», «come», «don’t come», «field».
