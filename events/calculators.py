@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy, pgettext
 
 from cage.money import dollars
 
-from . import game_rules
+from . import game_rules, wheel_layouts
 from .game_text import refusal_message, refusal_sentence, section_lazy, section_text
 from .games import baccarat, blackjack, craps, wheel_of_fortune
 from .games.base import Refused, winnings
@@ -503,13 +503,23 @@ def wheel_spin(query, wheels) -> Answer:
         if not re.fullmatch(r"[0-9]{1,3}(?:[.,][0-9]{1,2})?", revolutions_text):
             raise RuleViolation(_("The revolutions are a number, such as 3 or 4.5."), CALCULATOR, field="revolutions")
         revolutions = float(revolutions_text.replace(",", "."))
-        answer = wheel_of_fortune.payout(
-            table.wheel_layout,
-            _text(query, "bet_symbol"),
-            _money(query, "bet"),
-            _text(query, "landed"),
-            revolutions,
+        # Either language's spelling, any case: "5 $" or "joker" for the painted "$5" or "Joker".
+        bet_symbol, landed = (
+            wheel_layouts.find_symbol(table.wheel_layout, _text(query, name)) for name in ("bet_symbol", "landed")
         )
+        known = wheel_layouts.symbols(table.wheel_layout)
+        for name, symbol in (("bet_symbol", bet_symbol), ("landed", landed)):
+            if symbol not in known:
+                raise RuleViolation(
+                    _("%(symbol)s is not on this wheel: its symbols are %(symbols)s.")
+                    % {
+                        "symbol": repr(symbol),
+                        "symbols": ", ".join(game_rules.symbol_text(each) for each in known),
+                    },
+                    section_lazy(wheel_of_fortune.SECTION_LAYOUT),
+                    field=name,
+                )
+        answer = wheel_of_fortune.payout(table.wheel_layout, bet_symbol, _money(query, "bet"), landed, revolutions)
     except (Refused, RuleViolation) as exc:
         return Answer(refusal=_refused(exc))
     if answer["result"] == "win":

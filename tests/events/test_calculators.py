@@ -243,6 +243,39 @@ def test_french_pages_name_the_bets_and_the_faces_as_the_french_seeds_do(client,
     assert "Dealer: 6 J 5, 21." in page and "<td>Q 9</td>" in page
 
 
+@pytest.mark.parametrize("bet_symbol, landed", [("5 $", "$5"), ("5$", "5 $"), (" $5 ", "5 $")])
+def test_wheel_symbols_are_read_in_either_spelling(client, quebec, bet_symbol, landed):
+    page = ask(
+        client,
+        quebec.event,
+        quebec.people["dric"],
+        lang="fr-ca",
+        calc="wheel_of_fortune",
+        wheel="WOF-1",
+        bet_symbol=bet_symbol,
+        bet="5",
+        landed=landed,
+        revolutions="3",
+    )
+    assert "La mise gagne" in page and "25,00 $" in page, page[-3000:]
+
+
+def test_wheel_symbols_are_offered_in_the_reader_s_spelling_and_any_case(client, quebec):
+    from events.models import GameTable
+    from events.wheel_layouts import parse
+
+    table = GameTable.objects.get(event=quebec.event, code="WOF-1")
+    table.wheel_layout = parse("\n".join(["$1 1:1"] * 20 + ["$5 5:1", "Joker 8:1"]))
+    table.save()
+    query = dict(calc="wheel_of_fortune", wheel="WOF-1", bet="5", revolutions="3")
+    page = ask(client, quebec.event, quebec.people["dric"], lang="fr-ca", **query, bet_symbol="joker", landed="JOKER")
+    assert "La mise gagne" in page and "40,00 $" in page
+    # A choice list, labelled as the reader writes the symbols; the one chosen kept selected.
+    assert '<option value="$5">5 $</option>' in page and '<option value="Joker" selected>Joker</option>' in page
+    page = ask(client, quebec.event, quebec.people["dric"], lang="fr-ca", **query, bet_symbol="7 $", landed="5 $")
+    assert "&#x27;7 $&#x27; n’est pas sur cette roue\u00a0: ses symboles sont 1 $, 5 $, Joker." in page
+
+
 def test_wheel_payout_from_the_tables_layout(client, quebec):
     event, people = quebec.event, quebec.people
     page = ask(
