@@ -274,14 +274,29 @@ def craps_rolls(query, *, limits=None) -> Answer:
                     _("%(roll)s is not a total of the dice.") % {"roll": repr(word)[:20]}, CALCULATOR, field="rolls"
                 )
             rolls.append(int(word))
-        bets = [bet for bet in query.getlist("bets") if bet in CRAPS_BETS] or list(CRAPS_BETS)
-        wager = _money(query, "wager", required=False)
-        if wager is not None and limits is not None:
-            refusal = craps.GAME.check_bet(wager, limits=(limits.min_cents, limits.max_cents))
-            if refusal is not None:
-                return Answer(refusal=refusal_sentence(refusal))
-        for bet in bets:
+        # Each bet its own wager: a $10 pass and a $5 field are settled together; a bet left
+        # empty is not bet.
+        wagers = {bet: _money(query, f"{bet}_wager", required=False) for bet in CRAPS_BETS}
+        wagers = {bet: cents for bet, cents in wagers.items() if cents is not None}
+        bets = list(wagers)
+        for bet in bets or list(CRAPS_BETS):
             craps.settle(bet, rolls)  # every total is checked, even after the bet is decided
+        if not wagers:
+            raise RuleViolation(
+                _("Enter the wager of each bet on the table: no bet has a wager, so there is nothing to settle."),
+                CALCULATOR,
+                field="pass_wager",
+            )
+        for bet, cents in wagers.items():
+            if limits is None:
+                break
+            refusal = craps.GAME.check_bet(cents, limits=(limits.min_cents, limits.max_cents))
+            if refusal is not None:
+                raise RuleViolation(
+                    _("%(bet)s: %(refusal)s") % {"bet": CRAPS_BETS[bet], "refusal": refusal_message(refusal)},
+                    section_lazy(refusal.section),
+                    field=f"{bet}_wager",
+                )
         states = {bet: craps.settle_each_roll(bet, rolls) for bet in bets}
     except (Refused, RuleViolation) as exc:
         return Answer(refusal=_refused(exc))
@@ -298,9 +313,8 @@ def craps_rolls(query, *, limits=None) -> Answer:
                 text = _waits(bet, state["point"])
             if state["pays"]:
                 text = _("%(result)s, pays %(odds)s") % {"result": text, "odds": game_rules.odds_words(state["pays"])}
-                if wager is not None:
-                    paid = winnings(wager, tuple(int(x) for x in state["pays"].split(":")))
-                    text = _("%(result)s: %(amount)s") % {"result": text, "amount": dollars(paid)}
+                paid = winnings(wagers[bet], tuple(int(x) for x in state["pays"].split(":")))
+                text = _("%(result)s: %(amount)s") % {"result": text, "amount": dollars(paid)}
             cells.append(text)
         rows.append({"roll": n + 1, "total": total, "cells": cells})
     outcome = []
@@ -311,11 +325,14 @@ def craps_rolls(query, *, limits=None) -> Answer:
             text = _waits(bet, last["point"])
         if last["pays"]:
             text = _("%(result)s, pays %(odds)s") % {"result": text, "odds": game_rules.odds_words(last["pays"])}
-            if wager is not None:
-                paid = winnings(wager, tuple(int(x) for x in last["pays"].split(":")))
-                text = _("%(result)s: pay %(amount)s") % {"result": text, "amount": dollars(paid)}
+            paid = winnings(wagers[bet], tuple(int(x) for x in last["pays"].split(":")))
+            text = _("%(result)s: pay %(amount)s") % {"result": text, "amount": dollars(paid)}
         outcome.append(
-            Outcome(_("%(bet)s: %(result)s.") % {"bet": CRAPS_BETS[bet], "result": text}, _kind(last["result"]))
+            Outcome(
+                _("%(bet)s, %(stake)s: %(result)s.")
+                % {"bet": CRAPS_BETS[bet], "stake": dollars(wagers[bet]), "result": text},
+                _kind(last["result"]),
+            )
         )
     lines = []
     for bet in bets:
@@ -345,8 +362,8 @@ def _waits(bet: str, point: int) -> str:
 
 
 def craps_headers(query) -> list[str]:
-    bets = [bet for bet in query.getlist("bets") if bet in CRAPS_BETS] or list(CRAPS_BETS)
-    return [str(CRAPS_BETS[bet]) for bet in bets]
+    """The columns of the bets that were given a wager, in the order of the form."""
+    return [str(CRAPS_BETS[bet]) for bet in CRAPS_BETS if query.get(f"{bet}_wager", "").strip()]
 
 
 # --- blackjack (seed 001, Blackjack rules of play) ---------------------------------------------

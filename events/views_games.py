@@ -199,7 +199,10 @@ def calculators(request, slug):
         "event": event,
         "sections": sections,
         "tie_reading": calc.TIE_READING,
-        "craps_bets": [(code, label, code in query.getlist("bets")) for code, label in calc.CRAPS_BETS.items()],
+        "craps_bets": [
+            (code, code.replace("_", "-"), label, query.get(f"{code}_wager", "") if asked == "craps" else "")
+            for code, label in calc.CRAPS_BETS.items()
+        ],
         "craps_headers": calc.craps_headers(query) if asked == "craps" else [],
         "wheels": [
             {

@@ -87,17 +87,27 @@ def test_a_baccarat_wager_outside_the_licences_limits_or_before_its_settings_is_
 def test_craps_each_bets_state_after_each_roll(client, quebec):
     event, people = quebec.event, quebec.people
     page = ask(
-        client, event, people["dric"], calc="craps", rolls="6 8 6", bets=["pass", "dont_pass", "field"], wager="5"
+        client, event, people["dric"], calc="craps", rolls="6 8 6", pass_wager="5", dont_pass_wager="5", field_wager="5"
     )
     assert "waits: the point is 6" in page
     assert "wins, pays 1 to 1: $5.00" in page  # pass, on the point
-    assert '<p class="outcome-win">Pass: wins, pays 1 to 1: pay $5.00.</p>' in page
-    assert '<p class="outcome-lose">Don&#x27;t pass: loses.</p>' in page
+    assert '<p class="outcome-win">Pass, $5.00: wins, pays 1 to 1: pay $5.00.</p>' in page
+    assert '<p class="outcome-lose">Don&#x27;t pass, $5.00: loses.</p>' in page
     assert "cannot be withdrawn" in page and "cannot be raised" in page
     assert "1.41%" in page  # pass: 7/495, exact
     # A come bet's number is its come point, not the shooter's point.
-    page = ask(client, event, people["dric"], calc="craps", rolls="6 8", bets=["come", "dont_come"])
+    page = ask(client, event, people["dric"], calc="craps", rolls="6 8", come_wager="1", dont_come_wager="1")
     assert "waits: the come point is 6" in page and "the point is" not in page
+
+
+def test_craps_each_bet_settled_at_its_own_wager(client, quebec):
+    # The walk's table: a $5 pass and a $2 field, a 7 then nothing more: both decided on the roll.
+    page = ask(client, quebec.event, quebec.people["dric"], calc="craps", rolls="11", pass_wager="5", field_wager="2")
+    assert '<p class="outcome-win">Pass, $5.00: wins, pays 1 to 1: pay $5.00.</p>' in page
+    assert '<p class="outcome-win">Field, $2.00: wins, pays 1 to 1: pay $2.00.</p>' in page
+    assert '<th class="num">Total</th><th>Pass</th><th>Field</th></tr>' in page  # the bets made, no others
+    # The wagers typed stay in their fields.
+    assert 'name="pass_wager" value="5"' in page and 'name="come_wager" value=""' in page
 
 
 def test_blackjack_each_hand_scored_and_settled(client, quebec):
@@ -225,7 +235,7 @@ def test_blackjack_a_split_is_insured_once_and_the_player_s_total_is_said(client
 def test_french_pages_name_the_bets_and_the_faces_as_the_french_seeds_do(client, quebec):
     event, people = quebec.event, quebec.people
     # Seed 004, French: la mise «pass», «don’t pass», «come», «don’t come», «field».
-    page = ask(client, event, people["dric"], lang="fr-ca", calc="craps", rolls="6 8", bets=["pass", "come"])
+    page = ask(client, event, people["dric"], lang="fr-ca", calc="craps", rolls="6 8", pass_wager="1", come_wager="1")
     assert "Mise «\u00a0pass\u00a0»" in page and "Mise «\u00a0come\u00a0»" in page
     assert "la mise «\u00a0come\u00a0» est placée sur le 6" in page
     assert ">Pass<" not in page and "Don&#x27;t pass" not in page
@@ -317,7 +327,8 @@ def test_wheel_payout_from_the_tables_layout(client, quebec):
         ({"calc": "craps", "rolls": "6 13"}, "not a total of two dice"),
         ({"calc": "craps", "rolls": "six"}, "is not a total of the dice"),
         # The licence's craps limits in the fixture: $1 to $5.
-        ({"calc": "craps", "rolls": "7", "wager": "500"}, "Bets run from $1.00 to $5.00"),
+        ({"calc": "craps", "rolls": "7", "field_wager": "500"}, "Field: Bets run from $1.00 to $5.00"),
+        ({"calc": "craps", "rolls": "7"}, "no bet has a wager, so there is nothing to settle"),
         ({"calc": "blackjack", "dealer": "6 10", "h1_cards": "10 9", "h1_wager": "9"}, "Bets run from $1.00 to $5.00"),
         ({"calc": "blackjack", "dealer": "A 10", "h1_cards": "10 9", "h1_wager": "4", "h1_insurance": "1"}, "half"),
         ({"calc": "blackjack", "dealer": "6", "h1_cards": "10 9", "h1_wager": "five"}, "five"),
@@ -398,11 +409,11 @@ def test_the_dric_finds_it_in_the_navigation(client, quebec):
 
 def test_a_bad_total_after_the_field_is_decided_is_still_refused(client, quebec):
     event, people = quebec.event, quebec.people
-    page = ask(client, event, people["dric"], calc="craps", rolls="4 13", bets=["field"])
+    page = ask(client, event, people["dric"], calc="craps", rolls="4 13", field_wager="1")
     assert "13 is not a total of two dice" in page
 
 
 def test_a_wager_with_a_decimal_comma_is_read_as_french_writes_it(client, quebec):
     event, people = quebec.event, quebec.people
-    page = ask(client, event, people["dric"], lang="fr-ca", calc="craps", rolls="7", bets=["pass"], wager="2,50")
+    page = ask(client, event, people["dric"], lang="fr-ca", calc="craps", rolls="7", pass_wager="2,50")
     assert "2,50" in page and "n’est pas" not in page
