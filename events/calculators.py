@@ -188,12 +188,7 @@ def baccarat_coup(query, *, figures: dict | None = None) -> Answer:
             lines.append(
                 _("The player's first two cards total %(total)s: the player stands.") % {"total": first_player}
             )
-        if coup["banker_drew"]:
-            lines.append(_("The banker's first two cards total %(total)s: the banker draws.") % {"total": first_banker})
-        else:
-            lines.append(
-                _("The banker's first two cards total %(total)s: the banker stands.") % {"total": first_banker}
-            )
+        lines.append(_banker_reason(coup, first_banker, section))
     lines.append(_("Winner: %(winner)s.") % {"winner": WINNERS[coup["winner"]]})
     if used < len(cards):
         lines.append(_("The coup used the first %(used)s cards; the others are not read.") % {"used": used})
@@ -254,6 +249,65 @@ def baccarat_coup(query, *, figures: dict | None = None) -> Answer:
         lines.append(str(TIE_READING))
     lines.append(_("Section applied: %(section)s.") % {"section": section})
     return Answer(lines=lines, rows=rows, outcome=outcome)
+
+
+def _banker_reason(coup: dict, banker_total: int, section: str) -> str:
+    """Why the banker drew or stood, as section 37's table decides it: by the banker's total
+    alone, or by it and the player's third card."""
+    said = {"total": banker_total, "section": section}
+    drew = coup["banker_drew"]
+    if not coup["player_drew"]:
+        if drew:
+            return (
+                _(
+                    "The banker, with %(total)s, draws: the player took no third card, and the banker then draws on 0 "
+                    "to 5 (%(section)s)."
+                )
+                % said
+            )
+        return (
+            _(
+                "The banker, with %(total)s, stands: the player took no third card, and the banker then stands on 6 "
+                "or 7 (%(section)s)."
+            )
+            % said
+        )
+    if banker_total <= 2:
+        return (
+            _(
+                "The banker, with %(total)s, draws: with 0, 1 or 2 the banker draws, whatever the player's third card "
+                "(%(section)s)."
+            )
+            % said
+        )
+    if banker_total == 7:
+        return (
+            _("The banker, with 7, stands: with 7 the banker stands, whatever the player's third card (%(section)s).")
+            % said
+        )
+    third = coup["player"][2]
+    said.update(card=card_labels([third]), value=baccarat.value(third))
+    if str(said["value"]) == third:
+        if drew:
+            return (
+                _("The banker, with %(total)s, draws because the player's third card is %(card)s (%(section)s).") % said
+            )
+        return _("The banker, with %(total)s, stands because the player's third card is %(card)s (%(section)s).") % said
+    if drew:
+        return (
+            _(
+                "The banker, with %(total)s, draws because the player's third card is %(card)s, which counts %(value)s "
+                "(%(section)s)."
+            )
+            % said
+        )
+    return (
+        _(
+            "The banker, with %(total)s, stands because the player's third card is %(card)s, which counts %(value)s "
+            "(%(section)s)."
+        )
+        % said
+    )
 
 
 # --- craps (S-13.1, r. 3, s. 95.14) -------------------------------------------------------------

@@ -25,7 +25,8 @@ def test_baccarat_both_hands_the_draws_and_the_winner(client, quebec):
     event, people = quebec.event, quebec.people
     page = ask(client, event, people["dric"], calc="baccarat", cards="2 3 4 K 5 9")
     assert "Player: 2 4, total 6." in page and "Banker: 3 K 5, total 8." in page
-    assert "the player stands" in page and "the banker draws" in page
+    assert "the player stands" in page
+    assert "The banker, with 3, draws: the player took no third card, and the banker then draws on 0 to 5" in page
     assert "Winner: Banker." in page and "S-13.1, r. 3, s. 37" in page
     assert "The coup used the first 5 cards" in page
     page = ask(client, event, people["dric"], calc="baccarat", cards="2 3 K K 5 9")
@@ -34,6 +35,21 @@ def test_baccarat_both_hands_the_draws_and_the_winner(client, quebec):
     assert "The player wins: 7 against 2." in page  # totals, never "7 to 2", which reads as odds
     # The house advantage under the licence's settings, exact: the banker's 1.06%.
     assert "1.06%" in page and "Exact enumeration." in page
+
+
+@pytest.mark.parametrize(
+    "cards, says",
+    [
+        ("2 2 3 2 6 5", "The banker, with 4, draws because the player's third card is 6 (S-13.1, r. 3, s. 37)."),
+        ("2 2 3 3 K", "The banker, with 5, stands because the player's third card is K, which counts 0 (S-13.1"),
+        ("2 K 3 2 4 9", "The banker, with 2, draws: with 0, 1 or 2 the banker draws, whatever the player's third"),
+        ("2 K 3 7 4", "The banker, with 7, stands: with 7 the banker stands, whatever the player's third card"),
+        ("7 3 K 3", "The banker, with 6, stands: the player took no third card, and the banker then stands on 6"),
+    ],
+)
+def test_baccarat_says_why_the_banker_draws_or_stands(client, quebec, cards, says):
+    page = ask(client, quebec.event, quebec.people["dric"], calc="baccarat", cards=cards)
+    assert says.replace("'", "&#x27;") in page, page[page.find("workings") :][:800]
 
 
 def test_baccarat_natural_stops_the_coup(client, quebec):
