@@ -284,6 +284,7 @@ def test_wheel_symbols_are_read_in_either_spelling(client, quebec, bet_symbol, l
         revolutions="3",
     )
     assert "La mise gagne" in page and "25,00 $" in page, page[-3000:]
+    assert "Paiement\u00a0: 25,00\u00a0$" in page and "Rentrée" not in page  # the pay-off, not the seed's cap
 
 
 def test_wheel_symbols_are_offered_in_the_reader_s_spelling_and_any_case(client, quebec):
