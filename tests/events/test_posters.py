@@ -43,7 +43,14 @@ def text(path: Path) -> str:
 # What each poster must say, in each language: licence, limits, odds, age, and words of the rules.
 EXPECTED = {
     ("BJ-1", "en"): ["F-2026-0117", "18+", "Bets from $1.00 to $5.00", "3 to 2", "2 to 1", "six (6) decks of cards"],
-    ("BJ-1", "fr"): ["F-2026-0117", "18+", "Mises de 1,00 $ à 5,00 $", "3 à 2", "2 à 1", "Six (6) jeux de cartes"],
+    ("BJ-1", "fr"): [
+        "Licence nº F-2026-0117",
+        "18+",
+        "Mises de 1,00 $ à 5,00 $",
+        "3 à 2",
+        "2 à 1",
+        "Six (6) jeux de cartes",
+    ],
     ("BAC-1", "en"): [
         "F-2026-0117",
         "18+",
