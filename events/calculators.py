@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy, pgettext
 
 from cage.money import dollars
 
-from . import game_rules
+from . import game_rules, wheel_layouts
 from .game_text import refusal_message, refusal_sentence, section_lazy, section_text
 from .games import baccarat, blackjack, craps, wheel_of_fortune
 from .games.base import Refused, winnings
@@ -188,12 +188,7 @@ def baccarat_coup(query, *, figures: dict | None = None) -> Answer:
             lines.append(
                 _("The player's first two cards total %(total)s: the player stands.") % {"total": first_player}
             )
-        if coup["banker_drew"]:
-            lines.append(_("The banker's first two cards total %(total)s: the banker draws.") % {"total": first_banker})
-        else:
-            lines.append(
-                _("The banker's first two cards total %(total)s: the banker stands.") % {"total": first_banker}
-            )
+        lines.append(_banker_reason(coup, first_banker, section))
     lines.append(_("Winner: %(winner)s.") % {"winner": WINNERS[coup["winner"]]})
     if used < len(cards):
         lines.append(_("The coup used the first %(used)s cards; the others are not read.") % {"used": used})
@@ -256,6 +251,65 @@ def baccarat_coup(query, *, figures: dict | None = None) -> Answer:
     return Answer(lines=lines, rows=rows, outcome=outcome)
 
 
+def _banker_reason(coup: dict, banker_total: int, section: str) -> str:
+    """Why the banker drew or stood, as section 37's table decides it: by the banker's total
+    alone, or by it and the player's third card."""
+    said = {"total": banker_total, "section": section}
+    drew = coup["banker_drew"]
+    if not coup["player_drew"]:
+        if drew:
+            return (
+                _(
+                    "The banker, with %(total)s, draws: the player took no third card, and the banker then draws on 0 "
+                    "to 5 (%(section)s)."
+                )
+                % said
+            )
+        return (
+            _(
+                "The banker, with %(total)s, stands: the player took no third card, and the banker then stands on 6 "
+                "or 7 (%(section)s)."
+            )
+            % said
+        )
+    if banker_total <= 2:
+        return (
+            _(
+                "The banker, with %(total)s, draws: with 0, 1 or 2 the banker draws, whatever the player's third card "
+                "(%(section)s)."
+            )
+            % said
+        )
+    if banker_total == 7:
+        return (
+            _("The banker, with 7, stands: with 7 the banker stands, whatever the player's third card (%(section)s).")
+            % said
+        )
+    third = coup["player"][2]
+    said.update(card=card_labels([third]), value=baccarat.value(third))
+    if str(said["value"]) == third:
+        if drew:
+            return (
+                _("The banker, with %(total)s, draws because the player's third card is %(card)s (%(section)s).") % said
+            )
+        return _("The banker, with %(total)s, stands because the player's third card is %(card)s (%(section)s).") % said
+    if drew:
+        return (
+            _(
+                "The banker, with %(total)s, draws because the player's third card is %(card)s, which counts %(value)s "
+                "(%(section)s)."
+            )
+            % said
+        )
+    return (
+        _(
+            "The banker, with %(total)s, stands because the player's third card is %(card)s, which counts %(value)s "
+            "(%(section)s)."
+        )
+        % said
+    )
+
+
 # --- craps (S-13.1, r. 3, s. 95.14) -------------------------------------------------------------
 
 
@@ -274,14 +328,29 @@ def craps_rolls(query, *, limits=None) -> Answer:
                     _("%(roll)s is not a total of the dice.") % {"roll": repr(word)[:20]}, CALCULATOR, field="rolls"
                 )
             rolls.append(int(word))
-        bets = [bet for bet in query.getlist("bets") if bet in CRAPS_BETS] or list(CRAPS_BETS)
-        wager = _money(query, "wager", required=False)
-        if wager is not None and limits is not None:
-            refusal = craps.GAME.check_bet(wager, limits=(limits.min_cents, limits.max_cents))
-            if refusal is not None:
-                return Answer(refusal=refusal_sentence(refusal))
-        for bet in bets:
+        # Each bet its own wager: a $10 pass and a $5 field are settled together; a bet left
+        # empty is not bet.
+        wagers = {bet: _money(query, f"{bet}_wager", required=False) for bet in CRAPS_BETS}
+        wagers = {bet: cents for bet, cents in wagers.items() if cents is not None}
+        bets = list(wagers)
+        for bet in bets or list(CRAPS_BETS):
             craps.settle(bet, rolls)  # every total is checked, even after the bet is decided
+        if not wagers:
+            raise RuleViolation(
+                _("Enter the wager of each bet on the table: no bet has a wager, so there is nothing to settle."),
+                CALCULATOR,
+                field="pass_wager",
+            )
+        for bet, cents in wagers.items():
+            if limits is None:
+                break
+            refusal = craps.GAME.check_bet(cents, limits=(limits.min_cents, limits.max_cents))
+            if refusal is not None:
+                raise RuleViolation(
+                    _("%(bet)s: %(refusal)s") % {"bet": CRAPS_BETS[bet], "refusal": refusal_message(refusal)},
+                    section_lazy(refusal.section),
+                    field=f"{bet}_wager",
+                )
         states = {bet: craps.settle_each_roll(bet, rolls) for bet in bets}
     except (Refused, RuleViolation) as exc:
         return Answer(refusal=_refused(exc))
@@ -298,9 +367,8 @@ def craps_rolls(query, *, limits=None) -> Answer:
                 text = _waits(bet, state["point"])
             if state["pays"]:
                 text = _("%(result)s, pays %(odds)s") % {"result": text, "odds": game_rules.odds_words(state["pays"])}
-                if wager is not None:
-                    paid = winnings(wager, tuple(int(x) for x in state["pays"].split(":")))
-                    text = _("%(result)s: %(amount)s") % {"result": text, "amount": dollars(paid)}
+                paid = winnings(wagers[bet], tuple(int(x) for x in state["pays"].split(":")))
+                text = _("%(result)s: %(amount)s") % {"result": text, "amount": dollars(paid)}
             cells.append(text)
         rows.append({"roll": n + 1, "total": total, "cells": cells})
     outcome = []
@@ -311,11 +379,14 @@ def craps_rolls(query, *, limits=None) -> Answer:
             text = _waits(bet, last["point"])
         if last["pays"]:
             text = _("%(result)s, pays %(odds)s") % {"result": text, "odds": game_rules.odds_words(last["pays"])}
-            if wager is not None:
-                paid = winnings(wager, tuple(int(x) for x in last["pays"].split(":")))
-                text = _("%(result)s: pay %(amount)s") % {"result": text, "amount": dollars(paid)}
+            paid = winnings(wagers[bet], tuple(int(x) for x in last["pays"].split(":")))
+            text = _("%(result)s: pay %(amount)s") % {"result": text, "amount": dollars(paid)}
         outcome.append(
-            Outcome(_("%(bet)s: %(result)s.") % {"bet": CRAPS_BETS[bet], "result": text}, _kind(last["result"]))
+            Outcome(
+                _("%(bet)s, %(stake)s: %(result)s.")
+                % {"bet": CRAPS_BETS[bet], "stake": dollars(wagers[bet]), "result": text},
+                _kind(last["result"]),
+            )
         )
     lines = []
     for bet in bets:
@@ -345,8 +416,8 @@ def _waits(bet: str, point: int) -> str:
 
 
 def craps_headers(query) -> list[str]:
-    bets = [bet for bet in query.getlist("bets") if bet in CRAPS_BETS] or list(CRAPS_BETS)
-    return [str(CRAPS_BETS[bet]) for bet in bets]
+    """The columns of the bets that were given a wager, in the order of the form."""
+    return [str(CRAPS_BETS[bet]) for bet in CRAPS_BETS if query.get(f"{bet}_wager", "").strip()]
 
 
 # --- blackjack (seed 001, Blackjack rules of play) ---------------------------------------------
@@ -398,7 +469,41 @@ def blackjack_round(query) -> Answer:
             }
         )
         outcome += _hand_outcome(hand, answer, result)
-    return Answer(rows=rows, lines=lines, outcome=outcome)
+    # What each player who split takes away in all, first: that is what the DRIC pays.
+    return Answer(rows=rows, lines=lines, outcome=_player_outcomes(hands, settled) + outcome)
+
+
+def _player_outcomes(hands: list[dict], settled: list[dict]) -> list[Outcome]:
+    """What each player with several hands (a split) wins or loses in all, the insurance
+    included: the DRIC pays the player once, not hand by hand."""
+    seats: dict = {}
+    for hand, answer in zip(hands, settled, strict=True):
+        seats.setdefault(hand["seat"], []).append(answer["net_cents"] + answer["insurance_net_cents"])
+    outcome = []
+    for seat, nets in seats.items():
+        if len(nets) < 2:
+            continue
+        net = sum(nets)
+        said = {"seat": seat, "amount": dollars(abs(net))}
+        if seat:
+            texts = (
+                _("The player at seat %(seat)s, all hands together: wins %(amount)s in all."),
+                _("The player at seat %(seat)s, all hands together: loses %(amount)s in all."),
+                _("The player at seat %(seat)s, all hands together: neither wins nor loses."),
+            )
+        else:
+            texts = (
+                _("The player who split, all hands together: wins %(amount)s in all."),
+                _("The player who split, all hands together: loses %(amount)s in all."),
+                _("The player who split, all hands together: neither wins nor loses."),
+            )
+        if net > 0:
+            outcome.append(Outcome(texts[0] % said, "win", head=True))
+        elif net < 0:
+            outcome.append(Outcome(texts[1] % said, "lose", head=True))
+        else:
+            outcome.append(Outcome(texts[2] % said, "push", head=True))
+    return outcome
 
 
 def _hand_outcome(hand: dict, answer: dict, result: str) -> list[Outcome]:
@@ -421,6 +526,8 @@ def _hand_outcome(hand: dict, answer: dict, result: str) -> list[Outcome]:
         outcome.append(Outcome(_("Insurance of hand %(hand)s (%(insurance)s) wins: pay %(amount)s.") % said, "win"))
     else:
         outcome.append(Outcome(_("Insurance of hand %(hand)s (%(insurance)s) loses %(amount)s.") % said, "lose"))
+    if hand["split"]:
+        return outcome  # the insurance of a split is counted once, in the player's total
     net = answer["net_cents"] + insured
     said = {"hand": hand["number"], "amount": dollars(abs(net))}
     if net > 0:
@@ -467,13 +574,23 @@ def wheel_spin(query, wheels) -> Answer:
         if not re.fullmatch(r"[0-9]{1,3}(?:[.,][0-9]{1,2})?", revolutions_text):
             raise RuleViolation(_("The revolutions are a number, such as 3 or 4.5."), CALCULATOR, field="revolutions")
         revolutions = float(revolutions_text.replace(",", "."))
-        answer = wheel_of_fortune.payout(
-            table.wheel_layout,
-            _text(query, "bet_symbol"),
-            _money(query, "bet"),
-            _text(query, "landed"),
-            revolutions,
+        # Either language's spelling, any case: "5 $" or "joker" for the painted "$5" or "Joker".
+        bet_symbol, landed = (
+            wheel_layouts.find_symbol(table.wheel_layout, _text(query, name)) for name in ("bet_symbol", "landed")
         )
+        known = wheel_layouts.symbols(table.wheel_layout)
+        for name, symbol in (("bet_symbol", bet_symbol), ("landed", landed)):
+            if symbol not in known:
+                raise RuleViolation(
+                    _("%(symbol)s is not on this wheel: its symbols are %(symbols)s.")
+                    % {
+                        "symbol": repr(symbol),
+                        "symbols": ", ".join(game_rules.symbol_text(each) for each in known),
+                    },
+                    section_lazy(wheel_of_fortune.SECTION_LAYOUT),
+                    field=name,
+                )
+        answer = wheel_of_fortune.payout(table.wheel_layout, bet_symbol, _money(query, "bet"), landed, revolutions)
     except (Refused, RuleViolation) as exc:
         return Answer(refusal=_refused(exc))
     if answer["result"] == "win":

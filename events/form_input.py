@@ -22,7 +22,7 @@ from django import forms
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
-INPUT_RULE = _("form input")
+INPUT_RULE = _("what the forms accept")
 LONGEST_UNBOUNDED = 1000
 # What a number, a date or a time is written with.
 NUMBER_CHARACTERS = re.compile(r"[0-9 .,:T\-]*")

@@ -267,7 +267,11 @@ class GameSettingsForm(CheckedInput, forms.Form):
                 self.fields["max_bet"].widget.attrs["placeholder"] = f"{high / 100:.2f}"
             elif setting.kind == "odds":
                 self.fields[setting.name] = forms.CharField(
-                    label=label, max_length=12, help_text=_("As to:per, such as 8:1.")
+                    label=label,
+                    max_length=12,
+                    # The bet's own usual odds as the example: 8:1 beside the player bet misled.
+                    help_text=_("Two whole numbers, to:per, such as %(example)s.")
+                    % {"example": "{}:{}".format(*setting.typical)},
                 )
                 self.fields[setting.name].widget.attrs["placeholder"] = "{}:{}".format(*setting.typical)
             elif setting.kind == "count":

@@ -53,21 +53,34 @@ SMALLEST_GLYPH_EM = 0.703  # Helvetica-Bold's shortest capital or digit, in ems
 POSTED = "T&C 1.4.2, 1.4.3, 3.5"
 
 # The rules of play at a size read at arm's length, a step back from the table; the figures a
-# player reads from the seat (limits, odds, 18+) at LARGE or more on the first page.
+# player reads from a few metres away (T&C 1.4.2, 3.5: "easily seen by the players") larger on
+# the first page: 18+ and the limits at LARGE or more (capitals of about 10 mm), the odds at
+# ODDS (about 8 mm). 42 pt keeps "Bets from $2.00 to $25.00" on one line of a letter page.
 BODY = ParagraphStyle("poster-body", fontName="Helvetica", fontSize=13, leading=17, textColor=BLACK, spaceAfter=6)
-LARGE = 26  # pt: about 9 mm capitals, read across a table
+LARGE = 42  # pt
+ODDS = 32  # pt
 SMALL = ParagraphStyle("poster-small", parent=BODY, fontSize=11, leading=13, spaceAfter=2)
-LIMITS = ParagraphStyle("poster-limits", parent=BODY, fontName="Helvetica-Bold", fontSize=LARGE, leading=LARGE * 1.2)
+LIMITS = ParagraphStyle("poster-limits", parent=BODY, fontName="Helvetica-Bold", fontSize=LARGE, leading=LARGE * 1.15)
 LARGE_HEADING = ParagraphStyle(
-    "poster-large-heading", parent=LIMITS, textColor=RED, spaceBefore=10, spaceAfter=4, keepWithNext=1
+    "poster-large-heading",
+    parent=LIMITS,
+    fontSize=ODDS,
+    leading=ODDS * 1.15,
+    textColor=RED,
+    spaceBefore=6,
+    spaceAfter=0,
+    keepWithNext=1,
 )
-ODDS_LINE = ParagraphStyle("poster-odds", parent=LIMITS, spaceAfter=0)
-TITLE = ParagraphStyle("poster-title", parent=BODY, fontName="Helvetica-Bold", fontSize=34, leading=40, textColor=RED)
+ODDS_LINE = ParagraphStyle("poster-odds", parent=LIMITS, fontSize=ODDS, leading=ODDS * 1.1, spaceAfter=0)
+# The title repeats the head of every page: it need not take the first page's room.
+TITLE = ParagraphStyle("poster-title", parent=BODY, fontName="Helvetica-Bold", fontSize=24, leading=28, textColor=RED)
 HEADING = ParagraphStyle(
     "poster-heading", parent=BODY, fontName="Helvetica-Bold", fontSize=15, leading=19, spaceBefore=8, keepWithNext=1
 )
 RULE_HEADING = ParagraphStyle("poster-rule-heading", parent=BODY, fontName="Helvetica-Bold", keepWithNext=1)
-AGE = ParagraphStyle("poster-age", parent=BODY, fontName="Helvetica-Bold", fontSize=34, leading=40, textColor=RED)
+AGE = ParagraphStyle("poster-age", parent=BODY, fontName="Helvetica-Bold", fontSize=60, leading=62, textColor=RED)
+AGE_RULE = ParagraphStyle("poster-age-rule", parent=BODY, fontName="Helvetica-Bold", fontSize=18, leading=22)
+LICENCE = ParagraphStyle("poster-licence", parent=BODY, fontName="Helvetica-Bold")
 CELL = ParagraphStyle("poster-cell", parent=BODY, fontSize=12, leading=14, spaceAfter=0)
 CELL_HEAD = ParagraphStyle("poster-cell-head", parent=CELL, fontName="Helvetica-Bold")
 # All capitals: the lines are set close (0.94 em) so that eight fit a tabloid page, yet a
@@ -200,8 +213,9 @@ def _poster_story(facts: dict) -> list:
     story = [
         _p(facts["title"], TITLE),
         _p(facts["event"]),
-        _p(facts["licence"], HEADING),
-        _p(f"{facts['age']} — {facts['age_rule']}", AGE),
+        _p(facts["licence"], LICENCE),
+        _p(facts["age"], AGE),
+        _p(facts["age_rule"], AGE_RULE),
         _p(_("Betting limits"), LARGE_HEADING),
         _p(facts["limits"], LIMITS),
         _p(facts["limits_source"], SMALL),
@@ -391,17 +405,47 @@ def _wheel_poster(facts: dict) -> bytes:
     rules = [big(line.strip()) for line in facts["rules"]]
     # Each item whole on one sheet, a heading with the item after it: it moves to the next sheet
     # rather than break. The first sheet as full as the others: the title, 18+ and the limits.
+    heading = big(_("Payoff odds"), red)
+    if _wheel_lines([heading, *odds]) <= _wheel_text_lines(facts):
+        # The whole list on one sheet when it fits there: a player compares the odds side by side.
+        odds_items = [[heading, *odds]]
+    else:
+        odds_items = [[heading, *odds[:1]], *([row] for row in odds[1:])]
     items = [
         [big(facts["title"], red), big(facts["age"], red)],
         [big(_("Betting limits"), red), big(facts["limits"])],
         [big(facts["run_by"])],
-        [big(_("Payoff odds"), red), *odds[:1]],
-        *([row] for row in odds[1:]),
+        *odds_items,
         [big(_("Rules of play"), red), *rules[:1]],
         *([rule] for rule in rules[1:]),
     ]
     story = [KeepTogether(item) for item in items]
     return _two_pass(lambda total: _wheel_pages(story, facts, total))
+
+
+def _wheel_line_width() -> float:
+    return landscape(TABLOID)[0] - 2 * WHEEL_MARGIN
+
+
+def _wheel_lines(paragraphs) -> int:
+    """How many lines the paragraphs take on a wheel sheet."""
+    return sum(len(simpleSplit(p.text, WHEEL.fontName, WHEEL_FONT_SIZE, _wheel_line_width())) for p in paragraphs)
+
+
+def _wheel_head(facts: dict) -> tuple[list[str], bool]:
+    """The head's lines, and whether the table's code stands at the foot beside the page number
+    (else it is named at the head)."""
+    line_width = _wheel_line_width()
+    code = _unbroken(facts["table_code"].upper())
+    widest_foot = stringWidth(page_of(99, 99).upper(), WHEEL.fontName, WHEEL_FONT_SIZE)
+    beside = stringWidth(code, WHEEL.fontName, WHEEL_FONT_SIZE) + WHEEL_FONT_SIZE / 2 + widest_foot <= line_width
+    header = facts["licence_short"] if beside else facts["licence_and_table"]
+    return simpleSplit(_unbroken(header.upper()), WHEEL.fontName, WHEEL_FONT_SIZE, line_width), beside
+
+
+def _wheel_text_lines(facts: dict) -> int:
+    """The lines of text a wheel sheet holds between its head and its foot."""
+    return WHEEL_LINES - len(_wheel_head(facts)[0]) - 1
 
 
 # Eight lines a sheet: the head, six of text, the foot.
@@ -415,14 +459,11 @@ def _wheel_pages(story: list, facts: dict, total: int | None):
     the rules set left, so they read as the sheet's labels; the table's code at the foot, left,
     or at the head when it is too long to stand beside the page."""
     width, height = landscape(TABLOID)
-    line_width = width - 2 * WHEEL_MARGIN
+    line_width = _wheel_line_width()
     code = _unbroken(facts["table_code"].upper())
-    widest_foot = stringWidth(page_of(99, 99).upper(), WHEEL.fontName, WHEEL_FONT_SIZE)
-    beside = stringWidth(code, WHEEL.fontName, WHEEL_FONT_SIZE) + WHEEL_FONT_SIZE / 2 + widest_foot <= line_width
-    header = facts["licence_short"] if beside else facts["licence_and_table"]
-    head_lines = simpleSplit(_unbroken(header.upper()), WHEEL.fontName, WHEEL_FONT_SIZE, line_width)
+    head_lines, beside = _wheel_head(facts)
     first_baseline = height - WHEEL_MARGIN - WHEEL_CAP_HEIGHT * WHEEL_FONT_SIZE
-    text_lines = WHEEL_LINES - len(head_lines) - 1
+    text_lines = _wheel_text_lines(facts)
     top_baseline = first_baseline - len(head_lines) * WHEEL_LEADING
     foot_baseline = top_baseline - (text_lines - 1) * WHEEL_LEADING - WHEEL_FOOT_GAP
     # A paragraph sets its first baseline a font size below the top of its frame.

@@ -50,7 +50,11 @@ from .rules import RuleViolation
 
 # The product's own rules, named in refusals beside the terms and conditions' sections.
 ONE_EVENT_PER_SLUG = _lazy("one event per slug")
-ONE_TABLE_PER_ID = _lazy("one table per id")
+ONE_TABLE_PER_ID = _lazy("each table code used once")
+TABLE_CODE = _lazy("table codes")
+# ASCII letters, digits and hyphens: a code is printed on posters and in file names ("BAC 2" once
+# became the poster file BAC-2, another table's), and read aloud at the cage.
+TABLE_CODE_CHARACTERS = re.compile(r"[A-Za-z0-9-]+")
 CHIP_SET = _lazy("chip set")
 CENTS = _lazy("cents")
 ONE_ID_PER_PERSON = _lazy("one id per person")
@@ -149,7 +153,17 @@ def table_create(*, event: Event, code: str, game: str) -> GameTable:
                 "game": name
             }
         raise RuleViolation(message, "T&C 1.5.1", field="game")
-    existing = event.tables.filter(code__iexact=code).first() if isinstance(code, str) else None
+    if not isinstance(code, str) or not TABLE_CODE_CHARACTERS.fullmatch(code):
+        raise RuleViolation(
+            _(
+                "Table code %(table)s: a table code holds only letters, digits and hyphens, without spaces, such "
+                "as BAC-2."
+            )
+            % {"table": repr(code)[:30]},
+            TABLE_CODE,
+            field="code",
+        )
+    existing = event.tables.filter(code__iexact=code).first()
     if existing is not None and existing.code == code:
         raise RuleViolation(_("Table %(table)s already exists") % {"table": code}, ONE_TABLE_PER_ID, field="code")
     if existing is not None:
@@ -287,27 +301,33 @@ def game_settings_set(*, event: Event, game: str, entered: dict) -> GameSettings
             figures[setting.name] = [low, high]
         elif setting.kind == "odds":
             match = ODDS.fullmatch(str(value or "").strip())
+            example = "{}:{}".format(*setting.typical)  # the bet's own usual odds: 1:1 for the player
             to, per = (int(match[1]), int(match[2])) if match else (-1, -1)
             if match and to == 0:
                 # No seed sets a lowest payout for these bets; a bet that wins nothing is no bet.
                 raise RuleViolation(
                     _(
-                        "%(setting)s: odds of 0 to %(per)s pay nothing; the odds must pay more than nothing, such as 8:1."
+                        "%(setting)s: odds of 0 to %(per)s pay nothing; the odds must pay more than nothing, such as "
+                        "%(example)s."
                     )
-                    % {"setting": label, "per": per},
+                    % {"setting": label, "per": per, "example": example},
                     rule,
                     field=setting.name,
                 )
             if match and per == 0:
                 raise RuleViolation(
-                    _("%(setting)s: odds of %(to)s to 0 are not odds; the second number is at least 1, such as 8:1.")
-                    % {"setting": label, "to": to},
+                    _(
+                        "%(setting)s: odds of %(to)s to 0 are not odds; the second number is at least 1, such as "
+                        "%(example)s."
+                    )
+                    % {"setting": label, "to": to, "example": example},
                     rule,
                     field=setting.name,
                 )
             if not (0 < to <= MOST_ODDS_NUMBER and 0 < per <= MOST_ODDS_NUMBER):
                 raise RuleViolation(
-                    _("%(setting)s: write the odds as two whole numbers, such as 8:1.") % {"setting": label},
+                    _("%(setting)s: write the odds as two whole numbers, such as %(example)s.")
+                    % {"setting": label, "example": example},
                     rule,
                     field=setting.name,
                 )

@@ -152,6 +152,20 @@ def poster_file_name(slug: str, code: str, lang: str) -> str:
     return f"poster-{slug}-{safe}-{lang}.pdf"
 
 
+def _wheel_symbols(wheels, chosen, query) -> dict:
+    """The choices of the wheel calculator's two symbols: every wheel's symbols, the chosen
+    wheel's first, each once, as painted (the value) and in the reader's spelling (the label);
+    with the one each field was given, found in either spelling."""
+    painted = []
+    for table in sorted(wheels, key=lambda t: t is not chosen):
+        painted += [symbol for symbol in wheel_layouts.symbols(table.wheel_layout) if symbol not in painted]
+    layout = chosen.wheel_layout if chosen else None
+    return {
+        "choices": [(symbol, game_rules.symbol_text(symbol)) for symbol in painted],
+        **{name: wheel_layouts.find_symbol(layout, query.get(name, "").strip()) for name in ("bet_symbol", "landed")},
+    }
+
+
 def calculators(request, slug):
     """The DRIC's dispute calculators (T&C 1.7), one per authorized game, each answering from the
     query it was sent (GET: nothing is written), with the house advantage beside it."""
@@ -185,16 +199,20 @@ def calculators(request, slug):
         "event": event,
         "sections": sections,
         "tie_reading": calc.TIE_READING,
-        "craps_bets": [(code, label, code in query.getlist("bets")) for code, label in calc.CRAPS_BETS.items()],
+        "craps_bets": [
+            (code, code.replace("_", "-"), label, query.get(f"{code}_wager", "") if asked == "craps" else "")
+            for code, label in calc.CRAPS_BETS.items()
+        ],
         "craps_headers": calc.craps_headers(query) if asked == "craps" else [],
         "wheels": [
             {
                 "code": t.code,
-                "symbols": wheel_layouts.symbols(t.wheel_layout),
+                "symbols": [game_rules.symbol_text(symbol) for symbol in wheel_layouts.symbols(t.wheel_layout)],
                 "selected": chosen and t.code == chosen.code,
             }
             for t in wheels
         ],
+        "wheel_symbols": _wheel_symbols(wheels, chosen, query if asked == "wheel_of_fortune" else {}),
         # The blackjack calculator's hands, with what was typed in them (shown again with the answer).
         "hands": [
             {

@@ -85,3 +85,21 @@ def paytable(stored: dict | None) -> list[tuple[str, int, int, int]]:
 
 def symbols(stored: dict | None) -> list[str]:
     return [symbol for symbol, _to, _per, _count in paytable(stored)]
+
+
+def _spelling(symbol: str) -> str:
+    """A symbol as typed, with what may differ from the painted one taken away: the case, the
+    spaces, and the side of a dollar amount's sign ("5 $", as French writes it, is "$5")."""
+    key = re.sub(r"\s+", "", symbol).casefold()
+    amount = re.fullmatch(r"\$?([0-9]+)\$?", key)
+    return f"${amount[1]}" if amount and "$" in key else key
+
+
+def find_symbol(stored: dict | None, typed: str) -> str:
+    """The layout's symbol the reader typed, in either language's spelling and any case ("5 $"
+    or "joker" for "$5" or "Joker"); what matches none is handed back as typed, to be refused."""
+    known = symbols(stored)
+    if typed in known:
+        return typed
+    matches = [symbol for symbol in known if _spelling(symbol) == _spelling(typed)]
+    return matches[0] if len(matches) == 1 else typed

@@ -39,7 +39,7 @@ def test_a_chip_value_is_written_with_ascii_digits(world, value):
     client = as_person(world, "dric")
     response = client.post(reverse("events:chips", args=[world.cast.event.slug]), {"value": value, "colour": "x"})
     assert response.status_code == 200
-    assert "(form input)" in response.content.decode()
+    assert "(what the forms accept)" in response.content.decode()
     assert ChipDenomination.objects.filter(event=world.cast.event).count() == 3
 
 

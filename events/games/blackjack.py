@@ -207,6 +207,27 @@ def _check_hand(hand: dict, upcard: str | None) -> dict:
     }
 
 
+def _check_insurances(hands: list[dict]) -> None:
+    """Rule 7.2: an insurance is placed "immediately after the second card is dealt to each player
+    and prior to any additional cards": before any split, on the player's initial wager. So a
+    seat (a player's hands, the hands of a split among them) carries one insurance at most, of
+    half that wager; an insurance on each half of a split would insure the wager twice."""
+    insured: dict = {}
+    for hand in hands:
+        if hand["insurance"] and hand["seat"] is not None:
+            insured.setdefault(hand["seat"], []).append(hand)
+    for group in insured.values():
+        if len(group) > 1:
+            _refuse(
+                N_(
+                    "An insurance is taken once, on the initial wager, before any pair is split: enter it on one "
+                    "hand of the player only, at half the initial wager."
+                ),
+                {},
+                "Blackjack rule 7.2",
+            )
+
+
 def _check_splits(hands: list[dict]) -> None:
     """Rules 9.1, 9.6 and 10.1.3 across the hands of one seat (hands naming the same "seat")."""
     seats: dict = {}
@@ -257,7 +278,7 @@ def settle(dealer_cards: list[str], hands: list[dict]) -> list[dict]:
     `hands`: each {"cards": [...], "wager": cents (the initial wager), "doubled": bool, "split":
     bool (a hand from a split), "insurance": cents (0 or half the wager), "even_money": bool
     (optional, 7.5), "seat": optional, groups the split hands of one player for rules 9.1, 9.6 and
-    10.1.3}.
+    10.1.3, and allows a seat one insurance (7.2)}.
 
     Returns, for each hand in order: {"score", "soft", "blackjack", "bust", "result": "win" |
     "lose" | "push", "pays": "3:2" | "1:1" | None, "staked_cents" (the wager, doubled if doubled),
@@ -271,6 +292,7 @@ def settle(dealer_cards: list[str], hands: list[dict]) -> list[dict]:
         _refuse(N_("At least one hand is settled."), {}, "Blackjack rule 3.1")
     checked = [_check_hand(hand, dealer[0]) for hand in hands]
     _check_splits(checked)
+    _check_insurances(checked)
     _check_decks([*dealer, *(card for hand in checked for card in hand["cards"])])
     for drawn in range(2, len(dealer)):
         if not dealer_draws(dealer[:drawn]):

@@ -196,7 +196,19 @@ def check_layout(layout) -> list[Refusal]:
                     ("paid", "bet", "maximum"),
                 )
             )
-    return refusals
+    return _each_once(refusals)
+
+
+def _each_once(refusals: list[Refusal]) -> list[Refusal]:
+    """Each distinct refusal once: a symbol painted on 24 segments breaks a rule once, not 24
+    times."""
+    said, unique = set(), []
+    for refusal in refusals:
+        key = (refusal.message, refusal.section, repr(sorted(refusal.params.items())))
+        if key not in said:
+            said.add(key)
+            unique.append(refusal)
+    return unique
 
 
 def _usable(layout) -> Layout:

@@ -11,14 +11,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def settle(page, code, **fields):
-    """Fill the calculator's fields (id without "#": value; a <select> is chosen, a list of
-    craps bets ticked), submit it and read its answer."""
+    """Fill the calculator's fields (id without "#": value; a <select> is chosen), submit it
+    and read its answer."""
     for name, value in fields.items():
         selector = f"#{name.replace('_', '-')}"
-        if name == "craps_bets":
-            for bet in value:
-                page.check(f"#calc-craps input[value={bet}]")
-        elif page.locator(selector).evaluate("e => e.tagName") == "SELECT":
+        if page.locator(selector).evaluate("e => e.tagName") == "SELECT":
             page.select_option(selector, value)
         else:
             page.fill(selector, value)
@@ -54,9 +51,9 @@ def test_the_dric_settles_a_dispute_at_each_game(page):
     page.locator("#answer-baccarat").scroll_into_view_if_needed()
     at_both_widths(page, "calculators-baccarat-en")
 
-    answer = settle(page, "craps", craps_rolls="6 8 6", craps_bets=["pass", "dont_pass"], craps_wager="5")
+    answer = settle(page, "craps", craps_rolls="6 8 6", craps_pass_wager="5", craps_dont_pass_wager="2")
     assert "waits: the point is 6" in answer and "wins, pays 1 to 1: $5.00" in answer
-    assert "Pass: wins, pays 1 to 1: pay $5.00." in answer
+    assert "Pass, $5.00: wins, pays 1 to 1: pay $5.00." in answer and "Don't pass, $2.00: loses." in answer
 
     answer = settle(
         page,

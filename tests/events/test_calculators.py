@@ -25,7 +25,8 @@ def test_baccarat_both_hands_the_draws_and_the_winner(client, quebec):
     event, people = quebec.event, quebec.people
     page = ask(client, event, people["dric"], calc="baccarat", cards="2 3 4 K 5 9")
     assert "Player: 2 4, total 6." in page and "Banker: 3 K 5, total 8." in page
-    assert "the player stands" in page and "the banker draws" in page
+    assert "the player stands" in page
+    assert "The banker, with 3, draws: the player took no third card, and the banker then draws on 0 to 5" in page
     assert "Winner: Banker." in page and "S-13.1, r. 3, s. 37" in page
     assert "The coup used the first 5 cards" in page
     page = ask(client, event, people["dric"], calc="baccarat", cards="2 3 K K 5 9")
@@ -34,6 +35,21 @@ def test_baccarat_both_hands_the_draws_and_the_winner(client, quebec):
     assert "The player wins: 7 against 2." in page  # totals, never "7 to 2", which reads as odds
     # The house advantage under the licence's settings, exact: the banker's 1.06%.
     assert "1.06%" in page and "Exact enumeration." in page
+
+
+@pytest.mark.parametrize(
+    "cards, says",
+    [
+        ("2 2 3 2 6 5", "The banker, with 4, draws because the player's third card is 6 (S-13.1, r. 3, s. 37)."),
+        ("2 2 3 3 K", "The banker, with 5, stands because the player's third card is K, which counts 0 (S-13.1"),
+        ("2 K 3 2 4 9", "The banker, with 2, draws: with 0, 1 or 2 the banker draws, whatever the player's third"),
+        ("2 K 3 7 4", "The banker, with 7, stands: with 7 the banker stands, whatever the player's third card"),
+        ("7 3 K 3", "The banker, with 6, stands: the player took no third card, and the banker then stands on 6"),
+    ],
+)
+def test_baccarat_says_why_the_banker_draws_or_stands(client, quebec, cards, says):
+    page = ask(client, quebec.event, quebec.people["dric"], calc="baccarat", cards=cards)
+    assert says.replace("'", "&#x27;") in page, page[page.find("workings") :][:800]
 
 
 def test_baccarat_natural_stops_the_coup(client, quebec):
@@ -87,17 +103,27 @@ def test_a_baccarat_wager_outside_the_licences_limits_or_before_its_settings_is_
 def test_craps_each_bets_state_after_each_roll(client, quebec):
     event, people = quebec.event, quebec.people
     page = ask(
-        client, event, people["dric"], calc="craps", rolls="6 8 6", bets=["pass", "dont_pass", "field"], wager="5"
+        client, event, people["dric"], calc="craps", rolls="6 8 6", pass_wager="5", dont_pass_wager="5", field_wager="5"
     )
     assert "waits: the point is 6" in page
     assert "wins, pays 1 to 1: $5.00" in page  # pass, on the point
-    assert '<p class="outcome-win">Pass: wins, pays 1 to 1: pay $5.00.</p>' in page
-    assert '<p class="outcome-lose">Don&#x27;t pass: loses.</p>' in page
+    assert '<p class="outcome-win">Pass, $5.00: wins, pays 1 to 1: pay $5.00.</p>' in page
+    assert '<p class="outcome-lose">Don&#x27;t pass, $5.00: loses.</p>' in page
     assert "cannot be withdrawn" in page and "cannot be raised" in page
     assert "1.41%" in page  # pass: 7/495, exact
     # A come bet's number is its come point, not the shooter's point.
-    page = ask(client, event, people["dric"], calc="craps", rolls="6 8", bets=["come", "dont_come"])
+    page = ask(client, event, people["dric"], calc="craps", rolls="6 8", come_wager="1", dont_come_wager="1")
     assert "waits: the come point is 6" in page and "the point is" not in page
+
+
+def test_craps_each_bet_settled_at_its_own_wager(client, quebec):
+    # The walk's table: a $5 pass and a $2 field, a 7 then nothing more: both decided on the roll.
+    page = ask(client, quebec.event, quebec.people["dric"], calc="craps", rolls="11", pass_wager="5", field_wager="2")
+    assert '<p class="outcome-win">Pass, $5.00: wins, pays 1 to 1: pay $5.00.</p>' in page
+    assert '<p class="outcome-win">Field, $2.00: wins, pays 1 to 1: pay $2.00.</p>' in page
+    assert '<th class="num">Total</th><th>Pass</th><th>Field</th></tr>' in page  # the bets made, no others
+    # The wagers typed stay in their fields.
+    assert 'name="pass_wager" value="5"' in page and 'name="come_wager" value=""' in page
 
 
 def test_blackjack_each_hand_scored_and_settled(client, quebec):
@@ -199,10 +225,33 @@ def test_blackjack_insurance_is_in_the_headline_with_the_net(client, quebec):
     assert '<p class="outcome-lose">Hand 1 with its insurance: the player loses $7.50 in all.</p>' in page
 
 
+def test_blackjack_a_split_is_insured_once_and_the_player_s_total_is_said(client, quebec):
+    event, people = quebec.event, quebec.people
+    split = dict(
+        calc="blackjack", dealer="A K", h1_cards="8 10", h1_wager="4", h1_action="split", h2_cards="8 9", h2_wager="4"
+    )
+    split["h2_action"] = "split"
+    page = ask(client, event, people["dric"], **split, h1_insurance="2", h2_insurance="2")
+    assert "An insurance is taken once, on the initial wager, before any pair is split" in page
+    assert "Blackjack rule 7.2" in page and "outcome-" not in page
+    page = ask(client, event, people["dric"], **split, h1_insurance="4")
+    assert "An insurance is half the initial wager of $4.00: $4.00 is not." in page
+    page = ask(client, event, people["dric"], **split, h1_insurance="2")
+    # Both hands lose $4 to the dealer's blackjack (9.5); the insurance wins $4 once: -$4 in all.
+    assert '<p class="outcome-win">Insurance of hand 1 ($2.00) wins: pay $4.00.</p>' in page
+    assert '<p class="outcome-lose head">The player who split, all hands together: loses $4.00 in all.</p>' in page
+    assert "with its insurance" not in page
+    # Without insurance: two pushes, nothing in all; a win and a push, $4 in all.
+    page = ask(client, event, people["dric"], **{**split, "dealer": "10 8", "h2_cards": "8 10"})
+    assert '<p class="outcome-push head">The player who split, all hands together: neither wins nor loses.</p>' in page
+    page = ask(client, event, people["dric"], **{**split, "dealer": "10 8", "h1_cards": "8 2 9", "h2_cards": "8 10"})
+    assert '<p class="outcome-win head">The player who split, all hands together: wins $4.00 in all.</p>' in page
+
+
 def test_french_pages_name_the_bets_and_the_faces_as_the_french_seeds_do(client, quebec):
     event, people = quebec.event, quebec.people
     # Seed 004, French: la mise «pass», «don’t pass», «come», «don’t come», «field».
-    page = ask(client, event, people["dric"], lang="fr-ca", calc="craps", rolls="6 8", bets=["pass", "come"])
+    page = ask(client, event, people["dric"], lang="fr-ca", calc="craps", rolls="6 8", pass_wager="1", come_wager="1")
     assert "Mise «\u00a0pass\u00a0»" in page and "Mise «\u00a0come\u00a0»" in page
     assert "la mise «\u00a0come\u00a0» est placée sur le 6" in page
     assert ">Pass<" not in page and "Don&#x27;t pass" not in page
@@ -218,6 +267,40 @@ def test_french_pages_name_the_bets_and_the_faces_as_the_french_seeds_do(client,
     # English keeps J, Q, K, and reads the French letters too.
     page = ask(client, event, people["dric"], calc="blackjack", dealer="6 V 5", h1_cards="D 9", h1_wager="5")
     assert "Dealer: 6 J 5, 21." in page and "<td>Q 9</td>" in page
+
+
+@pytest.mark.parametrize("bet_symbol, landed", [("5 $", "$5"), ("5$", "5 $"), (" $5 ", "5 $")])
+def test_wheel_symbols_are_read_in_either_spelling(client, quebec, bet_symbol, landed):
+    page = ask(
+        client,
+        quebec.event,
+        quebec.people["dric"],
+        lang="fr-ca",
+        calc="wheel_of_fortune",
+        wheel="WOF-1",
+        bet_symbol=bet_symbol,
+        bet="5",
+        landed=landed,
+        revolutions="3",
+    )
+    assert "La mise gagne" in page and "25,00 $" in page, page[-3000:]
+    assert "Paiement\u00a0: 25,00\u00a0$" in page and "Rentrée" not in page  # the pay-off, not the seed's cap
+
+
+def test_wheel_symbols_are_offered_in_the_reader_s_spelling_and_any_case(client, quebec):
+    from events.models import GameTable
+    from events.wheel_layouts import parse
+
+    table = GameTable.objects.get(event=quebec.event, code="WOF-1")
+    table.wheel_layout = parse("\n".join(["$1 1:1"] * 20 + ["$5 5:1", "Joker 8:1"]))
+    table.save()
+    query = dict(calc="wheel_of_fortune", wheel="WOF-1", bet="5", revolutions="3")
+    page = ask(client, quebec.event, quebec.people["dric"], lang="fr-ca", **query, bet_symbol="joker", landed="JOKER")
+    assert "La mise gagne" in page and "40,00 $" in page
+    # A choice list, labelled as the reader writes the symbols; the one chosen kept selected.
+    assert '<option value="$5">5 $</option>' in page and '<option value="Joker" selected>Joker</option>' in page
+    page = ask(client, quebec.event, quebec.people["dric"], lang="fr-ca", **query, bet_symbol="7 $", landed="5 $")
+    assert "&#x27;7 $&#x27; n’est pas sur cette roue\u00a0: ses symboles sont 1 $, 5 $, Joker." in page
 
 
 def test_wheel_payout_from_the_tables_layout(client, quebec):
@@ -261,7 +344,8 @@ def test_wheel_payout_from_the_tables_layout(client, quebec):
         ({"calc": "craps", "rolls": "6 13"}, "not a total of two dice"),
         ({"calc": "craps", "rolls": "six"}, "is not a total of the dice"),
         # The licence's craps limits in the fixture: $1 to $5.
-        ({"calc": "craps", "rolls": "7", "wager": "500"}, "Bets run from $1.00 to $5.00"),
+        ({"calc": "craps", "rolls": "7", "field_wager": "500"}, "Field: Bets run from $1.00 to $5.00"),
+        ({"calc": "craps", "rolls": "7"}, "no bet has a wager, so there is nothing to settle"),
         ({"calc": "blackjack", "dealer": "6 10", "h1_cards": "10 9", "h1_wager": "9"}, "Bets run from $1.00 to $5.00"),
         ({"calc": "blackjack", "dealer": "A 10", "h1_cards": "10 9", "h1_wager": "4", "h1_insurance": "1"}, "half"),
         ({"calc": "blackjack", "dealer": "6", "h1_cards": "10 9", "h1_wager": "five"}, "five"),
@@ -342,11 +426,11 @@ def test_the_dric_finds_it_in_the_navigation(client, quebec):
 
 def test_a_bad_total_after_the_field_is_decided_is_still_refused(client, quebec):
     event, people = quebec.event, quebec.people
-    page = ask(client, event, people["dric"], calc="craps", rolls="4 13", bets=["field"])
+    page = ask(client, event, people["dric"], calc="craps", rolls="4 13", field_wager="1")
     assert "13 is not a total of two dice" in page
 
 
 def test_a_wager_with_a_decimal_comma_is_read_as_french_writes_it(client, quebec):
     event, people = quebec.event, quebec.people
-    page = ask(client, event, people["dric"], lang="fr-ca", calc="craps", rolls="7", bets=["pass"], wager="2,50")
+    page = ask(client, event, people["dric"], lang="fr-ca", calc="craps", rolls="7", pass_wager="2,50")
     assert "2,50" in page and "n’est pas" not in page

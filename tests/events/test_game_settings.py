@@ -1,6 +1,8 @@
 """The licence's game settings (limits of baccarat and craps, a tie's payout, the banker's
 commission) and each wheel's layout: entered, refused with their rule, audited, shown."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -215,6 +217,13 @@ def test_the_baccarat_form_asks_for_every_figure_its_module_declares(client, que
     refused = client.post(url, {**form, "baccarat-tie_pays": "nine"}).content.decode()
     assert "write the odds as two whole numbers" in refused
     assert game_rules.figures(event, "baccarat")["tie_pays"] == (9, 1)
+    # Each odds field's example is its own bet's usual odds: 8:1 is a tie's, not the player's.
+    helps = re.findall(r'id="id_baccarat-(\w+)_helptext">\s*(.*?)\s*<', page)
+    assert ("player_pays", "Two whole numbers, to:per, such as 1:1.") in helps, helps
+    assert ("banker_pays", "Two whole numbers, to:per, such as 1:1.") in helps
+    assert ("tie_pays", "Two whole numbers, to:per, such as 8:1.") in helps
+    refused = client.post(url, {**form, "baccarat-player_pays": "one"}).content.decode()
+    assert "A winning player bet pays: write the odds as two whole numbers, such as 1:1." in refused
 
 
 def test_a_layout_breaking_two_rules_names_each_once(quebec_unset):

@@ -43,7 +43,14 @@ def text(path: Path) -> str:
 # What each poster must say, in each language: licence, limits, odds, age, and words of the rules.
 EXPECTED = {
     ("BJ-1", "en"): ["F-2026-0117", "18+", "Bets from $1.00 to $5.00", "3 to 2", "2 to 1", "six (6) decks of cards"],
-    ("BJ-1", "fr"): ["F-2026-0117", "18+", "Mises de 1,00 $ à 5,00 $", "3 à 2", "2 à 1", "Six (6) jeux de cartes"],
+    ("BJ-1", "fr"): [
+        "Licence nº F-2026-0117",
+        "18+",
+        "Mises de 1,00 $ à 5,00 $",
+        "3 à 2",
+        "2 à 1",
+        "Six (6) jeux de cartes",
+    ],
     ("BAC-1", "en"): [
         "F-2026-0117",
         "18+",
@@ -165,15 +172,23 @@ def test_no_wheel_line_runs_into_the_next_or_the_foot(quebec):
 
 
 LETTER_TABLES = {"BJ-1": ["3 to 2", "2 to 1", "1 to 1"], "BAC-1": ["8 to 1", "1 to 1"], "CR-1": ["2 to 1", "1 to 1"]}
-LARGE = 24  # pt: what a player reads from the seat
+LARGE = 40  # pt: 18+ and the limits, read from a few metres (T&C 1.4.2, 3.5)
+ODDS = 32  # pt: the payoff odds
 
 
 @pytest.mark.parametrize("table", sorted(LETTER_TABLES))
 def test_limits_odds_and_18_plus_are_large_on_the_first_page(quebec, table):
     words = list(word_boxes(poster(table, "en")))
-    large = " ".join(word for word, size, _b, page in words if page == 1 and size >= LARGE)
-    for said in ["18+", "Bets from", "$5.00" if table != "BAC-1" else "$25.00", *LETTER_TABLES[table]]:
+    large = " ".join(word for word, size, _b, page in words if page == 1 and size >= LARGE - 0.2)
+    for said in ["18+", "Bets from", "$5.00" if table != "BAC-1" else "$25.00"]:
         assert said in large, f"{table}: {said!r} is not {LARGE} pt or more on page 1: {large}"
+    odds = " ".join(word for word, size, _b, page in words if page == 1 and size >= ODDS - 0.2)
+    for said in LETTER_TABLES[table]:
+        assert said in odds, f"{table}: {said!r} is not {ODDS} pt or more on page 1: {odds}"
+    # The page's head and foot, and the rules of play, are still there.
+    read = sheets(poster(table, "en"))
+    assert read[0].endswith(f"page 1 of {len(read)}") and "Licence F-2026-0117" in read[0]
+    assert "Rules of play" in " ".join(read)
     # The rules of play at reading size: nothing under 11 pt (the sections cited), the rules at 13.
     assert min(size for _w, size, _b, _p in words) >= 10.9
     rule = next(size for word, size, _b, page in words if page > 1 and word == "the")
@@ -283,3 +298,24 @@ def test_the_banker_s_table_is_written_with_the_legend_s_letters(quebec, lang, d
     lines = [line.split() for line in layout.stdout.splitlines()]
     row = next(words for words in lines if words[:1] == ["3"] and len(words) == 12)
     assert row[1:] == [draws] * 9 + [stands, draws], row
+
+
+def test_the_wheel_s_payoff_odds_stay_on_one_sheet_when_they_fit_there(quebec):
+    """The walk's French poster put "COTES" and "1 $ PAIE 1 À 1" at the foot of sheet 2 and the
+    four other odds on sheet 3: a player compares the odds side by side. A heading and five odds
+    are six lines, a sheet's text: they are printed together."""
+    from events.models import GameTable
+    from events.wheel_layouts import parse
+
+    event = quebec.event
+    event.name, event.licensee.name = "Gala", "Club"  # a short line before the odds: room on its sheet
+    event.save()
+    event.licensee.save()
+    table = GameTable.objects.get(event=event, code="WOF-1")
+    table.wheel_layout = parse("\n".join(["$1 1:1"] * 20 + ["$2 2:1"] * 8 + ["$5 5:1", "$10 8:1", "Joker 8:1"]))
+    table.save()
+    for lang, pays in (("en", " PAYS "), ("fr", " PAIE ")):
+        read = sheets(poster("WOF-1", lang))
+        holding = [n for n, page in enumerate(read) if pays in page]
+        assert len(holding) == 1, f"{lang}: the odds are on sheets {holding}"
+        assert read[holding[0]].count(pays) == 5

@@ -35,6 +35,17 @@ def test_a_table_is_created_for_an_authorized_game():
     assert table.state == "closed" and table.game_module.name_en == "Blackjack"
 
 
+@pytest.mark.parametrize("code", ["BAC 2", " BAC-2", "BAC_2", "BAC/2", "BAC-É", "", "BAC\t2"])
+def test_a_table_code_holds_only_letters_digits_and_hyphens(code):
+    # "BAC 2" was taken, and its poster file named BAC-2: another table's name.
+    event = make_event()
+    with pytest.raises(RuleViolation) as refused:
+        services.table_create(event=event, code=code, game="blackjack")
+    assert "a table code holds only letters, digits and hyphens, without spaces, such as BAC-2" in refused.value.text
+    assert refused.value.text.endswith("(table codes)") and refused.value.field == "code"
+    assert not event.tables.exists()
+
+
 @pytest.mark.parametrize("again", ["BJ-1", "bj-1", "Bj-1"])
 def test_a_table_code_differing_only_in_case_is_the_same_table_and_refused(again):
     event = make_event()
@@ -42,7 +53,7 @@ def test_a_table_code_differing_only_in_case_is_the_same_table_and_refused(again
     with pytest.raises(RuleViolation) as refused:
         services.table_create(event=event, code=again, game="wheel_of_fortune")
     said = "already exists" if again == "BJ-1" else f"Table {again} would be confused with table BJ-1"
-    assert said in refused.value.text and "one table per id" in refused.value.text
+    assert said in refused.value.text and "(each table code used once)" in refused.value.text
     assert [t.code for t in event.tables.all()] == ["BJ-1"]
     # Another event may use the code, and another code is another table.
     services.table_create(event=make_event("other"), code="bj-1", game="blackjack")

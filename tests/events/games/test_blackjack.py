@@ -285,6 +285,27 @@ def test_insurance_is_half_the_wager_even_below_the_dollar_minimum():
     assert refusal_of(["A", "K"], [hand(["10", "9"], 200, insurance=60)]).section == "Blackjack rule 7.2"
 
 
+def test_a_split_is_insured_once_on_the_initial_wager():
+    """Rule 7.2: insurance is placed after the second card, before any further card: before the
+    split, on the initial wager. $2 on each half of a $4 split would insure $8 of wagers."""
+    halves = [hand(["8", "10"], 400, split=True, seat=1), hand(["8", "9"], 400, split=True, seat=1)]
+    both = [{**h, "insurance": 200} for h in halves]
+    refusal = refusal_of(["A", "K"], both)
+    assert refusal.section == "Blackjack rule 7.2" and "taken once, on the initial wager" in refusal.text()
+    # More than half the initial wager is refused on a split hand as on any other.
+    over = [{**halves[0], "insurance": 400}, halves[1]]
+    assert refusal_of(["A", "K"], over).section == "Blackjack rule 7.2"
+    # Once, at half the initial wager: settled once, 2 to 1.
+    once = blackjack.settle(["A", "K"], [{**halves[0], "insurance": 200}, halves[1]])
+    assert [a["insurance_net_cents"] for a in once] == [400, 0]
+    assert [a["net_cents"] for a in once] == [-400, -400]  # 9.5: the dealer's blackjack takes both
+    # Two players each insure their own wager.
+    two = blackjack.settle(
+        ["A", "K"], [hand(["10", "9"], insurance=100, seat=1), hand(["10", "8"], insurance=100, seat=2)]
+    )
+    assert [a["insurance_net_cents"] for a in two] == [200, 200]
+
+
 def test_insurance_and_even_money_only_on_a_dealers_ace():
     assert refusal_of(["K", "A"], [hand(["10", "9"], 200, insurance=100)]).section == "Blackjack rules 7.1, 7.5"
     assert refusal_of(["K", "A"], [hand(["A", "K"], 200, even_money=True)]).section == "Blackjack rules 7.1, 7.5"

@@ -109,6 +109,17 @@ def test_an_empty_wheel_zero_odds_and_two_odds_for_one_symbol_are_refused():
     assert wheel.check_layout(layout(("A", 1, 1), ("A", 2, 2))) == []  # the same odds, written twice
 
 
+def test_each_distinct_refusal_is_said_once_naming_its_symbol():
+    # The walk's layout: a symbol at 0:1 on 24 segments was refused 24 times over.
+    refusals = wheel.check_layout(layout(*[("Joker", 0, 1)] * 24, *[("A", 1, 1)] * 3, ("B", 0, 1), ("C", 9, 1)))
+    assert [r.text() for r in refusals] == [
+        "Joker pays 0:1, which is nothing: the odds must pay more than nothing.",
+        "B pays 0:1, which is nothing: the odds must pay more than nothing.",
+        "C pays 9:1: the pay-off odds cannot exceed 8 to 1.",
+        "C would pay $45.00 on a $5.00 bet: no pay-off may exceed $40.00.",
+    ]
+
+
 def test_a_win_a_loss_and_no_spin():
     win = wheel.payout(SMALL, "B", 300, "B", 3)
     assert win == {
