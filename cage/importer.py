@@ -458,7 +458,9 @@ class _Importer:
             try:
                 code = _text(spec.get("id"), f"tables[{i}].id", self.problems)
                 if code:
-                    self.tables[code] = event_services.table_create(event=event, code=code, game=spec.get("game"))
+                    self.tables[code] = event_services.table_create(
+                        event=event, code=code, game=spec.get("game"), records_file=True
+                    )
                     layout = spec.get("layout")
                     if layout is not None:
                         # An extension: a wheel's segments as typed, checked by its rules (seed 001).

@@ -139,7 +139,10 @@ def event_create(
     return event
 
 
-def table_create(*, event: Event, code: str, game: str) -> GameTable:
+def table_create(*, event: Event, code: str, game: str, records_file: bool = False) -> GameTable:
+    """A table of a licensed game (T&C 1.5.1). `records_file`: a table of a records file, whose
+    format names a table by any id: the window's rule on a code's characters is not the format's,
+    so no file the format accepts is refused for it."""
     if not isinstance(game, str) or game not in event.games:
         name = game_name(game) if isinstance(game, str) and game in games.REGISTRY else repr(game)
         authorized = event.game_names()
@@ -153,7 +156,7 @@ def table_create(*, event: Event, code: str, game: str) -> GameTable:
                 "game": name
             }
         raise RuleViolation(message, "T&C 1.5.1", field="game")
-    if not isinstance(code, str) or not TABLE_CODE_CHARACTERS.fullmatch(code):
+    if not isinstance(code, str) or (not records_file and not TABLE_CODE_CHARACTERS.fullmatch(code)):
         raise RuleViolation(
             _(
                 "Table code %(table)s: a table code holds only letters, digits and hyphens, without spaces, such "

@@ -55,6 +55,18 @@ def test_the_example_imports_and_reports_as_worked_by_hand(tmp_path):
     assert json.loads(report.read_text()) == json.loads((EXAMPLES / "lakeside-one-day.report.json").read_text())
 
 
+def test_a_table_id_the_window_would_not_take_imports_as_the_format_allows(tmp_path):
+    # The format names a table by any id; the window's rule on a code's characters (letters,
+    # digits, hyphens) is the window's own, so a file with "BJ 1" still imports and reports.
+    data = json.loads(json.dumps(example()).replace('"BJ-1"', '"BJ 1"'))
+    event = import_records(data)
+    assert "BJ 1" in {t.code for t in event.tables.all()}
+    report = tmp_path / "report.json"
+    call_command("event_report", event.slug, "--format", "json", "--out", str(report))
+    expected = (EXAMPLES / "lakeside-one-day.report.json").read_text().replace('"BJ-1"', '"BJ 1"')
+    assert json.loads(report.read_text())["tables"] == json.loads(expected)["tables"]
+
+
 def test_the_report_goes_to_standard_output_without_out():
     import_records(example())
     out = io.StringIO()
