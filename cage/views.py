@@ -347,6 +347,11 @@ def slip_new(request, slug, slip_type):
         except RuleViolation as exc:
             # A refusal about one field (a dealer's hours) is shown beside it.
             form.add_error(exc.field if exc.field in form.fields else None, exc.text)
+            if kind.type == SlipType.TABLE_OPEN and exc.field == "reason":
+                # The opener has now been set beside the tray's books: its figures stand as
+                # first typed, and only its reason is left to give (as a count's, SlipForm).
+                form.keep_count_shown(form.cleaned_data)
+                form.lock_counted_inputs()
         else:
             return _slip_response(request, slug, slip, _recorded_message(slip))
     return render(
