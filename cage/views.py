@@ -27,6 +27,7 @@ from cage.selectors.amounts import amount_of, cash_moved_subquery
 from cage.selectors.close import close_progress
 from cage.selectors.counts import (
     MUST_COUNT,
+    awaiting_opener,
     blind_places,
     books_blind,
     count_states,
@@ -212,7 +213,11 @@ def _panels(event, day) -> dict:
     return {
         "event": event,
         "day": day,
-        "inventory": inventory(event, hidden=blind_places(day), books_hidden=books_hidden),
+        # A closed table still to open today: its opener is counted blind, so its tray shows once
+        # the opener is in (counts.awaiting_opener).
+        "inventory": inventory(
+            event, hidden=blind_places(day), books_hidden=books_hidden, at_opener=awaiting_opener(day)
+        ),
         "table_states": table_states(day, event),
         "books_hidden": books_hidden,
         "pending": pending_slips(event, day=day) if day else [],

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from django.db.models import Max
 
 from cage.models import Account, Posting, Slip, SlipType
-from events.models import GamingDay, Role
+from events.models import GameTable, GamingDay, Role
 
 # The places the nightly reconciliation counts; a table's count is its closer.
 COUNTED = (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.RUNNER, Account.Kind.TIP_POOL)
@@ -118,6 +118,25 @@ def books_blind(day: GamingDay | None) -> set[str]:
     states = count_states(day)
     hidden = blind_places(day, states)
     return {code for code in BOOKS if code in hidden and code in states and states[code].moved}
+
+
+def awaiting_opener(day: GamingDay | None) -> set[str]:
+    """The trays ("table:BJ-1") of the tables still to open on an open day: closed on an earlier
+    day, with no opener yet that day. The opener is counted blind against the last closer
+    (DESIGN: gaming day), so no page shows what such a tray holds until its opener is in. One query."""
+
+    if day is None or day.status != GamingDay.Status.OPEN:
+        return set()
+    opened = Slip.objects.filter(day=day, slip_type=SlipType.TABLE_OPEN).values("table_id")
+    # Only a table that closed on an earlier day: a first opening starts from what was issued to
+    # it today, which its issue slip says anyway (cage.services.openers.closer_check).
+    closed_before = Slip.objects.filter(
+        event_id=day.event_id, slip_type=SlipType.TABLE_CLOSE, day__date__lt=day.date
+    ).values("table_id")
+    closed = GameTable.objects.filter(
+        event_id=day.event_id, state=GameTable.State.CLOSED, pk__in=closed_before
+    ).exclude(pk__in=opened)
+    return {f"{Account.Kind.TABLE}:{code}" for code in closed.values_list("code", flat=True)}
 
 
 def nothing_to_count(day: GamingDay, code: str) -> bool:

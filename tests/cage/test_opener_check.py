@@ -454,3 +454,22 @@ def test_a_refused_opener_stands_as_first_typed_only_its_reason_is_left_to_give(
     assert opener.details["chips"] == {"1": 100, "5": 79}
     assert opener.details["closer_check"]["differences"] == {"5": -1}
     assert [slip.number for slip in waiting_sign_off(cast.event)] == ["Opener 2"]
+
+
+def test_a_tray_waiting_for_its_blind_opener_shows_no_figure_on_the_home_or_its_panels(client, cast):
+    """Day two is open and BJ-1 is still to open: the cage home and its refresh show nothing of its
+    tray (the last closer's 100 × $1 and 80 × $5), nor the totals; once its opener is in, they do."""
+    day2 = first_day_closed(cast)
+    login(client, cast.chip_cashier)
+    slug = cast.event.slug
+    for url in (reverse("cage:home", args=[slug]), reverse("cage:home_panels", args=[slug])):
+        page = client.get(url).content.decode()
+        row = re.search(r'<tr data-place="table:BJ-1".*?</tr>', page, re.S).group(0)
+        assert "Counted at its opener" in row and "$400.00" not in row and "$500.00" not in row
+        total = re.search(r'<tr data-place="total".*?</tr>', page, re.S).group(0)
+        assert "Shown once every count is in" in total
+        assert 'id="blind-openers"' in page
+    open_short(cast, day2)
+    page = client.get(reverse("cage:home_panels", args=[slug])).content.decode()
+    row = re.search(r'<tr data-place="table:BJ-1".*?</tr>', page, re.S).group(0)
+    assert "Counted at its opener" not in row and "$495.00" in row
