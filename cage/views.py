@@ -32,6 +32,7 @@ from cage.selectors.counts import (
     books_blind,
     count_states,
     counted_lines,
+    earlier_variances,
     nothing_to_count,
     runners_to_count,
     standing_counts,
@@ -91,6 +92,9 @@ class CountTask:
     done: Slip | None = None  # the standing count, its signatures read
     # Once recorded, its expected, counted and over/short (cents): the books may be seen then.
     lines: tuple = ()
+    # What the day's earlier counts of the place posted to over/short (counts.earlier_variances):
+    # expected reads as the books before them, over/short as the day's net.
+    earlier: int = 0
 
     def signer(self, capacity: str) -> str:
         return next((s.person.name for s in self.done.signatures.all() if s.capacity == capacity), "")
@@ -109,7 +113,7 @@ class CountTask:
 
     @property
     def expected(self) -> str:
-        return dollars(sum(line.expected for line in self.lines))
+        return dollars(sum(line.expected for line in self.lines) - self.earlier)
 
     @property
     def counted(self) -> str:
@@ -117,7 +121,7 @@ class CountTask:
 
     @property
     def over_short(self) -> str:
-        return dollars(sum(line.variance for line in self.lines))
+        return dollars(sum(line.variance for line in self.lines) + self.earlier)
 
 
 def count_links(day, states=None) -> list[CountTask]:
@@ -136,12 +140,14 @@ def count_links(day, states=None) -> list[CountTask]:
     links.append(("tip_pool", _("Count the tip pool")))
     done = standing_counts(day, states) if day.status != GamingDay.Status.SETUP else {}
     values = {d.key: d.value_cents for d in event.denominations.all()}
+    earlier = earlier_variances(day, done) if done else {}
     return [
         CountTask(
             where=where,
             label=label,
             done=done.get(where),
             lines=tuple(counted_lines(done[where], values)) if where in done else (),
+            earlier=earlier.get(where, 0),
         )
         for where, label in links
     ]

@@ -156,6 +156,24 @@ def standing_counts(day: GamingDay, states: dict[str, CountState] | None = None)
     return {ids[slip.pk]: slip for slip in slips}
 
 
+def earlier_variances(day: GamingDay, standing: dict[str, Slip]) -> dict[str, int]:
+    """{account code: cents} the day's earlier counts of each place posted to over/short, before its
+    standing count (voided counts aside): a recount's expected is the books after them, so the
+    place's day reads expected as before any count, and its over/short net for the day, as the
+    summary and the variance report do (a −$5 then a +$5 is one miscount). One query."""
+    ids = {slip.pk: code for code, slip in standing.items()}
+    earlier = Slip.objects.filter(
+        day=day, slip_type=SlipType.COUNT, voided_by__isnull=True, account__code__in=ids.values()
+    ).values_list("account__code", "id", "details")
+    last = {code: pk for pk, code in ids.items()}
+    totals: dict[str, int] = {}
+    for code, pk, details in earlier:
+        if pk < last[code]:
+            amount = sum(v["amount"] for v in (details or {}).get("variances") or [])
+            totals[code] = totals.get(code, 0) + amount
+    return totals
+
+
 @dataclass(frozen=True)
 class CountedLine:
     """One instrument of a recorded count: what the books expected, what was counted, and the

@@ -269,3 +269,16 @@ def test_a_recount_is_shown_correcting_the_earlier_count_with_the_net_for_its_pl
         ("subtotal", "Net for chip bank", "chip bank", "0.00"),
     ]
     assert any("A recount corrects the earlier count" in str(n) for n in sheet.notes)
+
+
+def test_a_recounted_place_reads_expected_before_the_days_counts_and_its_net_over_short(client, cast):
+    """Bank cash of $257 counted at $252 (−$5 posted), then recounted at $257: the close page reads
+    expected $257, counted $257, over/short $0 for the day, as the summary and the variance report."""
+    stock(cast, chips={"1": 10}, cash=25_700)
+    count(cast, "bank_cash", cash=25_200, variance_reason="miscount")
+    count(cast, "bank_cash", cash=25_700, variance_reason="miscount")
+    login(client, cast, "general_cashier")
+    close = page(client, "cage:day_close", cast)
+    assert "Expected $257.00 · counted $257.00 · over/short $0.00" in element(close, "close-counts")
+    assert "$5.00" not in element(close, "close-counts")
+    assert "$0.00" in row_with(sheet_html(close, "totals"), "Cash over/short")
