@@ -638,13 +638,28 @@ def day_close(request, slug):
     to_pay = day.status in CLOSABLE and tips_to_pay(access.event)
     # Each step of the checklist that is done gets its tick, not only the counts (a day may also
     # close from open, once every table has closed).
-    under_way = day.status in CLOSABLE and (day.status == GamingDay.Status.RECONCILING or bool(states))
+    # A step with nothing done yet is never ticked: the next day's close, before anything moved,
+    # says there is nothing to pay out or count yet rather than that it is done.
+    done_today = set(Slip.objects.filter(day=day).values_list("slip_type", flat=True).distinct())
+    under_way = day.status in CLOSABLE and (day.status == GamingDay.Status.RECONCILING or bool(done_today))
+    paid = SlipType.TIP_PAYOUT in done_today
+    counted = any(state.counted for state in states.values())
+    due = any(states[k].due for k in MUST_COUNT if k in states)
+    opened = SlipType.TABLE_OPEN in done_today
     steps = {
-        "floor": under_way and not access.event.tables.filter(state="open").exists(),
+        "floor": under_way
+        and (day.status == GamingDay.Status.RECONCILING or SlipType.TABLE_CLOSE in done_today)
+        and not access.event.tables.filter(state="open").exists(),
         "runners": under_way and not returns and not pending,
-        "tips": under_way and not to_pay,
-        "counts": under_way and not any(states[k].due for k in MUST_COUNT if k in states),
-        "sign_offs": under_way and not sign_offs,
+        "tips": under_way and paid and not to_pay,
+        "counts": under_way and counted and not due,
+        "sign_offs": under_way and opened and not sign_offs,
+    }
+    # The steps with nothing to do yet: said so, without a tick.
+    idle = {
+        "tips": day.status in CLOSABLE and not paid and not to_pay,
+        "counts": day.status in CLOSABLE and not counted and not due,
+        "sign_offs": day.status in CLOSABLE and not opened,
     }
     return render(
         request,
@@ -664,10 +679,11 @@ def day_close(request, slug):
             "return_links": returns,
             "tips_to_pay": to_pay,
             "steps": steps,
+            "idle": idle,
             "tip_pool_counted": not nothing_to_count(day, Account.Kind.TIP_POOL),
             # The day's figures in front of the DRIC as she approves (a closed day's too); while
             # the bank is counted blind they wait for its counts (reports.daily).
-            "figures": day_figures(day) if day.status != GamingDay.Status.SETUP else None,
+            "figures": day_figures(day, close=True) if day.status != GamingDay.Status.SETUP else None,
             "floor_can_close": day.status == GamingDay.Status.OPEN
             and bool(problems)
             and not access.event.tables.filter(state="open").exists(),
