@@ -630,6 +630,32 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
 
     counted_locked = False
 
+    def locked_total(self, names) -> tuple[int, int]:
+        """(pieces, cents) of the counted figures standing as first typed, as the form holds them:
+        the totals a locked count shows without the page's script, which adds up only boxes."""
+        pieces = cents = 0
+        for name in names:
+            bound = self[name]
+            value = bound.value()
+            count = int(value) if str(value or "").isdigit() else 0
+            pieces += count
+            cents += count * (bound.field.value_cents or 0)
+        return pieces, cents
+
+    @property
+    def locked_chips_count(self) -> int:
+        return self.locked_total([f"chips_{d.key}" for d in self.denominations if f"chips_{d.key}" in self.fields])[0]
+
+    @property
+    def locked_chips_dollars(self) -> str:
+        return dollars(
+            self.locked_total([f"chips_{d.key}" for d in self.denominations if f"chips_{d.key}" in self.fields])[1]
+        )
+
+    @property
+    def locked_cash_dollars(self) -> str:
+        return dollars(self.locked_total(getattr(self, "bill_fields", []))[1])
+
     def compare_with_the_books(self, data):
         """Once the blind count is in: expected and counted side by side, per instrument. A
         variance needs a reason from the list (nightly reconciliation: every variance explained)."""

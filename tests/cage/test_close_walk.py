@@ -92,6 +92,8 @@ def test_a_count_set_beside_the_books_is_shown_standing_when_its_form_is_opened_
     # Locked: shown as plain text, sent back in a hidden field, never a box that looks editable.
     assert 'value="10"' in tag and 'type="hidden"' in tag
     assert '<span class="locked-figure">10</span>' in page
+    # Its total is the locked figures' own, not $0.00 (the page's script adds up only boxes).
+    assert re.search(r'id="cash-total">\$1,000\.00<', page)
     assert "To recount: choose the reason for its variance and record this count" in standing
     assert reverse("cage:day_close", args=[cast.event.slug]) in standing
 
