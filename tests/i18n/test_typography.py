@@ -59,9 +59,7 @@ ENTITY = re.compile(r"&(?:[A-Za-z]+|#[0-9]+);")
 
 def test_the_french_catalogue_puts_a_no_break_space_before_a_semicolon():
     wrong = [
-        (msgid, text)
-        for msgid, text in french_texts()
-        if re.search(r"(?<!\u00a0);(?=\s|$)", ENTITY.sub("", text))
+        (msgid, text) for msgid, text in french_texts() if re.search(r"(?<!\u00a0);(?=\s|$)", ENTITY.sub("", text))
     ]
     assert wrong == []
 
