@@ -253,6 +253,8 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         self.add_signature_fields()
         if kind.type == SlipType.COUNT and not self.is_bound:
             self.standing = self.count_standing(self.initial.get("account"))
+        if kind.type == SlipType.TABLE_OPEN and not self.is_bound and self.initial.get("table"):
+            self.standing = self.opener_standing(self.initial["table"])
         first = next((f for f in self.visible_fields()), None)
         if first is not None:
             first.field.widget.attrs["autofocus"] = True
@@ -366,6 +368,8 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
                 self.compare_with_the_books(data)
         elif "cash" in self.fields:
             data["cash_cents"] = data.get("cash")
+        if self.kind.type == SlipType.TABLE_OPEN and not self.errors:
+            self.count_stands(data)
         if HOURS in self.kind.fields:
             data["hours"] = [(p, data[f"hours_{p.code}"]) for p in self.dealers if data.get(f"hours_{p.code}")]
         if not self.errors:
@@ -439,10 +443,19 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
             for p in BillsAndCoins.DENOMINATIONS
         }
         return {
-            "account": data.get("account"),
+            "account": self.counted_where(data),
             "chips": {k: n for k, n in (data.get("chips") or {}).items() if n},
             "pieces": {name: n for name, n in pieces.items() if n},
         }
+
+    def counted_where(self, data) -> str | None:
+        """The place this count is of: the count form's chosen place, or an opener's tray
+        ("table:BJ-1"). An opener refused for its difference from the tray has been set beside the
+        books as a count has: its figures stand as first typed (DESIGN: gaming day)."""
+        if self.kind.type == SlipType.TABLE_OPEN:
+            table = data.get("table")
+            return f"{Account.Kind.TABLE}:{table.code}" if table is not None else None
+        return data.get("account")
 
     def count_shown(self, where) -> CountShown | None:
         """The count of this place already set beside the books today, if it still stands: no
@@ -463,13 +476,21 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
     def count_stands(self, data) -> bool:
         """False (with the error said) when the books were shown beside a count of this place and
         this count's figures differ from the ones first typed; those are put back on the form."""
-        shown = self.count_shown(data.get("account"))
+        shown = self.count_shown(self.counted_where(data))
+        if shown is not None and self.kind.type == SlipType.TABLE_OPEN:
+            self.lock_counted_inputs()  # an opener's figures stay locked until it records
         if shown is None or shown.figures == self.counted_figures(data):
             return True
         first = shown.figures
         self.add_error(
             None,
             _(
+                "The opener was set beside the tray's books at %(time)s and stands as first typed: give the "
+                "reason for its difference and record it; the DRIC signs the difference off (counts are blind)."
+            )
+            % {"time": clock(shown.shown_at)}
+            if self.kind.type == SlipType.TABLE_OPEN
+            else _(
                 "The count was set beside the books at %(time)s and stands as first typed. To recount, "
                 "record this count with its reason, then write a new count (nightly reconciliation: "
                 "counts are blind)."
@@ -482,15 +503,16 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
             value = first["chips"].get(name.removeprefix("chips_")) if name.startswith("chips_") else None
             value = value or first["pieces"].get(name)
             restored[name] = str(value) if value else ""
-        restored["account"] = first["account"] or ""
+        if "account" in self.fields:
+            restored["account"] = first["account"] or ""
         self.data = restored
         return False
 
     def keep_count_shown(self, data) -> None:
         """The books are about to be shown beside this count without recording it: keep the
         figures, so that no fresh form gives a second blind count (and the audit trail says so)."""
-        where = data.get("account")
-        if self.count_shown(where) is not None:
+        where = self.counted_where(data)
+        if where is None or self.count_shown(where) is not None:
             return
         last = Slip.objects.filter(day=self.day).aggregate(last=Max("id"))["last"] or 0
         figures = self.counted_figures(data)
@@ -563,6 +585,24 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
             ],
         )
 
+    def opener_standing(self, table_id) -> "StandingCount | None":
+        """An opener of this table refused today for its difference from the tray: its figures
+        stand as first typed, put back and locked; only its reason is left to give."""
+        table = self.fields["table"].queryset.filter(pk=table_id).first()
+        shown = self.count_shown(f"{Account.Kind.TABLE}:{table.code}") if table is not None else None
+        if shown is None:
+            return None
+        chips = shown.figures.get("chips", {})
+        self.fill_counted_inputs(chips, {})
+        self.lock_counted_inputs()
+        return StandingCount(
+            state="opener",
+            place=_("table %(table)s") % {"table": table.code},
+            counted_by=shown.person.name if shown.person else "",
+            at=shown.shown_at,
+            lines=self.figure_lines(chips, {}),
+        )
+
     def fill_counted_inputs(self, chips: dict, pieces: dict) -> None:
         for d in self.denominations:
             if f"chips_{d.key}" in self.fields:
@@ -589,6 +629,32 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         self.counted_locked = True
 
     counted_locked = False
+
+    def locked_total(self, names) -> tuple[int, int]:
+        """(pieces, cents) of the counted figures standing as first typed, as the form holds them:
+        the totals a locked count shows without the page's script, which adds up only boxes."""
+        pieces = cents = 0
+        for name in names:
+            bound = self[name]
+            value = bound.value()
+            count = int(value) if str(value or "").isdigit() else 0
+            pieces += count
+            cents += count * (bound.field.value_cents or 0)
+        return pieces, cents
+
+    @property
+    def locked_chips_count(self) -> int:
+        return self.locked_total([f"chips_{d.key}" for d in self.denominations if f"chips_{d.key}" in self.fields])[0]
+
+    @property
+    def locked_chips_dollars(self) -> str:
+        return dollars(
+            self.locked_total([f"chips_{d.key}" for d in self.denominations if f"chips_{d.key}" in self.fields])[1]
+        )
+
+    @property
+    def locked_cash_dollars(self) -> str:
+        return dollars(self.locked_total(getattr(self, "bill_fields", []))[1])
 
     def compare_with_the_books(self, data):
         """Once the blind count is in: expected and counted side by side, per instrument. A
@@ -640,7 +706,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
 
     def existing_counted_account(self, where) -> Account | None:
         """The counted place's account if it exists; reading it creates nothing."""
-        if where in COUNTED:
+        if where in COUNTED or (where and where.startswith(f"{Account.Kind.TABLE}:")):
             return Account.objects.filter(event=self.event, code=where).first()
         if where and where.startswith("runner:"):
             return Account.objects.filter(

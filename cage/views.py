@@ -27,10 +27,12 @@ from cage.selectors.amounts import amount_of, cash_moved_subquery
 from cage.selectors.close import close_progress
 from cage.selectors.counts import (
     MUST_COUNT,
+    awaiting_opener,
     blind_places,
     books_blind,
     count_states,
     counted_lines,
+    earlier_variances,
     nothing_to_count,
     runners_to_count,
     standing_counts,
@@ -90,6 +92,9 @@ class CountTask:
     done: Slip | None = None  # the standing count, its signatures read
     # Once recorded, its expected, counted and over/short (cents): the books may be seen then.
     lines: tuple = ()
+    # What the day's earlier counts of the place posted to over/short (counts.earlier_variances):
+    # expected reads as the books before them, over/short as the day's net.
+    earlier: int = 0
 
     def signer(self, capacity: str) -> str:
         return next((s.person.name for s in self.done.signatures.all() if s.capacity == capacity), "")
@@ -108,7 +113,7 @@ class CountTask:
 
     @property
     def expected(self) -> str:
-        return dollars(sum(line.expected for line in self.lines))
+        return dollars(sum(line.expected for line in self.lines) - self.earlier)
 
     @property
     def counted(self) -> str:
@@ -116,7 +121,7 @@ class CountTask:
 
     @property
     def over_short(self) -> str:
-        return dollars(sum(line.variance for line in self.lines))
+        return dollars(sum(line.variance for line in self.lines) + self.earlier)
 
 
 def count_links(day, states=None) -> list[CountTask]:
@@ -135,12 +140,14 @@ def count_links(day, states=None) -> list[CountTask]:
     links.append(("tip_pool", _("Count the tip pool")))
     done = standing_counts(day, states) if day.status != GamingDay.Status.SETUP else {}
     values = {d.key: d.value_cents for d in event.denominations.all()}
+    earlier = earlier_variances(day, done) if done else {}
     return [
         CountTask(
             where=where,
             label=label,
             done=done.get(where),
             lines=tuple(counted_lines(done[where], values)) if where in done else (),
+            earlier=earlier.get(where, 0),
         )
         for where, label in links
     ]
@@ -212,7 +219,11 @@ def _panels(event, day) -> dict:
     return {
         "event": event,
         "day": day,
-        "inventory": inventory(event, hidden=blind_places(day), books_hidden=books_hidden),
+        # A closed table still to open today: its opener is counted blind, so its tray shows once
+        # the opener is in (counts.awaiting_opener).
+        "inventory": inventory(
+            event, hidden=blind_places(day), books_hidden=books_hidden, at_opener=awaiting_opener(day)
+        ),
         "table_states": table_states(day, event),
         "books_hidden": books_hidden,
         "pending": pending_slips(event, day=day) if day else [],
@@ -347,6 +358,11 @@ def slip_new(request, slug, slip_type):
         except RuleViolation as exc:
             # A refusal about one field (a dealer's hours) is shown beside it.
             form.add_error(exc.field if exc.field in form.fields else None, exc.text)
+            if kind.type == SlipType.TABLE_OPEN and exc.field == "reason":
+                # The opener has now been set beside the tray's books: its figures stand as
+                # first typed, and only its reason is left to give (as a count's, SlipForm).
+                form.keep_count_shown(form.cleaned_data)
+                form.lock_counted_inputs()
         else:
             return _slip_response(request, slug, slip, _recorded_message(slip))
     return render(
@@ -622,13 +638,28 @@ def day_close(request, slug):
     to_pay = day.status in CLOSABLE and tips_to_pay(access.event)
     # Each step of the checklist that is done gets its tick, not only the counts (a day may also
     # close from open, once every table has closed).
-    under_way = day.status in CLOSABLE and (day.status == GamingDay.Status.RECONCILING or bool(states))
+    # A step with nothing done yet is never ticked: the next day's close, before anything moved,
+    # says there is nothing to pay out or count yet rather than that it is done.
+    done_today = set(Slip.objects.filter(day=day).values_list("slip_type", flat=True).distinct())
+    under_way = day.status in CLOSABLE and (day.status == GamingDay.Status.RECONCILING or bool(done_today))
+    paid = SlipType.TIP_PAYOUT in done_today
+    counted = any(state.counted for state in states.values())
+    due = any(states[k].due for k in MUST_COUNT if k in states)
+    opened = SlipType.TABLE_OPEN in done_today
     steps = {
-        "floor": under_way and not access.event.tables.filter(state="open").exists(),
+        "floor": under_way
+        and (day.status == GamingDay.Status.RECONCILING or SlipType.TABLE_CLOSE in done_today)
+        and not access.event.tables.filter(state="open").exists(),
         "runners": under_way and not returns and not pending,
-        "tips": under_way and not to_pay,
-        "counts": under_way and not any(states[k].due for k in MUST_COUNT if k in states),
-        "sign_offs": under_way and not sign_offs,
+        "tips": under_way and paid and not to_pay,
+        "counts": under_way and counted and not due,
+        "sign_offs": under_way and opened and not sign_offs,
+    }
+    # The steps with nothing to do yet: said so, without a tick.
+    idle = {
+        "tips": day.status in CLOSABLE and not paid and not to_pay,
+        "counts": day.status in CLOSABLE and not counted and not due,
+        "sign_offs": day.status in CLOSABLE and not opened,
     }
     return render(
         request,
@@ -648,10 +679,11 @@ def day_close(request, slug):
             "return_links": returns,
             "tips_to_pay": to_pay,
             "steps": steps,
+            "idle": idle,
             "tip_pool_counted": not nothing_to_count(day, Account.Kind.TIP_POOL),
             # The day's figures in front of the DRIC as she approves (a closed day's too); while
             # the bank is counted blind they wait for its counts (reports.daily).
-            "figures": day_figures(day) if day.status != GamingDay.Status.SETUP else None,
+            "figures": day_figures(day, close=True) if day.status != GamingDay.Status.SETUP else None,
             "floor_can_close": day.status == GamingDay.Status.OPEN
             and bool(problems)
             and not access.event.tables.filter(state="open").exists(),

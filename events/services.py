@@ -46,7 +46,7 @@ from .models import (
     SigningPin,
     game_name,
 )
-from .rules import RuleViolation
+from .rules import RuleViolation, cite
 
 # The product's own rules, named in refusals beside the terms and conditions' sections.
 ONE_EVENT_PER_SLUG = _lazy("one event per slug")
@@ -993,37 +993,54 @@ def shift_add(
     return shift
 
 
+def opening_refusal(day: GamingDay) -> tuple[str, object] | None:
+    """Why the gaming day cannot open yet, as (message, rule): what day_open refuses it with; None
+    when it may open. The pages say it beside the day rather than offer a button that is refused
+    (opening_refusal_text). Reads only, and records no refusal: nothing was tried."""
+    if day.status != GamingDay.Status.SETUP:
+        return (
+            _("The gaming day %(date)s is %(status)s, not in setup")
+            % {"date": moment(day.date), "status": day.get_status_display().lower()},
+            GAMING_DAY,
+        )
+    earlier = day.event.days.filter(date__lt=day.date).exclude(status=GamingDay.Status.CLOSED)
+    if earlier.exists():
+        return (_("The gaming day %(date)s was never closed") % {"date": moment(earlier.first().date)}, GAMING_DAY)
+    people = day.event.people.filter(registration=Person.Registration.GOOD)
+    for role in DESIGNATED:
+        if not people.filter(assignments__role=role).exists():
+            return (
+                _("The event has no %(position)s; three designated persons are required")
+                % {"position": Role(role).label},
+                "T&C 2",
+            )
+    gaps = roster_gaps(day)
+    if gaps:
+        listed = "; ".join(describe_gap(role, s, e) for role, spans in gaps.items() for s, e in spans)
+        return (
+            _("The roster leaves designated positions empty: %(gaps)s; each must be present continuously")
+            % {"gaps": listed},
+            "T&C 2",
+        )
+    return None
+
+
+def opening_refusal_text(day: GamingDay) -> str:
+    """Why the gaming day cannot open yet, in the words of its refusal; "" when it may."""
+    refusal = opening_refusal(day)
+    if refusal is None:
+        return ""
+    message, rule = refusal
+    return _("%(message)s (%(rule)s)") % {"message": message, "rule": cite(rule)}
+
+
 def day_open(*, day: GamingDay) -> GamingDay:
     """Open a gaming day for postings. Refused while the staffing rules that must hold do not."""
     with transaction.atomic():
         day = GamingDay.objects.select_for_update().get(pk=day.pk)
-        if day.status != GamingDay.Status.SETUP:
-            raise RuleViolation(
-                _("The gaming day %(date)s is %(status)s, not in setup")
-                % {"date": moment(day.date), "status": day.get_status_display().lower()},
-                GAMING_DAY,
-            )
-        earlier = day.event.days.filter(date__lt=day.date).exclude(status=GamingDay.Status.CLOSED)
-        if earlier.exists():
-            raise RuleViolation(
-                _("The gaming day %(date)s was never closed") % {"date": moment(earlier.first().date)}, GAMING_DAY
-            )
-        people = day.event.people.filter(registration=Person.Registration.GOOD)
-        for role in DESIGNATED:
-            if not people.filter(assignments__role=role).exists():
-                raise RuleViolation(
-                    _("The event has no %(position)s; three designated persons are required")
-                    % {"position": Role(role).label},
-                    "T&C 2",
-                )
-        gaps = roster_gaps(day)
-        if gaps:
-            listed = "; ".join(describe_gap(role, s, e) for role, spans in gaps.items() for s, e in spans)
-            raise RuleViolation(
-                _("The roster leaves designated positions empty: %(gaps)s; each must be present continuously")
-                % {"gaps": listed},
-                "T&C 2",
-            )
+        refusal = opening_refusal(day)
+        if refusal is not None:
+            raise RuleViolation(*refusal)
         day.status = GamingDay.Status.OPEN
         day.save(update_fields=["status"])
         record(

@@ -341,10 +341,14 @@ def days(request, slug):
         if applied(form, lambda: services.day_add(event=access.event, **form.cleaned_data)):
             messages.success(request, _("Gaming day added."))
             return redirect("events:days", slug)
+    days_shown = list(access.event.days.all())
+    for day in days_shown:
+        # Why a day in setup cannot open yet, said beside it instead of a button that is refused.
+        day.cannot_open = services.opening_refusal_text(day) if day.status == GamingDay.Status.SETUP else ""
     return render(
         request,
         "events/days.html",
-        {"access": access, "event": access.event, "days": access.event.days.all(), "form": form},
+        {"access": access, "event": access.event, "days": days_shown, "form": form},
     )
 
 
@@ -381,6 +385,8 @@ def roster(request, slug, date):
             "day": day,
             "form": form,
             "gaps": gaps,
+            # Why it cannot open yet, said beside where the button would be (never a button refused).
+            "cannot_open": services.opening_refusal_text(day) if day.status == GamingDay.Status.SETUP else "",
             "shifts": day.shifts.select_related("person"),
         },
     )

@@ -564,11 +564,18 @@ def _variance_sheet(variances: list[dict]) -> Sheet:
     )
 
 
-def day_figures(day: GamingDay) -> dict:
+def day_figures(day: GamingDay, *, close: bool = False) -> dict:
     """The day's figures, for the nightly close: {"totals": {key: cents}, "tables", "games",
-    "variances", "deposits", "sheets"}. A fixed number of queries."""
+    "variances", "deposits", "sheets"}. A fixed number of queries. `close`: with the tip
+    distribution and the cage accountability (each place's walk from its opening balance to
+    expected and counted) the daily sheets show, for the DRIC to approve with (the same sheets,
+    under the same blind rules)."""
     loaded = _load(day)
-    return _figures(loaded, place_names(day.event), blind_places(day), books_blind(day))
+    hidden = blind_places(day)
+    figures = _figures(loaded, place_names(day.event), hidden, books_blind(day))
+    if close:
+        figures["sheets"] += [_tips_sheet(loaded, hidden), _cage_sheet(loaded, _balances(day), hidden)]
+    return figures
 
 
 # --- the daily control sheets ------------------------------------------------------------------

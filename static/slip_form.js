@@ -12,7 +12,8 @@ document.querySelectorAll("form[data-slip-form]").forEach(function (form) {
       var line = count(input) * parseInt(input.dataset.cents, 10);
       var cell = form.querySelector('.line-total[data-for="' + input.id + '"]');
       if (cell) cell.textContent = money.format(line / 100);
-      if (input.closest("#cash-counts")) { cash += line; } else { cents += line; chips += count(input); }
+      // By name, not by place: a locked count's figures are hidden inputs outside the tables.
+      if (input.name.indexOf("cash_") === 0) { cash += line; } else { cents += line; chips += count(input); }
     });
     var total = form.querySelector("#chips-total");
     if (total) { total.textContent = money.format(cents / 100); form.querySelector("#chips-count-total").textContent = chips; }

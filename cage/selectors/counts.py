@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from django.db.models import Max
 
 from cage.models import Account, Posting, Slip, SlipType
-from events.models import GamingDay, Role
+from events.models import GameTable, GamingDay, Role
 
 # The places the nightly reconciliation counts; a table's count is its closer.
 COUNTED = (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.RUNNER, Account.Kind.TIP_POOL)
@@ -120,6 +120,25 @@ def books_blind(day: GamingDay | None) -> set[str]:
     return {code for code in BOOKS if code in hidden and code in states and states[code].moved}
 
 
+def awaiting_opener(day: GamingDay | None) -> set[str]:
+    """The trays ("table:BJ-1") of the tables still to open on an open day: closed on an earlier
+    day, with no opener yet that day. The opener is counted blind against the last closer
+    (DESIGN: gaming day), so no page shows what such a tray holds until its opener is in. One query."""
+
+    if day is None or day.status != GamingDay.Status.OPEN:
+        return set()
+    opened = Slip.objects.filter(day=day, slip_type=SlipType.TABLE_OPEN).values("table_id")
+    # Only a table that closed on an earlier day: a first opening starts from what was issued to
+    # it today, which its issue slip says anyway (cage.services.openers.closer_check).
+    closed_before = Slip.objects.filter(
+        event_id=day.event_id, slip_type=SlipType.TABLE_CLOSE, day__date__lt=day.date
+    ).values("table_id")
+    closed = GameTable.objects.filter(
+        event_id=day.event_id, state=GameTable.State.CLOSED, pk__in=closed_before
+    ).exclude(pk__in=opened)
+    return {f"{Account.Kind.TABLE}:{code}" for code in closed.values_list("code", flat=True)}
+
+
 def nothing_to_count(day: GamingDay, code: str) -> bool:
     """The place did not move this day and was not counted: the close says so, rather than that
     it was counted (the tip pool of a day without tips)."""
@@ -135,6 +154,24 @@ def standing_counts(day: GamingDay, states: dict[str, CountState] | None = None)
     ids = {state.last_count: code for code, state in states.items() if state.counted}
     slips = Slip.objects.filter(pk__in=ids).select_related("account__person").prefetch_related("signatures__person")
     return {ids[slip.pk]: slip for slip in slips}
+
+
+def earlier_variances(day: GamingDay, standing: dict[str, Slip]) -> dict[str, int]:
+    """{account code: cents} the day's earlier counts of each place posted to over/short, before its
+    standing count (voided counts aside): a recount's expected is the books after them, so the
+    place's day reads expected as before any count, and its over/short net for the day, as the
+    summary and the variance report do (a −$5 then a +$5 is one miscount). One query."""
+    ids = {slip.pk: code for code, slip in standing.items()}
+    earlier = Slip.objects.filter(
+        day=day, slip_type=SlipType.COUNT, voided_by__isnull=True, account__code__in=ids.values()
+    ).values_list("account__code", "id", "details")
+    last = {code: pk for pk, code in ids.items()}
+    totals: dict[str, int] = {}
+    for code, pk, details in earlier:
+        if pk < last[code]:
+            amount = sum(v["amount"] for v in (details or {}).get("variances") or [])
+            totals[code] = totals.get(code, 0) + amount
+    return totals
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,9 @@ class InventoryRow:
     # Not counted tonight (a table's tray: its count is its closer), but what it holds would give
     # the chip bank's books away while the chip bank is counted blind (counts.books_blind).
     withheld: bool = False
+    # A closed table's tray that has not opened yet on an open day: its opener is counted blind
+    # against the last closer, so what it holds waits for the opener (counts.awaiting_opener).
+    at_opener: bool = False
 
     @property
     def total(self) -> int:
@@ -71,7 +74,12 @@ class Inventory:
     @property
     def blind(self) -> bool:
         """Some place is counted blind: its figures, and the totals they would give away, wait."""
-        return any(r.hidden or r.withheld for r in self.rows)
+        return any(r.hidden or r.withheld or r.at_opener for r in self.rows)
+
+    @property
+    def at_opener(self) -> bool:
+        """Some tray waits for its blind opener (its figures and the totals hidden)."""
+        return any(r.at_opener for r in self.rows)
 
     @property
     def outstanding_cents(self) -> int:
@@ -102,7 +110,13 @@ def _chips(held: dict[int | None, int], denominations: list[ChipDenomination]) -
     return [Chips(count=held.get(d.pk, 0) // d.value_cents, cents=held.get(d.pk, 0)) for d in denominations]
 
 
-def inventory(event: Event, *, hidden: set[str] | frozenset = frozenset(), books_hidden: bool = False) -> Inventory:
+def inventory(
+    event: Event,
+    *,
+    hidden: set[str] | frozenset = frozenset(),
+    books_hidden: bool = False,
+    at_opener: set[str] | frozenset = frozenset(),
+) -> Inventory:
     """Every custody place of the event with its chips (count and dollars) per denomination, its
     cash and its total, then the totals; and the chips outstanding in patrons' hands.
 
@@ -110,6 +124,8 @@ def inventory(event: Event, *, hidden: set[str] | frozenset = frozenset(), books
     (cage.selectors.counts.blind_places); their rows carry no figure, and neither do the totals.
     `books_hidden`: bank cash, the chip bank or the tip pool still waits for its blind count
     (counts.books_blind): the tables' trays and the chips in patrons' hands carry no figure either.
+    `at_opener`: the trays (by code) of tables still to open today (counts.awaiting_opener), whose
+    opener is counted blind: their rows carry no figure, nor do the totals.
 
     Runners (everyone holding the runner role) and tables are listed even when they hold nothing.
     Five queries: denominations, accounts, runners, tables, and one aggregate for the balances.
@@ -135,6 +151,8 @@ def inventory(event: Event, *, hidden: set[str] | frozenset = frozenset(), books
     def row(label: str, key: str, account: Account | None) -> InventoryRow:
         if key in hidden:
             return InventoryRow(label=label, key=key, chips=_chips({}, denominations), cash=0, hidden=True)
+        if key in at_opener:
+            return InventoryRow(label=label, key=key, chips=_chips({}, denominations), cash=0, at_opener=True)
         if books_hidden and account_kind_of(key) == Account.Kind.TABLE:
             return InventoryRow(label=label, key=key, chips=_chips({}, denominations), cash=0, withheld=True)
         values = held.get(account.id, {}) if account is not None else {}

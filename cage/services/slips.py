@@ -375,6 +375,7 @@ def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
             _("the opener differs from table %(table)s's tray by %(differences)s; a variance needs a reason")
             % {"table": table.code, "differences": _differences(diffs)},
             gettext_lazy("variances explained and signed"),
+            field="reason",
         )
     legs = _legs_to_count(tray, account_get(event, Account.Kind.OVER_SHORT), diffs)
     check = closer_check(day, table, {d.key: cents // d.value_cents for d, cents in value.items()})

@@ -112,7 +112,7 @@ def test_a_refusal_in_french_cites_the_french_numbering(page):
     page.click("button[type=submit]")
 
     error = plain(page.inner_text("#slip-form .errors"))
-    assert error == "la cagnotte des pourboires est vide; il n’y a rien à verser (M&C 2.7)"
+    assert error == "la cagnotte des pourboires est vide ; il n’y a rien à verser (M&C 2.7)"
     assert "T&C" not in page.inner_text("main")
     assert not Slip.objects.filter(slip_type=SlipType.TIP_PAYOUT).exists()
     screenshot(page, "french-refusal")

@@ -25,8 +25,18 @@ def test_an_opener_that_differs_from_the_last_closer_is_flagged_and_the_dric_sig
     at_both_widths(page, "opener-blind-form")
     page.fill("input[name=chips_1]", "100")
     page.fill("input[name=chips_5]", "79")
-    page.fill("textarea[name=reason]", "one $5 chip missing from the tray")
     page.select_option("select[name=sign_counted_by]", label="Dealer")
+    page.fill("input[name=pin_counted_by]", PIN)
+    page.click("#slip-form button[type=submit]")
+    # Refused for its difference: set beside the tray's books, its figures stand as first typed,
+    # as text, with their totals; only the reason is left to give.
+    page.wait_for_selector("#opener-standing")
+    assert "1 chip short" in page.inner_text("#slip-form")
+    assert page.get_attribute("input[name=chips_5]", "type") == "hidden"
+    assert page.locator("#chip-counts .locked-figure").nth(1).inner_text() == "79"
+    assert page.inner_text("#chips-total") == "$495.00" and page.inner_text("#chips-count-total") == "179"
+    at_both_widths(page, "opener-refused-locked")
+    page.fill("textarea[name=reason]", "one $5 chip missing from the tray")
     page.fill("input[name=pin_counted_by]", PIN)
     page.click("#slip-form button[type=submit]")
     page.wait_for_selector("text=Opener 2 recorded.")

@@ -213,9 +213,44 @@ def test_every_step_done_is_ticked(client, cast):
     services.day_reconcile(day=cast.day)
     login(client, cast, "general_cashier")
     close = page(client, "cage:day_close", cast)
-    for step in ("close-step-floor", "close-step-runners", "close-tip-payout", "close-step-sign-offs"):
+    for step in ("close-step-floor", "close-step-runners"):
         assert "✓" in element(close, step), step
     assert "✓" not in element(close, "close-step-counts").split("<ul")[0]  # the bank is still to count
+    # Nothing to do is not done: no tip to pay out, no opener this day.
+    for step, idle in (("close-tip-payout", "Nothing to pay out yet"), ("close-step-sign-offs", "No table has opened")):
+        assert "✓" not in element(close, step) and idle in element(close, step), step
+
+
+def test_the_next_days_close_ticks_nothing_before_anything_is_done(client, cast):
+    """Day two open, nothing recorded yet: no step is ticked; the tips and the counts say there is
+    nothing to pay out or counted yet."""
+    first_day_closed(cast)
+    login(client, cast, "general_cashier")
+    close = page(client, "cage:day_close", cast)
+    assert "✓" not in element(close, "close-step-floor") and "✓" not in element(close, "close-tip-payout")
+    assert "Nothing to pay out yet" in element(close, "close-tip-payout")
+    assert "✓" not in element(close, "close-step-counts") and "Nothing counted yet today." in close
+    assert "✓" not in element(close, "close-step-sign-offs") and "✓" not in element(close, "close-step-runners")
+
+
+def test_the_close_page_shows_the_tip_distribution_and_the_cage_walk_and_a_closed_days_figures(client, cast):
+    day2 = first_day_closed(cast)  # day one: the bank counted and the day closed
+    login(client, cast, "dric")
+    response = client.get(reverse("cage:day_close", args=[cast.event.slug]))
+    close = response.content.decode()
+    assert 'id="day-figures"' in close  # day two is open: its figures so far
+    for key in ("tip_distribution", "cage_accountability"):
+        assert sheet_html(close, key), key
+    walk = sheet_html(close, "cage_accountability")
+    assert "Opening balance" in walk and "Expected" in walk and "Counted" in walk
+    # Day one, closed: its figures still show on its close page (the cage's day is day two now).
+    day2.status = GamingDay.Status.SETUP
+    day2.save(update_fields=["status"])
+    day2.delete()
+    close = client.get(reverse("cage:day_close", args=[cast.event.slug])).content.decode()
+    assert "closed and locked" in close and 'id="day-figures"' in close
+    walk = sheet_html(close, "cage_accountability")
+    assert "Counted (Count 1)" in walk and "$100.00" in walk
 
 
 def test_runners_are_offered_a_count_only_when_rostered_or_holding_something(client, cast):
@@ -269,3 +304,16 @@ def test_a_recount_is_shown_correcting_the_earlier_count_with_the_net_for_its_pl
         ("subtotal", "Net for chip bank", "chip bank", "0.00"),
     ]
     assert any("A recount corrects the earlier count" in str(n) for n in sheet.notes)
+
+
+def test_a_recounted_place_reads_expected_before_the_days_counts_and_its_net_over_short(client, cast):
+    """Bank cash of $257 counted at $252 (−$5 posted), then recounted at $257: the close page reads
+    expected $257, counted $257, over/short $0 for the day, as the summary and the variance report."""
+    stock(cast, chips={"1": 10}, cash=25_700)
+    count(cast, "bank_cash", cash=25_200, variance_reason="miscount")
+    count(cast, "bank_cash", cash=25_700, variance_reason="miscount")
+    login(client, cast, "general_cashier")
+    close = page(client, "cage:day_close", cast)
+    assert "Expected $257.00 · counted $257.00 · over/short $0.00" in element(close, "close-counts")
+    assert "$5.00" not in element(close, "close-counts")
+    assert "$0.00" in row_with(sheet_html(close, "totals"), "Cash over/short")

@@ -92,6 +92,8 @@ def test_a_count_set_beside_the_books_is_shown_standing_when_its_form_is_opened_
     # Locked: shown as plain text, sent back in a hidden field, never a box that looks editable.
     assert 'value="10"' in tag and 'type="hidden"' in tag
     assert '<span class="locked-figure">10</span>' in page
+    # Its total is the locked figures' own, not $0.00 (the page's script adds up only boxes).
+    assert re.search(r'id="cash-total">\$1,000\.00<', page)
     assert "To recount: choose the reason for its variance and record this count" in standing
     assert reverse("cage:day_close", args=[cast.event.slug]) in standing
 
@@ -143,7 +145,9 @@ def test_the_close_checklist_shows_a_done_count_with_a_tick_and_who_counted(clie
         f"Bank cash: counted by {cast.general_cashier.name} at" in done
         and f"verified by {cast.chip_cashier.name}." in done
     )
-    assert slip.number in done and "?account=bank_cash" not in counts  # not offered as a task
+    # Not offered as a task; only as a recount, beside the count (to the same count form).
+    assert slip.number in done and "Count bank cash" not in counts
+    assert re.search(r'<a class="recount" href="[^"]*/count/\?account=bank_cash">Recount</a>', done)
     assert "Count the chip bank" in counts and "?account=chip_bank" in counts
     assert "Count the tip pool" in counts
 

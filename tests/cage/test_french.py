@@ -111,7 +111,7 @@ def test_a_refusal_translates_whole_and_cites_the_french_numbering(cast):
             signed=cast.signed(paid_by="general_cashier", verified_by="chip_cashier"),
             allow_pending=True,
         )
-    assert str(refused.value) == "la cagnotte des pourboires est vide; il n’y a rien à verser (M&C 2.7)"
+    assert str(refused.value) == "la cagnotte des pourboires est vide\u00a0; il n’y a rien à verser (M&C 2.7)"
     # The audit trail and machines keep the rule in English.
     assert refused.value.rule == refused.value.rule_reference == "T&C 2.6"
 
@@ -123,7 +123,7 @@ def test_a_rule_of_the_product_is_named_in_the_reader_language_and_kept_in_engli
     with override("fr-ca"), pytest.raises(RuleViolation) as refused:
         services.count(day=cast.day, account=bank, cash=900, signed=signed)
     assert plain(str(refused.value)) == (
-        "encaisse : le comptage diffère des livres de -1,00 $ en argent (manque); un écart exige un motif "
+        "encaisse : le comptage diffère des livres de -1,00 $ en argent (manque) ; un écart exige un motif "
         "(rapprochement de fin de journée : chaque écart expliqué et signé)"
     )
     assert refused.value.rule_reference == "nightly reconciliation: every variance explained and signed"
@@ -181,7 +181,7 @@ def test_a_records_file_that_no_reader_takes_is_refused_in_french():
             load(b'{"a": 1, "a": 2}')
         problems = document_problems({"format": "x\x00"})
     assert plain(str(refused.value)) == (
-        'file : la clé "a" figure deux fois dans un même objet; chaque clé d’un objet figure une seule fois '
+        'file : la clé "a" figure deux fois dans un même objet ; chaque clé d’un objet figure une seule fois '
         "(cage-records/1)"
     )
     assert [plain(p) for p in problems] == [

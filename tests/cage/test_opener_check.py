@@ -427,3 +427,49 @@ def test_the_printed_opener_says_what_it_was_checked_against_and_who_signed_it_o
     assert "not yet: the DRIC signs off the difference" in text()
     services.opener_sign_off(slip=opener, person=cast.dric)
     assert "Signed off by Dric (DRIC)," in text()
+
+
+def test_a_refused_opener_stands_as_first_typed_only_its_reason_is_left_to_give(client, cast):
+    """Refused for its difference, the opener has been set beside the tray's books: a second try
+    with other figures (185 → 186 $5 chips, as the tray's books would say) is refused, a fresh form
+    shows the first figures locked, and what records is the first count with its reason, flagged."""
+    day2 = first_day_closed(cast)
+    login(client, cast.chip_cashier)
+    url = reverse("cage:slip_new", args=[cast.event.slug, "table_open"])
+    refused = client.post(url, opener_form(cast, day2, **{"1": 100, "5": 79})).content.decode()
+    assert "tray by -$5.00 in $5 chips (1 chip short)" in refused
+    assert 'id="opener-standing"' in refused and 'data-locked="yes"' in refused
+    # Fixed up to match: refused, nothing recorded, the first figures put back.
+    fixed = client.post(url, {**opener_form(cast, day2, **TRAY), "reason": "recounted"})
+    page = fixed.content.decode()
+    assert fixed.status_code == 200 and "stands as first typed" in page
+    assert not Slip.objects.filter(slip_type="table_open", day=day2).exists()
+    assert re.search(r'name="chips_5" value="79"', page)
+    # A fresh form for the table shows the first figures, locked.
+    fresh = client.get(url + f"?table={cast.bj.pk}").content.decode()
+    assert 'id="opener-standing"' in fresh and re.search(r'type="hidden" name="chips_5" value="79"', fresh)
+    data = {**opener_form(cast, day2, **{"1": 100, "5": 79}), "reason": "one $5 chip missing from the tray"}
+    assert client.post(url, data).status_code == 302
+    opener = Slip.objects.get(slip_type="table_open", day=day2)
+    assert opener.details["chips"] == {"1": 100, "5": 79}
+    assert opener.details["closer_check"]["differences"] == {"5": -1}
+    assert [slip.number for slip in waiting_sign_off(cast.event)] == ["Opener 2"]
+
+
+def test_a_tray_waiting_for_its_blind_opener_shows_no_figure_on_the_home_or_its_panels(client, cast):
+    """Day two is open and BJ-1 is still to open: the cage home and its refresh show nothing of its
+    tray (the last closer's 100 × $1 and 80 × $5), nor the totals; once its opener is in, they do."""
+    day2 = first_day_closed(cast)
+    login(client, cast.chip_cashier)
+    slug = cast.event.slug
+    for url in (reverse("cage:home", args=[slug]), reverse("cage:home_panels", args=[slug])):
+        page = client.get(url).content.decode()
+        row = re.search(r'<tr data-place="table:BJ-1".*?</tr>', page, re.S).group(0)
+        assert "Counted at its opener" in row and "$400.00" not in row and "$500.00" not in row
+        total = re.search(r'<tr data-place="total".*?</tr>', page, re.S).group(0)
+        assert "Shown once every count is in" in total
+        assert 'id="blind-openers"' in page
+    open_short(cast, day2)
+    page = client.get(reverse("cage:home_panels", args=[slug])).content.decode()
+    row = re.search(r'<tr data-place="table:BJ-1".*?</tr>', page, re.S).group(0)
+    assert "Counted at its opener" not in row and "$495.00" in row

@@ -1,5 +1,6 @@
 """Event setup pages: happy paths, refusals shown with their rule, wrong methods, and who may do what."""
 
+import datetime
 import re
 
 import pytest
@@ -256,3 +257,21 @@ def test_the_cashiers_see_no_open_button_on_the_gaming_days_list(client, db):
     cast = make_cast("no-open-button", open_day=False)
     login(client, cast, "general_cashier")
     assert "Open the gaming day" not in client.get(reverse("events:days", args=[cast.event.slug])).content.decode()
+
+
+def test_a_day_whose_roster_is_empty_is_not_offered_to_open_and_the_pages_say_why(client, db):
+    cast = make_cast("empty-roster", open_day=False)
+    cast.day.opens_at, cast.day.closes_at = datetime.time(12), datetime.time(18)
+    cast.day.save()
+    slug, date = cast.event.slug, cast.day.date.isoformat()
+    open_url = reverse("events:day_open", args=[slug, date])
+    login(client, cast, "dric")
+    days = client.get(reverse("events:days", args=[slug])).content.decode()
+    assert f'action="{open_url}"' not in days
+    assert "It cannot open yet." in days and "The roster leaves designated positions empty" in days
+    roster = client.get(reverse("events:roster", args=[slug, date])).content.decode()
+    assert f'action="{open_url}"' not in roster and 'id="cannot-open"' in roster and "(T&amp;C 2)" in roster
+    # The service still refuses a POST, in the same words.
+    client.post(open_url)
+    cast.day.refresh_from_db()
+    assert cast.day.status == GamingDay.Status.SETUP

@@ -53,6 +53,25 @@ def test_the_french_catalogue_puts_a_no_break_space_before_a_colon():
     assert wrong == []
 
 
+# An HTML entity ("&amp;", "&#38;") ends in a ";" that is no punctuation.
+ENTITY = re.compile(r"&(?:[A-Za-z]+|#[0-9]+);")
+
+
+def test_the_french_catalogue_puts_a_no_break_space_before_a_semicolon():
+    wrong = [
+        (msgid, text) for msgid, text in french_texts() if re.search(r"(?<!\u00a0);(?=\s|$)", ENTITY.sub("", text))
+    ]
+    assert wrong == []
+
+
+def test_the_semicolon_check_tells_punctuation_from_an_html_entity():
+    def flagged(text):
+        return bool(re.search(r"(?<!\u00a0);(?=\s|$)", ENTITY.sub("", text)))
+
+    assert flagged("comptage; rien") and flagged("comptage ; rien") and flagged("fin;")
+    assert not flagged(f"comptage{NBSP}; rien") and not flagged("T&amp; C") and not flagged("x &#38; y")
+
+
 @pytest.mark.parametrize(
     "language,winter,summer",
     [("en-ca", "EST", "EDT"), ("fr-ca", "HNE", "HAE")],
