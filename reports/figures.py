@@ -15,6 +15,7 @@ from cage.variances import reason_in_records, variance_reason
 from events import games
 from events.models import Event
 
+
 class _TableRow(NamedTuple):
     code: str
     game: str
@@ -33,6 +34,7 @@ class _SlipRow(NamedTuple):
     table: _TableRow | None
 
 
+SLIP_COLUMNS = _SlipRow._fields[:-1]  # the slip's own columns; its table's are read beside them
 TOTAL_KEYS = ("win", "chip_sales", "redemptions", "tips", "cash_over_short", "chip_over_short")
 
 
@@ -54,13 +56,8 @@ def report_figures(event: Event) -> tuple[dict, list[dict]]:
     days = list(event.days.all())
     # Only the columns the figures need, as plain rows: a season's tens of thousands of slips as
     # model instances took most of the report's time.
-    slips = [
-        _SlipRow(*row)
-        for row in Slip.objects.filter(event=event)
-        .order_by("id")
-        .values_list(*_SlipRow._fields[:-1], "table__code", "table__game")
-        for row in [(*row[:-2], _TableRow(row[-2], row[-1]) if row[-2] is not None else None)]
-    ]
+    rows = Slip.objects.filter(event=event).order_by("id").values_list(*SLIP_COLUMNS, "table__code", "table__game")
+    slips = [_SlipRow(*row[:-2], _TableRow(*row[-2:]) if row[-2] is not None else None) for row in rows]
     voided = {s.voids_id for s in slips if s.slip_type == SlipType.VOID}
     live = [s for s in slips if s.id not in voided and s.slip_type != SlipType.VOID]
 
