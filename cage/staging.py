@@ -131,24 +131,34 @@ def copy_rows(tables: list[tuple[type, list[str], list[tuple]]]) -> dict:
         mapping = new_pk[model]
         for row, key in zip(rows, keys, strict=True):
             mapping[row[pk]] = key
-        written = [_mapped(model, columns, row, pk, new_pk) for row in rows]
+        relations = _relations(model, pk, new_pk)
+        written = [_mapped(model, row, relations) for row in rows]
         for start in range(0, len(written), BATCH):
             insert_values(connection, model, written[start : start + BATCH])
     _refresh_statistics([model for model, _columns, _rows in tables])
     return new_pk
 
 
-def _mapped(model, columns: list[str], row: tuple, pk: int, new_pk: dict) -> list:
+def _relations(model, pk: int, new_pk: dict) -> list[tuple[int, dict, object]]:
+    """(column index, {scratch key: new key}, field) for the row's own key and each key it points
+    at: worked out once per table, not once per row."""
+    relations = [(pk, new_pk[model], model._meta.pk)]
+    for index, field in enumerate(model._meta.concrete_fields):
+        if field.is_relation:
+            relations.append((index, new_pk[field.related_model._meta.concrete_model], field))
+    return relations
+
+
+def _mapped(model, row: tuple, relations: list) -> list:
     """A scratch row with its own key and every key it points at replaced by the new ones."""
     values = list(row)
-    values[pk] = new_pk[model][row[pk]]
-    for index, field in enumerate(model._meta.concrete_fields):
+    for index, keys, field in relations:
         old = values[index]
-        if field.is_relation and old is not None:
-            target = field.related_model._meta.concrete_model
+        if old is not None:
             try:
-                values[index] = new_pk[target][old]
+                values[index] = keys[old]
             except KeyError:
+                target = field.related_model._meta.concrete_model
                 raise NotImplementedError(
                     f"{model._meta.label}.{field.name} points at a {target._meta.label} the import did not make"
                 ) from None

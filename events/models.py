@@ -282,6 +282,11 @@ class Person(models.Model):
         return years
 
     def role_codes(self) -> set[str]:
+        # Read from a prefetch when there is one: the records importer asks for every signature of
+        # a season, and each .all() builds a queryset.
+        prefetched = getattr(self, "_prefetched_objects_cache", {}).get("assignments")
+        if prefetched is not None:
+            return {a.role for a in prefetched}
         return {a.role for a in self.assignments.all()}
 
 

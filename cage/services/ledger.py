@@ -137,10 +137,13 @@ def balances(accounts: Iterable[Account]) -> dict[int, dict[int | None, int]]:
             read = _balances_read(unread)
             for account in unread:
                 memo.balances[account.pk] = dict(read.get(account.pk, {}))
+        remembered_balances = memo.balances
         for account in accounts:
-            held = {k: v for k, v in memo.balances[account.pk].items() if v}
-            if held:
-                result[account.pk] = held
+            kept = remembered_balances[account.pk]
+            if kept:
+                held = {k: v for k, v in kept.items() if v}
+                if held:
+                    result[account.pk] = held
         return result
     return _balances_read(accounts)
 
