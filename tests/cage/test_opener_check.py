@@ -32,8 +32,9 @@ TRAY = {"1": 100, "5": 80}
 FLAG = "Opener 2 (table BJ-1) differs from what Closer 1 of 2026-09-11 left: $5 chips: 1 short"
 
 
-def first_day_closed(cast):
-    """Day one: BJ-1 stocked, opened and closed with its tray as it was; the bank counted; closed."""
+def first_day_closed(cast, open_next=True):
+    """Day one: BJ-1 stocked, opened and closed with its tray as it was; the bank counted; closed.
+    Day two added, and opened unless `open_next` is false (then it is in setup)."""
     stock(cast, chips={"1": 400, "5": 200, "25": 40}, cash=10_000)
     services.table_issue(
         day=cast.day, table=cast.bj, chips=TRAY, signed=cast.signed(issued_by="chip_cashier", received_by="dealer")
@@ -54,7 +55,7 @@ def first_day_closed(cast):
     )
     services.close_day(day=cast.day, signed=cast.signed(**CLOSE_SIGNED))
     day2 = event_services.day_add(event=cast.event, date=cast.day.date + datetime.timedelta(days=1))
-    return event_services.day_open(day=day2)
+    return event_services.day_open(day=day2) if open_next else day2
 
 
 def open_short(cast, day2):
@@ -454,6 +455,20 @@ def test_a_refused_opener_stands_as_first_typed_only_its_reason_is_left_to_give(
     assert opener.details["chips"] == {"1": 100, "5": 79}
     assert opener.details["closer_check"]["differences"] == {"5": -1}
     assert [slip.number for slip in waiting_sign_off(cast.event)] == ["Opener 2"]
+
+
+def test_a_tray_is_hidden_on_a_day_still_in_setup_too(client, cast):
+    """Day two is added but not open yet: its openers will count BJ-1's tray blind, so the cage home
+    and its refresh show nothing of what the last closer left (100 × $1 and 80 × $5) already now."""
+    day2 = first_day_closed(cast, open_next=False)
+    assert day2.status == "setup"
+    login(client, cast.chip_cashier)
+    slug = cast.event.slug
+    for url in (reverse("cage:home", args=[slug]), reverse("cage:home_panels", args=[slug])):
+        page = client.get(url).content.decode()
+        row = re.search(r'<tr data-place="table:BJ-1".*?</tr>', page, re.S).group(0)
+        assert "Counted at its opener" in row and "$400.00" not in row and "$500.00" not in row
+        assert 'id="blind-openers"' in page
 
 
 def test_a_tray_waiting_for_its_blind_opener_shows_no_figure_on_the_home_or_its_panels(client, cast):
