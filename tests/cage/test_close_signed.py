@@ -6,6 +6,7 @@ counted yet until the chip bank is, the counted amounts beside expected, a tick 
 runners offered only when rostered or holding, and a recount netted against the count it corrects."""
 
 import datetime
+import re
 import uuid
 
 import pytest
@@ -243,6 +244,12 @@ def test_the_close_page_shows_the_tip_distribution_and_the_cage_walk_and_a_close
         assert sheet_html(close, key), key
     walk = sheet_html(close, "cage_accountability")
     assert "Opening balance" in walk and "Expected" in walk and "Counted" in walk
+    # Nothing counted yet on day two: no over/short, rather than an even $0.00.
+    for place in ("bank cash", "chip bank"):
+        over_short = [r for r in re.findall(r"<tr[^>]*>.*?</tr>", walk, re.S) if place in r and "Over/short" in r]
+        assert len(over_short) == 1 and "not counted yet" in over_short[0] and "$" not in over_short[0], place
+    sheet = next(s for s in day_sheets(day2)["sheets"] if s.key == "cage_accountability")
+    assert [r["amount"] for r in sheet.plain() if r["line"] == "Over/short"] == ["", ""]  # the CSV's cells
     # Day one, closed: its figures still show on its close page (the cage's day is day two now).
     day2.status = GamingDay.Status.SETUP
     day2.save(update_fields=["status"])
