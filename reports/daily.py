@@ -993,6 +993,8 @@ def _close_sign_off(loaded: _Loaded) -> dict:
                 "signed_at": (
                     date_format(timezone.localtime(signature.signed_at), "SHORT_DATETIME_FORMAT") if signature else None
                 ),
+                # For the CSV: the event's local time, as a machine reads it ("2026-09-12T02:10:00-04:00").
+                "signed_iso": timezone.localtime(signature.signed_at).isoformat() if signature else None,
             }
         )
     return {"slip": close.number if close else None, "lines": lines}
