@@ -68,13 +68,17 @@ def test_each_signs_the_close_from_their_own_session_and_the_day_locks_once_all_
     signatures = element(answer, "close-signatures")
     assert f"{cast.general_cashier.name}, at" in signatures and "Waiting: signs from their own session" in signatures
     assert 'id="close-form"' not in answer  # prepared: nobody prepares it twice
-    assert "Sign the close" not in answer  # she has signed; nothing more is hers
+    assert (
+        "Verify the close" not in answer and "Approve the close" not in answer
+    )  # she has signed; nothing more is hers
 
     # The Chip Cashier sees it waiting on the cage home, and verifies it from her own session.
     login(client, cast, "chip_cashier")
     home = page(client, "cage:home", cast)
     waiting = element(home, "close-waiting")
     assert f"Prepared by {cast.general_cashier.name}" in waiting and "verified by" in waiting
+    mine = page(client, "cage:day_close", cast)
+    assert "Verify the close (Chip Cashier)" in mine and "Approve the close" not in mine  # her capacity alone
     answer = sign(client, cast, "verified_by").content.decode()
     assert f"{cast.chip_cashier.name} signed the close as verified by; it waits" in answer
     # Hers is done: nobody signs two capacities of the close.
@@ -89,7 +93,7 @@ def test_each_signs_the_close_from_their_own_session_and_the_day_locks_once_all_
         "cage:day_close", args=[cast.event.slug]
     ) in element(queue, "close-waiting")
     close = page(client, "cage:day_close", cast)
-    assert 'id="day-figures"' in close and close.index('id="day-figures"') < close.index("Sign the close: approved by")
+    assert 'id="day-figures"' in close and close.index('id="day-figures"') < close.index("Approve the close (DRIC)")
     answer = sign(client, cast, "approved_by").content.decode()
     assert "Gaming day" in answer and "closed and locked" in answer
     assert status(cast) == GamingDay.Status.CLOSED
