@@ -909,7 +909,9 @@ def _cage_sheet(loaded: _Loaded, balances: dict, hidden: set[str]) -> Sheet:
             rows.append(Row([place, _("Counted (%(slip)s)") % {"slip": last.number}, counted]))
         else:
             rows.append(Row([place, _("Counted"), None]))
-        rows.append(Row([place, _("Over/short"), b["by_type"].get(SlipType.COUNT, 0)], "total"))
+        # Before its first count a place has no over/short: $0.00 would read as counted and even.
+        over_short = b["by_type"].get(SlipType.COUNT, 0) if counts else NOT_COUNTED
+        rows.append(Row([place, _("Over/short"), over_short], "total"))
     return Sheet(
         "cage_accountability",
         _("Cage accountability"),
@@ -991,6 +993,8 @@ def _close_sign_off(loaded: _Loaded) -> dict:
                 "signed_at": (
                     date_format(timezone.localtime(signature.signed_at), "SHORT_DATETIME_FORMAT") if signature else None
                 ),
+                # For the CSV: the event's local time, as a machine reads it ("2026-09-12T02:10:00-04:00").
+                "signed_iso": timezone.localtime(signature.signed_at).isoformat() if signature else None,
             }
         )
     return {"slip": close.number if close else None, "lines": lines}

@@ -34,7 +34,8 @@ def sheet_csv(sheet: Sheet) -> str:
 
 
 def sheets_csv(data: dict) -> str:
-    """Every sheet of the day in one file, a line per cell: date, sheet, line, row, column, value."""
+    """Every sheet of the day in one file, a line per cell: date, sheet, line, row, column, value;
+    then the close's signatures (sheet "sign_off": capacity, role, name, signed_at, slip)."""
     out = io.StringIO()
     writer = csv_safe.writer(out)
     writer.writerow(["date", "sheet", "line", "row", "column", "value"])
@@ -42,7 +43,21 @@ def sheets_csv(data: dict) -> str:
         for number, row in enumerate(sheet.plain(), start=1):
             for column in sheet.columns:
                 writer.writerow([data["date"], sheet.key, number, row["row"], column.key, row[column.key]])
+    # The close's signatures, as the PDF's "Reviewed and approved" block gives them: one line per
+    # capacity, its name and time empty while nobody has signed it.
+    for number, line in enumerate(data["sign_off"]["lines"], start=1):
+        for column, value in (
+            ("capacity", line["capacity"]),
+            ("role", line["role"]),
+            ("name", line["name"]),
+            ("signed_at", line["signed_iso"]),
+            ("slip", data["sign_off"]["slip"]),
+        ):
+            writer.writerow([data["date"], SIGN_OFF, number, "line", column, value or ""])
     return out.getvalue()
+
+
+SIGN_OFF = "sign_off"  # the CSV's sheet name for the close's signatures
 
 
 CELL = ParagraphStyle("daycell", fontName="Helvetica", fontSize=8, leading=10)

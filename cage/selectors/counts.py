@@ -121,11 +121,13 @@ def books_blind(day: GamingDay | None) -> set[str]:
 
 
 def awaiting_opener(day: GamingDay | None) -> set[str]:
-    """The trays ("table:BJ-1") of the tables still to open on an open day: closed on an earlier
-    day, with no opener yet that day. The opener is counted blind against the last closer
-    (DESIGN: gaming day), so no page shows what such a tray holds until its opener is in. One query."""
+    """The trays ("table:BJ-1") of the tables still to open on a day in setup or open: closed on an
+    earlier day, with no opener yet that day. The opener is counted blind against the last closer
+    (DESIGN: gaming day), so no page shows what such a tray holds until its opener is in; a day in
+    setup has no opener yet, and its openers are the ones who must not see the last closer's
+    figures. One query."""
 
-    if day is None or day.status != GamingDay.Status.OPEN:
+    if day is None or day.status not in (GamingDay.Status.SETUP, GamingDay.Status.OPEN):
         return set()
     opened = Slip.objects.filter(day=day, slip_type=SlipType.TABLE_OPEN).values("table_id")
     # Only a table that closed on an earlier day: a first opening starts from what was issued to

@@ -1,8 +1,11 @@
 """Openers checked against the last closers, as people read them: flagged openers waiting for the
 DRIC's sign-off, and the words for what an opener was checked against (cage.services.openers)."""
 
+import datetime
+
 from django.utils.translation import gettext as _
 
+from cage.local import long_day
 from cage.models import Slip, SlipType
 from cage.slip_types import SLIP_KINDS
 from events.models import GamingDay
@@ -19,9 +22,11 @@ def is_flagged(slip: Slip) -> bool:
 
 
 def closer_name(check: dict) -> str:
-    """ "Closer 2 of 2026-09-11" """
+    """ "Closer 2 of 11 Sep 2026": the date in words, as the sentences around it write theirs (the
+    check keeps it ISO)."""
     closer = f"{SLIP_KINDS[SlipType.TABLE_CLOSE].label} {check['closer_serial']}"
-    return _("%(closer)s of %(date)s") % {"closer": closer, "date": check["date"]}
+    date = long_day(datetime.date.fromisoformat(check["date"]))
+    return _("%(closer)s of %(date)s") % {"closer": closer, "date": date}
 
 
 def differences_text(differences: dict[str, int]) -> str:

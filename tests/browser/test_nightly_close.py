@@ -239,9 +239,9 @@ def test_the_three_sign_the_close_each_in_their_own_browser(browser, live_server
     assert f"Prepared by {cast.general_cashier.name}" in chips.inner_text("#close-waiting")
     at_both_widths(chips, "close-waiting-home")
     chips.click("#close-waiting >> text=Open the nightly close")
-    chips.click("text=Sign the close: verified by")
+    chips.click("text=Verify the close (Chip Cashier)")
     chips.wait_for_selector(f"text={cast.chip_cashier.name} signed the close as verified by")
-    assert chips.locator("text=Sign the close").count() == 0
+    assert chips.locator("text=Verify the close (Chip Cashier)").count() == 0
 
     dric.goto(f"/cage/{slug}/queue/")
     assert "approved by" in dric.inner_text("#close-waiting")
@@ -250,7 +250,7 @@ def test_the_three_sign_the_close_each_in_their_own_browser(browser, live_server
     assert "Bank cash" in dric.inner_text("#day-figures") or "Summary" in dric.inner_text("#day-figures")
     assert "Expected $10.00 · counted $10.00 · over/short $0.00" in dric.inner_text("#close-counts")
     at_both_widths(dric, "close-dric-approves")
-    dric.click("text=Sign the close: approved by")
+    dric.click("text=Approve the close (DRIC)")
     dric.wait_for_selector("text=closed and locked")
     assert GamingDay.objects.get(pk=cast.day.pk).status == GamingDay.Status.CLOSED
     signed = {s.capacity: s.person for s in Slip.objects.get(slip_type="close_day").signatures.all()}

@@ -6,6 +6,7 @@ counted yet until the chip bank is, the counted amounts beside expected, a tick 
 runners offered only when rostered or holding, and a recount netted against the count it corrects."""
 
 import datetime
+import re
 import uuid
 
 import pytest
@@ -67,13 +68,17 @@ def test_each_signs_the_close_from_their_own_session_and_the_day_locks_once_all_
     signatures = element(answer, "close-signatures")
     assert f"{cast.general_cashier.name}, at" in signatures and "Waiting: signs from their own session" in signatures
     assert 'id="close-form"' not in answer  # prepared: nobody prepares it twice
-    assert "Sign the close" not in answer  # she has signed; nothing more is hers
+    assert (
+        "Verify the close" not in answer and "Approve the close" not in answer
+    )  # she has signed; nothing more is hers
 
     # The Chip Cashier sees it waiting on the cage home, and verifies it from her own session.
     login(client, cast, "chip_cashier")
     home = page(client, "cage:home", cast)
     waiting = element(home, "close-waiting")
     assert f"Prepared by {cast.general_cashier.name}" in waiting and "verified by" in waiting
+    mine = page(client, "cage:day_close", cast)
+    assert "Verify the close (Chip Cashier)" in mine and "Approve the close" not in mine  # her capacity alone
     answer = sign(client, cast, "verified_by").content.decode()
     assert f"{cast.chip_cashier.name} signed the close as verified by; it waits" in answer
     # Hers is done: nobody signs two capacities of the close.
@@ -88,7 +93,7 @@ def test_each_signs_the_close_from_their_own_session_and_the_day_locks_once_all_
         "cage:day_close", args=[cast.event.slug]
     ) in element(queue, "close-waiting")
     close = page(client, "cage:day_close", cast)
-    assert 'id="day-figures"' in close and close.index('id="day-figures"') < close.index("Sign the close: approved by")
+    assert 'id="day-figures"' in close and close.index('id="day-figures"') < close.index("Approve the close (DRIC)")
     answer = sign(client, cast, "approved_by").content.decode()
     assert "Gaming day" in answer and "closed and locked" in answer
     assert status(cast) == GamingDay.Status.CLOSED
@@ -243,6 +248,12 @@ def test_the_close_page_shows_the_tip_distribution_and_the_cage_walk_and_a_close
         assert sheet_html(close, key), key
     walk = sheet_html(close, "cage_accountability")
     assert "Opening balance" in walk and "Expected" in walk and "Counted" in walk
+    # Nothing counted yet on day two: no over/short, rather than an even $0.00.
+    for place in ("bank cash", "chip bank"):
+        over_short = [r for r in re.findall(r"<tr[^>]*>.*?</tr>", walk, re.S) if place in r and "Over/short" in r]
+        assert len(over_short) == 1 and "not counted yet" in over_short[0] and "$" not in over_short[0], place
+    sheet = next(s for s in day_sheets(day2)["sheets"] if s.key == "cage_accountability")
+    assert [r["amount"] for r in sheet.plain() if r["line"] == "Over/short"] == ["", ""]  # the CSV's cells
     # Day one, closed: its figures still show on its close page (the cage's day is day two now).
     day2.status = GamingDay.Status.SETUP
     day2.save(update_fields=["status"])

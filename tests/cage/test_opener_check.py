@@ -11,11 +11,12 @@ import subprocess
 import pytest
 from django.db import connection
 from django.urls import reverse
+from django.utils import translation
 
 from cage import services
 from cage.importer import ImportFailed, import_records
 from cage.models import AppendOnlyError, OpenerSignOff, Slip
-from cage.selectors.openers import waiting_sign_off
+from cage.selectors.openers import check_text, waiting_sign_off
 from events import services as event_services
 from events.models import Role
 from events.rules import RuleViolation
@@ -29,11 +30,12 @@ from tests.reports.test_figures import EXAMPLE
 pytestmark = pytest.mark.django_db
 OPENER_SIGNED = {"counted_by": "dealer", "verified_by": "chip_cashier"}
 TRAY = {"1": 100, "5": 80}
-FLAG = "Opener 2 (table BJ-1) differs from what Closer 1 of 2026-09-11 left: $5 chips: 1 short"
+FLAG = "Opener 2 (table BJ-1) differs from what Closer 1 of 11 Sep 2026 left: $5 chips: 1 short"
 
 
-def first_day_closed(cast):
-    """Day one: BJ-1 stocked, opened and closed with its tray as it was; the bank counted; closed."""
+def first_day_closed(cast, open_next=True):
+    """Day one: BJ-1 stocked, opened and closed with its tray as it was; the bank counted; closed.
+    Day two added, and opened unless `open_next` is false (then it is in setup)."""
     stock(cast, chips={"1": 400, "5": 200, "25": 40}, cash=10_000)
     services.table_issue(
         day=cast.day, table=cast.bj, chips=TRAY, signed=cast.signed(issued_by="chip_cashier", received_by="dealer")
@@ -54,7 +56,7 @@ def first_day_closed(cast):
     )
     services.close_day(day=cast.day, signed=cast.signed(**CLOSE_SIGNED))
     day2 = event_services.day_add(event=cast.event, date=cast.day.date + datetime.timedelta(days=1))
-    return event_services.day_open(day=day2)
+    return event_services.day_open(day=day2) if open_next else day2
 
 
 def open_short(cast, day2):
@@ -214,12 +216,12 @@ def test_the_variance_report_names_the_difference_and_its_sign_off(cast):
         "-5.00",
     )
     assert row["opener_check"] == (
-        "differs from what Closer 1 of 2026-09-11 left: $5 chips: 1 short; waiting for the DRIC's sign-off"
+        "differs from what Closer 1 of 11 Sep 2026 left: $5 chips: 1 short; waiting for the DRIC's sign-off"
     )
     services.opener_sign_off(slip=opener, person=cast.dric)
     row = next(s for s in day_sheets(day2)["sheets"] if s.key == "variances").plain()[0]
     assert row["opener_check"].startswith(
-        "differs from what Closer 1 of 2026-09-11 left: $5 chips: 1 short; signed off by Dric (DRIC) at "
+        "differs from what Closer 1 of 11 Sep 2026 left: $5 chips: 1 short; signed off by Dric (DRIC) at "
     )
     # The report's variances read it like any other; the public JSON keeps its shape.
     assert event_figures(cast.event)["variances"] == [
@@ -316,7 +318,7 @@ def test_the_slip_page_the_queue_and_the_close_page_show_the_difference_and_the_
     slug = cast.event.slug
     login(client, cast.chip_cashier)
     page = client.get(reverse("cage:slip", args=[slug, opener.pk])).content.decode()
-    assert "differs from what Closer 1 of 2026-09-11 left: $5 chips: 1 short" in page
+    assert "differs from what Closer 1 of 11 Sep 2026 left: $5 chips: 1 short" in page
     assert "not yet: the DRIC signs off the difference" in page and "Sign off the difference" not in page
     queue = client.get(reverse("cage:queue", args=[slug])).content.decode()
     assert 'id="sign-offs"' in queue and "for the DRIC" in queue and ">Sign off<" not in queue
@@ -423,7 +425,7 @@ def test_the_printed_opener_says_what_it_was_checked_against_and_who_signed_it_o
             ).stdout.split()
         )
 
-    assert "Last closer differs from what Closer 1 of 2026-09-11 left: $5 chips: 1 short" in text()
+    assert "Last closer differs from what Closer 1 of 11 Sep 2026 left: $5 chips: 1 short" in text()
     assert "not yet: the DRIC signs off the difference" in text()
     services.opener_sign_off(slip=opener, person=cast.dric)
     assert "Signed off by Dric (DRIC)," in text()
@@ -456,6 +458,20 @@ def test_a_refused_opener_stands_as_first_typed_only_its_reason_is_left_to_give(
     assert [slip.number for slip in waiting_sign_off(cast.event)] == ["Opener 2"]
 
 
+def test_a_tray_is_hidden_on_a_day_still_in_setup_too(client, cast):
+    """Day two is added but not open yet: its openers will count BJ-1's tray blind, so the cage home
+    and its refresh show nothing of what the last closer left (100 × $1 and 80 × $5) already now."""
+    day2 = first_day_closed(cast, open_next=False)
+    assert day2.status == "setup"
+    login(client, cast.chip_cashier)
+    slug = cast.event.slug
+    for url in (reverse("cage:home", args=[slug]), reverse("cage:home_panels", args=[slug])):
+        page = client.get(url).content.decode()
+        row = re.search(r'<tr data-place="table:BJ-1".*?</tr>', page, re.S).group(0)
+        assert "Counted at its opener" in row and "$400.00" not in row and "$500.00" not in row
+        assert 'id="blind-openers"' in page
+
+
 def test_a_tray_waiting_for_its_blind_opener_shows_no_figure_on_the_home_or_its_panels(client, cast):
     """Day two is open and BJ-1 is still to open: the cage home and its refresh show nothing of its
     tray (the last closer's 100 × $1 and 80 × $5), nor the totals; once its opener is in, they do."""
@@ -473,3 +489,11 @@ def test_a_tray_waiting_for_its_blind_opener_shows_no_figure_on_the_home_or_its_
     page = client.get(reverse("cage:home_panels", args=[slug])).content.decode()
     row = re.search(r'<tr data-place="table:BJ-1".*?</tr>', page, re.S).group(0)
     assert "Counted at its opener" not in row and "$495.00" in row
+
+
+def test_the_closer_an_opener_was_checked_against_reads_its_date_in_words_in_french():
+    """Among long-form dates, the closer's day is one too: "Fermeture 1 du 11 septembre 2026", not ISO."""
+    check = {"closer_serial": 1, "date": "2026-09-11", "differences": {"5": -1}}
+    with translation.override("fr-ca"):
+        text = check_text(check)
+    assert "du 11 septembre 2026" in text and "2026-09-11" not in text

@@ -29,7 +29,7 @@ from cage.money import cents_str
 from events import services as event_services
 from events.models import GamingDay, Role
 from reports.daily import day_figures, day_sheets, sheets_json
-from reports.daily_exports import sheet_csv, sheets_pdf
+from reports.daily_exports import sheet_csv, sheets_csv, sheets_pdf
 from reports.figures import event_figures
 from tests.cage.helpers import FILL_SIGNED, close_clean_day, open_table, stock
 from tests.conftest import EXAMPLES, PASSWORD, give_login
@@ -289,6 +289,28 @@ def test_csv_of_one_sheet_and_of_every_sheet(client, example):
             "value": "Ann Leblanc"} in everything  # fmt: skip
 
 
+def test_the_sheets_csv_gives_the_closes_signatures_as_the_pdf_does(client, example):
+    """The example's day is closed: the CSV names each capacity's signer and time, as the PDF does."""
+    client.login(username="ann", password=PASSWORD)
+    rows = list(
+        csv.DictReader(
+            io.StringIO(client.get(reverse("reports:day", args=[SLUG, DATE]) + "?format=csv").content.decode())
+        )
+    )
+    signed = {(r["line"], r["column"]): r["value"] for r in rows if r["sheet"] == "sign_off"}
+    close = Slip.objects.get(slip_type="close_day")
+    signatures = {s.capacity: s for s in close.signatures.select_related("person")}
+    for line, (capacity, label, role) in enumerate(
+        (("prepared_by", "Prepared by", "General Cashier"), ("verified_by", "Verified by", "Chip Cashier"),
+         ("approved_by", "Approved by", "DRIC")), start=1):  # fmt: skip
+        signature = signatures[capacity]
+        assert signed[(str(line), "capacity")] == label and signed[(str(line), "role")] == role
+        assert signed[(str(line), "name")] == signature.person.name
+        assert signed[(str(line), "signed_at")] == timezone.localtime(signature.signed_at).isoformat()
+        assert signed[(str(line), "slip")] == close.number
+    assert len(signed) == 15  # three capacities, five columns each
+
+
 def test_the_pdf_reads_back_with_every_sheet(client, example, tmp_path, poppler):  # noqa: F811
     client.login(username="ann", password=PASSWORD)
     response = client.get(reverse("reports:day", args=[SLUG, DATE]) + "?format=pdf")
@@ -349,6 +371,10 @@ def test_the_sheets_leave_the_signature_lines_blank_until_the_day_closes_then_pr
     assert "The day is not closed: nobody has signed it in the app yet." in lines
     assert "signed in the app" not in " ".join(lines)
     pictures(pdf, "day-sheets-unsigned")
+    # The CSV too: each capacity, with no name nor time yet.
+    unsigned = [r for r in csv.DictReader(io.StringIO(sheets_csv(day_sheets(cast.day)))) if r["sheet"] == "sign_off"]
+    assert [(r["column"], r["value"]) for r in unsigned if r["line"] == "3"] == [
+        ("capacity", "Approved by"), ("role", "DRIC"), ("name", ""), ("signed_at", ""), ("slip", "")]  # fmt: skip
 
     close = close_clean_day(cast)
     pdf = tmp_path / "closed.pdf"
