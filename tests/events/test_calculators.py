@@ -253,7 +253,7 @@ def test_french_pages_name_the_bets_and_the_faces_as_the_french_seeds_do(client,
     # Seed 004, French: la mise «pass», «don’t pass», «come», «don’t come», «field».
     page = ask(client, event, people["dric"], lang="fr-ca", calc="craps", rolls="6 8", pass_wager="1", come_wager="1")
     assert "Mise «\u00a0pass\u00a0»" in page and "Mise «\u00a0come\u00a0»" in page
-    assert "la mise «\u00a0come\u00a0» est placée sur le 6" in page
+    assert "la mise «\u00a0come\u00a0» est placée sur le 8" in page
     assert ">Pass<" not in page and "Don&#x27;t pass" not in page
     # Seed 000: "les rois, dames et valets": R, D, V typed and shown; J, Q, K still read.
     page = ask(client, event, people["dric"], lang="fr-ca", calc="baccarat", cards="2 3 4 R 5 9")
@@ -434,3 +434,30 @@ def test_a_wager_with_a_decimal_comma_is_read_as_french_writes_it(client, quebec
     event, people = quebec.event, quebec.people
     page = ask(client, event, people["dric"], lang="fr-ca", calc="craps", rolls="7", pass_wager="2,50")
     assert "2,50" in page and "n’est pas" not in page
+
+
+def test_craps_come_bet_with_pass_starts_once_a_point_is_on(client, quebec):
+    # The walk's case: rolls 6 4 8 4 with pass, come and field (its $10, $15 and $5 scaled into the
+    # fixture's $1 to $5 limits: $5, $3 and $1). The 6 is the come-out and sets
+    # the point, so the come bet is made after it: it goes on 4 and wins on the last roll (s. 95.14, 3°).
+    event, people = quebec.event, quebec.people
+    rolls = "6 4 8 4"
+    page = ask(
+        client, event, people["dric"], calc="craps", rolls=rolls, pass_wager="5", come_wager="3", field_wager="1"
+    )
+    assert "A come bet is made once a point is on: it starts at roll 2." in page
+    assert "not yet made" in page and "waits: the come point is 6" not in page
+    assert "waits: the come point is 4" in page
+    assert '<p class="outcome-win">Come, $3.00: wins, pays 1 to 1: pay $3.00.</p>' in page
+    assert "Pass, $5.00: waits: the point is 6." in page
+    # A don't come made after the 6 goes on 4 and loses when the 4 is rolled again.
+    page = ask(client, event, people["dric"], calc="craps", rolls=rolls, dont_pass_wager="5", dont_come_wager="5")
+    assert "A come bet is made once a point is on: it starts at roll 2." in page
+    assert '<p class="outcome-lose">Don&#x27;t come, $5.00: loses.</p>' in page
+    # Rolls that set no point before the last leave the come bet no roll to meet: refused, citing s. 95.14.
+    for rolls in ("7 11 2", "7 6"):
+        page = ask(client, event, people["dric"], calc="craps", rolls=rolls, pass_wager="5", come_wager="5")
+        assert "is made only once a point is on" in page and "s. 95.14 (3°)" in page
+        assert "pay $" not in page
+    page = ask(client, event, people["dric"], calc="craps", rolls="3", dont_pass_wager="5", dont_come_wager="5")
+    assert "is made only once a point is on" in page and "s. 95.14 (4°)" in page
