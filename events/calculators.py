@@ -478,6 +478,8 @@ def blackjack_round(query) -> Answer:
                     "number": n,
                 }
             )
+        for hand in hands:
+            _check_doubled_wager(hand)
         settled = blackjack.settle(dealer, [{k: v for k, v in h.items() if k != "number"} for h in hands])
         dealer_hand = blackjack.dealer_hand(dealer)
     except (Refused, RuleViolation) as exc:
@@ -503,6 +505,28 @@ def blackjack_round(query) -> Answer:
         outcome += _hand_outcome(hand, answer, result)
     # What each player who split takes away in all, first: that is what the DRIC pays.
     return Answer(rows=rows, lines=lines, outcome=_player_outcomes(hands, settled) + outcome)
+
+
+def _check_doubled_wager(hand: dict) -> None:
+    """A doubled hand's wager over the limit is most likely the doubled amount typed: the refusal
+    says the wager asked for is the stake before doubling (Blackjack rule 8.1)."""
+    refusal = blackjack.GAME.check_bet(hand["wager"])
+    if refusal is None or not hand["doubled"] or hand["wager"] <= blackjack.GAME.limits[1]:
+        return
+    raise RuleViolation(
+        _(
+            "Hand %(hand)s: %(refusal)s The wager of a doubled hand is the stake before doubling: for a "
+            "hand doubled from %(half)s to %(wager)s, enter %(half)s."
+        )
+        % {
+            "hand": hand["number"],
+            "refusal": refusal_message(refusal),
+            "half": dollars(hand["wager"] // 2),
+            "wager": dollars(hand["wager"]),
+        },
+        section_lazy(refusal.section),
+        field=f"h{hand['number']}_wager",
+    )
 
 
 def _player_outcomes(hands: list[dict], settled: list[dict]) -> list[Outcome]:

@@ -461,3 +461,21 @@ def test_craps_come_bet_with_pass_starts_once_a_point_is_on(client, quebec):
         assert "pay $" not in page
     page = ask(client, event, people["dric"], calc="craps", rolls="3", dont_pass_wager="5", dont_come_wager="5")
     assert "is made only once a point is on" in page and "s. 95.14 (4°)" in page
+
+
+def test_a_doubled_hand_s_wager_is_the_stake_before_doubling(client, quebec):
+    # The walk typed the doubled amount, $10, as a doubled hand's wager: the refusal says why.
+    event, people = quebec.event, quebec.people
+    query = dict(calc="blackjack", dealer="6 10 5", h1_cards="6 5 10", h1_wager="10", h1_action="double")
+    page = ask(client, event, people["dric"], **query)
+    assert "Wager before doubling ($)" in page and "Wager of hand 1, before doubling" in page
+    assert (
+        "Hand 1: Bets run from $1.00 to $5.00. The wager of a doubled hand is the stake before doubling: "
+        "for a hand doubled from $5.00 to $10.00, enter $5.00." in page
+    )
+    # The same amount on a hand not doubled is refused by the limits alone.
+    page = ask(client, event, people["dric"], **{**query, "h1_action": ""})
+    assert "Bets run from $1.00 to $5.00" in page and "before doubling:" not in page
+    # The stake before doubling is settled: the doubled $10 wins.
+    page = ask(client, event, people["dric"], **{**query, "h1_wager": "5"})
+    assert "Bets run from" not in page and "$10.00" in page
