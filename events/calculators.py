@@ -116,7 +116,7 @@ def _money(query, name: str, *, required: bool = True) -> int | None:
         return None
     if not text:
         raise RuleViolation(_("Enter the wager in dollars, such as 5 or 0.50."), CALCULATOR, field=name)
-    return parse_dollars(text, rule=CALCULATOR, field=name)
+    return parse_dollars(text, rule=CALCULATOR, field=name, reader_decimals=True)
 
 
 # --- baccarat (S-13.1, r. 3, s. 37) -----------------------------------------------------------

@@ -479,3 +479,25 @@ def test_a_doubled_hand_s_wager_is_the_stake_before_doubling(client, quebec):
     # The stake before doubling is settled: the doubled $10 wins.
     page = ask(client, event, people["dric"], **{**query, "h1_wager": "5"})
     assert "Bets run from" not in page and "$10.00" in page
+
+
+def test_french_reads_the_wheel_s_symbols_amounts_and_sections_the_french_way(client, quebec):
+    from django.utils import translation
+
+    from events.game_text import section_text
+
+    event, people = quebec.event, quebec.people
+    query = dict(calc="wheel_of_fortune", wheel="WOF-1", bet_symbol="1 $", landed="1 $", revolutions="3")
+    page = ask(client, event, people["dric"], lang="fr-ca", bet="abc", **query)
+    # The example amount in the reader's format: the calculator reads "2,50".
+    assert "«\u00a00,50\u00a0»" in page and "0.50" not in page
+    # One spelling of a symbol everywhere it is shown: the lists, the house advantage, the layout.
+    assert "<li>Symbole 1 $\u00a0:" in page and ">$1<" not in page and "Symbole $1" not in page
+    layout = client.get(reverse("events:wheel_layout", args=[event.slug, "WOF-1"]), HTTP_ACCEPT_LANGUAGE="fr-ca")
+    assert "<tr><td>1 $</td>" in layout.content.decode()
+    # Sections joined in French take a no-break space before the semicolon; English does not.
+    with translation.override("fr-ca"):
+        joined = section_text("Blackjack rule 8.1; Blackjack rule 9.2")
+    assert joined.count("\u00a0; ") == 1 and "8.1" in joined and "9.2" in joined
+    with translation.override("en"):
+        assert section_text("Blackjack rule 8.1; Blackjack rule 9.2") == "Blackjack rule 8.1; Blackjack rule 9.2"
