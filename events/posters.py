@@ -22,7 +22,7 @@ from xml.sax.saxutils import escape
 
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import TABLOID, landscape, letter
 from reportlab.lib.styles import ParagraphStyle
@@ -175,7 +175,17 @@ def _facts(table: GameTable, lang: str) -> dict:
         )
         if table.game == "craps" and lang == "en"
         else "",
+        # The shoe the administrator entered (a setting of the licence's game: seed 003 states none).
+        "shoe": _shoe_text(game_rules.figures(event, "baccarat").get("decks")) if table.game == "baccarat" else "",
         "posted": _("Posted as the licence's terms and conditions require (%(rules)s).") % {"rules": cite(POSTED)},
+    }
+
+
+def _shoe_text(decks: int | None) -> str:
+    if decks is None:
+        return ""
+    return ngettext("Dealt from a shoe of %(decks)s deck.", "Dealt from a shoe of %(decks)s decks.", decks) % {
+        "decks": decks
     }
 
 
@@ -224,6 +234,8 @@ def _poster_story(facts: dict) -> list:
         *_odds_lines(facts["payoffs"]),
         _p(_("Rules of play"), HEADING),
     ]
+    if facts["shoe"]:
+        story.append(_p(facts["shoe"], AGE_RULE))
     if facts["translation_note"]:
         story.append(_p(facts["translation_note"]))
     story += [_rule_paragraph(line) for line in facts["rules"]]

@@ -61,6 +61,7 @@ EXPECTED = {
         "natural",
         "on a tie",
         "returned: neither won nor lost",
+        "Dealt from a shoe of 8 decks.",  # the administrator's setting (fixture: 8)
     ],
     ("BAC-1", "fr"): [
         "F-2026-0117",
@@ -71,6 +72,7 @@ EXPECTED = {
         "naturelle",
         "sur une égalité",
         "remise : ni gagnée ni perdue",
+        "Distribué d’un sabot de 8 jeux de cartes.",
     ],
     ("CR-1", "en"): ["F-2026-0117", "18+", "Bets from $1.00 to $5.00", "2 to 1", "cannot be withdrawn"],
     ("CR-1", "fr"): ["F-2026-0117", "18+", "Mises de 1,00 $ à 5,00 $", "2 à 1", "ne peuvent être retirées"],
