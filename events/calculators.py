@@ -116,7 +116,7 @@ def _money(query, name: str, *, required: bool = True) -> int | None:
         return None
     if not text:
         raise RuleViolation(_("Enter the wager in dollars, such as 5 or 0.50."), CALCULATOR, field=name)
-    return parse_dollars(text, rule=CALCULATOR, field=name)
+    return parse_dollars(text, rule=CALCULATOR, field=name, reader_decimals=True)
 
 
 # --- baccarat (S-13.1, r. 3, s. 37) -----------------------------------------------------------
@@ -351,17 +351,22 @@ def craps_rolls(query, *, limits=None) -> Answer:
                     section_lazy(refusal.section),
                     field=f"{bet}_wager",
                 )
-        states = {bet: craps.settle_each_roll(bet, rolls) for bet in bets}
+        starts = _come_starts(bets, rolls)
+        states = {bet: craps.settle_each_roll(bet, rolls[starts.get(bet, 0) :]) for bet in bets}
     except (Refused, RuleViolation) as exc:
         return Answer(refusal=_refused(exc))
     rows = []
     for n, total in enumerate(rolls):
         cells = []
         for bet in bets:
-            if n >= len(states[bet]):  # decided on an earlier roll
+            start = starts.get(bet, 0)
+            if n < start:  # a come bet is not yet made while the shooter has no point
+                cells.append(_("not yet made"))
+                continue
+            if n - start >= len(states[bet]):  # decided on an earlier roll
                 cells.append("—")
                 continue
-            state = states[bet][n]
+            state = states[bet][n - start]
             text = str(RESULTS[state["result"]])
             if state["result"] == "open" and state["point"]:
                 text = _waits(bet, state["point"])
@@ -388,7 +393,10 @@ def craps_rolls(query, *, limits=None) -> Answer:
                 _kind(last["result"]),
             )
         )
-    lines = []
+    lines = [
+        _("A come bet is made once a point is on: it starts at roll %(roll)s.") % {"roll": start + 1}
+        for start in sorted(set(starts.values()))
+    ]
     for bet in bets:
         notes = []
         if craps.can_withdraw(bet) is False:
@@ -406,6 +414,30 @@ def craps_rolls(query, *, limits=None) -> Answer:
         else:
             lines.append(_("%(bet)s: %(section)s.") % {"bet": CRAPS_BETS[bet], "section": section})
     return Answer(rows=rows, lines=lines, outcome=outcome)
+
+
+def _come_starts(bets: list[str], rolls: list[int]) -> dict[str, int]:
+    """The roll (counted from 0) at which each come and don't come bet starts, when it is settled
+    with the same rolls as a pass or don't pass bet: a come bet is made only once the shooter has a
+    point (s. 95.14, 3°, 4°), so it starts at the roll after the first point. Alone, a come bet's
+    rolls are taken to start where it was made. A come bet whose rolls set no point to follow is
+    refused."""
+    come_bets = [bet for bet in bets if bet in ("come", "dont_come")]
+    if not come_bets or not {"pass", "dont_pass"} & set(bets):
+        return {}
+    # Before the first point every roll is a come-out; the first point total is the one that sets it.
+    first_point = next((n for n, total in enumerate(rolls) if craps.come_out(total) == "point"), None)
+    if first_point is None or first_point + 1 >= len(rolls):
+        raise RuleViolation(
+            _(
+                "A come or don't come bet is made only once a point is on: these rolls "
+                "set no point with a roll after it, so the come bet meets no roll. Enter the rolls from the "
+                "come-out, or the come bet alone with the rolls from where it was made."
+            ),
+            craps.BET_SECTIONS[come_bets[0]],
+            field=f"{come_bets[0]}_wager",
+        )
+    return {bet: first_point + 1 for bet in come_bets}
 
 
 def _waits(bet: str, point: int) -> str:
@@ -446,6 +478,8 @@ def blackjack_round(query) -> Answer:
                     "number": n,
                 }
             )
+        for hand in hands:
+            _check_doubled_wager(hand)
         settled = blackjack.settle(dealer, [{k: v for k, v in h.items() if k != "number"} for h in hands])
         dealer_hand = blackjack.dealer_hand(dealer)
     except (Refused, RuleViolation) as exc:
@@ -471,6 +505,28 @@ def blackjack_round(query) -> Answer:
         outcome += _hand_outcome(hand, answer, result)
     # What each player who split takes away in all, first: that is what the DRIC pays.
     return Answer(rows=rows, lines=lines, outcome=_player_outcomes(hands, settled) + outcome)
+
+
+def _check_doubled_wager(hand: dict) -> None:
+    """A doubled hand's wager over the limit is most likely the doubled amount typed: the refusal
+    says the wager asked for is the stake before doubling (Blackjack rule 8.1)."""
+    refusal = blackjack.GAME.check_bet(hand["wager"])
+    if refusal is None or not hand["doubled"] or hand["wager"] <= blackjack.GAME.limits[1]:
+        return
+    raise RuleViolation(
+        _(
+            "Hand %(hand)s: %(refusal)s The wager of a doubled hand is the stake before doubling: for a "
+            "hand doubled from %(half)s to %(wager)s, enter %(half)s."
+        )
+        % {
+            "hand": hand["number"],
+            "refusal": refusal_message(refusal),
+            "half": dollars(hand["wager"] // 2),
+            "wager": dollars(hand["wager"]),
+        },
+        section_lazy(refusal.section),
+        field=f"h{hand['number']}_wager",
+    )
 
 
 def _player_outcomes(hands: list[dict], settled: list[dict]) -> list[Outcome]:

@@ -237,7 +237,10 @@ def house_advantages(event: Event, code: str, table: GameTable | None = None) ->
         return [(names[bet], house_text(value)) for bet, value in craps.house_advantage().items()]
     if code == "wheel_of_fortune" and table is not None and table.wheel_layout:
         found = wheel_of_fortune.house_advantages(table.wheel_layout)
-        return [(_("Symbol %(symbol)s") % {"symbol": symbol}, house_text(value)) for symbol, value in found.items()]
+        return [
+            (_("Symbol %(symbol)s") % {"symbol": symbol_text(symbol)}, house_text(value))
+            for symbol, value in found.items()
+        ]
     return []
 
 

@@ -9,17 +9,20 @@ conditions renumbered as events.rules.cite does.
 """
 
 from django.utils.functional import lazy
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
-from cage.money import dollars
+from cage.money import NBSP, dollars
 
 from .games.base import cite_section
 from .rules import cite
 
 
 def section_text(section: str) -> str:
-    """One section (or several, joined with "; ") a game module cites, in the reader's language."""
-    return cite(cite_section(str(section), gettext))
+    """One section (or several, joined with "; ") a game module cites, in the reader's language:
+    French sets a no-break space before the semicolon that joins them."""
+    named = [cite(cite_section(part, gettext)) for part in str(section).split("; ")]
+    joiner = f"{NBSP}; " if (get_language() or "").startswith("fr") else "; "
+    return joiner.join(named)
 
 
 # For a RuleViolation's rule: the section, said in whichever language it is read in.

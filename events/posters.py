@@ -6,8 +6,9 @@ grey. A Wheel of Fortune poster is printed in capitals of Helvetica-Bold at WHEE
 smallest capital or digit of that face is 0.703 em high (Adobe's AFM: digits 703 to 710, flat
 capitals 718 thousandths of an em), so at 103 pt every letter is at least 72.4 pt, the inch (72
 pt) rule 1.4.3 asks. Its tabloid sheets are laid out to be as few as that allows: a quarter-inch
-margin, lines 0.94 em apart, eight lines a sheet (the licence number at the head, the table and
-"page N of M" at the foot, six of text), each item whole on one sheet. The other games' letter
+margin kept clear of every letter's box (its descent included), lines 0.94 em apart, seven lines
+a sheet (the licence number at the head, the table and "page N of M" at the foot, five of text),
+each item whole on one sheet. The other games' letter
 pages put 18+, the limits and the odds large on the first page, and share the wheel's head and
 foot (Marks): the table, the licence, "page N of M". Only layout and the
 poster's own labels live here; the rules' text is the seeds' (events/rules_text).
@@ -21,7 +22,7 @@ from xml.sax.saxutils import escape
 
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import TABLOID, landscape, letter
 from reportlab.lib.styles import ParagraphStyle
@@ -174,7 +175,17 @@ def _facts(table: GameTable, lang: str) -> dict:
         )
         if table.game == "craps" and lang == "en"
         else "",
+        # The shoe the administrator entered (a setting of the licence's game: seed 003 states none).
+        "shoe": _shoe_text(game_rules.figures(event, "baccarat").get("decks")) if table.game == "baccarat" else "",
         "posted": _("Posted as the licence's terms and conditions require (%(rules)s).") % {"rules": cite(POSTED)},
+    }
+
+
+def _shoe_text(decks: int | None) -> str:
+    if decks is None:
+        return ""
+    return ngettext("Dealt from a shoe of %(decks)s deck.", "Dealt from a shoe of %(decks)s decks.", decks) % {
+        "decks": decks
     }
 
 
@@ -223,6 +234,8 @@ def _poster_story(facts: dict) -> list:
         *_odds_lines(facts["payoffs"]),
         _p(_("Rules of play"), HEADING),
     ]
+    if facts["shoe"]:
+        story.append(_p(facts["shoe"], AGE_RULE))
     if facts["translation_note"]:
         story.append(_p(facts["translation_note"]))
     story += [_rule_paragraph(line) for line in facts["rules"]]
@@ -412,7 +425,8 @@ def _wheel_poster(facts: dict) -> bytes:
     else:
         odds_items = [[heading, *odds[:1]], *([row] for row in odds[1:])]
     items = [
-        [big(facts["title"], red), big(facts["age"], red)],
+        # "18+" alone does not say what it restricts; the age sentence would not fit the first sheet.
+        [big(facts["title"], red), big(_("18+ only"), red)],
         [big(_("Betting limits"), red), big(facts["limits"])],
         [big(facts["run_by"])],
         *odds_items,
@@ -444,13 +458,21 @@ def _wheel_head(facts: dict) -> tuple[list[str], bool]:
 
 
 def _wheel_text_lines(facts: dict) -> int:
-    """The lines of text a wheel sheet holds between its head and its foot."""
-    return WHEEL_LINES - len(_wheel_head(facts)[0]) - 1
+    """The lines of text a wheel sheet holds between its head and its foot: as many as leave the
+    foot's descent (WHEEL_DESCENT) a margin above the sheet's bottom edge, so that no letter, nor
+    the box a reader measures it by, is printed in the edge the printer leaves white."""
+    top_baseline = _wheel_first_baseline() - len(_wheel_head(facts)[0]) * WHEEL_LEADING
+    lowest_foot = WHEEL_MARGIN + WHEEL_DESCENT * WHEEL_FONT_SIZE
+    return int((top_baseline - WHEEL_FOOT_GAP - lowest_foot) // WHEEL_LEADING) + 1
 
 
-# Eight lines a sheet: the head, six of text, the foot.
-WHEEL_LINES = 8
+def _wheel_first_baseline() -> float:
+    # The capitals of the head stand the margin below the sheet's top edge.
+    return landscape(TABLOID)[1] - WHEEL_MARGIN - WHEEL_CAP_HEIGHT * WHEEL_FONT_SIZE
+
+
 WHEEL_CAP_HEIGHT = 0.718  # Helvetica-Bold's capitals, in ems (Adobe's AFM)
+WHEEL_DESCENT = 0.207  # Helvetica-Bold's descent, in ems (Adobe's AFM): a comma, a parenthesis
 
 
 def _wheel_pages(story: list, facts: dict, total: int | None):
@@ -462,7 +484,7 @@ def _wheel_pages(story: list, facts: dict, total: int | None):
     line_width = _wheel_line_width()
     code = _unbroken(facts["table_code"].upper())
     head_lines, beside = _wheel_head(facts)
-    first_baseline = height - WHEEL_MARGIN - WHEEL_CAP_HEIGHT * WHEEL_FONT_SIZE
+    first_baseline = _wheel_first_baseline()
     text_lines = _wheel_text_lines(facts)
     top_baseline = first_baseline - len(head_lines) * WHEEL_LEADING
     foot_baseline = top_baseline - (text_lines - 1) * WHEEL_LEADING - WHEEL_FOOT_GAP

@@ -24,6 +24,7 @@ from django.utils.translation import gettext_noop as N_
 from django.utils.translation import ngettext
 
 from audit.services import record
+from cage.money import face
 
 from . import game_rules, games, lockout, wheel_layouts
 from .compliance import ADULT_AGE, describe_gap, roster_gaps, underage
@@ -218,7 +219,7 @@ def wheel_layout_set(*, table: GameTable, layout_text: str) -> GameTable:
         )
     house_keeps(
         {
-            _("the symbol %(symbol)s") % {"symbol": symbol}: edge
+            _("the symbol %(symbol)s") % {"symbol": game_rules.symbol_text(symbol)}: edge
             for symbol, edge in wheel_of_fortune.house_advantages(layout).items()
         },
         remedy=_("Put fewer segments of those symbols on the wheel, or pay them less."),
@@ -387,8 +388,10 @@ DOLLARS = re.compile(r"([0-9]{1,8})(?:\.([0-9]{1,2}))?")
 MOST_DOLLARS_CENTS = 10_000_000_00
 
 
-def parse_dollars(text: str, *, rule=CENTS, field: str | None = None) -> int:
-    """Dollars as a string of digits with at most two decimals ("5", "0.50"), to integer cents."""
+def parse_dollars(text: str, *, rule=CENTS, field: str | None = None, reader_decimals: bool = False) -> int:
+    """Dollars as a string of digits with at most two decimals ("5", "0.50"), to integer cents.
+    `reader_decimals`: the caller also reads the reader's decimal comma ("0,50"), so the example
+    the refusal gives is written the reader's way."""
     match = DOLLARS.fullmatch(text) if isinstance(text, str) else None
     shown = reprlib.repr(text)
     if match is None and isinstance(text, str) and re.fullmatch(r"[0-9]+\.[0-9]{3,}", text):
@@ -397,9 +400,9 @@ def parse_dollars(text: str, *, rule=CENTS, field: str | None = None) -> int:
         raise RuleViolation(
             _(
                 "%(value)s is not an amount of dollars written with the digits 0 to 9 and at most two "
-                'decimals, such as "5" or "0.50" (no sign, exponent or separators)'
+                'decimals, such as "5" or "%(cents)s" (no sign, exponent or separators)'
             )
-            % {"value": shown},
+            % {"value": shown, "cents": face("0.50") if reader_decimals else "0.50"},
             rule,
             field=field,
         )

@@ -19,3 +19,11 @@ def section(rule) -> str:
     from events.game_text import section_text
 
     return section_text(rule)
+
+
+@register.filter
+def wheel_symbol(symbol) -> str:
+    """A wheel's symbol as the reader writes it ("$5" is "5 $" in French; events.game_rules.symbol_text)."""
+    from events.game_rules import symbol_text
+
+    return symbol_text(str(symbol))

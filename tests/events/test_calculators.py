@@ -253,7 +253,7 @@ def test_french_pages_name_the_bets_and_the_faces_as_the_french_seeds_do(client,
     # Seed 004, French: la mise «pass», «don’t pass», «come», «don’t come», «field».
     page = ask(client, event, people["dric"], lang="fr-ca", calc="craps", rolls="6 8", pass_wager="1", come_wager="1")
     assert "Mise «\u00a0pass\u00a0»" in page and "Mise «\u00a0come\u00a0»" in page
-    assert "la mise «\u00a0come\u00a0» est placée sur le 6" in page
+    assert "la mise «\u00a0come\u00a0» est placée sur le 8" in page
     assert ">Pass<" not in page and "Don&#x27;t pass" not in page
     # Seed 000: "les rois, dames et valets": R, D, V typed and shown; J, Q, K still read.
     page = ask(client, event, people["dric"], lang="fr-ca", calc="baccarat", cards="2 3 4 R 5 9")
@@ -434,3 +434,70 @@ def test_a_wager_with_a_decimal_comma_is_read_as_french_writes_it(client, quebec
     event, people = quebec.event, quebec.people
     page = ask(client, event, people["dric"], lang="fr-ca", calc="craps", rolls="7", pass_wager="2,50")
     assert "2,50" in page and "n’est pas" not in page
+
+
+def test_craps_come_bet_with_pass_starts_once_a_point_is_on(client, quebec):
+    # The walk's case: rolls 6 4 8 4 with pass, come and field (its $10, $15 and $5 scaled into the
+    # fixture's $1 to $5 limits: $5, $3 and $1). The 6 is the come-out and sets
+    # the point, so the come bet is made after it: it goes on 4 and wins on the last roll (s. 95.14, 3°).
+    event, people = quebec.event, quebec.people
+    rolls = "6 4 8 4"
+    page = ask(
+        client, event, people["dric"], calc="craps", rolls=rolls, pass_wager="5", come_wager="3", field_wager="1"
+    )
+    assert "A come bet is made once a point is on: it starts at roll 2." in page
+    assert "not yet made" in page and "waits: the come point is 6" not in page
+    assert "waits: the come point is 4" in page
+    assert '<p class="outcome-win">Come, $3.00: wins, pays 1 to 1: pay $3.00.</p>' in page
+    assert "Pass, $5.00: waits: the point is 6." in page
+    # A don't come made after the 6 goes on 4 and loses when the 4 is rolled again.
+    page = ask(client, event, people["dric"], calc="craps", rolls=rolls, dont_pass_wager="5", dont_come_wager="5")
+    assert "A come bet is made once a point is on: it starts at roll 2." in page
+    assert '<p class="outcome-lose">Don&#x27;t come, $5.00: loses.</p>' in page
+    # Rolls that set no point before the last leave the come bet no roll to meet: refused, citing s. 95.14.
+    for rolls in ("7 11 2", "7 6"):
+        page = ask(client, event, people["dric"], calc="craps", rolls=rolls, pass_wager="5", come_wager="5")
+        assert "is made only once a point is on" in page and "s. 95.14 (3°)" in page
+        assert "pay $" not in page
+    page = ask(client, event, people["dric"], calc="craps", rolls="3", dont_pass_wager="5", dont_come_wager="5")
+    assert "is made only once a point is on" in page and "s. 95.14 (4°)" in page
+
+
+def test_a_doubled_hand_s_wager_is_the_stake_before_doubling(client, quebec):
+    # The walk typed the doubled amount, $10, as a doubled hand's wager: the refusal says why.
+    event, people = quebec.event, quebec.people
+    query = dict(calc="blackjack", dealer="6 10 5", h1_cards="6 5 10", h1_wager="10", h1_action="double")
+    page = ask(client, event, people["dric"], **query)
+    assert "Wager before doubling ($)" in page and "Wager of hand 1, before doubling" in page
+    assert (
+        "Hand 1: Bets run from $1.00 to $5.00. The wager of a doubled hand is the stake before doubling: "
+        "for a hand doubled from $5.00 to $10.00, enter $5.00." in page
+    )
+    # The same amount on a hand not doubled is refused by the limits alone.
+    page = ask(client, event, people["dric"], **{**query, "h1_action": ""})
+    assert "Bets run from $1.00 to $5.00" in page and "before doubling:" not in page
+    # The stake before doubling is settled: the doubled $10 wins.
+    page = ask(client, event, people["dric"], **{**query, "h1_wager": "5"})
+    assert "Bets run from" not in page and "$10.00" in page
+
+
+def test_french_reads_the_wheel_s_symbols_amounts_and_sections_the_french_way(client, quebec):
+    from django.utils import translation
+
+    from events.game_text import section_text
+
+    event, people = quebec.event, quebec.people
+    query = dict(calc="wheel_of_fortune", wheel="WOF-1", bet_symbol="1 $", landed="1 $", revolutions="3")
+    page = ask(client, event, people["dric"], lang="fr-ca", bet="abc", **query)
+    # The example amount in the reader's format: the calculator reads "2,50".
+    assert "«\u00a00,50\u00a0»" in page and "0.50" not in page
+    # One spelling of a symbol everywhere it is shown: the lists, the house advantage, the layout.
+    assert "<li>Symbole 1 $\u00a0:" in page and ">$1<" not in page and "Symbole $1" not in page
+    layout = client.get(reverse("events:wheel_layout", args=[event.slug, "WOF-1"]), HTTP_ACCEPT_LANGUAGE="fr-ca")
+    assert "<tr><td>1 $</td>" in layout.content.decode()
+    # Sections joined in French take a no-break space before the semicolon; English does not.
+    with translation.override("fr-ca"):
+        joined = section_text("Blackjack rule 8.1; Blackjack rule 9.2")
+    assert joined.count("\u00a0; ") == 1 and "8.1" in joined and "9.2" in joined
+    with translation.override("en"):
+        assert section_text("Blackjack rule 8.1; Blackjack rule 9.2") == "Blackjack rule 8.1; Blackjack rule 9.2"

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
+from reportlab.lib.utils import simpleSplit
 
-from events.posters import SMALLEST_GLYPH_EM, rules_paragraphs
+from events.posters import SMALLEST_GLYPH_EM, WHEEL_FONT_SIZE, _wheel_line_width, rules_paragraphs
 from tests.conftest import PASSWORD, QUEBEC_TABLES
 from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
 
@@ -60,6 +61,7 @@ EXPECTED = {
         "natural",
         "on a tie",
         "returned: neither won nor lost",
+        "Dealt from a shoe of 8 decks.",  # the administrator's setting (fixture: 8)
     ],
     ("BAC-1", "fr"): [
         "F-2026-0117",
@@ -70,6 +72,7 @@ EXPECTED = {
         "naturelle",
         "sur une égalité",
         "remise : ni gagnée ni perdue",
+        "Distribué d’un sabot de 8 jeux de cartes.",
     ],
     ("CR-1", "en"): ["F-2026-0117", "18+", "Bets from $1.00 to $5.00", "2 to 1", "cannot be withdrawn"],
     ("CR-1", "fr"): ["F-2026-0117", "18+", "Mises de 1,00 $ à 5,00 $", "2 à 1", "ne peuvent être retirées"],
@@ -132,17 +135,20 @@ def sheets(path: Path) -> list[str]:
 def test_each_wheel_sheet_says_its_licence_and_its_place_and_no_rule_is_split(quebec, lang, page_of):
     """The sheets are posted side by side: each names the licence at its head and "page N of M"
     at its foot; a rule of play is read whole on one sheet; and the text takes no more sheets than
-    one-inch letters need (ten, from thirteen before the layout was tightened)."""
+    one-inch letters need with a quarter inch kept clear at every edge (eleven in English,
+    fourteen in French: five lines of text a sheet)."""
     read = sheets(poster("WOF-1", lang))
-    assert len(read) <= 10, len(read)
+    assert len(read) <= {"en": 11, "fr": 14}[lang], len(read)
     for n, page in enumerate(read, start=1):
         assert page.startswith("LICENCE F-2026-0117 "), page
         assert page.endswith(page_of.format(n=n, m=len(read))), page
     for rule in rules_paragraphs("wheel_of_fortune", lang):
         words = " ".join(rule.upper().split())
+        if len(simpleSplit(words, "Helvetica-Bold", WHEEL_FONT_SIZE, _wheel_line_width())) > 5:
+            continue  # longer than a sheet's text (French rule 5, six lines): it must go on to the next
         assert sum(words in page for page in read) == 1, f"{words!r} is not whole on one sheet"
     first = read[0]
-    assert "18+" in first and "TABLE WOF-1" in first
+    assert {"en": "18+ ONLY", "fr": "18+ SEULEMENT"}[lang] in first and "TABLE WOF-1" in first
     assert any("LAKESIDE FALL FAIR CASINO" in page and "LAKESIDE AGRICULTURAL SOCIETY" in page for page in read)
 
 
@@ -302,8 +308,8 @@ def test_the_banker_s_table_is_written_with_the_legend_s_letters(quebec, lang, d
 
 def test_the_wheel_s_payoff_odds_stay_on_one_sheet_when_they_fit_there(quebec):
     """The walk's French poster put "COTES" and "1 $ PAIE 1 À 1" at the foot of sheet 2 and the
-    four other odds on sheet 3: a player compares the odds side by side. A heading and five odds
-    are six lines, a sheet's text: they are printed together."""
+    four other odds on sheet 3: a player compares the odds side by side. A heading and four odds
+    are five lines, a sheet's text: they are printed together."""
     from events.models import GameTable
     from events.wheel_layouts import parse
 
@@ -312,10 +318,34 @@ def test_the_wheel_s_payoff_odds_stay_on_one_sheet_when_they_fit_there(quebec):
     event.save()
     event.licensee.save()
     table = GameTable.objects.get(event=event, code="WOF-1")
-    table.wheel_layout = parse("\n".join(["$1 1:1"] * 20 + ["$2 2:1"] * 8 + ["$5 5:1", "$10 8:1", "Joker 8:1"]))
+    table.wheel_layout = parse("\n".join(["$1 1:1"] * 20 + ["$2 2:1"] * 8 + ["$5 5:1", "Joker 8:1"]))
     table.save()
     for lang, pays in (("en", " PAYS "), ("fr", " PAIE ")):
         read = sheets(poster("WOF-1", lang))
         holding = [n for n, page in enumerate(read) if pays in page]
         assert len(holding) == 1, f"{lang}: the odds are on sheets {holding}"
-        assert read[holding[0]].count(pays) == 5
+        assert read[holding[0]].count(pays) == 4
+
+
+MARGIN = 0.25 * 72  # pt: a quarter inch, what a printer leaves unprinted
+
+
+def page_boxes(path: Path):
+    """(word, xMin, yMin, xMax, yMax, page width, page height, page) of every word, from pdftotext -bbox."""
+    html = subprocess.run(["pdftotext", "-bbox", str(path), "-"], check=True, capture_output=True, text=True).stdout
+    root = ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", html).replace(' xmlns="http://www.w3.org/1999/xhtml"', ""))
+    for number, page in enumerate(root.iter("page"), start=1):
+        width, height = float(page.get("width")), float(page.get("height"))
+        for word in page.iter("word"):
+            box = [float(word.get(k)) for k in ("xMin", "yMin", "xMax", "yMax")]
+            yield (word.text or ""), *box, width, height, number
+
+
+@pytest.mark.parametrize("table", [code for code, _game in TABLES])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_word_of_the_poster_stands_inside_the_page_with_a_margin(quebec, table, lang):
+    """Nothing is clipped at the edge of the sheet: every word's box, as pdftotext -bbox measures
+    it, stands at least a quarter inch inside each edge."""
+    for word, x0, y0, x1, y1, width, height, page in page_boxes(poster(table, lang)):
+        inside = x0 >= MARGIN and y0 >= MARGIN and x1 <= width - MARGIN and y1 <= height - MARGIN
+        assert inside, f"{table} {lang} page {page}: {word!r} at ({x0:.1f}, {y0:.1f}, {x1:.1f}, {y1:.1f})"
