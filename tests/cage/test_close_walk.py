@@ -16,15 +16,15 @@ from events.models import Role
 from events.rules import RuleViolation
 from tests.cage.helpers import COUNT_SIGNED, SALE_SIGNED, open_table, roster_dealers, stock
 from tests.cage.test_blind_counts import BANK_CASH, count, login, reconciling
+from tests.cage.test_close_gaps import page as fetch_page
 from tests.conftest import PIN
 
 pytestmark = pytest.mark.django_db
 
 
 def get(client, cast, name, *args, **query) -> str:
-    response = client.get(reverse(name, args=[cast.event.slug, *args]), query)
-    assert response.status_code == 200
-    return response.content.decode()
+    """The page, fetched as test_close_gaps does (200 or fail), cast before the URL name."""
+    return fetch_page(client, name, cast, *args, **query)
 
 
 def element(html: str, element_id: str) -> str:
