@@ -16,7 +16,6 @@ import logging
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError, connection, transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
@@ -193,47 +192,19 @@ def record_best_effort(new_entry: AuditEntry) -> AuditEntry | None:
 
 @contextlib.contextmanager
 def batch():
-    """Hold the entries made inside the block and write them together as it ends without an error
-    (the records importer: one statement per few hundred entries, not one per record). Call it
-    inside the importer's transaction, so that entries and records stand or fall together."""
-    if context._batch.get() is not None:
-        yield
+    """Hold the entries made inside the block, unwritten, in the list it yields: the records
+    importer copies them into the real database with the event's own rows (cage.staging), so
+    that entries and records stand or fall together, and its scratch database never holds them."""
+    waiting = context._batch.get()
+    if waiting is not None:
+        yield waiting
         return
-    waiting: list[AuditEntry] = []
+    waiting = []
     token = context._batch.set(waiting)
     try:
-        yield
+        yield waiting
     finally:
         context._batch.reset(token)
-    try:
-        _write_all(waiting)
-    except DatabaseError as exc:
-        logger.exception("audit entries of an import not written")
-        raise AuditUnavailable() from exc
-
-
-def _write_all(entries: list[AuditEntry]) -> None:
-    """The batch's entries in a few executemany statements, their keys taken past the table's
-    highest: bulk_create's per-entry Python was a tenth of an import's time. The importer calls
-    this in its scratch SQLite database (cage.staging), where it alone writes; elsewhere the keys
-    come from the database as bulk_create takes them."""
-    from cage.staging import insert_rows  # the staging module imports the services
-
-    if not entries:
-        return
-    if connection.vendor != "sqlite":  # keys past the highest are safe only where one writer runs
-        AuditEntry.objects.bulk_create(entries, batch_size=BATCH)
-        return
-    last = AuditEntry.objects.aggregate(last=Max("pk"))["last"] or 0
-    for key, new_entry in enumerate(entries, start=last + 1):
-        new_entry.pk = key
-    for start in range(0, len(entries), BATCH):
-        insert_rows(connection, AuditEntry, entries[start : start + BATCH])
-    for new_entry in entries:
-        new_entry._state.adding, new_entry._state.db = False, connection.alias
-
-
-BATCH = 500
 
 
 # --- refusals --------------------------------------------------------------------------------

@@ -4,11 +4,18 @@ fixed time, as a browser does (login page, CSRF token, one-time request key; a f
 runner's signing PIN, checked by the product's own hashers).
 
 Reports requests per second, p50/p95/p99 latency of the slip POSTs and the errors, which must be
-none (an answer other than the slip's page); then runs check_ledger. The terminals and gunicorn are
+none (an answer other than the slip's page); then runs check_ledger.
+
+Two kinds of run. At saturation (no pace) every terminal posts its next slip as soon as the last is
+answered: the server's throughput, and latencies that are mostly queueing (with N terminals always
+waiting, the mean latency is N / throughput, whatever a slip costs). At a cashier's pace each
+terminal opens a slip form every `pace` seconds, as a busy window would (a real sale, with its cash
+and chips counted, takes longer still): the latency a cashier sees when 16 windows work at once. The terminals and gunicorn are
 tests/faults' (tests/faults/server.py), on a fresh database of each kind.
 """
 
 import os
+import random
 import statistics
 import tempfile
 import threading
@@ -36,9 +43,11 @@ SET_UP = (
 
 
 class Cashier(threading.Thread):
-    def __init__(self, terminal: Terminal, ids: dict, until: float, number: int):
+    def __init__(self, terminal: Terminal, ids: dict, until: float, number: int, pace: float | None = None):
         super().__init__(daemon=True)
-        self.terminal, self.until = terminal, until
+        self.terminal, self.until, self.pace = terminal, until, pace
+        # Paced terminals start spread over one pace, as windows do, not all in the same instant.
+        self.next_at = time.monotonic() + (pace or 0) * random.Random(number).random()
         people = ids["people"]
         self.slips = [
             ("sale", {"chips_5": "2", "cash": "10.00", "tender": "cad_cash", "runner": "", "sign_sold_by": people["chip_cashier"]}),
@@ -60,6 +69,11 @@ class Cashier(threading.Thread):
     def run(self):
         n = 0
         while time.monotonic() < self.until:
+            if self.pace:
+                time.sleep(max(0.0, self.next_at - time.monotonic()))
+                self.next_at = max(time.monotonic(), self.next_at + self.pace)
+                if time.monotonic() >= self.until:
+                    break
             slip_type, data = self.slips[n % len(self.slips)]
             n += 1
             path = f"/cage/{SLUG}/slips/new/{slip_type}/"
@@ -84,7 +98,9 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def load(vendor: str, directory: Path, *, cashiers: int, seconds: float, workers: int) -> dict:
+def load(
+    vendor: str, directory: Path, *, cashiers: int, seconds: float, workers: int, pace: float | None = None
+) -> dict:
     directory = Path(tempfile.mkdtemp(dir=directory))  # a SQLite file of its own for each run
     with fresh_database(vendor, directory, "bench_load") as database:
         ids = database.python(SET_UP)
@@ -97,7 +113,7 @@ def load(vendor: str, directory: Path, *, cashiers: int, seconds: float, workers
                 terminal.log_in(ids["usernames"]["chip_cashier"], PASSWORD)
                 terminals.append(terminal)
             until = time.monotonic() + seconds
-            threads = [Cashier(t, ids, until, i) for i, t in enumerate(terminals)]
+            threads = [Cashier(t, ids, until, i, pace) for i, t in enumerate(terminals)]
             started = time.perf_counter()
             for thread in threads:
                 thread.start()
@@ -112,6 +128,7 @@ def load(vendor: str, directory: Path, *, cashiers: int, seconds: float, workers
     errors = [e for t in threads for e in t.errors]
     return {
         "cashiers": cashiers,
+        "pace": pace,
         "workers": workers,
         "slips_per_second": (len(sales) + len(fills)) / elapsed,
         "sale_ms": {p: percentile(sales, p) * 1000 for p in (50, 95, 99)},

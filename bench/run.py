@@ -8,7 +8,8 @@ writes the same slips and postings with plain executemany and sums them with one
 PostgreSQL the peer (bench/peer) posts the same legs through django-hordak, in its own environment.
 
 Then the real server: gunicorn with 4 workers on a fresh database of each kind, and 1, 4 and 16
-cashiers' terminals posting sales and fills for BENCH_LOAD_SECONDS (20) seconds (bench/load.py):
+cashiers' terminals posting sales and fills for BENCH_LOAD_SECONDS (20) seconds (bench/load.py), as
+fast as the server answers, then 16 at a cashier's pace (a slip every BENCH_PACE, 2, seconds each):
 slips per second, latency percentiles, errors (there must be none), then check_ledger.
 
 Sizes: small = 3 days x 5 tables x 60 records a day; large = 18 days x 40 tables x 5,000 records
@@ -35,6 +36,9 @@ sys.path.insert(0, str(ROOT))
 from bench import floor, peer  # noqa: E402
 from tests.records_generator import generated_event, record_count  # noqa: E402
 
+# Seconds between one cashier's slips in the paced run (BENCH_PACE): a window that sells, fills and
+# credits without a pause between patrons; a real sale, cash and chips counted, takes longer.
+PACE = float(os.environ.get("BENCH_PACE", "2"))
 PG_SERVER = os.environ.get("PG_URL", "postgres://postgres@127.0.0.1:5432/postgres").rsplit("/", 1)[0] + "/postgres"
 
 
@@ -200,15 +204,19 @@ def load_table(loads: list) -> str:
     lines = [
         "",
         "The real server (gunicorn, 4 workers) under cashiers' terminals posting sales and fills through the"
-        " slip forms (a fill carries the runner's signing PIN):",
+        ' slip forms (a fill carries the runner\'s signing PIN). Pace "none": every terminal posts its next slip'
+        " as soon as the last is answered (the server's throughput; latency is then mostly queueing, about"
+        " cashiers / throughput). Pace N s: each terminal opens a slip form every N seconds, a busy window's pace"
+        " (bench/load.py):",
         "",
-        "| database | cashiers | slips/s | sale p50 ms | p95 | p99 | fill p50 ms | p95 | p99 | errors | check_ledger |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| database | cashiers | pace | slips/s | sale p50 ms | p95 | p99 | fill p50 ms | p95 | p99 | errors | check_ledger |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for kind, r in loads:
         sale, fill = r["sale_ms"], r["fill_ms"]
+        pace = f"{r['pace']:g} s" if r.get("pace") else "none"
         lines.append(
-            f"| {kind} | {r['cashiers']} | {r['slips_per_second']:.1f} | {sale[50]:.0f} | {sale[95]:.0f} | {sale[99]:.0f} "
+            f"| {kind} | {r['cashiers']} | {pace} | {r['slips_per_second']:.1f} | {sale[50]:.0f} | {sale[95]:.0f} | {sale[99]:.0f} "
             f"| {fill[50]:.0f} | {fill[95]:.0f} | {fill[99]:.0f} | {len(r['errors'])} | {r['ledger']} |"
         )
     return "\n".join(lines) + "\n"
@@ -238,10 +246,13 @@ def main() -> None:
         from bench.load import load
 
         for kind in kinds:
-            for cashiers in (1, 4, 16):
-                print(f"bench: {kind}, gunicorn under {cashiers} cashier(s) for {seconds:.0f} s ...", flush=True)
+            for cashiers, pace in ((1, None), (4, None), (16, None), (16, PACE)):
+                how = f"a slip every {pace:g} s each" if pace else "at saturation"
+                print(
+                    f"bench: {kind}, gunicorn under {cashiers} cashier(s), {how}, for {seconds:.0f} s ...", flush=True
+                )
                 vendor = "postgresql" if kind == "postgres" else kind
-                loads.append((kind, load(vendor, Path(tmp), cashiers=cashiers, seconds=seconds, workers=4)))
+                loads.append((kind, load(vendor, Path(tmp), cashiers=cashiers, seconds=seconds, workers=4, pace=pace)))
     report = markdown(results, shapes, startup) + load_table(loads)
     if any(result["errors"] for _kind, result in loads):
         print("\n".join(e for _kind, result in loads for e in result["errors"][:20]))

@@ -15,12 +15,13 @@ from pathlib import Path
 from reprlib import repr as shown
 
 from django.core.exceptions import ValidationError
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, override
 
 from audit import services as audit
+from audit.models import AuditEntry
 from cage import records_file, services, staging
 from cage.fields import BillsAndCoins
 from cage.models import Account, Slip, SlipType
@@ -95,19 +96,22 @@ def import_records(data) -> Event:
     if problems:
         raise ImportFailed(problems)
     importer = _Importer()
+    # Into SQLite, the scratch database's rows are copied as SQLite stores them (cage.staging).
+    as_stored = connection.vendor == "sqlite"
     with staging.scratch():
-        # Every record goes on the audit trail as the web pages' would, written together at the end
-        # of the run (one INSERT per few hundred entries) and copied with the event's own rows: all
-        # of it or none.
-        with audit.batch():
+        # Every record goes on the audit trail as the web pages' would: the entries are held in
+        # memory and copied with the event's own rows, all of it or none.
+        with audit.batch() as entries:
             event = importer.run(data)
         if importer.problems:
             raise ImportFailed(importer.problems)
-        rows = staging.read_rows()
+        rows = staging.read_rows(as_stored=as_stored)
+        trail = staging.held_rows(AuditEntry, entries)
     try:
         with transaction.atomic():
             _refuse_existing(slug)  # another import of the same event may have finished meanwhile
-            new_pk = staging.copy_rows(rows)
+            new_pk = staging.copy_rows(rows, as_stored=as_stored)
+            staging.copy_rows([trail], new_pk=new_pk)
     except DatabaseError as exc:
         # What the scratch database let through and this one does not (a limit only PostgreSQL
         # enforces, an import of the same event finishing first): refused, and nothing written.

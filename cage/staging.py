@@ -77,13 +77,32 @@ def models_in_order() -> list:
     return ordered
 
 
-def read_rows() -> list[tuple[type, list[str], list[tuple]]]:
+def read_rows(*, as_stored: bool = False) -> list[tuple[type, list[str], list[tuple]]]:
     """Every row of the (scratch) default database, model by model in dependency order: the
-    model, its fields' attnames and its rows as tuples in that order, in primary-key order."""
+    model, its fields' attnames and its rows as tuples in that order, in primary-key order.
+
+    `as_stored`: each value as SQLite keeps it (a time as its text, JSON as its text), read with a
+    plain cursor, for a copy into another SQLite database, which takes them back as they are. The
+    ORM's way turns every value into Python and the copy turns it back: most of a season's copy."""
     result = []
+    connection = connections[DEFAULT_DB_ALIAS]
+    quote = connection.ops.quote_name
     for model in models_in_order():
         fields = [f.attname for f in model._meta.concrete_fields]
-        rows = list(model._base_manager.order_by("pk").values_list(*fields))
+        if as_stored:
+            # Django's SQLite connection turns a column declared as a time into Python as it reads
+            # it; as an expression (CAST, text to text) it comes as the text it is stored as.
+            columns = ", ".join(
+                f"CAST({quote(f.column)} AS TEXT)" if f.db_type(connection) in STORED_AS_TEXT else quote(f.column)
+                for f in model._meta.concrete_fields
+            )
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    f"SELECT {columns} FROM {quote(model._meta.db_table)} ORDER BY {quote(model._meta.pk.column)}"
+                )
+                rows = cursor.fetchall()
+        else:
+            rows = list(model._base_manager.order_by("pk").values_list(*fields))
         if rows:
             if any(isinstance(f, GenericForeignKey) for f in model._meta.private_fields):
                 raise NotImplementedError(f"{model._meta.label} points at rows by plain id; the copy cannot map it")
@@ -91,15 +110,31 @@ def read_rows() -> list[tuple[type, list[str], list[tuple]]]:
     return result
 
 
-def copy_rows(tables: list[tuple[type, list[str], list[tuple]]]) -> dict:
+def held_rows(model, objs: list) -> tuple[type, list[str], list[list]]:
+    """Model instances made in the scratch database but never written to it (the audit entries an
+    import holds), as read_rows gives a table, with keys past the scratch table's own."""
+    fields = [f.attname for f in model._meta.concrete_fields]
+    first = (model._base_manager.aggregate(last=models.Max("pk"))["last"] or 0) + 1
+    for key, obj in enumerate(objs, start=first):
+        obj.pk = key
+    return model, fields, [[getattr(obj, name) for name in fields] for obj in objs]
+
+
+def copy_rows(
+    tables: list[tuple[type, list[str], list[tuple]]], *, as_stored: bool = False, new_pk: dict | None = None
+) -> dict:
     """Insert the rows read from the scratch database into the default one. Call inside the
     transaction that makes the import all or nothing. Returns {model: {scratch pk: new pk}}.
+    `as_stored`: the rows were read as SQLite stores them (read_rows), and go as they are.
+    `new_pk`: what an earlier copy of the same import returned, for rows that point at its rows.
 
     Each table's new keys are taken before any of its rows is written, so a row pointing at one
     of the same table (a void and the slip it voids) is mapped like any other."""
-    new_pk: dict[type, dict] = defaultdict(dict)
+    new_pk = defaultdict(dict, new_pk or {})
     connection = connections[DEFAULT_DB_ALIAS]
     for model, columns, rows in tables:
+        if not rows:
+            continue
         pk = columns.index(model._meta.pk.attname)
         if model is Licensee:
             for row in rows:
@@ -134,7 +169,7 @@ def copy_rows(tables: list[tuple[type, list[str], list[tuple]]]) -> dict:
         relations = _relations(model, pk, new_pk)
         written = [_mapped(model, row, relations) for row in rows]
         for start in range(0, len(written), BATCH):
-            insert_values(connection, model, written[start : start + BATCH])
+            insert_values(connection, model, written[start : start + BATCH], as_stored=as_stored)
     _refresh_statistics([model for model, _columns, _rows in tables])
     return new_pk
 
@@ -187,13 +222,13 @@ def insert_rows(connection, model, objs: list) -> None:
     insert_values(connection, model, [[getattr(obj, f.attname) for f in fields] for obj in objs])
 
 
-def insert_values(connection, model, rows: list[list]) -> None:
+def insert_values(connection, model, rows: list[list], *, as_stored: bool = False) -> None:
     """Write rows of the model's concrete fields' values, keys included, in one executemany, each
     value prepared for the database as the ORM's insert would (an auto_now_add field is now).
 
     The ORM's bulk_create builds a model instance's worth of Python for every row; a season's
     import writes about a million, so plain values go as they are and only the fields that need it
-    (times, JSON, decimals) are prepared."""
+    (times, JSON, decimals) are prepared, unless they are `as_stored` by SQLite already."""
     if not rows:
         return
     fields = model._meta.concrete_fields
@@ -207,6 +242,8 @@ def insert_values(connection, model, rows: list[list]) -> None:
         if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
             value = field.get_db_prep_save(now.date() if type(field) is models.DateField else now, connection)
             prepare.append((index, lambda _v, value=value: value))
+        elif as_stored:
+            continue
         elif _plain(field):
             plain.append(index)
         elif type(field) is models.DateTimeField:
@@ -233,6 +270,9 @@ def insert_values(connection, model, rows: list[list]) -> None:
         else:
             cursor.executemany(statement, rows)
 
+
+# Column types SQLite keeps as text that Django's connection would parse on reading.
+STORED_AS_TEXT = {"date", "datetime", "time"}
 
 # Fields whose plain values (below) every database the product runs on takes as they are.
 PLAIN_FIELDS = (
