@@ -13,6 +13,7 @@ Signatures and when money moves (DESIGN: slips and signatures):
   follow later, from the DRIC's queue.
 """
 
+import functools
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_lazy as _
@@ -107,19 +108,31 @@ class SlipKind:
     report_total: str | None = None
     help: str = field(default="", compare=False)
 
+    # The declarations never change: what every slip written asks of them is worked out once.
+    @functools.cached_property
+    def _by_code(self) -> dict[str, Capacity]:
+        return {c.code: c for c in self.capacities}
+
     def capacity(self, code: str) -> Capacity | None:
-        return next((c for c in self.capacities if c.code == code), None)
+        return self._by_code.get(code)
 
     @property
     def codes(self) -> list[str]:
         return [c.code for c in self.capacities]
 
-    @property
+    @functools.cached_property
     def steps(self) -> int:
         return max((c.step for c in self.capacities if not c.witness), default=0)
 
+    @functools.cached_property
+    def _by_step(self) -> dict[int, list[Capacity]]:
+        steps: dict[int, list[Capacity]] = {}
+        for c in self.capacities:
+            steps.setdefault(c.step, []).append(c)
+        return steps
+
     def step_capacities(self, step: int) -> list[Capacity]:
-        return [c for c in self.capacities if c.step == step]
+        return list(self._by_step.get(step, ()))
 
     def steps_done(self, signed) -> int:
         """How many custody steps are complete, in order, given the capacities signed so far."""
