@@ -130,7 +130,9 @@ WSGI_APPLICATION = "config.wsgi.application"
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     try:
-        DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+        # Each web worker keeps its connection between requests (checked before reuse): opening one
+        # is a new PostgreSQL process, which cost a slip at the window about 15 ms (bench/load.py).
+        DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
     except Exception as exc:  # dj_database_url raises several types for a bad URL
         raise ImproperlyConfigured(f"DATABASE_URL is not a database URL: {exc}") from exc
 else:
