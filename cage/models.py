@@ -163,8 +163,10 @@ class Slip(AppendOnly):
 
 
 class Posting(AppendOnly):
-    slip = models.ForeignKey(Slip, on_delete=models.PROTECT, related_name="postings")
-    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="postings")
+    # No index of their own: the two indexes below begin with them, and every posting written
+    # (half a million in a season) would keep the extra two up to date for nothing.
+    slip = models.ForeignKey(Slip, on_delete=models.PROTECT, related_name="postings", db_index=False)
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="postings", db_index=False)
     # Null is cash; otherwise chips of this denomination.
     denomination = models.ForeignKey(ChipDenomination, on_delete=models.PROTECT, null=True, blank=True)
     amount = models.BigIntegerField(help_text=_("cents; positive into the account"))
