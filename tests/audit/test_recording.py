@@ -375,9 +375,16 @@ def test_an_import_puts_every_record_on_the_trail_in_a_few_statements(django_ass
         event = import_file(example)
     entries = AuditEntry.objects.filter(event=event)
     slips = Slip.objects.filter(event=event).count()
-    assert entries.filter(action__in=["slip_recorded", "count_recorded", "slip_voided", "day_closed"]).count() == slips
     assert entries.filter(action="person_added").count() == event.people.count()
     assert set(entries.values_list("channel", flat=True)) == {"command"}
+    # The entries are held in memory through the check and copied with the event's rows: each
+    # still points at its own slip under the slip's new key, and they follow the records' order.
+    written = ["slip_recorded", "count_recorded", "slip_voided", "day_closed"]
+    recorded = entries.filter(action__in=written).select_related("slip").order_by("id")
+    assert [e.new["slip"] for e in recorded] == [str(e.slip.number) for e in recorded]
+    assert [e.slip_id for e in recorded] == sorted(e.slip_id for e in recorded)
+    assert len(recorded) == slips
+    assert {e.slip_id for e in recorded} == set(Slip.objects.filter(event=event).values_list("id", flat=True))
     # One statement per batch of rows (an executemany is logged as "N times: INSERT ..."); on
     # PostgreSQL the copy into the real tables is one COPY per table (cage.staging), no INSERT.
     inserts = [q for q in queries.captured_queries if 'INSERT INTO "audit_auditentry"' in q["sql"]]

@@ -208,3 +208,19 @@ def test_emptying_the_whole_database_keeps_every_guard():
     cast = make_cast("flushed")
     stock(cast)
     refused("DELETE FROM cage_posting", match="append-only: DELETE refused")
+
+
+def test_postings_are_found_by_slip_and_by_account_through_the_two_indexes_that_begin_with_them():
+    """Migration 0011: no index of their own on a posting's slip and account (the composite ones
+    serve both), and the ledger's triggers kept (SQLite would have lost them had the table been
+    rebuilt)."""
+    with connection.cursor() as cursor:
+        constraints = connection.introspection.get_constraints(cursor, "cage_posting")
+    indexes = [c["columns"] for c in constraints.values() if c["index"] and not c["primary_key"]]
+    assert ["slip_id"] not in indexes and ["account_id"] not in indexes
+    assert ["slip_id", "denomination_id"] in indexes and ["account_id", "denomination_id"] in indexes
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'cage_posting'")
+            triggers = {row[0] for row in cursor.fetchall()}
+        assert {"cage_posting_append_only_update", "cage_posting_append_only_delete"} <= triggers
