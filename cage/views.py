@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django import forms
 from django.conf import settings
 from django.contrib import messages
+from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -47,6 +48,8 @@ from cage.selectors.slips import (
     can_sign,
     overdue_after,
     pending_slips,
+    search_text,
+    slip_search,
     slip_state,
     slip_subject,
     states_of,
@@ -153,17 +156,36 @@ def count_links(day, states=None) -> list[CountTask]:
     ]
 
 
+# The home lists the latest slips of the day, not all of them: a busy gaming day holds thousands
+# (5,000 in the season-sized bench, a 1.1 MB page), and what the cashier at the window looks for is
+# what was just written. 50 is more than a busy table section writes in an hour and still one short
+# page; every slip of the day is one link away (the register, filtered to the day) and "Find a slip"
+# searches them all on the server.
+HOME_SLIPS = 50
+
+
 def home(request, slug):
     access = event_access(request, slug)
     event = access.event
     day = current_day(event)
+    # "Find a slip": a GET query; empty, or nothing but spaces and invisible characters, is no search.
+    query = search_text(request.GET.get("q", ""))
+    day_slips = Slip.objects.filter(day=day) if day else Slip.objects.none()
+    # One query for what the page says of the whole day: how many slips, and whether any table has
+    # closed (the floor closes only after that); counted in the database, never fetched.
+    tally = (
+        day_slips.aggregate(total=Count("id"), closers=Count("id", filter=Q(slip_type=SlipType.TABLE_CLOSE)))
+        if day
+        else {"total": 0, "closers": 0}
+    )
+    listed = day_slips.filter(slip_search(query)) if query else day_slips
+    matches = listed.count() if query else tally["total"]
     slips = (
         list(
-            Slip.objects.filter(day=day)
-            .annotate(cash_moved=cash_moved_subquery())
+            listed.annotate(cash_moved=cash_moved_subquery())
             .select_related("table", "runner", "voids", "account__person", "account__table")
             .prefetch_related("signatures__person")
-            .order_by("-id")
+            .order_by("-id")[:HOME_SLIPS]
         )
         if day
         else []
@@ -187,14 +209,17 @@ def home(request, slug):
             "event": event,
             "day": day,
             "slips": slips,
+            "day_total": tally["total"],
+            "query": query,
+            "matches": matches,
             # Only what the day's state and the tables allow: no opener, fill or sale once the
             # floor has closed (the services refuse them; no link offers them).
             "entry_kinds": kinds_offered(day),
-            "closable": day is not None and day.status in CLOSABLE and not problems and bool(slips),
+            "closable": day is not None and day.status in CLOSABLE and not problems and tally["total"] > 0,
             # The floor closes once it has opened and every table has closed again.
             "floor_can_close": day is not None
             and day.status == GamingDay.Status.OPEN
-            and any(s.slip_type == SlipType.TABLE_CLOSE for s in slips)
+            and tally["closers"] > 0
             and not event.tables.filter(state="open").exists(),
             "problems": problems,
             # A close prepared and waiting for the Chip Cashier's or the DRIC's signature.

@@ -1,10 +1,12 @@
 """Slips as people see them: their state, what is still to sign, and the DRIC's queue."""
 
 import datetime
+import re
+import unicodedata
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db.models import Case, Count, F, IntegerField, Value, When
+from django.db.models import Case, Count, F, IntegerField, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -217,3 +219,34 @@ def slip_subject(slip: Slip) -> str:
 def chips_text(slip: Slip) -> str:
     """ "40 × $5, 2 × $25": the chips a slip names, to check before signing."""
     return ", ".join(chip_counts((slip.details or {}).get("chips")))
+
+
+# What "Find a slip" reads of a query: a slip number, a table code or a name is far shorter.
+SEARCH_LONGEST = 60
+SLIP_NUMBER = re.compile(r"(.*?)\s*#?\s*([0-9]{1,9})")
+
+
+def search_text(raw: str) -> str:
+    """A "Find a slip" query as searched: control and other invisible characters dropped (a NUL
+    would fail PostgreSQL's query), runs of spaces made one, cut to SEARCH_LONGEST characters."""
+    visible = "".join(c if unicodedata.category(c)[0] not in "CZ" else " " for c in raw[: SEARCH_LONGEST * 4])
+    return " ".join(visible.split())[:SEARCH_LONGEST]
+
+
+def slip_search(text: str) -> Q:
+    """The slips a "Find a slip" query names: by their number as printed ("Fill 12", "fill 12",
+    "12": the serial exactly, any type whose name in the reader's language contains the words), by
+    their type's name alone ("fill"), by a table code or a runner's name containing it. Nothing
+    matches an empty query."""
+    if not text:
+        return Q(pk__in=[])
+    found = Q(table__code__icontains=text) | Q(runner__name__icontains=text)
+    number = SLIP_NUMBER.fullmatch(text)
+    words, serial = (number[1], int(number[2])) if number else (text, None)
+    wanted = words.casefold()
+    types = [t for t, kind in SLIP_KINDS.items() if wanted in str(kind.label).casefold()]
+    if types and serial is not None:
+        found |= Q(slip_type__in=types, serial=serial)
+    elif types:
+        found |= Q(slip_type__in=types)
+    return found

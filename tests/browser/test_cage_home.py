@@ -60,3 +60,37 @@ def test_the_panels_refresh_without_touching_what_is_typed(page, settings, width
     # The filter still works on the slips list below the panels.
     assert page.locator("#slips tbody tr:visible").count() == 1
     screenshot(page, f"cage-home-{width}-refreshed")
+
+
+def test_find_a_slip_searches_the_whole_day_beyond_the_slips_shown(page, monkeypatch):
+    # Two slips shown of the day's several: the first one written is not on the page.
+    monkeypatch.setattr("cage.views.HOME_SLIPS", 2)
+    cast = make_cast()
+    stock(cast)
+    open_table(cast)
+    services.runner_issue(
+        day=cast.day,
+        runner=cast.runner,
+        chips={"5": 40},
+        signed=cast.signed(issued_by="chip_cashier", received_by="runner"),
+    )
+    first = cast.day.slips.order_by("id").first()
+    total = cast.day.slips.count()
+    log_in(page, cast.general_cashier.user.username, PASSWORD)
+    page.goto(f"/cage/{cast.event.slug}/")
+    assert page.locator("#slips tbody tr").count() == 2
+    assert f"The latest 2 of {total} slips of the day." in page.inner_text("#slips-shown")
+    # Typing narrows the rows shown; the first slip is not among them.
+    page.fill("#slip-filter", first.number)
+    assert page.locator("#slips tbody tr:visible").count() == 0
+    # Enter searches the day on the server.
+    page.press("#slip-filter", "Enter")
+    page.wait_for_url(f"**/cage/{cast.event.slug}/?q=*")
+    assert page.locator("#slips tbody tr").count() == 1
+    assert page.inner_text("#slips tbody a.slipno") == first.number
+    assert page.input_value("#slip-filter") == first.number
+    page.click("#slip-search-clear")
+    assert page.locator("#slips tbody tr").count() == 2
+    # The day's slips, every one, in the register.
+    page.click("#day-register")
+    assert page.inner_text("#register-count") == f"{total} slips"
