@@ -10,6 +10,7 @@ of bulk inserts. A cashier's slip posted meanwhile waits a moment at most, never
 
 import datetime
 import re
+from contextlib import nullcontext
 from decimal import Decimal
 from pathlib import Path
 from reprlib import repr as shown
@@ -96,30 +97,40 @@ def import_records(data) -> Event:
     if problems:
         raise ImportFailed(problems)
     importer = _Importer()
-    # Into SQLite, the scratch database's rows are copied as SQLite stores them (cage.staging).
-    as_stored = connection.vendor == "sqlite"
-    with staging.scratch():
+    # Into SQLite the scratch database is attached to the real one and copied by SQLite itself,
+    # which SQLite allows only outside a transaction; inside the caller's, or into PostgreSQL, its
+    # rows are read and written in bulk, as SQLite stores them where the copy goes to SQLite.
+    sqlite = connection.vendor == "sqlite"
+    attach = sqlite and not connection.in_atomic_block
+    with staging.scratch(attachable=attach) as scratch:
         # Every record goes on the audit trail as the web pages' would: the entries are held in
         # memory and copied with the event's own rows, all of it or none.
         with audit.batch() as entries:
             event = importer.run(data)
         if importer.problems:
             raise ImportFailed(importer.problems)
-        rows = staging.read_rows(as_stored=as_stored)
         trail = staging.held_rows(AuditEntry, entries)
-    try:
-        with transaction.atomic():
-            _refuse_existing(slug)  # another import of the same event may have finished meanwhile
-            new_pk = staging.copy_rows(rows, as_stored=as_stored)
-            staging.copy_rows([trail], new_pk=new_pk)
-    except DatabaseError as exc:
-        # What the scratch database let through and this one does not (a limit only PostgreSQL
-        # enforces, an import of the same event finishing first): refused, and nothing written.
-        _refuse_existing(slug)
-        raise ImportFailed(
-            [_at("file", _cited(_("the database refused the event as written: %(error)s") % {"error": exc}))]
-        ) from None
-    return Event.objects.get(pk=new_pk[Event][event.pk])
+        if attach:  # copied with the rest by SQLite: written to the scratch database first
+            staging.write_rows(trail)
+        rows = None if attach else staging.read_rows(as_stored=sqlite)
+        with scratch.real_database():
+            try:
+                with scratch.attached() if attach else nullcontext(), transaction.atomic():
+                    _refuse_existing(slug)  # another import of the same event may have finished meanwhile
+                    if attach:
+                        new_pk = staging.copy_attached()
+                    else:
+                        new_pk = staging.copy_rows(rows, as_stored=sqlite)
+                        staging.copy_rows([trail], new_pk=new_pk)
+            except DatabaseError as exc:
+                # What the scratch database let through and this one does not (a limit only
+                # PostgreSQL enforces, an import of the same event finishing first): refused, and
+                # nothing written.
+                _refuse_existing(slug)
+                raise ImportFailed(
+                    [_at("file", _cited(_("the database refused the event as written: %(error)s") % {"error": exc}))]
+                ) from None
+            return Event.objects.get(pk=new_pk[Event][event.pk])
 
 
 def _slug_of(data):

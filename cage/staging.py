@@ -16,6 +16,7 @@ mapped and is refused.
 """
 
 import datetime
+import uuid
 from collections import defaultdict
 from contextlib import contextmanager
 
@@ -33,13 +34,48 @@ from events.models import Licensee
 BATCH = 500
 
 
+class Scratch:
+    """The scratch database of a scratch() block, and the real one it stands in for."""
+
+    def __init__(self, database: DatabaseWrapper, real, name: str):
+        self.database, self.real, self.name = database, real, name
+
+    @contextmanager
+    def real_database(self):
+        """Within the block, the real database is the default again; the scratch one stays open
+        (for attach())."""
+        connections[DEFAULT_DB_ALIAS] = self.real
+        ContentType.objects.clear_cache()
+        try:
+            yield
+        finally:
+            connections[DEFAULT_DB_ALIAS] = self.database
+            ContentType.objects.clear_cache()
+
+    @contextmanager
+    def attached(self):
+        """Within real_database(): the scratch database attached to the real SQLite connection as
+        `scratch`, so one INSERT … SELECT per table copies it (copy_attached). SQLite attaches only
+        outside a transaction: the caller checks that none is open."""
+        connection = connections[DEFAULT_DB_ALIAS]
+        with connection.cursor() as cursor:
+            cursor.execute("ATTACH DATABASE %s AS scratch", [self.name])
+        try:
+            yield
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute("DETACH DATABASE scratch")
+
+
 @contextmanager
-def scratch():
+def scratch(*, attachable: bool = False):
     """Within the block, this thread's default database is an empty in-memory SQLite database with
-    every table of the product; the real connection is put back afterwards, untouched."""
+    every table of the product; the real connection is put back afterwards, untouched.
+    `attachable`: a named in-memory database that the real SQLite connection can attach."""
     real = connections[DEFAULT_DB_ALIAS]
+    name = f"file:cage-scratch-{uuid.uuid4().hex}?mode=memory&cache=shared" if attachable else ":memory:"
     settings = connections.configure_settings(
-        {DEFAULT_DB_ALIAS: {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}
+        {DEFAULT_DB_ALIAS: {"ENGINE": "django.db.backends.sqlite3", "NAME": name}}
     )[DEFAULT_DB_ALIAS]
     database = DatabaseWrapper(settings, alias=DEFAULT_DB_ALIAS)
     connections[DEFAULT_DB_ALIAS] = database
@@ -50,7 +86,7 @@ def scratch():
             for model in apps.get_models():
                 if model._meta.managed and not model._meta.proxy:
                     editor.create_model(model)
-        yield database
+        yield Scratch(database, real, name)
     finally:
         connections[DEFAULT_DB_ALIAS] = real
         database.close()
@@ -120,6 +156,13 @@ def held_rows(model, objs: list) -> tuple[type, list[str], list[list]]:
     return model, fields, [[getattr(obj, name) for name in fields] for obj in objs]
 
 
+def write_rows(table: tuple[type, list[str], list[list]]) -> None:
+    """Write held_rows' table into the (scratch) default database as it is, keys included."""
+    model, _fields, rows = table
+    for start in range(0, len(rows), BATCH):
+        insert_values(connections[DEFAULT_DB_ALIAS], model, rows[start : start + BATCH])
+
+
 def copy_rows(
     tables: list[tuple[type, list[str], list[tuple]]], *, as_stored: bool = False, new_pk: dict | None = None
 ) -> dict:
@@ -136,22 +179,9 @@ def copy_rows(
         if not rows:
             continue
         pk = columns.index(model._meta.pk.attname)
-        if model is Licensee:
+        if model in MATCHED:
             for row in rows:
-                row = dict(zip(columns, row, strict=True))
-                licensee = event_services.licensee_get_or_create(
-                    name=row["name"],
-                    address=row["address"],
-                    charitable_number=row["charitable_registration_number"],
-                )
-                new_pk[model][row[columns[pk]]] = licensee.pk
-            continue
-        if model is ContentType:
-            for row in rows:
-                row = dict(zip(columns, row, strict=True))
-                new_pk[model][row[columns[pk]]] = ContentType.objects.get_by_natural_key(
-                    row["app_label"], row["model"]
-                ).pk
+                new_pk[model][row[pk]] = _matched(model, dict(zip(columns, row, strict=True)))
             continue
         keys = _new_keys(connection, model, len(rows))
         if keys is None:  # a database the product does not run on: the ORM's way, row by row
@@ -172,6 +202,105 @@ def copy_rows(
             insert_values(connection, model, written[start : start + BATCH], as_stored=as_stored)
     _refresh_statistics([model for model, _columns, _rows in tables])
     return new_pk
+
+
+def _matched(model, row: dict) -> int:
+    """The key of the real database's row that a scratch row of a MATCHED model stands for."""
+    if model is Licensee:
+        return event_services.licensee_get_or_create(
+            name=row["name"], address=row["address"], charitable_number=row["charitable_registration_number"]
+        ).pk
+    return ContentType.objects.get_by_natural_key(row["app_label"], row["model"]).pk
+
+
+# The rows an import may find already in the real database (the licensee, matched by name as
+# licensee_get_or_create does; a content type, by its natural key). Everything else is new.
+MATCHED = (Licensee, ContentType)
+
+
+class Shifted(dict):
+    """{scratch key: new key} for a table copied whole, every key moved by one offset."""
+
+    def __init__(self, offset: int, lowest: int, highest: int):
+        super().__init__()
+        self.offset, self.lowest, self.highest = offset, lowest, highest
+
+    def __missing__(self, key):
+        if isinstance(key, int) and self.lowest <= key <= self.highest:
+            return key + self.offset
+        raise KeyError(key)
+
+
+def copy_attached() -> dict:
+    """SQLite: copy the scratch database, attached as `scratch` (Scratch.attached), into the real
+    one with one INSERT … SELECT per table, each row's key and the keys it points at moved in SQL:
+    no row passes through Python. Call inside the import's transaction, which holds SQLite's
+    write lock. Returns {model: {scratch pk: new pk}} as copy_rows does.
+
+    Each table's keys are moved by one offset, past the highest key the real table ever gave
+    (_new_keys, under the write lock); a matched row (MATCHED) is looked up as copy_rows does."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    quote = connection.ops.quote_name
+    new_pk: dict = {}
+    now = timezone.now()
+    with connection.cursor() as cursor:
+        for model in models_in_order():
+            table, pk = quote(model._meta.db_table), quote(model._meta.pk.column)
+            cursor.execute(f"SELECT MIN({pk}), MAX({pk}) FROM scratch.{table}")
+            lowest, highest = cursor.fetchone()
+            if lowest is None:
+                continue
+            fields = model._meta.concrete_fields
+            if model in MATCHED:
+                names = [f.attname for f in fields]
+                cursor.execute(f"SELECT {', '.join(quote(f.column) for f in fields)} FROM scratch.{table}")
+                new_pk[model] = {
+                    row[names.index(model._meta.pk.attname)]: _matched(model, dict(zip(names, row, strict=True)))
+                    for row in cursor.fetchall()
+                }
+                continue
+            if any(isinstance(f, GenericForeignKey) for f in model._meta.private_fields):
+                raise NotImplementedError(f"{model._meta.label} points at rows by plain id; the copy cannot map it")
+            offset = _new_keys(connection, model, 1)[0] - lowest
+            new_pk[model] = Shifted(offset, lowest, highest)
+            selected, params = [], []
+            for field in fields:
+                column = quote(field.column)
+                if field.primary_key:
+                    selected.append(f"{column} + {offset}")
+                elif getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
+                    selected.append("%s")
+                    params.append(
+                        field.get_db_prep_save(now.date() if type(field) is models.DateField else now, connection)
+                    )
+                elif field.is_relation:
+                    selected.append(_moved(cursor, model, field, column, new_pk))
+                else:
+                    selected.append(column)
+            cursor.execute(
+                f"INSERT INTO {table} ({', '.join(quote(f.column) for f in fields)}) "
+                f"SELECT {', '.join(selected)} FROM scratch.{table} ORDER BY {pk}",
+                params,
+            )
+    return new_pk
+
+
+def _moved(cursor, model, field, column: str, new_pk: dict) -> str:
+    """The SQL for a key a scratch row points at, as the real database knows that row."""
+    keys = new_pk.get(field.related_model._meta.concrete_model)
+    if isinstance(keys, Shifted):
+        return f"{column} + {keys.offset}"  # NULL stays NULL
+    if keys:  # a matched table: a few rows, each named (keys are integers the database gave)
+        cases = " ".join(f"WHEN {int(old)} THEN {int(new)}" for old, new in keys.items())
+        return f"CASE {column} {cases} END"
+    quote = connections[DEFAULT_DB_ALIAS].ops.quote_name
+    cursor.execute(f"SELECT 1 FROM scratch.{quote(model._meta.db_table)} WHERE {column} IS NOT NULL LIMIT 1")
+    if cursor.fetchone():
+        target = field.related_model._meta.concrete_model
+        raise NotImplementedError(
+            f"{model._meta.label}.{field.name} points at a {target._meta.label} the import did not make"
+        )
+    return column
 
 
 def _relations(model, pk: int, new_pk: dict) -> list[tuple[int, dict, object]]:
