@@ -5,6 +5,8 @@ from django import forms
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
+from django_tables2.data import TableData
+from django_tables2.utils import OrderBy
 
 from cage.local import clock
 from cage.money import cents_str, dollars
@@ -66,6 +68,28 @@ class RegisterFilter(CheckedInput, forms.Form):
         }
 
 
+class RegisterData(TableData):
+    """A RegisterSlips sequence as the table's data: django-tables2 takes its length and slices a
+    page of it (only that page's rows are built), and ordering orders the slips' ids by the sort
+    keys the columns name (their order_by), in SQL where it can, rather than sorting built rows."""
+
+    def __len__(self):
+        return len(self.data)
+
+    def order_by(self, aliases):
+        keys = []
+        for alias in aliases:
+            bound_column = self.table.columns[OrderBy(alias).bare]
+            # As django-tables2's own TableListData: the column's order_by reflects the order
+            # already applied, so an alias of the other direction takes its opposite.
+            if alias[0] != bound_column.order_by_alias[0]:
+                accessors = bound_column.order_by.opposite
+            else:
+                accessors = bound_column.order_by
+            keys += [(accessor.bare, accessor.is_descending) for accessor in accessors]
+        self.data.order_by(keys)
+
+
 def column(label, *, order_by=None, number=False, **kwargs) -> tables.Column:
     """A column whose cells carry their heading (data-label), for the narrow layout that shows
     each slip as a card; sortable where it names what it sorts by."""
@@ -85,7 +109,7 @@ BLIND = _("Hidden until the counts are in (blind count)")
 
 
 class RegisterTable(tables.Table):
-    """One row per slip (cage.selectors.registers.RegisterRow)."""
+    """One row per slip (cage.selectors.registers.RegisterRow), from a RegisterSlips sequence."""
 
     slip = column(_("Slip"), accessor="number", order_by=("slip_key",))
     day = column(_("Gaming day"), order_by=("day_key",))
@@ -108,7 +132,7 @@ class RegisterTable(tables.Table):
     def __init__(self, data, *, event, hidden_days=frozenset(), **kwargs):
         self.event = event
         self.hidden_days = hidden_days  # days counted blind tonight: no chips or amounts shown
-        super().__init__(data, **kwargs)
+        super().__init__(RegisterData(data), **kwargs)
 
     def get_column_class_names(self, classes_set, bound_column):
         return super().get_column_class_names(classes_set, bound_column) | {f"col-{bound_column.name}"}
