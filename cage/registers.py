@@ -1,12 +1,15 @@
 """The register of slips as a django-tables2 table, its filter form, and its CSV export."""
 
+import inspect
+
 import django_tables2 as tables
 from django import forms
 from django.urls import reverse
+from django.utils.encoding import force_str
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django_tables2.data import TableData
-from django_tables2.utils import OrderBy
+from django_tables2.utils import Accessor, OrderBy
 
 from cage.local import clock
 from cage.money import cents_str, dollars
@@ -170,6 +173,30 @@ class RegisterTable(tables.Table):
         return note_text(record)
 
     # --- the CSV: the same columns as plain text --------------------------------------------
+
+    def as_values(self, exclude_columns=None):
+        """As django-tables2's own Table.as_values (the heading, then each row's cells from the
+        value_ methods), with each column's way to its cell worked out once, not once a cell: it
+        inspected each method's signature for each cell, a third of a season's export. Every column
+        reads a plain attribute of the row (empty_values=(): no default stands in)."""
+        exclude = exclude_columns or ()
+        columns = [c for c in self.columns.iterall() if not (c.column.exclude_from_export or c.name in exclude)]
+        yield [force_str(c.header, strings_only=True) for c in columns]
+        cells = [self._cell_value(c) for c in columns]
+        for row in self.rows:
+            yield [force_str(cell(row.record), strings_only=True) for cell in cells]
+
+    def _cell_value(self, bound_column):
+        accessor = Accessor(bound_column.accessor)
+        method = getattr(self, f"value_{bound_column.name}", None)
+        if method is None:  # the column's own value: what it renders, the value itself
+            return accessor.resolve
+        wants = inspect.signature(method).parameters
+        if "value" in wants and "record" in wants:
+            return lambda record: method(value=accessor.resolve(record), record=record)
+        if "record" in wants:
+            return lambda record: method(record=record)
+        return lambda record: method(value=accessor.resolve(record))
 
     def value_slip(self, value):
         return value

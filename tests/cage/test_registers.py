@@ -578,6 +578,8 @@ def test_a_bad_choice_or_page_shows_the_register_rather_than_failing(client, cro
 
 def test_the_csv_holds_every_row_as_the_whole_list_built_it(client, crowd):
     """The export is the rows the register always built, filtered and sorted, in the same order."""
+    import django_tables2 as tables
+
     from cage.registers import RegisterTable
 
     login(client, crowd, "dric")
@@ -588,7 +590,11 @@ def test_the_csv_holds_every_row_as_the_whole_list_built_it(client, crowd):
         order = expected(rows, **query)
         # The rows as a plain list, in the table the register always gave them to, written as the export writes.
         out = io.StringIO()
-        csv_safe.writer(out).writerows(RegisterTable([want[n] for n in order], event=crowd.event).as_values())
+        # (django-tables2's own as_values, cell by cell, which RegisterTable's gives faster.)
+        table = RegisterTable([want[n] for n in order], event=crowd.event)
+        csv_safe.writer(out).writerows(tables.Table.as_values(table))
+        blind = RegisterTable([want[n] for n in order], event=crowd.event, hidden_days={crowd.day.date})
+        assert list(blind.as_values()) == list(tables.Table.as_values(blind))
         assert csv_rows(client, crowd, **query) == list(csv.reader(io.StringIO(out.getvalue())))[1:], criteria
 
 
