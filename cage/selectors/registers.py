@@ -1,5 +1,6 @@
 """The cage's registers, read-only: every slip of the event as a row, the voids, and the serials
-never issued. Each runs a fixed number of queries whatever the number of slips."""
+never issued. Each runs a fixed number of queries whatever the number of slips, and a page of the
+register or of the voids builds the rows of that page only (the CSV export reads them all)."""
 
 import datetime
 import json
@@ -100,11 +101,6 @@ def register_slips(
     if person is not None:
         slips = slips.filter(Q(runner=person) | Q(pk__in=Signature.objects.filter(person=person).values("slip_id")))
     return RegisterSlips(event, slips, state=state)
-
-
-def register_rows(event: Event, **criteria) -> list[RegisterRow]:
-    """Every row of register_slips, built (an export's worth of work)."""
-    return list(register_slips(event, **criteria))
 
 
 class _Light(NamedTuple):
