@@ -5,7 +5,7 @@ from django.shortcuts import render
 
 from audit import services as audit
 from cage.selectors.counts import books_blind
-from cage.selectors.registers import register_rows, serial_checks, void_rows
+from cage.selectors.registers import register_slips, serial_checks, voids_page
 from events.access import event_access
 from events.models import GamingDay
 from events.table_pages import csv_download, table_page
@@ -18,18 +18,18 @@ def register(request, slug):
     access = event_access(request, slug)
     event = access.event
     form = RegisterFilter(request.GET or None, event=event)
-    rows = register_rows(event, **form.criteria())
+    slips = register_slips(event, **form.criteria())
     # A day whose nightly close waits for its blind counts shows no slip's chips or amount here: added
     # up, they would give the counted places' books away (cage.selectors.counts.books_blind). Each
     # slip's own page still shows them, as it must to be signed or voided.
     hidden = {d.date for d in event.days.filter(status=GamingDay.Status.RECONCILING) if books_blind(d)}
-    table = RegisterTable(rows, event=event, hidden_days=hidden)
+    table = RegisterTable(slips, event=event, hidden_days=hidden)
     download = csv_download(
         request, table, f"{event.slug}.register.csv", lambda n: audit.exported(event, "register", "csv", rows=n)
     )
     if download is not None:
         return download
-    context = {"access": access, "event": event, "form": form, "count": len(rows), "hidden_days": sorted(hidden)}
+    context = {"access": access, "event": event, "form": form, "count": len(slips), "hidden_days": sorted(hidden)}
     return table_page(request, "cage/register.html", table, per_page=PER_PAGE, context=context)
 
 
@@ -39,5 +39,10 @@ def voids(request, slug):
     return render(
         request,
         "cage/voids.html",
-        {"access": access, "event": event, "voids": void_rows(event), "serials": serial_checks(event)},
+        {
+            "access": access,
+            "event": event,
+            "page": voids_page(event, request.GET.get("page")),
+            "serials": serial_checks(event),
+        },
     )

@@ -1,11 +1,16 @@
 """The cage's registers, read-only: every slip of the event as a row, the voids, and the serials
-never issued. Each runs a fixed number of queries whatever the number of slips."""
+never issued. Each runs a fixed number of queries whatever the number of slips, and a page of the
+register or of the voids builds the rows of that page only (the CSV export reads them all)."""
 
 import datetime
+import json
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from django.db.models import Prefetch, Q
+from django.core.paginator import Page, Paginator
+from django.db.models import Case, IntegerField, Prefetch, Q, TextField, Value, When
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from cage.models import Signature, Slip, SlipCounter, SlipType
@@ -75,7 +80,7 @@ def _signers(slip: Slip) -> list[Signer]:
     return signers
 
 
-def register_rows(
+def register_slips(
     event: Event,
     *,
     day: GamingDay | None = None,
@@ -83,10 +88,9 @@ def register_rows(
     table: GameTable | None = None,
     person: Person | None = None,
     state: str | None = None,
-) -> list[RegisterRow]:
+) -> "RegisterSlips":
     """Every slip of the event, oldest first, narrowed by day, type, table, person (who signed
-    it or the runner named on it) and state. Three queries."""
-    values = {d.key: d.value_cents for d in event.denominations.all()}
+    it or the runner named on it) and state: a lazy sequence of RegisterRows (RegisterSlips)."""
     slips = Slip.objects.filter(event=event)
     if day is not None:
         slips = slips.filter(day=day)
@@ -96,37 +100,204 @@ def register_rows(
         slips = slips.filter(table=table)
     if person is not None:
         slips = slips.filter(Q(runner=person) | Q(pk__in=Signature.objects.filter(person=person).values("slip_id")))
-    slips = (
-        slips.select_related("day", "table", "runner", "voided_by", "voids")
-        .prefetch_related(Prefetch("signatures", queryset=Signature.objects.select_related("person")))
-        .annotate(cash_moved=_cash_moved("pk"))
-        .order_by("at", "id")
-    )
-    rows = []
-    for slip in slips:
-        signed = {s.capacity for s in slip.signatures.all()}
-        slip_state_code = slip_state(slip, signed, voided=_voided(slip))
-        if state and slip_state_code != state:
-            continue
-        amount = amount_of(slip, values, slip.cash_moved)  # a void is worth what it reverses
-        chips = chip_counts(slip.details.get("chips"))
-        rows.append(
-            RegisterRow(
-                slip=slip,
-                number=slip.number,
-                day=slip.day.date,
-                at=timezone.localtime(slip.at),
-                table=slip.table.code if slip.table else "",
-                runner=slip.runner.name if slip.runner else "",
-                chips=chips,
-                amount=amount,
-                state=slip_state_code,
-                signers=_signers(slip),
-                note=slip.reason or str(slip.details.get("description") or ""),
-                voided_slip=slip.voids.number if slip.voids else "",
-            )
+    return RegisterSlips(event, slips, state=state)
+
+
+class _Light(NamedTuple):
+    """What cage.selectors.slips.slip_state and cage.selectors.amounts.amount_of read of a slip, from
+    plain values: enough to filter by state or sort by amount without a model instance per slip."""
+
+    slip_type: str
+    voids_id: int | None = None
+    details: dict | None = None
+    voids: "_Light | None" = None
+    cash_moved: int | None = None
+
+
+def _slip_label_order():
+    """The slip types in the order of their names in the reader's language: the register's slip
+    column sorts by name then serial ("Chip sale 2" before "Chips received 1", "Fill 2" before
+    "Fill 10"), as RegisterRow.slip_key does."""
+    ranked = sorted(SLIP_KINDS, key=lambda t: str(SLIP_KINDS[t].label))
+    return Case(*[When(slip_type=t, then=Value(i)) for i, t in enumerate(ranked)], output_field=IntegerField())
+
+
+# Each sort key of RegisterRow (the register's columns sort by them) as SQL: every one ends with
+# the slip's id, so the first key of an order decides it whole. The amount is no column: it is
+# worked out in Python (amount_of), by a light pass over plain values.
+SQL_ORDERS = {
+    "slip_key": lambda: [_slip_label_order(), "serial", "id"],
+    "day_key": lambda: ["day__date", "at", "id"],
+    "time_key": lambda: ["at", "id"],
+}
+DEFAULT_ORDER = ("time_key", False)
+
+
+class RegisterSlips:
+    """The register's slips, filtered and in order, held as ids: its length is how many match,
+    and a slice builds the RegisterRows of the slips in it only, so that a page of 50 reads 50
+    slips (their signatures, amounts and states) whatever the size of the event.
+
+    The default order and the slip, day and time orders are SQL's. A state filter and the amount
+    order need what Python works out (slip_state, amount_of): they take one light pass over plain
+    values (a slip's type and voids, the capacities signed as (slip, capacity) pairs, its details
+    and cash moved), never a model instance per slip. Iterating builds every row, in chunks: the
+    CSV export."""
+
+    CHUNK = 1000
+
+    def __init__(self, event: Event, slips, *, state: str | None = None):
+        self.event = event
+        self.slips = slips  # the SQL filters, unordered
+        self.state = state
+        self.order = DEFAULT_ORDER
+        self._matching = None  # the ids in the state asked for (a set), once worked out
+        self._ids = None  # every id, in order, where SQL cannot page them alone
+        self._count = None
+        self._values = None
+
+    # --- order and filter ----------------------------------------------------------------------
+
+    def order_by(self, keys: list[tuple[str, bool]]) -> None:
+        """Order by RegisterRow sort keys, each (name, descending); the first one decides."""
+        known = [(k, desc) for k, desc in keys if k in SQL_ORDERS or k == "amount_key"]
+        order = known[0] if known else DEFAULT_ORDER
+        if order != self.order:
+            self.order = order
+            self._ids = None
+
+    def _candidates(self):
+        """The slips that may be in the state asked for. A voided slip's state is "voided" whatever
+        its signatures (slip_state): this only narrows the light pass, slip_state still decides."""
+        if self.state is None:
+            return self.slips
+        return self.slips.filter(voided_by__isnull=self.state != State.VOIDED)
+
+    def _in_state(self) -> set[int] | None:
+        if self.state is None:
+            return None
+        if self._matching is None:
+            candidates = self._candidates()
+            signed: dict[int, set[str]] = defaultdict(set)
+            for slip_id, capacity in Signature.objects.filter(slip__in=candidates.values("pk")).values_list(
+                "slip_id", "capacity"
+            ):
+                signed[slip_id].add(capacity)
+            self._matching = {
+                pk
+                for pk, slip_type, voided_by in candidates.values_list("pk", "slip_type", "voided_by")
+                if slip_state(_Light(slip_type), signed.get(pk, set()), voided=voided_by is not None) == self.state
+            }
+        return self._matching
+
+    def _sql_ordered(self):
+        key, descending = self.order
+        fields = SQL_ORDERS[key]()
+        if descending:
+            fields = [f.desc() if hasattr(f, "desc") else f"-{f}" for f in fields]
+        return self.slips.order_by(*fields)
+
+    def _by_amount(self) -> list[int]:
+        values = self.values()
+        amounts = {}
+        # The details as their JSON text, read with json.loads: the JSON field's own conversion of
+        # each value costs twice as much over a season's slips (the field has no decoder of its own).
+        light = self._candidates().annotate(
+            cash_moved=_cash_moved("pk"),
+            details_text=Cast("details", TextField()),
+            target_details=Cast("voids__details", TextField()),
         )
-    return rows
+        for pk, slip_type, voids_id, details, target_type, target_details, cash in light.values_list(
+            "pk", "slip_type", "voids_id", "details_text", "voids__slip_type", "target_details", "cash_moved"
+        ):
+            target = _Light(target_type, details=json.loads(target_details)) if voids_id else None
+            slip = _Light(slip_type, voids_id, json.loads(details), target, cash)
+            amounts[pk] = amount_of(slip, values, cash)
+        matching = self._in_state()
+        ids = amounts if matching is None else [pk for pk in amounts if pk in matching]
+        # As RegisterRow.amount_key: no amount (a day close) sorts below every amount.
+        return sorted(ids, key=lambda pk: (-1 if amounts[pk] is None else amounts[pk], pk), reverse=self.order[1])
+
+    def ids(self) -> list[int] | None:
+        """Every id in order, where SQL cannot page them alone; None where it can."""
+        if self._ids is None:
+            if self.order[0] == "amount_key":
+                self._ids = self._by_amount()
+            elif self.state is not None:
+                matching = self._in_state()
+                self._ids = [pk for pk in self._sql_ordered().values_list("pk", flat=True) if pk in matching]
+        return self._ids
+
+    # --- the sequence --------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        if self._count is None:
+            if self.state is not None:
+                self._count = len(self._in_state())
+            elif self._ids is not None:
+                self._count = len(self._ids)
+            else:
+                self._count = self.slips.count()
+        return self._count
+
+    def __getitem__(self, key):
+        if isinstance(key, slice):
+            ids = self.ids()
+            if ids is None:
+                ids = list(self._sql_ordered().values_list("pk", flat=True)[key])
+            else:
+                ids = ids[key]
+            return self.rows(ids)
+        rows = self[key : key + 1] if key >= 0 else self[len(self) + key :][:1]
+        if not rows:
+            raise IndexError(key)
+        return rows[0]
+
+    def __iter__(self):
+        ids = self.ids()
+        if ids is None:
+            ids = list(self._sql_ordered().values_list("pk", flat=True))
+        for start in range(0, len(ids), self.CHUNK):
+            yield from self.rows(ids[start : start + self.CHUNK])
+
+    def values(self) -> dict[str, int]:
+        if self._values is None:
+            self._values = {d.key: d.value_cents for d in self.event.denominations.all()}
+        return self._values
+
+    def rows(self, ids: list[int]) -> list[RegisterRow]:
+        """The RegisterRows of these slips, in this order. Three queries (none for no slip)."""
+        if not ids:
+            return []
+        values = self.values()
+        slips = (
+            Slip.objects.filter(pk__in=ids)
+            .select_related("day", "table", "runner", "voided_by", "voids")
+            .prefetch_related(Prefetch("signatures", queryset=Signature.objects.select_related("person")))
+            .annotate(cash_moved=_cash_moved("pk"))
+        )
+        by_id = {slip.pk: slip for slip in slips}
+        return [register_row(by_id[pk], values) for pk in ids]
+
+
+def register_row(slip: Slip, values: dict[str, int]) -> RegisterRow:
+    """A slip as the register shows it, fetched with its day, table, runner, voids and voided_by,
+    its signatures and their people, and its cash_moved."""
+    signed = {s.capacity for s in slip.signatures.all()}
+    return RegisterRow(
+        slip=slip,
+        number=slip.number,
+        day=slip.day.date,
+        at=timezone.localtime(slip.at),
+        table=slip.table.code if slip.table else "",
+        runner=slip.runner.name if slip.runner else "",
+        chips=chip_counts(slip.details.get("chips")),
+        amount=amount_of(slip, values, slip.cash_moved),  # a void is worth what it reverses
+        state=slip_state(slip, signed, voided=_voided(slip)),
+        signers=_signers(slip),
+        note=slip.reason or str(slip.details.get("description") or ""),
+        voided_slip=slip.voids.number if slip.voids else "",
+    )
 
 
 # --- voids and serials ---------------------------------------------------------------------------
@@ -143,14 +314,27 @@ class VoidRow:
     authorized_by: list[str]
 
 
-def void_rows(event: Event) -> list[VoidRow]:
-    """Every void of the event, oldest first, with who requested and who authorized it. Two queries."""
+VOIDS_PER_PAGE = 50
+
+
+def voids_page(event: Event, number) -> Page:
+    """One page of the event's voids, oldest first, 50 a page, its object_list their VoidRows (with
+    who requested and who authorized each); the paginator counts them all. A page that is not a
+    number is the first, one past the end the last, as on the register. Three queries."""
     voids = (
         Slip.objects.filter(event=event, slip_type=SlipType.VOID)
         .select_related("day", "voids")
         .prefetch_related(Prefetch("signatures", queryset=Signature.objects.select_related("person")))
         .order_by("at", "id")
     )
+    page = Paginator(voids, VOIDS_PER_PAGE).get_page(number)
+    page.object_list = void_rows(page.object_list)
+    page.links = list(page.paginator.get_elided_page_range(page.number))  # cage/page_links.html
+    return page
+
+
+def void_rows(voids) -> list[VoidRow]:
+    """Voids, fetched with their day, the slip each voids and their signatures' people, as rows."""
     rows = []
     for void in voids:
         by = defaultdict(list)

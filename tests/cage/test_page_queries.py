@@ -19,6 +19,13 @@ pytestmark = pytest.mark.django_db
 # cage:home: +1 for the day's count of slips (and of its closers), now that it lists only the latest ones.
 EXACT = {"cage:home": 40, "cage:home_panels": 17, "cage:queue": 12, "reports:event": 17}
 
+# The register and the voids read one page of 50 (cage.selectors.registers.RegisterSlips): the
+# default order and a day are SQL's; a state and the amount order take one light pass each.
+# (A day: +1, the form reads the day chosen. A state: the slips' types and the capacities signed, then
+# the ids in order, for the count.)
+REGISTER = {"": 14, "day": 15, "state=complete": 15, "sort=-amount": 14, "state=complete&sort=-slip&page=2": 15}
+VOIDS = 10
+
 
 def imported(slug, **shape):
     data = generated_event(seed=11, leave_last_day_open=True, **shape)
@@ -28,9 +35,9 @@ def imported(slug, **shape):
     return event
 
 
-def count(client, event, name) -> int:
+def count(client, event, name, query="") -> int:
     client.force_login(event.people.get(code="ann").user)
-    url = reverse(name, args=[event.slug])
+    url = reverse(name, args=[event.slug]) + (f"?{query}" if query else "")
     client.get(url)  # warm: the session's first request reads more than the next
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(url)
@@ -46,3 +53,11 @@ def test_the_cage_pages_run_an_exact_number_of_queries_whatever_the_size(client)
     assert large.days.count() == 2 * small.days.count()
     for name, exact in EXACT.items():
         assert [count(client, small, name), count(client, large, name)] == [exact, exact], name
+    # The register: a page of 50 of the slips, each filter and order.
+    first_day = {event: f"day={event.days.order_by('date').first().pk}" for event in (small, large)}
+    assert small.slips.count() > 50
+    for query, exact in REGISTER.items():
+        counts = [count(client, e, "cage:register", first_day[e] if query == "day" else query) for e in (small, large)]
+        assert counts == [exact, exact], query
+    assert large.slips.filter(slip_type="void").count() > small.slips.filter(slip_type="void").count() > 0
+    assert [count(client, small, "cage:voids"), count(client, large, "cage:voids")] == [VOIDS, VOIDS]

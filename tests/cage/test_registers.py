@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from cage import services
 from cage.models import Account, Posting, Signature, Slip, SlipCounter, SlipType
+from events import csv_safe
 from events import services as event_services
 from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED, FILL_SIGNED, SALE_SIGNED, open_table, stock
 from tests.conftest import PASSWORD
@@ -419,3 +420,208 @@ def test_a_serial_never_issued_is_found_from_the_slips_themselves(client, busy):
     assert "Fill 1–5: never issued 3–4" in text
     assert "Fill: numbered past the last serial issued (2): 5" in text
     assert "Chips received 1–2: all issued" in text
+
+
+# --- a page is built from the page's slips only ---------------------------------------------------
+
+SORTS = ["slip", "-slip", "day", "-day", "time", "-time", "amount", "-amount"]
+KEYS = {"slip": "slip_key", "day": "day_key", "time": "time_key", "amount": "amount_key"}
+
+
+def crowded(cast):
+    """The two days, then more than two pages of slips on the second: fills of many amounts, some
+    in transit, sales waiting, sales voided."""
+    two_days(cast)
+    for n in range(1, 61):
+        services.fill(
+            day=cast.day,
+            table=cast.bj if n % 3 else cast.wheel,
+            chips={"1": n % 17 + 1},
+            signed=cast.signed(**(FILL_SIGNED if n % 5 else {"issued_by": "chip_cashier", "carried_by": "runner"})),
+            allow_pending=True,
+        )
+    for n in range(12):
+        sale = services.sale(day=cast.day, chips={"1": n + 1}, cash=100 * (n + 1), signed=cast.signed(**SALE_SIGNED))
+        if n % 3 == 0:
+            services.void(
+                day=cast.day,
+                target=sale,
+                reason=f"mistake {n}",
+                signed=cast.signed(requested_by="chip_cashier", authorized_by="dric"),
+            )
+    for _ in range(8):
+        services.sale(
+            day=cast.day, chips={"5": 1}, cash=500, signed=cast.signed(sold_by="chip_cashier"), allow_pending=True
+        )
+    return cast
+
+
+@pytest.fixture
+def crowd(cast):
+    return crowded(cast)
+
+
+def every_row(cast):
+    """Every slip as a row, built one by one and kept in a list, as the register used to build them."""
+    from cage.selectors.registers import RegisterSlips
+
+    return list(RegisterSlips(cast.event, Slip.objects.filter(event=cast.event)))
+
+
+def expected(rows, *, sort=None, day=None, type=None, table=None, person=None, state=None) -> list[str]:
+    """The register's rows filtered and sorted in Python, by RegisterRow's own sort keys."""
+    kept = [
+        r
+        for r in rows
+        if (day is None or r.slip.day_id == day)
+        and (type is None or r.slip.slip_type == type)
+        and (table is None or r.slip.table_id == table)
+        and (
+            person is None or r.slip.runner_id == person or any(s.person_id == person for s in r.slip.signatures.all())
+        )
+        and (state is None or r.state == state)
+    ]
+    if sort:
+        kept.sort(key=lambda r: getattr(r, KEYS[sort.lstrip("-")]), reverse=sort.startswith("-"))
+    return [r.number for r in kept]
+
+
+def every_page(client, cast, **query) -> list[str]:
+    """The slips of every page of the register, page after page."""
+    shown, page = [], 1
+    while True:
+        response = client.get(register_url(cast, page=page, **query))
+        assert response.status_code == 200
+        rows = page_numbers(response)
+        assert len(rows) <= 50
+        shown += rows
+        if f"page={page + 1}" not in response.content.decode():
+            return shown
+        page += 1
+
+
+def test_each_page_shows_its_fifty_slips_in_each_order(client, crowd):
+    login(client, crowd, "dric")
+    rows = every_row(crowd)
+    assert len(rows) > 100
+    for sort in SORTS:
+        want = expected(rows, sort=sort)
+        first = page_numbers(client.get(register_url(crowd, sort=sort)))
+        assert first == want[:50], sort
+        assert page_numbers(client.get(register_url(crowd, sort=sort, page=2))) == want[50:100], sort
+        assert every_page(client, crowd, sort=sort) == want, sort
+        assert numbers(client, crowd, sort=sort) == want, sort
+    assert every_page(client, crowd) == [r.number for r in rows]
+    assert f"{len(rows)} slips" in client.get(register_url(crowd, page=2)).content.decode()
+
+
+def test_filters_alone_and_together_page_and_count_as_the_whole_list(client, crowd):
+    login(client, crowd, "auditor")
+    rows = every_row(crowd)
+    day, bj, runner = crowd.day.pk, crowd.bj.pk, crowd.runner.pk
+    cases = [
+        {"day": day},
+        {"type": "fill"},
+        {"table": bj},
+        {"person": runner},
+        {"state": "complete"},
+        {"state": "in_transit"},
+        {"state": "waiting"},
+        {"state": "voided"},
+        {"day": day, "type": "fill", "state": "complete"},
+        {"table": bj, "person": runner, "state": "in_transit"},
+        {"type": "sale", "state": "voided"},
+        {"day": crowd.first_day.pk, "state": "waiting"},
+    ]
+    for criteria in cases:
+        for sort in (None, "-amount", "slip", "-time"):
+            query = {**criteria, **({"sort": sort} if sort else {})}
+            want = expected(rows, sort=sort, **criteria)
+            page = client.get(register_url(crowd, **query))
+            assert page_numbers(page) == want[:50], query
+            count = f"{len(want)} slip" + ("" if len(want) == 1 else "s")
+            assert f'<span id="register-count">{count}</span>' in page.content.decode(), query
+            assert numbers(client, crowd, **query) == want, query
+    # The state filter across pages: the complete slips, more than a page of them.
+    complete = expected(rows, state="complete")
+    assert len(complete) > 50
+    assert every_page(client, crowd, state="complete") == complete
+    assert page_numbers(client.get(register_url(crowd, state="complete", page=2))) == complete[50:100]
+
+
+def test_a_bad_choice_or_page_shows_the_register_rather_than_failing(client, crowd):
+    login(client, crowd, "dric")
+    everything = expected(every_row(crowd))
+    for query in (
+        {"state": "lost"},
+        {"day": "abc"},
+        {"type": "nothing"},
+        {"person": "-4"},
+        {"sort": "state"},
+        {"sort": "nonsense"},
+        {"sort": "-"},
+    ):
+        response = client.get(register_url(crowd, **query))
+        assert response.status_code == 200, query
+        assert page_numbers(response) == everything[:50], query
+        assert numbers(client, crowd, **query) == everything, query
+    # A page past the end is the last, one that is not a number the first (django-tables2's own way).
+    last = page_numbers(client.get(register_url(crowd, page=3)))
+    assert last == everything[100:] and last
+    assert page_numbers(client.get(register_url(crowd, page=9999))) == last
+    assert page_numbers(client.get(register_url(crowd, page=9999, state="voided"))) == expected(
+        every_row(crowd), state="voided"
+    )
+    assert page_numbers(client.get(register_url(crowd, page="x"))) == everything[:50]
+    assert page_numbers(client.get(register_url(crowd, state="voided", type="expense"))) == []
+
+
+def test_the_csv_holds_every_row_as_the_whole_list_built_it(client, crowd):
+    """The export is the rows the register always built, filtered and sorted, in the same order."""
+    import django_tables2 as tables
+
+    from cage.registers import RegisterTable
+
+    login(client, crowd, "dric")
+    rows = every_row(crowd)
+    for query in ({}, {"sort": "-amount"}, {"state": "complete", "sort": "slip"}, {"type": "fill", "sort": "-day"}):
+        criteria = {k: v for k, v in query.items() if k != "sort"}
+        want = {r.number: r for r in rows}
+        order = expected(rows, **query)
+        # The rows as a plain list, in the table the register always gave them to, written as the export writes.
+        out = io.StringIO()
+        # (django-tables2's own as_values, cell by cell, which RegisterTable's gives faster.)
+        table = RegisterTable([want[n] for n in order], event=crowd.event)
+        csv_safe.writer(out).writerows(tables.Table.as_values(table))
+        blind = RegisterTable([want[n] for n in order], event=crowd.event, hidden_days={crowd.day.date})
+        assert list(blind.as_values()) == list(tables.Table.as_values(blind))
+        assert csv_rows(client, crowd, **query) == list(csv.reader(io.StringIO(out.getvalue())))[1:], criteria
+
+
+def test_the_voids_page_shows_fifty_voids_a_page_and_how_many(client, cast):
+    stock(cast)
+    for n in range(55):
+        sale = services.sale(day=cast.day, chips={"1": 1}, cash=100, signed=cast.signed(**SALE_SIGNED))
+        services.void(
+            day=cast.day,
+            target=sale,
+            reason=f"mistake {n}",
+            signed=cast.signed(requested_by="chip_cashier", authorized_by="dric"),
+        )
+    login(client, cast, "auditor")
+    url = reverse("cage:voids", args=[cast.event.slug])
+
+    def voids_on(response) -> list[str]:
+        body = response.content.decode()
+        body = body[body.index('id="voids"') : body.index("</tbody>")]
+        return re.findall(r">(Void \d+)</a>", body)
+
+    first = client.get(url)
+    assert voids_on(first) == [f"Void {n}" for n in range(1, 51)]
+    page = first.content.decode()
+    assert '<p id="voids-count">55 voids</p>' in page
+    assert "?page=2" in page and "Chip sale 55: all issued" not in page
+    assert "Chip sale 1–55: all issued" in page  # the serials stay whole
+    assert voids_on(client.get(url + "?page=2")) == [f"Void {n}" for n in range(51, 56)]
+    assert voids_on(client.get(url + "?page=99")) == [f"Void {n}" for n in range(51, 56)]
+    assert voids_on(client.get(url + "?page=x")) == [f"Void {n}" for n in range(1, 51)]
