@@ -23,6 +23,7 @@ def register(request, slug):
     # up, they would give the counted places' books away (cage.selectors.counts.books_blind). Each
     # slip's own page still shows them, as it must to be signed or voided.
     hidden = {d.date for d in event.days.filter(status=GamingDay.Status.RECONCILING) if books_blind(d)}
+    slips.hidden_days = frozenset(hidden)
     table = RegisterTable(slips, event=event, hidden_days=hidden)
     download = csv_download(
         request, table, f"{event.slug}.register.csv", lambda n: audit.exported(event, "register", "csv", rows=n)

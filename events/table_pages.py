@@ -1,6 +1,7 @@
 """A django-tables2 table as a page and as a CSV download (?export=csv): the register of slips and
 the audit trail are both read this way, filtered and sorted the same on the page and in the file."""
 
+import copy
 import io
 
 from django.http import HttpResponse
@@ -45,7 +46,13 @@ def table_page(request, template: str, table, *, per_page: int, context: dict) -
     """The table's page, paged, with the query of its CSV download (the same filters and sort)."""
     from django_tables2 import RequestConfig
 
-    RequestConfig(request, paginate={"per_page": per_page}).configure(table)
+    # A page is `per_page` rows: the size django-tables2 would take from the address (?per_page=)
+    # is no choice the pages offer, and a large one made a season's register build every row.
+    asked = copy.copy(request)
+    asked.GET = request.GET.copy()
+    asked.GET.pop(table.prefixed_per_page_field, None)
+    RequestConfig(asked, paginate={"per_page": per_page}).configure(table)
+    table.request = request
     export = request.GET.copy()
     export.pop("page", None)
     export["export"] = "csv"

@@ -155,6 +155,9 @@ class RegisterSlips:
         self._ids = None  # every id, in order, where SQL cannot page them alone
         self._count = None
         self._values = None
+        # Days counted blind tonight (cage.registers.RegisterTable): their slips sort by amount as
+        # slips with none, or the order alone would tell their sizes the page hides.
+        self.hidden_days: frozenset = frozenset()
 
     # --- order and filter ----------------------------------------------------------------------
 
@@ -207,9 +210,19 @@ class RegisterSlips:
             details_text=Cast("details", TextField()),
             target_details=Cast("voids__details", TextField()),
         )
-        for pk, slip_type, voids_id, details, target_type, target_details, cash in light.values_list(
-            "pk", "slip_type", "voids_id", "details_text", "voids__slip_type", "target_details", "cash_moved"
+        for pk, slip_type, voids_id, details, target_type, target_details, cash, date in light.values_list(
+            "pk",
+            "slip_type",
+            "voids_id",
+            "details_text",
+            "voids__slip_type",
+            "target_details",
+            "cash_moved",
+            "day__date",
         ):
+            if date in self.hidden_days:
+                amounts[pk] = None
+                continue
             target = _Light(target_type, details=json.loads(target_details)) if voids_id else None
             slip = _Light(slip_type, voids_id, json.loads(details), target, cash)
             amounts[pk] = amount_of(slip, values, cash)

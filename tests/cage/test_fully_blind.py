@@ -4,6 +4,8 @@ its blind count, no page a counter opens shows the day's totals that would give 
 them; once the counts are in, the DRIC approves with every figure in front of her. And the close
 page says what was counted, and no over/short before anything was."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -216,3 +218,24 @@ def test_the_register_its_csv_and_my_slips_show_no_amount_of_the_day_until_the_b
     register = page(client, "cage:register", cast)
     assert "$45.00" in register and "45 × $1" in register and HIDDEN not in register
     assert "$45.00" in page(client, "cage:mine", cast)
+
+
+def test_sorting_the_register_by_amount_tells_nothing_of_a_blind_day(client, cast):
+    """Sorted by amount, a blind day's slips keep the order of slips with no amount (by when they
+    were written): their order alone would rank the sizes the page hides."""
+    reconciled(cast)
+    login(client, cast, "chip_cashier")
+    url = reverse("cage:register", args=[cast.event.slug])
+
+    def slip_ids(sort):
+        html = element(client.get(url, {"sort": sort}).content.decode(), "register")
+        return [int(pk) for pk in re.findall(r'href="/cage/[^/]+/slips/(\d+)/"', html)]
+
+    written = slip_ids("time")
+    assert len(written) > 5
+    assert slip_ids("-amount") == sorted(written, reverse=True)
+    assert slip_ids("amount") == sorted(written)
+
+    count_the_bank(cast)
+    by_amount = slip_ids("-amount")
+    assert sorted(by_amount) == sorted(slip_ids("time")) and by_amount != sorted(by_amount, reverse=True)

@@ -625,3 +625,13 @@ def test_the_voids_page_shows_fifty_voids_a_page_and_how_many(client, cast):
     assert voids_on(client.get(url + "?page=2")) == [f"Void {n}" for n in range(51, 56)]
     assert voids_on(client.get(url + "?page=99")) == [f"Void {n}" for n in range(51, 56)]
     assert voids_on(client.get(url + "?page=x")) == [f"Void {n}" for n in range(1, 51)]
+
+
+def test_the_page_size_is_the_register_s_own_whatever_the_address_asks(client, crowd):
+    """?per_page= is no choice the register offers: a page is 50 slips (a season's register asked
+    for 100,000 a page built every row)."""
+    from cage.registers import PER_PAGE
+
+    login(client, crowd, "dric")
+    assert len(every_row(crowd)) > PER_PAGE
+    assert len(page_numbers(client.get(register_url(crowd), {"per_page": "100000"}))) == PER_PAGE
