@@ -18,12 +18,11 @@ def register(request, slug):
     access = event_access(request, slug)
     event = access.event
     form = RegisterFilter(request.GET or None, event=event)
-    slips = register_slips(event, **form.criteria())
     # A day whose nightly close waits for its blind counts shows no slip's chips or amount here: added
     # up, they would give the counted places' books away (cage.selectors.counts.books_blind). Each
     # slip's own page still shows them, as it must to be signed or voided.
     hidden = {d.date for d in event.days.filter(status=GamingDay.Status.RECONCILING) if books_blind(d)}
-    slips.hidden_days = frozenset(hidden)
+    slips = register_slips(event, **form.criteria(), hidden_days=frozenset(hidden))
     table = RegisterTable(slips, event=event, hidden_days=hidden)
     download = csv_download(
         request, table, f"{event.slug}.register.csv", lambda n: audit.exported(event, "register", "csv", rows=n)

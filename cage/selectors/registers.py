@@ -88,9 +88,11 @@ def register_slips(
     table: GameTable | None = None,
     person: Person | None = None,
     state: str | None = None,
+    hidden_days: frozenset = frozenset(),
 ) -> "RegisterSlips":
     """Every slip of the event, oldest first, narrowed by day, type, table, person (who signed
-    it or the runner named on it) and state: a lazy sequence of RegisterRows (RegisterSlips)."""
+    it or the runner named on it) and state: a lazy sequence of RegisterRows (RegisterSlips).
+    hidden_days: the days counted blind tonight, whose slips sort by amount as slips with none."""
     slips = Slip.objects.filter(event=event)
     if day is not None:
         slips = slips.filter(day=day)
@@ -100,7 +102,7 @@ def register_slips(
         slips = slips.filter(table=table)
     if person is not None:
         slips = slips.filter(Q(runner=person) | Q(pk__in=Signature.objects.filter(person=person).values("slip_id")))
-    return RegisterSlips(event, slips, state=state)
+    return RegisterSlips(event, slips, state=state, hidden_days=hidden_days)
 
 
 class _Light(NamedTuple):
@@ -146,7 +148,7 @@ class RegisterSlips:
 
     CHUNK = 1000
 
-    def __init__(self, event: Event, slips, *, state: str | None = None):
+    def __init__(self, event: Event, slips, *, state: str | None = None, hidden_days: frozenset = frozenset()):
         self.event = event
         self.slips = slips  # the SQL filters, unordered
         self.state = state
@@ -157,7 +159,7 @@ class RegisterSlips:
         self._values = None
         # Days counted blind tonight (cage.registers.RegisterTable): their slips sort by amount as
         # slips with none, or the order alone would tell their sizes the page hides.
-        self.hidden_days: frozenset = frozenset()
+        self.hidden_days = frozenset(hidden_days)
 
     # --- order and filter ----------------------------------------------------------------------
 

@@ -11,9 +11,9 @@ from tests.conftest import PASSWORD, make_cast
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.mark.parametrize("width,height", [(1366, 900), (768, 1024)])
-def test_the_panels_refresh_without_touching_what_is_typed(page, settings, width, height):
-    settings.CAGE_REFRESH_SECONDS = 1
+@pytest.fixture
+def cast():
+    """A day under way: the bank stocked, BJ-1 open, a runner out with 40 five-dollar chips."""
     cast = make_cast()
     stock(cast)
     open_table(cast)
@@ -23,6 +23,12 @@ def test_the_panels_refresh_without_touching_what_is_typed(page, settings, width
         chips={"5": 40},
         signed=cast.signed(issued_by="chip_cashier", received_by="runner"),
     )
+    return cast
+
+
+@pytest.mark.parametrize("width,height", [(1366, 900), (768, 1024)])
+def test_the_panels_refresh_without_touching_what_is_typed(page, settings, cast, width, height):
+    settings.CAGE_REFRESH_SECONDS = 1
     page.set_viewport_size({"width": width, "height": height})
     log_in(page, cast.general_cashier.user.username, PASSWORD)
     page.goto(f"/cage/{cast.event.slug}/")
@@ -62,18 +68,9 @@ def test_the_panels_refresh_without_touching_what_is_typed(page, settings, width
     screenshot(page, f"cage-home-{width}-refreshed")
 
 
-def test_find_a_slip_searches_the_whole_day_beyond_the_slips_shown(page, monkeypatch):
+def test_find_a_slip_searches_the_whole_day_beyond_the_slips_shown(page, monkeypatch, cast):
     # Two slips shown of the day's several: the first one written is not on the page.
     monkeypatch.setattr("cage.views.HOME_SLIPS", 2)
-    cast = make_cast()
-    stock(cast)
-    open_table(cast)
-    services.runner_issue(
-        day=cast.day,
-        runner=cast.runner,
-        chips={"5": 40},
-        signed=cast.signed(issued_by="chip_cashier", received_by="runner"),
-    )
     first = cast.day.slips.order_by("id").first()
     total = cast.day.slips.count()
     log_in(page, cast.general_cashier.user.username, PASSWORD)
