@@ -23,6 +23,7 @@ The results go to bench/results/<date>.md, to be committed: these machines are n
 import datetime
 import json
 import os
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -65,8 +66,16 @@ def event_file(size: str, shape: dict, directory: Path) -> tuple[Path, dict]:
 def run(url: str, *args: str, module: bool = False, bytecode: str | None = None) -> dict:
     """One process against the database at `url`: wall seconds, peak memory (MB), its output.
     `bytecode`: a directory where Python keeps the compiled modules between runs, as an installed
-    product does, even where the environment says not to write them (PYTHONDONTWRITEBYTECODE)."""
-    env = {**os.environ, "DATABASE_URL": url, "DEBUG": "true", "PYTHONPATH": str(ROOT)}
+    product does, even where the environment says not to write them (PYTHONDONTWRITEBYTECODE).
+
+    A command runs as at a real event, DEBUG off, with a key of its own (DEBUG keeps every query's
+    text, which a season's import pays for); the probe measures pages through the test client,
+    which the demo's DEBUG settings serve over plain http."""
+    env = {**os.environ, "DATABASE_URL": url, "PYTHONPATH": str(ROOT)}
+    if module:
+        env["DEBUG"] = "true"
+    else:
+        env.update(DEBUG="false", SECRET_KEY=f"bench-{secrets.token_urlsafe(40)}")
     env.pop("DJANGO_SETTINGS_MODULE", None)
     if bytecode:
         env.pop("PYTHONDONTWRITEBYTECODE", None)

@@ -93,14 +93,20 @@ def account_get(event: Event, kind: str, *, person: Person | None = None, table:
     return account
 
 
-def denominations(event: Event) -> list[ChipDenomination]:
-    """The event's chips, smallest first (read once during an import: cage.services.memo)."""
+def denominations(event: Event | int) -> list[ChipDenomination]:
+    """The event's chips, smallest first (read once during an import: cage.services.memo). The
+    event or its id: an account or a slip knows its event's id without reading the event."""
+    event_id = event if isinstance(event, int) else event.pk
     memo = remembered.current()
-    if memo is None:
-        return list(event.denominations.all())
-    if event.pk not in memo.denominations:
-        memo.denominations[event.pk] = list(event.denominations.all())
-    return memo.denominations[event.pk]
+    if memo is not None and event_id in memo.denominations:
+        return memo.denominations[event_id]
+    if isinstance(event, int):
+        chips = list(ChipDenomination.objects.filter(event_id=event).select_related("event"))
+    else:
+        chips = list(event.denominations.all())
+    if memo is not None:
+        memo.denominations[event_id] = chips
+    return chips
 
 
 def account_label(account: Account) -> str:
@@ -629,7 +635,7 @@ def check_custody(merged: dict, accounts: dict[int, Account], slip_type: str) ->
     current = balances([a for a in accounts.values() if a.is_custody])
     chips = {}
     if any(key is not CASH for (_account, key) in merged):
-        chips = {d.pk: d for d in denominations(next(iter(accounts.values())).event)}
+        chips = {d.pk: d for d in denominations(next(iter(accounts.values())).event_id)}
     for (account_id, key), amount in merged.items():
         place = accounts[account_id]
         if amount >= 0 or not place.is_custody:

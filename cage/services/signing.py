@@ -4,6 +4,7 @@ PIN; when a signature completes a custody step, that step's chips move (DESIGN: 
 """
 
 import datetime
+from collections import defaultdict
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -136,13 +137,14 @@ def unfinished_custody(day: GamingDay, *, table: GameTable | None = None) -> lis
     slips = slips.exclude(slip_type=SlipType.VOID, table__isnull=True)
     if table is not None:
         slips = slips.filter(table=table)
-    slips = list(slips.exclude(voided_by__isnull=False).prefetch_related("signatures"))
-    unfinished = []
-    for slip in slips:
-        kind = SLIP_KINDS[slip.slip_type]
-        if kind.steps_done({s.capacity for s in slip.signatures.all()}) < kind.steps:
-            unfinished.append(slip)
-    return unfinished
+    types = dict(slips.exclude(voided_by__isnull=False).values_list("pk", "slip_type"))
+    # The capacities signed as plain pairs: a table's close reads every fill and credit of its day,
+    # and a Signature instance for each was most of an imported close's time.
+    signed: dict[int, set[str]] = defaultdict(set)
+    for slip_id, capacity in Signature.objects.filter(slip_id__in=list(types)).values_list("slip_id", "capacity"):
+        signed[slip_id].add(capacity)
+    unfinished = [pk for pk, t in types.items() if SLIP_KINDS[t].steps_done(signed[pk]) < SLIP_KINDS[t].steps]
+    return list(Slip.objects.filter(pk__in=unfinished)) if unfinished else []
 
 
 @transaction.atomic

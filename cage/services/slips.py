@@ -292,7 +292,7 @@ def _count_against(account: Account, counted: dict, *, cash: int | None = None) 
     place is locked first: nothing moves in or out of it between the reading and the count's slip."""
     lock_accounts([account])
     held = balance(account)
-    chips = {d.pk: d for d in denominations(account.event)}
+    chips = {d.pk: d for d in denominations(account.event_id)}
     wanted = {d.pk: cents for d, cents in counted.items()}
     if cash is not None:
         wanted[CASH] = cash
