@@ -109,9 +109,9 @@ def import_records(data) -> Event:
             event = importer.run(data)
         if importer.problems:
             raise ImportFailed(importer.problems)
+        # The trail goes from memory straight to the real database, its keys mapped as the copy
+        # mapped the rows they name: never through the scratch database.
         trail = staging.held_rows(AuditEntry, entries)
-        if attach:  # copied with the rest by SQLite: written to the scratch database first
-            staging.write_rows(trail)
         rows = None if attach else staging.read_rows(as_stored=sqlite)
         with scratch.real_database():
             try:
@@ -121,7 +121,7 @@ def import_records(data) -> Event:
                         new_pk = staging.copy_attached()
                     else:
                         new_pk = staging.copy_rows(rows, as_stored=sqlite)
-                        staging.copy_rows([trail], new_pk=new_pk)
+                    staging.copy_rows([trail], new_pk=new_pk)
             except DatabaseError as exc:
                 # What the scratch database let through and this one does not (a limit only
                 # PostgreSQL enforces, an import of the same event finishing first): refused, and

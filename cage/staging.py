@@ -156,13 +156,6 @@ def held_rows(model, objs: list) -> tuple[type, list[str], list[list]]:
     return model, fields, [[getattr(obj, name) for name in fields] for obj in objs]
 
 
-def write_rows(table: tuple[type, list[str], list[list]]) -> None:
-    """Write held_rows' table into the (scratch) default database as it is, keys included."""
-    model, _fields, rows = table
-    for start in range(0, len(rows), BATCH):
-        insert_values(connections[DEFAULT_DB_ALIAS], model, rows[start : start + BATCH])
-
-
 def copy_rows(
     tables: list[tuple[type, list[str], list[tuple]]], *, as_stored: bool = False, new_pk: dict | None = None
 ) -> dict:
