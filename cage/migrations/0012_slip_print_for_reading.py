@@ -4,15 +4,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('cage', '0011_posting_covered_indexes'),
+        ("cage", "0011_posting_covered_indexes"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='slipprint',
-            name='for_reading',
-            field=models.BooleanField(default=False, help_text='A copy for reading, printed by someone who only reads: never the original.'),
+            model_name="slipprint",
+            name="for_reading",
+            field=models.BooleanField(
+                default=False, help_text="A copy for reading, printed by someone who only reads: never the original."
+            ),
         ),
     ]
