@@ -85,9 +85,7 @@ def test_the_auditor_prints_first_and_the_cashiers_print_is_still_the_original(c
 
 
 @pytest.mark.usefixtures("poppler")
-def test_the_administrator_prints_a_copy_for_reading_and_the_runner_on_the_slip_the_original(
-    client, cast, tmp_path
-):
+def test_the_administrator_prints_a_copy_for_reading_and_the_runner_on_the_slip_the_original(client, cast, tmp_path):
     slip = fill_in_transit(client, cast)
     get_user_model().objects.create_user("admin", password=PASSWORD, is_staff=True)
     assert client.login(username="admin", password=PASSWORD)
