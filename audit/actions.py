@@ -42,6 +42,7 @@ ACTIONS = {
     "slip_signed": _("Signature"),
     "slip_approved": _("Approval"),
     "slip_printed": _("Slip printed"),
+    "slip_printed_for_reading": _("Slip printed for reading"),
     "opener_signed_off": _("Opener signed off"),
     "close_prepared": _("Close prepared"),
     "close_signed": _("Close signed"),

@@ -207,11 +207,20 @@ class Signature(AppendOnly):
 
 
 class SlipPrint(models.Model):
-    """Each printing of a slip: the first copy is the original, every later one a reprint."""
+    """Each printing of a slip. The cage's first copy is the original, every later one a reprint.
+
+    The original belongs to the people who work the slip (events.access.Access.prints_original:
+    those who may sign slips, the cage and, on their own slips, the floor). Anyone else who may
+    print it (the auditor, the licensee's administrator) prints a copy for reading: marked so on
+    the sheet, never the original, and outside the cage's numbering of its copies.
+    """
 
     slip = models.ForeignKey(Slip, on_delete=models.PROTECT, related_name="prints")
     printed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
     printed_at = models.DateTimeField(auto_now_add=True)
+    for_reading = models.BooleanField(
+        default=False, help_text=_("A copy for reading, printed by someone who only reads: never the original.")
+    )
 
     class Meta:
         ordering = ["id"]

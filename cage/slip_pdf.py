@@ -280,8 +280,10 @@ class _SlipDoc(SimpleDocTemplate):
     def afterPage(self):
         canvas = self.canv
         canvas.saveState()
-        # REPRINT first: poppler's text reader drops level text that follows rotated text on a page.
-        if self.sheet.get("reprint"):
+        # Level stamps first: poppler's text reader drops level text that follows rotated text on a page.
+        if self.sheet.get("for_reading"):
+            _reading_stamp(canvas)
+        elif self.sheet.get("reprint"):
             _reprint_stamp(canvas)
         if self.sheet.get("voided"):
             _void_stamp(canvas, self.sheet["voided"])
@@ -333,6 +335,24 @@ def _reprint_stamp(canvas) -> None:
     canvas.restoreState()
 
 
+def _reading_stamp(canvas) -> None:
+    # Across the top margin, where REPRINT would stand: the whole width, so no trimming of the
+    # sheet leaves a copy for reading that could pass for the cage's original.
+    label = _("Copy for reading: not the original")
+    size = 15
+    while size > 9 and canvas.stringWidth(label, "Helvetica-Bold", size) > RIGHT - LEFT - 24:
+        size -= 1
+    canvas.saveState()
+    canvas.setFillColor(STAMP_RED)
+    canvas.setStrokeColor(STAMP_RED)
+    canvas.setFont("Helvetica-Bold", size)
+    base = PAGE_HEIGHT - MARGIN + 10
+    canvas.setLineWidth(2)
+    canvas.rect(LEFT, base - 6, RIGHT - LEFT, 26, stroke=1, fill=0)
+    canvas.drawCentredString((LEFT + RIGHT) / 2, base + 1, label)
+    canvas.restoreState()
+
+
 def _footer(sheet: dict, pages: int | None):
     def draw(canvas, doc):
         canvas.saveState()
@@ -341,7 +361,13 @@ def _footer(sheet: dict, pages: int | None):
         y = MARGIN - 24
         canvas.setStrokeColor(RULE)
         canvas.line(LEFT, y + 14, RIGHT, y + 14)
-        printed = _("%(title)s · printed %(at)s") % {"title": sheet["title"], "at": _when(sheet["printed_at"])}
+        if sheet.get("for_reading"):
+            printed = _("%(title)s · copy for reading printed %(at)s") % {
+                "title": sheet["title"],
+                "at": _when(sheet["printed_at"]),
+            }
+        else:
+            printed = _("%(title)s · printed %(at)s") % {"title": sheet["title"], "at": _when(sheet["printed_at"])}
         canvas.drawString(LEFT, y, printed)
         page = _("page %(page)s of %(pages)s") % {"page": doc.page, "pages": pages or doc.page}
         canvas.drawRightString(RIGHT, y, page)
@@ -377,7 +403,8 @@ def render_slip_pdf(sheet: dict) -> bytes:
     total (cents), reason, reason_details (optional: the counter's words beside a count's reason),
     count_lines (optional: a count's [{what, expected, counted, expected_count, counted_count, variance, how}]),
     state, signatures [{capacity, role, name, signed_at}], to_sign [{capacity, role}],
-    voided (None or the void's text), reprint (bool), printed_at (aware datetime).
+    voided (None or the void's text), reprint (bool), for_reading (optional bool: a reader's copy, stamped
+    so instead of REPRINT), printed_at (aware datetime).
     """
     # "page 1 of N" needs N before the first footer is drawn: lay the slip out once to count its pages.
     # A slip is small, so the second pass costs little; it lays out the same story, so N holds.

@@ -437,24 +437,30 @@ def slip_detail(request, slug, pk):
             "sheet": sheet,
             "mine": mine,
             "sign_form": SignForm(event=access.event, signer=access.person, request=request),
-            "prints": SlipPrint.objects.filter(slip=slip).count(),
+            # The cage's copies only: a copy for reading is never the original nor a reprint.
+            "prints": SlipPrint.objects.filter(slip=slip, for_reading=False).count(),
         },
     )
 
 
 def slip_pdf(request, slug, pk):
-    """The printable slip. A copy printed after the first is stamped REPRINT; printing is a POST
-    (slip_print), so that opening the PDF to look at it writes nothing."""
+    """The printable slip. A copy the cage prints after its first is stamped REPRINT; printing is a
+    POST (slip_print), so that opening the PDF to look at it writes nothing. Whoever only reads the
+    slip (Access.prints_original) gets a copy for reading, stamped so on every page, whether they
+    printed it or only opened it: nothing they hold can pass for the original."""
     # ReportLab is imported here, not at start-up: every manage.py command would pay for it.
     from cage.slip_pdf import render_slip_pdf
 
     access = event_access(request, slug)
     slip = _slip_for(access, pk)
     copy = query_id(request, "copy")
-    earlier = SlipPrint.objects.filter(slip=slip)
+    for_reading = not access.prints_original
+    earlier = SlipPrint.objects.filter(slip=slip, for_reading=False)
     if copy is not None:
+        for_reading = for_reading or SlipPrint.objects.filter(slip=slip, pk=copy, for_reading=True).exists()
         earlier = earlier.filter(pk__lt=copy)
-    pdf = render_slip_pdf(slip_sheet(slip, reprint=earlier.exists()))
+    sheet = slip_sheet(slip, reprint=not for_reading and earlier.exists(), for_reading=for_reading)
+    pdf = render_slip_pdf(sheet)
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{slugify(slip.number)}.pdf"'
     return response
@@ -463,7 +469,7 @@ def slip_pdf(request, slug, pk):
 def slip_print(request, slug, pk):
     access = event_access(request, slug)
     slip = _slip_for(access, pk)
-    printed = services.slip_printed(slip=slip, user=request.user)
+    printed = services.slip_printed(slip=slip, user=request.user, for_reading=not access.prints_original)
     return redirect(reverse("cage:slip_pdf", args=[slug, slip.pk]) + f"?copy={printed.pk}")
 
 

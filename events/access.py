@@ -105,6 +105,15 @@ class Access:
         return self.has(entry.read - entry.own_slips)
 
     @property
+    def prints_original(self) -> bool:
+        """Whether a slip this user may read comes out of their print as the cage's copy (the
+        original, then reprints) rather than a copy for reading. The same people who sign slips
+        (MATRIX["cage:slip_sign"]): the cage, and the runners and dealers on the slips that name
+        them, which are the only slips they reach. Not the auditor, who reads everything and
+        changes nothing, nor the licensee's administrator, who holds no custody and signs nothing."""
+        return self.person is not None and self.may("cage:slip_sign", "POST")
+
+    @property
     def role_names(self) -> list[str]:
         return [ROLE_NAMES[r] for r in in_role_order(self.roles)]
 

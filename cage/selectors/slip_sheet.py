@@ -32,7 +32,7 @@ def chip_rows(event, chips: dict, denominations=None) -> list[dict]:
     ]
 
 
-def slip_sheet(slip: Slip, *, reprint: bool = False) -> dict:
+def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) -> dict:
     """Everything a slip says, in the reader's language, for cage/slip_detail.html and
     cage.slip_pdf.render_slip_pdf."""
     kind = SLIP_KINDS[slip.slip_type]
@@ -153,6 +153,7 @@ def slip_sheet(slip: Slip, *, reprint: bool = False) -> dict:
         ),
         "voided_by": voided_by,
         "reprint": reprint,
+        "for_reading": for_reading,
         "printed_at": timezone.now(),
         "movements": movements(slip),
         # An opener that differs from its table's last closer, and its sign-off (None: not flagged).

@@ -175,11 +175,26 @@ def approve(*, slip: Slip, person: Person) -> Slip:
     return slip
 
 
-def slip_printed(*, slip: Slip, user) -> SlipPrint:
-    """Record that a copy of the slip is being printed, so later copies say REPRINT."""
+def slip_printed(*, slip: Slip, user, for_reading: bool = False) -> SlipPrint:
+    """Record that a copy of the slip is being printed, so later copies say REPRINT.
+
+    `for_reading`: the copy of someone who only reads the slip (events.access.Access.prints_original).
+    It is on the trail as such and never counts among the cage's copies: the cage's first print
+    stays the original whoever printed a copy for reading before it."""
     with transaction.atomic():
+        if for_reading:
+            printed = SlipPrint.objects.create(slip=slip, printed_by=user, for_reading=True)
+            audit.record(
+                "slip_printed_for_reading",
+                N_("%(slip)s printed as a copy for reading, not the original"),
+                {"slip": str(slip.number)},
+                event=slip.event_id,
+                slip=slip,
+                new={"for_reading": True},
+            )
+            return printed
         printed = SlipPrint.objects.create(slip=slip, printed_by=user)
-        copies = SlipPrint.objects.filter(slip=slip).count()
+        copies = SlipPrint.objects.filter(slip=slip, for_reading=False).count()
         audit.record(
             "slip_printed",
             N_("%(slip)s printed (copy %(copy)s)") if copies > 1 else N_("%(slip)s printed"),

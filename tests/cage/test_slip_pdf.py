@@ -203,3 +203,18 @@ def test_a_long_slip_runs_onto_a_second_page_and_numbers_both(tmp_path, poppler)
     lines = squeezed(text)
     for page in range(1, total + 1):
         assert f"Fill 4 · printed 2026-09-11 19:08 page {page} of {total}" in lines
+
+
+def test_a_copy_for_reading_is_stamped_so_on_every_page_and_never_reprint(tmp_path, poppler):  # noqa: F811
+    # A copy for reading is not one of the cage's copies: its stamp stands where REPRINT would.
+    sheet = SALE | {"for_reading": True, "reprint": True}
+    text, path = read(sheet, tmp_path)
+    to_png(path, "slip-pdf-for-reading")
+    lines = squeezed(text)
+    assert "Copy for reading: not the original" in lines
+    assert "Sale 12 · copy for reading printed 2026-09-11 21:40 page 1 of 1" in lines
+    assert stamps(path) == {"VOID"}
+    long = FILL | {"for_reading": True, "to_sign": FILL["to_sign"] * 12}
+    text, path = read(long, tmp_path, "long")
+    assert pages(path) > 1
+    assert text.count("Copy for reading: not the original") == pages(path)
