@@ -39,6 +39,8 @@ def test_the_auditor_prints_first_and_the_cashiers_print_is_still_the_original(c
     page = client.get(reverse("cage:slip", args=[slug, slip.pk])).content.decode()
     assert "Print a copy for reading" in page and 'id="copy-for-reading"' in page
     assert ">Print<" not in page and ">Reprint<" not in page
+    # Nobody signs at a reader's terminal: the slip waits for signatures, but no PIN form is offered.
+    assert 'id="sign-with-pin"' not in page
     read = print_slip(client, cast, slip)
     text = read_pdf(client.get(read.url).content, tmp_path)
     assert READING in lines(text) and "REPRINT" not in text
@@ -59,6 +61,7 @@ def test_the_auditor_prints_first_and_the_cashiers_print_is_still_the_original(c
     login(client, cast, "chip_cashier")
     page = client.get(reverse("cage:slip", args=[slug, slip.pk])).content.decode()
     assert ">Print<" in page and "copy for reading" not in page
+    assert 'id="sign-with-pin"' in page
     original = print_slip(client, cast, slip)
     text = read_pdf(client.get(original.url).content, tmp_path)
     raw = read_pdf(client.get(original.url).content, tmp_path, raw=True)
