@@ -234,3 +234,18 @@ def test_the_command_prints_the_problem_and_no_traceback(db, tmp_path: Path, cap
         call_command("import_records", str(path))
     err = capsys.readouterr().err
     assert 'the key "people" appears twice in one object' in err and "Traceback" not in err
+
+
+def test_the_characters_refused_as_not_text_are_exactly_unicodes_controls_and_surrogates():
+    # records_file.NOT_TEXT finds them with one search: it must hold the same characters as the
+    # categories it stands for (Cc but tab, newline and return; Cs), over every code point.
+    import unicodedata
+
+    from cage.records_file import NOT_TEXT, TEXT_CONTROLS
+
+    def refused(character):
+        category = unicodedata.category(character)
+        return (category == "Cc" and character not in TEXT_CONTROLS) or category == "Cs"
+
+    every = map(chr, range(0x110000))
+    assert [c for c in every if NOT_TEXT.fullmatch(c)] == [c for c in map(chr, range(0x110000)) if refused(c)]
