@@ -24,7 +24,8 @@ from cage.fields import BillsAndCoins, CashField, ChipCountField, ConfirmLargeAm
 from cage.local import clock
 from cage.models import Account, CountShown, Slip, SlipType
 from cage.money import dollars
-from cage.selectors.counts import blind_places, count_states, counted_lines, standing_counts
+from cage.selectors.amounts import amount_of, cash_moved_subquery
+from cage.selectors.counts import blind_places, books_blind, count_states, counted_lines, standing_counts
 from cage.selectors.offered import tables_for
 from cage.services.day import recount_text
 from cage.services.ledger import account_label, balance, chips_label
@@ -93,8 +94,35 @@ class TableChoice(forms.ModelChoiceField):
 
 
 class SlipChoice(forms.ModelChoiceField):
+    """A slip to void, told apart from the others of the same minute by its amount and its table
+    or runner: "Chip sale 31 at 18:01, runner Rita: $50.00". On a day counted blind tonight
+    (cage.selectors.counts.books_blind) no choice shows an amount: listed together, the day's
+    amounts would give the counted places' books away. The queryset comes with each slip's table,
+    runner and cash_moved (one query for the whole list)."""
+
+    def __init__(self, *args, values: dict[str, int] | None = None, blind: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.values = values or {}
+        self.blind = blind
+
     def label_from_instance(self, slip):
-        return _("%(slip)s at %(time)s") % {"slip": slip.number, "time": clock(slip.at)}
+        amount = None if self.blind else amount_of(slip, self.values, getattr(slip, "cash_moved", None))
+        parts = {"slip": slip.number, "time": clock(slip.at)}
+        if amount is not None:
+            parts["amount"] = dollars(amount)
+        if slip.table_id:
+            parts["table"] = slip.table.code
+            if amount is None:
+                return _("%(slip)s at %(time)s, table %(table)s") % parts
+            return _("%(slip)s at %(time)s, table %(table)s: %(amount)s") % parts
+        if slip.runner_id:
+            parts["runner"] = slip.runner.name
+            if amount is None:
+                return _("%(slip)s at %(time)s, runner %(runner)s") % parts
+            return _("%(slip)s at %(time)s, runner %(runner)s: %(amount)s") % parts
+        if amount is None:
+            return _("%(slip)s at %(time)s") % parts
+        return _("%(slip)s at %(time)s: %(amount)s") % parts
 
 
 # The places a tip payout moves: the pool's chips go into the chip bank, the shares are paid out of
@@ -216,8 +244,13 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         if TARGET in fields:
             self.fields["target"] = SlipChoice(
                 label=_("Slip to void"),
-                queryset=Slip.objects.filter(day=day, slip_type__in=VOIDABLE, voided_by__isnull=True).order_by("-id"),
+                queryset=Slip.objects.filter(day=day, slip_type__in=VOIDABLE, voided_by__isnull=True)
+                .select_related("table", "runner")
+                .annotate(cash_moved=cash_moved_subquery())
+                .order_by("-id"),
                 empty_label=_("Choose the slip"),
+                values={d.key: d.value_cents for d in self.denominations},
+                blind=bool(books_blind(day)),
             )
         if EXPENSE in fields:
             self.fields["category"] = forms.ChoiceField(label=_("Category"), choices=list(EXPENSE_LABELS.items()))

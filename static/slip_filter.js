@@ -2,13 +2,15 @@
    is typed. The form itself searches every slip of the day on the server (Enter or "Find"); this is
    only the quick look at the rows already on the page. */
 (function () {
-  // Narrow the rows shown to those that mention what is typed.
+  // Narrow the rows shown to those that mention what is typed, or were signed by someone of that
+  // name (data-signers: the server's search finds them too).
   var input = document.getElementById("slip-filter");
   if (!input) return;
   input.addEventListener("input", function () {
     var wanted = input.value.trim().toLowerCase();
     document.querySelectorAll("#slips tbody tr").forEach(function (row) {
-      row.hidden = wanted !== "" && row.textContent.toLowerCase().indexOf(wanted) === -1;
+      var text = (row.textContent + " " + (row.dataset.signers || "")).toLowerCase();
+      row.hidden = wanted !== "" && text.indexOf(wanted) === -1;
     });
   });
 })();

@@ -1,5 +1,7 @@
 /* Live totals as the cashier counts: each chip or bill line's value, the chips' total, and for a
-   sale or redemption the cash at face value (T&C 3.6). The server checks everything again; this
+   sale or redemption the cash at face value (T&C 3.6), filled only on a fresh form and only until
+   the cashier types a cash amount herself: a form the server refused (data-bound) shows exactly
+   what was typed, and a second Record sends exactly that. The server checks everything again; this
    only saves arithmetic at the window. Once submitted, the button is disabled so a double click
    sends one slip (the form's one-time key refuses a second anyway). */
 document.querySelectorAll("form[data-slip-form]").forEach(function (form) {
@@ -21,7 +23,7 @@ document.querySelectorAll("form[data-slip-form]").forEach(function (form) {
     if (cashTotal) cashTotal.textContent = money.format(cash / 100);
     var cashInput = form.querySelector("input[name=cash]");
     // Chips change hands at face value: the cash follows the chips until the cashier types it.
-    if (cashInput && form.dataset.faceValue === "yes" && cents && !cashInput.dataset.typed) {
+    if (cashInput && form.dataset.faceValue === "yes" && form.dataset.bound !== "yes" && cents && !cashInput.dataset.typed) {
       // Written as the cashier writes it: "12,50" in French, "12.50" in English.
       cashInput.value = lang === "fr-CA" ? (cents / 100).toFixed(2).replace(".", ",") : (cents / 100).toFixed(2);
     }
@@ -57,8 +59,9 @@ document.querySelectorAll("form[data-slip-form]").forEach(function (form) {
   if (account) { account.addEventListener("change", showCounted); showCounted(); }
   var table = form.querySelector("select[name=table]");
   // A closer starts from the table's last count: choosing the table fetches it. An opener is
-  // counted blind and never reloads with figures.
-  if (table && form.dataset.prefill === "yes") table.addEventListener("change", function () {
+  // counted blind and never reloads with figures; a refused form is never reloaded (it would lose
+  // what was typed: its typed figures are its default values).
+  if (table && form.dataset.prefill === "yes" && form.dataset.bound !== "yes") table.addEventListener("change", function () {
     var typed = Array.prototype.some.call(form.querySelectorAll("input[data-cents]"), function (i) { return i.value && i.value !== i.defaultValue; });
     if (!typed && table.value) window.location.search = "?table=" + encodeURIComponent(table.value);
   });

@@ -6,9 +6,10 @@ import unicodedata
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db.models import Case, Count, F, IntegerField, Q, Value, When
+from django.db.models import Case, Count, Exists, F, IntegerField, OuterRef, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import override
 
 from cage.models import Signature, Slip, SlipType
 from cage.money import dollars
@@ -233,18 +234,37 @@ def search_text(raw: str) -> str:
     return " ".join(visible.split())[:SEARCH_LONGEST]
 
 
+def _folded(text: str) -> str:
+    """Text as a search compares it: any case, accents dropped ("Crédit" and "credit" alike)."""
+    return "".join(c for c in unicodedata.normalize("NFKD", str(text)) if not unicodedata.combining(c)).casefold()
+
+
+def _type_names() -> dict[str, set[str]]:
+    """{slip type: its name as each of the site's languages prints it, folded}: a number is found
+    as printed in French or in English, whatever the reader's language."""
+    names = {t: set() for t in SLIP_KINDS}
+    for code, _name in settings.LANGUAGES:
+        with override(code):
+            for t, kind in SLIP_KINDS.items():
+                names[t].add(_folded(kind.label))
+    return names
+
+
 def slip_search(text: str) -> Q:
-    """The slips a "Find a slip" query names: by their number as printed ("Fill 12", "fill 12",
-    "12": the serial exactly, any type whose name in the reader's language contains the words), by
-    their type's name alone ("fill"), by a table code or a runner's name containing it. Nothing
-    matches an empty query."""
+    """The slips a "Find a slip" query names: by their number as printed in French or English
+    ("Fill 12", "fill 12", "Remplissage 12", "12": the serial exactly, any type whose name in
+    either language contains the words, accents or none), by their type's name alone ("fill"), by a
+    table code, a runner's name or the name of anyone who signed it ("Cora") containing it. One
+    condition on the slips (the signers an EXISTS subquery): the caller keeps it to the day, and
+    the page's queries do not grow with the slips. Nothing matches an empty query."""
     if not text:
         return Q(pk__in=[])
-    found = Q(table__code__icontains=text) | Q(runner__name__icontains=text)
+    signed = Signature.objects.filter(slip=OuterRef("pk"), person__name__icontains=text)
+    found = Q(table__code__icontains=text) | Q(runner__name__icontains=text) | Q(Exists(signed))
     number = SLIP_NUMBER.fullmatch(text)
     words, serial = (number[1], int(number[2])) if number else (text, None)
-    wanted = words.casefold()
-    types = [t for t, kind in SLIP_KINDS.items() if wanted in str(kind.label).casefold()]
+    wanted = _folded(words)
+    types = [t for t, names in _type_names().items() if any(wanted in name for name in names)]
     if types and serial is not None:
         found |= Q(slip_type__in=types, serial=serial)
     elif types:

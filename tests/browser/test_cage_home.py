@@ -91,3 +91,23 @@ def test_find_a_slip_searches_the_whole_day_beyond_the_slips_shown(page, monkeyp
     # The day's slips, every one, in the register.
     page.click("#day-register")
     assert page.inner_text("#register-count") == f"{total} slips"
+
+
+def test_find_a_slip_by_who_signed_it_as_typed_and_on_the_server(page, cast):
+    """The About column names a table or a runner, not every signer: typing a signer's name still
+    keeps the rows she signed, and Enter finds the same slips on the server."""
+    signed = set(cast.day.slips.filter(signatures__person=cast.dealer).values_list("pk", flat=True))
+    assert signed and signed != set(cast.day.slips.values_list("pk", flat=True))
+    log_in(page, cast.general_cashier.user.username, PASSWORD)
+    page.goto(f"/cage/{cast.event.slug}/")
+    name = cast.dealer.name.lower()
+    page.fill("#slip-filter", name)
+    visible = page.locator("#slips tbody tr:visible a.slipno")
+    assert sorted(visible.all_inner_texts()) == sorted(s.number for s in cast.day.slips.filter(pk__in=signed))
+    page.press("#slip-filter", "Enter")
+    page.wait_for_url(f"**/cage/{cast.event.slug}/?q=*")
+    found = page.locator("#slips tbody a.slipno").all_inner_texts()
+    assert sorted(found) == sorted(s.number for s in cast.day.slips.filter(pk__in=signed))
+    for width in (1366, 768):
+        page.set_viewport_size({"width": width, "height": 900})
+        screenshot(page, f"cage-home-search-signer-{width}")
