@@ -175,7 +175,9 @@ class Posting(AppendOnly):
         ordering = ["id"]
         constraints = [models.CheckConstraint(condition=~models.Q(amount=0), name="posting_amount_not_zero")]
         indexes = [
-            models.Index(fields=["account", "denomination"]),
+            # A place's balances: every sum over its postings (a custody check, the cage's inventory,
+            # the close) reads this index alone, its amounts included, never the table's rows.
+            models.Index(fields=["account", "denomination", "amount"], name="cage_posting_balances"),
             # A slip's postings by instrument: how PostgreSQL's balance check reads them (migration 0009).
             models.Index(fields=["slip", "denomination"], name="cage_posting_by_slip"),
         ]

@@ -8,6 +8,7 @@ events/migrations/0004_closed_day_guard.py).
 import pytest
 from django.core.management import call_command
 from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from cage import services
 from cage.models import Account, Posting, Signature, Slip, SlipCounter
@@ -218,9 +219,29 @@ def test_postings_are_found_by_slip_and_by_account_through_the_two_indexes_that_
         constraints = connection.introspection.get_constraints(cursor, "cage_posting")
     indexes = [c["columns"] for c in constraints.values() if c["index"] and not c["primary_key"]]
     assert ["slip_id"] not in indexes and ["account_id"] not in indexes
-    assert ["slip_id", "denomination_id"] in indexes and ["account_id", "denomination_id"] in indexes
+    assert ["slip_id", "denomination_id"] in indexes and ["account_id", "denomination_id", "amount"] in indexes
     if connection.vendor == "sqlite":
         with connection.cursor() as cursor:
             cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'cage_posting'")
             triggers = {row[0] for row in cursor.fetchall()}
         assert {"cage_posting_append_only_update", "cage_posting_append_only_delete"} <= triggers
+
+
+def test_a_places_balances_are_read_from_the_index_alone():
+    """Migration 0013: the amount is in the balances' index, so a sum over a place's postings reads
+    the index and never the table's rows (SQLite says so in its plan; PostgreSQL chooses by its
+    statistics, an index-only scan once the table is vacuumed)."""
+    from cage.services.ledger import _balances_read
+
+    cast = make_cast("covered")
+    stock(cast)
+    accounts = list(Account.objects.filter(event=cast.event))
+    with CaptureQueriesContext(connection) as queries:
+        held = _balances_read(accounts)
+    assert held  # the stocked bank's balances
+    (query,) = queries.captured_queries
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("EXPLAIN QUERY PLAN " + query["sql"])
+            plan = " ".join(str(row[-1]) for row in cursor.fetchall())
+        assert "COVERING INDEX cage_posting_balances" in plan
