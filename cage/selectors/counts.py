@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.db.models import Max
 
-from cage.models import Account, Posting, Slip, SlipType
+from cage.models import Account, Slip, SlipType
 from events.models import GameTable, GamingDay, Role
 
 # The places the nightly reconciliation counts; a table's count is its closer.
@@ -49,18 +49,21 @@ def count_states(day: GamingDay) -> dict[str, CountState]:
         .annotate(last=Max("id"))
         .values_list("account_id", "last")
     )
+    # From the day's slips to their postings: a day's slips are few beside a place's postings over
+    # the event (the chip bank's, a season's: 0.4 s read from the place's side, 8 ms from the day's).
     moves = (
-        Posting.objects.filter(account__in=accounts, slip__day=day)
-        .exclude(slip__slip_type=SlipType.COUNT)
-        .values("account_id", "account__kind", "slip__slip_type")
-        .annotate(last=Max("slip_id"))
+        Slip.objects.filter(day=day, postings__account__in=accounts)
+        .exclude(slip_type=SlipType.COUNT)
+        .values_list("postings__account_id", "slip_type")
+        .annotate(last=Max("id"))
     )
+    kinds = {account.id: account.kind for account in accounts}
     last_move: dict[int, tuple[int, str]] = {}  # account id -> (last slip id, its type)
-    for row in moves:
-        if row["slip__slip_type"] in EMPTIES.get(row["account__kind"], ()):
+    for account_id, slip_type, last in moves:
+        if slip_type in EMPTIES.get(kinds[account_id], ()):
             continue
-        if row["last"] > last_move.get(row["account_id"], (0, ""))[0]:
-            last_move[row["account_id"]] = (row["last"], row["slip__slip_type"])
+        if last > last_move.get(account_id, (0, ""))[0]:
+            last_move[account_id] = (last, slip_type)
     states = {}
     for account in accounts:
         counted_at = last_count.get(account.id)
