@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Case, IntegerField, Prefetch, Q, TextField, Value, When
-from django.db.models.functions import Cast
+from django.db.models import Case, IntegerField, Prefetch, Q, Value, When
 from django.utils import timezone
 
 from cage.models import Signature, Slip, SlipCounter, SlipType
+from cage.selectors import json_text
 from cage.selectors.amounts import amount_of, chip_counts
 from cage.selectors.amounts import cash_moved_subquery as _cash_moved
 from cage.selectors.slips import State, slip_state
@@ -205,12 +205,8 @@ class RegisterSlips:
     def _by_amount(self) -> list[int]:
         values = self.values()
         amounts = {}
-        # The details as their JSON text, read with json.loads: the JSON field's own conversion of
-        # each value costs twice as much over a season's slips (the field has no decoder of its own).
         light = self._candidates().annotate(
-            cash_moved=_cash_moved("pk"),
-            details_text=Cast("details", TextField()),
-            target_details=Cast("voids__details", TextField()),
+            cash_moved=_cash_moved("pk"), details_text=json_text("details"), target_details=json_text("voids__details")
         )
         for pk, slip_type, voids_id, details, target_type, target_details, cash, date in light.values_list(
             "pk",
