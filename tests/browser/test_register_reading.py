@@ -4,6 +4,7 @@ of the register is on the page (nothing cut off at its edge, nothing hidden)."""
 
 import pytest
 
+from events.models import Person
 from tests.browser.conftest import WIDTHS, log_in
 from tests.browser.test_cage_french import in_french
 from tests.cage.test_registers import two_days
@@ -106,6 +107,9 @@ def test_a_voided_row_reads_as_well_as_any_in_english_and_french(page):
 
 def test_every_column_of_the_register_and_voids_is_on_the_page_in_french(page):
     cast = two_days(make_cast())
+    # Names as long as people's are: the one that was clipped ("Dana Kowals…"), and a longer one.
+    Person.objects.filter(pk=cast.chip_cashier.pk).update(name="Dana Kowalski-Beauregard")
+    Person.objects.filter(pk=cast.dric.pk).update(name="Marie-Ève Castonguay-Lefebvre")
     log_in(page, cast.dric.user.username, PASSWORD)
     page.goto(f"/cage/{cast.event.slug}/register/")
     page.wait_for_selector("#register")
