@@ -2,6 +2,8 @@
 (1366 px) and a tablet's (768 px): a voided slip's row is as readable as any other, and every column
 of the register is on the page (nothing cut off at its edge, nothing hidden)."""
 
+import os
+
 import pytest
 
 from events.models import Person
@@ -11,8 +13,6 @@ from tests.cage.test_registers import two_days
 from tests.conftest import PASSWORD, make_cast
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-import os
 
 SHOTS = os.environ.get("REGISTER_SHOTS")  # a folder to photograph the pages into, when looking at them
 
@@ -129,3 +129,27 @@ def test_every_column_of_the_register_and_voids_is_on_the_page_in_french(page):
     page.click("#language-en-ca")
     page.wait_for_selector('html[lang="en-ca"]')
     at_each_width(page, "voids-en", whole_table(page, "#voids"))
+
+
+def test_a_choice_not_in_its_list_is_said_beside_its_box_and_lists_nothing(page):
+    cast = two_days(make_cast())
+    log_in(page, cast.dric.user.username, PASSWORD)
+    in_french_at = f"/cage/{cast.event.slug}/register/?day=abc&type=fill"
+    page.goto(in_french_at)
+    in_french(page)
+    page.wait_for_selector("#register-refused")
+
+    def check(width):
+        error = page.locator("#id_day_error")
+        assert error.is_visible() and "abc" in error.inner_text()
+        # The error sits under its own box, and the boxes of the first line stay in line.
+        day, kind = page.locator("#id_day").bounding_box(), page.locator("#id_type").bounding_box()
+        assert abs(day["y"] - kind["y"]) < 1, width
+        box = error.bounding_box()
+        assert box["y"] >= day["y"] + day["height"] and box["x"] < day["x"] + day["width"], width
+        assert page.locator("#register").count() == 0 and page.locator("#export-csv").count() == 0
+
+    at_each_width(page, "register-refused-fr", check)
+    page.goto(f"/cage/{cast.event.slug}/register/voids/?day=abc")
+    page.wait_for_selector("#voids-refused")
+    at_each_width(page, "voids-refused-fr", lambda width: page.locator("#id_day_error").is_visible())

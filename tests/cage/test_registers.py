@@ -564,7 +564,9 @@ def field_errors(response) -> dict[str, str]:
     html = response.content.decode()
     return {
         box: htmllib.unescape(error)
-        for box, error in re.findall(r'<p class="invalid">.*?id="(id_\w+)".*?<span class="errorlist"[^>]*>(.*?)</span>', html, re.S)
+        for box, error in re.findall(
+            r'<p class="invalid">.*?id="(id_\w+)".*?<span class="errorlist"[^>]*>(.*?)</span>', html, re.S
+        )
     }
 
 
