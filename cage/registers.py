@@ -16,6 +16,7 @@ from cage.money import cents_str, dollars
 from cage.selectors.slips import State
 from cage.slip_types import SLIP_KINDS
 from events.form_input import CheckedInput
+from events.form_input import _text_problem as text_problem
 from events.models import GameTable, GamingDay, Person
 
 PER_PAGE = 50
@@ -31,7 +32,45 @@ class PersonChoice(forms.ModelChoiceField):
         return obj.name
 
 
-class RegisterFilter(CheckedInput, forms.Form):
+class ListFilter(CheckedInput, forms.Form):
+    """A register's GET filter: every field a choice from a list, every one optional. A choice that
+    is not in its list (a changed or mistyped address: ?day=abc, ?type=bogus) is said beside its
+    field in plain words, and the page lists nothing (refused), rather than every row."""
+
+    def clean(self):
+        data = super().clean()
+        for name in list(self.errors):
+            sent = self.data.get(self.add_prefix(name), "")
+            # What CheckedInput says of damaged text (control characters, bytes that are not
+            # UTF-8, a value too long) stands; a value merely not in the list reads plainly.
+            if name not in self.fields or text_problem(self.fields[name], sent):
+                continue
+            self.errors.pop(name)
+            self.add_error(name, _("“%(value)s” is not in this list; pick one of its choices.") % {"value": sent[:20]})
+        return data
+
+    @property
+    def refused(self) -> bool:
+        """Sent with a choice not in its list: the page lists nothing and says why."""
+        return self.is_bound and not self.is_valid()
+
+
+class DayFilter(ListFilter):
+    """The voids page's filter: a gaming day."""
+
+    day = DayChoice(
+        queryset=GamingDay.objects.none(), required=False, label=_("Gaming day"), empty_label=_("Every day")
+    )
+
+    def __init__(self, data, *, event):
+        super().__init__(data)
+        self.fields["day"].queryset = event.days.order_by("date")
+
+    def criteria(self) -> dict:
+        return {"day": self.cleaned_data.get("day") if self.is_valid() else None}
+
+
+class RegisterFilter(ListFilter):
     """What the register shows: a GET form, every field optional."""
 
     day = DayChoice(

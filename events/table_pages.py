@@ -42,7 +42,19 @@ def csv_download(request, table, filename: str, exported) -> HttpResponse | None
     return response
 
 
-def table_page(request, template: str, table, *, per_page: int, context: dict) -> HttpResponse:
+def page_status(page, asked) -> dict:
+    """Where a paged list stands, for templates/page_status.html ("Page 2 of 3"): the page shown,
+    how many there are, and the page asked for where it was none of them (?page=999, 0, -1, x),
+    so that the reader knows they are reading another one (the last, or the first)."""
+    asked = (asked or "").strip()
+    return {
+        "number": page.number,
+        "pages": page.paginator.num_pages,
+        "asked": asked[:12] if asked and asked != str(page.number) else "",
+    }
+
+
+def table_page(request, template: str, table, *, per_page: int, context: dict, status: int = 200) -> HttpResponse:
     """The table's page, paged, with the query of its CSV download (the same filters and sort)."""
     from django_tables2 import RequestConfig
 
@@ -56,4 +68,10 @@ def table_page(request, template: str, table, *, per_page: int, context: dict) -
     export = request.GET.copy()
     export.pop("page", None)
     export["export"] = "csv"
-    return render(request, template, {**context, "table": table, "export_query": export.urlencode()})
+    status_of_page = page_status(table.page, request.GET.get(table.prefixed_page_field))
+    return render(
+        request,
+        template,
+        {**context, "table": table, "export_query": export.urlencode(), "page_status": status_of_page},
+        status=status,
+    )

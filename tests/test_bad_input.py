@@ -121,10 +121,16 @@ def test_an_id_in_a_query_string_is_read_or_ignored_never_a_500(world, query):
         (reverse("cage:slip_new", args=[slug, "table_close"]), "table"),
         (reverse("cage:slip_new", args=[slug, "runner_return"]), "runner"),
         (reverse("cage:slip_pdf", args=[slug, slip]), "copy"),
-        (reverse("cage:register", args=[slug]), "table"),
         (reverse("cage:register", args=[slug]), "page"),
     ):
         assert client.get(url, {name: query}).status_code == 200
+    # A register's filter sent with a choice not in its list lists nothing and says so (400).
+    for url, name, refusal in (
+        (reverse("cage:register", args=[slug]), "table", 'id="register-refused"'),
+        (reverse("cage:voids", args=[slug]), "day", 'id="voids-refused"'),
+    ):
+        response = client.get(url, {name: query})
+        assert response.status_code == 400 and refusal in response.content.decode()
     assert snapshot() == before
 
 

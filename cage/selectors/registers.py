@@ -105,6 +105,11 @@ def register_slips(
     return RegisterSlips(event, slips, state=state, hidden_days=hidden_days)
 
 
+def no_slips(event: Event) -> "RegisterSlips":
+    """The register listing nothing: its filter was sent with a choice not in its list."""
+    return RegisterSlips(event, Slip.objects.none())
+
+
 class _Light(NamedTuple):
     """What cage.selectors.slips.slip_state and cage.selectors.amounts.amount_of read of a slip, from
     plain values: enough to filter by state or sort by amount without a model instance per slip."""
@@ -323,43 +328,68 @@ class VoidRow:
     reason: str
     requested_by: list[str]
     authorized_by: list[str]
+    amount: int | None = None  # cents: the voided slip's amount, as the register gives it (amount_of)
+    hidden: bool = False  # its day is counted blind tonight: no amount shown (cage.views_registers)
+
+    @property
+    def dollars(self) -> str:
+        """The amount as the reader's language writes it ("$10.00", "10,00 $"); "" for none."""
+        from cage.money import dollars
+
+        return "" if self.amount is None else dollars(self.amount)
 
 
 VOIDS_PER_PAGE = 50
 
 
-def voids_page(event: Event, number) -> Page:
-    """One page of the event's voids, oldest first, 50 a page, its object_list their VoidRows (with
-    who requested and who authorized each); the paginator counts them all. A page that is not a
-    number is the first, one past the end the last, as on the register. Three queries."""
+def voids_page(
+    event: Event, number, *, day: GamingDay | None = None, hidden_days: frozenset = frozenset(), refused=False
+) -> Page:
+    """One page of the event's voids (of one gaming day, where given), oldest first, 50 a page, its
+    object_list their VoidRows (with the amount of the slip each voids, and who requested and who
+    authorized it); the paginator counts them all. A page that is not a number is the first, one
+    past the end the last, as on the register. refused: the filter was sent with a day not in its
+    list, and the page lists no void. Four queries, whatever the number of voids."""
+    voids = Slip.objects.none() if refused else Slip.objects.filter(event=event, slip_type=SlipType.VOID)
+    if day is not None:
+        voids = voids.filter(day=day)
     voids = (
-        Slip.objects.filter(event=event, slip_type=SlipType.VOID)
-        .select_related("day", "voids")
+        voids.select_related("day", "voids")
         .prefetch_related(Prefetch("signatures", queryset=Signature.objects.select_related("person")))
+        .annotate(target_cash_moved=_cash_moved("voids"))
         .order_by("at", "id")
     )
     page = Paginator(voids, VOIDS_PER_PAGE).get_page(number)
-    page.object_list = void_rows(page.object_list)
+    values = {d.key: d.value_cents for d in event.denominations.all()} if page.object_list else {}
+    page.object_list = void_rows(page.object_list, values, hidden_days)
     page.links = list(page.paginator.get_elided_page_range(page.number))  # cage/page_links.html
     return page
 
 
-def void_rows(voids) -> list[VoidRow]:
-    """Voids, fetched with their day, the slip each voids and their signatures' people, as rows."""
+def void_rows(voids, values: dict[str, int] | None = None, hidden_days: frozenset = frozenset()) -> list[VoidRow]:
+    """Voids, fetched with their day, the slip each voids (annotated target_cash_moved, the cash its
+    postings moved) and their signatures' people, as rows."""
     rows = []
     for void in voids:
         by = defaultdict(list)
         for s in void.signatures.all():
             by[s.capacity].append(s.person.name)
+        target = void.voids
+        hidden = void.day.date in hidden_days
+        amount = None
+        if target is not None and values is not None and not hidden:
+            amount = amount_of(target, values, getattr(void, "target_cash_moved", None))
         rows.append(
             VoidRow(
                 slip=void,
-                target=void.voids,
+                target=target,
                 day=void.day.date,
                 at=timezone.localtime(void.at),
                 reason=void.reason,
                 requested_by=by["requested_by"],
                 authorized_by=by["authorized_by"],
+                amount=amount,
+                hidden=hidden,
             )
         )
     return rows

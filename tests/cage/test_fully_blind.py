@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from cage import services
-from tests.cage.helpers import COUNT_SIGNED, stock
+from tests.cage.helpers import COUNT_SIGNED, SALE_SIGNED, stock
 from tests.cage.test_blind_counts import count, login, place_row, reconciling
 from tests.cage.test_close_gaps import element, page, row_with, sheet_html
 from tests.conftest import Client
@@ -239,3 +239,20 @@ def test_sorting_the_register_by_amount_tells_nothing_of_a_blind_day(client, cas
     count_the_bank(cast)
     by_amount = slip_ids("-amount")
     assert sorted(by_amount) == sorted(slip_ids("time")) and by_amount != sorted(by_amount, reverse=True)
+
+
+def test_the_voids_page_shows_no_amount_voided_on_a_day_counted_blind(client, cast):
+    """The voids give no slip's amount of a day whose counts are still blind, as the register does."""
+    stock(cast, chips={"1": 1000}, cash=100_000)
+    sale = services.sale(day=cast.day, chips={"1": 13}, cash=1_300, signed=cast.signed(**SALE_SIGNED))
+    services.void(
+        day=cast.day,
+        target=sale,
+        reason="wrong chips",
+        signed=cast.signed(requested_by="chip_cashier", authorized_by="dric"),
+    )
+    login(client, cast, "chip_cashier")
+    assert "$13.00" in element(page(client, "cage:voids", cast), "voids")
+    services.day_reconcile(day=cast.day)
+    voids = element(page(client, "cage:voids", cast), "voids")
+    assert "Void 1" in voids and HIDDEN in voids and "$13.00" not in voids

@@ -52,6 +52,16 @@ def numbers(client, cast, **query) -> list[str]:
     return [row[0] for row in csv_rows(client, cast, **query)]
 
 
+def in_french(client):
+    client.post(reverse("events:set_language"), {"language": "fr-ca", "next": "/"})
+
+
+def page_status(response) -> str:
+    """The line beside the pager: which page this is, of how many."""
+    found = re.search(r'<p class="page-status" id="page-status">(.*?)</p>', response.content.decode())
+    return htmllib.unescape(found.group(1)) if found else ""
+
+
 def page_numbers(response) -> list[str]:
     """The slips listed in the page's register, in order."""
     html = response.content.decode()
@@ -228,10 +238,10 @@ def test_each_filter_narrows_the_rows(client, busy):
     assert "2 slips" in response.content.decode()
     # The export link keeps the filter.
     assert "export=csv" in response.content.decode() and "type=fill" in response.content.decode()
-    # A choice that is not on this event narrows nothing and says so.
+    # A choice that is not on this event lists nothing and says so, beside its field.
     response = client.get(register_url(busy, table=999999))
-    assert page_numbers(response) == DAY_ONE + DAY_TWO
-    assert "Select a valid choice" in response.content.decode()
+    assert response.status_code == 400 and 'id="register"' not in response.content.decode()
+    assert "“999999” is not in this list; pick one of its choices." in field_errors(response)["id_table"]
 
 
 def test_the_register_sorts_by_slip_day_time_and_amount(client, busy):
@@ -385,9 +395,9 @@ def test_the_voids_page_lists_each_void_with_who_asked_and_who_authorized(client
     )
     login(client, busy, "auditor")
     text = voids_text(client, busy)
-    assert f"Void 1 Chip sale 1 {SECOND}" in text
+    assert f"Void 1 Chip sale 1 $10.00 {SECOND}" in text
     assert "Wrong chips handed over Chip Cashier Dric" in text
-    assert f"Void 2 Fill 2 {SECOND}" in text
+    assert f"Void 2 Fill 2 $100.00 {SECOND}" in text
     assert "Runner went to the wrong table General Cashier not yet authorized" in text
 
 
@@ -549,31 +559,79 @@ def test_filters_alone_and_together_page_and_count_as_the_whole_list(client, cro
     assert page_numbers(client.get(register_url(crowd, state="complete", page=2))) == complete[50:100]
 
 
-def test_a_bad_choice_or_page_shows_the_register_rather_than_failing(client, crowd):
+def field_errors(response) -> dict[str, str]:
+    """Each filter field's error, by the id of its box: the error sits in the box's own paragraph."""
+    html = response.content.decode()
+    return {
+        box: htmllib.unescape(error)
+        for box, error in re.findall(
+            r'<p class="invalid">.*?id="(id_\w+)".*?<span class="errorlist"[^>]*>(.*?)</span>', html, re.S
+        )
+    }
+
+
+def test_a_choice_not_in_its_list_lists_no_slip_and_exports_none(client, crowd):
+    """?day=abc, ?type=bogus: the register does not list (or export) every slip under a filter the
+    reader believes applied; it says which choice is wrong, beside it, and lists nothing."""
+    from audit.models import AuditEntry
+
+    login(client, crowd, "dric")
+    entries = AuditEntry.objects.count()
+    for query, box, value in (
+        ({"state": "lost"}, "id_state", "lost"),
+        ({"day": "abc"}, "id_day", "abc"),
+        ({"type": "bogus"}, "id_type", "bogus"),
+        ({"type": "fill", "person": "-4"}, "id_person", "-4"),
+        ({"table": "999999"}, "id_table", "999999"),
+    ):
+        for export in ({}, {"export": "csv"}):
+            response = client.get(register_url(crowd, **query, **export))
+            assert response.status_code == 400, query
+            assert response["Content-Type"].startswith("text/html"), query  # the page, not a file
+            html = response.content.decode()
+            assert field_errors(response) == {box: f"“{value}” is not in this list; pick one of its choices."}, query
+            assert 'id="register-refused"' in html and "No slip is listed" in html, query
+            assert 'id="register"' not in html and 'id="export-csv"' not in html, query
+    assert AuditEntry.objects.count() == entries  # nothing was exported
+
+
+def test_a_choice_not_in_its_list_reads_plainly_in_french(client, crowd):
+    login(client, crowd, "dric")
+    in_french(client)
+    response = client.get(register_url(crowd, day="abc"))
+    html = htmllib.unescape(response.content.decode())
+    assert "«\u00a0abc\u00a0» ne figure pas dans cette liste\u00a0; choisissez l’un de ses choix." in html
+    assert "Aucune fiche n’est affichée\u00a0:" in html
+
+
+def test_a_bad_sort_or_page_shows_the_register_rather_than_failing(client, crowd):
     login(client, crowd, "dric")
     everything = expected(every_row(crowd))
-    for query in (
-        {"state": "lost"},
-        {"day": "abc"},
-        {"type": "nothing"},
-        {"person": "-4"},
-        {"sort": "state"},
-        {"sort": "nonsense"},
-        {"sort": "-"},
-    ):
+    for query in ({"sort": "state"}, {"sort": "nonsense"}, {"sort": "-"}):
         response = client.get(register_url(crowd, **query))
         assert response.status_code == 200, query
         assert page_numbers(response) == everything[:50], query
         assert numbers(client, crowd, **query) == everything, query
-    # A page past the end is the last, one that is not a number the first (django-tables2's own way).
+    # A page past the end is the last, one that is not a number the first (django-tables2's own way),
+    # and the page says so: which page this is, of how many.
     last = page_numbers(client.get(register_url(crowd, page=3)))
     assert last == everything[100:] and last
+    assert page_status(client.get(register_url(crowd, page=3))) == "Page 3 of 3"
+    assert page_status(client.get(register_url(crowd))) == "Page 1 of 3"
+    for asked, shown in (("999", 3), ("0", 3), ("-1", 3), ("x", 1)):
+        response = client.get(register_url(crowd, page=asked))
+        assert page_status(response) == f"There is no page “{asked}”; this is page {shown} of 3.", asked
     assert page_numbers(client.get(register_url(crowd, page=9999))) == last
     assert page_numbers(client.get(register_url(crowd, page=9999, state="voided"))) == expected(
         every_row(crowd), state="voided"
     )
     assert page_numbers(client.get(register_url(crowd, page="x"))) == everything[:50]
     assert page_numbers(client.get(register_url(crowd, state="voided", type="expense"))) == []
+    in_french(client)
+    fr = client.get(register_url(crowd, page=2))
+    assert page_status(fr) == "Page 2 sur 3"
+    fr = client.get(register_url(crowd, page=999))
+    assert page_status(fr) == "Il n’y a pas de page «\u00a0999\u00a0»\u00a0; voici la page 3 sur 3."
 
 
 def test_the_csv_holds_every_row_as_the_whole_list_built_it(client, crowd):
@@ -635,3 +693,51 @@ def test_the_page_size_is_the_register_s_own_whatever_the_address_asks(client, c
     login(client, crowd, "dric")
     assert len(every_row(crowd)) > PER_PAGE
     assert len(page_numbers(client.get(register_url(crowd), {"per_page": "100000"}))) == PER_PAGE
+
+
+def test_the_voids_page_shows_the_amount_voided_and_filters_by_gaming_day(client, busy):
+    login(client, busy, "auditor")
+    url = reverse("cage:voids", args=[busy.event.slug])
+    every = client.get(url)
+    assert '<p id="voids-count">1 void</p>' in every.content.decode()
+    assert page_status(every) == "Page 1 of 1"
+    # The amount of the slip voided, as the register gives it (a sale of 2 × $5).
+    text = voids_text(client, busy)
+    assert f"Void 1 Chip sale 1 $10.00 {SECOND}" in text
+    # A day of its own: its voids, counted; the pages keep the day.
+    second = client.get(url, {"day": busy.day.pk}).content.decode()
+    assert '<p id="voids-count">1 void</p>' in second and ">Void 1</a>" in second
+    assert f'<option value="{busy.day.pk}" selected>' in second
+    first = client.get(url, {"day": busy.first_day.pk}).content.decode()
+    assert '<p id="voids-count">0 voids</p>' in first and ">Void 1</a>" not in first
+    assert "No slip was voided that day." in first
+    # A day not in the list: said beside the field; no void listed.
+    for day in ("abc", "999999"):
+        refused = client.get(url, {"day": day})
+        assert refused.status_code == 400
+        assert field_errors(refused) == {"id_day": f"“{day}” is not in this list; pick one of its choices."}
+        html = refused.content.decode()
+        assert 'id="voids-refused"' in html and 'id="voids"' not in html and 'id="voids-count"' not in html
+        assert "Chip sale 1–2: all issued" in htmllib.unescape(html)  # the serials stay whole
+
+
+def test_the_voids_page_in_french_says_where_it_stands(client, busy):
+    login(client, busy, "auditor")
+    in_french(client)
+    response = client.get(reverse("cage:voids", args=[busy.event.slug]))
+    # Tags out, spaces as sent: a no-break space stays one.
+    text = htmllib.unescape(re.sub(r"[ \n\t]+", " ", re.sub(r"<[^>]+>", " ", response.content.decode())))
+    assert "Page 1 sur 1" in text
+    assert "Annulation 1 Vente de jetons 1 10,00\u00a0$" in text
+    # The no-break space before a colon comes from the translation itself.
+    assert "Annulation 1\u00a0: tous émis" in text
+
+
+def test_a_voided_slip_names_its_void_with_french_punctuation(client, busy):
+    login(client, busy, "auditor")
+    in_french(client)
+    sale = Slip.objects.get(event=busy.event, slip_type=SlipType.SALE, serial=1)
+    html = client.get(reverse("cage:slip", args=[busy.event.slug, sale.pk])).content.decode()
+    void = Slip.objects.get(event=busy.event, slip_type=SlipType.VOID)
+    url = reverse("cage:slip", args=[busy.event.slug, void.pk])
+    assert f'<a href="{url}">Annulation 1</a>\u00a0: Wrong chips handed over' in html
