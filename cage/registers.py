@@ -265,9 +265,15 @@ class RegisterTable(tables.Table):
 
 
 def note_text(record) -> str:
-    """The slip's reason or description; a void also names the slip it voids."""
+    """The slip's reason or description; a void also names the slip it voids, and a voided slip
+    the void that stands against it and why."""
     if record.voided_slip and record.note:
-        return _("Voids %(slip)s: %(reason)s") % {"slip": record.voided_slip, "reason": record.note}
-    if record.voided_slip:
-        return _("Voids %(slip)s") % {"slip": record.voided_slip}
-    return record.note
+        own = _("Voids %(slip)s: %(reason)s") % {"slip": record.voided_slip, "reason": record.note}
+    elif record.voided_slip:
+        own = _("Voids %(slip)s") % {"slip": record.voided_slip}
+    else:
+        own = record.note
+    if not record.voided_by:
+        return own
+    voided = _("Voided by %(slip)s: %(reason)s") % {"slip": record.voided_by, "reason": record.voided_reason}
+    return f"{own} · {voided}" if own else voided

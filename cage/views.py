@@ -53,6 +53,7 @@ from cage.selectors.slips import (
     slip_state,
     slip_subject,
     states_of,
+    still_to_sign,
     to_sign_for,
 )
 from cage.services.ledger import DuplicateRequest, account_label
@@ -563,11 +564,20 @@ def queue_approve(request, slug, pk):
     access = event_access(request, slug)
     slip = _slip_for(access, pk)
     try:
-        services.approve(slip=slip, person=access.person)
+        slip = services.approve(slip=slip, person=access.person)
     except RuleViolation as exc:
         messages.error(request, exc.text)
     else:
-        messages.success(request, _("%(slip)s approved.") % {"slip": slip.number})
+        # Her signature may not be the last: a fill in transit still waits for the table's.
+        still = still_to_sign(slip)
+        if still:
+            messages.success(
+                request,
+                _("%(slip)s: your approval is signed; it still waits for %(signers)s.")
+                % {"slip": slip.number, "signers": still},
+            )
+        else:
+            messages.success(request, _("%(slip)s approved.") % {"slip": slip.number})
     return redirect("cage:queue", slug)
 
 

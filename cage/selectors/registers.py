@@ -41,6 +41,8 @@ class RegisterRow:
     signers: list[Signer]
     note: str  # the reason, or an expense's description
     voided_slip: str = ""  # a void's target, as people say it
+    voided_by: str = ""  # the void of a voided slip, as people say it
+    voided_reason: str = ""  # and its reason
 
     @property
     def state_label(self) -> str:
@@ -313,7 +315,15 @@ def register_row(slip: Slip, values: dict[str, int]) -> RegisterRow:
         signers=_signers(slip),
         note=slip.reason or str(slip.details.get("description") or ""),
         voided_slip=slip.voids.number if slip.voids else "",
+        **_voided_by(slip),
     )
+
+
+def _voided_by(slip: Slip) -> dict:
+    """A voided slip's void and its reason: the register says why a slip stands voided."""
+    if not _voided(slip):
+        return {}
+    return {"voided_by": slip.voided_by.number, "voided_reason": slip.voided_by.reason}
 
 
 # --- voids and serials ---------------------------------------------------------------------------

@@ -91,6 +91,17 @@ class Pending:
         return int(self.age.total_seconds() // 60)
 
 
+def still_to_sign(slip: Slip) -> str:
+    """The capacities the slip still waits for, as people say them ("received by (Dealer)"), or
+    "" when every one is signed."""
+    signed = set(slip.signatures.values_list("capacity", flat=True))
+    return ", ".join(
+        str(_("%(capacity)s (%(roles)s)") % {"capacity": str(c.label).lower(), "roles": c.roles_label()})
+        for c in SLIP_KINDS[slip.slip_type].capacities
+        if c.code not in signed
+    )
+
+
 def overdue_after() -> datetime.timedelta:
     return datetime.timedelta(minutes=getattr(settings, "CAGE_QUEUE_OVERDUE_MINUTES", 15))
 

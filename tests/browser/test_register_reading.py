@@ -119,8 +119,11 @@ def test_every_column_of_the_register_and_voids_is_on_the_page_in_french(page):
     at_each_width(page, "register-fr", whole_table(page, "#register"))
     # The last column, the note with the void's reason, in full.
     page.set_viewport_size({"width": 1366, "height": 900})
-    note = page.locator("#register td.col-note", has_text="Wrong chips handed over")
-    assert note.is_visible()
+    # The void's note ("Annule la fiche …"); the voided sale's names its void with the same reason.
+    note = page.locator("#register td.col-note", has_text="Annule la fiche")
+    assert note.is_visible() and "Wrong chips handed over" in note.inner_text()
+    voided = page.locator("#register td.col-note", has_text="Annulée par la fiche")
+    assert voided.is_visible() and "Wrong chips handed over" in voided.inner_text()
     box, main = note.bounding_box(), page.locator("main").bounding_box()
     assert box["x"] + box["width"] <= main["x"] + main["width"] + 1
     page.goto(f"/cage/{cast.event.slug}/register/voids/")

@@ -152,7 +152,8 @@ def the_dric_approves_her_queue(floor, *, snap_as=None):
     while approve.count():
         slip = approve.first.locator("xpath=ancestor::tr").locator("a").first.inner_text()
         approve.first.click()
-        ann.wait_for_selector(f".messages >> text={slip} approved.")
+        # "Fill 3 approved." or, where the table has still to sign, "Fill 3: your approval is signed; …"
+        ann.wait_for_selector(f".messages >> text=/^{slip}( approved\\.|: your approval is signed)/")
     assert ann.locator("#queue button:text-is('Approve')").count() == 0
 
 

@@ -189,6 +189,8 @@ def test_each_row_says_what_the_slip_says_as_people_say_it(client, busy):
     assert rows["Fill 2"]["Runner"] == "Runner2"
     assert rows["Fill 2"]["Amount"] == "100.00"
     assert rows["Chip sale 1"]["State"] == "Voided"
+    # A voided slip says which void stands against it and why.
+    assert rows["Chip sale 1"]["Note"] == "Voided by Void 1: Wrong chips handed over"
     assert rows["Chip sale 2"]["State"] == "Waiting for signature"
     assert rows["Chips received 2"]["Chips"] == "1000 × $1; 400 × $5; 40 × $25"
     assert rows["Chips received 2"]["Amount"] == "4000.00"

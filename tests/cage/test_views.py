@@ -547,9 +547,37 @@ def test_the_dric_approves_from_her_queue_and_the_day_can_then_close(client, cas
     login(client, cast, "dric")
     queue = client.get(reverse("cage:queue", args=[cast.event.slug])).content.decode()
     assert slip.number in queue and "In transit" in queue and "Approve" in queue
-    client.post(reverse("cage:queue_approve", args=[cast.event.slug, slip.pk]))
+    response = client.post(reverse("cage:queue_approve", args=[cast.event.slug, slip.pk]), follow=True)
     assert slip.signatures.filter(capacity="authorized_by", person=cast.dric).exists()
     assert "Fill 1 (in transit) still needs received by (Dealer)" in services.close_problems(cast.day)
+    # Her approval is not the last signature: the page says what the fill still waits for.
+    page = response.content.decode()
+    assert "Fill 1: your approval is signed; it still waits for received by (Dealer)." in page
+    assert "Fill 1 approved." not in page
+
+
+def test_a_slip_the_dric_approves_last_is_approved(client, cast):
+    slip = fill_in_transit(client, cast)
+    login(client, cast, "dealer")
+    client.post(reverse("cage:slip_sign", args=[cast.event.slug, slip.pk]), {"capacity": "received_by"})
+    login(client, cast, "dric")
+    response = client.post(reverse("cage:queue_approve", args=[cast.event.slug, slip.pk]), follow=True)
+    assert "Fill 1 approved." in response.content.decode()
+
+
+def test_a_void_waiting_for_the_cashier_says_so_on_the_dric_queue(client, cast):
+    stock(cast)
+    sale = services.sale(
+        day=cast.day, chips={"5": 2}, cash=1000, signed=cast.signed(sold_by="chip_cashier"), allow_pending=True
+    )
+    login(client, cast, "dric")
+    client.post(
+        reverse("cage:queue_void", args=[cast.event.slug, sale.pk]), {"reason": "keyed twice", "request_key": "q1"}
+    )
+    void = Slip.objects.get(slip_type="void")
+    queue = client.get(reverse("cage:queue", args=[cast.event.slug])).content.decode()
+    row = queue[queue.index(f'data-slip="{void.pk}"') :].split("</tr>")[0]
+    assert "to sign: it waits for those under Still to sign." in row
 
 
 def test_the_dric_voids_a_waiting_sale_from_her_queue(client, cast):
