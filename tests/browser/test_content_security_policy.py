@@ -4,6 +4,7 @@ still show their colours, and screenshots at the cage's 1366 px screen to look a
 
 import pytest
 from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
 
 from cage.models import Slip
 from tests.browser.conftest import log_in, screenshot
@@ -91,7 +92,7 @@ def test_the_main_pages_load_under_the_policy_with_no_violation(browser, live_se
     # The slip form's live totals still add up as the cashier counts.
     dric.visit("sale-form", f"/cage/{slug}/slips/new/sale/")
     page.locator("input[data-cents]").first.fill("3")
-    assert page.locator("#chips-total").inner_text() != "$0.00"
+    expect(page.locator("#chips-total")).not_to_have_text("$0.00")
     dric.close()
 
     # The report page: its charts are inline SVG whose colours are attributes, not inline styles.

@@ -39,7 +39,7 @@ def test_bank_cash_is_counted_by_bill_and_coin_and_the_day_closes(page):
         ("cash_5", "3"),
     ):
         page.fill(f"input[name={field}]", count)
-    assert page.inner_text("#cash-total") == "$180.65"
+    expect(page.locator("#cash-total")).to_have_text("$180.65")
     page.select_option("select[name=sign_verified_by]", label="Chip Cashier")
     page.fill("input[name=pin_verified_by]", PIN)
     screenshot(page, "count-bank-cash")

@@ -3,6 +3,7 @@ fills the cash from the chips only on a fresh form and only until she types a ca
 second Record never sends a figure she did not type."""
 
 import pytest
+from playwright.sync_api import expect
 
 from cage.models import Slip
 from tests.browser.conftest import at_both_widths, log_in
@@ -25,7 +26,7 @@ def test_a_refused_form_keeps_the_cash_typed(page, kind, cashier, refusal):
     log_in(page, getattr(cast, cashier).user.username, PASSWORD)
     page.goto(f"/cage/{cast.event.slug}/slips/new/{kind}/")
     page.fill("input[name=chips_5]", "10")
-    assert page.input_value("input[name=cash]") == "50.00"  # a fresh form: the cash follows the chips
+    expect(page.locator("input[name=cash]")).to_have_value("50.00")  # a fresh form: the cash follows the chips
     page.fill("input[name=cash]", "40")
     page.fill("input[name=chips_5]", "10")
     assert page.input_value("input[name=cash]") == "40"  # once typed, it is hers

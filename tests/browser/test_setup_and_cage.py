@@ -48,7 +48,7 @@ def test_a_fill_is_issued_at_the_cage_received_at_the_table_and_approved_from_th
     cc.select_option("select[name=table]", label="table BJ-1")
     cc.select_option("select[name=runner]", label="Runner")
     cc.fill("input[name=chips_5]", "40")
-    assert cc.inner_text("#chips-total") == "$200.00"
+    expect(cc.locator("#chips-total")).to_have_text("$200.00")  # once its script has run
     cc.select_option("select[name=sign_carried_by]", label="Runner")
     cc.fill("input[name=pin_carried_by]", PIN)
     screenshot(cc, "cc-fill-form")
