@@ -48,10 +48,12 @@ from cage.selectors.slips import (
     can_sign,
     overdue_after,
     pending_slips,
+    search_amount,
     search_text,
     slip_search,
     slip_state,
     slip_subject,
+    slips_of_amount,
     states_of,
     still_to_sign,
     to_sign_for,
@@ -179,7 +181,15 @@ def home(request, slug):
         if day
         else {"total": 0, "closers": 0}
     )
-    listed = day_slips.filter(slip_search(query)) if query else day_slips
+    panels = _panels(event, day)
+    values = {d.key: d.value_cents for d in event.denominations.all()}
+    search = slip_search(query)
+    # A sum finds the slips of that amount too, as the Amount column shows it; not while the bank
+    # is counted blind, when that column is empty (each slip's own page still shows its amount).
+    cents = None if panels["books_hidden"] or not day else search_amount(query)
+    if cents:
+        search |= Q(pk__in=slips_of_amount(day_slips, cents, values))
+    listed = day_slips.filter(search) if query else day_slips
     matches = listed.count() if query else tally["total"]
     slips = (
         list(
@@ -192,8 +202,6 @@ def home(request, slug):
         else []
     )
     states = states_of(slips)
-    values = {d.key: d.value_cents for d in event.denominations.all()}
-    panels = _panels(event, day)
     for slip in slips:
         slip.state, slip.state_label = states[slip.pk], State.LABELS[states[slip.pk]]
         slip.subject = slip_subject(slip)

@@ -245,6 +245,30 @@ def search_text(raw: str) -> str:
     return " ".join(visible.split())[:SEARCH_LONGEST]
 
 
+# A sum as a cashier types it, in English or in French: "$200", "200.00", "$1,200.50", "200,00 $",
+# "1 200,50 $". A separator before three digits groups thousands; before one or two, it starts the
+# cents. ASCII digits only: "١٢" is no amount.
+MONEY = re.compile(r"\$?\s*([0-9]{1,3}(?:[ ,.][0-9]{3})+|[0-9]{1,7})(?:[.,]([0-9]{1,2}))?\s*\$?")
+
+
+def search_amount(text: str) -> int | None:
+    """The amount in cents a "Find a slip" query names ("200" is $200.00 as well as slip 200), or
+    None when the query is no sum of money."""
+    found = MONEY.fullmatch(text)
+    if found is None:
+        return None
+    cents = int(re.sub("[ ,.]", "", found[1])) * 100 + int((found[2] or "0").ljust(2, "0"))
+    return cents or None
+
+
+def slips_of_amount(slips, cents: int, values: dict[str, int]) -> list[int]:
+    """The ids of the slips among `slips` whose amount is `cents`, as the home's Amount column
+    shows it. A slip's amount is worked out from its details (its chips at the event's values), not
+    stored: the day's slips are read in one query and each is worked out as the page works it out."""
+    rows = slips.annotate(cash_moved=cash_moved_subquery()).select_related("voids")
+    return [slip.pk for slip in rows.iterator(chunk_size=2000) if amount_of(slip, values, slip.cash_moved) == cents]
+
+
 def _folded(text: str) -> str:
     """Text as a search compares it: any case, accents dropped ("Crédit" and "credit" alike)."""
     return "".join(c for c in unicodedata.normalize("NFKD", str(text)) if not unicodedata.combining(c)).casefold()

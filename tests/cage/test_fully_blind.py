@@ -60,6 +60,8 @@ def test_the_cage_home_and_its_refresh_show_no_total_until_the_bank_is_counted(c
     slips = element(home, "slips")
     assert "Chip sale 1" in slips and "Redemption 1" in slips and "$45.00" not in slips
     assert "hidden until the counts are in" in element(home, "amounts-hidden")
+    # Nor does "Find a slip" find them by their amount.
+    assert "Chip sale 1" not in element(found_by(client, cast, "$45.00"), "slips")
 
     # Bank cash counted, the chip bank not yet: still hidden.
     count(cast, "bank_cash", cash=103_800)
@@ -73,6 +75,11 @@ def test_the_cage_home_and_its_refresh_show_no_total_until_the_bank_is_counted(c
     assert OPENER in row_with(element(home, "table-states"), 'data-table="BJ-1"')
     assert "$45.00" in element(home, "slips") and "amounts-hidden" not in home
     assert HIDDEN not in home
+    assert "Chip sale 1" in element(found_by(client, cast, "$45.00"), "slips")
+
+
+def found_by(client, cast, query):
+    return client.get(reverse("cage:home", args=[cast.event.slug]), {"q": query}).content.decode()
 
 
 def test_the_close_page_and_the_daily_sheets_wait_for_the_counts_then_the_dric_sees_every_figure(client, cast):

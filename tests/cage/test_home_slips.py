@@ -16,6 +16,8 @@ from django.utils.translation import override
 from audit.models import AuditEntry
 from cage.importer import import_records
 from cage.models import Slip
+from cage.selectors.amounts import amount_of, cash_moved_subquery
+from cage.selectors.slips import search_amount
 from cage.views import HOME_SLIPS
 from tests.conftest import Client, give_login
 from tests.records_generator import generated_event
@@ -163,6 +165,8 @@ def test_a_search_costs_one_query_more_than_the_home_at_most(ann, event):
     # The count of the matches; with none, no signatures or states are read.
     signer = today(event).slips.order_by("id").first().signatures.first().person.name.split()[0]
     assert [queries(q="Rae"), queries(q="BJ-1"), queries(q=signer), queries(q="   ")] == [plain + 1] * 3 + [plain]
+    # A sum reads the day's slips once more, to work out their amounts.
+    assert queries(q="$5.00") == plain + 2
     assert queries(q="zzz") < plain
 
 
@@ -227,3 +231,50 @@ def test_a_number_is_found_as_printed_in_either_language(event):
         client.force_login(event.people.get(code="ann").user)
         for query in (french, english, english.lower(), folded.upper()):
             assert home(client, event, q=query)[1] == [slip.pk], (language, query)
+
+
+@pytest.mark.parametrize(
+    "text, cents",
+    [
+        ("200", 20000),
+        ("$200", 20000),
+        ("$ 200.00", 20000),
+        ("200,00 $", 20000),
+        ("200 $", 20000),
+        ("12.5", 1250),
+        ("$1,200.50", 120050),
+        ("1 200,50 $", 120050),
+        ("1,20", 120),
+        ("0", None),
+        ("$", None),
+        ("Fill 12", None),
+        ("BJ-1", None),
+        ("12:30", None),
+        ("١٢", None),
+        ("99999999999", None),
+    ],
+)
+def test_a_sum_is_read_as_a_cashier_types_it_in_either_language(text, cents):
+    assert search_amount(text) == cents
+
+
+def amount_cents(slip, event):
+    values = {d.key: d.value_cents for d in event.denominations.all()}
+    moved = Slip.objects.filter(pk=slip.pk).annotate(m=cash_moved_subquery()).get().m
+    return amount_of(slip, values, moved)
+
+
+def test_find_a_slip_finds_old_slips_by_their_amount_as_the_page_shows_it(ann, event):
+    slip = old_slip(event, slip_type="sale")
+    cents = amount_cents(slip, event)
+    day = today(event)
+    same = {s.pk for s in day.slips.all() if amount_cents(s, event) == cents}
+    whole, part = divmod(cents, 100)
+    for query in (f"${whole}.{part:02}", f"{whole},{part:02} $", f"{whole}.{part:02}"):
+        html, shown = home(ann, event, q=query)
+        assert slip.pk in shown, query
+        # Every slip of that amount, and no other (but a slip numbered so when the sum is whole).
+        assert set(shown) == same or len(same) > HOME_SLIPS, query
+        assert f"of the day match “{query}”." in html or f"matches “{query}”." in html or "The latest" in html
+    html, shown = home(ann, event, q=f"${whole + 1000}.01")
+    assert shown == [] and "No slip of the day matches" in html
