@@ -247,7 +247,8 @@ def search_text(raw: str) -> str:
 
 # A sum as a cashier types it, in English or in French: "$200", "200.00", "$1,200.50", "200,00 $",
 # "1 200,50 $". A separator before three digits groups thousands; before one or two, it starts the
-# cents. ASCII digits only: "١٢" is no amount.
+# cents. ASCII digits only: "١٢" is no amount. Not money.parse_cash, the slip forms' reader: every
+# query that is no amount (a name, a table) would be one of its refusals, and refusals are audited.
 MONEY = re.compile(r"\$?\s*([0-9]{1,3}(?:[ ,.][0-9]{3})+|[0-9]{1,7})(?:[.,]([0-9]{1,2}))?\s*\$?")
 
 
