@@ -6,10 +6,13 @@
   // name (data-signers: the server's search finds them too).
   var input = document.getElementById("slip-filter");
   if (!input) return;
+  // Any run of spaces read as one plain space: French prints "200,00 $" with a no-break space,
+  // which no cashier types.
+  function plain(text) { return text.replace(/\s+/g, " ").toLowerCase(); }
   input.addEventListener("input", function () {
-    var wanted = input.value.trim().toLowerCase();
+    var wanted = plain(input.value.trim());
     document.querySelectorAll("#slips tbody tr").forEach(function (row) {
-      var text = (row.textContent + " " + (row.dataset.signers || "")).toLowerCase();
+      var text = plain(row.textContent + " " + (row.dataset.signers || ""));
       row.hidden = wanted !== "" && text.indexOf(wanted) === -1;
     });
   });

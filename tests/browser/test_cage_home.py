@@ -2,9 +2,12 @@
 while someone types elsewhere on the page, at a laptop's width and a tablet's."""
 
 import pytest
+from django.utils.translation import override
+from playwright.sync_api import expect
 
 from cage import services
 from tests.browser.conftest import log_in, screenshot
+from tests.browser.test_cage_french import in_french
 from tests.cage.helpers import FILL_SIGNED, open_table, stock
 from tests.conftest import PASSWORD, make_cast
 
@@ -111,3 +114,20 @@ def test_find_a_slip_by_who_signed_it_as_typed_and_on_the_server(page, cast):
     for width in (1366, 768):
         page.set_viewport_size({"width": width, "height": 900})
         screenshot(page, f"cage-home-search-signer-{width}")
+
+
+def test_find_a_slip_by_its_amount_as_typed_in_french_and_on_the_server(page, cast):
+    """The page prints "200,00 $" with a no-break space; the cashier types a plain one, or "$200":
+    the rows narrow as typed, and Enter finds the runner's $200 issue on the server."""
+    with override("fr-ca"):
+        number = cast.day.slips.get(slip_type="runner_issue").number
+    log_in(page, cast.chip_cashier.user.username, PASSWORD)
+    page.goto(f"/cage/{cast.event.slug}/")
+    in_french(page)
+    page.fill("#slip-filter", "200,00 $")
+    visible = page.locator("#slips tbody tr:visible a.slipno")
+    expect(visible).to_have_text([number])
+    page.fill("#slip-filter", "$200")
+    page.press("#slip-filter", "Enter")
+    page.wait_for_url(f"**/cage/{cast.event.slug}/?q=*")
+    assert page.locator("#slips tbody a.slipno").all_inner_texts() == [number]
