@@ -29,7 +29,9 @@ FORMAT = "cage-records/1"
 def export_event(event: Event) -> dict:
     """The event as a cage-records/1 file (a dict, ready for `dumps`)."""
     slips = list(
-        Slip.objects.filter(event=event).order_by("id").select_related("table", "runner", "account__person", "voids")
+        Slip.objects.filter(event=event)
+        .order_by("id")
+        .select_related("table", "runner", "account__person", "voids", "refusal__person")
     )
     signatures = defaultdict(list)
     for signature in Signature.objects.filter(slip__event=event).order_by("id").select_related("person"):
@@ -182,6 +184,9 @@ def _record(slip: Slip, signatures: list[Signature], cash_moved: int, refs: dict
         record["signed_at"] = later
     if any(code not in record["signed"] for code in kind.codes):
         record["pending"] = True
+    refusal = getattr(slip, "refusal", None) if slip.slip_type == "void" else None
+    if refusal is not None:
+        record["refused"] = {"by": refusal.person.code, "at": _local(refusal.refused_at), "reason": refusal.reason}
     return record
 
 

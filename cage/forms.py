@@ -244,7 +244,8 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         if TARGET in fields:
             self.fields["target"] = SlipChoice(
                 label=_("Slip to void"),
-                queryset=Slip.objects.filter(day=day, slip_type__in=VOIDABLE, voided_by__isnull=True)
+                queryset=Slip.objects.filter(day=day, slip_type__in=VOIDABLE)
+                .free_of_voids()
                 .select_related("table", "runner")
                 .annotate(cash_moved=cash_moved_subquery())
                 .order_by("-id"),
@@ -252,6 +253,8 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
                 values={d.key: d.value_cents for d in self.denominations},
                 blind=bool(books_blind(day)),
             )
+            # The slip chosen, as the cashier last saw it in full (confirm_void_target).
+            self.fields["confirm_target"] = forms.CharField(widget=forms.HiddenInput, required=False, max_length=20)
         if EXPENSE in fields:
             self.fields["category"] = forms.ChoiceField(label=_("Category"), choices=list(EXPENSE_LABELS.items()))
             self.fields["description"] = forms.CharField(label=_("Description"), max_length=200)
@@ -405,9 +408,33 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
             self.count_stands(data)
         if HOURS in self.kind.fields:
             data["hours"] = [(p, data[f"hours_{p.code}"]) for p in self.dealers if data.get(f"hours_{p.code}")]
+        if TARGET in self.kind.fields and not self.errors:
+            self.confirm_void_target(data)
         if not self.errors:
             self.confirm_large_amount(self.total_cents(data))
         return data
+
+    void_preview = None
+
+    def confirm_void_target(self, data) -> None:
+        """Before a void is recorded, the slip it names is shown in full (type, serial, table, chips,
+        who signed and when), so that a wrong line picked in the list is caught before anything is
+        written: the first send shows it, the second (with the same slip) records the void."""
+        target = data.get("target")
+        if target is None or data.get("confirm_target") == str(target.pk):
+            return
+        from cage.selectors.slip_sheet import slip_sheet  # the sheet reads what this form writes
+
+        self.void_preview = slip_sheet(target)
+        self.data = self.data.copy()
+        self.data[self.add_prefix("confirm_target")] = str(target.pk)
+        self.add_error(
+            None,
+            _(
+                "Check the slip below: it is %(slip)s. If it is the slip to void, record the void; if not, choose another."
+            )
+            % {"slip": target.number},
+        )
 
     def clean_signatures(self, data) -> dict[str, Person]:
         signed = {}

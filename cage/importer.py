@@ -681,6 +681,23 @@ class _Importer:
             raise RuleViolation(exc.message_text, AMOUNTS_RULE, field=exc.field) from exc
         if ref:
             self.refs[ref] = slip
+        if record.get("refused") is not None:
+            self.refused(slip, record)
+
+    def refused(self, slip, record: dict) -> None:
+        """An exported void the DRIC refused (an extension): {"by": person id, "at", "reason"}."""
+        refused = record["refused"]
+        if slip.slip_type != SlipType.VOID or not isinstance(refused, dict) or not record.get("pending"):
+            raise RuleViolation(
+                _('refused: only a void still waiting (pending) is refused, as {"by": person id, "at", "reason"}'),
+                FORMAT,
+            )
+        services.void_refuse(
+            void=slip,
+            person=self.person(refused.get("by")),
+            reason=refused.get("reason") if isinstance(refused.get("reason"), str) else "",
+            at=_when(refused.get("at"), "refused.at"),
+        )
 
     def signed_at(self, times, signed: dict) -> dict:
         if not isinstance(times, dict):

@@ -170,7 +170,9 @@ def slip_breaks(events: list[Event]) -> list[str]:
         .exclude(total=0)
         .values_list("slip_id", flat=True)
     )
-    voided = set(Slip.objects.filter(event__in=events, voids__isnull=False).values_list("voids_id", flat=True))
+    voided = set(Slip.objects.voids_done().filter(event__in=events).values_list("voids_id", flat=True))
+    # A void the DRIC refused waits for nobody: it stays on file as refused, unsigned.
+    voided |= set(Slip.objects.filter(event__in=events, refusal__isnull=False).values_list("pk", flat=True))
     for slip_id, slip in slips.items():
         kind = SLIP_KINDS[slip["slip_type"]]
         done = kind.steps_done(signed[slip_id])

@@ -8,6 +8,7 @@ are append-only: a mistake is corrected by a void, a new slip that reverses the 
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -117,6 +118,42 @@ class SlipCounter(models.Model):
         verbose_name_plural = _("slip counters")
 
 
+class SlipQuerySet(AppendOnlyQuerySet):
+    """What a void has done to the slips, read in SQL (DESIGN: a void moves nothing until the DRIC
+    authorizes it). A void is *asked for* when written with one of its two signatures, *done* once
+    both are in (its reversal is posted then, cage.services.signing), *refused* when the DRIC refused
+    it (VoidRefusal): a refused void stays on file and the slip it named stands untouched."""
+
+    def voids_done(self):
+        """Voids whose reversal is made: every capacity of a void is signed."""
+        from cage.slip_types import SLIP_KINDS  # the declarations read this module
+
+        done = self.filter(slip_type=SlipType.VOID)
+        for code in SLIP_KINDS[SlipType.VOID].codes:
+            done = done.filter(Exists(Signature.objects.filter(slip=OuterRef("pk"), capacity=code)))
+        return done
+
+    def voids_waiting(self):
+        """Voids asked for and not yet authorized or refused."""
+        return self.filter(slip_type=SlipType.VOID, refusal__isnull=True).exclude(pk__in=Slip.objects.voids_done())
+
+    def voided(self):
+        """Slips a done void reverses: they count for nothing."""
+        return self.filter(Exists(Slip.objects.voids_done().filter(voids=OuterRef("pk"))))
+
+    def standing(self):
+        """Slips no done void reverses."""
+        return self.exclude(Exists(Slip.objects.voids_done().filter(voids=OuterRef("pk"))))
+
+    def under_void(self):
+        """Slips named by a void that is not refused (asked for or done): they take no signature and
+        no second void."""
+        return self.filter(Exists(Slip.objects.filter(voids=OuterRef("pk"), refusal__isnull=True)))
+
+    def free_of_voids(self):
+        return self.exclude(Exists(Slip.objects.filter(voids=OuterRef("pk"), refusal__isnull=True)))
+
+
 class Slip(AppendOnly):
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="slips")
     day = models.ForeignKey(GamingDay, on_delete=models.PROTECT, related_name="slips")
@@ -126,7 +163,9 @@ class Slip(AppendOnly):
     table = models.ForeignKey(GameTable, on_delete=models.PROTECT, null=True, blank=True)
     runner = models.ForeignKey(Person, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     account = models.ForeignKey(Account, on_delete=models.PROTECT, null=True, blank=True, related_name="counts")
-    voids = models.OneToOneField("self", on_delete=models.PROTECT, null=True, blank=True, related_name="voided_by")
+    # The slip a void names. Not one-to-one: a void the DRIC refused stays on file beside the one
+    # asked for after it (SlipQuerySet says which stands).
+    voids = models.ForeignKey("self", on_delete=models.PROTECT, null=True, blank=True, related_name="void_requests")
     reason = models.TextField(blank=True)
     # What the slip says beyond its postings: counted chips, tip hours, expense details, the
     # records file's ref.
@@ -135,6 +174,8 @@ class Slip(AppendOnly):
     created_at = models.DateTimeField(auto_now_add=True)
     # The cage form's one-time key: a POST sent twice records one slip.
     request_key = models.CharField(max_length=40, null=True, blank=True)
+
+    objects = SlipQuerySet.as_manager()
 
     class Meta:
         ordering = ["id"]
@@ -160,6 +201,25 @@ class Slip(AppendOnly):
         from cage.slip_types import SLIP_KINDS  # the declarations read this module
 
         return f"{SLIP_KINDS[self.slip_type].label} {self.serial}"
+
+
+class VoidRefusal(AppendOnly):
+    """The DRIC's refusal of a void asked for (T&C 2: she witnesses and authorizes all cage
+    transactions). The void keeps its serial and stays on file as refused; the slip it named is
+    untouched, and may be named by a new void."""
+
+    void = models.OneToOneField(Slip, on_delete=models.PROTECT, related_name="refusal")
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="+")
+    reason = models.TextField()
+    refused_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name = _("void refused")
+        verbose_name_plural = _("voids refused")
+
+    def __str__(self):
+        return _("%(void)s refused by %(name)s") % {"void": self.void, "name": self.person}
 
 
 class Posting(AppendOnly):

@@ -265,14 +265,17 @@ class RegisterTable(tables.Table):
 
 
 def note_text(record) -> str:
-    """The slip's reason or description; a void also names the slip it voids, and a voided slip
-    the void that stands against it and why."""
+    """The slip's reason or description; a void also names the slip it voids (and, refused, who
+    refused it and why), and a voided slip the void that stands against it and why."""
     if record.voided_slip and record.note:
         own = _("Voids %(slip)s: %(reason)s") % {"slip": record.voided_slip, "reason": record.note}
     elif record.voided_slip:
         own = _("Voids %(slip)s") % {"slip": record.voided_slip}
     else:
         own = record.note
+    if getattr(record, "refused_by", ""):
+        refused = _("Refused by %(name)s: %(reason)s") % {"name": record.refused_by, "reason": record.refused_reason}
+        return f"{own} · {refused}" if own else refused
     if not record.voided_by:
         return own
     voided = _("Voided by %(slip)s: %(reason)s") % {"slip": record.voided_by, "reason": record.voided_reason}

@@ -189,6 +189,8 @@ def _money(sheet: dict) -> list:
     if sheet.get("voided"):
         # Also in the flow, level and wrapped, so the void reads plainly under the diagonal stamp.
         story += [_p(_("Voided"), HEADING), _p(sheet["voided"])]
+    if sheet.get("void_notes"):
+        story += [_p(_("Voids"), HEADING), *[_p(note) for note in sheet["void_notes"]]]
     return story
 
 

@@ -98,7 +98,8 @@ class SlipKind:
     # Custody passes through a runner in two steps; a slip may be written before its first step
     # is signed (a credit is written at the cage, then released at the table).
     two_step: bool = False
-    # Written before its custody signers sign: a credit; a void the DRIC asks for from her queue.
+    # Written before all its custody signers sign: a credit (released at the table); a void (asked
+    # for by a cashier or by the DRIC, and posted once the other has signed).
     deferred: bool = False
     voidable: bool = False
     # Written on the floor, so only while the gaming day is open: once the floor closes (the day
@@ -339,7 +340,10 @@ SLIP_KINDS: dict[str, SlipKind] = {
         _kind(
             SlipType.VOID,
             pgettext_lazy("slip", "Void"),
-            [C("requested_by", CC, GC), W("authorized_by", DRIC)],
+            # No one alone voids a slip: the reversal is posted once both have signed, the cashier
+            # who takes the chips or cash back and the DRIC who authorizes it (T&C 2), in either
+            # order; until then the void is asked for, and the DRIC may refuse it.
+            [C("requested_by", CC, GC), C("authorized_by", DRIC)],
             {TARGET, REASON},
             "void",
             chips_required=False,

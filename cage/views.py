@@ -303,6 +303,15 @@ def _recorded_message(slip) -> str:
             "who": " / ".join(c.roles_label() for c in waiting),
             "capacity": ", ".join(str(c.label).lower() for c in waiting),
         }
+    if state == State.WAITING and slip.slip_type == SlipType.VOID:
+        waiting = [c for c in kind.capacities if c.code not in signed]
+        return _(
+            "%(void)s recorded: a void of %(slip)s is asked for, and nothing moves until it is signed by %(who)s."
+        ) % {
+            "void": slip.number,
+            "slip": slip.voids.number,
+            "who": ", ".join(f"{str(c.label).lower()} ({c.roles_label()})" for c in waiting),
+        }
     if state == State.WAITING:
         waiting = [c for c in kind.capacities if c.code not in signed]
         return _("%(slip)s recorded. Still to sign: %(who)s.") % {
@@ -568,7 +577,8 @@ def queue(request, slug):
 
 
 def queue_approve(request, slug, pk):
-    """The DRIC approves with one action: she signs every witness capacity of the slip that is hers."""
+    """The DRIC approves with one action: she signs every capacity of the slip that is hers (her
+    witness; a void's authorization, which posts its reversal)."""
     access = event_access(request, slug)
     slip = _slip_for(access, pk)
     try:
@@ -584,8 +594,39 @@ def queue_approve(request, slug, pk):
                 _("%(slip)s: your approval is signed; it still waits for %(signers)s.")
                 % {"slip": slip.number, "signers": still},
             )
+        elif slip.slip_type == SlipType.VOID:
+            messages.success(
+                request,
+                _("%(void)s authorized: %(slip)s is voided and its reversal posted.")
+                % {"void": slip.number, "slip": slip.voids.number},
+            )
         else:
             messages.success(request, _("%(slip)s approved.") % {"slip": slip.number})
+    return redirect("cage:queue", slug)
+
+
+def queue_refuse(request, slug, pk):
+    """The DRIC refuses a void asked for, with a reason: nothing moves, the void stays on file as
+    refused and the slip it named is untouched."""
+    access = event_access(request, slug)
+    void = _slip_for(access, pk)
+    form = QueueVoidForm(request.POST)
+    if not form.is_valid():
+        if not request.POST.get("reason", "").strip():
+            messages.error(request, _("Refusing a void needs a reason (void: no one alone)."))
+        else:
+            _form_refused(request, form)
+        return redirect("cage:queue", slug)
+    try:
+        services.void_refuse(void=void, person=access.person, reason=form.cleaned_data["reason"])
+    except RuleViolation as exc:
+        messages.error(request, exc.text)
+    else:
+        messages.success(
+            request,
+            _("%(void)s refused: nothing moved, and %(slip)s stands as it was.")
+            % {"void": void.number, "slip": void.voids.number},
+        )
     return redirect("cage:queue", slug)
 
 
@@ -634,7 +675,10 @@ def queue_void(request, slug, pk):
     else:
         messages.success(
             request,
-            _("%(void)s written for %(slip)s; the cashier who takes it back signs it as requested by.")
+            _(
+                "%(void)s written for %(slip)s; nothing moves until the cashier who takes it back signs it as "
+                "requested by."
+            )
             % {"void": void.number, "slip": slip.number},
         )
     return redirect("cage:queue", slug)

@@ -160,6 +160,7 @@ MATRIX: dict[str, Entry] = {
     "cage:queue": page("GET", read=READERS),
     "cage:queue_approve": page("POST", write={Role.DRIC}),
     "cage:queue_void": page("POST", write={Role.DRIC}),
+    "cage:queue_refuse": page("POST", write={Role.DRIC}),
     # An opener that differs from its table's last closer (DESIGN: gaming day; T&C 2).
     "cage:opener_sign_off": page("POST", write={Role.DRIC}),
     "cage:day_close": page("GET POST", read=READERS, write=CAGE_WRITE),

@@ -207,7 +207,9 @@ def _load(day: GamingDay) -> _Loaded:
         .annotate(cash_moved=cash_moved_subquery())
         .order_by("at", "id")
     )
-    voided = {s.voids_id: s for s in slips if s.slip_type == SlipType.VOID and s.voids_id}
+    # Only a done void stands against its slip: one asked for moves nothing, one refused never will.
+    done = set(Slip.objects.voids_done().filter(day=day).values_list("pk", flat=True))
+    voided = {s.voids_id: s for s in slips if s.pk in done}
     names = dict(event.people.values_list("code", "name"))
     return _Loaded(day, figures, slips, voided, values, names)
 
@@ -774,7 +776,7 @@ def _balances(day: GamingDay) -> dict:
             slip__day__date__lte=day.date,
         )
         .exclude(slip__slip_type=SlipType.VOID)
-        .exclude(slip__voided_by__isnull=False)
+        .exclude(slip__in=Slip.objects.voided())
         .values(
             "account_id", "account__kind", "account__person_id", "slip__day_id", "slip__slip_type", "denomination_id"
         )

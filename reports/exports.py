@@ -44,7 +44,7 @@ TOTAL_LABELS = {
 
 def expense_lines(event: Event) -> list[dict]:
     """The expenses behind the total, for the report's schedule (voided ones count for nothing)."""
-    slips = Slip.objects.filter(event=event, slip_type=SlipType.EXPENSE, voided_by__isnull=True).select_related("day")
+    slips = Slip.objects.filter(event=event, slip_type=SlipType.EXPENSE).standing().select_related("day")
     return [
         {
             "date": slip.day.date.isoformat(),
@@ -159,7 +159,8 @@ def _money(text: str) -> str:
 
 def _expense_rows(event: Event) -> list[dict]:
     slips = (
-        Slip.objects.filter(event=event, slip_type=SlipType.EXPENSE, voided_by__isnull=True)
+        Slip.objects.filter(event=event, slip_type=SlipType.EXPENSE)
+        .standing()
         .select_related("day")
         .order_by("at", "id")
     )

@@ -74,7 +74,8 @@ def report_figures(event: Event) -> tuple[dict, list[dict]]:
         )
         for row in rows
     ]
-    voided = {s.voids_id for s in slips if s.slip_type == SlipType.VOID}
+    # Only a done void counts its slip for nothing (one asked for moves nothing until authorized).
+    voided = set(Slip.objects.voids_done().filter(event=event).values_list("voids_id", flat=True))
     live = [s for s in slips if s.id not in voided and s.slip_type != SlipType.VOID]
 
     per_day = {day.id: dict.fromkeys(TOTAL_KEYS, 0) for day in days}

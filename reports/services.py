@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
-from cage.models import Account, Posting, SlipType
+from cage.models import Account, Posting, Slip, SlipType
 from cage.money import dollars
 from events.access import ROLE_NAMES
 from events.models import DESIGNATED, Event, GamingDay, Person
@@ -170,10 +170,10 @@ def deposit_lines(event: Event) -> list[dict]:
         Posting.objects.filter(
             slip__event=event,
             slip__slip_type=SlipType.DEPOSIT,
-            slip__voided_by__isnull=True,
             account__kind=Account.Kind.TRUST,
             denomination__isnull=True,
         )
+        .exclude(slip__in=Slip.objects.voided())
         .select_related("slip__day")
         .order_by("slip__at", "slip_id")
     )

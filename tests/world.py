@@ -152,7 +152,7 @@ def slip_form(world: World, slip_type: str) -> dict:
             "counted_by": c.general_cashier,
             "verified_by": c.chip_cashier,
         },
-        "void": {"target": world.involved.pk, "reason": "written in error"},
+        "void": {"target": world.involved.pk, "reason": "written in error", "confirm_target": str(world.involved.pk)},
         "expense": {"category": "other", "description": "Tables hired", "cash": "10", "approved_by": c.dric},
     }.get(slip_type, {})
     data = {"request_key": uuid.uuid4().hex}

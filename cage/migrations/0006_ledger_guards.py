@@ -30,6 +30,8 @@ fails until every guard is back.
 
 from django.db import migrations
 
+from cage.migrations import _guards
+
 POSTGRES = """
 CREATE TRIGGER cage_slip_append_only BEFORE UPDATE OR DELETE ON cage_slip
     FOR EACH ROW EXECUTE FUNCTION cage_refuse_change();
@@ -101,21 +103,7 @@ DROP FUNCTION IF EXISTS cage_counter_never_back();
 """
 
 
-def append_only(table: str) -> list[str]:
-    return [
-        f"""
-CREATE TRIGGER {table}_append_only_update BEFORE UPDATE ON {table}
-BEGIN
-    SELECT RAISE(ABORT, '{table} rows are append-only: UPDATE refused');
-END
-""",
-        f"""
-CREATE TRIGGER {table}_append_only_delete BEFORE DELETE ON {table}
-BEGIN
-    SELECT RAISE(ABORT, '{table} rows are append-only: DELETE refused');
-END
-""",
-    ]
+append_only = _guards.sqlite_append_only
 
 
 SQLITE = [

@@ -167,9 +167,11 @@ def earlier_variances(day: GamingDay, standing: dict[str, Slip]) -> dict[str, in
     place's day reads expected as before any count, and its over/short net for the day, as the
     summary and the variance report do (a −$5 then a +$5 is one miscount). One query."""
     ids = {slip.pk: code for code, slip in standing.items()}
-    earlier = Slip.objects.filter(
-        day=day, slip_type=SlipType.COUNT, voided_by__isnull=True, account__code__in=ids.values()
-    ).values_list("account__code", "id", "details")
+    earlier = (
+        Slip.objects.filter(day=day, slip_type=SlipType.COUNT, account__code__in=ids.values())
+        .standing()
+        .values_list("account__code", "id", "details")
+    )
     last = {code: pk for pk, code in ids.items()}
     totals: dict[str, int] = {}
     for code, pk, details in earlier:

@@ -242,9 +242,9 @@ def table_states(day: GamingDay | None, event: Event | None = None) -> list[Tabl
             Posting.objects.filter(
                 slip__day=day,
                 slip__slip_type__in=(SlipType.FILL, SlipType.CREDIT),
-                slip__voided_by__isnull=True,
                 account__kind=Account.Kind.TABLE,
             )
+            .exclude(slip__in=Slip.objects.voided())
             .values("slip__table_id", "slip__slip_type")
             .annotate(slips=Count("slip", distinct=True), cents=Sum("amount"))
         )

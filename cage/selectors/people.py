@@ -5,7 +5,7 @@ with no account yet simply holds nothing."""
 from collections import defaultdict
 from decimal import Decimal
 
-from django.db.models import Q, Sum
+from django.db.models import Exists, OuterRef, Q, Sum
 
 from cage.models import Account, Posting, Signature, Slip, SlipType
 from cage.money import dollars, hours_text
@@ -67,16 +67,15 @@ def day_slips(day: GamingDay | None, person: Person) -> list[dict]:
     slips = (
         Slip.objects.filter(day=day)
         .filter(Q(runner=person) | Q(pk__in=signed))
-        .select_related("table", "voided_by", "voids")
-        .annotate(cash_moved=cash_moved_subquery())
+        .select_related("table", "voids")
+        .annotate(
+            cash_moved=cash_moved_subquery(), voided=Exists(Slip.objects.voids_done().filter(voids=OuterRef("pk")))
+        )
         .order_by("-at", "-id")
     )
     rows = []
     for slip in slips:
-        try:
-            voided = slip.voided_by is not None
-        except Slip.DoesNotExist:
-            voided = False
+        voided = slip.voided
         rows.append(
             {
                 "slip": slip,
@@ -100,7 +99,8 @@ def tip_shares(event: Event, person: Person) -> dict:
     {"days": [{"date", "hours", "amount"}], "hours": str, "amount": str, "empty": bool}.
     """
     payouts = (
-        Slip.objects.filter(event=event, slip_type=SlipType.TIP_PAYOUT, voided_by__isnull=True)
+        Slip.objects.filter(event=event, slip_type=SlipType.TIP_PAYOUT)
+        .standing()
         .select_related("day")
         .order_by("day__date", "id")
     )

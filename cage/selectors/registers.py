@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Case, IntegerField, Prefetch, Q, Value, When
+from django.db.models import Case, IntegerField, OuterRef, Prefetch, Q, Subquery, Value, When
 from django.utils import timezone
 
 from cage.models import Signature, Slip, SlipCounter, SlipType
@@ -43,6 +43,8 @@ class RegisterRow:
     voided_slip: str = ""  # a void's target, as people say it
     voided_by: str = ""  # the void of a voided slip, as people say it
     voided_reason: str = ""  # and its reason
+    refused_by: str = ""  # a refused void: the DRIC who refused it
+    refused_reason: str = ""  # and why
 
     @property
     def state_label(self) -> str:
@@ -64,13 +66,6 @@ class RegisterRow:
     @property
     def amount_key(self) -> tuple:
         return (-1 if self.amount is None else self.amount, self.slip.pk)
-
-
-def _voided(slip: Slip) -> bool:
-    try:
-        return slip.voided_by is not None
-    except Slip.DoesNotExist:
-        return False
 
 
 def _signers(slip: Slip) -> list[Signer]:
@@ -179,11 +174,16 @@ class RegisterSlips:
             self._ids = None
 
     def _candidates(self):
-        """The slips that may be in the state asked for. A voided slip's state is "voided" whatever
-        its signatures (slip_state): this only narrows the light pass, slip_state still decides."""
+        """The slips that may be in the state asked for. A voided slip's state is "voided" and a
+        refused void's "refused" whatever their signatures (slip_state): this only narrows the light
+        pass, slip_state still decides."""
         if self.state is None:
             return self.slips
-        return self.slips.filter(voided_by__isnull=self.state != State.VOIDED)
+        if self.state == State.VOIDED:
+            return self.slips.voided()
+        if self.state == State.REFUSED:
+            return self.slips.filter(refusal__isnull=False)
+        return self.slips.standing().filter(refusal__isnull=True)
 
     def _in_state(self) -> set[int] | None:
         if self.state is None:
@@ -195,10 +195,12 @@ class RegisterSlips:
                 "slip_id", "capacity"
             ):
                 signed[slip_id].add(capacity)
+            # The candidates are all voided, all refused, or neither (_candidates).
+            flags = {"voided": self.state == State.VOIDED, "refused": self.state == State.REFUSED}
             self._matching = {
                 pk
-                for pk, slip_type, voided_by in candidates.values_list("pk", "slip_type", "voided_by")
-                if slip_state(_Light(slip_type), signed.get(pk, set()), voided=voided_by is not None) == self.state
+                for pk, slip_type in candidates.values_list("pk", "slip_type")
+                if slip_state(_Light(slip_type), signed.get(pk, set()), **flags) == self.state
             }
         return self._matching
 
@@ -290,18 +292,31 @@ class RegisterSlips:
         values = self.values()
         slips = (
             Slip.objects.filter(pk__in=ids)
-            .select_related("day", "table", "runner", "voided_by", "voids")
+            .select_related("day", "table", "runner", "voids", "refusal__person")
             .prefetch_related(Prefetch("signatures", queryset=Signature.objects.select_related("person")))
-            .annotate(cash_moved=_cash_moved("pk"))
+            .annotate(cash_moved=_cash_moved("pk"), **done_void_columns())
         )
         by_id = {slip.pk: slip for slip in slips}
         return [register_row(by_id[pk], values) for pk in ids]
 
 
+def done_void_columns() -> dict:
+    """Per slip, the serial and reason of the done void that reverses it (None where none does),
+    read with the slip: a void asked for or refused leaves it standing."""
+    done = Slip.objects.voids_done().filter(voids=OuterRef("pk"))
+    return {
+        "done_void_serial": Subquery(done.values("serial")[:1]),
+        "done_void_reason": Subquery(done.values("reason")[:1]),
+    }
+
+
 def register_row(slip: Slip, values: dict[str, int]) -> RegisterRow:
-    """A slip as the register shows it, fetched with its day, table, runner, voids and voided_by,
-    its signatures and their people, and its cash_moved."""
+    """A slip as the register shows it, fetched with its day, table, runner, voids and refusal,
+    its signatures and their people, its cash_moved and its done_void_columns."""
     signed = {s.capacity for s in slip.signatures.all()}
+    refusal = getattr(slip, "refusal", None) if slip.slip_type == SlipType.VOID else None
+    serial = slip.done_void_serial
+    voided_by = f"{SLIP_KINDS[SlipType.VOID].label} {serial}" if serial is not None else ""
     return RegisterRow(
         slip=slip,
         number=slip.number,
@@ -311,19 +326,16 @@ def register_row(slip: Slip, values: dict[str, int]) -> RegisterRow:
         runner=slip.runner.name if slip.runner else "",
         chips=chip_counts(slip.details.get("chips")),
         amount=amount_of(slip, values, slip.cash_moved),  # a void is worth what it reverses
-        state=slip_state(slip, signed, voided=_voided(slip)),
+        state=slip_state(slip, signed, voided=bool(voided_by), refused=refusal is not None),
         signers=_signers(slip),
         note=slip.reason or str(slip.details.get("description") or ""),
         voided_slip=slip.voids.number if slip.voids else "",
-        **_voided_by(slip),
+        # A voided slip's void and its reason: the register says why a slip stands voided.
+        voided_by=voided_by,
+        voided_reason=slip.done_void_reason or "",
+        refused_by=refusal.person.name if refusal else "",
+        refused_reason=refusal.reason if refusal else "",
     )
-
-
-def _voided_by(slip: Slip) -> dict:
-    """A voided slip's void and its reason: the register says why a slip stands voided."""
-    if not _voided(slip):
-        return {}
-    return {"voided_by": slip.voided_by.number, "voided_reason": slip.voided_by.reason}
 
 
 # --- voids and serials ---------------------------------------------------------------------------
@@ -340,6 +352,8 @@ class VoidRow:
     authorized_by: list[str]
     amount: int | None = None  # cents: the voided slip's amount, as the register gives it (amount_of)
     hidden: bool = False  # its day is counted blind tonight: no amount shown (cage.views_registers)
+    refused_by: str = ""  # the DRIC who refused it: it moved nothing
+    refused_reason: str = ""
 
     @property
     def dollars(self) -> str:
@@ -364,7 +378,7 @@ def voids_page(
     if day is not None:
         voids = voids.filter(day=day)
     voids = (
-        voids.select_related("day", "voids")
+        voids.select_related("day", "voids", "refusal__person")
         .prefetch_related(Prefetch("signatures", queryset=Signature.objects.select_related("person")))
         .annotate(target_cash_moved=_cash_moved("voids"))
         .order_by("at", "id")
@@ -389,8 +403,11 @@ def void_rows(voids, values: dict[str, int] | None = None, hidden_days: frozense
         amount = None
         if target is not None and values is not None and not hidden:
             amount = amount_of(target, values, getattr(void, "target_cash_moved", None))
+        refusal = getattr(void, "refusal", None)
         rows.append(
             VoidRow(
+                refused_by=refusal.person.name if refusal else "",
+                refused_reason=refusal.reason if refusal else "",
                 slip=void,
                 target=target,
                 day=void.day.date,

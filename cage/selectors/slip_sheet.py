@@ -6,7 +6,7 @@ from django.utils.translation import ngettext
 
 from cage.fields import BillsAndCoins
 from cage.local import moment
-from cage.models import Account, OpenerSignOff, Posting, Slip, SlipType
+from cage.models import Account, OpenerSignOff, Posting, Slip, SlipType, VoidRefusal
 from cage.money import dollars, hours_text
 from cage.selectors.openers import check_text, closer_check_of
 from cage.selectors.slips import State, slip_state
@@ -39,8 +39,13 @@ def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) 
     event = slip.event
     signatures = list(slip.signatures.select_related("person").prefetch_related("person__assignments"))
     signed = {s.capacity for s in signatures}
-    voided_by = Slip.objects.filter(voids=slip).first()
-    state = slip_state(slip, signed, voided=voided_by is not None)
+    voids = list(
+        slip.void_requests.select_related("refusal__person").prefetch_related("signatures__person").order_by("id")
+    )
+    done = set(Slip.objects.voids_done().filter(voids=slip).values_list("pk", flat=True)) if voids else set()
+    voided_by = next((v for v in voids if v.pk in done), None)
+    refusal = VoidRefusal.objects.select_related("person").filter(void=slip).first()
+    state = slip_state(slip, signed, voided=voided_by is not None, refused=refusal is not None)
 
     facts = []
     if slip.table_id:
@@ -103,6 +108,8 @@ def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) 
         # A runner hands back chips and cash, a count finds both; a sale's cash pays for its chips.
         total = chips_value + (cash or 0) if kind.type in ("runner_return", "count") else chips_value or (cash or 0)
 
+    waiting = next((v for v in voids if v.pk not in done and not hasattr(v, "refusal")), None)
+    asked = _void_line(waiting) if waiting else None
     reason, reason_details = variance_reason(details, slip.reason)
     by_role = {}
     for s in signatures:
@@ -146,12 +153,20 @@ def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) 
         "to_sign": [
             {"capacity": str(c.label), "code": c.code, "role": c.roles_label(), "witness": c.witness}
             for c in kind.capacities
-            if c.code not in signed and voided_by is None  # a voided slip waits for nobody
+            # a voided slip, a refused void and a slip whose void waits take no signature
+            if c.code not in signed and voided_by is None and refusal is None and not asked
         ],
         "voided": (
             _("%(void)s: %(reason)s") % {"void": voided_by.number, "reason": voided_by.reason} if voided_by else None
         ),
         "voided_by": voided_by,
+        # A void asked for and waiting (nothing has moved), and the voids the DRIC refused.
+        "void_asked": asked,
+        "voids_refused": [_void_line(v) for v in voids if hasattr(v, "refusal")],
+        # This slip is a void the DRIC refused.
+        "refusal": refusal,
+        # What the page and the paper say of the slip's voids, or of this void's refusal.
+        "void_notes": _void_notes(slip, asked, [_void_line(v) for v in voids if hasattr(v, "refusal")], refusal),
         "reprint": reprint,
         "for_reading": for_reading,
         "printed_at": timezone.now(),
@@ -160,6 +175,74 @@ def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) 
         "flagged": bool(check and check.get("differences")),
         "sign_off": sign_off,
     }
+
+
+def _void_line(void: Slip) -> dict:
+    """A void of the slip, as its page names it: who asked for it and when, why, and (refused) who
+    refused it, when and why. `void` comes with its signatures' people and its refusal."""
+    signatures = list(void.signatures.all())
+    asked = min(signatures, key=lambda s: s.signed_at, default=None)
+    kind = SLIP_KINDS[void.slip_type]
+    line = {
+        "void": void,
+        "number": void.number,
+        "reason": void.reason,
+        "asked_by": asked.person.name if asked else "",
+        "asked_as": str(kind.capacity(asked.capacity).label).lower() if asked else "",
+        "asked_at": asked.signed_at if asked else void.at,
+        "waits_for": ", ".join(
+            str(_("%(capacity)s (%(roles)s)") % {"capacity": str(c.label).lower(), "roles": c.roles_label()})
+            for c in kind.capacities
+            if c.code not in {s.capacity for s in signatures}
+        ),
+    }
+    refusal = getattr(void, "refusal", None)
+    if refusal is not None:
+        line.update(refused_by=refusal.person.name, refused_at=refusal.refused_at, refused_reason=refusal.reason)
+    return line
+
+
+def _void_notes(slip: Slip, asked: dict | None, refused: list[dict], refusal) -> list[str]:
+    notes = []
+    if asked:
+        notes.append(
+            _(
+                "A void is asked for: %(void)s, by %(name)s (%(capacity)s) at %(at)s, because: %(reason)s. "
+                "Nothing moves until it is signed by %(waits)s."
+            )
+            % {
+                "void": asked["number"],
+                "name": asked["asked_by"],
+                "capacity": asked["asked_as"],
+                "at": moment(asked["asked_at"]),
+                "reason": asked["reason"],
+                "waits": asked["waits_for"],
+            }
+        )
+    for line in refused:
+        notes.append(
+            _("%(void)s, asked for by %(name)s at %(at)s (%(reason)s), was refused by %(dric)s at %(when)s: %(why)s.")
+            % {
+                "void": line["number"],
+                "name": line["asked_by"],
+                "at": moment(line["asked_at"]),
+                "reason": line["reason"],
+                "dric": line["refused_by"],
+                "when": moment(line["refused_at"]),
+                "why": line["refused_reason"],
+            }
+        )
+    if refusal is not None:
+        notes.append(
+            _("Refused by %(name)s (DRIC) at %(at)s: %(reason)s. Nothing moved; %(slip)s stands as it was.")
+            % {
+                "name": refusal.person.name,
+                "at": moment(refusal.refused_at),
+                "reason": refusal.reason,
+                "slip": slip.voids.number if slip.voids_id else "",
+            }
+        )
+    return notes
 
 
 def count_lines(slip: Slip, denominations) -> list[dict]:

@@ -9,9 +9,9 @@ from django.conf import settings
 from django.db.models import Case, Count, Exists, F, IntegerField, OuterRef, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import override
+from django.utils.translation import override, pgettext_lazy
 
-from cage.models import Signature, Slip, SlipType
+from cage.models import Signature, Slip, SlipType, VoidRefusal
 from cage.money import dollars
 from cage.selectors.amounts import amount_of, cash_moved_subquery, chip_counts
 from cage.slip_types import SLIP_KINDS, Capacity
@@ -23,19 +23,25 @@ class State:
     IN_TRANSIT = "in_transit"
     WAITING = "waiting"
     VOIDED = "voided"
+    REFUSED = "refused"  # a void the DRIC refused: on file, it moved nothing
 
     LABELS = {
         COMPLETE: _("Complete"),
         IN_TRANSIT: _("In transit"),
         WAITING: _("Waiting for signature"),
         VOIDED: _("Voided"),
+        REFUSED: pgettext_lazy("slip state", "Refused"),
     }
     CHOICES = list(LABELS.items())
 
 
-def slip_state(slip: Slip, signed: set[str], *, voided: bool) -> str:
+def slip_state(slip: Slip, signed: set[str], *, voided: bool, refused: bool = False) -> str:
+    """A slip's state from its signatures; `voided`: a done void reverses it; `refused`: it is a
+    void the DRIC refused."""
     if voided:
         return State.VOIDED
+    if refused:
+        return State.REFUSED
     kind = SLIP_KINDS[slip.slip_type]
     if all(code in signed for code in kind.codes):
         return State.COMPLETE
@@ -58,7 +64,10 @@ def with_signature_counts(slips):
 
 
 def unsigned(slips):
-    return with_signature_counts(slips).filter(signed_count__lt=F("needed_count"), voided_by__isnull=True)
+    """The slips still waiting for someone: not refused voids (on file, waiting for nobody), nor
+    slips a void names (the void is what waits: they take no signature meanwhile)."""
+    waiting = with_signature_counts(slips).filter(signed_count__lt=F("needed_count"), refusal__isnull=True)
+    return waiting.free_of_voids()
 
 
 @dataclass
@@ -200,8 +209,26 @@ def to_sign_at_my_table(event, person: Person | None, roles: set[str], *, now=No
 def states_of(slips: list[Slip]) -> dict[int, str]:
     """{slip id: state} for slips fetched with their signatures prefetched."""
     ids = [s.pk for s in slips]
-    voided = set(Slip.objects.filter(voids_id__in=ids).values_list("voids_id", flat=True))
-    return {s.pk: slip_state(s, {x.capacity for x in s.signatures.all()}, voided=s.pk in voided) for s in slips}
+    # The voids among these slips or naming them, in one query: which are done, which refused.
+    voids = (
+        Slip.objects.filter(slip_type=SlipType.VOID)
+        .filter(Q(pk__in=ids) | Q(voids_id__in=ids))
+        .annotate(
+            done=Exists(Slip.objects.voids_done().filter(pk=OuterRef("pk"))),
+            refused=Exists(VoidRefusal.objects.filter(void=OuterRef("pk"))),
+        )
+        .values_list("pk", "voids_id", "done", "refused")
+    )
+    voided, refused = set(), set()
+    for pk, target, done, was_refused in voids:
+        if done:
+            voided.add(target)
+        if was_refused:
+            refused.add(pk)
+    return {
+        s.pk: slip_state(s, {x.capacity for x in s.signatures.all()}, voided=s.pk in voided, refused=s.pk in refused)
+        for s in slips
+    }
 
 
 def slip_subject(slip: Slip) -> str:
@@ -229,8 +256,12 @@ def slip_subject(slip: Slip) -> str:
 
 
 def chips_text(slip: Slip) -> str:
-    """ "40 × $5, 2 × $25": the chips a slip names, to check before signing."""
-    return ", ".join(chip_counts((slip.details or {}).get("chips")))
+    """ "40 × $5, 2 × $25": the chips a slip names, to check before signing; a void's are those of
+    the slip it voids (fetched with it)."""
+    chips = (slip.details or {}).get("chips")
+    if not chips and slip.slip_type == SlipType.VOID and slip.voids_id:
+        chips = (slip.voids.details or {}).get("chips")
+    return ", ".join(chip_counts(chips))
 
 
 # What "Find a slip" reads of a query: a slip number, a table code or a name is far shorter.

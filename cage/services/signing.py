@@ -12,9 +12,9 @@ from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
-from cage.models import Account, Signature, Slip, SlipPrint, SlipType
+from cage.models import Account, Signature, Slip, SlipPrint, SlipType, VoidRefusal
 from cage.slip_types import SLIP_KINDS
-from events.models import GameTable, GamingDay, Person
+from events.models import GameTable, GamingDay, Person, Role
 from events.rules import RuleViolation
 
 from .ledger import (
@@ -36,6 +36,7 @@ from .ledger import (
 )
 
 OPEN = (GamingDay.Status.OPEN,)
+VOID_RULE = gettext_lazy("void: no one alone")
 SETTLING = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
 
 
@@ -82,11 +83,7 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
     lock_day(slip.day, allowed=OPEN if moves_at_table else SETTLING)
     lock_slip(slip)  # two signatures of one slip: one after the other
     slip = Slip.objects.select_related("event", "table", "runner", "voids").get(pk=slip.pk)
-    if Slip.objects.filter(voids=slip).exists():
-        raise RuleViolation(
-            _("%(slip)s is voided; it takes no more signatures") % {"slip": slip.number},
-            gettext_lazy("void: both stay on file"),
-        )
+    check_takes_signatures(slip)
     signed = {s.capacity: s.person for s in slip.signatures.select_related("person")}
     if capacity in signed:
         raise RuleViolation(
@@ -130,14 +127,41 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
     return slip
 
 
+def check_takes_signatures(slip: Slip) -> None:
+    """A slip named by a void that is not refused takes no signature: once voided it is done with,
+    and while its void waits, a signature could move chips the void is about to put back. A refused
+    void takes none either: it stays on file as it was refused."""
+    if slip.slip_type == SlipType.VOID and hasattr(slip, "refusal"):
+        raise RuleViolation(
+            _("%(slip)s was refused by %(name)s; it takes no more signatures")
+            % {"slip": slip.number, "name": slip.refusal.person.name},
+            VOID_RULE,
+        )
+    void = slip.void_requests.filter(refusal__isnull=True).first()
+    if void is None:
+        return
+    if Slip.objects.voids_done().filter(pk=void.pk).exists():
+        raise RuleViolation(
+            _("%(slip)s is voided by %(void)s; it takes no more signatures")
+            % {"slip": slip.number, "void": void.number},
+            gettext_lazy("void: both stay on file"),
+        )
+    raise RuleViolation(
+        _("a void of %(slip)s is asked for (%(void)s); it takes no signature until the void is authorized or refused")
+        % {"slip": slip.number, "void": void.number},
+        VOID_RULE,
+    )
+
+
 def unfinished_custody(day: GamingDay, *, table: GameTable | None = None) -> list[Slip]:
     """Fills and credits of the day whose chips have not finished changing hands (not voided), and
     voids of a table's slips that have not yet been carried out: the table's count would miss them."""
     slips = Slip.objects.filter(day=day, slip_type__in=[SlipType.FILL, SlipType.CREDIT, SlipType.VOID])
-    slips = slips.exclude(slip_type=SlipType.VOID, table__isnull=True)
+    slips = slips.exclude(slip_type=SlipType.VOID, table__isnull=True).exclude(refusal__isnull=False)
     if table is not None:
         slips = slips.filter(table=table)
-    types = dict(slips.exclude(voided_by__isnull=False).values_list("pk", "slip_type"))
+    # A fill named by a void asked for is the void's to finish: the void is listed, not the fill.
+    types = dict(slips.free_of_voids().values_list("pk", "slip_type"))
     # The capacities signed as plain pairs: a table's close reads every fill and credit of its day,
     # and a Signature instance for each was most of an imported close's time.
     signed: dict[int, set[str]] = defaultdict(set)
@@ -147,13 +171,28 @@ def unfinished_custody(day: GamingDay, *, table: GameTable | None = None) -> lis
     return list(Slip.objects.filter(pk__in=unfinished)) if unfinished else []
 
 
+def dric_capacities(slip: Slip, person: Person, signed: set[str]) -> list:
+    """The capacities of `slip` still to sign that are the DRIC's and may be signed now: her
+    witness (T&C 2: witness and authorize all cage transactions in a timely manner), and her
+    authorization that a void or a deposit waits for before it moves anything."""
+    kind = SLIP_KINDS[slip.slip_type]
+    done = kind.steps_done(signed)
+    return [
+        c
+        for c in kind.capacities
+        if c.code not in signed
+        and person.role_codes() & set(c.roles)
+        and Role.DRIC in c.roles
+        and (c.witness or c.step <= done + 1)
+    ]
+
+
 @transaction.atomic
 def approve(*, slip: Slip, person: Person) -> Slip:
-    """The DRIC's one action from her queue: she signs every witness capacity of the slip that is hers
-    (T&C 2: witness and authorize all cage transactions in a timely manner)."""
-    kind = SLIP_KINDS[slip.slip_type]
+    """The DRIC's one action from her queue: she signs every capacity of the slip that is hers:
+    her witness, or the authorization a void waits for (the reversal is posted then)."""
     signed = set(slip.signatures.values_list("capacity", flat=True))
-    hers = [c for c in kind.capacities if c.witness and c.code not in signed and person.role_codes() & set(c.roles)]
+    hers = dric_capacities(slip, person, signed)
     if not hers:
         raise RuleViolation(
             _("%(slip)s waits for no witness signature of yours: the DRIC witnesses and authorizes cage transactions")
@@ -173,6 +212,52 @@ def approve(*, slip: Slip, person: Person) -> Slip:
         new={"signed": {cap.code: person.name for cap in hers}},
     )
     return slip
+
+
+@transaction.atomic
+def void_refuse(*, void: Slip, person: Person, reason: str, at: datetime.datetime | None = None) -> VoidRefusal:
+    """The DRIC refuses a void asked for: nothing moves, the void keeps its serial and stays on
+    file as refused, and the slip it named stands untouched (T&C 2: she witnesses and authorizes
+    every cage transaction; a wrong pick is refused, not authorized and patched)."""
+    if void.slip_type != SlipType.VOID:
+        raise RuleViolation(
+            _("%(slip)s is no void; only a void asked for is refused") % {"slip": void.number}, VOID_RULE
+        )
+    lock_day(void.day, allowed=SETTLING)
+    lock_slip(void)
+    void = Slip.objects.select_related("event", "voids").get(pk=void.pk)
+    if Role.DRIC not in person.role_codes() or person.event_id != void.event_id:
+        raise RuleViolation(
+            _("only the DRIC refuses a void: %(name)s is not the DRIC of this event") % {"name": person.name}, "T&C 2"
+        )
+    if person.registration != Person.Registration.GOOD:
+        raise RuleViolation(
+            _("%(name)s's registration is %(registration)s; they may not take part")
+            % {"name": person.name, "registration": person.get_registration_display().lower()},
+            "T&C 2.3",
+        )
+    if VoidRefusal.objects.filter(void=void).exists():
+        raise RuleViolation(_("%(void)s is already refused") % {"void": void.number}, VOID_RULE)
+    if Slip.objects.voids_done().filter(pk=void.pk).exists():
+        raise RuleViolation(
+            _("%(void)s is authorized and its reversal posted; a done void is not refused") % {"void": void.number},
+            VOID_RULE,
+        )
+    reason = str(reason or "").strip()
+    if not reason:
+        raise RuleViolation(_("refusing a void needs a reason"), VOID_RULE, field="reason")
+    at = check_in_order(void.event, at)
+    refusal = VoidRefusal.objects.create(void=void, person=person, reason=reason, refused_at=at)
+    audit.record(
+        "void_refused",
+        N_("%(name)s refused %(void)s of %(slip)s: %(reason)s"),
+        {"name": person.name, "void": str(void.number), "slip": str(void.voids.number), "reason": reason},
+        event=void.event,
+        slip=void,
+        about=person,
+        new={"refused_by": person.name, "reason": reason},
+    )
+    return refusal
 
 
 def slip_printed(*, slip: Slip, user, for_reading: bool = False) -> SlipPrint:

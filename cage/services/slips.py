@@ -756,9 +756,12 @@ def count(
 
 @atomic_slip
 def void(*, day, target: Slip, reason: str, signed, **meta) -> Slip:
-    """Reverse a slip of the same day. Both stay on file; the void keeps its own number. The
-    reversal is made when the cashier who takes the chips or cash back signs (requested by); a void
-    the DRIC asks for from her queue waits for that signature."""
+    """Reverse a slip of the same day. Both stay on file; the void keeps its own number.
+
+    No one alone voids a slip (T&C 2: the DRIC witnesses and authorizes every cage transaction):
+    the reversal is posted once both have signed, the cashier who takes the chips or cash back
+    (requested by) and the DRIC (authorized by). A void asked for by one of them moves nothing and
+    waits for the other; the DRIC may refuse it (void_refuse). A records file signs both at once."""
     day = lock_day(day, allowed=SETTLING)
     if target.slip_type not in VOIDABLE:
         raise RuleViolation(
@@ -772,8 +775,17 @@ def void(*, day, target: Slip, reason: str, signed, **meta) -> Slip:
             VOID,
         )
     lock_slip(target)  # two voids of one slip: the second finds the first
-    if Slip.objects.filter(voids=target).exists():
-        raise RuleViolation(_("%(slip)s is already voided") % {"slip": target.number}, VOID)
+    earlier = target.void_requests.filter(refusal__isnull=True).first()
+    if earlier is not None:
+        if Slip.objects.voids_done().filter(pk=earlier.pk).exists():
+            raise RuleViolation(
+                _("%(slip)s is already voided by %(void)s") % {"slip": target.number, "void": earlier.number}, VOID
+            )
+        raise RuleViolation(
+            _("a void of %(slip)s is already asked for: %(void)s, waiting for its signatures")
+            % {"slip": target.number, "void": earlier.number},
+            VOID,
+        )
     if not reason.strip():
         raise RuleViolation(_("a void needs a reason"), VOID)
     if target.slip_type in (SlipType.FILL, SlipType.CREDIT):

@@ -288,15 +288,23 @@ def credit(floor, r):
 
 
 def void(floor, r):
-    """Cora asks for the void with the reason; the DRIC authorizes it from her queue."""
+    """Cora asks for the void with the reason, after the form has shown her the slip in full;
+    nothing moves until the DRIC authorizes it from her queue."""
     cora = floor("cora")
     open_form(cora, "void")
     target = floor.slips[r["void"]]
     option = cora.locator("select[name=target] option", has_text=f"{target} at ")
     cora.select_option("select[name=target]", value=option.get_attribute("value"))
     cora.fill("textarea[name=reason]", r["reason"])
+    cora.click("#slip-form button[type=submit]")
+    cora.wait_for_selector("#void-preview")
+    assert f"The slip to void: {target}" in cora.inner_text("#void-preview")
     slip = record_slip(cora, r)
-    the_dric_approves_her_queue(floor)
+    ann = floor("ann")
+    ann.goto(f"/cage/{SLUG}/queue/")
+    row = ann.locator("#queue tr", has=ann.locator(f"a:text-is('{slip}')"))
+    row.locator("button:text-is('Authorize')").click()
+    ann.wait_for_selector(f".messages >> text={slip} authorized: {target} is voided and its reversal posted.")
     return slip
 
 

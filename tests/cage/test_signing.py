@@ -146,7 +146,7 @@ def test_a_fill_in_transit_voided_brings_the_chips_back_from_the_runner(cast):
     )
     assert held(cast, Account.Kind.RUNNER, person=cast.runner) == {}
     assert held(cast, Account.Kind.CHIP_BANK)["5"] == 200000 - 40000
-    with pytest.raises(RuleViolation, match="Fill 1 is voided; it takes no more signatures"):
+    with pytest.raises(RuleViolation, match="Fill 1 is voided by Void 1; it takes no more signatures"):
         services.sign(slip=slip, capacity="received_by", person=cast.dealer)
     assert pending_slips(cast.event) == []
 

@@ -202,6 +202,8 @@ HAPPY = {
         lambda c: {
             "target": Slip.objects.get(slip_type="sale").pk,
             "reason": "wrong chips",
+            # The sale as the form showed it in full, confirmed (tests/cage/test_void_request.py).
+            "confirm_target": str(Slip.objects.get(slip_type="sale").pk),
             **signed_by(c, requested_by="chip_cashier"),
         },
     ),
