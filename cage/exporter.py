@@ -182,7 +182,7 @@ def _record(slip: Slip, signatures: list[Signature], cash_moved: int, refs: dict
     later = {s.capacity: _local(s.signed_at) for s in signatures if s.signed_at != slip.at}
     if later:
         record["signed_at"] = later
-    if any(code not in record["signed"] for code in kind.codes):
+    if any(code not in record["signed"] for code in kind.required(details)):
         record["pending"] = True
     refusal = getattr(slip, "refusal", None) if slip.slip_type == "void" else None
     if refusal is not None:

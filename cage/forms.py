@@ -45,7 +45,7 @@ from cage.slip_types import (
 )
 from cage.variances import VARIANCE_REASONS
 from events.form_input import CheckedInput
-from events.models import GamingDay, Person, Role
+from events.models import DESIGNATED, GamingDay, Person, Role
 from events.roster import rostered
 from events.rules import RuleViolation, cite
 from events.services import pin_verify
@@ -221,7 +221,10 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
             self.recounts = recounts_after_payout(day)
             # In the order of the event's people, as a records file lists them: the order of the
             # shares and of ties in the split (T&C 2.6).
-            self.dealers = list(people_with(event, [Role.DEALER]).order_by("pk"))
+            # Only dealers share the tips, never a designated person (T&C 2.5, 2.6).
+            self.dealers = list(
+                people_with(event, [Role.DEALER]).exclude(assignments__role__in=DESIGNATED).order_by("pk")
+            )
             # The hours are the roster's: each dealer's shifts of the day, filled in.
             on_roster = rostered(day, Role.DEALER)
             for p in self.dealers:

@@ -8,7 +8,7 @@ do not cover.
 
 from collections import defaultdict
 
-from django.db.models import Max, Min, Sum
+from django.db.models import BooleanField, ExpressionWrapper, Max, Min, Q, Sum
 from django.utils.translation import gettext as _
 
 from cage.models import Account, Posting, Signature, Slip, SlipType
@@ -109,9 +109,9 @@ def slip_breaks(events: list[Event]) -> list[str]:
     """
     slips = {
         s["id"]: s
-        for s in Slip.objects.filter(event__in=events).values(
-            "id", "slip_type", "serial", "event_id", "event__slug", "day__status", "day__date"
-        )
+        for s in Slip.objects.filter(event__in=events)
+        .annotate(waived=ExpressionWrapper(Q(details__has_key="waived"), output_field=BooleanField()))
+        .values("id", "slip_type", "serial", "event_id", "event__slug", "day__status", "day__date", "waived")
     }
     if not slips:
         return []
@@ -175,7 +175,8 @@ def slip_breaks(events: list[Event]) -> list[str]:
     voided |= set(Slip.objects.filter(event__in=events, refusal__isnull=False).values_list("pk", flat=True))
     for slip_id, slip in slips.items():
         kind = SLIP_KINDS[slip["slip_type"]]
-        done = kind.steps_done(signed[slip_id])
+        waived = set(kind.file_optional) if slip["waived"] else set()
+        done = kind.steps_done(signed[slip_id] | waived)
         where = {"event": slip["event__slug"], "slip": slip_number(slip)}
         if kind.steps and done == 0 and slip_id in posted:
             breaks.append(
@@ -186,7 +187,7 @@ def slip_breaks(events: list[Event]) -> list[str]:
             breaks.append(_("%(event)s: %(slip)s is in transit, but its runner holds none of its chips") % where)
         if kind.two_step and done == kind.steps and slip_id in with_runner:
             breaks.append(_("%(event)s: %(slip)s is complete, but leaves chips with its runner") % where)
-        missing = [c for c in kind.capacities if c.code not in signed[slip_id]]
+        missing = [c for c in kind.capacities if c.code not in signed[slip_id] | waived]
         if slip["day__status"] == GamingDay.Status.CLOSED and missing and slip_id not in voided:
             breaks.append(
                 _("%(event)s: %(slip)s of the closed day %(date)s still lacks %(capacities)s")

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from cage.models import SlipType
+from cage.models import Account, SlipType
 from events.models import GamingDay, Role
 
 WITNESS = None  # the step of a witness capacity: it signs whenever, and moves nothing
@@ -32,6 +32,9 @@ class Capacity:
     code: str  # the records format's name: "issued_by"
     roles: tuple[str, ...]
     step: int | None = 1  # 1 or 2 for custody; WITNESS for the DRIC's witness and authorization
+    # A capacity the product asks for that cage-records/1 does not have: a records file may leave
+    # it out, and its record then stands on the format's own signatures (docs/cage-records-extensions.md).
+    file_optional: bool = False
 
     @property
     def label(self):
@@ -107,6 +110,10 @@ class SlipKind:
     floor_only: bool = False
     # Where a live slip's chips count in the day's figures (reports.figures).
     report_total: str | None = None
+    # A slip between two of the event's fixed places: (from, to), account kinds. What its one step
+    # moves is its chips or its cash (details), posted when its last custody signer signs, whether
+    # as it is written or later (cage.services.signing.step_legs).
+    moves: tuple[str, str] | None = None
     help: str = field(default="", compare=False)
 
     # The declarations never change: what every slip written asks of them is worked out once.
@@ -135,6 +142,16 @@ class SlipKind:
     def step_capacities(self, step: int) -> list[Capacity]:
         return list(self._by_step.get(step, ()))
 
+    @functools.cached_property
+    def file_optional(self) -> tuple[str, ...]:
+        return tuple(c.code for c in self.capacities if c.file_optional)
+
+    def required(self, details: dict | None) -> list[str]:
+        """The capacities a slip of this kind waits for: all of them, but those a records file left
+        out where the format has no such capacity (details["waived"])."""
+        waived = (details or {}).get("waived") or ()
+        return [code for code in self.codes if code not in waived]
+
     def steps_done(self, signed) -> int:
         """How many custody steps are complete, in order, given the capacities signed so far."""
         done = 0
@@ -150,8 +167,8 @@ def _kind(slip_type, label, capacities, fields, service, **options) -> SlipKind:
     return SlipKind(slip_type, label, tuple(capacities), frozenset(fields), service, **options)
 
 
-def C(code, *roles, step=1):  # noqa: N802 - reads as a table below
-    return Capacity(code, roles, step)
+def C(code, *roles, step=1, file_optional=False):  # noqa: N802 - reads as a table below
+    return Capacity(code, roles, step, file_optional)
 
 
 def W(code, *roles):  # noqa: N802
@@ -168,6 +185,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             {CHIPS},
             "chips_received",
             cash_required=False,
+            moves=(Account.Kind.SUPPLIER, Account.Kind.CHIP_BANK),
         ),
         _kind(
             SlipType.CHIPS_RETURNED,
@@ -176,6 +194,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             {CHIPS},
             "chips_returned",
             cash_required=False,
+            moves=(Account.Kind.CHIP_BANK, Account.Kind.SUPPLIER),
         ),
         _kind(
             SlipType.FLOAT_IN,
@@ -184,14 +203,19 @@ SLIP_KINDS: dict[str, SlipKind] = {
             {CASH},
             "float_in",
             chips_required=False,
+            moves=(Account.Kind.TRUST, Account.Kind.BANK_CASH),
         ),
         _kind(
             SlipType.DEPOSIT,
             pgettext_lazy("slip", "Deposit"),
-            [C("deposited_by", GC), W("witnessed_by", DRIC)],
+            # Money out of the cage to the trust account takes two: it moves once the General
+            # Cashier who deposits it and the DRIC who witnesses it have both signed (T&C 2).
+            [C("deposited_by", GC), C("witnessed_by", DRIC)],
             {CASH},
             "deposit",
             chips_required=False,
+            deferred=True,
+            moves=(Account.Kind.BANK_CASH, Account.Kind.TRUST),
         ),
         _kind(
             SlipType.TABLE_ISSUE,
@@ -354,10 +378,14 @@ SLIP_KINDS: dict[str, SlipKind] = {
         _kind(
             SlipType.EXPENSE,
             pgettext_lazy("slip", "Expense"),
-            [C("approved_by", DRIC)],
+            # Prepared by the General Cashier, approved by the DRIC: never one signature (T&C 2). The
+            # records format's expense has the DRIC's approval only; a file may add the preparer.
+            [C("prepared_by", GC, file_optional=True), C("approved_by", DRIC)],
             {EXPENSE, CASH},
             "expense",
             chips_required=False,
+            deferred=True,
+            moves=(Account.Kind.TRUST, Account.Kind.EXPENSES),
         ),
         _kind(
             SlipType.CLOSE_DAY,

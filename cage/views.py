@@ -38,6 +38,7 @@ from cage.selectors.counts import (
     runners_to_count,
     standing_counts,
 )
+from cage.selectors.four_eyes import given_to_acknowledge, is_designated, logins_to_confirm
 from cage.selectors.inventory import inventory, table_states
 from cage.selectors.offered import kinds_offered
 from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
@@ -60,9 +61,10 @@ from cage.selectors.slips import (
 )
 from cage.services.ledger import DuplicateRequest, account_label
 from cage.slip_types import SLIP_KINDS, VOIDABLE, day_states
+from events import services as event_services
 from events.access import READ_ALL, RoleRefused, event_access
 from events.form_input import CheckedInput
-from events.models import GamingDay, Role
+from events.models import Appointment, GamingDay, Role
 from events.rules import RuleViolation
 from reports.daily import day_figures
 
@@ -572,6 +574,10 @@ def queue(request, slug):
             "sign_offs": [(slip, check_text(closer_check_of(slip))) for slip in waiting_sign_off(access.event)],
             # The day's close, prepared and waiting for a signature (cage.services.close).
             "close_progress": close_waiting(current_day(access.event)),
+            # Four eyes (T&C 2): logins to confirm, roles and logins given today to acknowledge.
+            "logins_to_confirm": logins_to_confirm(access.event),
+            "given": given_to_acknowledge(access.event),
+            "second_person": is_designated(access.person),
         },
     )
 
@@ -602,6 +608,41 @@ def queue_approve(request, slug, pk):
             )
         else:
             messages.success(request, _("%(slip)s approved.") % {"slip": slip.number})
+    return redirect("cage:queue", slug)
+
+
+def login_confirm(request, slug, pk):
+    """A designated person confirms, from their own session, the setup code of another designated
+    person's login: only then does it work (T&C 2: no one alone)."""
+    access = event_access(request, slug)
+    person = get_object_or_404(access.event.people, pk=pk)
+    try:
+        event_services.login_confirm(person=person, by=access.person)
+    except RuleViolation as exc:
+        messages.error(request, exc.text)
+    else:
+        messages.success(
+            request,
+            _("%(name)s's setup code is confirmed: it now works, once, for %(name)s.") % {"name": person.name},
+        )
+    return redirect("cage:queue", slug)
+
+
+def appointment_acknowledge(request, slug, pk):
+    """A second designated person acknowledges a role or login given during the day, and the slips
+    its holder signed that day."""
+    access = event_access(request, slug)
+    appointment = get_object_or_404(Appointment, person__event=access.event, pk=pk)
+    try:
+        event_services.appointment_acknowledge(appointment=appointment, by=access.person)
+    except RuleViolation as exc:
+        messages.error(request, exc.text)
+    else:
+        messages.success(
+            request,
+            _("Acknowledged: %(name)s was given %(given)s.")
+            % {"name": appointment.person.name, "given": event_services.appointment_text(appointment)},
+        )
     return redirect("cage:queue", slug)
 
 

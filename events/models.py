@@ -358,9 +358,49 @@ class LoginSetup(models.Model):
     made_at = models.DateTimeField()
     expires_at = models.DateTimeField()
     used_at = models.DateTimeField(null=True, blank=True)
+    # Four eyes on a designated person's login once the event has opened: the code works only after
+    # a designated person of the event other than its owner confirms it from their own session.
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    confirm_needed = models.BooleanField(default=False)
+    confirmed_by = models.ForeignKey(Person, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    confirmed_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self):
         return f"setup code of {self.user}"
+
+    @property
+    def waits_for_confirmation(self) -> bool:
+        return self.confirm_needed and self.confirmed_by_id is None
+
+
+class Appointment(models.Model):
+    """A role or a login given to someone while a gaming day is open (events.services): flagged on the
+    DRIC's queue and the close page, with every slip the person signs that day, until a second
+    designated person acknowledges it (T&C 2: no one alone; whoever gives roles and logins could
+    otherwise add a signer of their own in the middle of a day)."""
+
+    class Given(models.TextChoices):
+        ROLE = "role", _("Role")
+        LOGIN = "login", _("Login")
+
+    day = models.ForeignKey(GamingDay, on_delete=models.CASCADE, related_name="appointments")
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="appointments")
+    given = models.CharField(max_length=8, choices=Given.choices)
+    role = models.CharField(max_length=20, choices=Role.choices, blank=True)
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    made_at = models.DateTimeField()
+    acknowledged_by = models.ForeignKey(Person, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    acknowledged_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["made_at", "id"]
+        verbose_name = _("role or login given during a gaming day")
+        verbose_name_plural = _("roles and logins given during a gaming day")
+
+    def __str__(self):
+        return f"{self.person} {self.given} {self.role} {self.day}"
 
 
 class LanguagePreference(models.Model):

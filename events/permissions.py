@@ -161,6 +161,10 @@ MATRIX: dict[str, Entry] = {
     "cage:queue_approve": page("POST", write={Role.DRIC}),
     "cage:queue_void": page("POST", write={Role.DRIC}),
     "cage:queue_refuse": page("POST", write={Role.DRIC}),
+    # Four eyes: a second designated person confirms a login's setup code, or acknowledges a role or
+    # login given during the day (events.services.login_confirm, appointment_acknowledge).
+    "cage:login_confirm": page("POST", write=CAGE_WRITE),
+    "cage:appointment_acknowledge": page("POST", write=CAGE_WRITE),
     # An opener that differs from its table's last closer (DESIGN: gaming day; T&C 2).
     "cage:opener_sign_off": page("POST", write={Role.DRIC}),
     "cage:day_close": page("GET POST", read=READERS, write=CAGE_WRITE),

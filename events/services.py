@@ -28,11 +28,13 @@ from cage.money import face
 
 from . import game_rules, games, lockout, wheel_layouts
 from .compliance import ADULT_AGE, describe_gap, roster_gaps, underage
+from .designation import check_not_administrator, check_one_hat
 from .game_text import refusal_message, section_lazy
 from .games import wheel_of_fortune
 from .local import clock, moment, zone_name
 from .models import (
     DESIGNATED,
+    Appointment,
     Assignment,
     ChipDenomination,
     Event,
@@ -487,6 +489,8 @@ def person_add(
         )
     if event.people.filter(code=code).exists():
         raise RuleViolation(_("Person id %(code)s is taken") % {"code": repr(code)}, ONE_ID_PER_PERSON, field="code")
+    if user is not None:
+        check_not_administrator(person, user)
     person.full_clean()
     person.save()
     record(
@@ -565,6 +569,8 @@ def role_assign(*, person: Person, role: str, by) -> Assignment:
             "T&C 2, 2.1",
             field="role",
         )
+    check_not_administrator(person, field="role")
+    check_one_hat(person, role, held)
     if role in DESIGNATED:
         if person.supplier_associated:
             raise RuleViolation(
@@ -601,7 +607,107 @@ def role_assign(*, person: Person, role: str, by) -> Assignment:
         old={"roles": sorted(held)},
         new={"roles": sorted(held | {role})},
     )
+    if role in DESIGNATED and person.user_id and by is not None and confirm_needed(person):
+        _login_for_confirmation(person)
+    _appointed(person, Appointment.Given.ROLE, by, role=role)
     return assignment
+
+
+def _login_for_confirmation(person: Person) -> None:
+    """A person made a designated person once the event has opened, who has a login already: its
+    code (or whoever held it) may have set it up, so its setup code waits for another designated
+    person's confirmation, and a login already set up is set up afresh with a new code."""
+    user = person.user
+    if not user.has_usable_password():
+        LoginSetup.objects.filter(user=user, used_at__isnull=True).update(person=person, confirm_needed=True)
+        return
+    user.set_unusable_password()
+    user.save(update_fields=["password"])
+    SigningPin.objects.filter(user=user).delete()
+    LoginSetup.objects.filter(user=user).delete()
+    record(
+        "setup_code_reissued",
+        N_("%(name)s's login %(username)s cleared: a designated person's login is set up afresh"),
+        {"name": person.name, "username": user.get_username()},
+        event=person.event_id,
+        about=person,
+        old={"password_set": True},
+        new={"password_set": False, "signing_pin_set": False},
+    )
+
+
+def current_open_day(event: Event) -> GamingDay | None:
+    """The gaming day under way (open, or reconciling after the floor closed), if any."""
+    return event.days.filter(status__in=(GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)).first()
+
+
+def _appointed(person: Person, given: str, by, *, role: str = "") -> Appointment | None:
+    """A role or login given from a page while a gaming day is under way: flagged for a second
+    designated person. Not from the command line (`by` None), whose operator holds the database."""
+    if by is None:
+        return None
+    day = current_open_day(person.event)
+    if day is None:
+        return None
+    return Appointment.objects.create(
+        day=day,
+        person=person,
+        given=given,
+        role=role,
+        made_by=by if by.is_authenticated else None,
+        made_at=timezone.now(),
+    )
+
+
+def _second_designated_person(by: Person, person: Person, *, what: str) -> None:
+    """`by` is a designated person of `person`'s event in good standing, and not `person`."""
+    if by is None or by.event_id != person.event_id or not by.role_codes() & set(DESIGNATED):
+        raise RuleViolation(
+            _("only a designated person of the event (DRIC, General Cashier, Chip Cashier) %(what)s") % {"what": what},
+            "T&C 2",
+        )
+    if by.registration != Person.Registration.GOOD:
+        raise RuleViolation(
+            _("%(name)s's registration is %(registration)s; they may not take part")
+            % {"name": by.name, "registration": by.get_registration_display().lower()},
+            "T&C 2.3",
+        )
+    if by.pk == person.pk:
+        raise RuleViolation(
+            _("%(name)s cannot confirm or acknowledge their own login or role: a second designated person does")
+            % {"name": by.name},
+            "T&C 2",
+        )
+
+
+def appointment_acknowledge(*, appointment: Appointment, by: Person) -> Appointment:
+    """A second designated person acknowledges a role or login given during the day, and the slips
+    its holder signed: the flag on the queue and the close page is lifted."""
+    with transaction.atomic():
+        appointment = Appointment.objects.select_for_update().select_related("person", "day").get(pk=appointment.pk)
+        _second_designated_person(by, appointment.person, what=_("acknowledges a role or login given during the day"))
+        if appointment.acknowledged_by_id is not None:
+            raise RuleViolation(
+                _("this is already acknowledged by %(name)s") % {"name": appointment.acknowledged_by.name}, "T&C 2"
+            )
+        appointment.acknowledged_by = by
+        appointment.acknowledged_at = timezone.now()
+        appointment.save(update_fields=["acknowledged_by", "acknowledged_at"])
+        record(
+            "appointment_acknowledged",
+            N_("%(by)s acknowledged what %(name)s was given during the day (%(given)s)"),
+            {"by": by.name, "name": appointment.person.name, "given": appointment_text(appointment)},
+            event=appointment.person.event_id,
+            about=appointment.person,
+            new={"given": appointment.given, "role": appointment.role, "acknowledged_by": by.name},
+        )
+        return appointment
+
+
+def appointment_text(appointment: Appointment) -> str:
+    if appointment.given == Appointment.Given.ROLE:
+        return str(_("the role of %(role)s") % {"role": Role(appointment.role).label})
+    return str(_("a login"))
 
 
 # Logins. A login made for someone else (login_create) has no usable password: it comes with a
@@ -634,7 +740,7 @@ def _canonical_code(code: str) -> str:
     return re.sub(r"[\s-]", "", str(code)).upper()
 
 
-def _setup_code_make(user, by) -> SetupCode:
+def _setup_code_make(user, by, *, person: Person | None = None) -> SetupCode:
     groups = (
         "".join(secrets.choice(SETUP_CODE_ALPHABET) for _ in range(SETUP_CODE_GROUP_LENGTH))
         for _ in range(SETUP_CODE_GROUPS)
@@ -650,9 +756,52 @@ def _setup_code_make(user, by) -> SetupCode:
             "made_at": now,
             "expires_at": expires_at,
             "used_at": None,
+            "person": person,
+            # The command line (by None: load_demo, an import) is not held to it: its operator holds
+            # the database itself, which four eyes on a page cannot guard.
+            "confirm_needed": by is not None and confirm_needed(person),
+            "confirmed_by": None,
+            "confirmed_at": None,
         },
     )
     return SetupCode(user=user, code=code, expires_at=expires_at)
+
+
+def confirm_needed(person: Person | None) -> bool:
+    """Four eyes on logins: once the event's first gaming day has opened, a setup code that lets
+    someone set the password of a designated person works only after another designated person of
+    the event confirms it. Before, the administrator sets the event up alone."""
+    return person is not None and bool(person.role_codes() & set(DESIGNATED)) and event_has_opened(person.event)
+
+
+@transaction.atomic
+def login_confirm(*, person: Person, by: Person) -> LoginSetup:
+    """A designated person of the event, other than its owner, confirms from their own session the
+    setup code made for a designated person's login: only then does it work."""
+    setup = LoginSetup.objects.select_for_update().filter(user_id=person.user_id).first()
+    _second_designated_person(by, person, what=_("confirms a designated person's setup code"))
+    if setup is None or setup.used_at is not None or not setup.confirm_needed:
+        raise RuleViolation(
+            _("%(name)s has no setup code waiting for a confirmation") % {"name": person.name}, LOGIN_RULE
+        )
+    if setup.confirmed_by_id is not None:
+        raise RuleViolation(
+            _("%(name)s's setup code is already confirmed by %(by)s")
+            % {"name": person.name, "by": setup.confirmed_by.name},
+            LOGIN_RULE,
+        )
+    setup.confirmed_by = by
+    setup.confirmed_at = timezone.now()
+    setup.save(update_fields=["confirmed_by", "confirmed_at"])
+    record(
+        "login_confirmed",
+        N_("%(by)s confirmed the setup code of %(name)s's login %(username)s"),
+        {"by": by.name, "name": person.name, "username": person.user.get_username()},
+        event=person.event_id,
+        about=person,
+        new={"confirmed_by": by.name},
+    )
+    return setup
 
 
 def _username_refusal(username: str) -> str | None:
@@ -717,7 +866,8 @@ def login_create(*, person: Person, username: str, by) -> SetupCode:
         about=person,
         new={"login": username},
     )
-    return _setup_code_make(user, by)
+    _appointed(person, Appointment.Given.LOGIN, by)
+    return _setup_code_make(user, by, person=person)
 
 
 def login_link(*, person: Person, username: str, by):
@@ -739,6 +889,17 @@ def login_link(*, person: Person, username: str, by):
         )
     if person.user_id is not None:
         raise RuleViolation(_("%(name)s already has a login") % {"name": person.name}, LOGIN_RULE, field="username")
+    check_not_administrator(person, user, field="username")
+    if by is not None and confirm_needed(person):
+        raise RuleViolation(
+            _(
+                "%(name)s is a designated person and the event has opened: their login is a new one, whose "
+                "setup code another designated person confirms, never an existing login linked"
+            )
+            % {"name": person.name},
+            "T&C 2",
+            field="username",
+        )
     holder = Person.objects.filter(event=person.event, user=user).first()
     if holder is not None:
         raise RuleViolation(
@@ -758,6 +919,7 @@ def login_link(*, person: Person, username: str, by):
         old={"login": before},
         new={"login": username, "existing_login": existing},
     )
+    _appointed(person, Appointment.Given.LOGIN, by)
     return user
 
 
@@ -796,7 +958,8 @@ def login_setup_reissue(*, person: Person, by) -> SetupCode:
         old={"password_set": had_password, "signing_pin_set": had_pin},
         new={"password_set": False, "signing_pin_set": False},
     )
-    return _setup_code_make(user, by)
+    _appointed(person, Appointment.Given.LOGIN, by)
+    return _setup_code_make(user, by, person=person)
 
 
 def login_pending(user) -> bool:
@@ -833,6 +996,16 @@ def login_setup_complete(*, request, username: str, code: str, password: str, pi
         raise RuleViolation(
             _("this setup code was used already; log in with your password, or ask for a new code"),
             LOGIN_RULE,
+            field="code",
+        )
+    if setup.waits_for_confirmation:
+        # The right code, not yet confirmed: no failed try, and the code still works once confirmed.
+        raise RuleViolation(
+            _(
+                "this setup code works once a designated person of the event other than you confirms it: ask "
+                "the DRIC, the General Cashier or the Chip Cashier to confirm it on their queue, then try again"
+            ),
+            "T&C 2",
             field="code",
         )
     if setup.expires_at <= timezone.now():
@@ -980,6 +1153,7 @@ def shift_add(
             ROSTER,
             field="role",
         )
+    check_one_hat(person, role, person.role_codes() - {role}, field="role")
     if ends_at <= starts_at:
         raise RuleViolation(_("A shift must end after it starts"), ROSTER, field="ends_at")
     shift = Shift(day=day, person=person, role=role, starts_at=starts_at, ends_at=ends_at)

@@ -26,7 +26,7 @@ from .forms import (
     TableForm,
 )
 from .local import long_day
-from .models import GamingDay, Person, SigningPin
+from .models import GamingDay, LoginSetup, Person, SigningPin
 from .rules import RuleViolation
 
 
@@ -300,6 +300,10 @@ def setup_code_new(request, slug, code):
             "person": person,
             "setup": held,
             "set_up": person.user is not None and not services.login_pending(person.user),
+            # Four eyes once the event has opened: the code works after a second designated person confirms it.
+            "to_confirm": LoginSetup.objects.filter(user_id=person.user_id, confirm_needed=True, confirmed_by=None)
+            .exclude(user_id=None)
+            .exists(),
         },
     )
     # Never kept by the browser or a proxy: the code must not come back from a cache either.

@@ -207,9 +207,14 @@ def _load(day: GamingDay) -> _Loaded:
         .annotate(cash_moved=cash_moved_subquery())
         .order_by("at", "id")
     )
-    # Only a done void stands against its slip: one asked for moves nothing, one refused never will.
-    done = set(Slip.objects.voids_done().filter(day=day).values_list("pk", flat=True))
-    voided = {s.voids_id: s for s in slips if s.pk in done}
+    # Only a done void stands against its slip (every signature in, read from the slips' own): one
+    # asked for moves nothing, one refused never will.
+    void = SLIP_KINDS[SlipType.VOID]
+    voided = {
+        s.voids_id: s
+        for s in slips
+        if s.slip_type == SlipType.VOID and set(void.codes) <= {sig.capacity for sig in s.signatures.all()}
+    }
     names = dict(event.people.values_list("code", "name"))
     return _Loaded(day, figures, slips, voided, values, names)
 

@@ -20,6 +20,7 @@ from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Space
 from cage.local import moment
 from cage.models import Slip, SlipType
 from cage.money import cents_str, dollars, hours_text
+from cage.selectors.slips import signed_in_full
 from events import csv_safe
 from events.models import Event, Role, game_name
 from events.rules import cite
@@ -44,7 +45,8 @@ TOTAL_LABELS = {
 
 def expense_lines(event: Event) -> list[dict]:
     """The expenses behind the total, for the report's schedule (voided ones count for nothing)."""
-    slips = Slip.objects.filter(event=event, slip_type=SlipType.EXPENSE).standing().select_related("day")
+    # Approved ones only: an expense prepared and waiting for the DRIC has paid nothing yet.
+    slips = signed_in_full(Slip.objects.filter(event=event, slip_type=SlipType.EXPENSE)).select_related("day")
     return [
         {
             "date": slip.day.date.isoformat(),
@@ -159,8 +161,7 @@ def _money(text: str) -> str:
 
 def _expense_rows(event: Event) -> list[dict]:
     slips = (
-        Slip.objects.filter(event=event, slip_type=SlipType.EXPENSE)
-        .standing()
+        signed_in_full(Slip.objects.filter(event=event, slip_type=SlipType.EXPENSE))
         .select_related("day")
         .order_by("at", "id")
     )

@@ -9,9 +9,12 @@ from collections import defaultdict
 from decimal import Decimal
 from typing import NamedTuple
 
+from django.db.models import BooleanField, ExpressionWrapper, F, Q
+
 from cage.models import Slip, SlipType
 from cage.money import cents_str, shortest_decimal
 from cage.selectors import json_text
+from cage.selectors.slips import with_signature_counts
 from cage.slip_types import SLIP_KINDS
 from cage.variances import reason_in_records, variance_reason
 from events import games
@@ -74,9 +77,19 @@ def report_figures(event: Event) -> tuple[dict, list[dict]]:
         )
         for row in rows
     ]
-    # Only a done void counts its slip for nothing (one asked for moves nothing until authorized).
-    voided = set(Slip.objects.voids_done().filter(event=event).values_list("voids_id", flat=True))
-    live = [s for s in slips if s.id not in voided and s.slip_type != SlipType.VOID]
+    # What stands waits on its signatures: a slip counts for nothing once a void of it is done (one
+    # asked for moves nothing until authorized), and an expense only once the DRIC approved it.
+    voided, waiting = set(), set()
+    for pk, slip_type, target, full in (
+        with_signature_counts(Slip.objects.filter(event=event, slip_type__in=(SlipType.VOID, SlipType.EXPENSE)))
+        .annotate(full=ExpressionWrapper(Q(signed_count__gte=F("needed_count")), output_field=BooleanField()))
+        .values_list("pk", "slip_type", "voids_id", "full")
+    ):
+        if slip_type == SlipType.VOID and full:
+            voided.add(target)
+        elif slip_type == SlipType.EXPENSE and not full:
+            waiting.add(pk)
+    live = [s for s in slips if s.id not in voided and s.id not in waiting and s.slip_type != SlipType.VOID]
 
     per_day = {day.id: dict.fromkeys(TOTAL_KEYS, 0) for day in days}
     # (day id, table id) -> what the table's day needs

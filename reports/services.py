@@ -19,6 +19,7 @@ from audit import services as audit
 from cage.models import Account, Posting, Slip, SlipType
 from cage.money import dollars
 from events.access import ROLE_NAMES
+from events.designation import check_not_administrator
 from events.models import DESIGNATED, Event, GamingDay, Person
 from events.rules import RuleViolation
 
@@ -124,6 +125,8 @@ def report_sign(*, event: Event, person: Person | None) -> ReportSignature:
         if person is not None and person.event_id != event.id:
             person = None
         role = designated_role(person)
+        if person is not None:
+            check_not_administrator(person)
         if role is None:
             raise RuleViolation(
                 _(

@@ -9,7 +9,18 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Case, IntegerField, OuterRef, Prefetch, Q, Subquery, Value, When
+from django.db.models import (
+    BooleanField,
+    Case,
+    ExpressionWrapper,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    Subquery,
+    Value,
+    When,
+)
 from django.utils import timezone
 
 from cage.models import Signature, Slip, SlipCounter, SlipType
@@ -197,10 +208,18 @@ class RegisterSlips:
                 signed[slip_id].add(capacity)
             # The candidates are all voided, all refused, or neither (_candidates).
             flags = {"voided": self.state == State.VOIDED, "refused": self.state == State.REFUSED}
+            waived = ExpressionWrapper(Q(details__has_key="waived"), output_field=BooleanField())
             self._matching = {
                 pk
-                for pk, slip_type in candidates.values_list("pk", "slip_type")
-                if slip_state(_Light(slip_type), signed.get(pk, set()), **flags) == self.state
+                for pk, slip_type, was_waived in candidates.annotate(waived=waived).values_list(
+                    "pk", "slip_type", "waived"
+                )
+                if slip_state(
+                    _Light(slip_type, details={"waived": SLIP_KINDS[slip_type].file_optional} if was_waived else None),
+                    signed.get(pk, set()),
+                    **flags,
+                )
+                == self.state
             }
         return self._matching
 

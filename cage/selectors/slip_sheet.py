@@ -154,7 +154,11 @@ def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) 
             {"capacity": str(c.label), "code": c.code, "role": c.roles_label(), "witness": c.witness}
             for c in kind.capacities
             # a voided slip, a refused void and a slip whose void waits take no signature
-            if c.code not in signed and voided_by is None and refusal is None and not asked
+            if c.code not in signed
+            and c.code in kind.required(slip.details)
+            and voided_by is None
+            and refusal is None
+            and not asked
         ],
         "voided": (
             _("%(void)s: %(reason)s") % {"void": voided_by.number, "reason": voided_by.reason} if voided_by else None

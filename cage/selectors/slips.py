@@ -43,7 +43,7 @@ def slip_state(slip: Slip, signed: set[str], *, voided: bool, refused: bool = Fa
     if refused:
         return State.REFUSED
     kind = SLIP_KINDS[slip.slip_type]
-    if all(code in signed for code in kind.codes):
+    if all(code in signed for code in kind.required(slip.details)):
         return State.COMPLETE
     if kind.two_step and kind.steps_done(signed) == 1:
         return State.IN_TRANSIT
@@ -51,7 +51,15 @@ def slip_state(slip: Slip, signed: set[str], *, voided: bool, refused: bool = Fa
 
 
 def _signatures_needed():
+    """Per slip, how many signatures it waits for in all (SlipKind.required): fewer where a records
+    file left out a capacity the format lacks (details["waived"])."""
+    waived = [
+        When(slip_type=t, details__has_key="waived", then=Value(len(k.capacities) - len(k.file_optional)))
+        for t, k in SLIP_KINDS.items()
+        if k.file_optional
+    ]
     return Case(
+        *waived,
         *[When(slip_type=t, then=Value(len(k.capacities))) for t, k in SLIP_KINDS.items()],
         output_field=IntegerField(),
     )
@@ -61,6 +69,11 @@ def with_signature_counts(slips):
     """Annotate `signed_count` and `needed_count`: a slip with fewer signatures than its type's
     capacities is still waiting for someone."""
     return slips.annotate(signed_count=Count("signatures", distinct=True), needed_count=_signatures_needed())
+
+
+def signed_in_full(slips):
+    """The slips every signature they wait for is on: an expense the DRIC has approved, a void done."""
+    return with_signature_counts(slips).filter(signed_count__gte=F("needed_count"))
 
 
 def unsigned(slips):
@@ -104,10 +117,12 @@ def still_to_sign(slip: Slip) -> str:
     """The capacities the slip still waits for, as people say them ("received by (Dealer)"), or
     "" when every one is signed."""
     signed = set(slip.signatures.values_list("capacity", flat=True))
+    kind = SLIP_KINDS[slip.slip_type]
+    required = kind.required(slip.details)
     return ", ".join(
         str(_("%(capacity)s (%(roles)s)") % {"capacity": str(c.label).lower(), "roles": c.roles_label()})
-        for c in SLIP_KINDS[slip.slip_type].capacities
-        if c.code not in signed
+        for c in kind.capacities
+        if c.code not in signed and c.code in required
     )
 
 

@@ -54,7 +54,7 @@ def prepare_close(*, day: GamingDay, signed: dict[str, Person], created_by=None,
             RULE,
         )
     for capacity, person in signed.items():
-        check_signer(day.event, CLOSE, capacity, person, runner=None, signed=signed)
+        check_signer(day.event, CLOSE, capacity, person, runner=None, signed=signed, day=day)
     progress = close_progress(day)
     if progress.stands:
         raise RuleViolation(
@@ -120,7 +120,7 @@ def sign_close(*, day: GamingDay, capacity: str, person: Person, created_by=None
             gettext_lazy("slips and signatures: one signature per capacity"),
         )
     signed = {c: s.person for c, s in progress.signatures.items()}
-    check_signer(day.event, CLOSE, capacity, person, runner=None, signed=signed)
+    check_signer(day.event, CLOSE, capacity, person, runner=None, signed=signed, day=day)
     CloseSignature.objects.create(
         day=day,
         capacity=capacity,

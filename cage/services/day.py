@@ -1,17 +1,19 @@
 """The nightly close: reconcile, check, approve, lock."""
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
 from cage.models import Account, OpenerSignOff, Slip, SlipType
 from cage.selectors.counts import MUST_COUNT, count_states
+from cage.selectors.four_eyes import given_to_acknowledge
 from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
 from cage.selectors.slips import pending_slips
 from cage.slip_types import SLIP_KINDS
 from events.models import GamingDay
 from events.rules import RuleViolation
+from events.services import appointment_text
 
 from .ledger import account_label, atomic_slip, balances, check_signatures, lock_day, open_tables, post_slip
 from .openers import opener_sign_off
@@ -51,6 +53,18 @@ def close_problems(day: GamingDay, *, records_file: bool = False) -> list[str]:
         problems.append(
             _("%(slip)s (table %(table)s) %(check)s; the DRIC signs it off from her queue")
             % {"slip": slip.number, "table": slip.table.code, "check": check_text(closer_check_of(slip))}
+        )
+    for item in given_to_acknowledge(event, day=day):
+        appointment = item.appointment
+        problems.append(
+            ngettext(
+                "%(name)s was given %(given)s during the day and signed %(n)s slip; a second designated person "
+                "acknowledges it on the DRIC's queue",
+                "%(name)s was given %(given)s during the day and signed %(n)s slips; a second designated person "
+                "acknowledges it on the DRIC's queue",
+                len(item.slips),
+            )
+            % {"name": appointment.person.name, "given": appointment_text(appointment), "n": len(item.slips)}
         )
     for state in count_states(day).values():
         kind = state.account.kind
@@ -121,7 +135,7 @@ def close_day(*, day: GamingDay, signed, records_file: bool = False, **meta) -> 
     day = lock_day(day, allowed=(GamingDay.Status.OPEN, GamingDay.Status.RECONCILING), exclusive=True)
     # Who signs comes first: a close approved by the wrong person is refused for that, whatever
     # else stands in the way.
-    check_signatures(day.event, SlipType.CLOSE_DAY, signed)
+    check_signatures(day.event, SlipType.CLOSE_DAY, signed, day=day, at=meta.get("at"))
     if records_file:
         # cage-records/1 has no record of a sign-off: the DRIC who approves the day's close in the
         # file approves its openers' differences with it (T&C 2: she approves the control sheets).

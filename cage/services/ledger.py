@@ -18,13 +18,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from audit import services as audit
+from cage.local import clock, moment
 from cage.local import day as day_text
-from cage.local import moment
 from cage.models import Account, Posting, Signature, Slip, SlipCounter, SlipType
 from cage.money import AMOUNT_LIMITS_RULE, MAX_CHIP_COUNT, count_text, dollars, face
 from cage.services import memo as remembered
 from cage.slip_types import SLIP_KINDS, SlipKind
-from events.models import ChipDenomination, Event, GameTable, GamingDay, Person, Role
+from events.designation import check_not_administrator
+from events.models import DESIGNATED, ChipDenomination, Event, GameTable, GamingDay, Person, Role
+from events.roster import Rostered, rostered
 from events.rules import RuleViolation
 
 CASH = None  # the instrument key for cash; chips are keyed by their ChipDenomination
@@ -231,9 +233,18 @@ def check_tender(currency: str, tender: str) -> None:
 
 
 def check_signer(
-    event: Event, kind: SlipKind, capacity: str, person: Person, *, runner: Person | None, signed: dict
+    event: Event,
+    kind: SlipKind,
+    capacity: str,
+    person: Person,
+    *,
+    runner: Person | None,
+    signed: dict,
+    day: GamingDay | None = None,
+    at: datetime.datetime | None = None,
 ) -> None:
-    """May `person` sign `capacity` of a slip of this kind, beside those who have `signed`?"""
+    """May `person` sign `capacity` of a slip of this kind, beside those who have `signed`, on
+    `day` at `at` (when given, a designated person must be on duty then: check_on_duty)?"""
     cap = kind.capacity(capacity)
     if cap is None:
         raise RuleViolation(
@@ -289,6 +300,64 @@ def check_signer(
             },
             "T&C 2",
         )
+    check_not_administrator(person)
+    if day is not None:
+        for role in person.role_codes() & set(roles) & set(DESIGNATED):
+            check_on_duty(day, person, role, at or timezone.now())
+
+
+def rostered_as(day: GamingDay, role: str) -> dict[int, Rostered]:
+    """The day's roster in one role, {person id: their shifts} (read once per day during an import)."""
+    memo = remembered.current()
+    if memo is not None and (day.pk, role) in memo.rosters:
+        return memo.rosters[(day.pk, role)]
+    on = rostered(day, role)
+    if memo is not None:
+        memo.rosters[(day.pk, role)] = on
+    return on
+
+
+# How long after midnight a gaming day's own hours may run on (a close after midnight).
+DAY_RUNS_ON = datetime.timedelta(hours=12)
+
+
+def check_on_duty(day: GamingDay, person: Person, role: str, at: datetime.datetime) -> None:
+    """T&C 2: each designated person is present continuously while the event runs, and signs in that
+    position only while on the day's roster in it. A day whose roster lists nobody in the position
+    (a day from paper) is not checked. A signature made outside the gaming day's own date (a day
+    left open past it; the demo's September days signed today) is held to the roster's people, not
+    its hours: the shifts of a date say nothing of another."""
+    duty = rostered_as(day, role)
+    if not duty:
+        return
+    shifts = duty.get(person.pk)
+    start = timezone.make_aware(datetime.datetime.combine(day.date, datetime.time()))
+    on_the_day = start <= at <= start + datetime.timedelta(days=1) + DAY_RUNS_ON
+    if shifts is not None and (not on_the_day or any(s <= at <= e for s, e in shifts.spans)):
+        return
+    if shifts is None:
+        raise RuleViolation(
+            _(
+                "%(name)s is not on the roster of %(date)s as %(position)s: a designated person signs only "
+                "while on duty in that position; add them to the day's roster first"
+            )
+            % {"name": person.name, "date": day_text(day.date), "position": Role(role).label},
+            "T&C 2",
+        )
+    raise RuleViolation(
+        _(
+            "%(name)s is not on duty as %(position)s at %(time)s (on the roster of %(date)s: %(spans)s): a "
+            "designated person signs only while on duty in that position"
+        )
+        % {
+            "name": person.name,
+            "position": Role(role).label,
+            "time": clock(at),
+            "date": day_text(day.date),
+            "spans": shifts.spans_shown,
+        },
+        "T&C 2",
+    )
 
 
 def check_signatures(
@@ -298,8 +367,10 @@ def check_signatures(
     *,
     runner: Person | None = None,
     allow_pending: bool = False,
+    day: GamingDay | None = None,
+    at: datetime.datetime | None = None,
 ) -> None:
-    """The signatures made as a slip is written.
+    """The signatures made as a slip is written (on `day` at `at`: check_signer).
 
     A records file carries every signature of a record, so by default every capacity must be
     signed. At the window (`allow_pending`), witness capacities may follow from the DRIC's queue,
@@ -317,7 +388,8 @@ def check_signatures(
     if allow_pending:
         required = [] if kind.deferred else [c.code for c in kind.step_capacities(1)]
     else:
-        required = kind.codes
+        # A records file signs every capacity the format has; those it has not may be left out.
+        required = [code for code in kind.codes if code not in kind.file_optional]
     missing = [c for c in required if c not in signed]
     if missing:
         raise RuleViolation(
@@ -330,7 +402,7 @@ def check_signatures(
         )
     done = kind.steps_done(signed)
     for capacity, person in signed.items():
-        check_signer(event, kind, capacity, person, runner=runner, signed=signed)
+        check_signer(event, kind, capacity, person, runner=runner, signed=signed, day=day, at=at)
         step = kind.capacity(capacity).step
         if step is not None and step > done + 1:
             raise RuleViolation(
@@ -478,7 +550,7 @@ def post_slip(
     # lock is held; until then `at` is the moment the slip was asked for.
     stamped = at is None and row_locks()
     at = at or timezone.now()
-    check_signatures(event, slip_type, signed, runner=runner, allow_pending=allow_pending)
+    check_signatures(event, slip_type, signed, runner=runner, allow_pending=allow_pending, day=day, at=at)
     given_times = signed_at or {}
     signed_at = _signed_after(slip_type, {capacity: given_times.get(capacity) or at for capacity in signed}, at)
     if not stamped:
@@ -486,7 +558,12 @@ def post_slip(
     kind = SLIP_KINDS[slip_type]
     if steps is None:
         steps = [legs or []]
-    done = kind.steps_done(signed) if kind.steps > 1 or kind.deferred else len(steps)
+    # A records file's record stands on the format's own signatures: a capacity the format lacks
+    # (an expense's preparer) and the file left out is waived, and the slip waits for nobody.
+    waived = [] if allow_pending else [code for code in kind.file_optional if code not in signed]
+    if waived:
+        details = {**(details or {}), "waived": waived}
+    done = kind.steps_done({*signed, *waived}) if kind.steps > 1 or kind.deferred else len(steps)
     moving = [leg for step in steps[:done] for leg in step]
     merged, accounts = net_legs(moving, slip_type)
     check_custody(merged, accounts, slip_type)

@@ -8,7 +8,7 @@ each query, not the database, is most of its time (bench/: `make bench`).
 
 Within `remembering()` (the importer's run, in its scratch database, where nothing else writes)
 those reads are answered from memory after the first, and so are the balances the custody checks
-read, the gaming day and the table each slip locks, and the day's rostered runners: the only
+read, the gaming day and the table each slip locks, and the day's roster by role: the only
 writer is the import itself, which keeps them. Everything here is loaded lazily from the
 database, which stays the truth: `forget()` drops it all after any refusal, whose transaction the
 database rolled back, so nothing remembered outlives a rolled-back write. Serials are counted in
@@ -65,8 +65,8 @@ class Memo:
         self.days: dict[int, object] = {}
         # {event id: {table id: GameTable}}: the services keep each table's state on these objects.
         self.tables: dict[int, dict[int, object]] = {}
-        # {day id: ids of the people the day's roster lists as runners}
-        self.runners: dict[int, set[int]] = {}
+        # {(day id, role): {person id: their shifts}}: the day's roster, by role
+        self.rosters: dict[tuple[int, str], dict] = {}
 
     # --- rows held for a bulk write -------------------------------------------------------
 

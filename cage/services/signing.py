@@ -18,6 +18,7 @@ from events.models import GameTable, GamingDay, Person, Role
 from events.rules import RuleViolation
 
 from .ledger import (
+    CASH,
     SIGNATURES,
     STEPS,
     Leg,
@@ -57,6 +58,13 @@ def step_legs(slip: Slip, step: int) -> list[Leg]:
         return [
             Leg(p.account, p.denomination, -p.amount) for p in target.postings.select_related("account", "denomination")
         ]
+    kind = SLIP_KINDS[slip.slip_type]
+    if kind.moves:
+        # A deposit or an expense waiting for its second signature: what it names moves now.
+        source, target = kind.moves
+        details = slip.details or {}
+        value = chips_legs_value(slip.event, details["chips"]) if details.get("chips") else {CASH: details["cash"]}
+        return move(account_get(slip.event, source), account_get(slip.event, target), value)
     value = chips_legs_value(slip.event, slip.details.get("chips", {}))
     return transit_steps(slip.slip_type, slip.event, table=slip.table, runner=slip.runner, value=value)[step - 1]
 
@@ -91,7 +99,8 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
             % {"capacity": cap.label, "slip": slip.number, "name": signed[capacity].name},
             gettext_lazy("slips and signatures: one signature per capacity"),
         )
-    check_signer(slip.event, kind, capacity, person, runner=slip.runner, signed=signed)
+    at = check_in_order(slip.event, at)
+    check_signer(slip.event, kind, capacity, person, runner=slip.runner, signed=signed, day=slip.day, at=at)
     before = kind.steps_done(signed)
     if cap.step is not None and cap.step > before + 1:
         waiting = [c.label for c in kind.step_capacities(before + 1) if c.code not in signed]
@@ -104,7 +113,6 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
             },
             STEPS,
         )
-    at = check_in_order(slip.event, at)
     signed[capacity] = person
     after = kind.steps_done(signed)
     moving = []

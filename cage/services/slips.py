@@ -11,15 +11,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from cage.models import Account, Slip, SlipType
-from cage.slip_types import SLIP_KINDS, VOIDABLE, day_states
+from cage.slip_types import CHIPS, SLIP_KINDS, VOIDABLE, day_states
 from cage.variances import own_words
-from events.models import GameTable, GamingDay, Person, Role
+from events.models import DESIGNATED, GameTable, GamingDay, Person, Role
 from events.roster import rostered
 from events.rules import RuleViolation
 
 from ..local import day as day_text
 from ..money import AMOUNT_LIMITS_RULE, MAX_AMOUNT_CENTS, dollars, hours_text, largest_remainder_split
-from . import memo as remembered
 from .ledger import (
     CASH,
     Leg,
@@ -39,6 +38,7 @@ from .ledger import (
     lock_table,
     move,
     post_slip,
+    rostered_as,
 )
 from .openers import closer_check
 from .signing import transit_steps, unfinished_custody
@@ -125,13 +125,7 @@ def _runner(day: GamingDay, runner: Person, *, takes_chips: bool = True) -> Pers
 
 def rostered_runners(day: GamingDay) -> set[int]:
     """The ids of the people the day's roster lists as runners (read once during an import)."""
-    memo = remembered.current()
-    if memo is not None and day.pk in memo.runners:
-        return memo.runners[day.pk]
-    runners = set(rostered(day, Role.RUNNER))
-    if memo is not None:
-        memo.runners[day.pk] = runners
-    return runners
+    return set(rostered_as(day, Role.RUNNER))
 
 
 def _counted_chips(day: GamingDay, chips: dict[str, int]) -> dict:
@@ -143,19 +137,19 @@ def _counted_chips(day: GamingDay, chips: dict[str, int]) -> dict:
 # --- supplier, float and deposit ---------------------------------------------------------
 
 
-def _transfer_service(slip_type: str, source: str, target: str, *, of_chips: bool, doc: str):
-    """A service that moves chips or cash between two of the event's fixed places."""
-
-    def value_of(event, amount) -> dict:
-        return chips_legs_value(event, amount) if of_chips else {CASH: _cash(amount)}
+def _transfer_service(slip_type: str, *, doc: str):
+    """A service that moves chips or cash between two of the event's fixed places (SlipKind.moves)."""
+    source, target = SLIP_KINDS[slip_type].moves
+    of_chips = CHIPS in SLIP_KINDS[slip_type].fields
 
     @atomic_slip
     def service(*, day, signed, chips=None, cash=None, **meta) -> Slip:
         day = lock_day(day, allowed=SETTLING)
         event = day.event
-        value = value_of(event, chips if of_chips else cash)
+        value = chips_legs_value(event, chips) if of_chips else {CASH: _cash(cash)}
         legs = move(account_get(event, source), account_get(event, target), value)
-        details = {"chips": _counted_chips(day, chips)} if of_chips else {}
+        # What it moves, on the slip: a deposit waiting for the DRIC's signature posts it then.
+        details = {"chips": _counted_chips(day, chips)} if of_chips else {"cash": cash}
         return post_slip(day=day, slip_type=slip_type, signed=signed, legs=legs, details=details, **meta)
 
     service.__name__ = service.__qualname__ = str(slip_type)
@@ -163,34 +157,19 @@ def _transfer_service(slip_type: str, source: str, target: str, *, of_chips: boo
     return service
 
 
-Kind = Account.Kind
 chips_received = _transfer_service(
     SlipType.CHIPS_RECEIVED,
-    Kind.SUPPLIER,
-    Kind.CHIP_BANK,
-    of_chips=True,
     doc="Chips delivered by the registered supplier: the only way chips enter the ledger (T&C 3.4.3).",
 )
 chips_returned = _transfer_service(
     SlipType.CHIPS_RETURNED,
-    Kind.CHIP_BANK,
-    Kind.SUPPLIER,
-    of_chips=True,
     doc="Chips handed back to the registered supplier (T&C 4.1: the equipment is rented from them).",
 )
-float_in = _transfer_service(
-    SlipType.FLOAT_IN,
-    Kind.TRUST,
-    Kind.BANK_CASH,
-    of_chips=False,
-    doc="The bank's opening cash, from the licensee's trust account.",
-)
+float_in = _transfer_service(SlipType.FLOAT_IN, doc="The bank's opening cash, from the licensee's trust account.")
 deposit = _transfer_service(
     SlipType.DEPOSIT,
-    Kind.BANK_CASH,
-    Kind.TRUST,
-    of_chips=False,
-    doc="Cash from the bank to the licensee's trust account.",
+    doc="Cash from the bank to the licensee's trust account: moved once the General Cashier and the DRIC "
+    "have both signed (T&C 2).",
 )
 
 
@@ -599,6 +578,16 @@ def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, records_file
             raise RuleViolation(
                 _("%(name)s is not a dealer; only dealers share tips") % {"name": person.name}, "T&C 2.6"
             )
+        if person.role_codes() & set(DESIGNATED):
+            raise RuleViolation(
+                _(
+                    "%(name)s is a designated person and takes no share of the tips: only dealers share them, "
+                    "and a designated person holds no floor role"
+                )
+                % {"name": person.name},
+                "T&C 2.5, 2.6",
+                field=field,
+            )
         if person.pk in seen:
             raise RuleViolation(_("%(name)s is listed twice") % {"name": person.name}, "T&C 2.6")
         seen.add(person.pk)
@@ -827,6 +816,7 @@ def expense(*, day, category, description, cash, invoice, signed, **meta) -> Sli
     if not str(description).strip():
         raise RuleViolation(_("an expense needs a description"), "T&C 2.7")
     event = day.event
-    legs = move(account_get(event, Account.Kind.TRUST), account_get(event, Account.Kind.EXPENSES), {CASH: _cash(cash)})
+    source, target = SLIP_KINDS[SlipType.EXPENSE].moves
+    legs = move(account_get(event, source), account_get(event, target), {CASH: _cash(cash)})
     details = {"category": category, "description": description, "invoice": invoice, "cash": cash}
     return post_slip(day=day, slip_type=SlipType.EXPENSE, signed=signed, legs=legs, details=details, **meta)

@@ -192,12 +192,13 @@ def add_window_work(slug: str) -> None:
         closes_at=datetime.time(23, 30),
     )
     for d in (day, next_day):
+        # From before the day's first record: a designated person signs only while on duty (T&C 2).
         for code, role in (("ann", Role.DRIC), ("gus", Role.GENERAL_CASHIER), ("cora", Role.CHIP_CASHIER)):
-            start = datetime.datetime.combine(d.date, datetime.time(11, 0))
+            start = datetime.datetime.combine(d.date, datetime.time(9, 0))
             event_services.shift_add(
                 day=d,
                 person=people[code],
                 role=role,
                 starts_at=timezone.make_aware(start),
-                ends_at=timezone.make_aware(start + datetime.timedelta(hours=13)),
+                ends_at=timezone.make_aware(start + datetime.timedelta(hours=16)),
             )

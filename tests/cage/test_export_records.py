@@ -201,7 +201,7 @@ def extended_example() -> dict:
     day = data["days"][0]
     day.update(opens_at="12:00", closes_at="23:00")
     day["shifts"] = [
-        {"person": p, "role": r, "starts_at": "2026-09-11T11:00", "ends_at": "2026-09-12T00:00"}
+        {"person": p, "role": r, "starts_at": "2026-09-11T10:00", "ends_at": "2026-09-12T01:00"}
         for p, r in (("ann", "dric"), ("gus", "general_cashier"), ("cora", "chip_cashier"))
     ]
     next(r for r in day["records"] if r["type"] == "sale")["signed_at"] = {"authorized_by": "2026-09-11T12:15:30.5"}
@@ -224,7 +224,7 @@ def test_every_extension_imports_and_the_figures_are_the_worked_example_s():
     assert event.days.first().shifts.count() == 3
     exported = export_event(event)
     assert exported["days"][0]["shifts"] == [
-        {"person": p, "role": r, "starts_at": "2026-09-11T11:00:00", "ends_at": "2026-09-12T00:00:00"}
+        {"person": p, "role": r, "starts_at": "2026-09-11T10:00:00", "ends_at": "2026-09-12T01:00:00"}
         for p, r in (("ann", "dric"), ("gus", "general_cashier"), ("cora", "chip_cashier"))
     ]
     bank = next(r for r in exported["days"][0]["records"] if r.get("account") == "bank_cash")

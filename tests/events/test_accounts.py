@@ -14,6 +14,7 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
+from cage import services as cage_services
 from cage.models import Slip
 from cage.services import sale
 from config import settings as project_settings
@@ -618,7 +619,7 @@ def test_a_runner_the_dric_adds_cannot_sign_until_the_administrator_gives_the_lo
     assert Slip.objects.filter(slip_type="runner_issue", runner=mal).exists()
 
 
-def test_the_administrator_may_designate_a_cashier_mid_day(client, cast, admin_user):
+def test_the_administrator_may_designate_a_cashier_mid_day_with_a_second_designated_person(client, cast, admin_user):
     stock(cast)
     sale(day=cast.day, chips={"5": 40}, cash=20000, signed=cast.signed(**SALE_SIGNED))
     mal = newcomer(cast, "mal")
@@ -631,8 +632,24 @@ def test_the_administrator_may_designate_a_cashier_mid_day(client, cast, admin_u
     )
     assert "Role assigned." in response.content.decode()
     assert mal.role_codes() == {Role.GENERAL_CASHIER}
-    # The new cashier pays a redemption, with their own PIN, that the DRIC authorizes.
+    # The login mal had is set up afresh: whoever held its code could have set it up.
+    mal.user.refresh_from_db()
+    assert not mal.user.has_usable_password() and not SigningPin.objects.filter(user=mal.user).exists()
+    code = code_on(client.post(reverse("events:setup_code_new", args=[cast.event.slug, "mal"]), follow=True))
+    # The code works only once a designated person other than mal confirms it, from her own session.
+    with pytest.raises(RuleViolation, match="works once a designated person of the event other than you confirms"):
+        complete("mal", code)
     log_in_as(client, cast.dric.user)
+    queue = client.get(reverse("cage:queue", args=[cast.event.slug])).content.decode()
+    assert 'id="logins-to-confirm"' in queue and "Mal" in queue
+    client.post(reverse("cage:login_confirm", args=[cast.event.slug, mal.pk]))
+    complete("mal", code)
+    # The new cashier pays a redemption, with their own PIN, that the DRIC authorizes.
     client.post(reverse("cage:slip_new", args=[cast.event.slug, "redemption"]), redemption_by(cast, mal))
     slip = Slip.objects.get(slip_type="redemption")
     assert {s.person_id for s in slip.signatures.all()} == {mal.pk, cast.dric.pk}
+    # The role given during the day, and the slip mal signed, stand out until acknowledged.
+    queue = client.get(reverse("cage:queue", args=[cast.event.slug])).content.decode()
+    row = queue[queue.index('id="given"') :].split("</table>")[0]
+    assert "Mal" in row and "the role of General Cashier" in row and slip.number in row
+    assert any("Mal was given the role of General Cashier" in p for p in cage_services.close_problems(cast.day))

@@ -130,11 +130,17 @@ def test_one_person_cannot_hold_two_designated_positions():
     assert person.role_codes() == {"dric"}
 
 
-def test_a_designated_person_may_also_hold_a_floor_role():
+@pytest.mark.parametrize("designated", [Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER])
+@pytest.mark.parametrize("floor", [Role.RUNNER, Role.DEALER])
+def test_a_designated_person_holds_no_floor_role(designated, floor):
     event = make_event()
-    person = add_person(event, "ann", Role.DRIC)
-    services.role_assign(person=person, role=Role.RUNNER, by=None)
-    assert person.role_codes() == {"dric", "runner"}
+    person = add_person(event, "ann", designated)
+    with pytest.raises(RuleViolation, match=r"a designated person holds no floor role .*\(T&C 2, 2\.5, 2\.6\)"):
+        services.role_assign(person=person, role=floor, by=None)
+    worker = add_person(event, "flo", floor)
+    with pytest.raises(RuleViolation, match=r"works on the floor as .* \(T&C 2, 2\.5, 2\.6\)"):
+        services.role_assign(person=worker, role=designated, by=None)
+    assert person.role_codes() == {designated} and worker.role_codes() == {floor}
 
 
 def test_a_supplier_dealer_must_be_a_registered_gaming_assistant():

@@ -26,11 +26,13 @@ DEMO_FILE = Path(__file__).resolve().parents[2] / "demo" / "lakeside-demo.json"
 SLUG = "lakeside-fair-2026"
 PASSWORD = "demo-pass-2026"
 PIN = "2468"  # each demo person's signing PIN, set at the login's setup as its owner would
-# Who is on the roster of each demo day: (people, role, from hour, until hour; 24 is midnight).
+# Who is on the roster of each demo day: (people, role, from hour, until hour; 24 is midnight). The
+# designated persons are there from the chips' delivery at 10:00 until 1 a.m., after the day's close:
+# they sign only while on duty (T&C 2).
 ROSTER = [
-    (("ann",), Role.DRIC, 11, 24),
-    (("gus",), Role.GENERAL_CASHIER, 11, 24),
-    (("cora",), Role.CHIP_CASHIER, 11, 24),
+    (("ann",), Role.DRIC, 10, 25),
+    (("gus",), Role.GENERAL_CASHIER, 10, 25),
+    (("cora",), Role.CHIP_CASHIER, 10, 25),
     (("dana", "dev", "del"), Role.DEALER, 12, 23),
     (("rita", "ron"), Role.RUNNER, 12, 22),
 ]
@@ -102,7 +104,7 @@ class Command(BaseCommand):
     @staticmethod
     def shifts(date: str) -> list[dict]:
         """The demo's roster of one day, as a records file writes it: the designated persons from
-        11:00 to midnight, the dealers 12:00 to 23:00, the runners 12:00 to 22:00."""
+        10:00 to 1:00, the dealers 12:00 to 23:00, the runners 12:00 to 22:00."""
         day = datetime.date.fromisoformat(date)
         rows = []
         for codes, role, start, end in ROSTER:

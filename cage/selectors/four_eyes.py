@@ -1,0 +1,60 @@
+"""What waits for a second designated person (T&C 2: no one alone), on the DRIC's queue and the close
+page: setup codes of designated persons' logins to confirm, and roles or logins given while a day was
+under way, with every slip their holder signed that day, to acknowledge. Read-only."""
+
+from dataclasses import dataclass, field
+
+from django.utils import timezone
+
+from cage.models import Signature, Slip
+from events.models import DESIGNATED, Appointment, GamingDay, LoginSetup, Person
+
+
+@dataclass
+class Given:
+    appointment: Appointment
+    slips: list[Slip] = field(default_factory=list)  # the slips its holder signed that day
+
+
+def logins_to_confirm(event) -> list[LoginSetup]:
+    """Setup codes made for a designated person's login that wait for another designated person's
+    confirmation, still usable (not used, not expired)."""
+    return list(
+        LoginSetup.objects.filter(
+            person__event=event,
+            confirm_needed=True,
+            confirmed_by__isnull=True,
+            used_at__isnull=True,
+            expires_at__gt=timezone.now(),
+        )
+        .select_related("person", "user", "made_by")
+        .order_by("made_at")
+    )
+
+
+def given_to_acknowledge(event, *, day: GamingDay | None = None) -> list[Given]:
+    """Roles and logins given during a day not yet closed (or `day`), not yet acknowledged, each
+    with the slips its holder signed that day. Two queries."""
+    waiting = Appointment.objects.filter(person__event=event, acknowledged_by__isnull=True).select_related(
+        "person", "day", "made_by"
+    )
+    waiting = waiting.filter(day=day) if day is not None else waiting.exclude(day__status=GamingDay.Status.CLOSED)
+    items = [Given(a) for a in waiting]
+    if not items:
+        return []
+    people = {i.appointment.person_id for i in items}
+    days = {i.appointment.day_id for i in items}
+    signed: dict[tuple[int, int], list[Slip]] = {}
+    for signature in (
+        Signature.objects.filter(person_id__in=people, slip__day_id__in=days)
+        .select_related("slip")
+        .order_by("slip__at", "slip_id")
+    ):
+        signed.setdefault((signature.person_id, signature.slip.day_id), []).append(signature.slip)
+    for item in items:
+        item.slips = signed.get((item.appointment.person_id, item.appointment.day_id), [])
+    return items
+
+
+def is_designated(person: Person | None) -> bool:
+    return person is not None and bool(person.role_codes() & set(DESIGNATED))
