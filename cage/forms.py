@@ -61,13 +61,18 @@ TENDERS = {
 }
 
 EXPENSE_LABELS = {
-    "supplier_equipment": gettext_lazy("Supplier: equipment"),
-    "supplier_services": gettext_lazy("Supplier: services"),
+    "supplier_equipment": gettext_lazy("Supplier: equipment rented or leased (T&C 4.1)"),
+    "supplier_services": gettext_lazy("Supplier: services billed, never its staff's wages"),
     "licence_fee": gettext_lazy("Licence fee"),
-    "bank_charges": gettext_lazy("Bank charges"),
-    "advertising": gettext_lazy("Advertising"),
-    "other": gettext_lazy("Other"),
+    "bank_charges": gettext_lazy("Bank charges of the trust account"),
+    "advertising": gettext_lazy("Advertising of the event"),
+    "other": gettext_lazy("Other, named in the description (never wages of the supplier's staff)"),
 }
+# Why no category covers wages: the licensee never pays the registered supplier's employees (T&C 2.4).
+EXPENSE_HELP = gettext_lazy(
+    "What the expense pays for. No category covers the wages of the registered supplier's employees "
+    "(dealers and runners it provides): the licensee must not pay them (%(rule)s)."
+)
 
 # The fixed places the cage counts, by their account's code (runners are "runner:<id>").
 COUNTED = ("bank_cash", "chip_bank", "tip_pool")
@@ -259,7 +264,11 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
             # The slip chosen, as the cashier last saw it in full (confirm_void_target).
             self.fields["confirm_target"] = forms.CharField(widget=forms.HiddenInput, required=False, max_length=20)
         if EXPENSE in fields:
-            self.fields["category"] = forms.ChoiceField(label=_("Category"), choices=list(EXPENSE_LABELS.items()))
+            self.fields["category"] = forms.ChoiceField(
+                label=_("Category"),
+                choices=list(EXPENSE_LABELS.items()),
+                help_text=EXPENSE_HELP % {"rule": cite("T&C 2.4")},
+            )
             self.fields["description"] = forms.CharField(label=_("Description"), max_length=200)
             self.fields["invoice"] = forms.CharField(label=_("Invoice"), max_length=60, required=False)
         if kind.type == SlipType.COUNT:

@@ -298,6 +298,10 @@ LOGIN_LOCK_MINUTES = env_positive_int("LOGIN_LOCK_MINUTES", 15)
 AXES_FAILURE_LIMIT = LOGIN_MAX_FAILURES
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=LOGIN_LOCK_MINUTES)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# And an address, whatever usernames it tries: this many failed logins from one address lock every
+# login there for LOGIN_LOCK_MINUTES (events.lockout.AddressAwareHandler).
+LOGIN_ADDRESS_MAX_FAILURES = env_positive_int("LOGIN_ADDRESS_MAX_FAILURES", 20)
+AXES_HANDLER = "events.lockout.AddressAwareHandler"
 # A wrong signing PIN counts against that person's PIN, apart from their login (events.lockout).
 AXES_USERNAME_CALLABLE = "events.lockout.lockout_key"
 # The address a try counts from is the client's, the one the audit trail records: REMOTE_ADDR, or

@@ -123,6 +123,7 @@ def _money(query, name: str, *, required: bool = True) -> int | None:
 
 
 # What a tie does to the player and banker bets: s. 37 is silent; the reading taken (events.games.baccarat).
+BLACKJACK_READING = game_rules.BLACKJACK_READING
 TIE_READING = gettext_lazy(
     "On a tie, the player and banker bets are returned (a push): section 37 does not say what a tie does to "
     "them, and this is the reading the calculator takes."

@@ -275,3 +275,13 @@ def _baccarat_house(tie_pays, banker_commission, player_pays, banker_pays, decks
 
 def table_by_code(event: Event, code: str) -> GameTable | None:
     return event.tables.filter(code=code).first()
+
+
+# Rule 3.1.3 reads two ways (events.games.blackjack): the table says how the cage settles it, in both
+# languages and on the poster, so it never promises what the cage will not pay.
+BLACKJACK_READING = gettext_lazy(
+    "How this event settles a blackjack against the dealer's blackjack: a tie, pushed. Blackjack rule 3.1.3 "
+    "of the English text pays a blackjack against a dealer's 21 in more than two cards; the French text "
+    "reads “21 à l’aide de deux (2) cartes ou plus”, but rule 3.7 of both texts pushes every tie, and the "
+    "cage pays by the English reading."
+)

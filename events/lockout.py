@@ -21,13 +21,15 @@ at once, and a try counted inside a block that is later rolled back would be los
 import copy
 import datetime
 
+from axes.handlers.database import AxesDatabaseHandler
 from axes.handlers.proxy import AxesProxyHandler
 from axes.helpers import get_cool_off, get_credentials, get_failure_limit
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth.signals import user_login_failed
-from django.db.models import Max
+from django.db.models import Max, Sum
 from django.http import QueryDict
+from django.utils import timezone
 
 from audit.context import client_address
 
@@ -72,6 +74,12 @@ def is_locked(request, username: str, *, pin: bool = False) -> bool:
     return not AxesProxyHandler.is_allowed(request, _credentials(username, pin))
 
 
+def is_locked_here(request, username: str) -> bool:
+    """True while this username is locked at this address by its own wrong tries (not the address's)."""
+    credentials = _credentials(username, False)
+    return AxesProxyHandler.get_failures(request, credentials) >= get_failure_limit(request, credentials)
+
+
 def count_failure(request, username: str, *, pin: bool = False) -> None:
     """A wrong secret typed for this username: one failed try, as axes counts them (with `pin`,
     against the signing PIN only).
@@ -102,6 +110,45 @@ def tries_left(request, username: str, *, pin: bool = False) -> int:
 
 def limit(request, username: str, *, pin: bool = False) -> int:
     return get_failure_limit(request, _credentials(username, pin))
+
+
+def _address_attempts(request):
+    """The failed logins counted from this request's address within the cool-off, whatever the
+    usernames typed; not the signing PINs, which lock only their owner's signing (PIN_KEY_PREFIX)."""
+    AxesProxyHandler.update_request(request)
+    since = timezone.now() - get_cool_off(request)
+    return AccessAttempt.objects.filter(ip_address=request.axes_ip_address, attempt_time__gte=since).exclude(
+        username__startswith=PIN_KEY_PREFIX
+    )
+
+
+def address_failures(request) -> int:
+    return _address_attempts(request).aggregate(n=Sum("failures_since_start"))["n"] or 0
+
+
+def address_locked(request) -> bool:
+    return address_failures(request) >= settings.LOGIN_ADDRESS_MAX_FAILURES
+
+
+def address_lock_ends(request) -> datetime.datetime | None:
+    last = _address_attempts(request).aggregate(last=Max("attempt_time"))["last"]
+    return last + get_cool_off(request) if last is not None else None
+
+
+class AddressAwareHandler(AxesDatabaseHandler):
+    """settings.AXES_HANDLER: axes' own database handler, which locks a username at an address, and
+    also an address: LOGIN_ADDRESS_MAX_FAILURES failed logins from one address, whatever usernames
+    they typed, refuse every login from it until the cool-off ends. Refused before any password is
+    hashed, so a few anonymous clients cannot tie the server's workers up in argon2 and starve the
+    cage. Not in axes' lockout parameters: its reset on a right password would then forget every
+    username's tries from that address, and one valid login would wipe another's count."""
+
+    def is_locked(self, request, credentials=None) -> bool:
+        if super().is_locked(request, credentials):
+            return True
+        if credentials is not None and credentials.get(SIGNING_PIN):
+            return False
+        return address_locked(request)
 
 
 def lock_ends(request, username: str, *, pin: bool = False) -> datetime.datetime | None:

@@ -82,6 +82,8 @@ RULE_HEADING = ParagraphStyle("poster-rule-heading", parent=BODY, fontName="Helv
 AGE = ParagraphStyle("poster-age", parent=BODY, fontName="Helvetica-Bold", fontSize=60, leading=62, textColor=RED)
 AGE_RULE = ParagraphStyle("poster-age-rule", parent=BODY, fontName="Helvetica-Bold", fontSize=18, leading=22)
 LICENCE = ParagraphStyle("poster-licence", parent=BODY, fontName="Helvetica-Bold")
+# How the event settles a rule its two texts read differently: in bold, before the rules it reads.
+READING = ParagraphStyle("poster-reading", parent=BODY, fontName="Helvetica-Bold")
 CELL = ParagraphStyle("poster-cell", parent=BODY, fontSize=12, leading=14, spaceAfter=0)
 CELL_HEAD = ParagraphStyle("poster-cell-head", parent=CELL, fontName="Helvetica-Bold")
 # All capitals: the lines are set close (0.94 em) so that eight fit a tabloid page, yet a
@@ -175,6 +177,8 @@ def _facts(table: GameTable, lang: str) -> dict:
         )
         if table.game == "craps" and lang == "en"
         else "",
+        # Where the two texts of a rule read differently, how the cage settles it (both languages).
+        "reading_note": str(game_rules.BLACKJACK_READING) if table.game == "blackjack" else "",
         # The shoe the administrator entered (a setting of the licence's game: seed 003 states none).
         "shoe": _shoe_text(game_rules.figures(event, "baccarat").get("decks")) if table.game == "baccarat" else "",
         "posted": _("Posted as the licence's terms and conditions require (%(rules)s).") % {"rules": cite(POSTED)},
@@ -238,6 +242,8 @@ def _poster_story(facts: dict) -> list:
         story.append(_p(facts["shoe"], AGE_RULE))
     if facts["translation_note"]:
         story.append(_p(facts["translation_note"]))
+    if facts["reading_note"]:
+        story.append(_p(facts["reading_note"], READING))
     story += [_rule_paragraph(line) for line in facts["rules"]]
     if facts["game"] == "baccarat":
         story += _baccarat_tables()

@@ -56,11 +56,17 @@ def password_change(request):
 def locked_out(request, response=None, credentials=None):
     """AXES_LOCKOUT_CALLABLE: the login page's answer once a username is locked at this address."""
     username = (credentials or {}).get("username") or request.POST.get("username", "")
-    ends = lockout.lock_ends(request, username) if username else None
+    # Locked for this address (too many failed logins from it, whatever usernames), or this username here.
+    by_address = lockout.address_locked(request) and not (username and lockout.is_locked_here(request, username))
+    ends = (
+        lockout.address_lock_ends(request) if by_address else lockout.lock_ends(request, username) if username else None
+    )
     return render(
         request,
         "registration/locked_out.html",
         {
+            "by_address": by_address,
+            "address_limit": settings.LOGIN_ADDRESS_MAX_FAILURES,
             "username": username,
             "limit": lockout.limit(request, username),
             "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),

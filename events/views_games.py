@@ -199,6 +199,7 @@ def calculators(request, slug):
         "event": event,
         "sections": sections,
         "tie_reading": calc.TIE_READING,
+        "blackjack_reading": calc.BLACKJACK_READING,
         "craps_bets": [
             (code, code.replace("_", "-"), label, query.get(f"{code}_wager", "") if asked == "craps" else "")
             for code, label in calc.CRAPS_BETS.items()

@@ -61,6 +61,15 @@ def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) 
         facts += [(_("Category"), details.get("category", "")), (_("Description"), details.get("description", ""))]
         if details.get("invoice"):
             facts.append((_("Invoice"), details["invoice"]))
+    if details.get("waived"):
+        # A records file's record on the format's own signatures (cage.slip_types: file_optional).
+        facts.append(
+            (
+                _("Signatures"),
+                _("as the records file gave them: %(capacities)s not signed, a capacity the format does not have")
+                % {"capacities": ", ".join(str(kind.capacity(c).label).lower() for c in details["waived"])},
+            )
+        )
     check = closer_check_of(slip)
     sign_off = OpenerSignOff.objects.filter(slip=slip).select_related("person").first() if check else None
     if check is not None:

@@ -298,7 +298,8 @@ def check_signer(
                 "roles": _(" or ").join(str(Role(r).label) for r in roles),
                 "name": person.name,
             },
-            "T&C 2",
+            # Chips are sold only by the Chip Cashier or the chip and table runners (T&C 3.4.2).
+            "T&C 3.4.2" if kind.type == SlipType.SALE and capacity == kind.runner_capacity else "T&C 2",
         )
     check_not_administrator(person)
     if day is not None:

@@ -435,6 +435,16 @@ def table_close(*, day, table, chips, signed, **meta) -> Slip:
 
 def _matching_cash(value: dict, cash: int, record: str) -> None:
     total = sum(value.values())
+    if record == SlipType.SALE and cash < total:
+        # Chips handed over for less cash than they are worth: the rest is credit (T&C 3.7).
+        raise RuleViolation(
+            _(
+                "a sale of %(chips)s in chips for %(cash)s cash would give %(short)s of chips on credit: no credit "
+                "of any kind is extended for gaming"
+            )
+            % {"chips": dollars(total), "cash": dollars(cash), "short": dollars(total - cash)},
+            "T&C 3.7",
+        )
     if cash != total:
         message = (
             _(
@@ -807,6 +817,14 @@ EXPENSE_CATEGORIES = ("supplier_equipment", "supplier_services", "licence_fee", 
 def expense(*, day, category, description, cash, invoice, signed, **meta) -> Slip:
     """An expense paid from the trust account, never from the cage; it goes in the financial report."""
     day = lock_day(day, allowed=SETTLING)
+    if isinstance(category, str) and ("wage" in category.lower() or "salar" in category.lower()):
+        raise RuleViolation(
+            _(
+                "wages are never an expense of the event: the licensee must not pay the wages of the registered "
+                "supplier's employees"
+            ),
+            "T&C 2.4",
+        )
     if category not in EXPENSE_CATEGORIES:
         raise RuleViolation(
             _("unknown expense category %(category)s; one of %(categories)s")

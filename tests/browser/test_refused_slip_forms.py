@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 @pytest.mark.parametrize(
     ("kind", "cashier", "refusal"),
     [
-        ("sale", "chip_cashier", "must be for $50.00 cash, not $40.00"),
+        ("sale", "chip_cashier", "a sale of $50.00 in chips for $40.00 cash would give $10.00 of chips on credit"),
         ("redemption", "general_cashier", "must be for $50.00 cash, not $40.00"),
     ],
 )

@@ -117,7 +117,7 @@ def test_a_runner_sells_from_the_tablet_and_the_cash_typed_is_kept(browser, live
     rita.fill("input[name=chips_5]", "3")
     assert rita.input_value("input[name=cash]") == "9,50"  # what she typed is not overwritten
     rita.click("#slip-form button[type=submit]")
-    rita.wait_for_selector("text=must be for $15.00 cash, not $9.50")
+    rita.wait_for_selector("text=for $9.50 cash would give $5.50 of chips on credit")
     screenshot(rita, "runner-sale-refused-768")
     rita.fill("input[name=cash]", "15")
     # The same form sent twice: a double tap, or a resubmission (the page is no-store, so the back

@@ -152,7 +152,7 @@ def example():
 @pytest.mark.django_db
 def test_the_importer_problem_lines_in_french_keep_the_file_names_and_the_rule_numbering():
     data = example()
-    data["days"][0]["records"][8].update(cash="1499.00")  # record 9: a sale of $1,500.00 in chips
+    data["days"][0]["records"][8].update(cash="1501.00")  # record 9: a sale of $1,500.00 in chips
     born_on = data["people"][0]["born_on"]
     data["people"][0]["born_on"] = "not a date"
     with override("fr-ca"), pytest.raises(ImportFailed) as failed:
@@ -163,14 +163,14 @@ def test_the_importer_problem_lines_in_french_keep_the_file_names_and_the_rule_n
         import_records(data)
     assert plain(failed.value.problems[0]) == (
         "enregistrement 9 (2026-09-11, sale) : une vente de 1 500,00 $ en jetons doit se faire pour 1 500,00 $ en "
-        "argent, et non 1 499,00 $ : les jetons se vendent contre des devises canadiennes à leur valeur nominale "
+        "argent, et non 1 501,00 $ : les jetons se vendent contre des devises canadiennes à leur valeur nominale "
         "(M&C 3.6)"
     )
     # In English, as the records format's documentation writes them.
     with pytest.raises(ImportFailed) as failed:
         import_records(data)
     assert failed.value.problems[0] == (
-        "record 9 (2026-09-11, sale): a sale of $1,500.00 in chips must be for $1,500.00 cash, not $1,499.00: "
+        "record 9 (2026-09-11, sale): a sale of $1,500.00 in chips must be for $1,500.00 cash, not $1,501.00: "
         "chips are sold for Canadian currency at face value (T&C 3.6)"
     )
 

@@ -147,7 +147,7 @@ def test_a_person_holding_two_positions_is_refused(tmp_path):
         (
             9,
             {"cash": "1499.00"},
-            "record 9 (2026-09-11, sale): a sale of $1,500.00 in chips must be for $1,500.00 cash, not $1,499.00: chips are sold for Canadian currency at face value (T&C 3.6)",
+            "record 9 (2026-09-11, sale): a sale of $1,500.00 in chips for $1,499.00 cash would give $1.00 of chips on credit: no credit of any kind is extended for gaming (T&C 3.7)",
         ),
         (
             9,
@@ -162,7 +162,7 @@ def test_a_person_holding_two_positions_is_refused(tmp_path):
         (
             9,
             {"signed": {"sold_by": "gus", "authorized_by": "ann"}},
-            "record 9 (2026-09-11, sale): Sold by must be signed by the Chip Cashier; Gus Tremblay does not hold that role (T&C 2)",
+            "record 9 (2026-09-11, sale): Sold by must be signed by the Chip Cashier; Gus Tremblay does not hold that role (T&C 3.4.2)",
         ),
         (
             9,

@@ -25,7 +25,11 @@ def test_a_cage_sale_takes_cash_and_gives_chips(cast):
 
 def test_a_sale_whose_cash_does_not_match_the_chips_is_refused(cast):
     stock(cast)
-    with pytest.raises(RuleViolation, match=r"must be for \$25\.00 cash, not \$20\.00"):
+    with pytest.raises(RuleViolation, match=r"must be for \$25\.00 cash, not \$30\.00.*\(T&C 3\.6\)"):
+        services.sale(day=cast.day, chips={"5": 5}, cash=3_000, signed=cast.signed(**SALE_SIGNED))
+    with pytest.raises(
+        RuleViolation, match=r"\$25\.00 in chips for \$20\.00 cash would give \$5\.00 .*credit.*\(T&C 3\.7\)"
+    ):
         services.sale(day=cast.day, chips={"5": 5}, cash=2_000, signed=cast.signed(**SALE_SIGNED))
 
 
