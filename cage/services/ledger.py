@@ -568,6 +568,10 @@ def post_slip(
     moving = [leg for step in steps[:done] for leg in step]
     merged, accounts = net_legs(moving, slip_type)
     check_custody(merged, accounts, slip_type)
+    if kind.moves and not done:
+        # A deposit waiting for its second signature: the bank cannot hand over cash it does not
+        # hold, so that is said as it is written (and checked again when the cash moves).
+        check_custody(*net_legs(steps[0], slip_type), slip_type)
     serial = next_serial(event, slip_type)
     slip_id = None
     if stamped:
