@@ -68,6 +68,7 @@ def _event(event: Event) -> dict:
         "first_day": event.first_day.isoformat(),
         "last_day": event.last_day.isoformat(),
         "licensing_authority": event.licensing_authority,
+        "authority": event.authority,
     }
     optional = {
         "supplier_registration_number": event.supplier_registration_number,
@@ -76,6 +77,7 @@ def _event(event: Event) -> dict:
         "chip_colours": {d.key: d.colour for d in denominations if d.colour},
         # The licence's figures of the games whose seeds state none, as the administrator typed them.
         "game_settings": {row.game: game_rules.game_settings_entered(row) for row in event.game_settings.all()},
+        "tables_licensed": dict(event.tables_licensed),
     }
     return spec | {k: v for k, v in optional.items() if v}
 
@@ -105,6 +107,12 @@ def _person(person: Person) -> dict:
         spec["identification"] = person.identification
     if person.gaming_assistant_number:
         spec["gaming_assistant_number"] = person.gaming_assistant_number
+    if person.supplier_related:
+        spec["supplier_related"] = True
+    if person.other_activities is not None:
+        spec["other_activities"] = person.other_activities
+    if person.terms_acknowledged_at is not None:
+        spec["terms_acknowledged"] = True
     return spec
 
 

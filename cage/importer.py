@@ -45,7 +45,7 @@ from cage.slip_types import (
 )
 from cage.variances import VARIANCE_REASONS
 from events import services as event_services
-from events.models import Event, GamingDay, Licensee, Person, Role
+from events.models import Authority, Event, GamingDay, Licensee, Person, Role
 from events.rules import RuleViolation
 
 FORMAT = "cage-records/1"
@@ -310,6 +310,21 @@ class _Importer:
         game_codes = spec.get("games")
         if not isinstance(game_codes, list) or not all(isinstance(g, str) for g in game_codes):
             self.problems.append(_at("event.games", _cited(_("a list of game codes is required"), "T&C 1.5.1")))
+        # Extensions: who licensed the event (an Ontario licence unless told), and the licence's number
+        # of tables of each game.
+        authority = spec.get("authority", Authority.AGCO)
+        if not isinstance(authority, str):
+            self.problems.append(
+                _at("event.authority", _cited(_("one of %(known)s") % {"known": ", ".join(Authority.values)}))
+            )
+        tables_licensed = spec.get("tables_licensed", {})
+        if not isinstance(tables_licensed, dict):
+            self.problems.append(
+                _at(
+                    "event.tables_licensed",
+                    _cited(_("an object of game code: number of tables is required"), "T&C 1.3"),
+                )
+            )
         dates = []
         if isinstance(days, list):
             for day in days:
@@ -356,6 +371,8 @@ class _Importer:
                 games_authorized=game_codes,
                 licensing_authority=extra["licensing_authority"],
                 supplier_registration_number=extra["supplier_registration_number"],
+                authority=authority,
+                tables_licensed=tables_licensed,
             )
         except RuleViolation as exc:
             self.problems.append(_at(f"event.{exc.field or 'slug'}", exc))
@@ -427,6 +444,20 @@ class _Importer:
                 )
                 continue
             identification = _text(spec.get("identification"), f"{where}.identification", self.problems, required=False)
+            # Extensions: what a person declared (T&C 2) and was told (T&C 1.4.6), as the window records it.
+            declared = {}
+            for flag in ("supplier_related", "other_activities", "terms_acknowledged"):
+                value = spec.get(flag)
+                if value is not None and not isinstance(value, bool):
+                    self.problems.append(
+                        _at(
+                            f"{where}.{flag}",
+                            _cited(_("true or false is required, not %(value)s") % {"value": shown(value)}),
+                        )
+                    )
+                    value = None
+                if value is not None:
+                    declared[flag] = value
             later = spec.get("registration_changed_to")
             if not code or not name or not registration:
                 continue
@@ -440,6 +471,7 @@ class _Importer:
                     registration=registration,
                     gaming_assistant_number=assistant,
                     identification=identification,
+                    **declared,
                 )
                 # by=None: the command line, whose operator stands for the licensee's administrator.
                 for role in roles:
@@ -611,7 +643,7 @@ class _Importer:
             return None
         if status != "setup":
             try:
-                day = event_services.day_open(day=day)
+                day = event_services.day_open(day=day, records_file=True)
             except RuleViolation as exc:
                 self.problems.append(_at(f"{where}.date", exc))
                 return None

@@ -16,9 +16,11 @@ urlpatterns = [
     path("<slug:slug>/queue/<int:pk>/approve/", views.queue_approve, name="queue_approve"),
     path("<slug:slug>/queue/<int:pk>/void/", views.queue_void, name="queue_void"),
     path("<slug:slug>/queue/<int:pk>/refuse/", views.queue_refuse, name="queue_refuse"),
-    path("<slug:slug>/queue/logins/<int:pk>/confirm/", views.login_confirm, name="login_confirm"),
+    path("<slug:slug>/queue/logins/<int:person_id>/confirm/", views.login_confirm, name="login_confirm"),
     path(
-        "<slug:slug>/queue/given/<int:pk>/acknowledge/", views.appointment_acknowledge, name="appointment_acknowledge"
+        "<slug:slug>/queue/given/<int:appointment_id>/acknowledge/",
+        views.appointment_acknowledge,
+        name="appointment_acknowledge",
     ),
     path("<slug:slug>/openers/<int:pk>/sign-off/", views.opener_sign_off, name="opener_sign_off"),
     path("<slug:slug>/close/", views.day_close, name="day_close"),

@@ -611,11 +611,11 @@ def queue_approve(request, slug, pk):
     return redirect("cage:queue", slug)
 
 
-def login_confirm(request, slug, pk):
+def login_confirm(request, slug, person_id):
     """A designated person confirms, from their own session, the setup code of another designated
     person's login: only then does it work (T&C 2: no one alone)."""
     access = event_access(request, slug)
-    person = get_object_or_404(access.event.people, pk=pk)
+    person = get_object_or_404(access.event.people, pk=person_id)
     try:
         event_services.login_confirm(person=person, by=access.person)
     except RuleViolation as exc:
@@ -628,11 +628,11 @@ def login_confirm(request, slug, pk):
     return redirect("cage:queue", slug)
 
 
-def appointment_acknowledge(request, slug, pk):
+def appointment_acknowledge(request, slug, appointment_id):
     """A second designated person acknowledges a role or login given during the day, and the slips
     its holder signed that day."""
     access = event_access(request, slug)
-    appointment = get_object_or_404(Appointment, person__event=access.event, pk=pk)
+    appointment = get_object_or_404(Appointment, person__event=access.event, pk=appointment_id)
     try:
         event_services.appointment_acknowledge(appointment=appointment, by=access.person)
     except RuleViolation as exc:

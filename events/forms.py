@@ -3,7 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import games
 from .form_input import CheckedInput
-from .models import Event, GamingDay, Person, Role, game_choices, game_name
+from .models import Authority, Event, GamingDay, Person, Role, game_choices, game_name
 
 
 class DateInput(forms.DateInput):
@@ -23,10 +23,20 @@ class EventForm(CheckedInput, forms.Form):
     slug = forms.SlugField(label=_("Short name"), max_length=80, help_text=_("Short name used in links and files."))
     name = forms.CharField(label=_("Name"), max_length=200)
     licence_number = forms.CharField(label=_("Licence number"), max_length=40)
+    authority = forms.ChoiceField(
+        label=_("Licensed by"),
+        choices=Authority.choices,
+        initial=Authority.AGCO,
+        help_text=_(
+            "Whose rules of play the games follow: an Ontario licence authorizes blackjack and the wheel of "
+            "fortune, a Québec one baccarat and craps (T&C 1.3, 3.3)."
+        ),
+    )
     licensing_authority = forms.CharField(
-        label=_("Licensing authority"),
+        label=_("Licensing authority, as written on the licence"),
         max_length=200,
-        initial=Event._meta.get_field("licensing_authority").default,
+        required=False,
+        help_text=_("Leave empty for the authority's own name."),
     )
     venue = forms.CharField(label=_("Venue"), max_length=200)
     first_day = forms.DateField(label=_("First day"), widget=DateInput)
@@ -47,6 +57,10 @@ class LicensedGameField(forms.ChoiceField):
 
     def valid_value(self, value):
         return value in games.REGISTRY
+
+
+class TablesLicensedForm(CheckedInput, forms.Form):
+    count = forms.IntegerField(label=_("Tables the licence allows"), min_value=1, max_value=200)
 
 
 class TableForm(CheckedInput, forms.Form):
@@ -71,21 +85,79 @@ LINK_LABEL = _("Link to the existing login with this username")
 LINK_HELP = _("For someone who already has a login, such as at an earlier event.")
 
 
-class PersonForm(CheckedInput, forms.Form):
-    code = forms.SlugField(label=_("Id"), max_length=40, help_text=_("Short id, for example ann."))
-    name = forms.CharField(label=_("Name"), max_length=200)
-    born_on = forms.DateField(label=_("Date of birth"), widget=DateInput)
-    identification = forms.CharField(label=_("Identification shown"), max_length=200, required=False)
-    supplier_associated = forms.BooleanField(label=_("Associated with the supplier"), required=False)
-    registration = forms.ChoiceField(
-        label=_("Registration"), choices=Person.Registration.choices, initial=Person.Registration.GOOD
+# Asked of everyone, held for the designated persons (T&C 2): not asked yet, yes, no.
+OTHER_ACTIVITIES = [
+    ("", _("Not asked yet")),
+    ("yes", _("Yes: other activities in the organization beyond its lotteries")),
+    ("no", _("No: the organization's lotteries only")),
+]
+
+
+class DeclarationFields(forms.Form):
+    """What a person shows and declares, as the terms and conditions ask it of the licensee."""
+
+    identification = forms.CharField(
+        label=_("Identification shown"),
+        max_length=200,
+        required=False,
+        help_text=_("Satisfactory to the Registrar; required of every designated person (T&C 1.4.4)."),
+    )
+    supplier_associated = forms.BooleanField(
+        label=_("Associated with the supplier, or works for it"),
+        required=False,
+        help_text=_(
+            "A designated person may not be (T&C 2); the supplier's dealers and runners are registered gaming assistants (T&C 4.2)."
+        ),
+    )
+    supplier_related = forms.BooleanField(
+        label=_("Related to the supplier or one of its employees"),
+        required=False,
+        help_text=_("A designated person may not be (T&C 2)."),
+    )
+    other_activities = forms.ChoiceField(
+        label=_("Other activities in the organization"), choices=OTHER_ACTIVITIES, required=False
     )
     gaming_assistant_number = forms.CharField(
         label=_("Gaming-assistant registration no."), max_length=40, required=False
     )
+    terms_acknowledged = forms.BooleanField(
+        label=_("The terms and conditions of the licence were brought to their attention"),
+        required=False,
+        help_text=_("Recorded with the time, for every person who works the event (T&C 1.4.6)."),
+    )
+
+    def declarations(self) -> dict:
+        d = self.cleaned_data
+        return {
+            "identification": d["identification"],
+            "supplier_associated": d["supplier_associated"],
+            "supplier_related": d["supplier_related"],
+            "other_activities": {"yes": True, "no": False}.get(d["other_activities"]),
+            "gaming_assistant_number": d["gaming_assistant_number"],
+        }
+
+
+class DeclarationsForm(CheckedInput, DeclarationFields):
+    person = forms.ModelChoiceField(label=_("Person"), queryset=Person.objects.none())
+    field_order = ["person"]
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["person"].queryset = event.people.all()
+
+
+class PersonForm(CheckedInput, DeclarationFields):
+    code = forms.SlugField(label=_("Id"), max_length=40, help_text=_("Short id, for example ann."))
+    name = forms.CharField(label=_("Name"), max_length=200)
+    born_on = forms.DateField(label=_("Date of birth"), widget=DateInput)
+    registration = forms.ChoiceField(
+        label=_("Registration"), choices=Person.Registration.choices, initial=Person.Registration.GOOD
+    )
     role = forms.ChoiceField(label=_("Role"), choices=[("", "—")] + Role.choices, required=False)
     username = forms.CharField(label=_("Login (username)"), max_length=150, required=False, help_text=USERNAME_HELP)
     link_existing = forms.BooleanField(label=LINK_LABEL, required=False, help_text=LINK_HELP)
+
+    field_order = ["code", "name", "born_on", "registration", "role"]
 
     def __init__(self, *args, admin: bool = False, **kwargs):
         super().__init__(*args, **kwargs)

@@ -28,6 +28,29 @@ class Licensee(models.Model):
         return self.name
 
 
+class Authority(models.TextChoices):
+    """Who licenses the event, and so whose rules of play its games follow (T&C 1.3, 3.3): an
+    Ontario fair or exhibition licence (AGCO) authorizes blackjack and the wheel of fortune under
+    the rules the licence supplies; baccarat and craps are played under the Québec rules."""
+
+    AGCO = "agco", _("Alcohol and Gaming Commission of Ontario")
+    RACJ = "racj", _("Régie des alcools, des courses et des jeux (Québec)")
+
+
+# Whose rules of play each authority's licence supplies (events.games: Game.rules_of), and the
+# authority's own name as a licence writes it (data, not translated).
+AUTHORITY_RULES = {Authority.AGCO: "ontario", Authority.RACJ: "quebec"}
+AUTHORITY_NAMES = {
+    Authority.AGCO: "Alcohol and Gaming Commission of Ontario",
+    Authority.RACJ: "Régie des alcools, des courses et des jeux",
+}
+
+
+def games_of(authority: str) -> list[str]:
+    """The game modules played under this authority's rules, in the registry's order."""
+    return [code for code, game in games.REGISTRY.items() if game.rules_of == AUTHORITY_RULES.get(authority)]
+
+
 class Event(models.Model):
     class Status(models.TextChoices):
         PLANNED = "planned", _("Planned")
@@ -38,6 +61,7 @@ class Event(models.Model):
     name = models.CharField(_("name"), max_length=200)
     licensee = models.ForeignKey(Licensee, on_delete=models.PROTECT, related_name="events", verbose_name=_("licensee"))
     licence_number = models.CharField(_("licence number"), max_length=40)
+    authority = models.CharField(_("licensed by"), max_length=8, choices=Authority.choices, default=Authority.AGCO)
     # The authority's own name, as it is written on the licence: data, not translated.
     licensing_authority = models.CharField(
         _("licensing authority"), max_length=200, default="Alcohol and Gaming Commission of Ontario"
@@ -49,6 +73,9 @@ class Event(models.Model):
     supplier_registration_number = models.CharField(_("supplier's registration number"), max_length=40, blank=True)
     # T&C 1.5.1: only the games the licence authorizes; codes of events.games modules.
     games = models.JSONField(_("authorized games"), default=list)
+    # T&C 1.3: the number of tables of each game the licence approves, {game code: tables}; a game
+    # not in it has no number entered yet.
+    tables_licensed = models.JSONField(_("tables the licence allows"), default=dict, blank=True)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PLANNED)
 
     class Meta:
@@ -249,6 +276,16 @@ class Person(models.Model):
     born_on = models.DateField(_("date of birth"))
     identification = models.CharField(_("identification shown"), max_length=200, blank=True)
     supplier_associated = models.BooleanField(_("associated with the supplier"), default=False)
+    # T&C 2: designated persons are neither related to nor associated with the registered supplier
+    # or its employees, and have other activities in the organization beyond its lotteries.
+    supplier_related = models.BooleanField(_("related to the supplier or one of its employees"), default=False)
+    other_activities = models.BooleanField(
+        _("has other activities in the organization beyond its lotteries"), null=True, blank=True
+    )
+    # T&C 1.4.6: the terms and conditions were brought to their attention, when it was recorded.
+    terms_acknowledged_at = models.DateTimeField(
+        _("terms and conditions brought to their attention"), null=True, blank=True
+    )
     registration = models.CharField(
         _("registration"), max_length=10, choices=Registration.choices, default=Registration.GOOD
     )

@@ -33,9 +33,11 @@ from .game_text import refusal_message, section_lazy
 from .games import wheel_of_fortune
 from .local import clock, moment, zone_name
 from .models import (
+    AUTHORITY_NAMES,
     DESIGNATED,
     Appointment,
     Assignment,
+    Authority,
     ChipDenomination,
     Event,
     GameSettings,
@@ -48,6 +50,7 @@ from .models import (
     Shift,
     SigningPin,
     game_name,
+    games_of,
 )
 from .rules import RuleViolation, cite
 
@@ -93,6 +96,8 @@ def event_create(
     games_authorized: list[str],
     supplier_registration_number: str = "",
     licensing_authority: str = "",
+    authority: str = Authority.AGCO,
+    tables_licensed: dict | None = None,
 ) -> Event:
     if Event.objects.filter(slug=slug).exists():
         raise RuleViolation(
@@ -106,6 +111,15 @@ def event_create(
             "T&C 1.5.1",
             field="games",
         )
+    if authority not in Authority.values:
+        raise RuleViolation(
+            _("unknown licensing authority %(authority)s; one of %(known)s")
+            % {"authority": repr(authority), "known": ", ".join(Authority.values)},
+            "T&C 1.3",
+            field="authority",
+        )
+    for code in games_authorized:
+        check_game_of_authority(authority, code, field="games")
     event = Event(
         licensee=licensee,
         slug=slug,
@@ -117,9 +131,9 @@ def event_create(
         supplier=supplier,
         supplier_registration_number=supplier_registration_number,
         games=list(dict.fromkeys(games_authorized)),
+        authority=authority,
+        licensing_authority=licensing_authority or AUTHORITY_NAMES[authority],
     )
-    if licensing_authority:
-        event.licensing_authority = licensing_authority
     event.full_clean()
     event.save()
     record(
@@ -137,7 +151,68 @@ def event_create(
             "last_day": last_day,
             "supplier": supplier,
             "games": event.games,
+            "authority": authority,
         },
+    )
+    for game, count in (tables_licensed or {}).items():
+        tables_licensed_set(event=event, game=game, count=count)
+    return event
+
+
+def check_game_of_authority(authority: str, game: str, *, field: str | None = None) -> None:
+    """T&C 1.3, 1.5.1, 3.3: a licence authorizes only games played under its own authority's rules."""
+    if game in games_of(authority):
+        return
+    raise RuleViolation(
+        _(
+            "%(game)s is not played under the rules of play a licence of %(authority)s supplies; it authorizes "
+            "%(games)s only"
+        )
+        % {
+            "game": game_name(game),
+            "authority": Authority(authority).label,
+            "games": ", ".join(game_name(code) for code in games_of(authority)),
+        },
+        "T&C 1.3, 1.5.1, 3.3",
+        field=field,
+    )
+
+
+def tables_licensed_set(*, event: Event, game: str, count) -> Event:
+    """The number of tables of a game the licence approves (T&C 1.3), as the administrator enters it
+    from the licence; never fewer than the event already has."""
+    if game not in event.games:
+        raise RuleViolation(
+            _("The licence does not authorize %(game)s")
+            % {"game": game_name(game) if game in games.REGISTRY else repr(game)},
+            "T&C 1.5.1",
+            field="count",
+        )
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 200:
+        raise RuleViolation(
+            _("the number of %(game)s tables the licence allows is a whole number from 1 to 200")
+            % {"game": game_name(game)},
+            "T&C 1.3",
+            field="count",
+        )
+    have = event.tables.filter(game=game).count()
+    if count < have:
+        raise RuleViolation(
+            _("the event already has %(have)s %(game)s tables; the licence's number cannot be fewer")
+            % {"have": have, "game": game_name(game)},
+            "T&C 1.3",
+            field="count",
+        )
+    before = dict(event.tables_licensed)
+    event.tables_licensed = {**before, game: count}
+    event.save(update_fields=["tables_licensed"])
+    record(
+        "game_settings_set",
+        N_("Tables of %(game)s the licence allows: %(count)s"),
+        {"count": count, "game": lazy(game_name, str)(game)},
+        event=event,
+        old={"tables_licensed": before.get(game)},
+        new={"tables_licensed": count},
     )
     return event
 
@@ -159,6 +234,19 @@ def table_create(*, event: Event, code: str, game: str, records_file: bool = Fal
                 "game": name
             }
         raise RuleViolation(message, "T&C 1.5.1", field="game")
+    check_game_of_authority(event.authority, game, field="game")
+    allowed = event.tables_licensed.get(game)
+    if allowed is not None and event.tables.filter(game=game).count() >= allowed:
+        raise RuleViolation(
+            ngettext(
+                "The licence allows %(n)s table of %(game)s, and the event has it already",
+                "The licence allows %(n)s tables of %(game)s, and the event has them all already",
+                allowed,
+            )
+            % {"n": allowed, "game": game_name(game)},
+            "T&C 1.3",
+            field="game",
+        )
     if not isinstance(code, str) or (not records_file and not TABLE_CODE_CHARACTERS.fullmatch(code)):
         raise RuleViolation(
             _(
@@ -456,6 +544,9 @@ def person_add(
     registration: str = Person.Registration.GOOD,
     gaming_assistant_number: str = "",
     user=None,
+    supplier_related: bool = False,
+    other_activities: bool | None = None,
+    terms_acknowledged: bool = False,
 ) -> Person:
     person = Person(
         event=event,
@@ -464,6 +555,9 @@ def person_add(
         born_on=born_on,
         identification=identification,
         supplier_associated=supplier_associated,
+        supplier_related=supplier_related,
+        other_activities=other_activities,
+        terms_acknowledged_at=timezone.now() if terms_acknowledged else None,
         registration=registration,
         gaming_assistant_number=gaming_assistant_number,
         user=user,
@@ -505,11 +599,95 @@ def person_add(
             "born_on": born_on,
             "identification": identification,
             "supplier_associated": supplier_associated,
+            "supplier_related": supplier_related,
+            "other_activities": other_activities,
+            "terms_acknowledged": terms_acknowledged,
             "registration": registration,
             "gaming_assistant_number": gaming_assistant_number,
         },
     )
     return person
+
+
+DECLARED = ("identification", "supplier_related", "supplier_associated", "other_activities", "gaming_assistant_number")
+
+
+@transaction.atomic
+def person_declarations_set(*, person: Person, terms_acknowledged: bool = False, by=None, **declared) -> Person:
+    """What a person declares and shows, recorded for the event (T&C 1.4.4 identification, 1.4.6 the
+    terms and conditions brought to their attention, 2 related to or associated with the supplier
+    and other activities in the organization, 4.2 a gaming-assistant registration). A declaration
+    that a role they hold no longer allows is refused (role_assign's rules), and nothing changes."""
+    person = Person.objects.select_for_update().get(pk=person.pk)
+    before = {name: getattr(person, name) for name in DECLARED} | {
+        "terms_acknowledged": person.terms_acknowledged_at is not None
+    }
+    for name, value in declared.items():
+        if name not in DECLARED:
+            raise TypeError(name)
+        setattr(person, name, value)
+    if terms_acknowledged and person.terms_acknowledged_at is None:
+        person.terms_acknowledged_at = timezone.now()
+    for role in person.role_codes():
+        check_may_hold(person, role)
+    person.full_clean()
+    person.save()
+    after = {name: getattr(person, name) for name in DECLARED} | {
+        "terms_acknowledged": person.terms_acknowledged_at is not None
+    }
+    changed = {k for k in after if after[k] != before[k]}
+    if changed:
+        record(
+            "person_declared",
+            N_("%(name)s's declarations recorded"),
+            {"name": person.name},
+            event=person.event_id,
+            about=person,
+            old={k: before[k] for k in sorted(changed)},
+            new={k: after[k] for k in sorted(changed)},
+        )
+    return person
+
+
+def check_may_hold(person: Person, role: str) -> None:
+    """What a role asks of the person who holds it, from their declarations: a designated person is
+    neither related to nor associated with the supplier and has other activities in the organization
+    (T&C 2); everyone the supplier employs on the floor is a registered gaming assistant (T&C 4.2)."""
+    if role in DESIGNATED:
+        if person.supplier_associated:
+            raise RuleViolation(
+                _("%(name)s is associated with the registered supplier and cannot be %(position)s")
+                % {"name": person.name, "position": Role(role).label},
+                "T&C 2",
+                field="role",
+            )
+        if person.supplier_related:
+            raise RuleViolation(
+                _("%(name)s is related to the registered supplier or one of its employees and cannot be %(position)s")
+                % {"name": person.name, "position": Role(role).label},
+                "T&C 2",
+                field="role",
+            )
+        if person.other_activities is False:
+            raise RuleViolation(
+                _(
+                    "%(name)s has no other activities in the organization beyond its lotteries and cannot be "
+                    "%(position)s: the licensee designates persons who do"
+                )
+                % {"name": person.name, "position": Role(role).label},
+                "T&C 2",
+                field="role",
+            )
+    if role in (Role.DEALER, Role.RUNNER) and person.supplier_associated and not person.gaming_assistant_number:
+        raise RuleViolation(
+            _(
+                "%(name)s works for the supplier and must be a registered Gaming Assistant "
+                "(no registration number given)"
+            )
+            % {"name": person.name},
+            "T&C 4.2",
+            field="role",
+        )
 
 
 def registration_change(*, person: Person, registration: str) -> Person:
@@ -571,14 +749,8 @@ def role_assign(*, person: Person, role: str, by) -> Assignment:
         )
     check_not_administrator(person, field="role")
     check_one_hat(person, role, held)
+    check_may_hold(person, role)
     if role in DESIGNATED:
-        if person.supplier_associated:
-            raise RuleViolation(
-                _("%(name)s is associated with the registered supplier and cannot be %(position)s")
-                % {"name": person.name, "position": Role(role).label},
-                "T&C 2",
-                field="role",
-            )
         other = held & set(DESIGNATED)
         if other:
             raise RuleViolation(
@@ -587,16 +759,6 @@ def role_assign(*, person: Person, role: str, by) -> Assignment:
                 "T&C 2",
                 field="role",
             )
-    if role == Role.DEALER and person.supplier_associated and not person.gaming_assistant_number:
-        raise RuleViolation(
-            _(
-                "%(name)s works for the supplier and must be a registered Gaming Assistant "
-                "(no registration number given)"
-            )
-            % {"name": person.name},
-            "T&C 4.2",
-            field="role",
-        )
     assignment = Assignment.objects.create(person=person, role=role)
     record(
         "role_assigned",
@@ -1170,10 +1332,11 @@ def shift_add(
     return shift
 
 
-def opening_refusal(day: GamingDay) -> tuple[str, object] | None:
+def opening_refusal(day: GamingDay, *, records_file: bool = False) -> tuple[str, object] | None:
     """Why the gaming day cannot open yet, as (message, rule): what day_open refuses it with; None
     when it may open. The pages say it beside the day rather than offer a button that is refused
-    (opening_refusal_text). Reads only, and records no refusal: nothing was tried."""
+    (opening_refusal_text). Reads only, and records no refusal: nothing was tried. `records_file`:
+    a day a records file records, held to what its format carries (first_day_refusal is not)."""
     if day.status != GamingDay.Status.SETUP:
         return (
             _("The gaming day %(date)s is %(status)s, not in setup")
@@ -1199,6 +1362,48 @@ def opening_refusal(day: GamingDay) -> tuple[str, object] | None:
             % {"gaps": listed},
             "T&C 2",
         )
+    if not records_file and not event_has_opened(day.event):
+        return first_day_refusal(day.event)
+    return None
+
+
+def first_day_refusal(event: Event) -> tuple[str, object] | None:
+    """What the event's first gaming day waits for before it opens: the supplier's registration (T&C
+    4.1), and for each designated person their identification (1.4.4), the terms and conditions
+    brought to their attention (1.4.6) and their other activities in the organization (2)."""
+    if not event.supplier_registration_number.strip():
+        return (
+            _(
+                "the registered supplier's registration number is not entered: equipment is rented only from a supplier registered under the Gaming Control Act, 1992"
+            ),
+            "T&C 4.1",
+        )
+    designated = (
+        event.people.filter(registration=Person.Registration.GOOD, assignments__role__in=DESIGNATED)
+        .distinct()
+        .order_by("name")
+    )
+    for person in designated:
+        if not person.identification.strip():
+            return (
+                _("%(name)s's identification is not recorded: every designated person carries identification")
+                % {"name": person.name},
+                "T&C 1.4.4",
+            )
+        if person.terms_acknowledged_at is None:
+            return (
+                _("it is not recorded that the terms and conditions were brought to %(name)s's attention")
+                % {"name": person.name},
+                "T&C 1.4.6",
+            )
+        if person.other_activities is not True:
+            return (
+                _(
+                    "%(name)s has not declared other activities in the organization beyond its lotteries, as a designated person has"
+                )
+                % {"name": person.name},
+                "T&C 2",
+            )
     return None
 
 
@@ -1211,11 +1416,11 @@ def opening_refusal_text(day: GamingDay) -> str:
     return _("%(message)s (%(rule)s)") % {"message": message, "rule": cite(rule)}
 
 
-def day_open(*, day: GamingDay) -> GamingDay:
+def day_open(*, day: GamingDay, records_file: bool = False) -> GamingDay:
     """Open a gaming day for postings. Refused while the staffing rules that must hold do not."""
     with transaction.atomic():
         day = GamingDay.objects.select_for_update().get(pk=day.pk)
-        refusal = opening_refusal(day)
+        refusal = opening_refusal(day, records_file=records_file)
         if refusal is not None:
             raise RuleViolation(*refusal)
         day.status = GamingDay.Status.OPEN

@@ -22,6 +22,7 @@ urlpatterns = [
     path("events/<slug:slug>/logins/", views.login_give, name="login_give"),
     path("events/<slug:slug>/roles/", views.role_add, name="role_add"),
     path("events/<slug:slug>/registration/", views.registration_change, name="registration_change"),
+    path("events/<slug:slug>/declarations/", views.person_declarations, name="person_declarations"),
     path("events/<slug:slug>/days/", views.days, name="days"),
     path("events/<slug:slug>/days/<str:date>/", views.roster, name="roster"),
     path("events/<slug:slug>/days/<str:date>/open/", views.day_open, name="day_open"),

@@ -15,6 +15,7 @@ from .access import event_access, visible_events
 from .compliance import describe_gap, event_compliance, roster_gaps
 from .forms import (
     DayForm,
+    DeclarationsForm,
     DenominationForm,
     EventForm,
     LoginGiveForm,
@@ -97,6 +98,7 @@ def event_create(request):
                 supplier_registration_number=d["supplier_registration_number"],
                 games_authorized=d["games"],
                 licensing_authority=d["licensing_authority"],
+                authority=d["authority"],
             )
 
         if applied(form, create):
@@ -172,10 +174,9 @@ def people(request, slug):
                 code=d["code"],
                 name=d["name"],
                 born_on=d["born_on"],
-                identification=d["identification"],
-                supplier_associated=d["supplier_associated"],
                 registration=d["registration"],
-                gaming_assistant_number=d["gaming_assistant_number"],
+                terms_acknowledged=d["terms_acknowledged"],
+                **form.declarations(),
             )
             if d["role"]:
                 services.role_assign(person=person, role=d["role"], by=request.user)
@@ -200,6 +201,7 @@ def people(request, slug):
             "form": form,
             "role_form": RoleForm(event=event),
             "registration_form": RegistrationForm(event=event),
+            "declarations_form": DeclarationsForm(event=event),
             "login_form": LoginGiveForm(event=event) if admin else None,
             "waiting": [p for p in people if services.login_pending(p.user)],
             "in_use": [p for p in people if p.user is not None and not services.login_pending(p.user)],
@@ -316,6 +318,27 @@ def role_add(request, slug):
     form = RoleForm(request.POST, event=access.event)
     if form.is_valid() and applied(form, lambda: services.role_assign(**form.cleaned_data, by=request.user)):
         messages.success(request, _("Role assigned."))
+    else:
+        for error in form.errors.values():
+            messages.error(request, " ".join(error))
+    return redirect("events:people", slug)
+
+
+def person_declarations(request, slug):
+    """What a person shows and declares (identification, the supplier, other activities, a
+    gaming-assistant registration) and that the terms and conditions were brought to their attention."""
+    access = event_access(request, slug)
+    form = DeclarationsForm(request.POST, event=access.event)
+    if form.is_valid() and applied(
+        form,
+        lambda: services.person_declarations_set(
+            person=form.cleaned_data["person"],
+            terms_acknowledged=form.cleaned_data["terms_acknowledged"],
+            by=request.user,
+            **form.declarations(),
+        ),
+    ):
+        messages.success(request, _("%(name)s: declarations recorded.") % {"name": form.cleaned_data["person"].name})
     else:
         for error in form.errors.values():
             messages.error(request, " ".join(error))

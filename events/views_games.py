@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from . import calculators as calc
 from . import game_rules, services, wheel_layouts
 from .access import event_access
-from .forms import GameSettingsForm, WheelLayoutForm
+from .forms import GameSettingsForm, TablesLicensedForm, WheelLayoutForm
 from .games import get_game
 from .models import GameTable
 from .rules import RuleViolation
@@ -40,6 +40,24 @@ def games(request, slug):
     for code in event.games:
         declared = get_game(code).settings
         form = None
+        tables_form = None
+        if admin:
+            # The licence's number of tables of the game (T&C 1.3): "blackjack-tables-count".
+            data = request.POST if f"{code}-tables-count" in request.POST else None
+            tables_form = TablesLicensedForm(
+                data, prefix=f"{code}-tables", initial={"count": event.tables_licensed.get(code)}
+            )
+            if data is not None and tables_form.is_valid():
+                count = tables_form.cleaned_data["count"]
+                if applied(
+                    tables_form,
+                    lambda code=code, count=count: services.tables_licensed_set(event=event, game=code, count=count),
+                ):
+                    messages.success(
+                        request,
+                        _("Tables of %(game)s the licence allows: %(count)s.") % {"count": count, "game": _name(code)},
+                    )
+                    return redirect("events:games", slug)
         if declared and admin:
             data = request.POST if posted == code else None
             form = GameSettingsForm(data, settings=declared, initial=_initial(event, code), prefix=code)
@@ -64,9 +82,12 @@ def games(request, slug):
                 "payoffs": game_rules.payoffs(event, code) if code != "wheel_of_fortune" else [],
                 "house": game_rules.house_advantages(event, code),
                 "form": form,
+                "tables_licensed": event.tables_licensed.get(code),
+                "tables_set_up": event.tables.filter(game=code).count(),
+                "tables_form": tables_form,
             }
         )
-    if posted is not None and posted not in event.games:
+    if posted is not None and posted not in event.games and not posted.endswith("-tables"):
         messages.error(request, _("The licence does not authorize this game."))
     return render(request, "events/games.html", {"access": access, "event": event, "rows": rows, "admin": admin})
 

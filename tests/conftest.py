@@ -13,7 +13,7 @@ from django.utils import translation
 
 from config.catalogues import compile_all
 from events import services
-from events.models import Event, GameTable, GamingDay, Person, Role
+from events.models import Authority, Event, GameTable, GamingDay, Person, Role
 
 PASSWORD = "correct-horse-42"
 PIN = "2468"  # every persona with a login has this signing PIN, set by themselves through pin_set
@@ -56,7 +56,9 @@ class Cast:
         return {capacity: getattr(self, persona) for capacity, persona in capacities.items()}
 
 
-def make_event(slug="lakeside", *, games=("blackjack", "wheel_of_fortune"), first_day=DAY, last_day=None) -> Event:
+def make_event(
+    slug="lakeside", *, games=("blackjack", "wheel_of_fortune"), first_day=DAY, last_day=None, authority=None
+) -> Event:
     licensee = services.licensee_get_or_create(
         name="Lakeside Agricultural Society", charitable_number="10747 1234 RR0001"
     )
@@ -71,6 +73,8 @@ def make_event(slug="lakeside", *, games=("blackjack", "wheel_of_fortune"), firs
         supplier="Northern Gaming Supply Ltd.",
         supplier_registration_number="GS-44120",
         games_authorized=list(games),
+        # The Québec authority where every game is played under the Québec rules (T&C 1.3, 3.3).
+        authority=authority or (Authority.RACJ if set(games) <= QUEBEC_GAMES else Authority.AGCO),
     )
 
 
@@ -83,7 +87,12 @@ def give_login(person, username, *, password=PASSWORD, pin=PIN):
     return person.user
 
 
+# What a person shows and declares before the event's first day opens (T&C 1.4.4, 1.4.6, 2).
+DECLARED = {"identification": "Ontario driver's licence", "other_activities": True, "terms_acknowledged": True}
+
+
 def add_person(event, code, role, *, born_on=datetime.date(1980, 1, 1), login=True, **extra) -> Person:
+    extra = {**DECLARED, **extra}
     person = services.person_add(event=event, code=code, name=code.replace("_", " ").title(), born_on=born_on, **extra)
     if role:
         services.role_assign(person=person, role=role, by=None)
@@ -118,9 +127,12 @@ def make_cast(slug="lakeside", *, open_day=True) -> Cast:
     )
 
 
-# An event licensed for all four games, with a table of each: the games page, the posters and the
-# DRIC's dispute calculators are tried on it.
+# Two events with a table of each game: one licensed by the Québec authority for baccarat and craps
+# (its rules of play, seeds 002 to 004), one by the AGCO for blackjack and the wheel of fortune (seed
+# 001): a licence authorizes only games played under its own authority's rules (T&C 1.3, 3.3). The
+# games page, the posters and the DRIC's dispute calculators are tried on them.
 QUEBEC_TABLES = (("BJ-1", "blackjack"), ("WOF-1", "wheel_of_fortune"), ("BAC-1", "baccarat"), ("CR-1", "craps"))
+QUEBEC_GAMES = {"baccarat", "craps"}
 QUEBEC_BACCARAT = {
     "limits": ("2", "25"),
     "player_pays": "1:1",
@@ -134,26 +146,41 @@ QUEBEC_CRAPS = {"limits": ("1", "5")}
 
 @dataclass
 class Quebec:
-    event: Event
+    event: Event  # baccarat and craps, licensed by the Québec authority
     people: dict[str, Person]  # dric, auditor, dealer, chip_cashier, each with a login
+    ontario: Event  # blackjack and the wheel of fortune, licensed by the AGCO
+    ontario_people: dict[str, Person]
 
     @property
     def dric(self) -> Person:
         return self.people["dric"]
 
+    def of(self, table: str) -> tuple[Event, dict[str, Person]]:
+        """The event a table of QUEBEC_TABLES is at, and its people."""
+        game = dict(QUEBEC_TABLES)[table]
+        return (self.event, self.people) if game in QUEBEC_GAMES else (self.ontario, self.ontario_people)
+
+
+ROLES_AT_THE_GAMES = ("dric", "auditor", "dealer", "chip_cashier")
+
 
 def make_quebec(*, settings_entered: bool = True) -> Quebec:
-    """The all-games event; with `settings_entered`, the administrator has entered the licence's
-    figures for baccarat (QUEBEC_BACCARAT) and craps (QUEBEC_CRAPS). A function, not only a
-    fixture, for the browser tests (whose database is the live server's)."""
-    event = make_event("quebec", games=tuple(game for _code, game in QUEBEC_TABLES))
-    people = {role: add_person(event, role, role) for role in ("dric", "auditor", "dealer", "chip_cashier")}
-    for code, game in QUEBEC_TABLES:
-        services.table_create(event=event, code=code, game=game)
+    """The two events of QUEBEC_TABLES; with `settings_entered`, the administrator has entered the
+    licence's figures for baccarat (QUEBEC_BACCARAT) and craps (QUEBEC_CRAPS). A function, not only
+    a fixture, for the browser tests (whose database is the live server's)."""
+    made = {}
+    for slug, games in (("quebec", QUEBEC_GAMES), ("ontario", {"blackjack", "wheel_of_fortune"})):
+        tables = [(code, game) for code, game in QUEBEC_TABLES if game in games]
+        event = make_event(slug, games=tuple(game for _code, game in tables))
+        people = {role: add_person(event, role, role) for role in ROLES_AT_THE_GAMES}
+        for code, game in tables:
+            services.table_create(event=event, code=code, game=game)
+        made[slug] = (event, people)
     if settings_entered:
-        services.game_settings_set(event=event, game="baccarat", entered=QUEBEC_BACCARAT)
-        services.game_settings_set(event=event, game="craps", entered=QUEBEC_CRAPS)
-    return Quebec(event, people)
+        quebec = made["quebec"][0]
+        services.game_settings_set(event=quebec, game="baccarat", entered=QUEBEC_BACCARAT)
+        services.game_settings_set(event=quebec, game="craps", entered=QUEBEC_CRAPS)
+    return Quebec(*made["quebec"], *made["ontario"])
 
 
 @pytest.fixture
@@ -163,7 +190,7 @@ def quebec(db) -> Quebec:
 
 @pytest.fixture
 def quebec_unset(db) -> Quebec:
-    """The all-games event before the administrator has entered any figure."""
+    """The two events before the administrator has entered any figure."""
     return make_quebec(settings_entered=False)
 
 

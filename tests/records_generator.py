@@ -19,19 +19,35 @@ KEYS = list(DENOMINATIONS)
 DRIC, GC, CC = "ann", "gus", "cora"
 RUNNERS = ["rita", "ron", "rae"]
 DEALERS = ["dana", "dev", "del", "dot"]
-TABLES = {"BJ-1": "blackjack", "BJ-2": "blackjack", "WOF-1": "wheel_of_fortune", "BAC-1": "baccarat", "CR-1": "craps"}
-# A floor of more tables keeps the same mix of games: about half blackjack, then wheels, baccarat, craps.
-_MIX = ["blackjack", "blackjack", "wheel_of_fortune", "blackjack", "baccarat", "craps", "blackjack", "wheel_of_fortune"]
+# A licence authorizes the games of its authority's rules (T&C 1.3, 3.3): an Ontario (AGCO) event
+# blackjack and the wheel of fortune, a Québec (RACJ) one baccarat and craps.
+GAMES = {"agco": ["blackjack", "wheel_of_fortune"], "racj": ["baccarat", "craps"]}
+TABLES = {
+    "agco": {
+        "BJ-1": "blackjack",
+        "BJ-2": "blackjack",
+        "WOF-1": "wheel_of_fortune",
+        "BJ-3": "blackjack",
+        "WOF-2": "wheel_of_fortune",
+    },
+    "racj": {"BAC-1": "baccarat", "BAC-2": "baccarat", "CR-1": "craps", "BAC-3": "baccarat", "CR-2": "craps"},
+}
+# A floor of more tables keeps the same mix of games: about two of the first game to one of the second.
+_MIX = {
+    "agco": ["blackjack", "blackjack", "wheel_of_fortune", "blackjack", "wheel_of_fortune"],
+    "racj": ["baccarat", "baccarat", "craps", "baccarat", "craps"],
+}
 _PREFIX = {"blackjack": "BJ", "wheel_of_fortune": "WOF", "baccarat": "BAC", "craps": "CR"}
 
 
-def table_list(count: int | None) -> dict[str, str]:
+def table_list(count: int | None, authority: str = "agco") -> dict[str, str]:
     """The default five tables, or `count` tables in the mix above (codes BJ-1, WOF-1, ...)."""
     if count is None:
-        return dict(TABLES)
+        return dict(TABLES[authority])
+    mix = _MIX[authority]
     tables, numbers = {}, dict.fromkeys(_PREFIX, 0)
     for i in range(count):
-        game = _MIX[i % len(_MIX)]
+        game = mix[i % len(mix)]
         numbers[game] += 1
         tables[f"{_PREFIX[game]}-{numbers[game]}"] = game
     return tables
@@ -74,8 +90,11 @@ def move(source: dict, target: dict, chips: dict[str, int]) -> None:
 
 
 class _Writer:
-    def __init__(self, seed: int, days: int, records_per_day: int, leave_last_day_open: bool, tables=None):
-        self.tables = table_list(tables)
+    def __init__(
+        self, seed: int, days: int, records_per_day: int, leave_last_day_open: bool, tables=None, authority="agco"
+    ):
+        self.authority = authority
+        self.tables = table_list(tables, authority)
         self.rng = random.Random(seed)
         self.days = days
         self.records_per_day = records_per_day
@@ -404,8 +423,9 @@ class _Writer:
                 "licensee": "Generated Agricultural Society",
                 "supplier": "Northern Gaming Supply Ltd.",
                 "venue": "Hall C",
-                "games": ["blackjack", "wheel_of_fortune", "baccarat", "craps"],
+                "games": GAMES[self.authority],
                 "chip_denominations": KEYS,
+                **({"authority": self.authority} if self.authority != "agco" else {}),
             },
             "people": [
                 {"id": DRIC, "name": "Ann Leblanc", "born_on": "1968-04-02", "roles": ["dric"]},
@@ -440,11 +460,12 @@ def generated_event(
     records_per_day: int = 60,
     leave_last_day_open: bool = False,
     tables: int | None = None,
+    authority: str = "agco",
 ):
     """A cage-records/1 file (a dict) of `days` gaming days, each with about `records_per_day`
     floor records plus its opening and closing records, on the five default tables or on `tables`
-    tables of the same mix of games."""
-    return _Writer(seed, days, records_per_day, leave_last_day_open, tables).file()
+    tables of the same mix of games, of an Ontario (AGCO) licence or (`authority="racj"`) a Québec one."""
+    return _Writer(seed, days, records_per_day, leave_last_day_open, tables, authority).file()
 
 
 def record_count(data: dict) -> int:

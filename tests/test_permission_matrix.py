@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 
 from cage.slip_types import ENTRY_KINDS
-from events.models import Role
+from events.models import Appointment, Role
 from events.permissions import (
     ANONYMOUS,
     MATRIX,
@@ -102,6 +102,9 @@ def fill_kwargs(world: World, pattern, extra: dict, which) -> dict:
         "content_type_id": str(user_type.pk),
         "app_label": "auth",
         "url": "nowhere/",
+        # The General Cashier the administrator designated during the day (tests/world.py).
+        "person_id": world.cast.event.people.get(code="newcashier").pk,
+        "appointment_id": Appointment.objects.filter(person__code="newcashier").first().pk,
     }
     keys = list(pattern.pattern.converters) + list(pattern.pattern.regex.groupindex)
     return {key: extra[key] if key in extra else values[key] for key in dict.fromkeys(keys)}

@@ -54,6 +54,11 @@ def make_world() -> World:
     }
     # Someone the DRIC added, waiting for the administrator to give them a login.
     add_person(cast.event, "walkin", Role.RUNNER, login=False)
+    # A General Cashier the administrator designated during the day: the role stands out until a
+    # second designated person acknowledges it, and the login's code waits for one's confirmation.
+    appointee = add_person(cast.event, "newcashier", None, login=False)
+    event_services.role_assign(person=appointee, role=Role.GENERAL_CASHIER, by=users[STAFF])
+    event_services.login_create(person=appointee, username="newcashier", by=users[STAFF])
     # The outsider is somebody: the DRIC of another event.
     other = add_person(make_event("other-fair"), "olga", Role.DRIC, login=False)
     other.user = users[OUTSIDER]
@@ -82,6 +87,7 @@ def payload(world: World, case: str, which) -> dict:
             "slug": "spring-fair",
             "name": "Spring Fair Casino",
             "licence_number": "F-2027-0001",
+            "authority": "agco",
             "licensing_authority": "Alcohol and Gaming Commission of Ontario",
             "venue": "Hall A",
             "first_day": "2027-05-01",

@@ -29,6 +29,7 @@ GAME = Game(
     max_payout_odds=None,
     max_payout_cents=None,
     rules=(SECTION,),
+    rules_of="quebec",
     settings=(
         Setting("limits", N_("Betting limits"), "limits", (100, 500)),
         Setting("player_pays", N_("A winning player bet pays"), "odds", (1, 1)),

@@ -161,6 +161,10 @@ class Game:
     max_payout_odds: tuple[int, int] | None  # (8, 1) means at most 8 to 1
     max_payout_cents: int | None
     rules: tuple[str, ...]
+    # Whose rules of play the module follows: "ontario" (the Fair or Exhibition terms and
+    # conditions, seed 001) or "quebec" (the By-law respecting casino games, seeds 002 to 004). A
+    # licence authorizes only games played under its own authority's rules (T&C 1.3, 1.5.1, 3.3).
+    rules_of: str = "ontario"
     limits_section: str = ""  # the section stating the limits, when a seed states them
     payout_section: str = ""  # the section stating the caps on pay-offs
     settings: tuple[Setting, ...] = ()

@@ -33,6 +33,7 @@ GAME = Game(
     max_payout_odds=(2, 1),
     max_payout_cents=None,
     rules=tuple(BET_SECTIONS.values()),
+    rules_of="quebec",
     payout_section=BET_SECTIONS["field"],
     settings=(Setting("limits", N_("Betting limits"), "limits", (100, 500)),),
 )

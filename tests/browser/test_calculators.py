@@ -55,6 +55,12 @@ def test_the_dric_settles_a_dispute_at_each_game(page):
     assert "waits: the point is 6" in answer and "wins, pays 1 to 1: $5.00" in answer
     assert "Pass, $5.00: wins, pays 1 to 1: pay $5.00." in answer and "Don't pass, $2.00: loses." in answer
 
+    # Blackjack and the wheel are the Ontario event's (an AGCO licence), with its own DRIC.
+    page.click("header button:has-text('Log out')")
+    ontario, ontario_dric = quebec.ontario, quebec.ontario_people["dric"]
+    log_in(page, ontario_dric.user.username, PASSWORD)
+    page.goto(f"/events/{ontario.slug}/disputes/")
+    assert "a tie, pushed" in page.inner_text("#blackjack-reading")
     answer = settle(
         page,
         "blackjack",
@@ -135,6 +141,13 @@ def test_the_calculators_in_french(page):
     assert page.locator("#answer-craps .refusal").count() == 1
     at_both_widths(page, "calculators-fr")
 
+    page.click("header button:has-text('Fermer la session')")
+    log_in(page, quebec.ontario_people["dric"].user.username, PASSWORD)
+    page.goto(f"/events/{quebec.ontario.slug}/disputes/")
+    if page.locator("html[lang=fr-ca]").count() == 0:  # the language follows each login
+        page.click("#language-fr-ca")
+        page.wait_for_selector("html[lang=fr-ca]")
+    assert "la caisse paie selon le texte anglais" in page.inner_text("#blackjack-reading")
     answer = settle(page, "blackjack", bj_dealer="6 10 5", bj_h1_cards="10 9", bj_h1_wager="5")
     assert "perd" in answer and "-5,00" in answer
     answer = settle(

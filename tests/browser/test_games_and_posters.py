@@ -14,14 +14,17 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_settings_layout_and_poster_links(page, django_user_model):
     from events import services
 
-    event = make_event("quebec", games=("blackjack", "wheel_of_fortune", "craps"))
+    # Craps under the Québec rules, the wheel under Ontario's: two licences (T&C 1.3, 3.3).
+    quebec = make_event("quebec", games=("baccarat", "craps"))
+    event = make_event("ontario")
     dric = add_person(event, "dric", "dric")
     services.table_create(event=event, code="WOF-1", game="wheel_of_fortune")
-    services.table_create(event=event, code="CR-1", game="craps")
+    services.table_create(event=event, code="BJ-1", game="blackjack")
+    services.table_create(event=quebec, code="CR-1", game="craps")
     django_user_model.objects.create_user("admin", password=PASSWORD, is_staff=True)
 
     log_in(page, "admin", PASSWORD)
-    page.goto(f"/events/{event.slug}/tables/")
+    page.goto(f"/events/{quebec.slug}/tables/")
     page.click("#games-link")
     page.wait_for_url("**/games/")
     assert "Not entered yet" in page.inner_text("#game-craps")
@@ -53,5 +56,5 @@ def test_settings_layout_and_poster_links(page, django_user_model):
     assert len(GameTable.objects.get(code="WOF-1").wheel_layout["segments"]) == 10
     at_both_widths(page, "wheel-layout-saved")
 
-    response = page.request.get(f"/events/{event.slug}/tables/CR-1/poster.pdf?lang=fr")
+    response = page.request.get(f"/events/{event.slug}/tables/WOF-1/poster.pdf?lang=fr")
     assert response.ok and response.headers["content-type"] == "application/pdf"

@@ -25,31 +25,41 @@ BACCARAT = {
 WHEEL = ["$1 1:1", "$2 2:1", "$1 1:1", "$5 5:1", "$1 1:1", "$2 2:1", "$1 1:1", "Star 8:1", "$2 2:1", "Joker 8:1"]
 
 
-def event_with_games():
-    data = generated_event(seed=3, days=1, records_per_day=20)
+def events_with_games():
+    """A Québec event with the licence's baccarat and craps settings, an Ontario one with a wheel's
+    layout: each licence authorizes the games of its own authority's rules (T&C 1.3, 3.3)."""
+    data = generated_event(seed=3, days=1, records_per_day=20, authority="racj")
     data["event"]["slug"] = "games-out"
-    event = import_records(data)
-    event_services.game_settings_set(event=event, game="baccarat", entered=BACCARAT)
-    event_services.game_settings_set(event=event, game="craps", entered={"limits": ("1", "10")})
-    event_services.wheel_layout_set(table=event.tables.get(code="WOF-1"), layout_text="\n".join(WHEEL))
-    return event
+    quebec = import_records(data)
+    event_services.game_settings_set(event=quebec, game="baccarat", entered=BACCARAT)
+    event_services.game_settings_set(event=quebec, game="craps", entered={"limits": ("1", "10")})
+    data = generated_event(seed=3, days=1, records_per_day=20)
+    data["event"]["slug"] = "wheels-out"
+    ontario = import_records(data)
+    event_services.wheel_layout_set(table=ontario.tables.get(code="WOF-1"), layout_text="\n".join(WHEEL))
+    return quebec, ontario
 
 
 def test_game_settings_and_wheel_layouts_come_back_from_an_exported_event():
-    event = event_with_games()
+    event, ontario = events_with_games()
     data = export_event(event)
+    assert data["event"]["authority"] == "racj"
     assert data["event"]["game_settings"]["baccarat"] == BACCARAT
     assert data["event"]["game_settings"]["craps"] == {"limits": ["1.00", "10.00"]}
+    data["event"]["slug"] = "games-back"
+    back = import_records(data)
+    assert back.authority == "racj"
+    settings = {row.game: row.figures for row in back.game_settings.all()}
+    assert settings == {row.game: row.figures for row in event.game_settings.all()}
+    assert export_event(back)["event"]["game_settings"] == export_event(event)["event"]["game_settings"]
+
+    data = export_event(ontario)
     wheel = next(t for t in data["tables"] if t["id"] == "WOF-1")
     assert wheel["layout"] == WHEEL
     assert "layout" not in next(t for t in data["tables"] if t["id"] == "BJ-1")
-
-    data["event"]["slug"] = "games-back"
+    data["event"]["slug"] = "wheels-back"
     back = import_records(data)
-    settings = {row.game: row.figures for row in back.game_settings.all()}
-    assert settings == {row.game: row.figures for row in event.game_settings.all()}
     assert wheel_layouts.text(back.tables.get(code="WOF-1").wheel_layout).splitlines() == WHEEL
-    assert export_event(back)["event"]["game_settings"] == export_event(event)["event"]["game_settings"]
 
 
 def test_a_file_without_them_gives_wheels_the_default_layout_and_no_settings():
@@ -68,8 +78,16 @@ def test_a_file_without_them_gives_wheels_the_default_layout_and_no_settings():
         (lambda d: next(t for t in d["tables"] if t["id"] == "WOF-1").update(layout="$5 5:1"), "tables[2].layout: "),
         (lambda d: next(t for t in d["tables"] if t["id"] == "BJ-1").update(layout=WHEEL), "tables[0].layout: "),
         (
-            lambda d: d["event"].update(game_settings={"baccarat": {**BACCARAT, "limits": ["25.00", "2.00"]}}),
+            lambda d: d["event"].update(
+                authority="racj",
+                games=["baccarat", "craps"],
+                game_settings={"baccarat": {**BACCARAT, "limits": ["25.00", "2.00"]}},
+            ),
             "event.game_settings.baccarat.max_bet: The maximum bet cannot be less than the minimum bet.",
+        ),
+        (
+            lambda d: d["event"].update(games=["blackjack", "wheel_of_fortune", "craps"]),
+            "event.games: Craps is not played under the rules of play a licence of Alcohol and Gaming Commission",
         ),
         (
             lambda d: d["event"].update(game_settings={"blackjack": {"limits": ["1", "5"]}}),

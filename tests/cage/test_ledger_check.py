@@ -197,6 +197,7 @@ def test_a_slip_written_on_a_closed_day(cast):
     SlipCounter.objects.get_or_create(event=cast.event, slip_type="expense")
     sql("UPDATE cage_slipcounter SET last = last + 1 WHERE event_id = %s AND slip_type = 'expense'", [cast.event.pk])
     expense = insert_slip(cast.day, "expense", 1)
+    sign(expense, "prepared_by", cast.general_cashier)
     sign(expense, "approved_by", cast.dric)
     assert ledger_breaks() == ["lakeside: Expense 1 was written on the gaming day 2026-09-11 after it closed"]
 

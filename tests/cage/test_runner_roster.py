@@ -141,9 +141,15 @@ def test_the_importer_refuses_a_runner_issue_to_a_runner_not_on_the_days_roster(
     data = json.loads((EXAMPLES / "lakeside-one-day.json").read_text())
     day = data["days"][0]
     # A roster for the day that leaves Rita out: her runner issue, sale and return are in the records.
+    # The designated persons on duty until after the close (T&C 2: they sign only while on duty).
     day["shifts"] = [
-        {"person": code, "role": role, "starts_at": "2026-09-11T10:00", "ends_at": "2026-09-11T23:30"}
-        for code, role in (("ann", "dric"), ("gus", "general_cashier"), ("cora", "chip_cashier"), ("ron", "runner"))
+        {"person": code, "role": role, "starts_at": "2026-09-11T10:00", "ends_at": ends}
+        for code, role, ends in (
+            ("ann", "dric", "2026-09-12T01:00"),
+            ("gus", "general_cashier", "2026-09-12T01:00"),
+            ("cora", "chip_cashier", "2026-09-12T01:00"),
+            ("ron", "runner", "2026-09-11T23:30"),
+        )
     ]
     path = tmp_path / "records.json"
     path.write_text(json.dumps(data))

@@ -25,7 +25,7 @@ BACCARAT = {
 
 def test_baccarat_and_craps_limits_are_the_licences_until_entered(quebec_unset):
     event = quebec_unset.event
-    assert game_rules.limits(event, "blackjack").min_cents == 100
+    assert game_rules.limits(quebec_unset.ontario, "blackjack").min_cents == 100
     assert game_rules.limits(event, "baccarat") is None
     assert "A winning tie bet pays" in game_rules.missing_settings(event, "baccarat")
     services.game_settings_set(event=event, game="baccarat", entered=BACCARAT)
@@ -75,10 +75,9 @@ def test_odds_that_pay_nothing_are_refused_naming_the_rule(quebec_unset, odds, s
 
 
 def test_a_game_with_seed_figures_or_not_licensed_has_no_settings(quebec_unset):
-    event = quebec_unset.event
     with pytest.raises(RuleViolation, match="state its limits"):
-        services.game_settings_set(event=event, game="blackjack", entered={"limits": ("1", "5")})
-    other = make_event("ontario")
+        services.game_settings_set(event=quebec_unset.ontario, game="blackjack", entered={"limits": ("1", "5")})
+    other = make_event("lakeside")
     with pytest.raises(RuleViolation, match="does not authorize"):
         services.game_settings_set(event=other, game="craps", entered={"limits": ("1", "5")})
 
@@ -123,11 +122,14 @@ def test_the_games_page_in_french(client, quebec_unset, admin_user):
     services.game_settings_set(event=event, game="craps", entered={"limits": ("1", "10")})
     client.force_login(admin_user)
     page = client.get(reverse("events:games", args=[event.slug]), HTTP_ACCEPT_LANGUAGE="fr-ca").content.decode()
+    assert "Mises de 1,00" in page and "Baccara" in page
+    ontario = quebec_unset.ontario
+    page = client.get(reverse("events:games", args=[ontario.slug]), HTTP_ACCEPT_LANGUAGE="fr-ca").content.decode()
     assert "Mises de 1,00" in page and "Roue de la fortune" in page
 
 
 def test_a_new_wheel_table_gets_the_default_layout_and_others_none(quebec_unset):
-    event = quebec_unset.event
+    event = quebec_unset.ontario
     wheel = GameTable.objects.get(event=event, code="WOF-1")
     assert wheel.wheel_layout == wheel_layouts.default_layout()
     assert wheel_layouts.refusals(wheel.wheel_layout) == []
@@ -135,7 +137,7 @@ def test_a_new_wheel_table_gets_the_default_layout_and_others_none(quebec_unset)
 
 
 def test_the_dric_sets_a_wheel_layout(client, quebec_unset):
-    event, dric = quebec_unset.event, quebec_unset.dric
+    event, dric = quebec_unset.ontario, quebec_unset.ontario_people["dric"]
     assert client.login(username=dric.user.username, password=PASSWORD)
     url = reverse("events:wheel_layout", args=[event.slug, "WOF-1"])
     # Ten segments; the house keeps an advantage on every bet (Star: 1 in 10 at 8 to 1 keeps 10%).
@@ -166,7 +168,7 @@ def test_the_dric_sets_a_wheel_layout(client, quebec_unset):
     ],
 )
 def test_a_layout_that_breaks_the_rules_is_refused_and_changes_nothing(client, quebec_unset, layout, says):
-    event, dric = quebec_unset.event, quebec_unset.dric
+    event, dric = quebec_unset.ontario, quebec_unset.ontario_people["dric"]
     before = GameTable.objects.get(code="WOF-1").wheel_layout
     assert client.login(username=dric.user.username, password=PASSWORD)
     response = client.post(reverse("events:wheel_layout", args=[event.slug, "WOF-1"]), {"layout": layout})
@@ -176,7 +178,7 @@ def test_a_layout_that_breaks_the_rules_is_refused_and_changes_nothing(client, q
 
 
 def test_a_refused_layout_is_told_in_french(client, quebec_unset):
-    event, dric = quebec_unset.event, quebec_unset.dric
+    event, dric = quebec_unset.ontario, quebec_unset.ontario_people["dric"]
     assert client.login(username=dric.user.username, password=PASSWORD)
     response = client.post(
         reverse("events:wheel_layout", args=[event.slug, "WOF-1"]),
@@ -188,7 +190,7 @@ def test_a_refused_layout_is_told_in_french(client, quebec_unset):
 
 
 def test_only_a_wheel_has_a_layout_page(client, quebec_unset):
-    event, dric = quebec_unset.event, quebec_unset.dric
+    event, dric = quebec_unset.ontario, quebec_unset.ontario_people["dric"]
     assert client.login(username=dric.user.username, password=PASSWORD)
     response = client.get(reverse("events:wheel_layout", args=[event.slug, "BJ-1"]))
     assert response.status_code == 404
@@ -227,7 +229,7 @@ def test_the_baccarat_form_asks_for_every_figure_its_module_declares(client, que
 
 
 def test_a_layout_breaking_two_rules_names_each_once(quebec_unset):
-    event = quebec_unset.event
+    event = quebec_unset.ontario
     with pytest.raises(RuleViolation) as refused:
         services.wheel_layout_set(table=event.tables.get(code="WOF-1"), layout_text="$5 10:1\n$1 1:1\n$1 1:1")
     text = str(refused.value)

@@ -15,7 +15,7 @@ from django.urls import reverse
 from reportlab.lib.utils import simpleSplit
 
 from events.posters import SMALLEST_GLYPH_EM, WHEEL_FONT_SIZE, _wheel_line_width, rules_paragraphs
-from tests.conftest import PASSWORD, QUEBEC_TABLES
+from tests.conftest import PASSWORD, QUEBEC_GAMES, QUEBEC_TABLES
 from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("poppler")]
@@ -29,7 +29,8 @@ BOX_EM = 0.925
 def poster(table: str, lang: str) -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     out = ARTIFACTS / f"{table}-{lang}.pdf"
-    call_command("poster", "quebec", table, "--lang", lang, "--out", str(out))
+    slug = "quebec" if dict(QUEBEC_TABLES)[table] in QUEBEC_GAMES else "ontario"
+    call_command("poster", slug, table, "--lang", lang, "--out", str(out))
     return out
 
 
@@ -313,7 +314,7 @@ def test_the_wheel_s_payoff_odds_stay_on_one_sheet_when_they_fit_there(quebec):
     from events.models import GameTable
     from events.wheel_layouts import parse
 
-    event = quebec.event
+    event = quebec.ontario
     event.name, event.licensee.name = "Gala", "Club"  # a short line before the odds: room on its sheet
     event.save()
     event.licensee.save()

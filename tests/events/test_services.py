@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from events import services
-from events.models import Assignment, GamingDay, Person, Role
+from events.models import Assignment, Event, GamingDay, Person, Role
 from events.rules import RuleViolation
 from tests.conftest import DAY, add_person, make_event
 
@@ -14,8 +14,44 @@ pytestmark = pytest.mark.django_db
 
 
 def test_an_event_is_created_with_its_authorized_games():
-    event = make_event(games=["blackjack", "craps"])
-    assert event.games == ["blackjack", "craps"] and event.game_names() == ["Blackjack", "Craps"]
+    event = make_event(games=["blackjack", "wheel_of_fortune"])
+    assert event.games == ["blackjack", "wheel_of_fortune"] and event.game_names() == ["Blackjack", "Wheel of Fortune"]
+    assert event.authority == "agco" and event.licensing_authority == "Alcohol and Gaming Commission of Ontario"
+    quebec = make_event("quebec", games=["baccarat", "craps"])
+    assert quebec.authority == "racj" and quebec.licensing_authority == "Régie des alcools, des courses et des jeux"
+
+
+@pytest.mark.parametrize(
+    "authority, games, refused",
+    [
+        ("agco", ["blackjack", "craps"], "Craps is not played under the rules of play a licence of Alcohol and Gaming"),
+        ("agco", ["baccarat"], "Baccarat is not played under"),
+        ("racj", ["blackjack"], "Blackjack is not played under the rules of play a licence of Régie des alcools"),
+        ("racj", ["baccarat", "wheel_of_fortune"], "Wheel of Fortune is not played under"),
+    ],
+)
+def test_a_licence_authorizes_only_games_of_its_authoritys_rules(authority, games, refused):
+    with pytest.raises(RuleViolation, match=rf"{refused}.*\(T&C 1\.3, 1\.5\.1, 3\.3\)"):
+        make_event(games=games, authority=authority)
+    assert not Event.objects.exists()
+
+
+def test_the_licences_number_of_tables_of_a_game_is_held_to(db):
+    event = make_event()
+    services.tables_licensed_set(event=event, game="blackjack", count=2)
+    services.table_create(event=event, code="BJ-1", game="blackjack")
+    services.table_create(event=event, code="BJ-2", game="blackjack")
+    with pytest.raises(
+        RuleViolation,
+        match=r"The licence allows 2 tables of Blackjack, and the event has them all already \(T&C 1\.3\)",
+    ):
+        services.table_create(event=event, code="BJ-3", game="blackjack")
+    with pytest.raises(RuleViolation, match=r"already has 2 Blackjack tables.*\(T&C 1\.3\)"):
+        services.tables_licensed_set(event=event, game="blackjack", count=1)
+    with pytest.raises(RuleViolation, match=r"The licence does not authorize Craps"):
+        services.tables_licensed_set(event=event, game="craps", count=1)
+    services.table_create(event=event, code="WOF-1", game="wheel_of_fortune")  # no number entered: not held
+    assert event.tables.count() == 3 and event.tables_licensed == {"blackjack": 2}
 
 
 def test_an_event_with_an_unknown_game_is_refused():

@@ -190,6 +190,7 @@ def test_staff_create_an_event_and_others_may_not(client, cast, admin_user):
         "slug": "riverside",
         "name": "Riverside Casino",
         "licence_number": "F-1",
+        "authority": "agco",
         "licensing_authority": "AGCO",
         "venue": "Arena",
         "first_day": "2026-10-01",

@@ -48,6 +48,9 @@ def set_up(slug: str, *, chips: dict, cash: int, trays: dict, logins=()) -> None
     for persona in logins:
         person = getattr(cast, persona)
         setup = services.login_setup_reissue(person=person, by=administrator)
+        if services.confirm_needed(person):
+            # Four eyes: the day is open, so a designated person's new code waits for another's confirmation.
+            services.login_confirm(person=person, by=cast.dric)
         services.login_setup_complete(
             request=None, username=person.user.username, code=setup.code, password=PASSWORD, pin=PIN
         )

@@ -1,0 +1,163 @@
+"""The licence's own limits: the games of its authority's rules and the number of tables it approves
+(T&C 1.3, 1.5.1, 3.3); the registered supplier and what each designated person shows and declares
+before the event's first day opens (T&C 1.4.4, 1.4.6, 2, 4.1, 4.2)."""
+
+import datetime
+import json
+
+import pytest
+from django.urls import reverse
+
+from audit.models import AuditEntry
+from cage.importer import ImportFailed, import_bytes
+from events import services
+from events.models import Person, Role
+from events.rules import RuleViolation
+from tests.conftest import DAY, EXAMPLES, add_person, make_event
+
+pytestmark = pytest.mark.django_db
+
+
+def designated_event(**declared):
+    """An event in setup with its three designated persons, each declared as `declared` says."""
+    event = make_event()
+    people = {
+        role: add_person(event, role, role, login=False, **declared)
+        for role in (Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER)
+    }
+    return event, people, services.day_add(event=event, date=DAY)
+
+
+def refused_opening(day, match):
+    with pytest.raises(RuleViolation, match=match):
+        services.day_open(day=day)
+    day.refresh_from_db()
+    assert day.status == "setup"
+
+
+def test_the_first_day_waits_for_the_suppliers_registration_and_each_designated_persons_declarations(db):
+    event, people, day = designated_event(identification="", other_activities=None, terms_acknowledged=False)
+    event.supplier_registration_number = ""
+    event.save()
+    refused_opening(day, r"registration number is not entered.*\(T&C 4\.1\)")
+    event.supplier_registration_number = "GS-44120"
+    event.save()
+    refused_opening(day, r"Chip Cashier's identification is not recorded.*\(T&C 1\.4\.4\)")
+    for person in people.values():
+        services.person_declarations_set(person=person, identification="Driver's licence")
+    refused_opening(day, r"terms and conditions were brought to Chip Cashier's attention \(T&C 1\.4\.6\)")
+    for person in people.values():
+        services.person_declarations_set(person=person, terms_acknowledged=True)
+    refused_opening(day, r"Chip Cashier has not declared other activities in the organization .*\(T&C 2\)")
+    for person in people.values():
+        services.person_declarations_set(person=person, other_activities=True)
+    assert services.day_open(day=day).status == "open"
+    assert AuditEntry.objects.filter(action="person_declared").count() == 9
+
+
+def test_a_records_file_from_paper_opens_its_days_as_its_format_carries_them(db):
+    data = json.loads((EXAMPLES / "lakeside-one-day.json").read_text())
+    event = import_bytes(json.dumps(data).encode())
+    assert event.days.get().status == "closed" and event.supplier_registration_number == ""
+
+
+@pytest.mark.parametrize(
+    "declared, refusal",
+    [
+        ({"supplier_related": True}, r"related to the registered supplier or one of its employees .*\(T&C 2\)"),
+        ({"supplier_associated": True}, r"associated with the registered supplier .*\(T&C 2\)"),
+        ({"other_activities": False}, r"no other activities in the organization .*\(T&C 2\)"),
+    ],
+)
+def test_a_designated_person_is_neither_related_to_the_supplier_nor_only_in_its_lotteries(db, declared, refusal):
+    event = make_event()
+    person = add_person(event, "pat", None, login=False, **declared)
+    with pytest.raises(RuleViolation, match=refusal):
+        services.role_assign(person=person, role=Role.GENERAL_CASHIER, by=None)
+    assert person.role_codes() == set()
+
+
+def test_a_declaration_a_held_role_forbids_is_refused_and_changes_nothing(db):
+    event = make_event()
+    person = add_person(event, "pat", Role.CHIP_CASHIER, login=False)
+    with pytest.raises(RuleViolation, match=r"related to the registered supplier"):
+        services.person_declarations_set(person=person, supplier_related=True)
+    person.refresh_from_db()
+    assert person.supplier_related is False
+
+
+@pytest.mark.parametrize("role", [Role.DEALER, Role.RUNNER])
+def test_everyone_the_supplier_employs_on_the_floor_is_a_registered_gaming_assistant(db, role):
+    event = make_event()
+    worker = add_person(event, "sam", None, login=False, supplier_associated=True)
+    with pytest.raises(RuleViolation, match=r"must be a registered Gaming Assistant.*\(T&C 4\.2\)"):
+        services.role_assign(person=worker, role=role, by=None)
+    worker = services.person_declarations_set(person=worker, gaming_assistant_number="GA-1203")
+    services.role_assign(person=worker, role=role, by=None)
+    assert worker.role_codes() == {role}
+
+
+def test_the_dric_records_declarations_on_the_people_page(client, db):
+    event, people, day = designated_event(identification="", terms_acknowledged=False)
+    dric = people[Role.DRIC]
+    from tests.conftest import give_login
+
+    give_login(dric, "dric-login")
+    client.login(username="dric-login", password="correct-horse-42")
+    page = client.get(reverse("events:people", args=[event.slug])).content.decode()
+    assert 'id="declarations-form"' in page and "cannot open" not in page
+    days = client.get(reverse("events:days", args=[event.slug])).content.decode()
+    assert "identification is not recorded" in days
+    response = client.post(
+        reverse("events:person_declarations", args=[event.slug]),
+        {
+            "person": people[Role.CHIP_CASHIER].pk,
+            "identification": "Ontario photo card",
+            "other_activities": "yes",
+            "terms_acknowledged": "on",
+        },
+        follow=True,
+    )
+    assert "Chip Cashier: declarations recorded." in response.content.decode()
+    cc = Person.objects.get(pk=people[Role.CHIP_CASHIER].pk)
+    assert cc.identification == "Ontario photo card" and cc.terms_acknowledged_at is not None
+    response = client.post(
+        reverse("events:person_declarations", args=[event.slug]),
+        {"person": cc.pk, "supplier_related": "on", "other_activities": "yes"},
+        follow=True,
+    )
+    assert "related to the registered supplier" in response.content.decode()
+    assert Person.objects.get(pk=cc.pk).supplier_related is False
+
+
+def test_the_games_page_says_who_licensed_the_event_and_takes_the_licences_tables(client, db, admin_user):
+    event = make_event()
+    client.force_login(admin_user)
+    page = client.get(reverse("events:games", args=[event.slug])).content.decode()
+    assert "Licensed by Alcohol and Gaming Commission of Ontario" in page
+    assert "The number of tables the licence allows is not entered yet." in page
+    response = client.post(reverse("events:games", args=[event.slug]), {"blackjack-tables-count": "1"}, follow=True)
+    assert "Tables of Blackjack the licence allows: 1." in response.content.decode()
+    client.post(reverse("events:tables", args=[event.slug]), {"code": "BJ-1", "game": "blackjack"})
+    page = client.post(reverse("events:tables", args=[event.slug]), {"code": "BJ-2", "game": "blackjack"}).content
+    assert "The licence allows 1 table of Blackjack, and the event has it already" in page.decode()
+    assert list(event.tables.values_list("code", flat=True)) == ["BJ-1"]
+
+
+def test_a_records_file_says_its_authority_and_the_licences_tables(db):
+    data = json.loads((EXAMPLES / "lakeside-one-day.json").read_text())
+    data["event"].update(slug="quebec-file", authority="racj")
+    with pytest.raises(ImportFailed) as failed:
+        import_bytes(json.dumps(data).encode())
+    assert any(
+        p.startswith("event.games: Blackjack is not played under the rules of play a licence of Régie")
+        for p in failed.value.problems
+    ), failed.value.problems
+    data["event"].update(slug="two-tables", authority="agco", tables_licensed={"blackjack": 1})
+    with pytest.raises(ImportFailed) as failed:
+        import_bytes(json.dumps(data).encode())
+    assert any("The licence allows 1 table of Blackjack" in p for p in failed.value.problems), failed.value.problems
+    data["event"].update(slug="enough-tables", tables_licensed={"blackjack": 2, "wheel_of_fortune": 1})
+    event = import_bytes(json.dumps(data).encode())
+    assert event.tables_licensed == {"blackjack": 2, "wheel_of_fortune": 1}
+    assert datetime.date(2026, 9, 11) == event.first_day
