@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from cage.models import AppendOnly, Slip
 from events import games
 from events.models import Event, Person, game_name
+from events.rules import Sentence
 
 from .actions import DONE, OUTCOMES, REFUSED
 
@@ -26,6 +27,13 @@ def in_reader_language(name: str) -> str:
     reader's language."""
     code = _GAMES_BY_ENGLISH_NAME.get(name)
     return game_name(code) if code else gettext(name)
+
+
+def _in_words(value):
+    """A value kept as a sentence's template and values (events.rules.Words), in the reader's words."""
+    if isinstance(value, dict) and ("words" in value or "several" in value):
+        return str(Sentence.from_stored(value))
+    return value
 
 
 class AuditEntry(AppendOnly):
@@ -91,6 +99,7 @@ class AuditEntry(AppendOnly):
                 values[key] = " / ".join(in_reader_language(v) for v in value)
             elif isinstance(value, str):
                 values[key] = in_reader_language(value)
+        values = {key: _in_words(value) for key, value in values.items()}
         values = (reader or Reader()).summary_values(self, values)
         if slip is not None and "slip" in values:
             values["slip"] = slip

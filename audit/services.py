@@ -244,8 +244,9 @@ def write_refusals(request, violations: list) -> None:
                 message = N_("Not done: the audit trail could not be written")
                 params = {}
             else:
-                # The rule has a column of its own: the summary is the refusal's sentence alone.
-                said = violation.message_text
+                # The rule has a column of its own: the summary is the refusal's sentence alone, kept as
+                # its template and values where it has them, put in each reader's words (Words).
+                said = violation.words.stored() if violation.words is not None else violation.message_text
                 message, params = N_("Refused: %(message)s"), {"message": said}
             params.update(about_page)
             record_best_effort(

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_noop as N_
 
 from cage.money import (
     AMOUNT_LIMITS_RULE,
@@ -24,6 +25,7 @@ from cage.money import (
     parse_cash,
     refusal,
 )
+from events.rules import Money, Words
 
 # --- cash ------------------------------------------------------------------------------------
 
@@ -65,14 +67,20 @@ class CashField(forms.Field):
             return
         if value < self.min_cents:
             raise refusal(
-                _("%(amount)s is below %(min)s, the least this amount may be.")
-                % {"amount": dollars(value), "min": dollars(self.min_cents)},
+                Words(
+                    N_("%(amount)s is below %(min)s, the least this amount may be."),
+                    amount=Money(value),
+                    min=Money(self.min_cents),
+                ),
                 "min_value",
             )
         if value > self.max_cents:
             raise refusal(
-                _("%(amount)s is above %(max)s, the most this amount may be.")
-                % {"amount": dollars(value), "max": dollars(self.max_cents)},
+                Words(
+                    N_("%(amount)s is above %(max)s, the most this amount may be."),
+                    amount=Money(value),
+                    max=Money(self.max_cents),
+                ),
                 "max_value",
             )
 
@@ -146,12 +154,15 @@ class CountField(forms.Field):
             return
         if value < 0:
             raise refusal(
-                _('"%(count)s": a count has no sign; it is a whole number of 0 or more.') % {"count": value}, "sign"
+                Words(N_('"%(count)s": a count has no sign; it is a whole number of 0 or more.'), count=value), "sign"
             )
         if value > self.max_count:
             raise refusal(
-                _("%(count)s is more than %(max)s, the most one count may be.")
-                % {"count": count_text(value), "max": count_text(self.max_count)},
+                Words(
+                    N_("%(count)s is more than %(max)s, the most one count may be."),
+                    count=count_text(value),
+                    max=count_text(self.max_count),
+                ),
                 "max_value",
             )
 
@@ -227,8 +238,11 @@ class BillsAndCoins:
                 breakdown.append({"label": str(piece.label), "count": count, "cents": line, "unit_cents": piece.cents})
         if total > MAX_AMOUNT_CENTS:
             raise refusal(
-                _("The bills and coins add up to %(amount)s, above %(max)s, the most one amount may be.")
-                % {"amount": dollars(total), "max": dollars(MAX_AMOUNT_CENTS)},
+                Words(
+                    N_("The bills and coins add up to %(amount)s, above %(max)s, the most one amount may be."),
+                    amount=Money(total),
+                    max=Money(MAX_AMOUNT_CENTS),
+                ),
                 "max_value",
             )
         return total, breakdown
@@ -296,11 +310,14 @@ class ConfirmLargeAmounts:
             self.add_error(
                 None,
                 refusal(
-                    _(
-                        "%(amount)s is above the confirmation limit of %(limit)s: check the amount, then tick "
-                        "“I confirm the amount of %(amount)s” to record it."
-                    )
-                    % {"amount": dollars(total_cents), "limit": dollars(limit)},
+                    Words(
+                        N_(
+                            "%(amount)s is above the confirmation limit of %(limit)s: check the amount, then tick "
+                            "“I confirm the amount of %(amount)s” to record it."
+                        ),
+                        amount=Money(total_cents),
+                        limit=Money(limit),
+                    ),
                     "confirm_large",
                     # Named lazily: the audit trail keeps the rule in English, the cashier reads it in theirs.
                     rule=lazy(

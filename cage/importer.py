@@ -20,6 +20,7 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, override
+from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
 from audit.models import AuditEntry
@@ -46,7 +47,7 @@ from cage.slip_types import (
 from cage.variances import VARIANCE_REASONS
 from events import services as event_services
 from events.models import Authority, Event, GamingDay, Licensee, Person, Role
-from events.rules import RuleViolation
+from events.rules import RuleViolation, Words
 
 FORMAT = "cage-records/1"
 # The auditor reads everything and signs nothing; listed so that an exported event comes back whole.
@@ -171,7 +172,7 @@ def _optional_text(record: dict, name: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise RuleViolation(_("%(field)s: %(value)s must be text") % {"field": name, "value": shown(value)}, FORMAT)
+        raise RuleViolation(Words(N_("%(field)s: %(value)s must be text"), field=name, value=shown(value)), FORMAT)
     return value
 
 
@@ -180,19 +181,23 @@ def _cents(value, what="cash") -> int:
     ("180", "12.5", "1780.00"), at most "10000000.00" (cage-records/1: amounts)."""
     if not isinstance(value, str) or not RECORD_CASH.fullmatch(value):
         raise RuleViolation(
-            _(
-                "%(field)s: %(value)s is not written as plain digits with an optional point and one or two "
-                'decimals, such as "180", "12.5" or "1780.00" (no sign, exponent or thousands separator)'
-            )
-            % {"field": what, "value": shown(value)},
+            Words(
+                N_(
+                    "%(field)s: %(value)s is not written as plain digits with an optional point and one or two "
+                    'decimals, such as "180", "12.5" or "1780.00" (no sign, exponent or thousands separator)'
+                ),
+                field=what,
+                value=shown(value),
+            ),
             AMOUNTS_RULE,
         )
     whole, _point, part = value.partition(".")
     cents = int(whole) * 100 + int(part.ljust(2, "0") or 0) if len(whole) <= 8 else None
     if cents is None or cents > MAX_AMOUNT_CENTS:
         raise RuleViolation(
-            _("%(field)s: %(value)s is more than the 10000000.00 one record may carry")
-            % {"field": what, "value": value},
+            Words(
+                N_("%(field)s: %(value)s is more than the 10000000.00 one record may carry"), field=what, value=value
+            ),
             AMOUNTS_RULE,
         )
     return cents
@@ -211,8 +216,11 @@ def _hours(person_id, worked) -> Decimal:
         text = worked if isinstance(worked, str) else ""
     if not RECORD_HOURS.fullmatch(text):
         raise RuleViolation(
-            _('hours for %(person)s: %(value)s is not a number of hours, such as 4 or "3.5"')
-            % {"person": shown(person_id), "value": shown(worked)},
+            Words(
+                N_('hours for %(person)s: %(value)s is not a number of hours, such as 4 or "3.5"'),
+                person=shown(person_id),
+                value=shown(worked),
+            ),
             "T&C 2.6",
         )
     return Decimal(text)
@@ -226,7 +234,7 @@ def _when(value, what: str) -> datetime.datetime:
         moment = datetime.datetime.fromisoformat(value)
     except (TypeError, ValueError):
         raise RuleViolation(
-            _("%(field)s: %(value)s is not an ISO local date-time") % {"field": what, "value": shown(value)}, FORMAT
+            Words(N_("%(field)s: %(value)s is not an ISO local date-time"), field=what, value=shown(value)), FORMAT
         ) from None
     return moment if moment.tzinfo else timezone.make_aware(moment)
 
@@ -513,7 +521,9 @@ class _Importer:
                         # An extension: a wheel's segments as typed, checked by its rules (seed 001).
                         if not isinstance(layout, list) or not all(isinstance(line, str) for line in layout):
                             raise RuleViolation(
-                                _('layout: a list of segments, each written as a symbol and its odds ("$5 5:1")'),
+                                Words(
+                                    N_('layout: a list of segments, each written as a symbol and its odds ("$5 5:1")')
+                                ),
                                 FORMAT,
                                 field="layout",
                             )
@@ -580,7 +590,7 @@ class _Importer:
                 kind = record.get("type") if isinstance(record, dict) else None
                 try:
                     if not isinstance(record, dict):
-                        raise RuleViolation(_("a record is an object"), FORMAT)
+                        raise RuleViolation(Words(N_("a record is an object")), FORMAT)
                     self.apply(day, record)
                 except RuleViolation as exc:
                     named = kind[:40] if isinstance(kind, str) else shown(kind)
@@ -623,10 +633,11 @@ class _Importer:
         for j, shift in enumerate(shifts):
             try:
                 if not isinstance(shift, dict):
-                    raise RuleViolation(_("a shift is an object"), FORMAT)
+                    raise RuleViolation(Words(N_("a shift is an object")), FORMAT)
                 if shift.get("role") not in Role.values:
                     raise RuleViolation(
-                        _("role: %(value)s is not a role") % {"value": repr(shift.get("role"))}, gettext_lazy("roster")
+                        Words(N_("role: %(value)s is not a role"), value=repr(shift.get("role"))),
+                        gettext_lazy("roster"),
                     )
                 event_services.shift_add(
                     day=day,
@@ -654,13 +665,15 @@ class _Importer:
     def person(self, person_id) -> Person:
         person = self.people.get(person_id) if isinstance(person_id, str) else None
         if person is None:
-            raise RuleViolation(_("no person with id %(id)s in people") % {"id": shown(person_id)}, FORMAT)
+            raise RuleViolation(Words(N_("no person with id %(id)s in people"), id=shown(person_id)), FORMAT)
         return person
 
     def table(self, table_id):
         table = self.tables.get(table_id) if isinstance(table_id, str) else None
         if table is None:
-            raise RuleViolation(_("no table %(id)s") % {"id": shown(table_id)}, gettext_lazy("cage-records/1: tables"))
+            raise RuleViolation(
+                Words(N_("no table %(id)s"), id=shown(table_id)), gettext_lazy("cage-records/1: tables")
+            )
         return table
 
     def apply(self, day: GamingDay, record: dict) -> None:
@@ -668,13 +681,17 @@ class _Importer:
         slip_kind = SLIP_KINDS.get(kind) if isinstance(kind, str) else None
         if slip_kind is None:
             raise RuleViolation(
-                _("unknown record type %(type)s") % {"type": shown(kind)}, gettext_lazy("cage-records/1: record types")
+                Words(N_("unknown record type %(type)s"), type=shown(kind)),
+                gettext_lazy("cage-records/1: record types"),
             )
         currency, tender = record.get("currency", "CAD"), record.get("tender", "cash")
         if not isinstance(currency, str) or not isinstance(tender, str):
             raise RuleViolation(
-                _("currency and tender are text, not %(currency)s and %(tender)s")
-                % {"currency": shown(currency), "tender": shown(tender)},
+                Words(
+                    N_("currency and tender are text, not %(currency)s and %(tender)s"),
+                    currency=shown(currency),
+                    tender=shown(tender),
+                ),
                 FORMAT,
             )
         if currency != "CAD" or tender != "cash":
@@ -682,10 +699,10 @@ class _Importer:
         at = _when(record.get("at"), "at")
         signed = record.get("signed")
         if not isinstance(signed, dict):
-            raise RuleViolation(_("signed: an object of capacity: person id is required"), FORMAT)
+            raise RuleViolation(Words(N_("signed: an object of capacity: person id is required")), FORMAT)
         ref = record.get("ref")
         if ref is not None and (not isinstance(ref, str) or ref in self.refs):
-            raise RuleViolation(_("ref %(ref)s must be a string unique in the file") % {"ref": shown(ref)}, FORMAT)
+            raise RuleViolation(Words(N_("ref %(ref)s must be a string unique in the file"), ref=shown(ref)), FORMAT)
         common = {"day": day, "at": at, "signed": {c: self.person(p) for c, p in signed.items()}, "ref": ref or ""}
         # Extensions an exported event carries: signatures made after the slip was written, and a
         # slip still waiting for some (as at the window, where they follow from the DRIC's queue).
@@ -693,7 +710,7 @@ class _Importer:
             common["signed_at"] = self.signed_at(record["signed_at"], signed)
         pending = record.get("pending", False)
         if not isinstance(pending, bool):
-            raise RuleViolation(_("pending: %(value)s must be true or false") % {"value": repr(pending)}, FORMAT)
+            raise RuleViolation(Words(N_("pending: %(value)s must be true or false"), value=repr(pending)), FORMAT)
         if pending:
             common["allow_pending"] = True
         service = getattr(services, slip_kind.service)
@@ -710,7 +727,7 @@ class _Importer:
             # are the format's, and its problem lines cite the format's section.
             if exc.rule_reference != str_en(AMOUNT_LIMITS_RULE):
                 raise
-            raise RuleViolation(exc.message_text, AMOUNTS_RULE, field=exc.field) from exc
+            raise RuleViolation(exc.words or exc.message_text, AMOUNTS_RULE, field=exc.field) from exc
         if ref:
             self.refs[ref] = slip
         if record.get("refused") is not None:
@@ -721,7 +738,9 @@ class _Importer:
         refused = record["refused"]
         if slip.slip_type != SlipType.VOID or not isinstance(refused, dict) or not record.get("pending"):
             raise RuleViolation(
-                _('refused: only a void still waiting (pending) is refused, as {"by": person id, "at", "reason"}'),
+                Words(
+                    N_('refused: only a void still waiting (pending) is refused, as {"by": person id, "at", "reason"}')
+                ),
                 FORMAT,
             )
         services.void_refuse(
@@ -733,17 +752,17 @@ class _Importer:
 
     def signed_at(self, times, signed: dict) -> dict:
         if not isinstance(times, dict):
-            raise RuleViolation(_("signed_at: an object of capacity: date-time is required"), FORMAT)
+            raise RuleViolation(Words(N_("signed_at: an object of capacity: date-time is required")), FORMAT)
         for capacity in times:
             if capacity not in signed:
                 raise RuleViolation(
-                    _("signed_at: %(capacity)s is not signed on this record") % {"capacity": repr(capacity)}, FORMAT
+                    Words(N_("signed_at: %(capacity)s is not signed on this record"), capacity=repr(capacity)), FORMAT
                 )
         return {capacity: _when(value, f"signed_at.{capacity}") for capacity, value in times.items()}
 
     def chips(self, record):
         if "chips" not in record:
-            raise RuleViolation(_("chips: required"), FORMAT)
+            raise RuleViolation(Words(N_("chips: required")), FORMAT)
         return record["chips"]
 
     def fields(self, kind, r: dict, c: dict) -> dict:
@@ -777,7 +796,7 @@ class _Importer:
             target = self.refs.get(r.get("void")) if isinstance(r.get("void"), str) else None
             if target is None:
                 raise RuleViolation(
-                    _("void: no earlier record has ref %(ref)s") % {"ref": shown(r.get("void"))}, FORMAT
+                    Words(N_("void: no earlier record has ref %(ref)s"), ref=shown(r.get("void"))), FORMAT
                 )
             kwargs["target"] = target
         if EXPENSE in fields:
@@ -800,8 +819,11 @@ class _Importer:
         if choice is not None:
             if choice not in VARIANCE_REASONS:
                 raise RuleViolation(
-                    _("variance_reason: %(value)s is not one of %(reasons)s")
-                    % {"value": repr(choice), "reasons": ", ".join(VARIANCE_REASONS)},
+                    Words(
+                        N_("variance_reason: %(value)s is not one of %(reasons)s"),
+                        value=repr(choice),
+                        reasons=", ".join(VARIANCE_REASONS),
+                    ),
                     gettext_lazy("nightly reconciliation: every variance explained"),
                 )
             kwargs["variance_reason"] = choice
@@ -809,28 +831,32 @@ class _Importer:
         if lines is not None:
             pieces = {p.cents for p in BillsAndCoins.DENOMINATIONS}
             if not isinstance(lines, list) or not all(isinstance(line, dict) for line in lines):
-                raise RuleViolation(_('cash_lines: a list of {"unit": "20.00", "count": 5} is required'), FORMAT)
+                raise RuleViolation(
+                    Words(N_('cash_lines: a list of {"unit": "20.00", "count": 5} is required')), FORMAT
+                )
             read = []
             for line in lines:
                 unit = _cents(line.get("unit"), "cash_lines unit")
                 count = line.get("count")
                 if unit not in pieces:
                     raise RuleViolation(
-                        _("cash_lines: %(unit)s is not a Canadian bill or coin") % {"unit": line.get("unit")}, COUNT
+                        Words(N_("cash_lines: %(unit)s is not a Canadian bill or coin"), unit=line.get("unit")), COUNT
                     )
                 if isinstance(count, bool) or not isinstance(count, int) or not 0 < count <= MAX_CHIP_COUNT:
                     raise RuleViolation(
-                        _("cash_lines: %(count)s is not a whole number of pieces") % {"count": repr(count)}, COUNT
+                        Words(N_("cash_lines: %(count)s is not a whole number of pieces"), count=repr(count)), COUNT
                     )
                 read.append({"unit_cents": unit, "count": count})
             if sum(line["unit_cents"] * line["count"] for line in read) != (cash or 0):
-                raise RuleViolation(_("cash_lines: the bills and coins do not add up to the cash counted"), COUNT)
+                raise RuleViolation(
+                    Words(N_("cash_lines: the bills and coins do not add up to the cash counted")), COUNT
+                )
             kwargs["cash_lines"] = read
         return kwargs
 
     def hours(self, hours) -> list:
         if not isinstance(hours, dict) or not hours:
-            raise RuleViolation(_("hours: an object of dealer id: hours is required"), "T&C 2.6")
+            raise RuleViolation(Words(N_("hours: an object of dealer id: hours is required")), "T&C 2.6")
         return [(self.person(person_id), _hours(person_id, worked)) for person_id, worked in hours.items()]
 
     def counted(self, event, account_id) -> Account:
@@ -839,6 +865,7 @@ class _Importer:
         runner = self.person(account_id)
         if Role.RUNNER not in runner.role_codes():
             raise RuleViolation(
-                _("%(id)s is not a runner; counts are of bank_cash, chip_bank or a runner") % {"id": account_id}, COUNT
+                Words(N_("%(id)s is not a runner; counts are of bank_cash, chip_bank or a runner"), id=account_id),
+                COUNT,
             )
         return services.account_get(event, Account.Kind.RUNNER, person=runner)

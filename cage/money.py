@@ -5,9 +5,9 @@ from decimal import Decimal, InvalidOperation
 
 from django.utils.formats import number_format
 from django.utils.translation import get_language, gettext_lazy
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
 
-from events.rules import RuleViolation
+from events.rules import Money, RuleViolation, Words
 
 NBSP = "\u00a0"
 
@@ -119,12 +119,14 @@ def _grouped(cents: int, thousands: str, decimal: str) -> str:
 def _check_groups(text: str, groups: list[str]) -> None:
     if len(groups[0]) > 3 or any(len(g) != 3 for g in groups[1:]):
         raise refusal(
-            _(
-                '"%(amount)s": a space, comma or point between digits groups thousands, so each group after '
-                "it has exactly three digits, as in 1 234 567,89 or 1,234,567.89; the cents come after the last "
-                "comma or point."
-            )
-            % {"amount": text},
+            Words(
+                N_(
+                    '"%(amount)s": a space, comma or point between digits groups thousands, so each group after '
+                    "it has exactly three digits, as in 1 234 567,89 or 1,234,567.89; the cents come after the last "
+                    "comma or point."
+                ),
+                amount=text,
+            ),
             "grouping",
         )
 
@@ -140,11 +142,13 @@ def parse_cash(text: str) -> int:
     at most MAX_AMOUNT_CENTS. Every refusal is a RuleViolation citing the amount limits of a slip.
     """
     if not isinstance(text, str):
-        raise refusal(_("An amount of cash is typed as text, not %(type)s.") % {"type": type(text).__name__}, "invalid")
+        raise refusal(
+            Words(N_("An amount of cash is typed as text, not %(type)s."), type=type(text).__name__), "invalid"
+        )
     shown = text.strip()
     if len(shown) > _LONGEST:
         raise refusal(
-            _("This amount is too long: one amount is at most %(max)s.") % {"max": dollars(MAX_AMOUNT_CENTS)},
+            Words(N_("This amount is too long: one amount is at most %(max)s."), max=Money(MAX_AMOUNT_CENTS)),
             "max_value",
         )
     body = shown
@@ -153,26 +157,33 @@ def parse_cash(text: str) -> int:
     elif body.endswith("$"):
         body = body[:-1].rstrip()
     if not body:
-        raise refusal(_("Enter an amount of dollars, such as 12.50 or 12,50."), "required")
+        raise refusal(Words(N_("Enter an amount of dollars, such as 12.50 or 12,50.")), "required")
     if any(c in _SIGNS for c in body):
         raise refusal(
-            _('"%(amount)s" has a sign: an amount is written without + or -, as in 12.50.') % {"amount": shown},
+            Words(N_('"%(amount)s" has a sign: an amount is written without + or -, as in 12.50.'), amount=shown),
             "sign",
         )
     if any(c.isalpha() for c in body):
         raise refusal(
-            _(
-                '"%(amount)s" contains letters: an amount is digits with at most one decimal comma or point, '
-                "as in 1000.00; no words, no exponents."
-            )
-            % {"amount": shown},
+            Words(
+                N_(
+                    '"%(amount)s" contains letters: an amount is digits with at most one decimal comma or point, '
+                    "as in 1000.00; no words, no exponents."
+                ),
+                amount=shown,
+            ),
             "letters",
         )
     for c in body:
         if not ("0" <= c <= "9" or c in ",." or c in GROUP_SPACES):
             raise refusal(
-                _('"%(amount)s" contains "%(char)s": an amount is digits with one decimal comma or point, as in 12.50.')
-                % {"amount": shown, "char": c},
+                Words(
+                    N_(
+                        '"%(amount)s" contains "%(char)s": an amount is digits with one decimal comma or point, as in 12.50.'
+                    ),
+                    amount=shown,
+                    char=c,
+                ),
                 "character",
             )
     tokens = re.findall(r"[0-9]+|[^0-9]", body)
@@ -181,8 +192,12 @@ def parse_cash(text: str) -> int:
     seps = [" " if s in GROUP_SPACES else s for s in seps]
     if len(groups) != len(seps) + 1 or any(not g for g in groups[1:]) or (not groups[0] and len(seps) > 1):
         raise refusal(
-            _('"%(amount)s": a separator stands between digits and is followed by digits, as in 12.50 or 1 234,56.')
-            % {"amount": shown},
+            Words(
+                N_(
+                    '"%(amount)s": a separator stands between digits and is followed by digits, as in 12.50 or 1 234,56.'
+                ),
+                amount=shown,
+            ),
             "separators",
         )
     if not seps:
@@ -192,16 +207,19 @@ def parse_cash(text: str) -> int:
         thousands = set(seps[:-1])
         if last in thousands:
             raise refusal(
-                _(
-                    '"%(amount)s" uses "%(sep)s" both between thousands and before the cents: group thousands with '
-                    "a space or the other separator, as in 1,234.56, 1.234,56 or 1 234,56."
-                )
-                % {"amount": shown, "sep": last},
+                Words(
+                    N_(
+                        '"%(amount)s" uses "%(sep)s" both between thousands and before the cents: group thousands with '
+                        "a space or the other separator, as in 1,234.56, 1.234,56 or 1 234,56."
+                    ),
+                    amount=shown,
+                    sep=last,
+                ),
                 "separators",
             )
         if len(thousands) > 1:
             raise refusal(
-                _('"%(amount)s" mixes thousands separators: use one kind, as in 1 234 567,89.') % {"amount": shown},
+                Words(N_('"%(amount)s" mixes thousands separators: use one kind, as in 1 234 567,89.'), amount=shown),
                 "separators",
             )
         if thousands:
@@ -211,36 +229,42 @@ def parse_cash(text: str) -> int:
         whole = int(groups[0] + tail) * 100
         if len(tail) == 3:
             raise refusal(
-                _(
-                    '"%(amount)s" is ambiguous: a comma or point followed by three digits may separate thousands or '
-                    "cents. For %(money)s write %(plain)s or %(grouped)s; for less, write at most two digits after the "
-                    "separator, as in 1.25 or 1,25."
-                )
-                % {
-                    "amount": shown,
-                    "money": dollars(whole),
-                    "plain": whole // 100,
-                    "grouped": _grouped(whole, last, "," if last == "." else "."),
-                },
+                Words(
+                    N_(
+                        '"%(amount)s" is ambiguous: a comma or point followed by three digits may separate thousands or '
+                        "cents. For %(money)s write %(plain)s or %(grouped)s; for less, write at most two digits after the "
+                        "separator, as in 1.25 or 1,25."
+                    ),
+                    amount=shown,
+                    money=Money(whole),
+                    plain=whole // 100,
+                    grouped=_grouped(whole, last, "," if last == "." else "."),
+                ),
                 "ambiguous",
             )
         raise refusal(
-            _('"%(amount)s" has more than two decimals: cents are at most two digits after the comma or point.')
-            % {"amount": shown},
+            Words(
+                N_('"%(amount)s" has more than two decimals: cents are at most two digits after the comma or point.'),
+                amount=shown,
+            ),
             "decimals",
         )
     # Only thousands separators and no cents: "1,234,567", "1 234", "12 50".
     _check_groups(shown, groups)
     if len(set(seps)) > 1:
         raise refusal(
-            _('"%(amount)s" mixes thousands separators: use one kind, as in 1 234 567,89.') % {"amount": shown},
+            Words(N_('"%(amount)s" mixes thousands separators: use one kind, as in 1 234 567,89.'), amount=shown),
             "separators",
         )
     whole = int("".join(groups)) * 100
     decimal = "," if last in " ." else "."
     raise refusal(
-        _('"%(amount)s" groups thousands but shows no cents: write %(plain)s, or %(grouped)s with the cents.')
-        % {"amount": shown, "plain": whole // 100, "grouped": _grouped(whole, last, decimal)},
+        Words(
+            N_('"%(amount)s" groups thousands but shows no cents: write %(plain)s, or %(grouped)s with the cents.'),
+            amount=shown,
+            plain=whole // 100,
+            grouped=_grouped(whole, last, decimal),
+        ),
         "separators",
     )
 
@@ -248,8 +272,11 @@ def parse_cash(text: str) -> int:
 def _bounded(shown: str, cents: int) -> int:
     if cents > MAX_AMOUNT_CENTS:
         raise refusal(
-            _('"%(amount)s" is above %(max)s, the most one amount may be.')
-            % {"amount": shown, "max": dollars(MAX_AMOUNT_CENTS)},
+            Words(
+                N_('"%(amount)s" is above %(max)s, the most one amount may be.'),
+                amount=shown,
+                max=Money(MAX_AMOUNT_CENTS),
+            ),
             "max_value",
         )
     return cents

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import gettext_noop as N_
 
 from cage.money import dollars
 
@@ -19,7 +20,7 @@ from . import game_rules, wheel_layouts
 from .game_text import refusal_message, refusal_sentence, section_lazy, section_text
 from .games import baccarat, blackjack, craps, wheel_of_fortune
 from .games.base import Refused, winnings
-from .rules import RuleViolation, cite
+from .rules import Money, RuleViolation, Words, cite
 from .services import parse_dollars
 
 CALCULATOR = gettext_lazy("dispute calculator")
@@ -74,7 +75,7 @@ def _text(query, name: str) -> str:
     value = query.get(name, "")
     if len(value) > MOST_INPUT:
         raise RuleViolation(
-            _("At most %(most)s characters in one field.") % {"most": MOST_INPUT}, CALCULATOR, field=name
+            Words(N_("At most %(most)s characters in one field."), most=MOST_INPUT), CALCULATOR, field=name
         )
     return value.strip()
 
@@ -115,7 +116,7 @@ def _money(query, name: str, *, required: bool = True) -> int | None:
     if not text and not required:
         return None
     if not text:
-        raise RuleViolation(_("Enter the wager in dollars, such as 5 or 0.50."), CALCULATOR, field=name)
+        raise RuleViolation(Words(N_("Enter the wager in dollars, such as 5 or 0.50.")), CALCULATOR, field=name)
     return parse_dollars(text, rule=CALCULATOR, field=name, reader_decimals=True)
 
 
@@ -153,18 +154,20 @@ def baccarat_coup(query, *, figures: dict | None = None) -> Answer:
             ]
             if missing:
                 raise RuleViolation(
-                    _(
-                        "The wagers cannot be settled yet: the administrator has not entered %(figures)s for "
-                        "baccarat on the games page."
-                    )
-                    % {"figures": game_rules.in_a_sentence(missing)},
+                    Words(
+                        N_(
+                            "The wagers cannot be settled yet: the administrator has not entered %(figures)s for "
+                            "baccarat on the games page."
+                        ),
+                        figures=game_rules.in_a_sentence(missing),
+                    ),
                     "T&C 3.5",
                 )
             for bet, cents in wagers.items():
                 refusal = baccarat.GAME.check_bet(cents, limits=figures["limits"])
                 if refusal is not None:
                     raise RuleViolation(
-                        _("%(bet)s: %(refusal)s") % {"bet": BACCARAT_WAGERS[bet], "refusal": refusal_message(refusal)},
+                        Words(N_("%(bet)s: %(refusal)s"), bet=BACCARAT_WAGERS[bet], refusal=refusal_message(refusal)),
                         section_lazy(refusal.section),
                         field=f"{bet}_wager",
                     )
@@ -319,14 +322,14 @@ def craps_rolls(query, *, limits=None) -> Answer:
     try:
         words = _words(_text(query, "rolls"))
         if not words:
-            raise RuleViolation(_("Enter the totals of the dice, roll by roll."), CALCULATOR, field="rolls")
+            raise RuleViolation(Words(N_("Enter the totals of the dice, roll by roll.")), CALCULATOR, field="rolls")
         if len(words) > MOST_ROLLS:
-            raise RuleViolation(_("At most %(most)s rolls.") % {"most": MOST_ROLLS}, CALCULATOR, field="rolls")
+            raise RuleViolation(Words(N_("At most %(most)s rolls."), most=MOST_ROLLS), CALCULATOR, field="rolls")
         rolls = []
         for word in words:
             if not re.fullmatch(r"[0-9]{1,2}", word):
                 raise RuleViolation(
-                    _("%(roll)s is not a total of the dice.") % {"roll": repr(word)[:20]}, CALCULATOR, field="rolls"
+                    Words(N_("%(roll)s is not a total of the dice."), roll=repr(word)[:20]), CALCULATOR, field="rolls"
                 )
             rolls.append(int(word))
         # Each bet its own wager: a $10 pass and a $5 field are settled together; a bet left
@@ -338,7 +341,9 @@ def craps_rolls(query, *, limits=None) -> Answer:
             craps.settle(bet, rolls)  # every total is checked, even after the bet is decided
         if not wagers:
             raise RuleViolation(
-                _("Enter the wager of each bet on the table: no bet has a wager, so there is nothing to settle."),
+                Words(
+                    N_("Enter the wager of each bet on the table: no bet has a wager, so there is nothing to settle.")
+                ),
                 CALCULATOR,
                 field="pass_wager",
             )
@@ -348,7 +353,7 @@ def craps_rolls(query, *, limits=None) -> Answer:
             refusal = craps.GAME.check_bet(cents, limits=(limits.min_cents, limits.max_cents))
             if refusal is not None:
                 raise RuleViolation(
-                    _("%(bet)s: %(refusal)s") % {"bet": CRAPS_BETS[bet], "refusal": refusal_message(refusal)},
+                    Words(N_("%(bet)s: %(refusal)s"), bet=CRAPS_BETS[bet], refusal=refusal_message(refusal)),
                     section_lazy(refusal.section),
                     field=f"{bet}_wager",
                 )
@@ -430,10 +435,12 @@ def _come_starts(bets: list[str], rolls: list[int]) -> dict[str, int]:
     first_point = next((n for n, total in enumerate(rolls) if craps.come_out(total) == "point"), None)
     if first_point is None or first_point + 1 >= len(rolls):
         raise RuleViolation(
-            _(
-                "A come or don't come bet is made only once a point is on: these rolls "
-                "set no point with a roll after it, so the come bet meets no roll. Enter the rolls from the "
-                "come-out, or the come bet alone with the rolls from where it was made."
+            Words(
+                N_(
+                    "A come or don't come bet is made only once a point is on: these rolls "
+                    "set no point with a roll after it, so the come bet meets no roll. Enter the rolls from the "
+                    "come-out, or the come bet alone with the rolls from where it was made."
+                )
             ),
             craps.BET_SECTIONS[come_bets[0]],
             field=f"{come_bets[0]}_wager",
@@ -515,16 +522,16 @@ def _check_doubled_wager(hand: dict) -> None:
     if refusal is None or not hand["doubled"] or hand["wager"] <= blackjack.GAME.limits[1]:
         return
     raise RuleViolation(
-        _(
-            "Hand %(hand)s: %(refusal)s The wager of a doubled hand is the stake before doubling: for a "
-            "hand doubled from %(half)s to %(wager)s, enter %(half)s."
-        )
-        % {
-            "hand": hand["number"],
-            "refusal": refusal_message(refusal),
-            "half": dollars(hand["wager"] // 2),
-            "wager": dollars(hand["wager"]),
-        },
+        Words(
+            N_(
+                "Hand %(hand)s: %(refusal)s The wager of a doubled hand is the stake before doubling: for a "
+                "hand doubled from %(half)s to %(wager)s, enter %(half)s."
+            ),
+            hand=hand["number"],
+            refusal=refusal_message(refusal),
+            half=Money(hand["wager"] // 2),
+            wager=Money(hand["wager"]),
+        ),
         section_lazy(refusal.section),
         field=f"h{hand['number']}_wager",
     )
@@ -626,10 +633,12 @@ def wheel_spin(query, wheels) -> Answer:
         code = _text(query, "wheel")
         table = next((t for t in wheels if t.code == code), None)
         if table is None or not table.wheel_layout:
-            raise RuleViolation(_("Choose one of the event's wheels."), CALCULATOR, field="wheel")
+            raise RuleViolation(Words(N_("Choose one of the event's wheels.")), CALCULATOR, field="wheel")
         revolutions_text = _text(query, "revolutions")
         if not re.fullmatch(r"[0-9]{1,3}(?:[.,][0-9]{1,2})?", revolutions_text):
-            raise RuleViolation(_("The revolutions are a number, such as 3 or 4.5."), CALCULATOR, field="revolutions")
+            raise RuleViolation(
+                Words(N_("The revolutions are a number, such as 3 or 4.5.")), CALCULATOR, field="revolutions"
+            )
         revolutions = float(revolutions_text.replace(",", "."))
         # Either language's spelling, any case: "5 $" or "joker" for the painted "$5" or "Joker".
         bet_symbol, landed = (
@@ -639,11 +648,11 @@ def wheel_spin(query, wheels) -> Answer:
         for name, symbol in (("bet_symbol", bet_symbol), ("landed", landed)):
             if symbol not in known:
                 raise RuleViolation(
-                    _("%(symbol)s is not on this wheel: its symbols are %(symbols)s.")
-                    % {
-                        "symbol": repr(symbol),
-                        "symbols": ", ".join(game_rules.symbol_text(each) for each in known),
-                    },
+                    Words(
+                        N_("%(symbol)s is not on this wheel: its symbols are %(symbols)s."),
+                        symbol=repr(symbol),
+                        symbols=", ".join(game_rules.symbol_text(each) for each in known),
+                    ),
                     section_lazy(wheel_of_fortune.SECTION_LAYOUT),
                     field=name,
                 )

@@ -10,10 +10,10 @@ in the same event. The licensee's administrator sets events up and gives logins;
 they sign nothing, so no slip, close or report is ever completed by whoever controls the logins.
 """
 
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
 
 from .models import DESIGNATED, Person, Role
-from .rules import RuleViolation
+from .rules import RuleViolation, Words
 
 FLOOR = (Role.RUNNER, Role.DEALER)
 ONE_HAT = "T&C 2, 2.5, 2.6"
@@ -30,11 +30,14 @@ def check_not_administrator(person: Person, user=None, *, field: str | None = No
     user = user if user is not None else (person.user if person.user_id else None)
     if is_administrator(user):
         raise RuleViolation(
-            _(
-                "the login %(username)s is the licensee's administrator's: the administrator sets events up and "
-                "signs nothing, so %(name)s cannot hold a role or sign with it"
-            )
-            % {"username": user.get_username(), "name": person.name},
+            Words(
+                N_(
+                    "the login %(username)s is the licensee's administrator's: the administrator sets events up and "
+                    "signs nothing, so %(name)s cannot hold a role or sign with it"
+                ),
+                username=user.get_username(),
+                name=person.name,
+            ),
             ADMINISTRATOR,
             field=field,
         )
@@ -47,11 +50,15 @@ def check_one_hat(person: Person, role: str, held: set[str], *, field: str | Non
         floor = [r for r in FLOOR if r in held]
         if floor:
             raise RuleViolation(
-                _(
-                    "%(name)s works on the floor as %(floor)s and cannot also be %(position)s: a designated "
-                    "person holds no floor role (dealer, runner) in the same event"
-                )
-                % {"name": person.name, "floor": Role(floor[0]).label, "position": Role(role).label},
+                Words(
+                    N_(
+                        "%(name)s works on the floor as %(floor)s and cannot also be %(position)s: a designated "
+                        "person holds no floor role (dealer, runner) in the same event"
+                    ),
+                    name=person.name,
+                    floor=Role(floor[0]).label,
+                    position=Role(role).label,
+                ),
                 ONE_HAT,
                 field=field,
             )
@@ -59,11 +66,15 @@ def check_one_hat(person: Person, role: str, held: set[str], *, field: str | Non
         designated = [r for r in DESIGNATED if r in held]
         if designated:
             raise RuleViolation(
-                _(
-                    "%(name)s is %(position)s and cannot also be %(floor)s: a designated person holds no floor "
-                    "role (dealer, runner) in the same event, and only dealers share the tips"
-                )
-                % {"name": person.name, "position": Role(designated[0]).label, "floor": Role(role).label},
+                Words(
+                    N_(
+                        "%(name)s is %(position)s and cannot also be %(floor)s: a designated person holds no floor "
+                        "role (dealer, runner) in the same event, and only dealers share the tips"
+                    ),
+                    name=person.name,
+                    position=Role(designated[0]).label,
+                    floor=Role(role).label,
+                ),
                 ONE_HAT,
                 field=field,
             )

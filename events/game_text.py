@@ -14,7 +14,7 @@ from django.utils.translation import get_language, gettext
 from cage.money import NBSP, dollars
 
 from .games.base import cite_section
-from .rules import cite
+from .rules import Money, Words, cite
 
 
 def section_text(section: str) -> str:
@@ -32,6 +32,13 @@ section_lazy = lazy(section_text, str)
 def refusal_message(refusal) -> str:
     """The refusal's sentence in the reader's language, without its section."""
     return refusal.text(gettext, dollars)
+
+
+def refusal_words(refusal) -> Words:
+    """The refusal's sentence, to be put in words when it is read (the audit trail's reader's)."""
+    return Words(
+        refusal.message, **{name: Money(v) if name in refusal.money else v for name, v in refusal.params.items()}
+    )
 
 
 def refusal_sentence(refusal) -> str:

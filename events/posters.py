@@ -22,6 +22,7 @@ from xml.sax.saxutils import escape
 
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
 from django.utils.translation import ngettext, pgettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import TABLOID, landscape, letter
@@ -43,7 +44,7 @@ from reportlab.platypus import (
 from . import game_rules
 from .file_commands import LANGUAGES
 from .models import GameTable
-from .rules import RuleViolation, cite
+from .rules import RuleViolation, Words, cite
 from .wheel_layouts import paytable
 
 RULES_TEXT = Path(__file__).resolve().parent / "rules_text"
@@ -118,16 +119,20 @@ def poster_refusal(table: GameTable) -> RuleViolation | None:
     missing = game_rules.missing_in_a_sentence(table.event, table.game)
     if missing:
         return RuleViolation(
-            _(
-                "The poster of table %(table)s cannot be printed: the administrator has not entered %(figures)s "
-                "for %(game)s on the games page."
-            )
-            % {"table": table.code, "figures": missing, "game": table.game_name},
+            Words(
+                N_(
+                    "The poster of table %(table)s cannot be printed: the administrator has not entered %(figures)s "
+                    "for %(game)s on the games page."
+                ),
+                table=table.code,
+                figures=missing,
+                game=table.game_name,
+            ),
             "T&C 3.5",
         )
     if table.game == "wheel_of_fortune" and not table.wheel_layout:
         return RuleViolation(
-            _("The poster of table %(table)s cannot be printed: the wheel has no layout.") % {"table": table.code},
+            Words(N_("The poster of table %(table)s cannot be printed: the wheel has no layout."), table=table.code),
             "T&C 3.5",
         )
     return None

@@ -6,10 +6,12 @@ numbered differently in French: seed 000 numbers the designated persons' block 2
 English text leaves unnumbered (cited here as "T&C 2"), so English 2.1–2.7 are French 2.2–2.8.
 """
 
+import datetime
 import re
 
 from django.core.exceptions import ValidationError
-from django.utils.translation import get_language, override
+from django.utils.functional import Promise
+from django.utils.translation import get_language, gettext_lazy, ngettext, override, pgettext_lazy
 from django.utils.translation import gettext as _
 
 # Told of each refusal as it is made, with the RuleViolation: the audit trail records the refusals
@@ -47,6 +49,242 @@ def cite(rule) -> str:
     return text
 
 
+# --- a sentence put in words when it is read ------------------------------------------------------
+
+
+class Sentence:
+    """Something said that is put in words as it is read (Words, Several)."""
+
+    def stored(self) -> dict:
+        raise NotImplementedError
+
+    @staticmethod
+    def from_stored(data: dict) -> "Sentence":
+        if "several" in data:
+            return Several(*(Sentence.from_stored(part) for part in data["several"]))
+        return Words.from_stored(data)
+
+
+def N_plural(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - a mark, as N_ is
+    """A sentence with a plural, marked for the catalogue (makemessages: --keyword=N_plural:1,2)
+    and translated when read: Words(N_plural(...), plural_by="n", n=3)."""
+    return (singular, plural)
+
+
+class Words(Sentence):
+    """A sentence kept as its English template and its values, and put in words when it is read: in
+    the reader's language and number format, whatever language it was said in. A refusal is one
+    (RuleViolation): the cashier reads it in theirs as it is made, and the audit trail keeps it as
+    `stored()` and shows it to each reader in theirs (audit.models.AuditEntry.summary_with).
+
+    Its values are kept as what they are, not as the words of one language: an amount in cents
+    (Money), a moment, a day or a time of day (When, Day, LongDay, Clock), a name the product
+    translates (a lazily translated label), a rule to cite (Cited), a value in small letters
+    (Lower), another sentence; names and numbers as they are."""
+
+    __slots__ = ("msgid", "plural", "plural_by", "params")
+
+    def __init__(self, msgid, /, *, plural_by: str | None = None, **params):
+        if isinstance(msgid, tuple):  # N_plural: (singular, plural), chosen by the value `plural_by`
+            self.msgid, self.plural = (str(m) for m in msgid)
+        else:
+            self.msgid, self.plural = str(msgid), None
+        self.plural_by = plural_by
+        self.params = params
+
+    def __str__(self) -> str:
+        if self.plural is not None:
+            text = ngettext(self.msgid, self.plural, self.params[self.plural_by])
+        else:
+            text = _(self.msgid)
+        if not self.params:
+            return text
+        return text % {key: _said(value) for key, value in self.params.items()}
+
+    def __repr__(self):
+        return f"Words({self.msgid!r}, **{self.params!r})"
+
+    def stored(self) -> dict:
+        stored = {"words": self.msgid, "with": {key: _stored(value) for key, value in self.params.items()}}
+        if self.plural is not None:
+            stored.update(plural=self.plural, plural_by=self.plural_by)
+        return stored
+
+    @classmethod
+    def from_stored(cls, data: dict) -> "Words":
+        msgid = (data["words"], data["plural"]) if data.get("plural") else data["words"]
+        params = {key: _restored(value) for key, value in (data.get("with") or {}).items()}
+        return cls(msgid, plural_by=data.get("plural_by"), **params)
+
+
+class Several(Sentence):
+    """Sentences said one after another (every rule a wheel layout breaks)."""
+
+    def __init__(self, *parts: Sentence):
+        self.parts = parts
+
+    def __str__(self) -> str:
+        return " ".join(str(part) for part in self.parts)
+
+    def stored(self) -> dict:
+        return {"several": [part.stored() for part in self.parts]}
+
+
+class _Value:
+    """A value of a sentence that is put in words as it is read."""
+
+    kind = ""
+
+    def __init__(self, value):
+        self.value = value
+
+    def stored(self):
+        return {self.kind: self.value}
+
+    def __str__(self) -> str:
+        return self.words()
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other.value == self.value
+
+    __hash__ = None
+
+
+class Money(_Value):
+    """An amount in cents: "$1,234.56", "1 234,56 $"."""
+
+    kind = "cents"
+
+    def words(self) -> str:
+        from cage.money import dollars  # the product's one writer of amounts
+
+        return dollars(self.value)
+
+
+class _Moment(_Value):
+    writer = ""
+
+    def __init__(self, value):
+        super().__init__(value)
+
+    def stored(self):
+        return {self.kind: self.value.isoformat()}
+
+    def words(self) -> str:
+        from . import local
+
+        return getattr(local, self.writer)(self.value)
+
+
+class When(_Moment):
+    """A moment or a date, as events.local.moment writes it."""
+
+    kind, writer = "moment", "moment"
+
+
+class Day(_Moment):
+    kind, writer = "day", "day"
+
+
+class LongDay(_Moment):
+    kind, writer = "long_day", "long_day"
+
+
+class Clock(_Moment):
+    kind, writer = "clock", "clock"
+
+
+class ClockZone(_Moment):
+    """A time of day with its zone, to be tried again at: "18:30 EDT", "18 h 30 HAE"."""
+
+    kind = "clock_zone"
+
+    def words(self) -> str:
+        from . import local
+
+        return f"{local.clock(self.value)} {local.zone_name(self.value)}"
+
+
+class Lower(_Value):
+    """A value in small letters, as a sentence says a name in its middle ("a fill")."""
+
+    kind = "lower"
+
+    def stored(self):
+        return {self.kind: _stored(self.value)}
+
+    def words(self) -> str:
+        return said(self.value).lower()
+
+
+class Cited(_Value):
+    """A rule cited in the reader's numbering ("T&C 2.6" is M&C 2.7 in French)."""
+
+    kind = "cite"
+
+    def words(self) -> str:
+        return cite(self.value)
+
+
+_MOMENTS = {cls.kind: cls for cls in (When, Day, LongDay, Clock, ClockZone)}
+
+
+def _said(value):
+    """A value of a sentence in the reader's words; a number or a name as it is."""
+    return str(value) if isinstance(value, (Sentence, _Value, Promise)) else value
+
+
+def said(value) -> str:
+    return str(value)
+
+
+def _stored(value):
+    if isinstance(value, Sentence):
+        return value.stored()
+    if isinstance(value, _Value):
+        return value.stored()
+    if isinstance(value, Promise):
+        # A lazily translated name: kept as its English (and its context), translated when read.
+        # The call a lazy string stands for, as pickling reads it: (function, its arguments, ...).
+        func, args = value.__reduce__()[1][:2]
+        name = getattr(func, "__name__", "")
+        if name == "pgettext" and len(args) == 2:
+            return {"name": args[1], "context": args[0]}
+        if name == "gettext" and len(args) == 1:
+            return {"name": args[0]}
+        with override("en"):
+            return {"name": str(value)}
+    if isinstance(value, datetime.datetime | datetime.date):
+        return When(value).stored()
+    if isinstance(value, (int, float, str)) or value is None:
+        return value
+    return str(value)
+
+
+def _restored(value):
+    if not isinstance(value, dict):
+        return value
+    if "words" in value or "several" in value:
+        return Sentence.from_stored(value)
+    if "cents" in value:
+        return Money(value["cents"])
+    if "name" in value:
+        name = value["name"]
+        return pgettext_lazy(value["context"], name) if value.get("context") else gettext_lazy(name)
+    if "lower" in value:
+        return Lower(_restored(value["lower"]))
+    if "cite" in value:
+        return Cited(value["cite"])
+    for kind, cls in _MOMENTS.items():
+        if kind in value:
+            text = value[kind]
+            parsed = datetime.datetime.fromisoformat(text) if "T" in text else datetime.date.fromisoformat(text)
+            if kind == "clock" and ":" in text and "T" not in text and "-" not in text:
+                parsed = datetime.time.fromisoformat(text)
+            return cls(parsed)
+    return str(value)
+
+
 class RuleViolation(ValidationError):
     """Bad input refused by a rule. Nothing was changed.
 
@@ -57,6 +295,8 @@ class RuleViolation(ValidationError):
     """
 
     def __init__(self, message, rule, *, field: str | None = None):
+        # The sentence as its values, for the audit trail to put in its reader's words (Words).
+        self.words = message if isinstance(message, Sentence) else None
         self.message_text = str(message)
         with override("en"):
             self.rule_reference = str(rule)

@@ -21,7 +21,6 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import gettext_noop as N_
-from django.utils.translation import ngettext
 
 from audit.services import record
 from cage.money import face
@@ -29,9 +28,9 @@ from cage.money import face
 from . import game_rules, games, lockout, wheel_layouts
 from .compliance import ADULT_AGE, describe_gap, roster_gaps, underage
 from .designation import check_not_administrator, check_one_hat
-from .game_text import refusal_message, section_lazy
+from .game_text import refusal_words, section_lazy
 from .games import wheel_of_fortune
-from .local import clock, moment, zone_name
+from .local import moment, zone_name
 from .models import (
     AUTHORITY_NAMES,
     DESIGNATED,
@@ -52,7 +51,7 @@ from .models import (
     game_name,
     games_of,
 )
-from .rules import RuleViolation, cite
+from .rules import ClockZone, Lower, N_plural, RuleViolation, Several, When, Words, cite
 
 # The product's own rules, named in refusals beside the terms and conditions' sections.
 ONE_EVENT_PER_SLUG = _lazy("one event per slug")
@@ -101,20 +100,26 @@ def event_create(
 ) -> Event:
     if Event.objects.filter(slug=slug).exists():
         raise RuleViolation(
-            _("An event %(slug)s already exists") % {"slug": repr(slug)}, ONE_EVENT_PER_SLUG, field="slug"
+            Words(N_("An event %(slug)s already exists"), slug=repr(slug)), ONE_EVENT_PER_SLUG, field="slug"
         )
     unknown = [code for code in games_authorized if code not in games.REGISTRY]
     if unknown:
         raise RuleViolation(
-            _("No game module for %(unknown)s; known: %(known)s")
-            % {"unknown": ", ".join(unknown), "known": ", ".join(games.REGISTRY)},
+            Words(
+                N_("No game module for %(unknown)s; known: %(known)s"),
+                unknown=", ".join(unknown),
+                known=", ".join(games.REGISTRY),
+            ),
             "T&C 1.5.1",
             field="games",
         )
     if authority not in Authority.values:
         raise RuleViolation(
-            _("unknown licensing authority %(authority)s; one of %(known)s")
-            % {"authority": repr(authority), "known": ", ".join(Authority.values)},
+            Words(
+                N_("unknown licensing authority %(authority)s; one of %(known)s"),
+                authority=repr(authority),
+                known=", ".join(Authority.values),
+            ),
             "T&C 1.3",
             field="authority",
         )
@@ -164,15 +169,15 @@ def check_game_of_authority(authority: str, game: str, *, field: str | None = No
     if game in games_of(authority):
         return
     raise RuleViolation(
-        _(
-            "%(game)s is not played under the rules of play a licence of %(authority)s supplies; it authorizes "
-            "%(games)s only"
-        )
-        % {
-            "game": game_name(game),
-            "authority": Authority(authority).label,
-            "games": ", ".join(game_name(code) for code in games_of(authority)),
-        },
+        Words(
+            N_(
+                "%(game)s is not played under the rules of play a licence of %(authority)s supplies; it authorizes "
+                "%(games)s only"
+            ),
+            game=game_name(game),
+            authority=Authority(authority).label,
+            games=", ".join(game_name(code) for code in games_of(authority)),
+        ),
         "T&C 1.3, 1.5.1, 3.3",
         field=field,
     )
@@ -183,23 +188,30 @@ def tables_licensed_set(*, event: Event, game: str, count) -> Event:
     from the licence; never fewer than the event already has."""
     if game not in event.games:
         raise RuleViolation(
-            _("The licence does not authorize %(game)s")
-            % {"game": game_name(game) if game in games.REGISTRY else repr(game)},
+            Words(
+                N_("The licence does not authorize %(game)s"),
+                game=game_name(game) if game in games.REGISTRY else repr(game),
+            ),
             "T&C 1.5.1",
             field="count",
         )
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 200:
         raise RuleViolation(
-            _("the number of %(game)s tables the licence allows is a whole number from 1 to 200")
-            % {"game": game_name(game)},
+            Words(
+                N_("the number of %(game)s tables the licence allows is a whole number from 1 to 200"),
+                game=game_name(game),
+            ),
             "T&C 1.3",
             field="count",
         )
     have = event.tables.filter(game=game).count()
     if count < have:
         raise RuleViolation(
-            _("the event already has %(have)s %(game)s tables; the licence's number cannot be fewer")
-            % {"have": have, "game": game_name(game)},
+            Words(
+                N_("the event already has %(have)s %(game)s tables; the licence's number cannot be fewer"),
+                have=have,
+                game=game_name(game),
+            ),
             "T&C 1.3",
             field="count",
         )
@@ -225,48 +237,57 @@ def table_create(*, event: Event, code: str, game: str, records_file: bool = Fal
         name = game_name(game) if isinstance(game, str) and game in games.REGISTRY else repr(game)
         authorized = event.game_names()
         if authorized:
-            message = _("The licence does not authorize %(game)s; a table can only be set up for %(games)s") % {
-                "game": name,
-                "games": ", ".join(authorized),
-            }
+            message = Words(
+                N_("The licence does not authorize %(game)s; a table can only be set up for %(games)s"),
+                game=name,
+                games=", ".join(authorized),
+            )
         else:
-            message = _("The licence does not authorize %(game)s; a table can only be set up for no game") % {
-                "game": name
-            }
+            message = Words(
+                N_("The licence does not authorize %(game)s; a table can only be set up for no game"), game=name
+            )
         raise RuleViolation(message, "T&C 1.5.1", field="game")
     check_game_of_authority(event.authority, game, field="game")
     allowed = event.tables_licensed.get(game)
     if allowed is not None and event.tables.filter(game=game).count() >= allowed:
         raise RuleViolation(
-            ngettext(
-                "The licence allows %(n)s table of %(game)s, and the event has it already",
-                "The licence allows %(n)s tables of %(game)s, and the event has them all already",
-                allowed,
-            )
-            % {"n": allowed, "game": game_name(game)},
+            Words(
+                N_plural(
+                    "The licence allows %(n)s table of %(game)s, and the event has it already",
+                    "The licence allows %(n)s tables of %(game)s, and the event has them all already",
+                ),
+                plural_by="n",
+                n=allowed,
+                game=game_name(game),
+            ),
             "T&C 1.3",
             field="game",
         )
     if not isinstance(code, str) or (not records_file and not TABLE_CODE_CHARACTERS.fullmatch(code)):
         raise RuleViolation(
-            _(
-                "Table code %(table)s: a table code holds only letters, digits and hyphens, without spaces, such "
-                "as BAC-2."
-            )
-            % {"table": repr(code)[:30]},
+            Words(
+                N_(
+                    "Table code %(table)s: a table code holds only letters, digits and hyphens, without spaces, such "
+                    "as BAC-2."
+                ),
+                table=repr(code)[:30],
+            ),
             TABLE_CODE,
             field="code",
         )
     existing = event.tables.filter(code__iexact=code).first()
     if existing is not None and existing.code == code:
-        raise RuleViolation(_("Table %(table)s already exists") % {"table": code}, ONE_TABLE_PER_ID, field="code")
+        raise RuleViolation(Words(N_("Table %(table)s already exists"), table=code), ONE_TABLE_PER_ID, field="code")
     if existing is not None:
         raise RuleViolation(
-            _(
-                "Table %(table)s would be confused with table %(existing)s: table codes that differ only in capital "
-                "and small letters are the same table. Choose another code."
-            )
-            % {"table": code, "existing": existing.code},
+            Words(
+                N_(
+                    "Table %(table)s would be confused with table %(existing)s: table codes that differ only in capital "
+                    "and small letters are the same table. Choose another code."
+                ),
+                table=code,
+                existing=existing.code,
+            ),
             ONE_TABLE_PER_ID,
             field="code",
         )
@@ -291,7 +312,7 @@ def wheel_layout_set(*, table: GameTable, layout_text: str) -> GameTable:
     rules (seed 001, rules 2 to 5) before anything is stored; all its refusals are given at once."""
     if table.game != "wheel_of_fortune":
         raise RuleViolation(
-            _("Table %(table)s is not a wheel of fortune: it has no wheel layout.") % {"table": table.code},
+            Words(N_("Table %(table)s is not a wheel of fortune: it has no wheel layout."), table=table.code),
             wheel_layouts.WHEEL_LAYOUT,
             field="layout",
         )
@@ -303,7 +324,7 @@ def wheel_layout_set(*, table: GameTable, layout_text: str) -> GameTable:
             {r.section for r in refused}, key=lambda section: [int(n) for n in re.findall(r"\d+", section)]
         )
         raise RuleViolation(
-            " ".join(refusal_message(r) for r in refused),
+            Several(*(refusal_words(r) for r in refused)),
             section_lazy("; ".join(sections)),
             field="layout",
         )
@@ -312,7 +333,7 @@ def wheel_layout_set(*, table: GameTable, layout_text: str) -> GameTable:
             _("the symbol %(symbol)s") % {"symbol": game_rules.symbol_text(symbol)}: edge
             for symbol, edge in wheel_of_fortune.house_advantages(layout).items()
         },
-        remedy=_("Put fewer segments of those symbols on the wheel, or pay them less."),
+        remedy=Words(N_("Put fewer segments of those symbols on the wheel, or pay them less.")),
         field="layout",
     )
     old = table.wheel_layout
@@ -336,15 +357,15 @@ def house_keeps(advantages: dict, *, remedy: str, field: str) -> None:
     losing = [name for name, edge in advantages.items() if edge <= 0]
     if losing:
         raise RuleViolation(
-            " ".join(
-                [
-                    _(
+            Several(
+                Words(
+                    N_(
                         "These bets would pay back on average all they take in, or more, leaving the house no "
                         "advantage: %(bets)s."
-                    )
-                    % {"bets": ", ".join(str(name) for name in losing)},
-                    str(remedy),
-                ]
+                    ),
+                    bets=", ".join(str(name) for name in losing),
+                ),
+                remedy,
             ),
             game_rules.HOUSE_KEEPS,
             field=field,
@@ -367,16 +388,20 @@ def game_settings_set(*, event: Event, game: str, entered: dict) -> GameSettings
     rule = game_rules.LICENCE_FIGURES
     if game not in event.games:
         raise RuleViolation(
-            _("The licence does not authorize %(game)s.")
-            % {"game": game_name(game) if game in games.REGISTRY else repr(game)},
+            Words(
+                N_("The licence does not authorize %(game)s."),
+                game=game_name(game) if game in games.REGISTRY else repr(game),
+            ),
             "T&C 1.5.1",
             field="game",
         )
     declared = games.get_game(game).settings
     if not declared:
         raise RuleViolation(
-            _("The rules of play of %(game)s state its limits and odds: there is nothing to enter.")
-            % {"game": game_name(game)},
+            Words(
+                N_("The rules of play of %(game)s state its limits and odds: there is nothing to enter."),
+                game=game_name(game),
+            ),
             "T&C 3.3",
             field="game",
         )
@@ -389,9 +414,11 @@ def game_settings_set(*, event: Event, game: str, entered: dict) -> GameSettings
             low = parse_dollars(str(low).strip(), rule=rule, field="min_bet")
             high = parse_dollars(str(high).strip(), rule=rule, field="max_bet")
             if low <= 0:
-                raise RuleViolation(_("The minimum bet must be more than nothing."), rule, field="min_bet")
+                raise RuleViolation(Words(N_("The minimum bet must be more than nothing.")), rule, field="min_bet")
             if high < low:
-                raise RuleViolation(_("The maximum bet cannot be less than the minimum bet."), rule, field="max_bet")
+                raise RuleViolation(
+                    Words(N_("The maximum bet cannot be less than the minimum bet.")), rule, field="max_bet"
+                )
             figures[setting.name] = [low, high]
         elif setting.kind == "odds":
             match = ODDS.fullmatch(str(value or "").strip())
@@ -400,28 +427,39 @@ def game_settings_set(*, event: Event, game: str, entered: dict) -> GameSettings
             if match and to == 0:
                 # No seed sets a lowest payout for these bets; a bet that wins nothing is no bet.
                 raise RuleViolation(
-                    _(
-                        "%(setting)s: odds of 0 to %(per)s pay nothing; the odds must pay more than nothing, such as "
-                        "%(example)s."
-                    )
-                    % {"setting": label, "per": per, "example": example},
+                    Words(
+                        N_(
+                            "%(setting)s: odds of 0 to %(per)s pay nothing; the odds must pay more than nothing, such as "
+                            "%(example)s."
+                        ),
+                        setting=label,
+                        per=per,
+                        example=example,
+                    ),
                     rule,
                     field=setting.name,
                 )
             if match and per == 0:
                 raise RuleViolation(
-                    _(
-                        "%(setting)s: odds of %(to)s to 0 are not odds; the second number is at least 1, such as "
-                        "%(example)s."
-                    )
-                    % {"setting": label, "to": to, "example": example},
+                    Words(
+                        N_(
+                            "%(setting)s: odds of %(to)s to 0 are not odds; the second number is at least 1, such as "
+                            "%(example)s."
+                        ),
+                        setting=label,
+                        to=to,
+                        example=example,
+                    ),
                     rule,
                     field=setting.name,
                 )
             if not (0 < to <= MOST_ODDS_NUMBER and 0 < per <= MOST_ODDS_NUMBER):
                 raise RuleViolation(
-                    _("%(setting)s: write the odds as two whole numbers, such as %(example)s.")
-                    % {"setting": label, "example": example},
+                    Words(
+                        N_("%(setting)s: write the odds as two whole numbers, such as %(example)s."),
+                        setting=label,
+                        example=example,
+                    ),
                     rule,
                     field=setting.name,
                 )
@@ -430,7 +468,7 @@ def game_settings_set(*, event: Event, game: str, entered: dict) -> GameSettings
             text = str(value or "").strip()
             if not re.fullmatch(r"[0-9]{1,2}", text) or int(text) < 1:
                 raise RuleViolation(
-                    _("%(setting)s: a whole number from 1 to 99.") % {"setting": label}, rule, field=setting.name
+                    Words(N_("%(setting)s: a whole number from 1 to 99."), setting=label), rule, field=setting.name
                 )
             figures[setting.name] = int(text)
         elif setting.kind == "fraction":
@@ -440,7 +478,7 @@ def game_settings_set(*, event: Event, game: str, entered: dict) -> GameSettings
                 percent = None
             if percent is None or not percent.is_finite() or not Decimal(0) <= percent <= MOST_COMMISSION:
                 raise RuleViolation(
-                    _("%(setting)s: a percentage from 0 to %(most)s.") % {"setting": label, "most": MOST_COMMISSION},
+                    Words(N_("%(setting)s: a percentage from 0 to %(most)s."), setting=label, most=MOST_COMMISSION),
                     rule,
                     field=setting.name,
                 )
@@ -449,7 +487,7 @@ def game_settings_set(*, event: Event, game: str, entered: dict) -> GameSettings
         found = game_rules.baccarat_house(figures)
         house_keeps(
             {game_rules.BACCARAT_BETS[bet]: edge for bet, edge in found.items()},
-            remedy=_("Raise the banker's commission or lower the payouts of those bets."),
+            remedy=Words(N_("Raise the banker's commission or lower the payouts of those bets.")),
             field="banker_commission"
             if found["banker"] <= 0
             else "player_pays"
@@ -485,21 +523,24 @@ def parse_dollars(text: str, *, rule=CENTS, field: str | None = None, reader_dec
     match = DOLLARS.fullmatch(text) if isinstance(text, str) else None
     shown = reprlib.repr(text)
     if match is None and isinstance(text, str) and re.fullmatch(r"[0-9]+\.[0-9]{3,}", text):
-        raise RuleViolation(_("%(value)s has more than two decimals") % {"value": shown}, rule, field=field)
+        raise RuleViolation(Words(N_("%(value)s has more than two decimals"), value=shown), rule, field=field)
     if match is None:
         raise RuleViolation(
-            _(
-                "%(value)s is not an amount of dollars written with the digits 0 to 9 and at most two "
-                'decimals, such as "5" or "%(cents)s" (no sign, exponent or separators)'
-            )
-            % {"value": shown, "cents": face("0.50") if reader_decimals else "0.50"},
+            Words(
+                N_(
+                    "%(value)s is not an amount of dollars written with the digits 0 to 9 and at most two "
+                    'decimals, such as "5" or "%(cents)s" (no sign, exponent or separators)'
+                ),
+                value=shown,
+                cents=face("0.50") if reader_decimals else "0.50",
+            ),
             rule,
             field=field,
         )
     cents = int(match[1]) * 100 + int((match[2] or "0").ljust(2, "0"))
     if cents > MOST_DOLLARS_CENTS:
         raise RuleViolation(
-            _("%(value)s is more than 10000000.00, the most one amount may be") % {"value": shown}, rule, field=field
+            Words(N_("%(value)s is more than 10000000.00, the most one amount may be"), value=shown), rule, field=field
         )
     return cents
 
@@ -508,12 +549,12 @@ def denomination_add(*, event: Event, value: str, colour: str = "", key: str | N
     cents = parse_dollars(value, rule=CHIP_SET, field="value")
     if cents <= 0:
         raise RuleViolation(
-            _("A chip's value must be positive, not %(value)s") % {"value": value}, CHIP_SET, field="value"
+            Words(N_("A chip's value must be positive, not %(value)s"), value=value), CHIP_SET, field="value"
         )
     existing = event.denominations.filter(value_cents=cents).first()
     if existing is not None:
         raise RuleViolation(
-            _("The chip set already has a %(value)s chip") % {"value": existing.value_label}, CHIP_SET, field="value"
+            Words(N_("The chip set already has a %(value)s chip"), value=existing.value_label), CHIP_SET, field="value"
         )
     denomination = ChipDenomination(
         event=event,
@@ -564,8 +605,14 @@ def person_add(
     )
     if underage(person, event):
         raise RuleViolation(
-            _("%(name)s is %(age)s on the event's first day; nobody under %(adult)s may operate or supervise a game")
-            % {"name": name, "age": person.age_on(event.first_day), "adult": ADULT_AGE},
+            Words(
+                N_(
+                    "%(name)s is %(age)s on the event's first day; nobody under %(adult)s may operate or supervise a game"
+                ),
+                name=name,
+                age=person.age_on(event.first_day),
+                adult=ADULT_AGE,
+            ),
             "T&C 1.5.2",
             field="born_on",
         )
@@ -576,13 +623,16 @@ def person_add(
             else repr(registration)
         )
         raise RuleViolation(
-            _("%(name)s's registration was %(registration)s; such a person may not take part")
-            % {"name": name, "registration": shown},
+            Words(
+                N_("%(name)s's registration was %(registration)s; such a person may not take part"),
+                name=name,
+                registration=shown,
+            ),
             "T&C 2.3",
             field="registration",
         )
     if event.people.filter(code=code).exists():
-        raise RuleViolation(_("Person id %(code)s is taken") % {"code": repr(code)}, ONE_ID_PER_PERSON, field="code")
+        raise RuleViolation(Words(N_("Person id %(code)s is taken"), code=repr(code)), ONE_ID_PER_PERSON, field="code")
     if user is not None:
         check_not_administrator(person, user)
     person.full_clean()
@@ -656,35 +706,48 @@ def check_may_hold(person: Person, role: str) -> None:
     if role in DESIGNATED:
         if person.supplier_associated:
             raise RuleViolation(
-                _("%(name)s is associated with the registered supplier and cannot be %(position)s")
-                % {"name": person.name, "position": Role(role).label},
+                Words(
+                    N_("%(name)s is associated with the registered supplier and cannot be %(position)s"),
+                    name=person.name,
+                    position=Role(role).label,
+                ),
                 "T&C 2",
                 field="role",
             )
         if person.supplier_related:
             raise RuleViolation(
-                _("%(name)s is related to the registered supplier or one of its employees and cannot be %(position)s")
-                % {"name": person.name, "position": Role(role).label},
+                Words(
+                    N_(
+                        "%(name)s is related to the registered supplier or one of its employees and cannot be %(position)s"
+                    ),
+                    name=person.name,
+                    position=Role(role).label,
+                ),
                 "T&C 2",
                 field="role",
             )
         if person.other_activities is False:
             raise RuleViolation(
-                _(
-                    "%(name)s has no other activities in the organization beyond its lotteries and cannot be "
-                    "%(position)s: the licensee designates persons who do"
-                )
-                % {"name": person.name, "position": Role(role).label},
+                Words(
+                    N_(
+                        "%(name)s has no other activities in the organization beyond its lotteries and cannot be "
+                        "%(position)s: the licensee designates persons who do"
+                    ),
+                    name=person.name,
+                    position=Role(role).label,
+                ),
                 "T&C 2",
                 field="role",
             )
     if role in (Role.DEALER, Role.RUNNER) and person.supplier_associated and not person.gaming_assistant_number:
         raise RuleViolation(
-            _(
-                "%(name)s works for the supplier and must be a registered Gaming Assistant "
-                "(no registration number given)"
-            )
-            % {"name": person.name},
+            Words(
+                N_(
+                    "%(name)s works for the supplier and must be a registered Gaming Assistant "
+                    "(no registration number given)"
+                ),
+                name=person.name,
+            ),
             "T&C 4.2",
             field="role",
         )
@@ -695,7 +758,7 @@ def registration_change(*, person: Person, registration: str) -> Person:
     no further part (T&C 2.3): they can no longer sign a slip, and the compliance page flags them."""
     if registration not in Person.Registration.values:
         raise RuleViolation(
-            _("unknown registration status %(registration)s") % {"registration": repr(registration)},
+            Words(N_("unknown registration status %(registration)s"), registration=repr(registration)),
             "T&C 2.3",
             field="registration",
         )
@@ -733,17 +796,20 @@ def role_assign(*, person: Person, role: str, by) -> Assignment:
     person of her own a cashier in the middle of a day and sign slips with them.
     """
     if role not in Role.values:
-        raise RuleViolation(_("Unknown role %(role)s") % {"role": repr(role)}, ROLES, field="role")
+        raise RuleViolation(Words(N_("Unknown role %(role)s"), role=repr(role)), ROLES, field="role")
     held = person.role_codes()
     if role in held:
-        raise RuleViolation(_("%(name)s already holds that role") % {"name": person.name}, ROLES, field="role")
+        raise RuleViolation(Words(N_("%(name)s already holds that role"), name=person.name), ROLES, field="role")
     if role in DESIGNATED and by is not None and not by.is_staff and event_has_opened(person.event):
         raise RuleViolation(
-            _(
-                "only the licensee's administrator may make %(name)s %(position)s once the event's first "
-                "gaming day has opened; the licensee designates its representatives and its cashiers"
-            )
-            % {"name": person.name, "position": Role(role).label},
+            Words(
+                N_(
+                    "only the licensee's administrator may make %(name)s %(position)s once the event's first "
+                    "gaming day has opened; the licensee designates its representatives and its cashiers"
+                ),
+                name=person.name,
+                position=Role(role).label,
+            ),
             "T&C 2, 2.1",
             field="role",
         )
@@ -754,8 +820,13 @@ def role_assign(*, person: Person, role: str, by) -> Assignment:
         other = held & set(DESIGNATED)
         if other:
             raise RuleViolation(
-                _("%(name)s already holds the position of %(position)s; each designated person holds one position")
-                % {"name": person.name, "position": Role(other.pop()).label},
+                Words(
+                    N_(
+                        "%(name)s already holds the position of %(position)s; each designated person holds one position"
+                    ),
+                    name=person.name,
+                    position=Role(other.pop()).label,
+                ),
                 "T&C 2",
                 field="role",
             )
@@ -825,19 +896,26 @@ def _second_designated_person(by: Person, person: Person, *, what: str) -> None:
     """`by` is a designated person of `person`'s event in good standing, and not `person`."""
     if by is None or by.event_id != person.event_id or not by.role_codes() & set(DESIGNATED):
         raise RuleViolation(
-            _("only a designated person of the event (DRIC, General Cashier, Chip Cashier) %(what)s") % {"what": what},
+            Words(
+                N_("only a designated person of the event (DRIC, General Cashier, Chip Cashier) %(what)s"), what=what
+            ),
             "T&C 2",
         )
     if by.registration != Person.Registration.GOOD:
         raise RuleViolation(
-            _("%(name)s's registration is %(registration)s; they may not take part")
-            % {"name": by.name, "registration": by.get_registration_display().lower()},
+            Words(
+                N_("%(name)s's registration is %(registration)s; they may not take part"),
+                name=by.name,
+                registration=Lower(by.get_registration_display()),
+            ),
             "T&C 2.3",
         )
     if by.pk == person.pk:
         raise RuleViolation(
-            _("%(name)s cannot confirm or acknowledge their own login or role: a second designated person does")
-            % {"name": by.name},
+            Words(
+                N_("%(name)s cannot confirm or acknowledge their own login or role: a second designated person does"),
+                name=by.name,
+            ),
             "T&C 2",
         )
 
@@ -850,7 +928,7 @@ def appointment_acknowledge(*, appointment: Appointment, by: Person) -> Appointm
         _second_designated_person(by, appointment.person, what=_("acknowledges a role or login given during the day"))
         if appointment.acknowledged_by_id is not None:
             raise RuleViolation(
-                _("this is already acknowledged by %(name)s") % {"name": appointment.acknowledged_by.name}, "T&C 2"
+                Words(N_("this is already acknowledged by %(name)s"), name=appointment.acknowledged_by.name), "T&C 2"
             )
         appointment.acknowledged_by = by
         appointment.acknowledged_at = timezone.now()
@@ -944,12 +1022,13 @@ def login_confirm(*, person: Person, by: Person) -> LoginSetup:
     _second_designated_person(by, person, what=_("confirms a designated person's setup code"))
     if setup is None or setup.used_at is not None or not setup.confirm_needed:
         raise RuleViolation(
-            _("%(name)s has no setup code waiting for a confirmation") % {"name": person.name}, LOGIN_RULE
+            Words(N_("%(name)s has no setup code waiting for a confirmation"), name=person.name), LOGIN_RULE
         )
     if setup.confirmed_by_id is not None:
         raise RuleViolation(
-            _("%(name)s's setup code is already confirmed by %(by)s")
-            % {"name": person.name, "by": setup.confirmed_by.name},
+            Words(
+                N_("%(name)s's setup code is already confirmed by %(by)s"), name=person.name, by=setup.confirmed_by.name
+            ),
             LOGIN_RULE,
         )
     setup.confirmed_by = by
@@ -969,13 +1048,13 @@ def login_confirm(*, person: Person, by: Person) -> LoginSetup:
 def _username_refusal(username: str) -> str | None:
     User = get_user_model()
     if not username:
-        return _("a login needs a username")
+        return Words(N_("a login needs a username"))
     try:
         User.username_validator(username)
     except ValidationError:
-        return _("a username is letters, digits and @ . + - _ only, without spaces")
+        return Words(N_("a username is letters, digits and @ . + - _ only, without spaces"))
     if len(username) > User._meta.get_field("username").max_length:
-        return _("a username is at most 150 characters")
+        return Words(N_("a username is at most 150 characters"))
     return None
 
 
@@ -983,11 +1062,13 @@ def _administrator_only(by, person: Person) -> None:
     """Refuse anyone but the licensee's administrator (or the command line, `by` None) a setup code."""
     if by is not None and not by.is_staff:
         raise RuleViolation(
-            _(
-                "only the licensee's administrator gives %(name)s a login and its setup code: whoever holds "
-                "the code could set the login up and sign as %(name)s"
-            )
-            % {"name": person.name},
+            Words(
+                N_(
+                    "only the licensee's administrator gives %(name)s a login and its setup code: whoever holds "
+                    "the code could set the login up and sign as %(name)s"
+                ),
+                name=person.name,
+            ),
             LOGIN_RULE,
             field="username",
         )
@@ -1006,14 +1087,16 @@ def login_create(*, person: Person, username: str, by) -> SetupCode:
     if refusal:
         raise RuleViolation(refusal, LOGIN_RULE, field="username")
     if person.user_id is not None:
-        raise RuleViolation(_("%(name)s already has a login") % {"name": person.name}, LOGIN_RULE, field="username")
+        raise RuleViolation(Words(N_("%(name)s already has a login"), name=person.name), LOGIN_RULE, field="username")
     if User.objects.filter(username__iexact=username).exists():
         raise RuleViolation(
-            _(
-                "the username %(username)s is taken; choose another. Only the licensee's administrator "
-                "may link a person to an existing login"
-            )
-            % {"username": username},
+            Words(
+                N_(
+                    "the username %(username)s is taken; choose another. Only the licensee's administrator "
+                    "may link a person to an existing login"
+                ),
+                username=username,
+            ),
             LOGIN_RULE,
             field="username",
         )
@@ -1038,7 +1121,9 @@ def login_link(*, person: Person, username: str, by):
     User = get_user_model()
     if by is None or not by.is_staff:
         raise RuleViolation(
-            _("only the licensee's administrator may link a person to an existing login"), LOGIN_RULE, field="username"
+            Words(N_("only the licensee's administrator may link a person to an existing login")),
+            LOGIN_RULE,
+            field="username",
         )
     before = (
         User.objects.filter(pk=person.user_id).values_list("username", flat=True).first() if person.user_id else None
@@ -1047,26 +1132,31 @@ def login_link(*, person: Person, username: str, by):
     existing = user is not None
     if user is None:
         raise RuleViolation(
-            _("there is no login named %(username)s to link") % {"username": username}, LOGIN_RULE, field="username"
+            Words(N_("there is no login named %(username)s to link"), username=username), LOGIN_RULE, field="username"
         )
     if person.user_id is not None:
-        raise RuleViolation(_("%(name)s already has a login") % {"name": person.name}, LOGIN_RULE, field="username")
+        raise RuleViolation(Words(N_("%(name)s already has a login"), name=person.name), LOGIN_RULE, field="username")
     check_not_administrator(person, user, field="username")
     if by is not None and confirm_needed(person):
         raise RuleViolation(
-            _(
-                "%(name)s is a designated person and the event has opened: their login is a new one, whose "
-                "setup code another designated person confirms, never an existing login linked"
-            )
-            % {"name": person.name},
+            Words(
+                N_(
+                    "%(name)s is a designated person and the event has opened: their login is a new one, whose "
+                    "setup code another designated person confirms, never an existing login linked"
+                ),
+                name=person.name,
+            ),
             "T&C 2",
             field="username",
         )
     holder = Person.objects.filter(event=person.event, user=user).first()
     if holder is not None:
         raise RuleViolation(
-            _("the login %(username)s is already %(name)s's on this event; one login is one person")
-            % {"username": username, "name": holder.name},
+            Words(
+                N_("the login %(username)s is already %(name)s's on this event; one login is one person"),
+                username=username,
+                name=holder.name,
+            ),
             LOGIN_RULE,
             field="username",
         )
@@ -1095,14 +1185,16 @@ def login_setup_reissue(*, person: Person, by) -> SetupCode:
     """
     user = person.user
     if user is None:
-        raise RuleViolation(_("%(name)s has no login") % {"name": person.name}, LOGIN_RULE)
+        raise RuleViolation(Words(N_("%(name)s has no login"), name=person.name), LOGIN_RULE)
     if by is not None and not by.is_staff:
         raise RuleViolation(
-            _(
-                "only the licensee's administrator may give %(name)s a new setup code: whoever holds the "
-                "code could set the login up and sign as %(name)s"
-            )
-            % {"name": person.name},
+            Words(
+                N_(
+                    "only the licensee's administrator may give %(name)s a new setup code: whoever holds the "
+                    "code could set the login up and sign as %(name)s"
+                ),
+                name=person.name,
+            ),
             LOGIN_RULE,
         )
     had_password = user.has_usable_password()
@@ -1150,30 +1242,34 @@ def login_setup_complete(*, request, username: str, code: str, password: str, pi
         # The same words whether the username or the code is wrong: the page tells nobody which
         # usernames exist.
         raise RuleViolation(
-            _("this username and setup code do not go together; check both as they are written"),
+            Words(N_("this username and setup code do not go together; check both as they are written")),
             LOGIN_RULE,
             field="code",
         )
     if setup.used_at is not None:
         raise RuleViolation(
-            _("this setup code was used already; log in with your password, or ask for a new code"),
+            Words(N_("this setup code was used already; log in with your password, or ask for a new code")),
             LOGIN_RULE,
             field="code",
         )
     if setup.waits_for_confirmation:
         # The right code, not yet confirmed: no failed try, and the code still works once confirmed.
         raise RuleViolation(
-            _(
-                "this setup code works once a designated person of the event other than you confirms it: ask "
-                "the DRIC, the General Cashier or the Chip Cashier to confirm it on their queue, then try again"
+            Words(
+                N_(
+                    "this setup code works once a designated person of the event other than you confirms it: ask "
+                    "the DRIC, the General Cashier or the Chip Cashier to confirm it on their queue, then try again"
+                )
             ),
             "T&C 2",
             field="code",
         )
     if setup.expires_at <= timezone.now():
         raise RuleViolation(
-            _("this setup code expired at %(time)s; ask whoever made your login for a new one")
-            % {"time": moment(setup.expires_at) + " " + zone_name(setup.expires_at)},
+            Words(
+                N_("this setup code expired at %(time)s; ask whoever made your login for a new one"),
+                time=moment(setup.expires_at) + " " + zone_name(setup.expires_at),
+            ),
             LOGIN_RULE,
             field="code",
         )
@@ -1188,7 +1284,7 @@ def login_setup_complete(*, request, username: str, code: str, password: str, pi
         # Under a row lock, so the code works once even when sent twice at once.
         setup = LoginSetup.objects.select_for_update().get(pk=setup.pk)
         if setup.used_at is not None:
-            raise RuleViolation(_("this setup code was used already"), LOGIN_RULE, field="code")
+            raise RuleViolation(Words(N_("this setup code was used already")), LOGIN_RULE, field="code")
         user.set_password(password)
         user.save(update_fields=["password"])
         _pin_store(user, pin)
@@ -1207,7 +1303,9 @@ def login_setup_complete(*, request, username: str, code: str, password: str, pi
 
 def password_change(*, request, user, old_password: str, new_password: str):
     """The logged-in user changes their own password, giving the current one. The session goes on."""
-    _current_password_check(request, user, old_password, _("your current password is wrong; nothing was changed"))
+    _current_password_check(
+        request, user, old_password, Words(N_("your current password is wrong; nothing was changed"))
+    )
     try:
         validate_password(new_password, user)
     except ValidationError as exc:
@@ -1241,22 +1339,32 @@ def _locked(request, username: str, *, field: str | None = None, name: str | Non
     lock on that person's signing PIN (events.lockout: apart from their login's)."""
     pin = name is not None
     ends = lockout.lock_ends(request, username, pin=pin)
-    time = clock(ends) + " " + zone_name(ends) if ends else "?"
+    time = ClockZone(ends) if ends else "?"
     n = lockout.limit(request, username, pin=pin)
     if pin:
-        text = ngettext(
-            "%(name)s's signing PIN is locked after %(n)s wrong try; try again at %(time)s, "
-            "or sign from their own session (their login is not locked)",
-            "%(name)s's signing PIN is locked after %(n)s wrong tries; try again at %(time)s, "
-            "or sign from their own session (their login is not locked)",
-            n,
-        ) % {"name": name, "n": n, "time": time}
+        text = Words(
+            N_plural(
+                "%(name)s's signing PIN is locked after %(n)s wrong try; try again at %(time)s, "
+                "or sign from their own session (their login is not locked)",
+                "%(name)s's signing PIN is locked after %(n)s wrong tries; try again at %(time)s, "
+                "or sign from their own session (their login is not locked)",
+            ),
+            plural_by="n",
+            name=name,
+            n=n,
+            time=time,
+        )
         return RuleViolation(text, PIN_RULE, field=field)
-    text = ngettext(
-        "%(username)s is locked after %(n)s wrong try; try again at %(time)s",
-        "%(username)s is locked after %(n)s wrong tries; try again at %(time)s",
-        n,
-    ) % {"username": username, "n": n, "time": time}
+    text = Words(
+        N_plural(
+            "%(username)s is locked after %(n)s wrong try; try again at %(time)s",
+            "%(username)s is locked after %(n)s wrong tries; try again at %(time)s",
+        ),
+        plural_by="n",
+        username=username,
+        n=n,
+        time=time,
+    )
     return RuleViolation(text, LOGIN_RULE, field=field)
 
 
@@ -1269,14 +1377,18 @@ def day_add(
 ) -> GamingDay:
     if not event.first_day <= date <= event.last_day:
         raise RuleViolation(
-            _("%(date)s is outside the licensed dates %(first)s to %(last)s")
-            % {"date": moment(date), "first": moment(event.first_day), "last": moment(event.last_day)},
+            Words(
+                N_("%(date)s is outside the licensed dates %(first)s to %(last)s"),
+                date=When(date),
+                first=When(event.first_day),
+                last=When(event.last_day),
+            ),
             "T&C 1.3",
             field="date",
         )
     if event.days.filter(date=date).exists():
         raise RuleViolation(
-            _("%(date)s is already a gaming day") % {"date": moment(date)}, ONE_DAY_PER_DATE, field="date"
+            Words(N_("%(date)s is already a gaming day"), date=When(date)), ONE_DAY_PER_DATE, field="date"
         )
     day = GamingDay.objects.create(event=event, date=date, opens_at=opens_at, closes_at=closes_at)
     record(
@@ -1294,8 +1406,9 @@ def roster_open(day: GamingDay) -> None:
     sheet reads that roster as it stood."""
     if day.status == GamingDay.Status.CLOSED:
         raise RuleViolation(
-            _("Gaming day %(date)s is closed and locked: its roster no longer changes")
-            % {"date": day.date.isoformat()},
+            Words(
+                N_("Gaming day %(date)s is closed and locked: its roster no longer changes"), date=day.date.isoformat()
+            ),
             _("gaming day: a closed day is locked"),
         )
 
@@ -1307,17 +1420,20 @@ def shift_add(
     day = GamingDay.objects.select_for_update().get(pk=day.pk)  # a day closing now waits for this
     roster_open(day)
     if person.event_id != day.event_id:
-        raise RuleViolation(_("%(name)s is not on this event") % {"name": person.name}, ROSTER, field="person")
+        raise RuleViolation(Words(N_("%(name)s is not on this event"), name=person.name), ROSTER, field="person")
     if role not in person.role_codes():
         raise RuleViolation(
-            _("%(name)s does not hold the role of %(role)s")
-            % {"name": person.name, "role": Role(role).label if role in Role.values else repr(role)},
+            Words(
+                N_("%(name)s does not hold the role of %(role)s"),
+                name=person.name,
+                role=Role(role).label if role in Role.values else repr(role),
+            ),
             ROSTER,
             field="role",
         )
     check_one_hat(person, role, person.role_codes() - {role}, field="role")
     if ends_at <= starts_at:
-        raise RuleViolation(_("A shift must end after it starts"), ROSTER, field="ends_at")
+        raise RuleViolation(Words(N_("A shift must end after it starts")), ROSTER, field="ends_at")
     shift = Shift(day=day, person=person, role=role, starts_at=starts_at, ends_at=ends_at)
     shift.full_clean()
     shift.save()
@@ -1339,27 +1455,34 @@ def opening_refusal(day: GamingDay, *, records_file: bool = False) -> tuple[str,
     a day a records file records, held to what its format carries (first_day_refusal is not)."""
     if day.status != GamingDay.Status.SETUP:
         return (
-            _("The gaming day %(date)s is %(status)s, not in setup")
-            % {"date": moment(day.date), "status": day.get_status_display().lower()},
+            Words(
+                N_("The gaming day %(date)s is %(status)s, not in setup"),
+                date=When(day.date),
+                status=Lower(GamingDay.Status(day.status).label),
+            ),
             GAMING_DAY,
         )
     earlier = day.event.days.filter(date__lt=day.date).exclude(status=GamingDay.Status.CLOSED)
     if earlier.exists():
-        return (_("The gaming day %(date)s was never closed") % {"date": moment(earlier.first().date)}, GAMING_DAY)
+        return (Words(N_("The gaming day %(date)s was never closed"), date=When(earlier.first().date)), GAMING_DAY)
     people = day.event.people.filter(registration=Person.Registration.GOOD)
     for role in DESIGNATED:
         if not people.filter(assignments__role=role).exists():
             return (
-                _("The event has no %(position)s; three designated persons are required")
-                % {"position": Role(role).label},
+                Words(
+                    N_("The event has no %(position)s; three designated persons are required"),
+                    position=Role(role).label,
+                ),
                 "T&C 2",
             )
     gaps = roster_gaps(day)
     if gaps:
         listed = "; ".join(describe_gap(role, s, e) for role, spans in gaps.items() for s, e in spans)
         return (
-            _("The roster leaves designated positions empty: %(gaps)s; each must be present continuously")
-            % {"gaps": listed},
+            Words(
+                N_("The roster leaves designated positions empty: %(gaps)s; each must be present continuously"),
+                gaps=listed,
+            ),
             "T&C 2",
         )
     if not records_file and not event_has_opened(day.event):
@@ -1373,8 +1496,10 @@ def first_day_refusal(event: Event) -> tuple[str, object] | None:
     brought to their attention (1.4.6) and their other activities in the organization (2)."""
     if not event.supplier_registration_number.strip():
         return (
-            _(
-                "the registered supplier's registration number is not entered: equipment is rented only from a supplier registered under the Gaming Control Act, 1992"
+            Words(
+                N_(
+                    "the registered supplier's registration number is not entered: equipment is rented only from a supplier registered under the Gaming Control Act, 1992"
+                )
             ),
             "T&C 4.1",
         )
@@ -1386,22 +1511,28 @@ def first_day_refusal(event: Event) -> tuple[str, object] | None:
     for person in designated:
         if not person.identification.strip():
             return (
-                _("%(name)s's identification is not recorded: every designated person carries identification")
-                % {"name": person.name},
+                Words(
+                    N_("%(name)s's identification is not recorded: every designated person carries identification"),
+                    name=person.name,
+                ),
                 "T&C 1.4.4",
             )
         if person.terms_acknowledged_at is None:
             return (
-                _("it is not recorded that the terms and conditions were brought to %(name)s's attention")
-                % {"name": person.name},
+                Words(
+                    N_("it is not recorded that the terms and conditions were brought to %(name)s's attention"),
+                    name=person.name,
+                ),
                 "T&C 1.4.6",
             )
         if person.other_activities is not True:
             return (
-                _(
-                    "%(name)s has not declared other activities in the organization beyond its lotteries, as a designated person has"
-                )
-                % {"name": person.name},
+                Words(
+                    N_(
+                        "%(name)s has not declared other activities in the organization beyond its lotteries, as a designated person has"
+                    ),
+                    name=person.name,
+                ),
                 "T&C 2",
             )
     return None
@@ -1446,12 +1577,12 @@ PIN_RULE = _lazy("signing PINs")
 def _pin_refusal(pin: str) -> str | None:
     """Why a PIN is too weak to sign with, or None when it will do."""
     if not re.fullmatch(r"[0-9]{4,8}", pin):
-        return _("a signing PIN is 4 to 8 digits, and digits only")
+        return Words(N_("a signing PIN is 4 to 8 digits, and digits only"))
     if len(set(pin)) == 1:
-        return _("a signing PIN of one digit repeated is too easy to guess")
+        return Words(N_("a signing PIN of one digit repeated is too easy to guess"))
     steps = {(int(b) - int(a)) % 10 for a, b in itertools.pairwise(pin)}
     if steps in ({1}, {9}):
-        return _("a signing PIN of digits in a row, like 1234 or 4321, is too easy to guess")
+        return Words(N_("a signing PIN of digits in a row, like 1234 or 4321, is too easy to guess"))
     return None
 
 
@@ -1473,7 +1604,7 @@ def pin_set(*, request, user, password: str, pin: str) -> SigningPin:
     """The owner sets or changes their signing PIN, giving their current login password (so a
     session left open at the cage cannot set one; a wrong password counts as a failed login)."""
     _current_password_check(
-        request, user, password, _("your current password is wrong; the signing PIN was not changed")
+        request, user, password, Words(N_("your current password is wrong; the signing PIN was not changed"))
     )
     refusal = _pin_refusal(pin)
     if refusal:
@@ -1494,28 +1625,33 @@ def pin_verify(*, request, person: Person, pin: str) -> None:
     name = person.name
     user = person.user
     if user is None:
-        raise RuleViolation(_("%(name)s has no login and cannot sign") % {"name": name}, PIN_RULE)
+        raise RuleViolation(Words(N_("%(name)s has no login and cannot sign"), name=name), PIN_RULE)
     if not user.is_active:
-        raise RuleViolation(_("%(name)s's login is inactive; they cannot sign") % {"name": name}, PIN_RULE)
+        raise RuleViolation(Words(N_("%(name)s's login is inactive; they cannot sign"), name=name), PIN_RULE)
     if person.registration != Person.Registration.GOOD:
         raise RuleViolation(
-            _("%(name)s's registration is %(registration)s; they may not take part")
-            % {"name": name, "registration": person.get_registration_display().lower()},
+            Words(
+                N_("%(name)s's registration is %(registration)s; they may not take part"),
+                name=name,
+                registration=Lower(person.get_registration_display()),
+            ),
             "T&C 2.3",
         )
     if not isinstance(pin, str) or not re.fullmatch(r"[0-9]{4,8}", pin):
         # Not a PIN at all (letters, full-width digits, a NUL...): refused without a try counted,
         # as nobody guesses a PIN that way.
         raise RuleViolation(
-            _("%(name)s's signing PIN is 4 to 8 digits 0 to 9; what was typed is not a PIN") % {"name": name},
+            Words(N_("%(name)s's signing PIN is 4 to 8 digits 0 to 9; what was typed is not a PIN"), name=name),
             PIN_RULE,
             field="pin",
         )
     signing_pin = SigningPin.objects.filter(user=user).first()
     if signing_pin is None:
         raise RuleViolation(
-            _("%(name)s has not set a signing PIN; they set it on their own page, or sign from their own session")
-            % {"name": name},
+            Words(
+                N_("%(name)s has not set a signing PIN; they set it on their own page, or sign from their own session"),
+                name=name,
+            ),
             PIN_RULE,
         )
     username = user.get_username()
@@ -1533,12 +1669,15 @@ def pin_verify(*, request, person: Person, pin: str) -> None:
         raise _locked(request, username, field="pin", name=name)
     left = lockout.tries_left(request, username, pin=True)
     raise RuleViolation(
-        ngettext(
-            "the signing PIN of %(name)s is wrong; %(left)s try left",
-            "the signing PIN of %(name)s is wrong; %(left)s tries left",
-            left,
-        )
-        % {"name": name, "left": left},
+        Words(
+            N_plural(
+                "the signing PIN of %(name)s is wrong; %(left)s try left",
+                "the signing PIN of %(name)s is wrong; %(left)s tries left",
+            ),
+            plural_by="left",
+            name=name,
+            left=left,
+        ),
         PIN_RULE,
         field="pin",
     )

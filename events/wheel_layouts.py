@@ -10,12 +10,12 @@ module says its refusals in the reader's language.
 
 import re
 
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_noop as N_
 
 from .game_text import refusal_sentence
 from .games import wheel_of_fortune
-from .rules import RuleViolation
+from .rules import RuleViolation, Words
 
 # "symbol to:per" (the symbol may hold spaces; the odds are the last word).
 LINE = re.compile(r"^\s*(?P<symbol>\S(?:.*\S)?)\s+(?P<to>[0-9]{1,4})\s*:\s*(?P<per>[0-9]{1,4})\s*$")
@@ -36,8 +36,11 @@ def parse(text: str, *, limits_from: dict | None = None) -> dict:
     lines = [line for line in (text or "").splitlines() if line.strip()]
     if len(lines) > MOST_SEGMENTS:
         raise RuleViolation(
-            _("A wheel has at most %(most)s segments; this layout has %(count)s.")
-            % {"most": MOST_SEGMENTS, "count": len(lines)},
+            Words(
+                N_("A wheel has at most %(most)s segments; this layout has %(count)s."),
+                most=MOST_SEGMENTS,
+                count=len(lines),
+            ),
             WHEEL_LAYOUT,
             field="layout",
         )
@@ -46,11 +49,15 @@ def parse(text: str, *, limits_from: dict | None = None) -> dict:
         match = LINE.match(line)
         if match is None or len(match["symbol"]) > MOST_SYMBOL_CHARS:
             raise RuleViolation(
-                _(
-                    "Line %(line)s, %(text)s, is not a segment: write the symbol, a space and the odds it "
-                    "pays, such as $5 5:1 (a symbol of at most %(chars)s characters)."
-                )
-                % {"line": number, "text": repr(line.strip()[:40]), "chars": MOST_SYMBOL_CHARS},
+                Words(
+                    N_(
+                        "Line %(line)s, %(text)s, is not a segment: write the symbol, a space and the odds it "
+                        "pays, such as $5 5:1 (a symbol of at most %(chars)s characters)."
+                    ),
+                    line=number,
+                    text=repr(line.strip()[:40]),
+                    chars=MOST_SYMBOL_CHARS,
+                ),
                 WHEEL_LAYOUT,
                 field="layout",
             )

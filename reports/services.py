@@ -21,7 +21,7 @@ from cage.money import dollars
 from events.access import ROLE_NAMES
 from events.designation import check_not_administrator
 from events.models import DESIGNATED, Event, GamingDay, Person
-from events.rules import RuleViolation
+from events.rules import RuleViolation, Words
 
 from .figures import event_figures
 from .models import ReportSignature
@@ -129,9 +129,11 @@ def report_sign(*, event: Event, person: Person | None) -> ReportSignature:
             check_not_administrator(person)
         if role is None:
             raise RuleViolation(
-                _(
-                    "only the event's designated persons sign the financial report: the DRIC, the General Cashier "
-                    "and the Chip Cashier"
+                Words(
+                    N_(
+                        "only the event's designated persons sign the financial report: the DRIC, the General Cashier "
+                        "and the Chip Cashier"
+                    )
                 ),
                 RULE,
             )
@@ -139,15 +141,20 @@ def report_sign(*, event: Event, person: Person | None) -> ReportSignature:
         state = report_state(event, figures)
         if state.draft:
             raise RuleViolation(
-                _("the financial report is a draft until every gaming day is closed; %(reason)s")
-                % {"reason": state.draft_reason()},
+                Words(
+                    N_("the financial report is a draft until every gaming day is closed; %(reason)s"),
+                    reason=state.draft_reason(),
+                ),
                 RULE,
             )
         mine = ReportSignature.objects.filter(event=event, person=person, figures_digest=state.digest).first()
         if mine is not None:
             raise RuleViolation(
-                _("%(name)s already signed the financial report on %(date)s")
-                % {"name": person.name, "date": day_shown(timezone.localtime(mine.signed_at).date())},
+                Words(
+                    N_("%(name)s already signed the financial report on %(date)s"),
+                    name=person.name,
+                    date=day_shown(timezone.localtime(mine.signed_at).date()),
+                ),
                 RULE,
             )
         signature = ReportSignature.objects.create(

@@ -7,7 +7,6 @@ General Cashier prepares the close again."""
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
@@ -16,7 +15,7 @@ from cage.local import clock
 from cage.models import CloseSignature, Slip
 from cage.selectors.close import CLOSE, PREPARED, close_progress
 from events.models import GamingDay, Person
-from events.rules import RuleViolation
+from events.rules import Clock, RuleViolation, Words
 
 from .day import close_day, close_problems
 from .ledger import DuplicateRequest, check_signer, lock_day
@@ -25,17 +24,18 @@ RULE = gettext_lazy("nightly reconciliation")
 CLOSABLE = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
 
 
-def posted_since_text(progress) -> str:
+def posted_since_text(progress) -> Words:
     """Why a preparation no longer stands: what was posted to the day after it."""
-    return _(
-        "%(slip)s was recorded at %(time)s, after %(name)s prepared the close at %(prepared)s: the preparation "
-        "no longer stands, and the General Cashier prepares the close again"
-    ) % {
-        "slip": progress.posted_since.number,
-        "time": clock(progress.posted_since.at),
-        "name": progress.prepared.person.name,
-        "prepared": clock(progress.prepared.signed_at),
-    }
+    return Words(
+        N_(
+            "%(slip)s was recorded at %(time)s, after %(name)s prepared the close at %(prepared)s: the "
+            "preparation no longer stands, and the General Cashier prepares the close again"
+        ),
+        slip=progress.posted_since.number,
+        time=Clock(progress.posted_since.at),
+        name=progress.prepared.person.name,
+        prepared=Clock(progress.prepared.signed_at),
+    )
 
 
 @transaction.atomic
@@ -50,7 +50,9 @@ def prepare_close(*, day: GamingDay, signed: dict[str, Person], created_by=None,
     day = lock_day(day, allowed=CLOSABLE)
     if PREPARED not in signed:
         raise RuleViolation(
-            _("the General Cashier prepares the day's close: prepared by is signed first, the others may follow"),
+            Words(
+                N_("the General Cashier prepares the day's close: prepared by is signed first, the others may follow")
+            ),
             RULE,
         )
     for capacity, person in signed.items():
@@ -58,18 +60,18 @@ def prepare_close(*, day: GamingDay, signed: dict[str, Person], created_by=None,
     progress = close_progress(day)
     if progress.stands:
         raise RuleViolation(
-            _("the day's close is already prepared by %(name)s at %(time)s; it waits for %(missing)s")
-            % {
-                "name": progress.prepared.person.name,
-                "time": clock(progress.prepared.signed_at),
-                "missing": ", ".join(str(c.label).lower() for c in progress.missing),
-            },
+            Words(
+                N_("the day's close is already prepared by %(name)s at %(time)s; it waits for %(missing)s"),
+                name=progress.prepared.person.name,
+                time=Clock(progress.prepared.signed_at),
+                missing=", ".join(str(c.label).lower() for c in progress.missing),
+            ),
             RULE,
         )
     problems = close_problems(day)
     if problems:
         raise RuleViolation(
-            _("the day cannot close: %(problems)s") % {"problems": "; ".join(problems)},
+            Words(N_("the day cannot close: %(problems)s"), problems="; ".join(problems)),
             RULE,
         )
     if progress.signatures:
@@ -110,13 +112,18 @@ def sign_close(*, day: GamingDay, capacity: str, person: Person, created_by=None
     cap = CLOSE.capacity(capacity)
     progress = close_progress(day)
     if progress.prepared is None:
-        raise RuleViolation(_("the day's close is not prepared yet: the General Cashier prepares it first"), RULE)
+        raise RuleViolation(
+            Words(N_("the day's close is not prepared yet: the General Cashier prepares it first")), RULE
+        )
     if progress.posted_since is not None:
         raise RuleViolation(posted_since_text(progress), RULE)
     if cap is not None and capacity in progress.signatures:
         raise RuleViolation(
-            _("%(capacity)s of the day's close is already signed by %(name)s")
-            % {"capacity": cap.label, "name": progress.signatures[capacity].person.name},
+            Words(
+                N_("%(capacity)s of the day's close is already signed by %(name)s"),
+                capacity=cap.label,
+                name=progress.signatures[capacity].person.name,
+            ),
             gettext_lazy("slips and signatures: one signature per capacity"),
         )
     signed = {c: s.person for c, s in progress.signatures.items()}

@@ -12,7 +12,7 @@ from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
 from cage.selectors.slips import pending_slips
 from cage.slip_types import SLIP_KINDS
 from events.models import GamingDay
-from events.rules import RuleViolation
+from events.rules import RuleViolation, Words
 from events.services import appointment_text
 
 from .ledger import account_label, atomic_slip, balances, check_signatures, lock_day, open_tables, post_slip
@@ -108,7 +108,7 @@ def day_reconcile(*, day: GamingDay) -> GamingDay:
     still_open = open_tables(day.event)
     if still_open:
         raise RuleViolation(
-            _("tables still open: %(tables)s") % {"tables": ", ".join(still_open)},
+            Words(N_("tables still open: %(tables)s"), tables=", ".join(still_open)),
             gettext_lazy("gaming day: every table closed before reconciling"),
         )
     before = day.status
@@ -146,7 +146,7 @@ def close_day(*, day: GamingDay, signed, records_file: bool = False, **meta) -> 
     problems = close_problems(day, records_file=records_file)
     if problems:
         raise RuleViolation(
-            _("the day cannot close: %(problems)s") % {"problems": "; ".join(problems)},
+            Words(N_("the day cannot close: %(problems)s"), problems="; ".join(problems)),
             gettext_lazy("nightly reconciliation"),
         )
     slip = post_slip(

@@ -16,18 +16,17 @@ from django.db.models import Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
-from cage.local import clock, moment
-from cage.local import day as day_text
 from cage.models import Account, Posting, Signature, Slip, SlipCounter, SlipType
-from cage.money import AMOUNT_LIMITS_RULE, MAX_CHIP_COUNT, count_text, dollars, face
+from cage.money import AMOUNT_LIMITS_RULE, MAX_CHIP_COUNT, count_text, face
 from cage.services import memo as remembered
 from cage.slip_types import SLIP_KINDS, SlipKind
 from events.designation import check_not_administrator
 from events.models import DESIGNATED, ChipDenomination, Event, GameTable, GamingDay, Person, Role
 from events.roster import Rostered, rostered
-from events.rules import RuleViolation
+from events.rules import Clock, Day, Lower, Money, RuleViolation, When, Words
 
 CASH = None  # the instrument key for cash; chips are keyed by their ChipDenomination
 
@@ -179,33 +178,43 @@ def balance(account: Account) -> dict[int | None, int]:
 def chips_legs_value(event: Event, chips: dict[str, int], *, allow_empty: bool = False) -> dict[ChipDenomination, int]:
     """{denomination key: number of chips} to {ChipDenomination: cents}, refusing what is wrong."""
     if not isinstance(chips, dict):
-        raise RuleViolation(_("chips must be an object of denomination: number of chips"), RECORDS_FORMAT)
+        raise RuleViolation(Words(N_("chips must be an object of denomination: number of chips")), RECORDS_FORMAT)
     known = {d.key: d for d in denominations(event)}
     result = {}
     for key, count in chips.items():
         denomination = known.get(str(key))
         if denomination is None:
             raise RuleViolation(
-                _("the event has no $%(key)s chip; its chips are %(chips)s")
-                % {"key": face(key), "chips": ", ".join(_("$%(value)s") % {"value": face(k)} for k in known)},
+                Words(
+                    N_("the event has no $%(key)s chip; its chips are %(chips)s"),
+                    key=face(key),
+                    chips=", ".join(_("$%(value)s") % {"value": face(k)} for k in known),
+                ),
                 "T&C 3.4.3",
             )
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise RuleViolation(
-                _("%(chips)s: %(count)s is not a whole number of chips of 0 or more")
-                % {"chips": chips_label(key), "count": reprlib.repr(count)},
+                Words(
+                    N_("%(chips)s: %(count)s is not a whole number of chips of 0 or more"),
+                    chips=chips_label(key),
+                    count=reprlib.repr(count),
+                ),
                 CHIP_COUNT,
             )
         if count > MAX_CHIP_COUNT:
             raise RuleViolation(
-                _("%(chips)s: %(count)s is more than the %(most)s chips of one denomination a record may count")
-                % {"chips": chips_label(key), "count": reprlib.repr(count), "most": count_text(MAX_CHIP_COUNT)},
+                Words(
+                    N_("%(chips)s: %(count)s is more than the %(most)s chips of one denomination a record may count"),
+                    chips=chips_label(key),
+                    count=reprlib.repr(count),
+                    most=count_text(MAX_CHIP_COUNT),
+                ),
                 AMOUNT_LIMITS_RULE,
             )
         if count:
             result[denomination] = count * denomination.value_cents
     if not result and not allow_empty:
-        raise RuleViolation(_("no chips given; at least one count must be above 0"), CHIP_COUNT)
+        raise RuleViolation(Words(N_("no chips given; at least one count must be above 0")), CHIP_COUNT)
     return result
 
 
@@ -220,14 +229,17 @@ TENDER_NAMES = {
 def check_tender(currency: str, tender: str) -> None:
     if currency != "CAD":
         raise RuleViolation(
-            _("%(currency)s refused: chips are bought and redeemed for Canadian currency only")
-            % {"currency": currency},
+            Words(
+                N_("%(currency)s refused: chips are bought and redeemed for Canadian currency only"), currency=currency
+            ),
             "T&C 3.6",
         )
     if tender != "cash":
         raise RuleViolation(
-            _("payment by %(tender)s refused: no credit of any kind, debit or credit cards or cheques")
-            % {"tender": TENDER_NAMES.get(tender, tender)},
+            Words(
+                N_("payment by %(tender)s refused: no credit of any kind, debit or credit cards or cheques"),
+                tender=TENDER_NAMES.get(tender, tender),
+            ),
             "T&C 3.7",
         )
 
@@ -248,33 +260,39 @@ def check_signer(
     cap = kind.capacity(capacity)
     if cap is None:
         raise RuleViolation(
-            _("a %(slip)s slip has no capacity %(capacity)s; it takes %(capacities)s")
-            % {"slip": str(kind.label).lower(), "capacity": capacity, "capacities": ", ".join(kind.codes)},
+            Words(
+                N_("a %(slip)s slip has no capacity %(capacity)s; it takes %(capacities)s"),
+                slip=Lower(kind.label),
+                capacity=capacity,
+                capacities=", ".join(kind.codes),
+            ),
             SIGNATURES,
         )
     if person.event_id != event.id:
-        raise RuleViolation(_("%(name)s is not on this event") % {"name": person.name}, "T&C 2")
+        raise RuleViolation(Words(N_("%(name)s is not on this event"), name=person.name), "T&C 2")
     for other, who in signed.items():
         if who.pk == person.pk and other != capacity:
+            # in the slip's own order, whichever was signed first
+            first, second = (Lower(c.label) for c in kind.capacities if c.code in (other, capacity))
             raise RuleViolation(
-                _("%(name)s cannot sign both %(first)s and %(second)s; one person never signs two capacities of a slip")
-                % {
-                    "name": person.name,
-                    # in the slip's own order, whichever was signed first
-                    **dict(
-                        zip(
-                            ("first", "second"),
-                            [str(c.label).lower() for c in kind.capacities if c.code in (other, capacity)],
-                            strict=True,
-                        )
+                Words(
+                    N_(
+                        "%(name)s cannot sign both %(first)s and %(second)s; one person never signs two capacities "
+                        "of a slip"
                     ),
-                },
+                    name=person.name,
+                    first=first,
+                    second=second,
+                ),
                 "T&C 2",
             )
     if person.registration != Person.Registration.GOOD:
         raise RuleViolation(
-            _("%(name)s's registration is %(registration)s; they may not take part")
-            % {"name": person.name, "registration": person.get_registration_display().lower()},
+            Words(
+                N_("%(name)s's registration is %(registration)s; they may not take part"),
+                name=person.name,
+                registration=Lower(person.get_registration_display()),
+            ),
             "T&C 2.3",
         )
     roles = cap.roles
@@ -284,20 +302,23 @@ def check_signer(
         if runner is not None:
             if person.pk != runner.pk:
                 raise RuleViolation(
-                    _("%(capacity)s must be signed by the runner named on the slip, %(runner)s")
-                    % {"capacity": cap.label, "runner": runner.name},
+                    Words(
+                        N_("%(capacity)s must be signed by the runner named on the slip, %(runner)s"),
+                        capacity=cap.label,
+                        runner=runner.name,
+                    ),
                     "T&C 2.1.2",
                 )
         elif kind.type == SlipType.SALE:
             roles = (Role.CHIP_CASHIER,)
     if not person.role_codes() & set(roles):
         raise RuleViolation(
-            _("%(capacity)s must be signed by the %(roles)s; %(name)s does not hold that role")
-            % {
-                "capacity": cap.label,
-                "roles": _(" or ").join(str(Role(r).label) for r in roles),
-                "name": person.name,
-            },
+            Words(
+                N_("%(capacity)s must be signed by the %(roles)s; %(name)s does not hold that role"),
+                capacity=cap.label,
+                roles=_(" or ").join(str(Role(r).label) for r in roles),
+                name=person.name,
+            ),
             # Chips are sold only by the Chip Cashier or the chip and table runners (T&C 3.4.2).
             "T&C 3.4.2" if kind.type == SlipType.SALE and capacity == kind.runner_capacity else "T&C 2",
         )
@@ -338,25 +359,29 @@ def check_on_duty(day: GamingDay, person: Person, role: str, at: datetime.dateti
         return
     if shifts is None:
         raise RuleViolation(
-            _(
-                "%(name)s is not on the roster of %(date)s as %(position)s: a designated person signs only "
-                "while on duty in that position; add them to the day's roster first"
-            )
-            % {"name": person.name, "date": day_text(day.date), "position": Role(role).label},
+            Words(
+                N_(
+                    "%(name)s is not on the roster of %(date)s as %(position)s: a designated person signs only "
+                    "while on duty in that position; add them to the day's roster first"
+                ),
+                name=person.name,
+                date=Day(day.date),
+                position=Role(role).label,
+            ),
             "T&C 2",
         )
     raise RuleViolation(
-        _(
-            "%(name)s is not on duty as %(position)s at %(time)s (on the roster of %(date)s: %(spans)s): a "
-            "designated person signs only while on duty in that position"
-        )
-        % {
-            "name": person.name,
-            "position": Role(role).label,
-            "time": clock(at),
-            "date": day_text(day.date),
-            "spans": shifts.spans_shown,
-        },
+        Words(
+            N_(
+                "%(name)s is not on duty as %(position)s at %(time)s (on the roster of %(date)s: %(spans)s): a "
+                "designated person signs only while on duty in that position"
+            ),
+            name=person.name,
+            position=Role(role).label,
+            time=Clock(at),
+            date=Day(day.date),
+            spans=shifts.spans_shown,
+        ),
         "T&C 2",
     )
 
@@ -382,8 +407,12 @@ def check_signatures(
     for capacity in signed:
         if kind.capacity(capacity) is None:
             raise RuleViolation(
-                _("a %(slip)s slip has no capacity %(capacity)s; it takes %(capacities)s")
-                % {"slip": str(kind.label).lower(), "capacity": capacity, "capacities": ", ".join(kind.codes)},
+                Words(
+                    N_("a %(slip)s slip has no capacity %(capacity)s; it takes %(capacities)s"),
+                    slip=Lower(kind.label),
+                    capacity=capacity,
+                    capacities=", ".join(kind.codes),
+                ),
                 SIGNATURES,
             )
     if allow_pending:
@@ -394,11 +423,11 @@ def check_signatures(
     missing = [c for c in required if c not in signed]
     if missing:
         raise RuleViolation(
-            _("a %(slip)s slip needs %(capacities)s signed")
-            % {
-                "slip": str(kind.label).lower(),
-                "capacities": ", ".join(str(kind.capacity(c).label).lower() for c in missing),
-            },
+            Words(
+                N_("a %(slip)s slip needs %(capacities)s signed"),
+                slip=Lower(kind.label),
+                capacities=", ".join(str(kind.capacity(c).label).lower() for c in missing),
+            ),
             gettext_lazy("slips and signatures: every capacity signs"),
         )
     done = kind.steps_done(signed)
@@ -407,11 +436,11 @@ def check_signatures(
         step = kind.capacity(capacity).step
         if step is not None and step > done + 1:
             raise RuleViolation(
-                _("%(capacity)s signs when the chips arrive, after %(first)s")
-                % {
-                    "capacity": kind.capacity(capacity).label,
-                    "first": ", ".join(str(c.label).lower() for c in kind.step_capacities(done + 1)),
-                },
+                Words(
+                    N_("%(capacity)s signs when the chips arrive, after %(first)s"),
+                    capacity=kind.capacity(capacity).label,
+                    first=", ".join(str(c.label).lower() for c in kind.step_capacities(done + 1)),
+                ),
                 STEPS,
             )
 
@@ -446,16 +475,16 @@ def lock_day(
     if day.status not in allowed:
         if day.status == GamingDay.Status.CLOSED:
             raise RuleViolation(
-                _("the gaming day %(date)s is closed and locked") % {"date": day_text(day.date)},
+                Words(N_("the gaming day %(date)s is closed and locked"), date=Day(day.date)),
                 gettext_lazy("gaming day: a closed day takes no posting"),
             )
         message = (
-            _("the gaming day %(date)s is %(status)s; this slip needs it open")
+            N_("the gaming day %(date)s is %(status)s; this slip needs it open")
             if tuple(allowed) == (GamingDay.Status.OPEN,)
-            else _("the gaming day %(date)s is %(status)s; this slip needs it open or reconciling")
+            else N_("the gaming day %(date)s is %(status)s; this slip needs it open or reconciling")
         )
         raise RuleViolation(
-            message % {"date": day_text(day.date), "status": day.get_status_display().lower()},
+            Words(message, date=Day(day.date), status=Lower(GamingDay.Status(day.status).label)),
             gettext_lazy("gaming day"),
         )
     return day
@@ -622,11 +651,11 @@ def _signed_after(slip_type: str, times: dict[str, datetime.datetime], at: datet
     for capacity, when in times.items():
         if when < at:
             raise RuleViolation(
-                _("%(capacity)s is signed at %(when)s, before the slip was written")
-                % {
-                    "capacity": SLIP_KINDS[slip_type].capacity(capacity).label,
-                    "when": moment(when),
-                },
+                Words(
+                    N_("%(capacity)s is signed at %(when)s, before the slip was written"),
+                    capacity=SLIP_KINDS[slip_type].capacity(capacity).label,
+                    when=When(when),
+                ),
                 SIGNATURES,
             )
     return times
@@ -675,11 +704,11 @@ def check_in_order(
     at = at or timezone.now()
     if last is not None and at < last:
         raise RuleViolation(
-            _("%(at)s is earlier than the last slip (%(last)s); slips are recorded in order")
-            % {
-                "at": moment(at),
-                "last": moment(last),
-            },
+            Words(
+                N_("%(at)s is earlier than the last slip (%(last)s); slips are recorded in order"),
+                at=When(at),
+                last=When(last),
+            ),
             gettext_lazy("cage-records/1: at never earlier than the record before"),
         )
     return at
@@ -725,14 +754,14 @@ def check_custody(merged: dict, accounts: dict[int, Account], slip_type: str) ->
         held = current.get(account_id, {}).get(key, 0)
         if held + amount < 0:
             raise RuleViolation(
-                _("%(place)s holds %(held)s in %(instrument)s, not the %(wanted)s this %(slip)s takes out")
-                % {
-                    "place": account_label(place),
-                    "held": dollars(held),
-                    "instrument": instrument_label(chips.get(key)),
-                    "wanted": dollars(-amount),
-                    "slip": SLIP_KINDS[slip_type].label.lower(),
-                },
+                Words(
+                    N_("%(place)s holds %(held)s in %(instrument)s, not the %(wanted)s this %(slip)s takes out"),
+                    place=account_label(place),
+                    held=Money(held),
+                    instrument=instrument_label(chips.get(key)),
+                    wanted=Money(-amount),
+                    slip=Lower(SLIP_KINDS[slip_type].label),
+                ),
                 gettext_lazy("custody: no account pays out what it does not hold"),
             )
 
@@ -788,13 +817,13 @@ def check_patrons_hold_chips(slip: Slip) -> None:
     if short:
         chips = {d.pk: d for d in denominations(event)}
         raise RuleViolation(
-            _(
-                "after this %(slip)s every table is closed and patrons would hold %(chips)s: chips nobody "
-                "bought from the licensee"
-            )
-            % {
-                "slip": SLIP_KINDS[slip.slip_type].label.lower(),
-                "chips": ", ".join(
+            Words(
+                N_(
+                    "after this %(slip)s every table is closed and patrons would hold %(chips)s: chips nobody "
+                    "bought from the licensee"
+                ),
+                slip=Lower(SLIP_KINDS[slip.slip_type].label),
+                chips=", ".join(
                     _("%(count)s %(chips)s")
                     % {
                         "count": row["total"] // chips[row["denomination_id"]].value_cents,
@@ -802,7 +831,7 @@ def check_patrons_hold_chips(slip: Slip) -> None:
                     }
                     for row in short
                 ),
-            },
+            ),
             "T&C 3.4.3",
         )
 
@@ -841,22 +870,22 @@ def check_redeemable(event: Event, value: dict[ChipDenomination, int]) -> None:
     short = [(d, cents) for d, cents in value.items() if cents > held.get(d.pk, 0)]
     if short:
         raise RuleViolation(
-            _(
-                "patrons and the open tables' trays together hold only %(held)s, fewer than the %(redeemed)s "
-                "of this redemption: chips cashed in must have been bought from the licensee (a patron may "
-                "have won them from an open table, not more than its tray holds)"
-            )
-            % {
-                "held": ", ".join(
+            Words(
+                N_(
+                    "patrons and the open tables' trays together hold only %(held)s, fewer than the %(redeemed)s "
+                    "of this redemption: chips cashed in must have been bought from the licensee (a patron may "
+                    "have won them from an open table, not more than its tray holds)"
+                ),
+                held=", ".join(
                     _("%(count)s %(chips)s")
                     % {"count": max(held.get(d.pk, 0), 0) // d.value_cents, "chips": chips_label(d.key)}
                     for d, _cents in short
                 ),
-                "redeemed": ", ".join(
+                redeemed=", ".join(
                     _("%(count)s %(chips)s") % {"count": cents // d.value_cents, "chips": chips_label(d.key)}
                     for d, cents in short
                 ),
-            },
+            ),
             "T&C 3.4.3",
         )
 

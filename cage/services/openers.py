@@ -14,7 +14,6 @@ from collections import Counter
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
@@ -22,7 +21,7 @@ from audit import services as audit
 from cage.models import OpenerSignOff, Slip, SlipType
 from cage.selectors.openers import is_flagged
 from events.models import GameTable, GamingDay, Person, Role
-from events.rules import RuleViolation
+from events.rules import Lower, RuleViolation, Words
 
 from .ledger import denominations, lock_day, lock_slip
 
@@ -77,8 +76,10 @@ def opener_sign_off(
     slip = Slip.objects.select_related("event", "table", "day").get(pk=slip.pk)
     if slip.slip_type != SlipType.TABLE_OPEN or not is_flagged(slip):
         raise RuleViolation(
-            _("%(slip)s does not differ from its table's last closer; there is nothing to sign off")
-            % {"slip": slip.number},
+            Words(
+                N_("%(slip)s does not differ from its table's last closer; there is nothing to sign off"),
+                slip=slip.number,
+            ),
             CLOSER_CHECK,
         )
     lock_day(slip.day, allowed=SETTLING)
@@ -86,27 +87,37 @@ def opener_sign_off(
     done = OpenerSignOff.objects.filter(slip=slip).select_related("person").first()
     if done is not None:
         raise RuleViolation(
-            _("%(slip)s is already signed off by %(name)s") % {"slip": slip.number, "name": done.person.name},
+            Words(N_("%(slip)s is already signed off by %(name)s"), slip=slip.number, name=done.person.name),
             CLOSER_CHECK,
         )
     if person.event_id != slip.event_id:
-        raise RuleViolation(_("%(name)s is not on this event") % {"name": person.name}, "T&C 2")
+        raise RuleViolation(Words(N_("%(name)s is not on this event"), name=person.name), "T&C 2")
     if person.registration != Person.Registration.GOOD:
         raise RuleViolation(
-            _("%(name)s's registration is %(registration)s; they may not take part")
-            % {"name": person.name, "registration": person.get_registration_display().lower()},
+            Words(
+                N_("%(name)s's registration is %(registration)s; they may not take part"),
+                name=person.name,
+                registration=Lower(person.get_registration_display()),
+            ),
             "T&C 2.3",
         )
     if Role.DRIC not in person.role_codes():
         raise RuleViolation(
-            _("an opener that differs from the last closer is signed off by the DRIC; %(name)s does not hold that role")
-            % {"name": person.name},
+            Words(
+                N_(
+                    "an opener that differs from the last closer is signed off by the DRIC; %(name)s does not hold that role"
+                ),
+                name=person.name,
+            ),
             RULE,
         )
     if slip.signatures.filter(person=person).exists():
         raise RuleViolation(
-            _("%(name)s signed %(slip)s; the person who signs a slip never signs off its difference")
-            % {"name": person.name, "slip": slip.number},
+            Words(
+                N_("%(name)s signed %(slip)s; the person who signs a slip never signs off its difference"),
+                name=person.name,
+                slip=slip.number,
+            ),
             "T&C 2",
         )
     sign_off = OpenerSignOff.objects.create(slip=slip, person=person, signed_at=at or timezone.now(), via=via)

@@ -7,7 +7,6 @@ import datetime
 from collections import defaultdict
 
 from django.db import transaction
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
@@ -15,7 +14,7 @@ from audit import services as audit
 from cage.models import Account, Signature, Slip, SlipPrint, SlipType, VoidRefusal
 from cage.slip_types import SLIP_KINDS
 from events.models import GameTable, GamingDay, Person, Role
-from events.rules import RuleViolation
+from events.rules import Lower, RuleViolation, Words
 
 from .ledger import (
     CASH,
@@ -83,7 +82,7 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
     cap = kind.capacity(capacity)
     if cap is None:
         raise RuleViolation(
-            _("a %(slip)s slip has no capacity %(capacity)s") % {"slip": str(kind.label).lower(), "capacity": capacity},
+            Words(N_("a %(slip)s slip has no capacity %(capacity)s"), slip=Lower(kind.label), capacity=capacity),
             SIGNATURES,
         )
     # Chips reach a table only while the floor is open; a witness may sign while the day reconciles.
@@ -95,8 +94,12 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
     signed = {s.capacity: s.person for s in slip.signatures.select_related("person")}
     if capacity in signed:
         raise RuleViolation(
-            _("%(capacity)s of %(slip)s is already signed by %(name)s")
-            % {"capacity": cap.label, "slip": slip.number, "name": signed[capacity].name},
+            Words(
+                N_("%(capacity)s of %(slip)s is already signed by %(name)s"),
+                capacity=cap.label,
+                slip=slip.number,
+                name=signed[capacity].name,
+            ),
             gettext_lazy("slips and signatures: one signature per capacity"),
         )
     at = check_in_order(slip.event, at)
@@ -105,12 +108,12 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
     if cap.step is not None and cap.step > before + 1:
         waiting = [c.label for c in kind.step_capacities(before + 1) if c.code not in signed]
         raise RuleViolation(
-            _("%(slip)s: %(capacity)s signs when the chips arrive; first %(waiting)s must sign")
-            % {
-                "slip": slip.number,
-                "capacity": str(cap.label).lower(),
-                "waiting": ", ".join(str(w).lower() for w in waiting),
-            },
+            Words(
+                N_("%(slip)s: %(capacity)s signs when the chips arrive; first %(waiting)s must sign"),
+                slip=slip.number,
+                capacity=Lower(cap.label),
+                waiting=", ".join(str(w).lower() for w in waiting),
+            ),
             STEPS,
         )
     signed[capacity] = person
@@ -121,8 +124,11 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
             table = lock_table(slip.table)
             if table.state != GameTable.State.OPEN:
                 raise RuleViolation(
-                    _("table %(table)s is closed; a %(slip)s needs it open")
-                    % {"table": table.code, "slip": kind.label.lower()},
+                    Words(
+                        N_("table %(table)s is closed; a %(slip)s needs it open"),
+                        table=table.code,
+                        slip=Lower(kind.label),
+                    ),
                     gettext_lazy("table state"),
                 )
         moving += step_legs(slip, step)
@@ -141,8 +147,11 @@ def check_takes_signatures(slip: Slip) -> None:
     void takes none either: it stays on file as it was refused."""
     if slip.slip_type == SlipType.VOID and hasattr(slip, "refusal"):
         raise RuleViolation(
-            _("%(slip)s was refused by %(name)s; it takes no more signatures")
-            % {"slip": slip.number, "name": slip.refusal.person.name},
+            Words(
+                N_("%(slip)s was refused by %(name)s; it takes no more signatures"),
+                slip=slip.number,
+                name=slip.refusal.person.name,
+            ),
             VOID_RULE,
         )
     void = slip.void_requests.filter(refusal__isnull=True).first()
@@ -150,13 +159,19 @@ def check_takes_signatures(slip: Slip) -> None:
         return
     if Slip.objects.voids_done().filter(pk=void.pk).exists():
         raise RuleViolation(
-            _("%(slip)s is voided by %(void)s; it takes no more signatures")
-            % {"slip": slip.number, "void": void.number},
+            Words(
+                N_("%(slip)s is voided by %(void)s; it takes no more signatures"), slip=slip.number, void=void.number
+            ),
             gettext_lazy("void: both stay on file"),
         )
     raise RuleViolation(
-        _("a void of %(slip)s is asked for (%(void)s); it takes no signature until the void is authorized or refused")
-        % {"slip": slip.number, "void": void.number},
+        Words(
+            N_(
+                "a void of %(slip)s is asked for (%(void)s); it takes no signature until the void is authorized or refused"
+            ),
+            slip=slip.number,
+            void=void.number,
+        ),
         VOID_RULE,
     )
 
@@ -203,8 +218,12 @@ def approve(*, slip: Slip, person: Person) -> Slip:
     hers = dric_capacities(slip, person, signed)
     if not hers:
         raise RuleViolation(
-            _("%(slip)s waits for no witness signature of yours: the DRIC witnesses and authorizes cage transactions")
-            % {"slip": slip.number},
+            Words(
+                N_(
+                    "%(slip)s waits for no witness signature of yours: the DRIC witnesses and authorizes cage transactions"
+                ),
+                slip=slip.number,
+            ),
             "T&C 2",
         )
     for cap in hers:
@@ -229,31 +248,34 @@ def void_refuse(*, void: Slip, person: Person, reason: str, at: datetime.datetim
     every cage transaction; a wrong pick is refused, not authorized and patched)."""
     if void.slip_type != SlipType.VOID:
         raise RuleViolation(
-            _("%(slip)s is no void; only a void asked for is refused") % {"slip": void.number}, VOID_RULE
+            Words(N_("%(slip)s is no void; only a void asked for is refused"), slip=void.number), VOID_RULE
         )
     lock_day(void.day, allowed=SETTLING)
     lock_slip(void)
     void = Slip.objects.select_related("event", "voids").get(pk=void.pk)
     if Role.DRIC not in person.role_codes() or person.event_id != void.event_id:
         raise RuleViolation(
-            _("only the DRIC refuses a void: %(name)s is not the DRIC of this event") % {"name": person.name}, "T&C 2"
+            Words(N_("only the DRIC refuses a void: %(name)s is not the DRIC of this event"), name=person.name), "T&C 2"
         )
     if person.registration != Person.Registration.GOOD:
         raise RuleViolation(
-            _("%(name)s's registration is %(registration)s; they may not take part")
-            % {"name": person.name, "registration": person.get_registration_display().lower()},
+            Words(
+                N_("%(name)s's registration is %(registration)s; they may not take part"),
+                name=person.name,
+                registration=Lower(person.get_registration_display()),
+            ),
             "T&C 2.3",
         )
     if VoidRefusal.objects.filter(void=void).exists():
-        raise RuleViolation(_("%(void)s is already refused") % {"void": void.number}, VOID_RULE)
+        raise RuleViolation(Words(N_("%(void)s is already refused"), void=void.number), VOID_RULE)
     if Slip.objects.voids_done().filter(pk=void.pk).exists():
         raise RuleViolation(
-            _("%(void)s is authorized and its reversal posted; a done void is not refused") % {"void": void.number},
+            Words(N_("%(void)s is authorized and its reversal posted; a done void is not refused"), void=void.number),
             VOID_RULE,
         )
     reason = str(reason or "").strip()
     if not reason:
-        raise RuleViolation(_("refusing a void needs a reason"), VOID_RULE, field="reason")
+        raise RuleViolation(Words(N_("refusing a void needs a reason")), VOID_RULE, field="reason")
     at = check_in_order(void.event, at)
     refusal = VoidRefusal.objects.create(void=void, person=person, reason=reason, refused_at=at)
     audit.record(

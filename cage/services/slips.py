@@ -9,15 +9,15 @@ from decimal import Decimal
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_noop as N_
 
 from cage.models import Account, Slip, SlipType
 from cage.slip_types import CHIPS, SLIP_KINDS, VOIDABLE, day_states
 from cage.variances import own_words
 from events.models import DESIGNATED, GameTable, GamingDay, Person, Role
 from events.roster import rostered
-from events.rules import RuleViolation
+from events.rules import Day, Lower, Money, RuleViolation, Words
 
-from ..local import day as day_text
 from ..money import AMOUNT_LIMITS_RULE, MAX_AMOUNT_CENTS, dollars, hours_text, largest_remainder_split
 from .ledger import (
     CASH,
@@ -56,15 +56,18 @@ VOID = gettext_lazy("void")
 
 def _cash(cents: int) -> int:
     if isinstance(cents, bool) or not isinstance(cents, int) or cents <= 0:
-        raise RuleViolation(_("cash must be a positive amount of dollars"), AMOUNTS)
+        raise RuleViolation(Words(N_("cash must be a positive amount of dollars")), AMOUNTS)
     return _bounded(cents)
 
 
 def _bounded(cents: int) -> int:
     if cents > MAX_AMOUNT_CENTS:
         raise RuleViolation(
-            _("%(amount)s is more than the %(most)s of cash one record may carry")
-            % {"amount": dollars(cents), "most": dollars(MAX_AMOUNT_CENTS)},
+            Words(
+                N_("%(amount)s is more than the %(most)s of cash one record may carry"),
+                amount=Money(cents),
+                most=Money(MAX_AMOUNT_CENTS),
+            ),
             AMOUNT_LIMITS_RULE,
         )
     return cents
@@ -72,24 +75,24 @@ def _bounded(cents: int) -> int:
 
 def _table(day: GamingDay, table: GameTable) -> GameTable:
     if table.event_id != day.event_id:
-        raise RuleViolation(_("table %(table)s is not on this event") % {"table": table.code}, gettext_lazy("tables"))
+        raise RuleViolation(Words(N_("table %(table)s is not on this event"), table=table.code), gettext_lazy("tables"))
     return lock_table(table)
 
 
-def _require_state(table: GameTable, state: str, record: str) -> None:
+def _require_state(table: GameTable, state: str, record) -> None:
     """The table is open or closed as a slip of `record` (its kind, as people say it) needs."""
     if table.state != state:
         message = (
-            _("table %(table)s is closed; a %(slip)s needs it open")
+            N_("table %(table)s is closed; a %(slip)s needs it open")
             if state == GameTable.State.OPEN
-            else _("table %(table)s is open; a %(slip)s needs it closed")
+            else N_("table %(table)s is open; a %(slip)s needs it closed")
         )
-        raise RuleViolation(message % {"table": table.code, "slip": record}, TABLE_STATE)
+        raise RuleViolation(Words(message, table=table.code, slip=record), TABLE_STATE)
 
 
-def _kind_name(slip_type: str) -> str:
-    """A slip type as a sentence names it: "fill", "opener"."""
-    return str(SLIP_KINDS[slip_type].label).lower()
+def _kind_name(slip_type: str) -> Lower:
+    """A slip type as a sentence names it: "fill", "opener", in the reader's language."""
+    return Lower(SLIP_KINDS[slip_type].label)
 
 
 # Who may take chips from the bank, carry them and sell them to players: the chip and table runners
@@ -106,17 +109,20 @@ def _runner(day: GamingDay, runner: Person, *, takes_chips: bool = True) -> Pers
     paper, or a roster of the designated positions only) is not checked."""
     if runner.event_id != day.event_id or Role.RUNNER not in runner.role_codes():
         raise RuleViolation(
-            _("%(name)s is not a runner on this event") % {"name": runner.name}, "T&C 2.1.2", field="runner"
+            Words(N_("%(name)s is not a runner on this event"), name=runner.name), "T&C 2.1.2", field="runner"
         )
     runners = rostered_runners(day)
     if takes_chips and runners and runner.pk not in runners:
         raise RuleViolation(
-            _(
-                "%(name)s is not on the roster of %(date)s as a runner: only the day's own chip and table "
-                "runners, whom the Chip Cashier supervises, take, carry or sell chips; add them to the "
-                "day's roster first"
-            )
-            % {"name": runner.name, "date": day_text(day.date)},
+            Words(
+                N_(
+                    "%(name)s is not on the roster of %(date)s as a runner: only the day's own chip and table "
+                    "runners, whom the Chip Cashier supervises, take, carry or sell chips; add them to the "
+                    "day's roster first"
+                ),
+                name=runner.name,
+                date=Day(day.date),
+            ),
             RUNNERS_RULE,
             field="runner",
         )
@@ -235,7 +241,7 @@ def _transit_service(slip_type: str, doc: str):
         runner = runner or signed.get(kind.runner_capacity)
         if runner is None:
             raise RuleViolation(
-                _("a %(slip)s names the runner who carries the chips") % {"slip": _kind_name(slip_type)}, "T&C 2.1.2"
+                Words(N_("a %(slip)s names the runner who carries the chips"), slip=_kind_name(slip_type)), "T&C 2.1.2"
             )
         _runner(day, runner)
         event = day.event
@@ -342,7 +348,7 @@ def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
     _require_state(table, GameTable.State.CLOSED, _kind_name(SlipType.TABLE_OPEN))
     if Slip.objects.filter(day=day, table=table, slip_type=SlipType.TABLE_OPEN).exists():
         raise RuleViolation(
-            _("table %(table)s already opened on %(date)s") % {"table": table.code, "date": day_text(day.date)},
+            Words(N_("table %(table)s already opened on %(date)s"), table=table.code, date=Day(day.date)),
             gettext_lazy("a table opens at most once a day"),
         )
     event = day.event
@@ -351,8 +357,11 @@ def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
     diffs = _count_against(tray, value)
     if diffs and not reason.strip():
         raise RuleViolation(
-            _("the opener differs from table %(table)s's tray by %(differences)s; a variance needs a reason")
-            % {"table": table.code, "differences": _differences(diffs)},
+            Words(
+                N_("the opener differs from table %(table)s's tray by %(differences)s; a variance needs a reason"),
+                table=table.code,
+                differences=_differences(diffs),
+            ),
             gettext_lazy("variances explained and signed"),
             field="reason",
         )
@@ -407,8 +416,11 @@ def table_close(*, day, table, chips, signed, **meta) -> Slip:
     waiting = unfinished_custody(day, table=table)
     if waiting:
         raise RuleViolation(
-            _("%(slips)s of table %(table)s not yet finished; the closer waits until the chips have arrived")
-            % {"slips": ", ".join(s.number for s in waiting), "table": table.code},
+            Words(
+                N_("%(slips)s of table %(table)s not yet finished; the closer waits until the chips have arrived"),
+                slips=", ".join(s.number for s in waiting),
+                table=table.code,
+            ),
             gettext_lazy("fills and credits in transit"),
         )
     event = day.event
@@ -438,26 +450,30 @@ def _matching_cash(value: dict, cash: int, record: str) -> None:
     if record == SlipType.SALE and cash < total:
         # Chips handed over for less cash than they are worth: the rest is credit (T&C 3.7).
         raise RuleViolation(
-            _(
-                "a sale of %(chips)s in chips for %(cash)s cash would give %(short)s of chips on credit: no credit "
-                "of any kind is extended for gaming"
-            )
-            % {"chips": dollars(total), "cash": dollars(cash), "short": dollars(total - cash)},
+            Words(
+                N_(
+                    "a sale of %(chips)s in chips for %(cash)s cash would give %(short)s of chips on credit: no credit "
+                    "of any kind is extended for gaming"
+                ),
+                chips=Money(total),
+                cash=Money(cash),
+                short=Money(total - cash),
+            ),
             "T&C 3.7",
         )
     if cash != total:
         message = (
-            _(
+            N_(
                 "a sale of %(chips)s in chips must be for %(chips)s cash, not %(cash)s: chips are sold for "
                 "Canadian currency at face value"
             )
             if record == SlipType.SALE
-            else _(
+            else N_(
                 "a redemption of %(chips)s in chips must be for %(chips)s cash, not %(cash)s: chips are redeemed "
                 "for Canadian currency at face value"
             )
         )
-        raise RuleViolation(message % {"chips": dollars(total), "cash": dollars(cash)}, "T&C 3.6")
+        raise RuleViolation(Words(message, chips=Money(total), cash=Money(cash)), "T&C 3.6")
 
 
 @atomic_slip
@@ -543,7 +559,7 @@ def runner_return(*, day, runner, chips, cash, signed, **meta) -> Slip:
     if cash:
         _cash(cash)
     if not value and not cash:
-        raise RuleViolation(_("a runner return must bring back chips or cash"), AMOUNTS)
+        raise RuleViolation(Words(N_("a runner return must bring back chips or cash")), AMOUNTS)
     held = account_get(event, Account.Kind.RUNNER, person=runner)
     legs = move(held, account_get(event, Account.Kind.CHIP_BANK), value)
     if cash:
@@ -579,42 +595,50 @@ def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, records_file
     day = lock_day(day, allowed=SETTLING)
     event = day.event
     if not hours:
-        raise RuleViolation(_("a tip payout lists the dealers' hours"), "T&C 2.6")
+        raise RuleViolation(Words(N_("a tip payout lists the dealers' hours")), "T&C 2.6")
     on_roster = {} if records_file else rostered(day, Role.DEALER)
     seen = set()
     for person, worked in hours:
         field = f"hours_{person.code}"
         if person.event_id != event.id or Role.DEALER not in person.role_codes():
             raise RuleViolation(
-                _("%(name)s is not a dealer; only dealers share tips") % {"name": person.name}, "T&C 2.6"
+                Words(N_("%(name)s is not a dealer; only dealers share tips"), name=person.name), "T&C 2.6"
             )
         if person.role_codes() & set(DESIGNATED):
             raise RuleViolation(
-                _(
-                    "%(name)s is a designated person and takes no share of the tips: only dealers share them, "
-                    "and a designated person holds no floor role"
-                )
-                % {"name": person.name},
+                Words(
+                    N_(
+                        "%(name)s is a designated person and takes no share of the tips: only dealers share them, "
+                        "and a designated person holds no floor role"
+                    ),
+                    name=person.name,
+                ),
                 "T&C 2.5, 2.6",
                 field=field,
             )
         if person.pk in seen:
-            raise RuleViolation(_("%(name)s is listed twice") % {"name": person.name}, "T&C 2.6")
+            raise RuleViolation(Words(N_("%(name)s is listed twice"), name=person.name), "T&C 2.6")
         seen.add(person.pk)
         if not isinstance(worked, Decimal) or not worked.is_finite() or worked <= 0:
             raise RuleViolation(
-                _("%(name)s's hours must be a positive number: tips are shared pro rata to the hours worked")
-                % {"name": person.name},
+                Words(
+                    N_("%(name)s's hours must be a positive number: tips are shared pro rata to the hours worked"),
+                    name=person.name,
+                ),
                 "T&C 2.6",
                 field=field,
             )
         if worked > HOURS_IN_A_DAY:
             raise RuleViolation(
-                _(
-                    "%(name)s's %(hours)s hours are more than the %(most)s hours of one gaming day: tips are "
-                    "shared pro rata to the hours worked"
-                )
-                % {"name": person.name, "hours": hours_text(worked), "most": HOURS_IN_A_DAY},
+                Words(
+                    N_(
+                        "%(name)s's %(hours)s hours are more than the %(most)s hours of one gaming day: tips are "
+                        "shared pro rata to the hours worked"
+                    ),
+                    name=person.name,
+                    hours=hours_text(worked),
+                    most=HOURS_IN_A_DAY,
+                ),
                 "T&C 2.6",
                 field=field,
             )
@@ -623,27 +647,30 @@ def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, records_file
         shifts = on_roster.get(person.pk)
         if shifts is None:
             raise RuleViolation(
-                _(
-                    "%(name)s is not on the roster of %(date)s as a dealer; the tips are shared among the "
-                    "dealers who worked, pro rata to their hours on the roster"
-                )
-                % {"name": person.name, "date": day_text(day.date)},
+                Words(
+                    N_(
+                        "%(name)s is not on the roster of %(date)s as a dealer; the tips are shared among the "
+                        "dealers who worked, pro rata to their hours on the roster"
+                    ),
+                    name=person.name,
+                    date=Day(day.date),
+                ),
                 "T&C 2.6",
                 field=field,
             )
         if worked > shifts.hours:
             raise RuleViolation(
-                _(
-                    "%(name)s's %(hours)s hours are more than the %(rostered)s hours of their shifts as a "
-                    "dealer on the roster of %(date)s (%(spans)s)"
-                )
-                % {
-                    "name": person.name,
-                    "hours": hours_text(worked),
-                    "rostered": shifts.hours_shown,
-                    "date": day_text(day.date),
-                    "spans": shifts.spans_shown,
-                },
+                Words(
+                    N_(
+                        "%(name)s's %(hours)s hours are more than the %(rostered)s hours of their shifts as a "
+                        "dealer on the roster of %(date)s (%(spans)s)"
+                    ),
+                    name=person.name,
+                    hours=hours_text(worked),
+                    rostered=shifts.hours_shown,
+                    date=Day(day.date),
+                    spans=shifts.spans_shown,
+                ),
                 "T&C 2.6",
                 field=field,
             )
@@ -651,7 +678,7 @@ def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, records_file
     lock_accounts([pool])  # paid out as it is read
     held = balance(pool)
     if not held:
-        raise RuleViolation(_("the tip pool is empty; there is nothing to pay out"), "T&C 2.6")
+        raise RuleViolation(Words(N_("the tip pool is empty; there is nothing to pay out")), "T&C 2.6")
     chips = {d.pk: d for d in denominations(event)}
     chip_value = {chips[k]: v for k, v in held.items() if k is not CASH}
     total = sum(held.values())
@@ -699,26 +726,28 @@ def count(
     event = day.event
     if account.event_id != event.id or account.kind not in COUNTED_KINDS:
         raise RuleViolation(
-            _("%(place)s is not a place the cage counts") % {"place": account.code},
+            Words(N_("%(place)s is not a place the cage counts"), place=account.code),
             gettext_lazy("count: bank cash, the chip bank, a runner or the tip pool"),
         )
     if account.kind == Account.Kind.BANK_CASH and chips:
-        raise RuleViolation(_("bank cash holds cash only; count chips in the chip bank"), COUNT)
+        raise RuleViolation(Words(N_("bank cash holds cash only; count chips in the chip bank")), COUNT)
     if account.kind == Account.Kind.CHIP_BANK and cash:
-        raise RuleViolation(_("the chip bank holds chips only; count cash in bank cash"), COUNT)
+        raise RuleViolation(Words(N_("the chip bank holds chips only; count cash in bank cash")), COUNT)
     if account.kind == Account.Kind.TIP_POOL and cash:
-        raise RuleViolation(_("the tip pool holds the dealers' tip chips only; count cash in bank cash"), "T&C 2.6")
+        raise RuleViolation(
+            Words(N_("the tip pool holds the dealers' tip chips only; count cash in bank cash")), "T&C 2.6"
+        )
     if cash is not None and (isinstance(cash, bool) or not isinstance(cash, int) or cash < 0):
-        raise RuleViolation(_("counted cash must be 0 or more"), COUNT)
+        raise RuleViolation(Words(N_("counted cash must be 0 or more")), COUNT)
     if cash is not None:
         _bounded(cash)
     if account.kind == Account.Kind.BANK_CASH and cash is None:
-        raise RuleViolation(_("a count of bank cash gives the cash counted"), COUNT)
+        raise RuleViolation(Words(N_("a count of bank cash gives the cash counted")), COUNT)
     value = chips_legs_value(event, chips or {}, allow_empty=True)
     if account.kind == Account.Kind.CHIP_BANK and chips is None:
-        raise RuleViolation(_("a count of the chip bank gives the chips counted"), COUNT)
+        raise RuleViolation(Words(N_("a count of the chip bank gives the chips counted")), COUNT)
     if account.kind == Account.Kind.TIP_POOL and chips is None:
-        raise RuleViolation(_("a count of the tip pool gives the chips counted"), COUNT)
+        raise RuleViolation(Words(N_("a count of the tip pool gives the chips counted")), COUNT)
     if account.kind == Account.Kind.RUNNER and cash is None:
         cash = 0
     diffs = _count_against(account, value, cash=cash)
@@ -726,8 +755,11 @@ def count(
         reason = own_words(variance_reason, reason)
     if diffs and not reason.strip() and not (variance_reason and variance_reason != "other"):
         raise RuleViolation(
-            _("the count of %(place)s differs from the books by %(differences)s; a variance needs a reason")
-            % {"place": account_label(account), "differences": _differences(diffs)},
+            Words(
+                N_("the count of %(place)s differs from the books by %(differences)s; a variance needs a reason"),
+                place=account_label(account),
+                differences=_differences(diffs),
+            ),
             gettext_lazy("nightly reconciliation: every variance explained and signed"),
         )
     legs = _legs_to_count(account, account_get(event, Account.Kind.OVER_SHORT), diffs)
@@ -764,13 +796,17 @@ def void(*, day, target: Slip, reason: str, signed, **meta) -> Slip:
     day = lock_day(day, allowed=SETTLING)
     if target.slip_type not in VOIDABLE:
         raise RuleViolation(
-            _("a %(slip)s cannot be voided; only fills, credits, sales, redemptions and runner issues and returns")
-            % {"slip": _kind_name(target.slip_type)},
+            Words(
+                N_(
+                    "a %(slip)s cannot be voided; only fills, credits, sales, redemptions and runner issues and returns"
+                ),
+                slip=_kind_name(target.slip_type),
+            ),
             VOID,
         )
     if target.day_id != day.id:
         raise RuleViolation(
-            _("%(slip)s is from another gaming day; only the same day's slips are voided") % {"slip": target.number},
+            Words(N_("%(slip)s is from another gaming day; only the same day's slips are voided"), slip=target.number),
             VOID,
         )
     lock_slip(target)  # two voids of one slip: the second finds the first
@@ -778,20 +814,23 @@ def void(*, day, target: Slip, reason: str, signed, **meta) -> Slip:
     if earlier is not None:
         if Slip.objects.voids_done().filter(pk=earlier.pk).exists():
             raise RuleViolation(
-                _("%(slip)s is already voided by %(void)s") % {"slip": target.number, "void": earlier.number}, VOID
+                Words(N_("%(slip)s is already voided by %(void)s"), slip=target.number, void=earlier.number), VOID
             )
         raise RuleViolation(
-            _("a void of %(slip)s is already asked for: %(void)s, waiting for its signatures")
-            % {"slip": target.number, "void": earlier.number},
+            Words(
+                N_("a void of %(slip)s is already asked for: %(void)s, waiting for its signatures"),
+                slip=target.number,
+                void=earlier.number,
+            ),
             VOID,
         )
     if not reason.strip():
-        raise RuleViolation(_("a void needs a reason"), VOID)
+        raise RuleViolation(Words(N_("a void needs a reason")), VOID)
     if target.slip_type in (SlipType.FILL, SlipType.CREDIT):
         table = lock_table(target.table)
         if table.state != GameTable.State.OPEN:
             raise RuleViolation(
-                _("table %(table)s has closed; its fills and credits stand") % {"table": table.code},
+                Words(N_("table %(table)s has closed; its fills and credits stand"), table=table.code),
                 gettext_lazy("void: only while the table is open"),
             )
     legs = [
@@ -819,20 +858,25 @@ def expense(*, day, category, description, cash, invoice, signed, **meta) -> Sli
     day = lock_day(day, allowed=SETTLING)
     if isinstance(category, str) and ("wage" in category.lower() or "salar" in category.lower()):
         raise RuleViolation(
-            _(
-                "wages are never an expense of the event: the licensee must not pay the wages of the registered "
-                "supplier's employees"
+            Words(
+                N_(
+                    "wages are never an expense of the event: the licensee must not pay the wages of the registered "
+                    "supplier's employees"
+                )
             ),
             "T&C 2.4",
         )
     if category not in EXPENSE_CATEGORIES:
         raise RuleViolation(
-            _("unknown expense category %(category)s; one of %(categories)s")
-            % {"category": repr(category), "categories": ", ".join(EXPENSE_CATEGORIES)},
+            Words(
+                N_("unknown expense category %(category)s; one of %(categories)s"),
+                category=repr(category),
+                categories=", ".join(EXPENSE_CATEGORIES),
+            ),
             "T&C 2.7",
         )
     if not str(description).strip():
-        raise RuleViolation(_("an expense needs a description"), "T&C 2.7")
+        raise RuleViolation(Words(N_("an expense needs a description")), "T&C 2.7")
     event = day.event
     source, target = SLIP_KINDS[SlipType.EXPENSE].moves
     legs = move(account_get(event, source), account_get(event, target), {CASH: _cash(cash)})

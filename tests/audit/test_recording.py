@@ -170,6 +170,7 @@ def test_a_new_event_is_recorded_with_the_administrator(client, cast, admin_user
             "slug": "riverside",
             "name": "Riverside Casino",
             "licence_number": "F-1",
+            "authority": "agco",
             "licensing_authority": "AGCO",
             "venue": "Arena",
             "first_day": "2026-10-01",

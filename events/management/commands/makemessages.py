@@ -12,5 +12,11 @@ from django.core.management.commands import makemessages
 
 
 class Command(makemessages.Command):
-    xgettext_options = [*makemessages.Command.xgettext_options, "--keyword=N_", "--keyword=_lazy"]
+    xgettext_options = [
+        *makemessages.Command.xgettext_options,
+        "--keyword=N_",
+        "--keyword=_lazy",
+        # events.rules.N_plural: a sentence with a plural, put in words when it is read.
+        "--keyword=N_plural:1,2",
+    ]
     msgmerge_options = [*makemessages.Command.msgmerge_options, "--no-fuzzy-matching"]
