@@ -327,3 +327,61 @@ def test_the_close_waits_for_the_acknowledgement(cast, admin_user):
     for appointment in Appointment.objects.filter(person=newcomer):  # the role, and the login add_person gave
         event_services.appointment_acknowledge(appointment=appointment, by=cast.general_cashier)
     services.close_day(day=cast.day, signed=close)
+
+
+# --- the same refusals on the pages -----------------------------------------------------------------
+
+
+def test_the_people_page_refuses_a_floor_role_to_a_designated_person(client, cast):
+    login(client, cast, "dric")
+    page = client.post(
+        reverse("events:role_add", args=[cast.event.slug]),
+        {"person": cast.general_cashier.pk, "role": Role.DEALER},
+        follow=True,
+    ).content.decode()
+    assert "a designated person holds no floor role (dealer, runner) in the same event" in page
+    assert cast.general_cashier.role_codes() == {Role.GENERAL_CASHIER}
+
+
+def test_the_slip_form_refuses_a_designated_signer_off_duty(client, cast):
+    # On duty until an hour ago (a shift of today's date: the window signs now).
+    now = timezone.localtime()
+    cast.day.date = now.date()
+    type(cast.day).objects.filter(pk=cast.day.pk).update(date=now.date())
+    event_services.shift_add(
+        day=cast.day,
+        person=cast.chip_cashier,
+        role=Role.CHIP_CASHIER,
+        starts_at=now - datetime.timedelta(hours=3),
+        ends_at=now - datetime.timedelta(hours=1),
+    )
+    login(client, cast, "chip_cashier")
+    page = client.post(
+        new_slip(cast.event.slug, "chips_received"), form(chips_5="10", **signed_by(cast, received_by="chip_cashier"))
+    ).content.decode()
+    assert "Chip Cashier is not on duty as Chip Cashier at" in page and "(T&amp;C 2)" in page
+    assert not Slip.objects.filter(slip_type="chips_received").exists()
+
+
+def test_the_new_event_form_refuses_games_of_another_authoritys_rules(client, admin_user):
+    client.force_login(admin_user)
+    data = {
+        "licensee": "Club",
+        "slug": "mixed",
+        "name": "Mixed",
+        "licence_number": "F-9",
+        "authority": "agco",
+        "venue": "Hall",
+        "first_day": "2026-10-01",
+        "last_day": "2026-10-02",
+        "supplier": "Supplier",
+        "games": ["blackjack", "baccarat"],
+    }
+    page = client.post(reverse("events:create"), data).content.decode()
+    assert "Baccarat is not played under the rules of play a licence of Alcohol and Gaming Commission" in page
+    data.update(authority="racj", games=["baccarat", "craps"])
+    response = client.post(reverse("events:create"), data)
+    assert response.status_code == 302
+    from events.models import Event
+
+    assert Event.objects.get(slug="mixed").licensing_authority == "Régie des alcools, des courses et des jeux"

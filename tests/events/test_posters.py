@@ -350,3 +350,18 @@ def test_every_word_of_the_poster_stands_inside_the_page_with_a_margin(quebec, t
     for word, x0, y0, x1, y1, width, height, page in page_boxes(poster(table, lang)):
         inside = x0 >= MARGIN and y0 >= MARGIN and x1 <= width - MARGIN and y1 <= height - MARGIN
         assert inside, f"{table} {lang} page {page}: {word!r} at ({x0:.1f}, {y0:.1f}, {x1:.1f}, {y1:.1f})"
+
+
+@pytest.mark.parametrize(
+    "lang, says",
+    [
+        ("en", "How this event settles a blackjack against the dealer's blackjack: a tie, pushed."),
+        ("fr", "Comment cette activité règle un blackjack contre le blackjack du donneur : une égalité, mise de côté."),
+    ],
+)
+def test_the_blackjack_poster_says_how_the_cage_settles_rule_3_1_3_in_both_texts(quebec, lang, says):
+    """The French text's rule 3.1.3 has a blackjack beat the dealer's; the cage pushes it (the English
+    text and rule 3.7): the poster says so, citing both, so the table never promises otherwise."""
+    read = text(poster("BJ-1", lang)).replace("’", "'")
+    assert says.replace("’", "'") in read
+    assert "3.1.3" in read and "3.7" in read
