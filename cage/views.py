@@ -646,17 +646,25 @@ def appointment_acknowledge(request, slug, appointment_id):
     return redirect("cage:queue", slug)
 
 
+def _with_reason(request, no_reason: str) -> QueueVoidForm | None:
+    """The queue's reason box, checked: the form, or None with what is wrong said on the next page."""
+    form = QueueVoidForm(request.POST)
+    if form.is_valid():
+        return form
+    if not request.POST.get("reason", "").strip():
+        messages.error(request, no_reason)
+    else:
+        _form_refused(request, form)
+    return None
+
+
 def queue_refuse(request, slug, pk):
     """The DRIC refuses a void asked for, with a reason: nothing moves, the void stays on file as
     refused and the slip it named is untouched."""
     access = event_access(request, slug)
     void = _slip_for(access, pk)
-    form = QueueVoidForm(request.POST)
-    if not form.is_valid():
-        if not request.POST.get("reason", "").strip():
-            messages.error(request, _("Refusing a void needs a reason (void: no one alone)."))
-        else:
-            _form_refused(request, form)
+    form = _with_reason(request, _("Refusing a void needs a reason (void: no one alone)."))
+    if form is None:
         return redirect("cage:queue", slug)
     try:
         services.void_refuse(void=void, person=access.person, reason=form.cleaned_data["reason"])
@@ -692,12 +700,8 @@ def queue_void(request, slug, pk):
     signs the void as requested by, and the reversal is made then."""
     access = event_access(request, slug)
     slip = _slip_for(access, pk)
-    form = QueueVoidForm(request.POST)
-    if not form.is_valid():
-        if not request.POST.get("reason", "").strip():
-            messages.error(request, _("A void needs a reason (void)."))
-        else:
-            _form_refused(request, form)
+    form = _with_reason(request, _("A void needs a reason (void)."))
+    if form is None:
         return redirect("cage:queue", slug)
     try:
         void = services.void(

@@ -13,7 +13,7 @@ they sign nothing, so no slip, close or report is ever completed by whoever cont
 from django.utils.translation import gettext_noop as N_
 
 from .models import DESIGNATED, Person, Role
-from .rules import RuleViolation, Words
+from .rules import Lower, RuleViolation, Words
 
 FLOOR = (Role.RUNNER, Role.DEALER)
 ONE_HAT = "T&C 2, 2.5, 2.6"
@@ -78,6 +78,20 @@ def check_one_hat(person: Person, role: str, held: set[str], *, field: str | Non
                 ONE_HAT,
                 field=field,
             )
+
+
+def check_takes_part(person: Person) -> None:
+    """T&C 2.3: nobody whose registration was refused, revoked or suspended takes any part: they
+    sign nothing and confirm nothing."""
+    if person.registration != Person.Registration.GOOD:
+        raise RuleViolation(
+            Words(
+                N_("%(name)s's registration is %(registration)s; they may not take part"),
+                name=person.name,
+                registration=Lower(Person.Registration(person.registration).label),
+            ),
+            "T&C 2.3",
+        )
 
 
 def designated(person: Person) -> bool:

@@ -27,7 +27,7 @@ from cage.money import face
 
 from . import game_rules, games, lockout, wheel_layouts
 from .compliance import ADULT_AGE, describe_gap, roster_gaps, underage
-from .designation import check_not_administrator, check_one_hat
+from .designation import check_not_administrator, check_one_hat, check_takes_part
 from .game_text import refusal_words, section_lazy
 from .games import wheel_of_fortune
 from .local import moment, zone_name
@@ -901,15 +901,7 @@ def _second_designated_person(by: Person, person: Person, *, what: str) -> None:
             ),
             "T&C 2",
         )
-    if by.registration != Person.Registration.GOOD:
-        raise RuleViolation(
-            Words(
-                N_("%(name)s's registration is %(registration)s; they may not take part"),
-                name=by.name,
-                registration=Lower(by.get_registration_display()),
-            ),
-            "T&C 2.3",
-        )
+    check_takes_part(by)
     if by.pk == person.pk:
         raise RuleViolation(
             Words(
@@ -1628,15 +1620,7 @@ def pin_verify(*, request, person: Person, pin: str) -> None:
         raise RuleViolation(Words(N_("%(name)s has no login and cannot sign"), name=name), PIN_RULE)
     if not user.is_active:
         raise RuleViolation(Words(N_("%(name)s's login is inactive; they cannot sign"), name=name), PIN_RULE)
-    if person.registration != Person.Registration.GOOD:
-        raise RuleViolation(
-            Words(
-                N_("%(name)s's registration is %(registration)s; they may not take part"),
-                name=name,
-                registration=Lower(person.get_registration_display()),
-            ),
-            "T&C 2.3",
-        )
+    check_takes_part(person)
     if not isinstance(pin, str) or not re.fullmatch(r"[0-9]{4,8}", pin):
         # Not a PIN at all (letters, full-width digits, a NUL...): refused without a try counted,
         # as nobody guesses a PIN that way.

@@ -23,7 +23,7 @@ from cage.models import Account, Posting, Signature, Slip, SlipCounter, SlipType
 from cage.money import AMOUNT_LIMITS_RULE, MAX_CHIP_COUNT, count_text, face
 from cage.services import memo as remembered
 from cage.slip_types import SLIP_KINDS, SlipKind
-from events.designation import check_not_administrator
+from events.designation import check_not_administrator, check_takes_part
 from events.models import DESIGNATED, ChipDenomination, Event, GameTable, GamingDay, Person, Role
 from events.roster import Rostered, rostered
 from events.rules import Clock, Day, Lower, Money, RuleViolation, When, Words
@@ -286,15 +286,7 @@ def check_signer(
                 ),
                 "T&C 2",
             )
-    if person.registration != Person.Registration.GOOD:
-        raise RuleViolation(
-            Words(
-                N_("%(name)s's registration is %(registration)s; they may not take part"),
-                name=person.name,
-                registration=Lower(person.get_registration_display()),
-            ),
-            "T&C 2.3",
-        )
+    check_takes_part(person)
     roles = cap.roles
     if capacity == kind.runner_capacity:
         # The runner named on the slip signs for the runner's side; with no runner named, a sale

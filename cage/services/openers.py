@@ -20,8 +20,9 @@ from django.utils.translation import gettext_noop as N_
 from audit import services as audit
 from cage.models import OpenerSignOff, Slip, SlipType
 from cage.selectors.openers import is_flagged
+from events.designation import check_takes_part
 from events.models import GameTable, GamingDay, Person, Role
-from events.rules import Lower, RuleViolation, Words
+from events.rules import RuleViolation, Words
 
 from .ledger import denominations, lock_day, lock_slip
 
@@ -92,15 +93,7 @@ def opener_sign_off(
         )
     if person.event_id != slip.event_id:
         raise RuleViolation(Words(N_("%(name)s is not on this event"), name=person.name), "T&C 2")
-    if person.registration != Person.Registration.GOOD:
-        raise RuleViolation(
-            Words(
-                N_("%(name)s's registration is %(registration)s; they may not take part"),
-                name=person.name,
-                registration=Lower(person.get_registration_display()),
-            ),
-            "T&C 2.3",
-        )
+    check_takes_part(person)
     if Role.DRIC not in person.role_codes():
         raise RuleViolation(
             Words(

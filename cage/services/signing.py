@@ -13,6 +13,7 @@ from django.utils.translation import gettext_noop as N_
 from audit import services as audit
 from cage.models import Account, Signature, Slip, SlipPrint, SlipType, VoidRefusal
 from cage.slip_types import SLIP_KINDS
+from events.designation import check_takes_part
 from events.models import GameTable, GamingDay, Person, Role
 from events.rules import Lower, RuleViolation, Words
 
@@ -257,15 +258,7 @@ def void_refuse(*, void: Slip, person: Person, reason: str, at: datetime.datetim
         raise RuleViolation(
             Words(N_("only the DRIC refuses a void: %(name)s is not the DRIC of this event"), name=person.name), "T&C 2"
         )
-    if person.registration != Person.Registration.GOOD:
-        raise RuleViolation(
-            Words(
-                N_("%(name)s's registration is %(registration)s; they may not take part"),
-                name=person.name,
-                registration=Lower(person.get_registration_display()),
-            ),
-            "T&C 2.3",
-        )
+    check_takes_part(person)
     if VoidRefusal.objects.filter(void=void).exists():
         raise RuleViolation(Words(N_("%(void)s is already refused"), void=void.number), VOID_RULE)
     if Slip.objects.voids_done().filter(pk=void.pk).exists():
