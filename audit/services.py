@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy, override
 from django.utils.translation import gettext_noop as N_
 
 from cage.models import SlipType
+from cage.slip_types import SLIP_KINDS
 from events.access import ROLE_NAMES, RoleRefused, in_role_order
 from events.lockout import SIGNING_PIN
 from events.models import Event, Person
@@ -399,6 +400,9 @@ def slip_recorded(slip, signed: dict, *, day_status: str) -> AuditEntry:
     if slip.slip_type == SlipType.CLOSE_DAY:
         old, new["status"] = {"status": day_status}, "closed"
         message = N_("Gaming day %(day)s closed and locked with %(slip)s")
+    elif slip.slip_type == SlipType.VOID and len(signed) < len(SLIP_KINDS[SlipType.VOID].codes):
+        # Asked for: it moves nothing until its other signature (cage.slip_types).
+        message = N_("%(slip)s written, asking to void %(voids)s; nothing moves until it is signed in full")
     elif slip.slip_type == SlipType.VOID:
         message = N_("%(slip)s written, voiding %(voids)s")
     else:

@@ -192,7 +192,7 @@ def _record(slip: Slip, signatures: list[Signature], cash_moved: int, refs: dict
         record["signed_at"] = later
     if any(code not in record["signed"] for code in kind.required(details)):
         record["pending"] = True
-    refusal = getattr(slip, "refusal", None) if slip.slip_type == "void" else None
+    refusal = getattr(slip, "refusal", None)
     if refusal is not None:
         record["refused"] = {"by": refusal.person.code, "at": _local(refusal.refused_at), "reason": refusal.reason}
     return record

@@ -132,21 +132,24 @@ class CountField(forms.Field):
             return int(text)
         shown = text if len(text) <= 20 else text[:20] + "…"
         if text[:1] in "+-\u2212":
-            message, code = _('"%(count)s": a count has no sign; it is a whole number of 0 or more.'), "sign"
+            message, code = N_('"%(count)s": a count has no sign; it is a whole number of 0 or more.'), "sign"
         elif any(c.isalpha() for c in text):
-            message = _('"%(count)s" contains letters: write a count with digits only, as in 1000; no exponents.')
+            message = N_('"%(count)s" contains letters: write a count with digits only, as in 1000; no exponents.')
             code = "letters"
         elif _GROUPED.fullmatch(text):
-            message = _('"%(count)s": write a count with digits only, without thousands separators, as in 1000.')
+            message = N_('"%(count)s": write a count with digits only, without thousands separators, as in 1000.')
             code = "separators"
         elif re.fullmatch(r"[0-9]*[.,][0-9]+", text):
-            message = _('"%(count)s": a count is a whole number, written without a decimal part, as in 40.')
+            message = N_('"%(count)s": a count is a whole number, written without a decimal part, as in 40.')
             code = "not_whole"
         elif re.fullmatch(r"[0-9]+", text):
-            message, code = _('"%(count)s" is too long for a count.'), "max_value"
+            message, code = N_('"%(count)s" is too long for a count.'), "max_value"
         else:
-            message, code = _('"%(count)s" is not a count: write a whole number with digits only, as in 40.'), "invalid"
-        raise refusal(message % {"count": shown}, code)
+            message, code = (
+                N_('"%(count)s" is not a count: write a whole number with digits only, as in 40.'),
+                "invalid",
+            )
+        raise refusal(Words(message, count=shown), code)
 
     def validate(self, value):
         super().validate(value)

@@ -734,17 +734,20 @@ class _Importer:
             self.refused(slip, record)
 
     def refused(self, slip, record: dict) -> None:
-        """An exported void the DRIC refused (an extension): {"by": person id, "at", "reason"}."""
+        """An exported slip the DRIC refused (an extension): {"by": person id, "at", "reason"}."""
         refused = record["refused"]
-        if slip.slip_type != SlipType.VOID or not isinstance(refused, dict) or not record.get("pending"):
+        if not SLIP_KINDS[slip.slip_type].dric_moves or not isinstance(refused, dict) or not record.get("pending"):
             raise RuleViolation(
                 Words(
-                    N_('refused: only a void still waiting (pending) is refused, as {"by": person id, "at", "reason"}')
+                    N_(
+                        'refused: only a void, deposit, expense or float still waiting (pending) is refused, as {"by": '
+                        'person id, "at", "reason"}'
+                    )
                 ),
                 FORMAT,
             )
-        services.void_refuse(
-            void=slip,
+        services.refuse(
+            slip=slip,
             person=self.person(refused.get("by")),
             reason=refused.get("reason") if isinstance(refused.get("reason"), str) else "",
             at=_when(refused.get("at"), "refused.at"),

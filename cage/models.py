@@ -122,7 +122,7 @@ class SlipQuerySet(AppendOnlyQuerySet):
     """What a void has done to the slips, read in SQL (DESIGN: a void moves nothing until the DRIC
     authorizes it). A void is *asked for* when written with one of its two signatures, *done* once
     both are in (its reversal is posted then, cage.services.signing), *refused* when the DRIC refused
-    it (VoidRefusal): a refused void stays on file and the slip it named stands untouched."""
+    it (Refusal): a refused void stays on file and the slip it named stands untouched."""
 
     def voids_done(self):
         """Voids whose reversal is made: every capacity of a void is signed."""
@@ -203,23 +203,24 @@ class Slip(AppendOnly):
         return f"{SLIP_KINDS[self.slip_type].label} {self.serial}"
 
 
-class VoidRefusal(AppendOnly):
-    """The DRIC's refusal of a void asked for (T&C 2: she witnesses and authorizes all cage
-    transactions). The void keeps its serial and stays on file as refused; the slip it named is
-    untouched, and may be named by a new void."""
+class Refusal(AppendOnly):
+    """The DRIC's refusal of a slip that waits for her signature before it moves anything: a void
+    asked for, a deposit, an expense, a float (T&C 2: she witnesses and authorizes all cage
+    transactions). The slip keeps its serial and stays on file as refused, having moved nothing; a
+    void's slip stands untouched, and may be named by a new void."""
 
-    void = models.OneToOneField(Slip, on_delete=models.PROTECT, related_name="refusal")
+    slip = models.OneToOneField(Slip, on_delete=models.PROTECT, related_name="refusal")
     person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="+")
     reason = models.TextField()
     refused_at = models.DateTimeField()
 
     class Meta:
         ordering = ["id"]
-        verbose_name = _("void refused")
-        verbose_name_plural = _("voids refused")
+        verbose_name = _("slip refused")
+        verbose_name_plural = _("slips refused")
 
     def __str__(self):
-        return _("%(void)s refused by %(name)s") % {"void": self.void, "name": self.person}
+        return _("%(slip)s refused by %(name)s") % {"slip": self.slip, "name": self.person}
 
 
 class Posting(AppendOnly):

@@ -121,6 +121,12 @@ class SlipKind:
     def _by_code(self) -> dict[str, Capacity]:
         return {c.code: c for c in self.capacities}
 
+    @functools.cached_property
+    def dric_moves(self) -> bool:
+        """Nothing moves until the DRIC signs (a custody capacity of hers): she authorizes it, or
+        refuses it (cage.services.signing.refuse)."""
+        return any(not c.witness and DRIC in c.roles for c in self.capacities)
+
     def capacity(self, code: str) -> Capacity | None:
         return self._by_code.get(code)
 
@@ -199,10 +205,13 @@ SLIP_KINDS: dict[str, SlipKind] = {
         _kind(
             SlipType.FLOAT_IN,
             pgettext_lazy("slip", "Float in"),
-            [C("received_by", GC), W("witnessed_by", DRIC)],
+            # Money out of the trust account takes two: the float moves into bank cash once the
+            # General Cashier who receives it and the DRIC who witnesses it have both signed (T&C 2).
+            [C("received_by", GC), C("witnessed_by", DRIC)],
             {CASH},
             "float_in",
             chips_required=False,
+            deferred=True,
             moves=(Account.Kind.TRUST, Account.Kind.BANK_CASH),
         ),
         _kind(

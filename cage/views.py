@@ -16,6 +16,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_noop as N_
 from django.views.decorators.cache import never_cache
 
 from cage import services
@@ -60,12 +61,13 @@ from cage.selectors.slips import (
     to_sign_for,
 )
 from cage.services.ledger import DuplicateRequest, account_label
+from cage.services.signing import REFUSE_RULE
 from cage.slip_types import SLIP_KINDS, VOIDABLE, day_states
 from events import services as event_services
 from events.access import READ_ALL, RoleRefused, event_access
 from events.form_input import CheckedInput
 from events.models import Appointment, GamingDay, Role
-from events.rules import RuleViolation
+from events.rules import RuleViolation, Words
 from reports.daily import day_figures
 
 CLOSABLE = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
@@ -570,6 +572,8 @@ def queue(request, slug):
             "overdue_minutes": int(overdue_after().total_seconds() // 60),
             "void_form": QueueVoidForm(),
             "voidable": sorted(VOIDABLE),
+            # What the DRIC may refuse: what waits for her before it moves anything.
+            "refusable": sorted(t for t, k in SLIP_KINDS.items() if k.dric_moves),
             # Openers that differ from their table's last closer, for the DRIC to sign off.
             "sign_offs": [(slip, check_text(closer_check_of(slip))) for slip in waiting_sign_off(access.event)],
             # The day's close, prepared and waiting for a signature (cage.services.close).
@@ -646,36 +650,45 @@ def appointment_acknowledge(request, slug, appointment_id):
     return redirect("cage:queue", slug)
 
 
+# The queue's reason box left empty: a refusal like any other, on the audit trail.
+REFUSAL_NEEDS_A_REASON = N_("refusing a slip needs a reason")
+VOID_NEEDS_A_REASON = N_("a void needs a reason")
+
+
 def _with_reason(request, no_reason: str) -> QueueVoidForm | None:
     """The queue's reason box, checked: the form, or None with what is wrong said on the next page."""
     form = QueueVoidForm(request.POST)
     if form.is_valid():
         return form
     if not request.POST.get("reason", "").strip():
-        messages.error(request, no_reason)
+        messages.error(request, RuleViolation(Words(no_reason), REFUSE_RULE, field="reason").text)
     else:
         _form_refused(request, form)
     return None
 
 
 def queue_refuse(request, slug, pk):
-    """The DRIC refuses a void asked for, with a reason: nothing moves, the void stays on file as
-    refused and the slip it named is untouched."""
+    """The DRIC refuses, with a reason, a slip that waits for her before it moves anything (a void
+    asked for, a deposit, an expense, a float): nothing moves, it stays on file as refused, and a
+    void's slip is untouched."""
     access = event_access(request, slug)
-    void = _slip_for(access, pk)
-    form = _with_reason(request, _("Refusing a void needs a reason (void: no one alone)."))
+    slip = _slip_for(access, pk)
+    form = _with_reason(request, REFUSAL_NEEDS_A_REASON)
     if form is None:
         return redirect("cage:queue", slug)
     try:
-        services.void_refuse(void=void, person=access.person, reason=form.cleaned_data["reason"])
+        services.refuse(slip=slip, person=access.person, reason=form.cleaned_data["reason"])
     except RuleViolation as exc:
         messages.error(request, exc.text)
     else:
-        messages.success(
-            request,
-            _("%(void)s refused: nothing moved, and %(slip)s stands as it was.")
-            % {"void": void.number, "slip": void.voids.number},
-        )
+        if slip.voids_id:
+            said = _("%(void)s refused: nothing moved, and %(slip)s stands as it was.") % {
+                "void": slip.number,
+                "slip": slip.voids.number,
+            }
+        else:
+            said = _("%(slip)s refused: nothing moved; it stays on file as refused.") % {"slip": slip.number}
+        messages.success(request, said)
     return redirect("cage:queue", slug)
 
 
@@ -700,7 +713,7 @@ def queue_void(request, slug, pk):
     signs the void as requested by, and the reversal is made then."""
     access = event_access(request, slug)
     slip = _slip_for(access, pk)
-    form = _with_reason(request, _("A void needs a reason (void)."))
+    form = _with_reason(request, VOID_NEEDS_A_REASON)
     if form is None:
         return redirect("cage:queue", slug)
     try:

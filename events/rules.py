@@ -61,7 +61,7 @@ class Sentence:
     @staticmethod
     def from_stored(data: dict) -> "Sentence":
         if "several" in data:
-            return Several(*(Sentence.from_stored(part) for part in data["several"]))
+            return Several(*(_restored(part) for part in data["several"]), sep=data.get("sep", " "))
         return Words.from_stored(data)
 
 
@@ -118,16 +118,18 @@ class Words(Sentence):
 
 
 class Several(Sentence):
-    """Sentences said one after another (every rule a wheel layout breaks)."""
+    """Sentences, or parts of one, said one after another (every rule a wheel layout breaks; the
+    differences of a count, joined with ", ")."""
 
-    def __init__(self, *parts: Sentence):
+    def __init__(self, *parts, sep: str = " "):
         self.parts = parts
+        self.sep = sep
 
     def __str__(self) -> str:
-        return " ".join(str(part) for part in self.parts)
+        return self.sep.join(str(_said(part)) for part in self.parts)
 
     def stored(self) -> dict:
-        return {"several": [part.stored() for part in self.parts]}
+        return {"several": [_stored(part) for part in self.parts], "sep": self.sep}
 
 
 class _Value:
@@ -205,6 +207,17 @@ class ClockZone(_Moment):
         return f"{local.clock(self.value)} {local.zone_name(self.value)}"
 
 
+class Face(_Value):
+    """A chip's face value from its key ("5", "0.50"): "$5", "0,50 $"."""
+
+    kind = "face"
+
+    def words(self) -> str:
+        from cage.money import face
+
+        return face(self.value)
+
+
 class Lower(_Value):
     """A value in small letters, as a sentence says a name in its middle ("a fill")."""
 
@@ -275,6 +288,8 @@ def _restored(value):
         return Lower(_restored(value["lower"]))
     if "cite" in value:
         return Cited(value["cite"])
+    if "face" in value:
+        return Face(value["face"])
     for kind, cls in _MOMENTS.items():
         if kind in value:
             text = value[kind]

@@ -333,7 +333,7 @@ def register_row(slip: Slip, values: dict[str, int]) -> RegisterRow:
     """A slip as the register shows it, fetched with its day, table, runner, voids and refusal,
     its signatures and their people, its cash_moved and its done_void_columns."""
     signed = {s.capacity for s in slip.signatures.all()}
-    refusal = getattr(slip, "refusal", None) if slip.slip_type == SlipType.VOID else None
+    refusal = getattr(slip, "refusal", None)
     serial = slip.done_void_serial
     voided_by = f"{SLIP_KINDS[SlipType.VOID].label} {serial}" if serial is not None else ""
     return RegisterRow(

@@ -6,7 +6,7 @@ from django.utils.translation import ngettext
 
 from cage.fields import BillsAndCoins
 from cage.local import moment
-from cage.models import Account, OpenerSignOff, Posting, Slip, SlipType, VoidRefusal
+from cage.models import Account, OpenerSignOff, Posting, Refusal, Slip, SlipType
 from cage.money import dollars, hours_text
 from cage.selectors.openers import check_text, closer_check_of
 from cage.selectors.slips import State, slip_state
@@ -44,7 +44,7 @@ def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) 
     )
     done = set(Slip.objects.voids_done().filter(voids=slip).values_list("pk", flat=True)) if voids else set()
     voided_by = next((v for v in voids if v.pk in done), None)
-    refusal = VoidRefusal.objects.select_related("person").filter(void=slip).first()
+    refusal = Refusal.objects.select_related("person").filter(slip=slip).first()
     state = slip_state(slip, signed, voided=voided_by is not None, refused=refusal is not None)
 
     facts = []

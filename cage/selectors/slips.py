@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import override, pgettext_lazy
 
-from cage.models import Signature, Slip, SlipType, VoidRefusal
+from cage.models import Refusal, Signature, Slip, SlipType
 from cage.money import dollars
 from cage.selectors.amounts import amount_of, cash_moved_subquery, chip_counts
 from cage.slip_types import SLIP_KINDS, Capacity
@@ -230,7 +230,7 @@ def states_of(slips: list[Slip]) -> dict[int, str]:
         .filter(Q(pk__in=ids) | Q(voids_id__in=ids))
         .annotate(
             done=Exists(Slip.objects.voids_done().filter(pk=OuterRef("pk"))),
-            refused=Exists(VoidRefusal.objects.filter(void=OuterRef("pk"))),
+            refused=Exists(Refusal.objects.filter(slip=OuterRef("pk"))),
         )
         .values_list("pk", "voids_id", "done", "refused")
     )

@@ -4,7 +4,7 @@ from .close import posted_since_text, prepare_close, sign_close
 from .day import close_day, close_problems, day_reconcile
 from .ledger import CAPACITIES, account_get, balance, balances
 from .openers import opener_sign_off
-from .signing import approve, sign, slip_printed, void_refuse
+from .signing import approve, refusable, refuse, sign, slip_printed
 from .slips import (
     EXPENSE_CATEGORIES,
     chips_received,
@@ -63,5 +63,6 @@ __all__ = [
     "tip_payout",
     "tips",
     "void",
-    "void_refuse",
+    "refusable",
+    "refuse",
 ]

@@ -26,7 +26,7 @@ from cage.slip_types import SLIP_KINDS, SlipKind
 from events.designation import check_not_administrator, check_takes_part
 from events.models import DESIGNATED, ChipDenomination, Event, GameTable, GamingDay, Person, Role
 from events.roster import Rostered, rostered
-from events.rules import Clock, Day, Lower, Money, RuleViolation, When, Words
+from events.rules import Clock, Day, Face, Lower, Money, RuleViolation, When, Words
 
 CASH = None  # the instrument key for cash; chips are keyed by their ChipDenomination
 
@@ -70,6 +70,27 @@ def instrument_label(denomination: ChipDenomination | None) -> str:
 def chips_label(key: str) -> str:
     """ "$5 chips": how people name a denomination."""
     return _("$%(value)s chips") % {"value": face(key)}
+
+
+# The same names, kept as what they are for a sentence put in words when it is read (events.rules.Words).
+
+
+def chips_said(key: str) -> Words:
+    return Words(N_("$%(value)s chips"), value=Face(key))
+
+
+def instrument_said(denomination: ChipDenomination | None):
+    return gettext_lazy("cash") if denomination is None else chips_said(denomination.key)
+
+
+def place_said(account: Account):
+    if account.kind == Account.Kind.RUNNER:
+        return Words(N_("runner %(name)s"), name=account.person.name)
+    if account.kind == Account.Kind.DEALER:
+        return Words(N_("tips paid to %(name)s"), name=account.person.name)
+    if account.kind == Account.Kind.TABLE:
+        return Words(N_("table %(table)s"), table=account.table.code)
+    return PLACE_NAMES.get(account.kind, account.kind)
 
 
 # --- accounts ---------------------------------------------------------------------------
@@ -196,7 +217,7 @@ def chips_legs_value(event: Event, chips: dict[str, int], *, allow_empty: bool =
             raise RuleViolation(
                 Words(
                     N_("%(chips)s: %(count)s is not a whole number of chips of 0 or more"),
-                    chips=chips_label(key),
+                    chips=chips_said(key),
                     count=reprlib.repr(count),
                 ),
                 CHIP_COUNT,
@@ -205,7 +226,7 @@ def chips_legs_value(event: Event, chips: dict[str, int], *, allow_empty: bool =
             raise RuleViolation(
                 Words(
                     N_("%(chips)s: %(count)s is more than the %(most)s chips of one denomination a record may count"),
-                    chips=chips_label(key),
+                    chips=chips_said(key),
                     count=reprlib.repr(count),
                     most=count_text(MAX_CHIP_COUNT),
                 ),
@@ -748,9 +769,9 @@ def check_custody(merged: dict, accounts: dict[int, Account], slip_type: str) ->
             raise RuleViolation(
                 Words(
                     N_("%(place)s holds %(held)s in %(instrument)s, not the %(wanted)s this %(slip)s takes out"),
-                    place=account_label(place),
+                    place=place_said(place),
                     held=Money(held),
-                    instrument=instrument_label(chips.get(key)),
+                    instrument=instrument_said(chips.get(key)),
                     wanted=Money(-amount),
                     slip=Lower(SLIP_KINDS[slip_type].label),
                 ),

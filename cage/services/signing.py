@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
-from cage.models import Account, Signature, Slip, SlipPrint, SlipType, VoidRefusal
+from cage.models import Account, Refusal, Signature, Slip, SlipPrint, SlipType
 from cage.slip_types import SLIP_KINDS
 from events.designation import check_takes_part
 from events.models import GameTable, GamingDay, Person, Role
@@ -38,6 +38,7 @@ from .ledger import (
 
 OPEN = (GamingDay.Status.OPEN,)
 VOID_RULE = gettext_lazy("void: no one alone")
+REFUSE_RULE = gettext_lazy("no one alone: the DRIC authorizes or refuses")
 SETTLING = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
 
 
@@ -144,16 +145,16 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
 
 def check_takes_signatures(slip: Slip) -> None:
     """A slip named by a void that is not refused takes no signature: once voided it is done with,
-    and while its void waits, a signature could move chips the void is about to put back. A refused
-    void takes none either: it stays on file as it was refused."""
-    if slip.slip_type == SlipType.VOID and hasattr(slip, "refusal"):
+    and while its void waits, a signature could move chips the void is about to put back. A slip the
+    DRIC refused takes none either: it stays on file as it was refused."""
+    if hasattr(slip, "refusal"):
         raise RuleViolation(
             Words(
                 N_("%(slip)s was refused by %(name)s; it takes no more signatures"),
                 slip=slip.number,
                 name=slip.refusal.person.name,
             ),
-            VOID_RULE,
+            REFUSE_RULE,
         )
     void = slip.void_requests.filter(refusal__isnull=True).first()
     if void is None:
@@ -242,41 +243,54 @@ def approve(*, slip: Slip, person: Person) -> Slip:
     return slip
 
 
+def refusable(slip: Slip) -> bool:
+    """A slip the DRIC may refuse: one that waits for her signature before it moves anything (a
+    void asked for, a deposit, an expense, a float: SlipKind.dric_moves), not yet signed in full."""
+    kind = SLIP_KINDS[slip.slip_type]
+    return kind.dric_moves and kind.steps_done(set(slip.signatures.values_list("capacity", flat=True))) < kind.steps
+
+
 @transaction.atomic
-def void_refuse(*, void: Slip, person: Person, reason: str, at: datetime.datetime | None = None) -> VoidRefusal:
-    """The DRIC refuses a void asked for: nothing moves, the void keeps its serial and stays on
-    file as refused, and the slip it named stands untouched (T&C 2: she witnesses and authorizes
-    every cage transaction; a wrong pick is refused, not authorized and patched)."""
-    if void.slip_type != SlipType.VOID:
+def refuse(*, slip: Slip, person: Person, reason: str, at: datetime.datetime | None = None) -> Refusal:
+    """The DRIC refuses a slip that waits for her signature before it moves anything: nothing moves,
+    the slip keeps its serial and stays on file as refused, and a void's slip stands untouched (T&C 2:
+    she witnesses and authorizes every cage transaction; a wrong pick is refused, not authorized
+    and patched)."""
+    if not SLIP_KINDS[slip.slip_type].dric_moves:
         raise RuleViolation(
-            Words(N_("%(slip)s is no void; only a void asked for is refused"), slip=void.number), VOID_RULE
+            Words(
+                N_("%(slip)s is not refused: only a void, a deposit, an expense or a float waits for the DRIC"),
+                slip=slip.number,
+            ),
+            REFUSE_RULE,
         )
-    lock_day(void.day, allowed=SETTLING)
-    lock_slip(void)
-    void = Slip.objects.select_related("event", "voids").get(pk=void.pk)
-    if Role.DRIC not in person.role_codes() or person.event_id != void.event_id:
+    lock_day(slip.day, allowed=SETTLING)
+    lock_slip(slip)
+    slip = Slip.objects.select_related("event", "voids").get(pk=slip.pk)
+    if Role.DRIC not in person.role_codes() or person.event_id != slip.event_id:
         raise RuleViolation(
-            Words(N_("only the DRIC refuses a void: %(name)s is not the DRIC of this event"), name=person.name), "T&C 2"
+            Words(N_("only the DRIC refuses a slip: %(name)s is not the DRIC of this event"), name=person.name),
+            "T&C 2",
         )
     check_takes_part(person)
-    if VoidRefusal.objects.filter(void=void).exists():
-        raise RuleViolation(Words(N_("%(void)s is already refused"), void=void.number), VOID_RULE)
-    if Slip.objects.voids_done().filter(pk=void.pk).exists():
+    if Refusal.objects.filter(slip=slip).exists():
+        raise RuleViolation(Words(N_("%(slip)s is already refused"), slip=slip.number), REFUSE_RULE)
+    if not refusable(slip):
         raise RuleViolation(
-            Words(N_("%(void)s is authorized and its reversal posted; a done void is not refused"), void=void.number),
-            VOID_RULE,
+            Words(N_("%(slip)s is signed and has moved what it names; it is not refused"), slip=slip.number),
+            REFUSE_RULE,
         )
     reason = str(reason or "").strip()
     if not reason:
-        raise RuleViolation(Words(N_("refusing a void needs a reason")), VOID_RULE, field="reason")
-    at = check_in_order(void.event, at)
-    refusal = VoidRefusal.objects.create(void=void, person=person, reason=reason, refused_at=at)
+        raise RuleViolation(Words(N_("refusing a slip needs a reason")), REFUSE_RULE, field="reason")
+    at = check_in_order(slip.event, at)
+    refusal = Refusal.objects.create(slip=slip, person=person, reason=reason, refused_at=at)
     audit.record(
-        "void_refused",
-        N_("%(name)s refused %(void)s of %(slip)s: %(reason)s"),
-        {"name": person.name, "void": str(void.number), "slip": str(void.voids.number), "reason": reason},
-        event=void.event,
-        slip=void,
+        "slip_refused",
+        N_("%(name)s refused %(slip)s: %(reason)s"),
+        {"name": person.name, "slip": str(slip.number), "reason": reason},
+        event=slip.event,
+        slip=slip,
         about=person,
         new={"refused_by": person.name, "reason": reason},
     )

@@ -7,8 +7,7 @@ its postings and its signatures together.
 
 from decimal import Decimal
 
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
 from cage.models import Account, Slip, SlipType
@@ -16,27 +15,27 @@ from cage.slip_types import CHIPS, SLIP_KINDS, VOIDABLE, day_states
 from cage.variances import own_words
 from events.models import DESIGNATED, GameTable, GamingDay, Person, Role
 from events.roster import rostered
-from events.rules import Day, Lower, Money, RuleViolation, Words
+from events.rules import Day, Lower, Money, N_plural, RuleViolation, Several, Words
 
-from ..money import AMOUNT_LIMITS_RULE, MAX_AMOUNT_CENTS, dollars, hours_text, largest_remainder_split
+from ..money import AMOUNT_LIMITS_RULE, MAX_AMOUNT_CENTS, hours_text, largest_remainder_split
 from .ledger import (
     CASH,
     Leg,
     account_get,
-    account_label,
     atomic_slip,
     balance,
     check_redeemable,
     check_tender,
     chips_legs_value,
     denominations,
-    instrument_label,
     instrument_name,
+    instrument_said,
     lock_accounts,
     lock_day,
     lock_slip,
     lock_table,
     move,
+    place_said,
     post_slip,
     rostered_as,
 )
@@ -291,24 +290,25 @@ def _count_against(account: Account, counted: dict, *, cash: int | None = None) 
     return diffs
 
 
-def _differences(diffs: dict) -> str:
+def _differences(diffs: dict) -> Several:
     """ "-$5.00 in $5 chips (1 chip short), $1.00 in cash (over)": counted − books, per instrument."""
     parts = []
     for d, v in diffs.items():
         if d is CASH:
-            how = _("over") if v > 0 else _("short")
+            how = gettext_lazy("over") if v > 0 else gettext_lazy("short")
         else:
             chips = abs(v) // d.value_cents
-            how = (
-                ngettext("%(n)s chip over", "%(n)s chips over", chips)
+            how = Words(
+                N_plural("%(n)s chip over", "%(n)s chips over")
                 if v > 0
-                else ngettext("%(n)s chip short", "%(n)s chips short", chips)
-            ) % {"n": chips}
+                else N_plural("%(n)s chip short", "%(n)s chips short"),
+                plural_by="n",
+                n=chips,
+            )
         parts.append(
-            _("%(amount)s in %(instrument)s (%(how)s)")
-            % {"amount": dollars(v), "instrument": instrument_label(d), "how": how}
+            Words(N_("%(amount)s in %(instrument)s (%(how)s)"), amount=Money(v), instrument=instrument_said(d), how=how)
         )
-    return ", ".join(parts)
+    return Several(*parts, sep=", ")
 
 
 def _chip_order(day) -> dict:
@@ -757,7 +757,7 @@ def count(
         raise RuleViolation(
             Words(
                 N_("the count of %(place)s differs from the books by %(differences)s; a variance needs a reason"),
-                place=account_label(account),
+                place=place_said(account),
                 differences=_differences(diffs),
             ),
             gettext_lazy("nightly reconciliation: every variance explained and signed"),
@@ -792,7 +792,7 @@ def void(*, day, target: Slip, reason: str, signed, **meta) -> Slip:
     No one alone voids a slip (T&C 2: the DRIC witnesses and authorizes every cage transaction):
     the reversal is posted once both have signed, the cashier who takes the chips or cash back
     (requested by) and the DRIC (authorized by). A void asked for by one of them moves nothing and
-    waits for the other; the DRIC may refuse it (void_refuse). A records file signs both at once."""
+    waits for the other; the DRIC may refuse it (refuse). A records file signs both at once."""
     day = lock_day(day, allowed=SETTLING)
     if target.slip_type not in VOIDABLE:
         raise RuleViolation(

@@ -282,7 +282,7 @@ def test_a_void_a_count_the_floor_closing_and_the_day_close_are_recorded(client,
     void = Slip.objects.get(slip_type="void")
     voided = last("slip_voided", slip=void)
     assert voided.person == cast.dric and voided.new["voids"] == "Chip sale 1" and voided.new["reason"] == "keyed twice"
-    assert voided.summary == "Void 1 written, voiding Chip sale 1"
+    assert voided.summary == "Void 1 written, asking to void Chip sale 1; nothing moves until it is signed in full"
     login(client, cast, "general_cashier")
     client.post(reverse("cage:slip_sign", args=[slug, void.pk]), {"capacity": "requested_by"})
     client.post(reverse("cage:slip_sign", args=[slug, sale.pk]), {"capacity": "authorized_by"})

@@ -5,7 +5,7 @@ DRIC refuses it with a reason, and the sale stands; then a void she authorizes r
 import pytest
 
 from cage import services
-from cage.models import Account, Slip, VoidRefusal
+from cage.models import Account, Refusal, Slip
 from tests.browser.conftest import at_both_widths, person_page
 from tests.cage.helpers import stock
 from tests.conftest import make_cast
@@ -26,7 +26,7 @@ def ask_for_void(cora, slug, sale, reason):
     cora.wait_for_selector("#void-preview")
 
 
-def test_a_void_refused_from_the_queue_leaves_the_sale_standing(browser, live_server):
+def test_a_refused_from_the_queue_leaves_the_sale_standing(browser, live_server):
     cast = make_cast()
     stock(cast)
     sale = services.sale(
@@ -56,7 +56,7 @@ def test_a_void_refused_from_the_queue_leaves_the_sale_standing(browser, live_se
         at_both_widths(ann, "queue-refuse-open")
         ann.click(f"{row} details.refuse button[type=submit]")
         ann.wait_for_selector("text=Void 1 refused: nothing moved, and Chip sale 1 stands as it was.")
-        assert VoidRefusal.objects.get().reason == "the sale was right" and patrons(cast) == before
+        assert Refusal.objects.get().reason == "the sale was right" and patrons(cast) == before
 
         cora.goto(f"/cage/{slug}/slips/{sale.pk}/")
         assert "was refused by Dric" in cora.inner_text(".facts")

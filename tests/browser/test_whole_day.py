@@ -168,10 +168,13 @@ def chips_received(floor, r):
 
 
 def float_in(floor, r):
+    """Gus receives the float; it moves into bank cash once Ann has witnessed it (two signatures)."""
     gus = floor("gus")
     open_form(gus, "float_in")
     gus.fill("input[name=cash]", r["cash"])
-    return record_slip(gus, r)
+    slip = record_slip(gus, r)
+    the_dric_approves_her_queue(floor)
+    return slip
 
 
 def deposit(floor, r):

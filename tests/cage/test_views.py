@@ -242,7 +242,8 @@ def test_each_slip_form_records_its_slip(client, cast, slip_type):
 def test_a_cash_amount_typed_with_a_comma_is_dollars_and_cents(client, cast):
     login(client, cast, "general_cashier")
     client.post(
-        new_slip(cast.event.slug, "float_in"), form(cash="12,50", **signed_by(cast, received_by="general_cashier"))
+        new_slip(cast.event.slug, "float_in"),
+        form(cash="12,50", **signed_by(cast, received_by="general_cashier", witnessed_by="dric")),
     )
     assert services.balance(services.account_get(cast.event, Account.Kind.BANK_CASH)) == {None: 1250}
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from cage import services
 from cage.exporter import dumps, export_event
 from cage.importer import ImportFailed, import_bytes
-from cage.models import Account, Posting, Signature, Slip, VoidRefusal
+from cage.models import Account, Posting, Refusal, Signature, Slip
 from cage.selectors.registers import register_slips
 from cage.selectors.slip_sheet import slip_sheet
 from cage.selectors.slips import State, pending_slips
@@ -79,10 +79,12 @@ def test_the_dric_refuses_a_void_and_the_slip_it_named_stands(cast):
     sold = sale(cast)
     before = patrons(cast)
     void = asked(cast, sold)
-    with pytest.raises(RuleViolation, match=r"refusing a void needs a reason \(void: no one alone\)"):
-        services.void_refuse(void=void, person=cast.dric, reason="  ")
-    assert not VoidRefusal.objects.exists()
-    refusal = services.void_refuse(void=void, person=cast.dric, reason="the sale was right")
+    with pytest.raises(
+        RuleViolation, match=r"refusing a slip needs a reason \(no one alone: the DRIC authorizes or refuses\)"
+    ):
+        services.refuse(slip=void, person=cast.dric, reason="  ")
+    assert not Refusal.objects.exists()
+    refusal = services.refuse(slip=void, person=cast.dric, reason="the sale was right")
     assert refusal.person == cast.dric and patrons(cast) == before and not void.postings.exists()
     assert void.serial == 1 and Slip.objects.filter(slip_type="void").count() == 1  # on file, its serial kept
     assert slip_sheet(void)["state_code"] == State.REFUSED
@@ -96,7 +98,7 @@ def test_the_dric_refuses_a_void_and_the_slip_it_named_stands(cast):
     with pytest.raises(RuleViolation, match="Void 1 was refused by Dric; it takes no more signatures"):
         services.sign(slip=void, capacity="authorized_by", person=cast.dric)
     with pytest.raises(RuleViolation, match="Void 1 is already refused"):
-        services.void_refuse(void=void, person=cast.dric, reason="again")
+        services.refuse(slip=void, person=cast.dric, reason="again")
     # The slip may be named by a new void, which goes its own way.
     second = asked(cast, sold, persona="general_cashier", reason="customer left")
     services.approve(slip=second, person=cast.dric)
@@ -108,14 +110,17 @@ def test_only_the_dric_refuses_and_a_done_void_is_not_refused(cast):
     sold = sale(cast)
     void = asked(cast, sold)
     for persona in ("chip_cashier", "general_cashier", "runner"):
-        with pytest.raises(RuleViolation, match=r"only the DRIC refuses a void.*\(T&C 2\)"):
-            services.void_refuse(void=void, person=getattr(cast, persona), reason="no")
-    with pytest.raises(RuleViolation, match="Chip sale 1 is no void"):
-        services.void_refuse(void=sold, person=cast.dric, reason="no")
+        with pytest.raises(RuleViolation, match=r"only the DRIC refuses a slip.*\(T&C 2\)"):
+            services.refuse(slip=void, person=getattr(cast, persona), reason="no")
+    with pytest.raises(
+        RuleViolation,
+        match="Chip sale 1 is not refused: only a void, a deposit, an expense or a float waits for the DRIC",
+    ):
+        services.refuse(slip=sold, person=cast.dric, reason="no")
     services.approve(slip=void, person=cast.dric)
-    with pytest.raises(RuleViolation, match="Void 1 is authorized and its reversal posted"):
-        services.void_refuse(void=void, person=cast.dric, reason="too late")
-    assert not VoidRefusal.objects.exists()
+    with pytest.raises(RuleViolation, match="Void 1 is signed and has moved what it names; it is not refused"):
+        services.refuse(slip=void, person=cast.dric, reason="too late")
+    assert not Refusal.objects.exists()
 
 
 def test_no_one_alone_completes_a_void(cast):
@@ -162,7 +167,7 @@ def test_a_slip_whose_void_waits_takes_no_signature_and_the_day_waits_for_the_dr
             chips={"1": 100, "5": 80},
             signed=cast.signed(counted_by="dealer", verified_by="chip_cashier"),
         )
-    services.void_refuse(void=void, person=cast.dric, reason="the table was right")
+    services.refuse(slip=void, person=cast.dric, reason="the table was right")
     # Refused: the fill goes on to the table as it was.
     services.sign(slip=fill, capacity="received_by", person=cast.dealer)
     runner = services.balance(services.account_get(cast.event, Account.Kind.RUNNER, person=cast.runner))
@@ -174,7 +179,7 @@ def test_a_refused_void_does_not_hold_the_close_but_a_waiting_one_does(cast):
     sold = sale(cast, chips={"5": 2}, cash=1000)
     void = asked(cast, sold)
     assert any("Void 1" in str(p) for p in services.close_problems(cast.day))
-    services.void_refuse(void=void, person=cast.dric, reason="the sale stands")
+    services.refuse(slip=void, person=cast.dric, reason="the sale stands")
     assert not any("Void 1" in str(p) for p in services.close_problems(cast.day))
     for account, figures in (("bank_cash", {"cash": 2000}), ("chip_bank", {"chips": {"5": 38}})):
         services.count(
@@ -245,13 +250,13 @@ def test_the_dric_authorizes_and_refuses_from_her_queue(client, cast):
     assert "Authorize" in row and "Refuse the void" in row and "Reason: keyed $50 for $5" in row and "10 × $5" in row
     refuse = reverse("cage:queue_refuse", args=[cast.event.slug, void_two.pk])
     page = client.post(refuse, {"reason": "", "request_key": "r0"}, follow=True).content.decode()
-    assert "Refusing a void needs a reason" in page and not VoidRefusal.objects.exists()
+    assert "refusing a slip needs a reason" in page and not Refusal.objects.exists()
     page = client.post(refuse, {"reason": "the chips were right", "request_key": "r1"}, follow=True).content.decode()
     assert "Void 2 refused: nothing moved, and Chip sale 2 stands as it was." in page
     approve = reverse("cage:queue_approve", args=[cast.event.slug, void_one.pk])
     page = client.post(approve, follow=True).content.decode()
     assert "Void 1 authorized: Chip sale 1 is voided and its reversal posted." in page
-    assert Slip.objects.voided().get() == one and VoidRefusal.objects.get().void == void_two
+    assert Slip.objects.voided().get() == one and Refusal.objects.get().slip == void_two
     voids = client.get(reverse("cage:voids", args=[cast.event.slug])).content.decode()
     assert "Refused by Dric: the chips were right" in voids
 
@@ -263,7 +268,7 @@ def test_only_the_dric_refuses_from_the_queue(client, cast, persona):
     login(client, cast, persona)
     url = reverse("cage:queue_refuse", args=[cast.event.slug, void.pk])
     assert client.post(url, {"reason": "no", "request_key": "x"}).status_code == 403
-    assert not VoidRefusal.objects.exists()
+    assert not Refusal.objects.exists()
 
 
 # --- the records file -----------------------------------------------------------------------------
@@ -272,7 +277,7 @@ def test_only_the_dric_refuses_from_the_queue(client, cast, persona):
 def test_a_refused_void_comes_back_from_its_export(cast):
     stock(cast)
     sold = sale(cast)
-    services.void_refuse(void=asked(cast, sold), person=cast.dric, reason="the sale was right")
+    services.refuse(slip=asked(cast, sold), person=cast.dric, reason="the sale was right")
     second = asked(cast, sold, persona="general_cashier", reason="customer left")
     services.approve(slip=second, person=cast.dric)
     exported = export_event(cast.event)
@@ -285,7 +290,7 @@ def test_a_refused_void_comes_back_from_its_export(cast):
     again["event"]["slug"] = "lakeside"
     exported["event"]["slug"] = "lakeside"
     assert again["days"] == exported["days"]
-    assert VoidRefusal.objects.filter(void__event=copy).count() == 1
+    assert Refusal.objects.filter(slip__event=copy).count() == 1
     assert event_figures(copy)["event_totals"] == event_figures(cast.event)["event_totals"]
 
 
