@@ -105,10 +105,22 @@ class SlipChoice(forms.ModelChoiceField):
     amounts would give the counted places' books away. The queryset comes with each slip's table,
     runner and cash_moved (one query for the whole list)."""
 
-    def __init__(self, *args, values: dict[str, int] | None = None, blind: bool = False, **kwargs):
+    def __init__(self, *args, values: dict[str, int] | None = None, blind: bool = False, among=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.values = values or {}
         self.blind = blind
+        # The slips a choice is read from: beyond those offered, the day's voidable slips a void
+        # already names (a form opened before), so that the service says why, not "not a choice".
+        self.among = among
+
+    def to_python(self, value):
+        if self.among is None:
+            return super().to_python(value)
+        offered, self.queryset = self.queryset, self.among
+        try:
+            return super().to_python(value)
+        finally:
+            self.queryset = offered
 
     def label_from_instance(self, slip):
         amount = None if self.blind else amount_of(slip, self.values, getattr(slip, "cash_moved", None))
@@ -252,6 +264,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         if TARGET in fields:
             self.fields["target"] = SlipChoice(
                 label=_("Slip to void"),
+                among=Slip.objects.filter(day=day, slip_type__in=VOIDABLE).select_related("table", "runner"),
                 queryset=Slip.objects.filter(day=day, slip_type__in=VOIDABLE)
                 .free_of_voids()
                 .select_related("table", "runner")
@@ -406,6 +419,10 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
 
     def clean(self):
         data = super().clean()
+        if TARGET in self.kind.fields and not self.errors and self.confirm_void_target(data):
+            # The slip to void is shown first: nobody's PIN is tried before it is checked.
+            data["signed"] = {}
+            return data
         data["signed"] = self.clean_signatures(data)
         data["chips"] = {
             d.key: data.get(f"chips_{d.key}") or 0 for d in self.denominations if f"chips_{d.key}" in self.fields
@@ -420,21 +437,20 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
             self.count_stands(data)
         if HOURS in self.kind.fields:
             data["hours"] = [(p, data[f"hours_{p.code}"]) for p in self.dealers if data.get(f"hours_{p.code}")]
-        if TARGET in self.kind.fields and not self.errors:
-            self.confirm_void_target(data)
         if not self.errors:
             self.confirm_large_amount(self.total_cents(data))
         return data
 
     void_preview = None
 
-    def confirm_void_target(self, data) -> None:
+    def confirm_void_target(self, data) -> bool:
         """Before a void is recorded, the slip it names is shown in full (type, serial, table, chips,
         who signed and when), so that a wrong line picked in the list is caught before anything is
-        written: the first send shows it, the second (with the same slip) records the void."""
+        written: the first send shows it, the second (with the same slip) records the void. True
+        when it is shown now."""
         target = data.get("target")
         if target is None or data.get("confirm_target") == str(target.pk):
-            return
+            return False
         from cage.selectors.slip_sheet import slip_sheet  # the sheet reads what this form writes
 
         self.void_preview = slip_sheet(target)
@@ -447,6 +463,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
             )
             % {"slip": target.number},
         )
+        return True
 
     def clean_signatures(self, data) -> dict[str, Person]:
         signed = {}

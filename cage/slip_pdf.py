@@ -289,10 +289,13 @@ class _SlipDoc(SimpleDocTemplate):
             _reprint_stamp(canvas)
         if self.sheet.get("voided"):
             _void_stamp(canvas, self.sheet["voided"])
+        elif self.sheet.get("refused"):
+            # Refused by the DRIC: it moved nothing, and its paper must not pass for a done slip.
+            _void_stamp(canvas, self.sheet["refused"], label=_("REFUSED"))
         canvas.restoreState()
 
 
-def _void_stamp(canvas, text: str) -> None:
+def _void_stamp(canvas, text: str, *, label: str | None = None) -> None:
     canvas.saveState()
     canvas.translate(PAGE_WIDTH / 2, PAGE_HEIGHT / 2)
     canvas.rotate(35)
@@ -302,7 +305,7 @@ def _void_stamp(canvas, text: str) -> None:
     canvas.setFillAlpha(0.28)
     canvas.setStrokeAlpha(0.5)
     # As large as the stamp's box takes: "VOID" at 140 pt, a longer word (French "ANNULÉE") smaller.
-    label = _("VOID")
+    label = label or _("VOID")
     big = 140
     while big > 60 and canvas.stringWidth(label, "Helvetica-Bold", big) > 470:
         big -= 2

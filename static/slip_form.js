@@ -65,4 +65,11 @@ document.querySelectorAll("form[data-slip-form]").forEach(function (form) {
     var typed = Array.prototype.some.call(form.querySelectorAll("input[data-cents]"), function (i) { return i.value && i.value !== i.defaultValue; });
     if (!typed && table.value) window.location.search = "?table=" + encodeURIComponent(table.value);
   });
+  // The slip to void, shown in full: choosing another slip hides it, and the button records nothing
+  // until the new choice is shown (the server shows it on the next send).
+  var target = form.querySelector("select[name=target]"), preview = document.getElementById("void-preview");
+  if (target && preview) target.addEventListener("change", function () {
+    preview.hidden = true;
+    if (submit.dataset.check) submit.textContent = submit.dataset.check;
+  });
 });

@@ -67,7 +67,7 @@ def day_slips(day: GamingDay | None, person: Person) -> list[dict]:
     slips = (
         Slip.objects.filter(day=day)
         .filter(Q(runner=person) | Q(pk__in=signed))
-        .select_related("table", "voids")
+        .select_related("table", "voids", "refusal")
         .annotate(
             cash_moved=cash_moved_subquery(), voided=Exists(Slip.objects.voids_done().filter(voids=OuterRef("pk")))
         )
@@ -86,6 +86,7 @@ def day_slips(day: GamingDay | None, person: Person) -> list[dict]:
                 "table": slip.table.code if slip.table else "",
                 "amount": dollars(amount_of(slip, values, slip.cash_moved) or 0),
                 "voided": voided,
+                "refused": hasattr(slip, "refusal"),
                 "runner": slip.runner_id == person.pk,
             }
         )

@@ -22,6 +22,7 @@ from django.db.models import (
     When,
 )
 from django.utils import timezone
+from django.utils.translation import pgettext_lazy
 
 from cage.models import Signature, Slip, SlipCounter, SlipType
 from cage.selectors import json_text
@@ -375,6 +376,17 @@ class VoidRow:
     refused_reason: str = ""
 
     @property
+    def state(self) -> str:
+        """Done (both signed, the reversal posted), waiting (asked for) or refused by the DRIC."""
+        if self.refused_by:
+            return State.REFUSED
+        return State.COMPLETE if self.requested_by and self.authorized_by else State.WAITING
+
+    @property
+    def state_label(self) -> str:
+        return str(VOID_STATES[self.state])
+
+    @property
     def dollars(self) -> str:
         """The amount as the reader's language writes it ("$10.00", "10,00 $"); "" for none."""
         from cage.money import dollars
@@ -383,6 +395,12 @@ class VoidRow:
 
 
 VOIDS_PER_PAGE = 50
+# A void's state as the voids page says it.
+VOID_STATES = {
+    State.COMPLETE: pgettext_lazy("void", "Done: reversed"),
+    State.WAITING: pgettext_lazy("void", "Asked for: nothing moved yet"),
+    State.REFUSED: pgettext_lazy("void", "Refused: nothing moved"),
+}
 
 
 def voids_page(

@@ -54,11 +54,15 @@ def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) 
         facts.append((_("Runner"), slip.runner.name))
     if slip.account_id:
         facts.append((_("Counted"), account_label(slip.account)))
-    if slip.voids_id:
-        facts.append((_("Voids"), slip.voids.number))
     details = slip.details or {}
     if kind.type == "expense":
-        facts += [(_("Category"), details.get("category", "")), (_("Description"), details.get("description", ""))]
+        from cage.forms import EXPENSE_LABELS  # the categories as the form offers them
+
+        category = details.get("category", "")
+        facts += [
+            (_("Category"), str(EXPENSE_LABELS.get(category, category))),
+            (_("Description"), details.get("description", "")),
+        ]
         if details.get("invoice"):
             facts.append((_("Invoice"), details["invoice"]))
     if details.get("waived"):
@@ -162,12 +166,9 @@ def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) 
         "to_sign": [
             {"capacity": str(c.label), "code": c.code, "role": c.roles_label(), "witness": c.witness}
             for c in kind.capacities
-            # a voided slip, a refused void and a slip whose void waits take no signature
-            if c.code not in signed
-            and c.code in kind.required(slip.details)
-            and voided_by is None
-            and refusal is None
-            and not asked
+            # a voided slip and a refused one take no signature (one whose void waits takes none
+            # until the void is decided: its page says so, and offers none)
+            if c.code not in signed and c.code in kind.required(slip.details) and voided_by is None and refusal is None
         ],
         "voided": (
             _("%(void)s: %(reason)s") % {"void": voided_by.number, "reason": voided_by.reason} if voided_by else None
@@ -176,8 +177,15 @@ def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) 
         # A void asked for and waiting (nothing has moved), and the voids the DRIC refused.
         "void_asked": asked,
         "voids_refused": [_void_line(v) for v in voids if hasattr(v, "refusal")],
-        # This slip is a void the DRIC refused.
+        # This slip is one the DRIC refused (a void, a deposit, an expense, a float).
         "refusal": refusal,
+        "refused": (
+            _("Refused by %(name)s: %(reason)s") % {"name": refusal.person.name, "reason": refusal.reason}
+            if refusal
+            else None
+        ),
+        # What moves it: the people whose signatures move the chips or cash (the custody capacities).
+        "moved_by": ", ".join(f"{c.roles_label()} ({str(c.label).lower()})" for c in kind.capacities if not c.witness),
         # What the page and the paper say of the slip's voids, or of this void's refusal.
         "void_notes": _void_notes(slip, asked, [_void_line(v) for v in voids if hasattr(v, "refusal")], refusal),
         "reprint": reprint,
@@ -245,15 +253,20 @@ def _void_notes(slip: Slip, asked: dict | None, refused: list[dict], refusal) ->
                 "why": line["refused_reason"],
             }
         )
-    if refusal is not None:
+    if refusal is not None and slip.voids_id:
         notes.append(
             _("Refused by %(name)s (DRIC) at %(at)s: %(reason)s. Nothing moved; %(slip)s stands as it was.")
             % {
                 "name": refusal.person.name,
                 "at": moment(refusal.refused_at),
                 "reason": refusal.reason,
-                "slip": slip.voids.number if slip.voids_id else "",
+                "slip": slip.voids.number,
             }
+        )
+    elif refusal is not None:
+        notes.append(
+            _("Refused by %(name)s (DRIC) at %(at)s: %(reason)s. Nothing moved.")
+            % {"name": refusal.person.name, "at": moment(refusal.refused_at), "reason": refusal.reason}
         )
     return notes
 

@@ -397,9 +397,9 @@ def test_the_voids_page_lists_each_void_with_who_asked_and_who_authorized(client
     )
     login(client, busy, "auditor")
     text = voids_text(client, busy)
-    assert f"Void 1 Chip sale 1 $10.00 {SECOND}" in text
+    assert f"Void 1 Done: reversed Chip sale 1 $10.00 {SECOND}" in text
     assert "Wrong chips handed over Chip Cashier Dric" in text
-    assert f"Void 2 Fill 2 $100.00 {SECOND}" in text
+    assert f"Void 2 Asked for: nothing moved yet Fill 2 $100.00 {SECOND}" in text
     assert "Runner went to the wrong table General Cashier not yet authorized" in text
 
 
@@ -705,7 +705,7 @@ def test_the_voids_page_shows_the_amount_voided_and_filters_by_gaming_day(client
     assert page_status(every) == "Page 1 of 1"
     # The amount of the slip voided, as the register gives it (a sale of 2 × $5).
     text = voids_text(client, busy)
-    assert f"Void 1 Chip sale 1 $10.00 {SECOND}" in text
+    assert f"Void 1 Done: reversed Chip sale 1 $10.00 {SECOND}" in text
     # A day of its own: its voids, counted; the pages keep the day.
     second = client.get(url, {"day": busy.day.pk}).content.decode()
     assert '<p id="voids-count">1 void</p>' in second and ">Void 1</a>" in second
@@ -730,7 +730,7 @@ def test_the_voids_page_in_french_says_where_it_stands(client, busy):
     # Tags out, spaces as sent: a no-break space stays one.
     text = htmllib.unescape(re.sub(r"[ \n\t]+", " ", re.sub(r"<[^>]+>", " ", response.content.decode())))
     assert "Page 1 sur 1" in text
-    assert "Annulation 1 Vente de jetons 1 10,00\u00a0$" in text
+    assert "Annulation 1 Faite\u00a0: contrepassée Vente de jetons 1 10,00\u00a0$" in text
     # The no-break space before a colon comes from the translation itself.
     assert "Annulation 1\u00a0: tous émis" in text
 

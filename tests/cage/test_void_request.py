@@ -20,6 +20,7 @@ from events.rules import RuleViolation
 from reports.figures import event_figures
 from tests.cage.helpers import COUNT_SIGNED, open_table, stock
 from tests.cage.test_views import form, login, new_slip, signed_by
+from tests.conftest import PIN
 
 pytestmark = pytest.mark.django_db
 
@@ -306,3 +307,39 @@ def test_a_records_files_void_carries_both_signatures(cast):
         import_bytes(json.dumps(data).encode())
     assert "a void slip needs authorized by signed" in str(failed.value.problems)
     assert not Signature.objects.filter(slip__event__slug="one-signature").exists()
+
+
+def test_the_preview_tries_no_pin_and_a_slip_voided_meanwhile_is_said_plainly(client, cast):
+    from axes.models import AccessAttempt
+
+    stock(cast)
+    sold = sale(cast)
+    login(client, cast, "chip_cashier")
+    url = new_slip(cast.event.slug, "void")
+    data = form(
+        target=sold.pk, reason="keyed twice", **signed_by(cast, requested_by="chip_cashier", authorized_by="dric")
+    )
+    data["pin_authorized_by"] = "9999"  # wrong, but not tried while the slip is only shown
+    page = client.post(url, data).content.decode()
+    assert 'id="void-preview"' in page and not AccessAttempt.objects.exists()
+    # Meanwhile, from another window, a void of the same sale is asked for.
+    asked(cast, sold, persona="general_cashier")
+    page = client.post(url, {**data, "pin_authorized_by": PIN, "confirm_target": str(sold.pk)}).content.decode()
+    assert "a void of Chip sale 1 is already asked for: Void 1" in page
+    assert "Select a valid choice" not in page and Slip.objects.filter(slip_type="void").count() == 1
+
+
+def test_a_deposit_or_an_expense_the_dric_refuses_moves_nothing_and_stays_on_file(cast):
+    stock(cast, cash=50_000)
+    deposit = services.deposit(
+        day=cast.day, cash=20_000, signed=cast.signed(deposited_by="general_cashier"), allow_pending=True
+    )
+    assert services.refusable(deposit)
+    services.refuse(slip=deposit, person=cast.dric, reason="the envelope holds $150")
+    assert services.balance(services.account_get(cast.event, Account.Kind.BANK_CASH)) == {None: 50_000}
+    assert slip_sheet(deposit)["state_code"] == State.REFUSED
+    assert deposit.pk not in {item.slip.pk for item in pending_slips(cast.event)}
+    with pytest.raises(RuleViolation, match="Deposit 1 was refused by Dric; it takes no more signatures"):
+        services.approve(slip=deposit, person=cast.dric)
+    with pytest.raises(RuleViolation, match="Chip sale 1 is not refused"):
+        services.refuse(slip=sale(cast), person=cast.dric, reason="no")
