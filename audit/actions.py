@@ -114,6 +114,7 @@ PAGE_NAMES = {
     "events:calculators": _("Dispute calculators"),
     "events:people": _("People"),
     "events:setup_code_new": _("Setup code"),
+    "events:person_declarations": _("Declarations"),
     "events:days": _("Gaming days"),
     "events:roster": _("Roster"),
     "events:compliance": _("Compliance"),

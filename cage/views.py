@@ -39,7 +39,7 @@ from cage.selectors.counts import (
     runners_to_count,
     standing_counts,
 )
-from cage.selectors.four_eyes import given_to_acknowledge, is_designated, logins_to_confirm
+from cage.selectors.four_eyes import given_to_acknowledge, is_designated, logins_to_confirm, waiting_count
 from cage.selectors.inventory import inventory, table_states
 from cage.selectors.offered import kinds_offered
 from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
@@ -245,6 +245,8 @@ def home(request, slug):
             # "the tip pool counted" only where there was something in it to count
             "tip_pool_counted": day is not None and not nothing_to_count(day, Account.Kind.TIP_POOL),
             "refresh_seconds": getattr(settings, "CAGE_REFRESH_SECONDS", 20),
+            # Four eyes (T&C 2): what waits for a second designated person, for those who give it.
+            "four_eyes_waiting": waiting_count(event) if access.may("cage:queue") else 0,
             **panels,
         },
     )
@@ -310,7 +312,7 @@ def _recorded_message(slip) -> str:
     if state == State.WAITING and slip.slip_type == SlipType.VOID:
         waiting = [c for c in kind.capacities if c.code not in signed]
         return _(
-            "%(void)s recorded: a void of %(slip)s is asked for, and nothing moves until it is signed by %(who)s."
+            "%(void)s recorded: a void of %(slip)s is asked for. Nothing moves before it is signed; still to sign: %(who)s."
         ) % {
             "void": slip.number,
             "slip": slip.voids.number,

@@ -1,8 +1,10 @@
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from . import games
 from .form_input import CheckedInput
+from .local import moment, zone_name
 from .models import Authority, Event, GamingDay, Person, Role, game_choices, game_name
 
 
@@ -138,12 +140,27 @@ class DeclarationFields(forms.Form):
 
 
 class DeclarationsForm(CheckedInput, DeclarationFields):
-    person = forms.ModelChoiceField(label=_("Person"), queryset=Person.objects.none())
-    field_order = ["person"]
+    """One person's declarations, shown as they stand: what is sent replaces them whole, so the form
+    starts from what is recorded and a field left as it was stays so."""
 
-    def __init__(self, *args, event, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["person"].queryset = event.people.all()
+    def __init__(self, *args, person: Person, **kwargs):
+        initial = {
+            "identification": person.identification,
+            "supplier_associated": person.supplier_associated,
+            "supplier_related": person.supplier_related,
+            "other_activities": {True: "yes", False: "no"}.get(person.other_activities, ""),
+            "gaming_assistant_number": person.gaming_assistant_number,
+            "terms_acknowledged": person.terms_acknowledged_at is not None,
+        }
+        super().__init__(*args, initial=initial, **kwargs)
+        if person.terms_acknowledged_at is not None:
+            # Recorded once, with its time; nothing on this form takes it back.
+            field = self.fields["terms_acknowledged"]
+            field.disabled = True
+            field.help_text = gettext("Recorded at %(time)s %(zone)s (T&C 1.4.6).") % {
+                "time": moment(person.terms_acknowledged_at),
+                "zone": zone_name(person.terms_acknowledged_at),
+            }
 
 
 class PersonForm(CheckedInput, DeclarationFields):
@@ -189,7 +206,8 @@ class LoginGiveForm(CheckedInput, forms.Form):
 
 class RoleForm(CheckedInput, forms.Form):
     person = forms.ModelChoiceField(label=_("Person"), queryset=Person.objects.none())
-    role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
+    # No role chosen until one is: a slip of the hand never makes someone the DRIC.
+    role = forms.ChoiceField(label=_("Role"), choices=[("", "---------"), *Role.choices])
 
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)

@@ -411,7 +411,8 @@ class LoginSetup(models.Model):
 
 
 class Appointment(models.Model):
-    """A role or a login given to someone while a gaming day is open (events.services): flagged on the
+    """A role given to someone, or a login of theirs set up, while a gaming day is open (events.services;
+    a login from the moment it can sign, whenever its code was made): flagged on the
     DRIC's queue and the close page, with every slip the person signs that day, until a second
     designated person acknowledges it (T&C 2: no one alone; whoever gives roles and logins could
     otherwise add a signer of their own in the middle of a day)."""

@@ -141,7 +141,7 @@ MATRIX: dict[str, Entry] = {
     "events:setup_code_new": page("GET POST", read={STAFF}, write={STAFF}),
     "events:login_give": page("POST", write={STAFF}),
     "events:registration_change": page("POST", write=SETUP_BY),
-    "events:person_declarations": page("POST", write=SETUP_BY),
+    "events:person_declarations": page("GET POST", read=SETUP_BY, write=SETUP_BY),
     "events:days": page("GET POST", read=ON_EVENT, write=SETUP_BY),
     "events:roster": page("GET POST", read=ON_EVENT, write=SETUP_BY),
     "events:day_open": page("POST", write=SETUP_BY),

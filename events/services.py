@@ -816,6 +816,12 @@ def role_assign(*, person: Person, role: str, by) -> Assignment:
     check_not_administrator(person, field="role")
     check_one_hat(person, role, held)
     check_may_hold(person, role)
+    if role in DESIGNATED and by is not None and event_has_opened(person.event):
+        # Before the first day, first_day_refusal waits for these; after it, the role itself does.
+        refusal = declarations_refusal(person)
+        if refusal is not None:
+            message, rule = refusal
+            raise RuleViolation(message, rule, field="role")
     if role in DESIGNATED:
         other = held & set(DESIGNATED)
         if other:
@@ -875,8 +881,9 @@ def current_open_day(event: Event) -> GamingDay | None:
 
 
 def _appointed(person: Person, given: str, by, *, role: str = "") -> Appointment | None:
-    """A role or login given from a page while a gaming day is under way: flagged for a second
-    designated person. Not from the command line (`by` None), whose operator holds the database."""
+    """A role given, or a login set up, while a gaming day is under way, from a page: flagged for a
+    second designated person. Not from the command line (`by` None: the role's giver or the
+    setup code's maker), whose operator holds the database."""
     if by is None:
         return None
     day = current_open_day(person.event)
@@ -1080,12 +1087,14 @@ def login_create(*, person: Person, username: str, by) -> SetupCode:
         raise RuleViolation(refusal, LOGIN_RULE, field="username")
     if person.user_id is not None:
         raise RuleViolation(Words(N_("%(name)s already has a login"), name=person.name), LOGIN_RULE, field="username")
-    if User.objects.filter(username__iexact=username).exists():
+    taken = User.objects.filter(username__iexact=username).first()
+    if taken is not None:
+        check_not_administrator(person, taken, field="username")
         raise RuleViolation(
             Words(
                 N_(
-                    "the username %(username)s is taken; choose another. Only the licensee's administrator "
-                    "may link a person to an existing login"
+                    "the username %(username)s is taken; choose another, or, if it is this person's own login "
+                    "from an earlier event, tick “Link to the existing login with this username”"
                 ),
                 username=username,
             ),
@@ -1103,7 +1112,6 @@ def login_create(*, person: Person, username: str, by) -> SetupCode:
         about=person,
         new={"login": username},
     )
-    _appointed(person, Appointment.Given.LOGIN, by)
     return _setup_code_make(user, by, person=person)
 
 
@@ -1204,7 +1212,6 @@ def login_setup_reissue(*, person: Person, by) -> SetupCode:
         old={"password_set": had_password, "signing_pin_set": had_pin},
         new={"password_set": False, "signing_pin_set": False},
     )
-    _appointed(person, Appointment.Given.LOGIN, by)
     return _setup_code_make(user, by, person=person)
 
 
@@ -1288,6 +1295,11 @@ def login_setup_complete(*, request, username: str, code: str, password: str, pi
             {"username": username},
             user=user,
         )
+        # Flagged once it can sign, not when its code was made: a second designated person
+        # acknowledges the login with the slips it signs, not before it has signed any.
+        person = setup.person or Person.objects.filter(user=user).first()
+        if person is not None:
+            _appointed(person, Appointment.Given.LOGIN, setup.made_by)
     if request is not None:
         lockout.count_success(request, username)
     return user
@@ -1484,7 +1496,7 @@ def opening_refusal(day: GamingDay, *, records_file: bool = False) -> tuple[str,
 
 def first_day_refusal(event: Event) -> tuple[str, object] | None:
     """What the event's first gaming day waits for before it opens: the supplier's registration (T&C
-    4.1), and for each designated person their identification (1.4.4), the terms and conditions
+    4.1), the licence's number of tables of each of its games (1.3), and for each designated person their identification (1.4.4), the terms and conditions
     brought to their attention (1.4.6) and their other activities in the organization (2)."""
     if not event.supplier_registration_number.strip():
         return (
@@ -1495,38 +1507,61 @@ def first_day_refusal(event: Event) -> tuple[str, object] | None:
             ),
             "T&C 4.1",
         )
+    for game in event.games:
+        if game not in event.tables_licensed:
+            return (
+                Words(
+                    N_(
+                        "the number of %(game)s tables the licence allows is not entered: the licence approves the "
+                        "number of tables of each game it authorizes, and the licensee's administrator enters it on "
+                        "the Games page"
+                    ),
+                    game=game_name(game),
+                ),
+                "T&C 1.3",
+            )
     designated = (
         event.people.filter(registration=Person.Registration.GOOD, assignments__role__in=DESIGNATED)
         .distinct()
         .order_by("name")
     )
     for person in designated:
-        if not person.identification.strip():
-            return (
-                Words(
-                    N_("%(name)s's identification is not recorded: every designated person carries identification"),
-                    name=person.name,
+        refusal = declarations_refusal(person)
+        if refusal is not None:
+            return refusal
+    return None
+
+
+def declarations_refusal(person: Person) -> tuple[Words, str] | None:
+    """What a designated person has yet to show or declare before they serve (first_day_refusal,
+    and role_assign once the event has opened): identification (T&C 1.4.4), the terms brought to
+    their attention (1.4.6), their other activities in the organization (2)."""
+    if not person.identification.strip():
+        return (
+            Words(
+                N_("%(name)s's identification is not recorded: every designated person carries identification"),
+                name=person.name,
+            ),
+            "T&C 1.4.4",
+        )
+    if person.terms_acknowledged_at is None:
+        return (
+            Words(
+                N_("it is not recorded that the terms and conditions were brought to %(name)s's attention"),
+                name=person.name,
+            ),
+            "T&C 1.4.6",
+        )
+    if person.other_activities is not True:
+        return (
+            Words(
+                N_(
+                    "%(name)s has not declared other activities in the organization beyond its lotteries, as a designated person has"
                 ),
-                "T&C 1.4.4",
-            )
-        if person.terms_acknowledged_at is None:
-            return (
-                Words(
-                    N_("it is not recorded that the terms and conditions were brought to %(name)s's attention"),
-                    name=person.name,
-                ),
-                "T&C 1.4.6",
-            )
-        if person.other_activities is not True:
-            return (
-                Words(
-                    N_(
-                        "%(name)s has not declared other activities in the organization beyond its lotteries, as a designated person has"
-                    ),
-                    name=person.name,
-                ),
-                "T&C 2",
-            )
+                name=person.name,
+            ),
+            "T&C 2",
+        )
     return None
 
 

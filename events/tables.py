@@ -39,6 +39,8 @@ class PersonTable(tables.Table):
     born_on = tables.DateColumn(verbose_name=gettext_lazy("Date of birth"), attrs={"td": {"class": "date"}})
     roles = tables.Column(verbose_name=gettext_lazy("Roles"), empty_values=(), orderable=False)
     login = tables.Column(accessor="user__username", verbose_name=gettext_lazy("Login"), default="—")
+    # Left out for those who cannot record them (the People page's exclude).
+    declarations = tables.Column(verbose_name=gettext_lazy("Declarations"), empty_values=(), orderable=False)
 
     def render_login(self, record, value):
         # A login made for someone stays unusable until they set it up with their code.
@@ -59,6 +61,17 @@ class PersonTable(tables.Table):
         )
         sequence = ("code", "name", "roles", "...")
         attrs = {"class": "grid", "id": "people"}
+
+    def render_declarations(self, record):
+        from .designation import designated
+        from .services import declarations_refusal
+
+        url = reverse("events:person_declarations", args=[record.event.slug, record.code])
+        link = format_html('<a href="{}" class="declare">{}</a>', url, _("Record…"))
+        if designated(record) and declarations_refusal(record) is not None:
+            # What keeps the first day shut, or the position from being given once opened (T&C 1.4.4, 1.4.6, 2).
+            return format_html('{} <span class="fails">{}</span>', link, _("incomplete"))
+        return link
 
     def render_roles(self, record):
         return ", ".join(a.get_role_display() for a in record.assignments.all()) or "—"

@@ -3,6 +3,7 @@ the rule's message when it refuses. Who may do what is declared in events.permis
 
 import datetime
 
+from django.conf import settings
 from django.contrib import messages
 from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
@@ -13,6 +14,7 @@ from django.utils.translation import gettext as _
 from . import services
 from .access import event_access, visible_events
 from .compliance import describe_gap, event_compliance, roster_gaps
+from .designation import is_administrator
 from .forms import (
     DayForm,
     DeclarationsForm,
@@ -59,10 +61,12 @@ def home(request):
 
 
 def my_pin(request):
-    """The logged-in user sets or changes their own signing PIN (never anyone else's)."""
+    """The logged-in user sets or changes their own signing PIN (never anyone else's). The
+    licensee's administrator signs nothing (events.designation), so is offered no PIN."""
+    administrator = is_administrator(request.user)
     current = SigningPin.objects.filter(user=request.user).first()
-    form = PinForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    form = None if administrator else PinForm(request.POST or None)
+    if request.method == "POST" and form is not None and form.is_valid():
         d = form.cleaned_data
         if applied_counting_tries(
             form, lambda: services.pin_set(request=request, user=request.user, password=d["password"], pin=d["pin"])
@@ -72,7 +76,17 @@ def my_pin(request):
             else:
                 messages.success(request, _("Your signing PIN is changed. Keep it to yourself."))
             return redirect("events:my_pin")
-    return render(request, "events/my_pin.html", {"form": form, "current": current})
+    return render(
+        request,
+        "events/my_pin.html",
+        {
+            "form": form,
+            "current": current,
+            "administrator": administrator,
+            "max_failures": settings.LOGIN_MAX_FAILURES,
+            "lock_minutes": settings.LOGIN_LOCK_MINUTES,
+        },
+    )
 
 
 def event_create(request):
@@ -190,18 +204,17 @@ def people(request, slug):
                 return hold_setup_code(request, event, made["person"], made["setup"], new=True)
             messages.success(request, _("%(name)s added.") % {"name": d["name"]})
             return redirect("events:people", slug)
-    people = list(event.people.prefetch_related("assignments").select_related("user", "user__login_setup"))
+    people = list(event.people.prefetch_related("assignments").select_related("event", "user", "user__login_setup"))
     return render(
         request,
         "events/people.html",
         {
             "access": access,
             "event": event,
-            "table": PersonTable(people),
+            "table": PersonTable(people, exclude=() if access.can_setup else ("declarations",)),
             "form": form,
             "role_form": RoleForm(event=event),
             "registration_form": RegistrationForm(event=event),
-            "declarations_form": DeclarationsForm(event=event),
             "login_form": LoginGiveForm(event=event) if admin else None,
             "waiting": [p for p in people if services.login_pending(p.user)],
             "in_use": [p for p in people if p.user is not None and not services.login_pending(p.user)],
@@ -316,33 +329,59 @@ def setup_code_new(request, slug, code):
 def role_add(request, slug):
     access = event_access(request, slug)
     form = RoleForm(request.POST, event=access.event)
-    if form.is_valid() and applied(form, lambda: services.role_assign(**form.cleaned_data, by=request.user)):
+    person = form.cleaned_data["person"] if form.is_valid() else None
+    had_login = person is not None and person.user is not None and person.user.has_usable_password()
+    if person is not None and applied(form, lambda: services.role_assign(**form.cleaned_data, by=request.user)):
         messages.success(request, _("Role assigned."))
+        if had_login:
+            person.user.refresh_from_db()
+        if had_login and not person.user.has_usable_password():
+            # A designated person's login set up before they were one is set up afresh (four eyes).
+            messages.warning(
+                request,
+                _(
+                    "%(name)s's login was cleared: the administrator gives them a new setup code, which works once "
+                    "another designated person confirms it on the DRIC's queue."
+                )
+                % {"name": person.name},
+            )
     else:
         for error in form.errors.values():
             messages.error(request, " ".join(error))
     return redirect("events:people", slug)
 
 
-def person_declarations(request, slug):
-    """What a person shows and declares (identification, the supplier, other activities, a
-    gaming-assistant registration) and that the terms and conditions were brought to their attention."""
+def person_declarations(request, slug, code):
+    """One person's declarations, shown as recorded (GET) and recorded (POST): what they show and
+    declare (identification, the supplier, other activities, a gaming-assistant registration) and
+    that the terms and conditions were brought to their attention (T&C 1.4.4, 1.4.6, 2, 4.2)."""
     access = event_access(request, slug)
-    form = DeclarationsForm(request.POST, event=access.event)
-    if form.is_valid() and applied(
-        form,
-        lambda: services.person_declarations_set(
-            person=form.cleaned_data["person"],
-            terms_acknowledged=form.cleaned_data["terms_acknowledged"],
-            by=request.user,
-            **form.declarations(),
-        ),
-    ):
-        messages.success(request, _("%(name)s: declarations recorded.") % {"name": form.cleaned_data["person"].name})
-    else:
-        for error in form.errors.values():
-            messages.error(request, " ".join(error))
-    return redirect("events:people", slug)
+    person = get_object_or_404(Person, event=access.event, code=code)
+    form = DeclarationsForm(request.POST or None, person=person)
+    if request.method == "POST" and form.is_valid():
+        recorded = applied(
+            form,
+            lambda: services.person_declarations_set(
+                person=person,
+                terms_acknowledged=form.cleaned_data["terms_acknowledged"],
+                by=request.user,
+                **form.declarations(),
+            ),
+        )
+        if recorded:
+            messages.success(request, _("%(name)s: declarations recorded.") % {"name": person.name})
+            return redirect("events:people", slug)
+    return render(
+        request,
+        "events/declarations.html",
+        {
+            "access": access,
+            "event": access.event,
+            "person": person,
+            "form": form,
+            "roles": ", ".join(str(a.get_role_display()) for a in person.assignments.all()),
+        },
+    )
 
 
 def registration_change(request, slug):

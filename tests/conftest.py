@@ -57,7 +57,13 @@ class Cast:
 
 
 def make_event(
-    slug="lakeside", *, games=("blackjack", "wheel_of_fortune"), first_day=DAY, last_day=None, authority=None
+    slug="lakeside",
+    *,
+    games=("blackjack", "wheel_of_fortune"),
+    first_day=DAY,
+    last_day=None,
+    authority=None,
+    tables_licensed=None,
 ) -> Event:
     licensee = services.licensee_get_or_create(
         name="Lakeside Agricultural Society", charitable_number="10747 1234 RR0001"
@@ -75,6 +81,8 @@ def make_event(
         games_authorized=list(games),
         # The Québec authority where every game is played under the Québec rules (T&C 1.3, 3.3).
         authority=authority or (Authority.RACJ if set(games) <= QUEBEC_GAMES else Authority.AGCO),
+        # The licence's number of tables of each game (T&C 1.3), more than any test sets up.
+        tables_licensed=tables_licensed if tables_licensed is not None else {game: 12 for game in games},
     )
 
 

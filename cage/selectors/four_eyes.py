@@ -19,25 +19,27 @@ class Given:
 def logins_to_confirm(event) -> list[LoginSetup]:
     """Setup codes made for a designated person's login that wait for another designated person's
     confirmation, still usable (not used, not expired)."""
-    return list(
-        LoginSetup.objects.filter(
-            person__event=event,
-            confirm_needed=True,
-            confirmed_by__isnull=True,
-            used_at__isnull=True,
-            expires_at__gt=timezone.now(),
-        )
-        .select_related("person", "user", "made_by")
-        .order_by("made_at")
+    return list(_to_confirm(event).select_related("person", "user", "made_by").order_by("made_at"))
+
+
+def _to_confirm(event):
+    return LoginSetup.objects.filter(
+        person__event=event,
+        confirm_needed=True,
+        confirmed_by__isnull=True,
+        used_at__isnull=True,
+        expires_at__gt=timezone.now(),
     )
+
+
+def _to_acknowledge(event):
+    return Appointment.objects.filter(person__event=event, acknowledged_by__isnull=True)
 
 
 def given_to_acknowledge(event, *, day: GamingDay | None = None) -> list[Given]:
     """Roles and logins given during a day not yet closed (or `day`), not yet acknowledged, each
     with the slips its holder signed that day. Two queries."""
-    waiting = Appointment.objects.filter(person__event=event, acknowledged_by__isnull=True).select_related(
-        "person", "day", "made_by"
-    )
+    waiting = _to_acknowledge(event).select_related("person", "day", "made_by")
     waiting = waiting.filter(day=day) if day is not None else waiting.exclude(day__status=GamingDay.Status.CLOSED)
     items = [Given(a) for a in waiting]
     if not items:
@@ -54,6 +56,12 @@ def given_to_acknowledge(event, *, day: GamingDay | None = None) -> list[Given]:
     for item in items:
         item.slips = signed.get((item.appointment.person_id, item.appointment.day_id), [])
     return items
+
+
+def waiting_count(event) -> int:
+    """How many logins to confirm and roles or logins to acknowledge wait, for the cage's page to
+    point at the queue. Two queries."""
+    return _to_confirm(event).count() + _to_acknowledge(event).exclude(day__status=GamingDay.Status.CLOSED).count()
 
 
 def is_designated(person: Person | None) -> bool:

@@ -44,7 +44,7 @@ def test_a_refused_from_the_queue_leaves_the_sale_standing(browser, live_server)
         at_both_widths(cora, "void-preview")
         cora.click("#slip-form button[type=submit]")
         cora.wait_for_selector(".messages li.success")
-        assert "nothing moves until it is signed by authorized by (DRIC)" in cora.inner_text(".messages")
+        assert "Nothing moves before it is signed; still to sign: authorized by (DRIC)." in cora.inner_text(".messages")
         assert patrons(cast) == before
 
         ann.goto(f"/cage/{slug}/queue/")

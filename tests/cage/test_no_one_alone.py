@@ -16,7 +16,7 @@ from cage import services
 from cage.importer import ImportFailed, import_bytes
 from cage.models import Account, Slip
 from events import services as event_services
-from events.models import Appointment, Assignment, Role
+from events.models import Appointment, Assignment, Role, SigningPin
 from events.rules import RuleViolation
 from reports.figures import event_figures
 from reports.services import report_sign
@@ -253,6 +253,8 @@ def test_a_designated_persons_new_login_works_once_a_second_designated_person_co
     newcomer = add_person(cast.event, "nadia", None, login=False)
     event_services.role_assign(person=newcomer, role=Role.GENERAL_CASHIER, by=admin_user)
     setup = event_services.login_create(person=newcomer, username="nadia", by=admin_user)
+    # The login is flagged once it can sign, so nobody acknowledges it before it has.
+    assert not Appointment.objects.filter(person=newcomer, given="login").exists()
     with pytest.raises(RuleViolation, match="works once a designated person of the event other than you confirms"):
         event_services.login_setup_complete(
             request=None, username="nadia", code=setup.code, password=PASSWORD, pin="60917"
@@ -272,6 +274,19 @@ def test_a_designated_persons_new_login_works_once_a_second_designated_person_co
     for appointment in flagged:
         event_services.appointment_acknowledge(appointment=appointment, by=cast.dric)
     assert not any("Nadia was given" in p for p in services.close_problems(cast.day))
+
+
+def test_a_designated_position_given_once_opened_waits_for_the_persons_declarations(cast, admin_user):
+    newcomer = add_person(cast.event, "nadia", None, login=False, identification="", terms_acknowledged=False)
+    with pytest.raises(RuleViolation, match=r"Nadia's identification is not recorded.*\(T&C 1\.4\.4\)"):
+        event_services.role_assign(person=newcomer, role=Role.GENERAL_CASHIER, by=admin_user)
+    newcomer = event_services.person_declarations_set(person=newcomer, identification="Health card")
+    with pytest.raises(RuleViolation, match=r"terms and conditions were brought to Nadia's attention \(T&C 1\.4\.6\)"):
+        event_services.role_assign(person=newcomer, role=Role.GENERAL_CASHIER, by=admin_user)
+    assert not newcomer.role_codes()
+    newcomer = event_services.person_declarations_set(person=newcomer, terms_acknowledged=True)
+    event_services.role_assign(person=newcomer, role=Role.GENERAL_CASHIER, by=admin_user)
+    assert newcomer.role_codes() == {"general_cashier"}
 
 
 def test_before_the_first_day_the_administrator_sets_logins_up_alone(admin_user):
@@ -385,3 +400,60 @@ def test_the_new_event_form_refuses_games_of_another_authoritys_rules(client, ad
     from events.models import Event
 
     assert Event.objects.get(slug="mixed").licensing_authority == "Régie des alcools, des courses et des jeux"
+
+
+def test_the_cage_page_points_at_what_waits_for_a_second_designated_person(client, cast, admin_user):
+    newcomer = add_person(cast.event, "nadia", None, login=False)
+    event_services.role_assign(person=newcomer, role=Role.GENERAL_CASHIER, by=admin_user)
+    event_services.login_create(person=newcomer, username="nadia", by=admin_user)
+    login(client, cast, "chip_cashier")
+    home = client.get(reverse("cage:home", args=[cast.event.slug])).content.decode()
+    queue_url = reverse("cage:queue", args=[cast.event.slug])
+    assert (
+        f'2 logins or roles wait for a second designated person: see <a href="{queue_url}">the DRIC\'s queue</a>'
+        in home
+    )
+    queue = client.get(queue_url).content.decode()
+    assert "Every slip is signed; what waits is above." in queue and "Nothing waits" not in queue
+    client.post(reverse("cage:login_confirm", args=[cast.event.slug, newcomer.pk]))
+    home = client.get(reverse("cage:home", args=[cast.event.slug])).content.decode()
+    assert "1 login or role waits for a second designated person" in home
+    Appointment.objects.update(acknowledged_by=cast.dric, acknowledged_at=timezone.now())
+    home = client.get(reverse("cage:home", args=[cast.event.slug])).content.decode()
+    assert 'id="four-eyes-waiting"' not in home
+    assert "Nothing waits: every slip is signed." in client.get(queue_url).content.decode()
+
+
+def test_making_someone_a_designated_person_on_the_page_tells_the_administrator_their_login_was_cleared(
+    client, cast, admin_user
+):
+    newcomer = add_person(cast.event, "nadia", None)  # a login set up before she was designated
+    client.force_login(admin_user)
+    page = client.post(
+        reverse("events:role_add", args=[cast.event.slug]),
+        {"person": newcomer.pk, "role": "general_cashier"},
+        follow=True,
+    ).content.decode()
+    assert "Role assigned." in page
+    assert "Nadia&#x27;s login was cleared: the administrator gives them a new setup code" in page
+    newcomer.user.refresh_from_db()
+    assert not newcomer.user.has_usable_password()
+    # No role is chosen for the administrator: the form starts blank.
+    people = client.get(reverse("events:people", args=[cast.event.slug])).content.decode()
+    assert '<option value="" selected>---------</option>' in people
+
+
+def test_the_administrator_has_no_signing_pin(client, cast, admin_user):
+    client.force_login(admin_user)
+    page = client.get(reverse("events:my_pin")).content.decode()
+    assert 'id="pin-administrator"' in page and 'id="pin-form"' not in page and 'id="my-pin-link"' not in page
+    client.post(reverse("events:my_pin"), {"password": PASSWORD, "pin": "60917", "pin_again": "60917"})
+    assert not SigningPin.objects.filter(user=admin_user).exists()
+    login(client, cast, "runner")
+    page = client.get(reverse("events:my_pin")).content.decode()
+    assert 'id="my-pin-link"' in page and "After 5 wrong PINs in a row at a terminal" in page
+    login(client, cast, "auditor")
+    people = client.get(reverse("events:people", args=[cast.event.slug])).content.decode()
+    assert 'id="people"' in people and 'class="declare"' not in people
+    url = reverse("events:person_declarations", args=[cast.event.slug, cast.dric.code])
+    assert client.get(url).status_code == 403

@@ -217,7 +217,10 @@ def test_the_void_form_shows_the_slip_in_full_before_anything_is_written(client,
     # Sent again as shown: the void is recorded, and waits for the DRIC.
     second = client.post(url, {**data, "confirm_target": str(sold.pk)}, follow=True)
     text = second.content.decode()
-    assert "Void 1 recorded: a void of Chip sale 1 is asked for, and nothing moves until it is signed by" in text
+    assert (
+        "Void 1 recorded: a void of Chip sale 1 is asked for. Nothing moves before it is signed; still to sign: authorized by (DRIC)."
+        in text
+    )
     void = Slip.objects.get(slip_type="void")
     assert void.voids == sold and not void.postings.exists()
     assert (

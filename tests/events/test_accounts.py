@@ -219,12 +219,20 @@ def test_the_dric_is_never_handed_a_setup_code(cast):
 # --- an existing username is never reused silently --------------------------------------------
 
 
-@pytest.mark.parametrize("username", ["admin", "ADMIN", "other-fair-dric", "lakeside-runner"])
-def test_an_existing_username_is_refused_and_nothing_is_linked(cast, admin_user, username):
+@pytest.mark.parametrize(
+    "username, refusal",
+    [
+        ("admin", "the login admin is the licensee's administrator's"),
+        ("ADMIN", "the login admin is the licensee's administrator's"),
+        ("other-fair-dric", "the username .* is taken; choose another"),
+        ("lakeside-runner", "the username .* is taken; choose another"),
+    ],
+)
+def test_an_existing_username_is_refused_and_nothing_is_linked(cast, admin_user, username, refusal):
     make_cast("other-fair")
     person = newcomer(cast)
     before = User.objects.count()
-    with pytest.raises(RuleViolation, match="the username .* is taken; choose another") as refused:
+    with pytest.raises(RuleViolation, match=refusal) as refused:
         services.login_create(person=person, username=username, by=admin_user)
     assert refused.value.field == "username"
     person.refresh_from_db()
@@ -305,8 +313,14 @@ def test_a_username_already_on_the_event_is_refused_on_the_page_without_a_500(cl
         reverse("events:people", args=[cast.event.slug]), person_form(username=cast.runner.user.username)
     )
     assert response.status_code == 200
-    assert "is taken; choose another. Only the licensee&#x27;s administrator may link" in response.content.decode()
+    assert "is taken; choose another, or, if it is this person&#x27;s own login from an earlier event, tick" in (
+        response.content.decode()
+    )
     assert not Person.objects.filter(event=cast.event, code="nia").exists()  # all or nothing
+    # The administrator's own login is never a person's, linked or not.
+    response = client.post(reverse("events:people", args=[cast.event.slug]), person_form(username="ADMIN"))
+    assert "the login admin is the licensee&#x27;s administrator&#x27;s" in response.content.decode()
+    assert not Person.objects.filter(event=cast.event, code="nia").exists()
 
 
 def test_the_dric_is_offered_no_login_and_a_forged_one_makes_none(client, cast):

@@ -4,6 +4,7 @@ before the event's first day opens (T&C 1.4.4, 1.4.6, 2, 4.1, 4.2)."""
 
 import datetime
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -38,10 +39,15 @@ def refused_opening(day, match):
 def test_the_first_day_waits_for_the_suppliers_registration_and_each_designated_persons_declarations(db):
     event, people, day = designated_event(identification="", other_activities=None, terms_acknowledged=False)
     event.supplier_registration_number = ""
+    event.tables_licensed = {}
     event.save()
     refused_opening(day, r"registration number is not entered.*\(T&C 4\.1\)")
     event.supplier_registration_number = "GS-44120"
     event.save()
+    refused_opening(day, r"number of Blackjack tables the licence allows is not entered.*\(T&C 1\.3\)")
+    services.tables_licensed_set(event=event, game="blackjack", count=2)
+    refused_opening(day, r"number of Wheel of Fortune tables the licence allows is not entered.*\(T&C 1\.3\)")
+    services.tables_licensed_set(event=event, game="wheel_of_fortune", count=1)
     refused_opening(day, r"Chip Cashier's identification is not recorded.*\(T&C 1\.4\.4\)")
     for person in people.values():
         services.person_declarations_set(person=person, identification="Driver's licence")
@@ -105,33 +111,35 @@ def test_the_dric_records_declarations_on_the_people_page(client, db):
     give_login(dric, "dric-login")
     client.login(username="dric-login", password="correct-horse-42")
     page = client.get(reverse("events:people", args=[event.slug])).content.decode()
-    assert 'id="declarations-form"' in page and "cannot open" not in page
+    cc = people[Role.CHIP_CASHIER]
+    url = reverse("events:person_declarations", args=[event.slug, cc.code])
+    assert f'<a href="{url}" class="declare">Record…</a> <span class="fails">incomplete</span>' in page
     days = client.get(reverse("events:days", args=[event.slug])).content.decode()
     assert "identification is not recorded" in days
     response = client.post(
-        reverse("events:person_declarations", args=[event.slug]),
-        {
-            "person": people[Role.CHIP_CASHIER].pk,
-            "identification": "Ontario photo card",
-            "other_activities": "yes",
-            "terms_acknowledged": "on",
-        },
+        url,
+        {"identification": "Ontario photo card", "other_activities": "yes", "terms_acknowledged": "on"},
         follow=True,
     )
     assert "Chip Cashier: declarations recorded." in response.content.decode()
-    cc = Person.objects.get(pk=people[Role.CHIP_CASHIER].pk)
+    assert f'<a href="{url}" class="declare">Record…</a></td>' in response.content.decode()
+    cc = Person.objects.get(pk=cc.pk)
     assert cc.identification == "Ontario photo card" and cc.terms_acknowledged_at is not None
-    response = client.post(
-        reverse("events:person_declarations", args=[event.slug]),
-        {"person": cc.pk, "supplier_related": "on", "other_activities": "yes"},
-        follow=True,
-    )
+    # The form shows what is recorded: sent back as shown, it changes nothing.
+    form = client.get(url).content.decode()
+    assert 'value="Ontario photo card"' in form and '<option value="yes" selected>' in form
+    terms = re.search(r'<input type="checkbox" name="terms_acknowledged"[^>]*>', form).group()
+    assert " disabled " in terms and " checked>" in terms and "Recorded at " in form
+    client.post(url, {"identification": "Ontario photo card", "other_activities": "yes"})
+    assert Person.objects.get(pk=cc.pk).terms_acknowledged_at == cc.terms_acknowledged_at
+    assert AuditEntry.objects.filter(action="person_declared", about_id=cc.pk).count() == 1
+    response = client.post(url, {"supplier_related": "on", "other_activities": "yes"}, follow=True)
     assert "related to the registered supplier" in response.content.decode()
     assert Person.objects.get(pk=cc.pk).supplier_related is False
 
 
 def test_the_games_page_says_who_licensed_the_event_and_takes_the_licences_tables(client, db, admin_user):
-    event = make_event()
+    event = make_event(tables_licensed={})
     client.force_login(admin_user)
     page = client.get(reverse("events:games", args=[event.slug])).content.decode()
     assert "Licensed by Alcohol and Gaming Commission of Ontario" in page

@@ -37,7 +37,7 @@ def test_a_licence_authorizes_only_games_of_its_authoritys_rules(authority, game
 
 
 def test_the_licences_number_of_tables_of_a_game_is_held_to(db):
-    event = make_event()
+    event = make_event(tables_licensed={})
     services.tables_licensed_set(event=event, game="blackjack", count=2)
     services.table_create(event=event, code="BJ-1", game="blackjack")
     services.table_create(event=event, code="BJ-2", game="blackjack")

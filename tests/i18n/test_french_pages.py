@@ -279,7 +279,7 @@ def test_a_refusal_in_french_cites_the_french_numbering_and_changes_nothing(lac)
     )
     text = visible_text(response.content.decode())
     assert response.status_code == 200
-    assert "L’inscription de Yves a été révoquée\u00a0; une telle personne ne peut pas participer (M&C 2.4)" in text
+    assert "Yves\u00a0: l’inscription a été révoquée\u00a0; une telle personne ne peut pas participer (M&C 2.4)" in text
     assert "T&C" not in text and not Person.objects.filter(code="yves").exists()
 
     # The designated persons' "T&C 2" is M&C 2.1: the supplier's man cannot be a cashier.

@@ -81,6 +81,9 @@ class Command(BaseCommand):
         event.supplier_registration_number = "GS-44120"
         event.status = Event.Status.RUNNING
         event.save(update_fields=["supplier_registration_number", "status"])
+        # The licence's number of tables of each game (T&C 1.3): the demo's, as on its licence.
+        for game in event.games:
+            services.tables_licensed_set(event=event, game=game, count=event.tables.filter(game=game).count())
         auditor = services.person_add(
             event=event,
             code="audrey",
