@@ -23,7 +23,7 @@ from cage.slip_types import CAPACITY_LABELS
 from cage.variances import VARIANCE_REASONS
 from events import games, local
 from events.access import ROLE_NAMES
-from events.models import GamingDay, Person, game_name
+from events.models import Appointment, Authority, GamingDay, Person, game_name
 from reports.names import instrument_name, place_names
 
 from .services import ADMIN
@@ -98,6 +98,18 @@ KEYS = {
     "cash_lines": _("bills and coins"),
     "cents": _("unit"),
     "count": _("count"),
+    "authority": _("licensing authority"),
+    "tables_licensed": _("tables the licence allows"),
+    "supplier_related": _("related to the supplier"),
+    "other_activities": _("other activities in the organization"),
+    "terms_acknowledged": _("terms and conditions brought to their attention"),
+    "given": _("given"),
+    "confirmed_by": _("confirmed by"),
+    "acknowledged_by": _("acknowledged by"),
+    "refused_by": _("refused by"),
+    "layout": _("layout"),
+    "for_reading": _("copy for reading"),
+    "figures_digest": _("figures' fingerprint"),
 }
 
 # What can leave the system (audit.services.EXPORTS), as the trail names it.
@@ -175,6 +187,10 @@ class Reader:
             return VARIANCE_REASONS
         if key == "what":
             return EXPORTED
+        if key == "given":
+            return dict(Appointment.Given.choices)
+        if key == "authority":
+            return dict(Authority.choices)
         return {}
 
     # --- values -----------------------------------------------------------------------------
@@ -195,7 +211,9 @@ class Reader:
         if isinstance(value, dict):
             if not value:
                 return "—"
-            return "; ".join(named(self.key(k, key), self.value(k, value[k], key)) for k in in_order(value))
+            return pgettext("between named values", "; ").join(
+                named(self.key(k, key), self.value(k, value[k], key)) for k in in_order(value)
+            )
         if isinstance(value, list):
             return ", ".join(self.value(key, v, parent) for v in value) or "—"
         if parent == "chips" and isinstance(value, int):

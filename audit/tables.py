@@ -237,7 +237,7 @@ class AuditTable(tables.Table):
         return record.summary_with(self.reader)
 
     def value_changed(self, record):
-        return "; ".join(
+        return pgettext("between named values", "; ").join(
             pgettext("a value after its name", "%(name)s: %(value)s") % {"name": what, "value": change_text(old, new)}
             for what, old, new in self.changes(record)
         )

@@ -9,6 +9,7 @@ import io
 from xml.sax.saxutils import escape
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
@@ -190,7 +191,7 @@ def _money(sheet: dict) -> list:
         # Also in the flow, level and wrapped, so the void reads plainly under the diagonal stamp.
         story += [_p(_("Voided"), HEADING), _p(sheet["voided"])]
     if sheet.get("void_notes"):
-        story += [_p(_("Voids"), HEADING), *[_p(note) for note in sheet["void_notes"]]]
+        story += [_p(_("Voids"), HEADING), *[_p(_named(what, note)) for what, note in sheet["void_notes"]]]
     return story
 
 
@@ -416,3 +417,8 @@ def render_slip_pdf(sheet: dict) -> bytes:
     _draft, pages = _build(sheet, None)
     pdf, _same = _build(sheet, pages)
     return pdf
+
+
+def _named(name: str, value: str) -> str:
+    """ "Void refused: …", as the reader's language punctuates it (a no-break space before a French colon)."""
+    return pgettext("a value after its name", "%(name)s: %(value)s") % {"name": name, "value": value}

@@ -622,16 +622,12 @@ def login_confirm(request, slug, person_id):
     person's login: only then does it work (T&C 2: no one alone)."""
     access = event_access(request, slug)
     person = get_object_or_404(access.event.people, pk=person_id)
-    try:
-        event_services.login_confirm(person=person, by=access.person)
-    except RuleViolation as exc:
-        messages.error(request, exc.text)
-    else:
-        messages.success(
-            request,
-            _("%(name)s's setup code is confirmed: it now works, once, for %(name)s.") % {"name": person.name},
-        )
-    return redirect("cage:queue", slug)
+    return _on_the_queue(
+        request,
+        slug,
+        lambda: event_services.login_confirm(person=person, by=access.person),
+        _("%(name)s's setup code is confirmed: it now works, once, for %(name)s.") % {"name": person.name},
+    )
 
 
 def appointment_acknowledge(request, slug, appointment_id):
@@ -639,16 +635,23 @@ def appointment_acknowledge(request, slug, appointment_id):
     its holder signed that day."""
     access = event_access(request, slug)
     appointment = get_object_or_404(Appointment, person__event=access.event, pk=appointment_id)
+    return _on_the_queue(
+        request,
+        slug,
+        lambda: event_services.appointment_acknowledge(appointment=appointment, by=access.person),
+        _("Acknowledged: %(name)s was given %(given)s.")
+        % {"name": appointment.person.name, "given": event_services.appointment_text(appointment)},
+    )
+
+
+def _on_the_queue(request, slug, act, done: str):
+    """Do what the queue's button asks; say it was done, or why not (the refusal's words), back on the queue."""
     try:
-        event_services.appointment_acknowledge(appointment=appointment, by=access.person)
+        act()
     except RuleViolation as exc:
         messages.error(request, exc.text)
     else:
-        messages.success(
-            request,
-            _("Acknowledged: %(name)s was given %(given)s.")
-            % {"name": appointment.person.name, "given": event_services.appointment_text(appointment)},
-        )
+        messages.success(request, done)
     return redirect("cage:queue", slug)
 
 

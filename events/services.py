@@ -21,6 +21,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import gettext_noop as N_
+from django.utils.translation import pgettext_lazy
 
 from audit.services import record
 from cage.money import face
@@ -183,9 +184,8 @@ def check_game_of_authority(authority: str, game: str, *, field: str | None = No
     )
 
 
-def tables_licensed_set(*, event: Event, game: str, count) -> Event:
-    """The number of tables of a game the licence approves (T&C 1.3), as the administrator enters it
-    from the licence; never fewer than the event already has."""
+def check_licensed_game(event: Event, game: str, *, field: str) -> None:
+    """The licence authorizes this game (T&C 1.5.1): what its tables and figures are set for."""
     if game not in event.games:
         raise RuleViolation(
             Words(
@@ -193,8 +193,14 @@ def tables_licensed_set(*, event: Event, game: str, count) -> Event:
                 game=game_name(game) if game in games.REGISTRY else repr(game),
             ),
             "T&C 1.5.1",
-            field="count",
+            field=field,
         )
+
+
+def tables_licensed_set(*, event: Event, game: str, count) -> Event:
+    """The number of tables of a game the licence approves (T&C 1.3), as the administrator enters it
+    from the licence; never fewer than the event already has."""
+    check_licensed_game(event, game, field="count")
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 200:
         raise RuleViolation(
             Words(
@@ -386,15 +392,7 @@ def game_settings_set(*, event: Event, game: str, entered: dict) -> GameSettings
     (minimum, maximum) pair of dollar strings, odds as "8:1", a fraction as a percentage string.
     Every figure is checked before any is kept; a refusal names the field it comes from."""
     rule = game_rules.LICENCE_FIGURES
-    if game not in event.games:
-        raise RuleViolation(
-            Words(
-                N_("The licence does not authorize %(game)s."),
-                game=game_name(game) if game in games.REGISTRY else repr(game),
-            ),
-            "T&C 1.5.1",
-            field="game",
-        )
+    check_licensed_game(event, game, field="game")
     declared = games.get_game(game).settings
     if not declared:
         raise RuleViolation(
@@ -938,15 +936,17 @@ def appointment_acknowledge(*, appointment: Appointment, by: Person) -> Appointm
             {"by": by.name, "name": appointment.person.name, "given": appointment_text(appointment)},
             event=appointment.person.event_id,
             about=appointment.person,
-            new={"given": appointment.given, "role": appointment.role, "acknowledged_by": by.name},
+            new={"given": appointment.given, "acknowledged_by": by.name}
+            | ({"role": appointment.role} if appointment.role else {}),
         )
         return appointment
 
 
-def appointment_text(appointment: Appointment) -> str:
+def appointment_text(appointment: Appointment) -> Words:
+    """What was given, as a sentence says it: in the reader's words wherever it is kept."""
     if appointment.given == Appointment.Given.ROLE:
-        return str(_("the role of %(role)s") % {"role": Role(appointment.role).label})
-    return str(_("a login"))
+        return Words(N_("the role of %(role)s"), role=Role(appointment.role).label)
+    return Words(N_("a login"))
 
 
 # Logins. A login made for someone else (login_create) has no usable password: it comes with a
@@ -1532,37 +1532,50 @@ def first_day_refusal(event: Event) -> tuple[str, object] | None:
     return None
 
 
+# What a designated person has recorded before they serve: (is it missing, what is missing in a
+# sentence, in a word for the People page's table, its rule).
+DECLARATION_GAPS = (
+    (
+        lambda p: not p.identification.strip(),
+        N_("identification not recorded"),
+        pgettext_lazy("declaration", "identification"),
+        "1.4.4",
+    ),
+    (
+        lambda p: p.terms_acknowledged_at is None,
+        N_("the terms and conditions not recorded as brought to their attention"),
+        pgettext_lazy("declaration", "terms and conditions"),
+        "1.4.6",
+    ),
+    (
+        lambda p: p.other_activities is not True,
+        N_("no other activities in the organization beyond its lotteries declared"),
+        pgettext_lazy("declaration", "other activities"),
+        "2",
+    ),
+)
+
+
+def declarations_missing(person: Person) -> list[str]:
+    """What a designated person has yet to show or declare, each in a word (the People page's table)."""
+    return [str(word) for missing, _sentence, word, _rule in DECLARATION_GAPS if missing(person)]
+
+
 def declarations_refusal(person: Person) -> tuple[Words, str] | None:
     """What a designated person has yet to show or declare before they serve (first_day_refusal,
-    and role_assign once the event has opened): identification (T&C 1.4.4), the terms brought to
-    their attention (1.4.6), their other activities in the organization (2)."""
-    if not person.identification.strip():
-        return (
-            Words(
-                N_("%(name)s's identification is not recorded: every designated person carries identification"),
-                name=person.name,
-            ),
-            "T&C 1.4.4",
-        )
-    if person.terms_acknowledged_at is None:
-        return (
-            Words(
-                N_("it is not recorded that the terms and conditions were brought to %(name)s's attention"),
-                name=person.name,
-            ),
-            "T&C 1.4.6",
-        )
-    if person.other_activities is not True:
-        return (
-            Words(
-                N_(
-                    "%(name)s has not declared other activities in the organization beyond its lotteries, as a designated person has"
-                ),
-                name=person.name,
-            ),
-            "T&C 2",
-        )
-    return None
+    and role_assign once the event has opened), all of it at once: identification (T&C 1.4.4), the
+    terms brought to their attention (1.4.6), their other activities in the organization (2)."""
+    gaps = [(sentence, rule) for missing, sentence, _word, rule in DECLARATION_GAPS if missing(person)]
+    if not gaps:
+        return None
+    return (
+        Words(
+            N_("%(name)s's declarations are incomplete: %(missing)s; every designated person has them recorded"),
+            name=person.name,
+            missing=Several(*(Words(sentence) for sentence, _rule in gaps), sep=", "),
+        ),
+        "T&C " + ", ".join(rule for _sentence, rule in gaps),
+    )
 
 
 def opening_refusal_text(day: GamingDay) -> str:

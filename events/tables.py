@@ -59,18 +59,22 @@ class PersonTable(tables.Table):
             "registration",
             "gaming_assistant_number",
         )
-        sequence = ("code", "name", "roles", "...")
+        # What the setup reads first, within a tablet's width: who, their roles, their declarations.
+        sequence = ("code", "name", "roles", "declarations", "...")
         attrs = {"class": "grid", "id": "people"}
 
     def render_declarations(self, record):
         from .designation import designated
-        from .services import declarations_refusal
+        from .services import declarations_missing
 
         url = reverse("events:person_declarations", args=[record.event.slug, record.code])
         link = format_html('<a href="{}" class="declare">{}</a>', url, _("Record…"))
-        if designated(record) and declarations_refusal(record) is not None:
+        missing = declarations_missing(record) if designated(record) else []
+        if missing:
             # What keeps the first day shut, or the position from being given once opened (T&C 1.4.4, 1.4.6, 2).
-            return format_html('{} <span class="fails">{}</span>', link, _("incomplete"))
+            return format_html(
+                '{} <span class="fails">{}</span>', link, _("incomplete: %(missing)s") % {"missing": ", ".join(missing)}
+            )
         return link
 
     def render_roles(self, record):

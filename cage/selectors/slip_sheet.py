@@ -2,7 +2,7 @@
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from cage.fields import BillsAndCoins
 from cage.local import moment
@@ -185,7 +185,9 @@ def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) 
             else None
         ),
         # What moves it: the people whose signatures move the chips or cash (the custody capacities).
-        "moved_by": ", ".join(f"{c.roles_label()} ({str(c.label).lower()})" for c in kind.capacities if not c.witness),
+        "moved_by": ", ".join(
+            f"{c.roles_label()} ({str(c.label).lower()})" for c in _still_to_move(kind, slip, signed)
+        ),
         # What the page and the paper say of the slip's voids, or of this void's refusal.
         "void_notes": _void_notes(slip, asked, [_void_line(v) for v in voids if hasattr(v, "refusal")], refusal),
         "reprint": reprint,
@@ -223,51 +225,62 @@ def _void_line(void: Slip) -> dict:
     return line
 
 
-def _void_notes(slip: Slip, asked: dict | None, refused: list[dict], refusal) -> list[str]:
+def _sentence_part(reason: str) -> str:
+    """A reason as typed, set inside a sentence that ends it: without its own full stop ("..")."""
+    return reason.rstrip().rstrip(".")
+
+
+def _still_to_move(kind, slip: Slip, signed: set[str]) -> list:
+    """The capacities still to sign before the slip moves anything: its custody capacities not yet
+    signed, or, where only witnesses are left, those."""
+    pending = [c for c in kind.capacities if c.code not in signed and c.code in kind.required(slip.details)]
+    return [c for c in pending if not c.witness] or pending
+
+
+def _void_notes(slip: Slip, asked: dict | None, refused: list[dict], refusal) -> list[tuple[str, str]]:
+    """What the page and the paper say of the slip's voids, or of this slip's refusal: (what it is,
+    what it says), each."""
     notes = []
     if asked:
-        notes.append(
-            _(
-                "A void is asked for: %(void)s, by %(name)s (%(capacity)s) at %(at)s, because: %(reason)s. "
-                "Nothing moves until it is signed by %(waits)s."
-            )
-            % {
-                "void": asked["number"],
-                "name": asked["asked_by"],
-                "capacity": asked["asked_as"],
-                "at": moment(asked["asked_at"]),
-                "reason": asked["reason"],
-                "waits": asked["waits_for"],
-            }
-        )
+        said = _(
+            "A void is asked for: %(void)s, by %(name)s (%(capacity)s) at %(at)s, because: %(reason)s. "
+            "Nothing moves before it is signed; still to sign: %(waits)s."
+        ) % {
+            "void": asked["number"],
+            "name": asked["asked_by"],
+            "capacity": asked["asked_as"],
+            "at": moment(asked["asked_at"]),
+            "reason": _sentence_part(asked["reason"]),
+            "waits": asked["waits_for"],
+        }
+        notes.append((pgettext("void note", "Void asked for"), said))
     for line in refused:
-        notes.append(
-            _("%(void)s, asked for by %(name)s at %(at)s (%(reason)s), was refused by %(dric)s at %(when)s: %(why)s.")
-            % {
-                "void": line["number"],
-                "name": line["asked_by"],
-                "at": moment(line["asked_at"]),
-                "reason": line["reason"],
-                "dric": line["refused_by"],
-                "when": moment(line["refused_at"]),
-                "why": line["refused_reason"],
-            }
-        )
-    if refusal is not None and slip.voids_id:
-        notes.append(
-            _("Refused by %(name)s (DRIC) at %(at)s: %(reason)s. Nothing moved; %(slip)s stands as it was.")
-            % {
-                "name": refusal.person.name,
-                "at": moment(refusal.refused_at),
-                "reason": refusal.reason,
+        said = _(
+            "%(void)s, asked for by %(name)s at %(at)s (%(reason)s), was refused by %(dric)s at %(when)s: %(why)s."
+        ) % {
+            "void": line["number"],
+            "name": line["asked_by"],
+            "at": moment(line["asked_at"]),
+            "reason": _sentence_part(line["reason"]),
+            "dric": line["refused_by"],
+            "when": moment(line["refused_at"]),
+            "why": _sentence_part(line["refused_reason"]),
+        }
+        notes.append((pgettext("void note", "Void refused"), said))
+    if refusal is not None:
+        values = {
+            "name": refusal.person.name,
+            "at": moment(refusal.refused_at),
+            "reason": _sentence_part(refusal.reason),
+        }
+        if slip.voids_id:
+            said = _("Refused by %(name)s (DRIC) at %(at)s: %(reason)s. Nothing moved; %(slip)s stands as it was.") % {
+                **values,
                 "slip": slip.voids.number,
             }
-        )
-    elif refusal is not None:
-        notes.append(
-            _("Refused by %(name)s (DRIC) at %(at)s: %(reason)s. Nothing moved.")
-            % {"name": refusal.person.name, "at": moment(refusal.refused_at), "reason": refusal.reason}
-        )
+        else:
+            said = _("Refused by %(name)s (DRIC) at %(at)s: %(reason)s. Nothing moved.") % values
+        notes.append((pgettext("slip state", "Refused"), said))
     return notes
 
 

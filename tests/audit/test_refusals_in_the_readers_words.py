@@ -2,6 +2,8 @@
 the person refused was using: the trail keeps the refusal's sentence as its template and values
 (events.rules.Words) and puts it in words as it is read, amounts, times and names included."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -109,3 +111,28 @@ def test_a_sentence_keeps_its_values_and_is_put_in_each_readers_words():
     assert "(T&C 2.6)" in english and "18:30" in english and "1 try left" in english
     assert "Représentant désigné responsable" in french and "remplissage" in french and "1\u00a0234,56\u00a0$" in french
     assert "(M&C 2.7)" in french and "18\u00a0h\u00a030" in french and "il reste 1 essai" in french
+
+
+def test_what_was_given_during_the_day_reads_in_the_readers_words(cast, admin_user):
+    from events import services as event_services
+    from events.models import Appointment, Role
+    from tests.conftest import add_person
+
+    newcomer = add_person(cast.event, "nadia", None, login=False)
+    event_services.role_assign(person=newcomer, role=Role.DEALER, by=admin_user)
+    acknowledger = client_in(cast, "general_cashier", FRENCH)
+    appointment = Appointment.objects.get(person=newcomer)
+    acknowledger.post(reverse("cage:appointment_acknowledge", args=[cast.event.slug, appointment.pk]))
+    assert Appointment.objects.get(pk=appointment.pk).acknowledged_by == cast.general_cashier
+    english = words_of(trail_text(cast, ENGLISH))
+    assert "General Cashier acknowledged what Nadia was given during the day (the role of Dealer)" in english
+    assert "role: Dealeracknowledged by: General Cashiergiven: Role" in english
+    french = words_of(trail_text(cast, FRENCH))
+    assert "(le rôle de Donneur)" in french
+    assert "rôle : Donneurpris en compte par : General Cashierattribué : Rôle" in french
+    assert "acknowledged" not in french
+
+
+def words_of(html: str) -> str:
+    """The page's words as read: tags out, spaces as one."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))

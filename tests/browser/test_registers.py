@@ -39,7 +39,7 @@ def test_the_dric_filters_the_register_by_slip_type(page):
     page.wait_for_url("**sort=amount**")
     assert slips_listed(page) == ["Fill 2", "Fill 1"]
 
-    page.click("text=Voided slips and serials")
+    page.click("text=Voids and serial numbers")
     page.wait_for_selector("#serials")
     assert "Fill 1–2: all issued" in page.inner_text("#serials")
     assert "Chip sale 1" in page.inner_text("#voids")

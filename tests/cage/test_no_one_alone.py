@@ -278,10 +278,14 @@ def test_a_designated_persons_new_login_works_once_a_second_designated_person_co
 
 def test_a_designated_position_given_once_opened_waits_for_the_persons_declarations(cast, admin_user):
     newcomer = add_person(cast.event, "nadia", None, login=False, identification="", terms_acknowledged=False)
-    with pytest.raises(RuleViolation, match=r"Nadia's identification is not recorded.*\(T&C 1\.4\.4\)"):
+    with pytest.raises(
+        RuleViolation,
+        match=r"Nadia's declarations are incomplete: identification not recorded, the terms and conditions not "
+        r"recorded as brought to their attention; every designated person has them recorded \(T&C 1\.4\.4, 1\.4\.6\)",
+    ):
         event_services.role_assign(person=newcomer, role=Role.GENERAL_CASHIER, by=admin_user)
     newcomer = event_services.person_declarations_set(person=newcomer, identification="Health card")
-    with pytest.raises(RuleViolation, match=r"terms and conditions were brought to Nadia's attention \(T&C 1\.4\.6\)"):
+    with pytest.raises(RuleViolation, match=r"incomplete: the terms and conditions not recorded .*\(T&C 1\.4\.6\)"):
         event_services.role_assign(person=newcomer, role=Role.GENERAL_CASHIER, by=admin_user)
     assert not newcomer.role_codes()
     newcomer = event_services.person_declarations_set(person=newcomer, terms_acknowledged=True)
@@ -457,3 +461,19 @@ def test_the_administrator_has_no_signing_pin(client, cast, admin_user):
     assert 'id="people"' in people and 'class="declare"' not in people
     url = reverse("events:person_declarations", args=[cast.event.slug, cast.dric.code])
     assert client.get(url).status_code == 403
+
+
+def test_a_person_refused_on_the_people_page_is_said_at_the_top_with_everything_missing(client, cast, admin_user):
+    client.force_login(admin_user)
+    page = client.post(
+        reverse("events:people", args=[cast.event.slug]),
+        {"code": "nadia", "name": "Nadia Roy", "born_on": "1990-05-05", "registration": "good", "role": "chip_cashier"},
+    ).content.decode()
+    assert '<p class="fails" role="alert" id="person-refused"><a href="#person-form">' in page
+    assert page.index('id="person-refused"') < page.index('id="people"')  # above the table, where it is seen
+    assert (
+        "Nadia Roy&#x27;s declarations are incomplete: identification not recorded, the terms and conditions not "
+        "recorded as brought to their attention, no other activities in the organization beyond its lotteries "
+        "declared" in page
+    )
+    assert not cast.event.people.filter(code="nadia").exists()

@@ -64,8 +64,8 @@ def test_a_cashiers_void_moves_nothing_until_the_dric_authorizes_it(cast):
     assert sold.pk not in waiting  # the void is what waits
     sheet = slip_sheet(sold)
     assert sheet["state_code"] == State.COMPLETE and sheet["void_asked"]["number"] == "Void 1"
-    assert "A void is asked for: Void 1, by Chip Cashier (requested by)" in sheet["void_notes"][0]
-    assert "because: keyed $50 for $5" in sheet["void_notes"][0]
+    assert "A void is asked for: Void 1, by Chip Cashier (requested by)" in sheet["void_notes"][0][1]
+    assert "because: keyed $50 for $5" in sheet["void_notes"][0][1]
 
     authorized = services.approve(slip=void, person=cast.dric)
     assert patrons(cast) == {}  # the chips and cash went back, in the one transaction of her signature
@@ -85,15 +85,18 @@ def test_the_dric_refuses_a_void_and_the_slip_it_named_stands(cast):
     ):
         services.refuse(slip=void, person=cast.dric, reason="  ")
     assert not Refusal.objects.exists()
-    refusal = services.refuse(slip=void, person=cast.dric, reason="the sale was right")
+    refusal = services.refuse(slip=void, person=cast.dric, reason="the sale was right.")
     assert refusal.person == cast.dric and patrons(cast) == before and not void.postings.exists()
     assert void.serial == 1 and Slip.objects.filter(slip_type="void").count() == 1  # on file, its serial kept
     assert slip_sheet(void)["state_code"] == State.REFUSED
     assert slip_sheet(sold)["state_code"] == State.COMPLETE
-    assert "was refused by Dric" in slip_sheet(sold)["void_notes"][0]
+    what, note = slip_sheet(sold)["void_notes"][0]
+    assert what == "Void refused" and "was refused by Dric" in note and note.endswith(": the sale was right.")
+    what, note = slip_sheet(void)["void_notes"][0]
+    assert what == "Refused" and note.endswith(": the sale was right. Nothing moved; Chip sale 1 stands as it was.")
     assert void.pk not in {item.slip.pk for item in pending_slips(cast.event)}  # it waits for nobody
     rows = {row.number: row for row in register_slips(cast.event)}
-    assert rows["Void 1"].state == State.REFUSED and rows["Void 1"].refused_reason == "the sale was right"
+    assert rows["Void 1"].state == State.REFUSED and rows["Void 1"].refused_reason == "the sale was right."
     assert [r.number for r in register_slips(cast.event, state=State.REFUSED)] == ["Void 1"]
     # A refused void takes no signature, and is not refused twice.
     with pytest.raises(RuleViolation, match="Void 1 was refused by Dric; it takes no more signatures"):

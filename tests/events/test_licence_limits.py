@@ -48,13 +48,20 @@ def test_the_first_day_waits_for_the_suppliers_registration_and_each_designated_
     services.tables_licensed_set(event=event, game="blackjack", count=2)
     refused_opening(day, r"number of Wheel of Fortune tables the licence allows is not entered.*\(T&C 1\.3\)")
     services.tables_licensed_set(event=event, game="wheel_of_fortune", count=1)
-    refused_opening(day, r"Chip Cashier's identification is not recorded.*\(T&C 1\.4\.4\)")
+    refused_opening(
+        day,
+        r"Chip Cashier's declarations are incomplete: identification not recorded, the terms and conditions not "
+        r"recorded as brought to their attention, no other activities in the organization beyond its lotteries "
+        r"declared; every designated person has them recorded \(T&C 1\.4\.4, 1\.4\.6, 2\)",
+    )
     for person in people.values():
         services.person_declarations_set(person=person, identification="Driver's licence")
-    refused_opening(day, r"terms and conditions were brought to Chip Cashier's attention \(T&C 1\.4\.6\)")
+    refused_opening(day, r"Chip Cashier's declarations are incomplete: the terms and conditions .*\(T&C 1\.4\.6, 2\)")
     for person in people.values():
         services.person_declarations_set(person=person, terms_acknowledged=True)
-    refused_opening(day, r"Chip Cashier has not declared other activities in the organization .*\(T&C 2\)")
+    refused_opening(
+        day, r"incomplete: no other activities in the organization beyond its lotteries declared; .*\(T&C 2\)"
+    )
     for person in people.values():
         services.person_declarations_set(person=person, other_activities=True)
     assert services.day_open(day=day).status == "open"
@@ -113,9 +120,12 @@ def test_the_dric_records_declarations_on_the_people_page(client, db):
     page = client.get(reverse("events:people", args=[event.slug])).content.decode()
     cc = people[Role.CHIP_CASHIER]
     url = reverse("events:person_declarations", args=[event.slug, cc.code])
-    assert f'<a href="{url}" class="declare">Record…</a> <span class="fails">incomplete</span>' in page
+    assert (
+        f'<a href="{url}" class="declare">Record…</a> '
+        '<span class="fails">incomplete: identification, terms and conditions</span>' in page
+    )
     days = client.get(reverse("events:days", args=[event.slug])).content.decode()
-    assert "identification is not recorded" in days
+    assert "identification not recorded" in days
     response = client.post(
         url,
         {"identification": "Ontario photo card", "other_activities": "yes", "terms_acknowledged": "on"},

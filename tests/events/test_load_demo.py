@@ -57,6 +57,9 @@ def test_the_demo_day_reports_as_the_worked_example_and_its_next_day_is_fully_ro
     event = Event.objects.get(slug="lakeside-fair-2026")
     assert event_figures(event)["event_totals"]["net_proceeds"] == "95.00"
     assert all(check.holds for check in event_compliance(event)), [c for c in event_compliance(event) if not c.holds]
+    # What the licence asks before a first day, recorded as it would have been (T&C 1.3, 1.4.4, 1.4.6, 2).
+    assert services.first_day_refusal(event) is None
+    assert event.tables_licensed == {"blackjack": 2, "wheel_of_fortune": 1}
     second = event.days.get(date="2026-09-12")
     assert services.day_open(day=second).status == "open"
 

@@ -292,7 +292,8 @@ def test_a_refusal_in_french_cites_the_french_numbering_and_changes_nothing(lac)
     )
     text = visible_text(response.content.decode())
     assert (
-        "Sam est lié au fournisseur inscrit et ne peut pas occuper le poste de Responsable des jetons (M&C 2.1)" in text
+        "Sam\u00a0: lien d’association avec le fournisseur inscrit\u00a0; le poste de Responsable des jetons ne peut lui "
+        "être confié (M&C 2.1)" in text
     )
     assert not sam.assignments.exists()
 

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 
 from cage.importer import ImportFailed, import_records
 from events import services
-from events.models import Event, Role
+from events.models import DESIGNATED, Event, Role
 
 DEMO_FILE = Path(__file__).resolve().parents[2] / "demo" / "lakeside-demo.json"
 SLUG = "lakeside-fair-2026"
@@ -92,6 +92,15 @@ class Command(BaseCommand):
             identification="AGCO inspector card",
         )
         services.role_assign(person=auditor, role=Role.AUDITOR, by=None)
+        # What the designated persons showed and declared before the first day (T&C 1.4.4, 1.4.6,
+        # 2), which the records file's format does not carry.
+        for person in event.people.filter(assignments__role__in=DESIGNATED).distinct():
+            services.person_declarations_set(
+                person=person,
+                identification=person.identification or "Ontario driver's licence",
+                other_activities=True,
+                terms_acknowledged=True,
+            )
         for person in event.people.all():
             setup = services.login_create(person=person, username=person.code, by=None)
             services.login_setup_complete(
