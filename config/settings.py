@@ -278,7 +278,7 @@ CAGE_CONFIRM_ABOVE_CENTS = env_cents("CAGE_CONFIRM_ABOVE", "5000")
 def env_positive_int(name: str, default: int) -> int:
     value = os.environ.get(name, str(default)).strip()
     if not re.fullmatch(r"[0-9]{1,6}", value) or int(value) < 1:
-        raise ImproperlyConfigured(f"{name} must be a whole number of 1 or more, not {value!r}")
+        raise ImproperlyConfigured(f"{name} must be a whole number from 1 to 999999, not {value!r}")
     return int(value)
 
 

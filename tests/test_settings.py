@@ -42,7 +42,7 @@ def test_lockout_and_idle_limits_are_whole_numbers_of_one_or_more(monkeypatch):
     assert env_positive_int("LIMIT", 5) == 3
     for bad in ("0", "-1", "five", "2.5"):
         monkeypatch.setenv("LIMIT", bad)
-        with pytest.raises(ImproperlyConfigured, match="LIMIT must be a whole number of 1 or more"):
+        with pytest.raises(ImproperlyConfigured, match="LIMIT must be a whole number from 1 to 999999"):
             env_positive_int("LIMIT", 5)
 
 
