@@ -6,7 +6,7 @@ the same on SQLite and PostgreSQL (audit/migrations/0002_append_only_triggers.py
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import models
+from django.db import models, transaction
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -80,6 +80,19 @@ class AuditEntry(AppendOnly):
     def __str__(self):
         return f"{self.at:%Y-%m-%d %H:%M:%S} {self.action} {self.outcome}"
 
+    def save(self, *args, **kwargs):
+        """Written with its link of the trail's chain (audit.chain), both or neither."""
+        from .chain import link  # the chain reads this module
+
+        if transaction.get_connection().in_atomic_block:
+            # The caller's transaction holds both: no savepoint of their own (two queries fewer).
+            super().save(*args, **kwargs)
+            link(self)
+            return
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            link(self)
+
     @property
     def summary(self) -> str:
         """The summary in the reader's language."""
@@ -107,3 +120,20 @@ class AuditEntry(AppendOnly):
             return text % values if values else text
         except (KeyError, TypeError, ValueError):
             return self.message
+
+
+class AuditLink(AppendOnly):
+    """The audit trail's hash chain (audit.chain): each entry's SHA-256 digest, of its own content
+    and of the link before it, written in the same transaction as the entry. One chain for the
+    whole trail, since entries need not belong to an event (logins)."""
+
+    seq = models.PositiveBigIntegerField(unique=True)
+    entry = models.OneToOneField(AuditEntry, on_delete=models.PROTECT, related_name="link")
+    digest = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [models.CheckConstraint(condition=models.Q(seq__gt=0), name="audit_link_seq_positive")]
+
+    def __str__(self):
+        return f"{self.seq} {self.digest[:16]}"

@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from django.utils import timezone
 
-from cage.models import Account, Posting, Signature, Slip
+from cage.models import Account, DaySeal, LedgerLink, Posting, Signature, Slip
 from cage.money import cents_str
 from cage.slip_types import ACCOUNT, CASH, CHIPS, EXPENSE, HOURS, REASON, RUNNER_FIELD, SLIP_KINDS, TABLE, TARGET
 from cage.variances import reason_in_records
@@ -42,6 +42,7 @@ def export_event(event: Event) -> dict:
     ):
         cash_moved[row["slip_id"]] += row["amount"]
     refs = _refs(slips)
+    seals = dict(DaySeal.objects.filter(day__event=event).values_list("day_id", "digest"))
     by_day = defaultdict(list)
     for slip in slips:
         by_day[slip.day_id].append(_record(slip, signatures[slip.id], cash_moved[slip.id], refs))
@@ -50,7 +51,20 @@ def export_event(event: Event) -> dict:
         "event": _event(event),
         "people": [_person(p) for p in event.people.order_by("pk").prefetch_related("assignments")],
         "tables": [_table(t) for t in event.tables.order_by("pk")],
-        "days": [_day(day, by_day[day.id]) for day in event.days.order_by("date").prefetch_related("shifts__person")],
+        "days": [
+            _day(day, by_day[day.id], seals.get(day.id))
+            for day in event.days.order_by("date").prefetch_related("shifts__person")
+        ],
+        # The ledger's hash chain as the database holds it (cage.chain): an inspector recomputes it
+        # from this file alone and checks each day's seal against the signed paper (verify_records).
+        # Each link's content as the JSON object it is: its canonical text is that object written
+        # as cage.chain.canonical writes it.
+        "ledger_chain": [
+            {"seq": seq, "digest": digest, "content": json.loads(content)}
+            for seq, digest, content in LedgerLink.objects.filter(event=event)
+            .order_by("seq")
+            .values_list("seq", "digest", "content")
+        ],
     }
 
 
@@ -116,7 +130,7 @@ def _person(person: Person) -> dict:
     return spec
 
 
-def _day(day: GamingDay, records: list[dict]) -> dict:
+def _day(day: GamingDay, records: list[dict], seal: str | None = None) -> dict:
     spec = {"date": day.date.isoformat()}
     if day.opens_at is not None:
         spec["opens_at"] = day.opens_at.isoformat()
@@ -132,6 +146,8 @@ def _day(day: GamingDay, records: list[dict]) -> dict:
     if shifts:
         spec["shifts"] = shifts
     spec["records"] = records
+    if seal:
+        spec["seal"] = seal  # the locked day's seal, as printed on its sheets (cage.chain)
     return spec
 
 

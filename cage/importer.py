@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, override
 from django.utils.translation import gettext_noop as N_
 
+from audit import chain as audit_chain
 from audit import services as audit
 from audit.models import AuditEntry
 from cage import records_file, services, staging
@@ -122,7 +123,8 @@ def import_records(data) -> Event:
                         new_pk = staging.copy_attached()
                     else:
                         new_pk = staging.copy_rows(rows, as_stored=sqlite)
-                    staging.copy_rows([trail], new_pk=new_pk)
+                    copied = staging.copy_rows([trail], new_pk=new_pk)
+                    audit_chain.link_written(copied[AuditEntry].values())
             except DatabaseError as exc:
                 # What the scratch database let through and this one does not (a limit only
                 # PostgreSQL enforces, an import of the same event finishing first): refused, and

@@ -360,3 +360,54 @@ class CloseSignature(models.Model):
         constraints = [models.UniqueConstraint(fields=["day", "capacity"], name="one_close_signature_per_capacity")]
         verbose_name = _("signature of the day's close")
         verbose_name_plural = _("signatures of the day's close")
+
+
+class LedgerLink(AppendOnly):
+    """One link of the event's hash chain (cage.chain): what one write added to the ledger (a slip
+    with its postings and signatures, a later signature with the postings it moved, a refusal, an
+    opener's sign-off), as the canonical text that was hashed, and its SHA-256 digest chained to the
+    link before it. Written in the same transaction as the rows it describes; never changed."""
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="+")
+    seq = models.PositiveBigIntegerField()
+    day = models.ForeignKey(GamingDay, on_delete=models.PROTECT, related_name="+")
+    slip = models.ForeignKey(Slip, on_delete=models.PROTECT, related_name="links")
+    kind = models.CharField(max_length=12)
+    # The exact text hashed (cage.chain.canonical): what an export carries and an inspector recomputes.
+    content = models.TextField()
+    digest = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["event", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "seq"], name="one_link_per_seq"),
+            models.CheckConstraint(condition=models.Q(seq__gt=0), name="link_seq_positive"),
+        ]
+        verbose_name = _("link of the ledger's chain")
+        verbose_name_plural = _("links of the ledger's chain")
+
+    def __str__(self):
+        return f"{self.seq} {self.digest[:16]}"
+
+
+class DaySeal(AppendOnly):
+    """A locked day's seal: the digest of the ledger chain's last link when the day closed, printed
+    beside the three signatures on its sheets, its close slip and the financial report, so that the
+    paper the designated persons signed names the chain as it stood (cage.chain)."""
+
+    day = models.OneToOneField(GamingDay, on_delete=models.PROTECT, related_name="seal")
+    seq = models.PositiveBigIntegerField(help_text=_("the link the seal names"))
+    digest = models.CharField(max_length=64)
+    # The audit trail's chain as it stood at the close (audit.chain): a trail cut short below it
+    # is caught. None for a day closed by a records file, whose trail is written after its close.
+    audit_seq = models.PositiveBigIntegerField(null=True, blank=True)
+    audit_digest = models.CharField(max_length=64, blank=True)
+    sealed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name = _("seal of a gaming day")
+        verbose_name_plural = _("seals of gaming days")
+
+    def __str__(self):
+        return f"{self.day}: {self.digest}"

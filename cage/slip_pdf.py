@@ -18,6 +18,7 @@ from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Space
 
 from cage.local import moment, weekday
 from cage.money import count_text, dollars
+from reports.pdf_layout import content_widths
 
 PAGE_WIDTH, PAGE_HEIGHT = letter
 MARGIN = 0.6 * inch
@@ -54,6 +55,12 @@ CELL_HEAD = ParagraphStyle("slip-cell-head", parent=CELL, fontName="Helvetica-Bo
 CELL_HEAD_RIGHT = ParagraphStyle("slip-cell-head-right", parent=CELL_HEAD, alignment=2)
 FACT_LABEL = ParagraphStyle("slip-fact", parent=CELL, textColor=MUTED)
 CAPTION = ParagraphStyle("slip-caption", parent=BODY, fontSize=10, leading=12, textColor=MUTED)
+# The close slip's figures: a whole day's sheets, smaller than a slip's own lines.
+FIGURE = ParagraphStyle("slip-figure", parent=BODY, fontSize=8.5, leading=10.5)
+FIGURE_RIGHT = ParagraphStyle("slip-figure-right", parent=FIGURE, alignment=2)
+FIGURE_HEAD = ParagraphStyle("slip-figure-head", parent=FIGURE, fontName="Helvetica-Bold")
+# A seal is read and typed character by character: a fixed-width face, on a line of its own.
+SEAL = ParagraphStyle("slip-seal", parent=BODY, fontName="Courier-Bold", fontSize=11, leading=14)
 SIGNER = ParagraphStyle("slip-signer", parent=BODY, fontName="Helvetica-Bold", fontSize=11, leading=13)
 
 
@@ -181,7 +188,8 @@ def _money(sheet: dict) -> list:
             ]
         )
     )
-    story += [Spacer(1, 8), total]
+    if not sheet.get("day_sheets"):  # a day close moves nothing: its figures are the day's
+        story += [Spacer(1, 8), total]
     story += _count_lines(sheet)
     if sheet.get("reason"):
         story += [_p(_("Reason"), HEADING), _p(sheet["reason"])]
@@ -244,6 +252,39 @@ def _signatures(sheet: dict) -> list:
             story.append(KeepTogether(title + _blank_line(line)))
             title = []
     return story
+
+
+def _day_figures(sheet: dict) -> list:
+    """The close slip's day, as its three designated persons approve it (reports.daily's sheets)."""
+    if not sheet.get("day_sheets"):
+        return []
+    story = [_p(_("The day's figures"), HEADING)]
+    for day_sheet in sheet["day_sheets"]:
+        story.append(_p(day_sheet.title, CELL_HEAD))
+        if not day_sheet.rows:
+            story += [_p(day_sheet.empty, CAPTION), Spacer(1, 4)]
+            continue
+        rows = [[_p(str(c.label), FIGURE_HEAD) for c in day_sheet.columns]]
+        for row in day_sheet.shown():
+            rows.append(
+                [
+                    Paragraph(
+                        f"<b>{escape(text)}</b>" if row["strong"] else escape(text), FIGURE_RIGHT if right else FIGURE
+                    )
+                    for text, right in row["cells"]
+                ]
+            )
+        right = [i for i, c in enumerate(day_sheet.columns) if c.money or c.num]
+        story.append(_ruled(rows, content_widths(rows, WIDTH), right=right))
+        story += [_p(note, CAPTION) for note in day_sheet.notes]
+        story.append(Spacer(1, 4))
+    return story
+
+
+def _seal(sheet: dict) -> list:
+    if not sheet.get("seal"):
+        return []
+    return [Spacer(1, 6), KeepTogether([_p(_("Seal of the day's records"), SIGNER), _p(sheet["seal"], SEAL)])]
 
 
 def _blank_line(line: dict) -> list:
@@ -395,7 +436,7 @@ def _build(sheet: dict, pages: int | None) -> tuple[bytes, int]:
         title=f"{sheet['title']}: {sheet['event']}",
         author=sheet["licensee"],
     )
-    story = _header(sheet) + _facts(sheet) + _money(sheet) + _signatures(sheet)
+    story = _header(sheet) + _facts(sheet) + _money(sheet) + _day_figures(sheet) + _signatures(sheet) + _seal(sheet)
     footer = _footer(sheet, pages)
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
     return buffer.getvalue(), doc.page

@@ -142,6 +142,9 @@ else:
             "NAME": BASE_DIR / "db.sqlite3",
         }
     }
+# PostgreSQL with two roles (README: the application's role): `migrate` connects as the owner
+# given here, then grants the role of DATABASE_URL reading and adding records, never rewriting them.
+MIGRATE_DATABASE_URL = os.environ.get("MIGRATE_DATABASE_URL", "")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {

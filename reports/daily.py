@@ -24,8 +24,9 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 # cage.services first: cage.selectors.openers and cage.services import each other, and a process
 # whose first import is this module (manage.py day_report) otherwise fails on that cycle.
 import cage.services  # noqa: F401, I001
+from cage.chain import grouped
 from cage.local import clock
-from cage.models import Account, Posting, Signature, Slip, SlipType
+from cage.models import Account, DaySeal, Posting, Signature, Slip, SlipType
 from cage.money import cents_str, dollars, hours_text, shortest_decimal
 from cage.selectors.amounts import cash_moved_subquery, chip_counts, chips_value
 from cage.selectors.counts import blind_places, books_blind
@@ -677,9 +678,12 @@ def _fill_credit_sheet(loaded: _Loaded, checks) -> Sheet:
         check = next((c for c in checks if c.label == str(label)), None)
         if check is None:
             continue
+        if check.day_serials:
+            notes.append(_("%(slip)s serials of this day: %(serials)s.") % {"slip": label, "serials": check.day_text})
         if check.complete:
             notes.append(
-                _("%(slip)s serials issued in the event: %(span)s, none missing.") % {"slip": label, "span": check.span}
+                _("%(slip)s serials issued in the event up to this day: %(span)s, none missing.")
+                % {"slip": label, "span": check.span}
             )
         else:
             notes.append(
@@ -1004,7 +1008,47 @@ def _close_sign_off(loaded: _Loaded) -> dict:
                 "signed_iso": timezone.localtime(signature.signed_at).isoformat() if signature else None,
             }
         )
-    return {"slip": close.number if close else None, "lines": lines}
+    seal = DaySeal.objects.filter(day=loaded.day).values_list("digest", flat=True).first()
+    shown = grouped(seal) if seal else None
+    return {"slip": close.number if close else None, "lines": lines, "seal": seal, "seal_shown": shown}
+
+
+def expense_sheet(day: GamingDay) -> Sheet:
+    """The day's expenses paid from the cage: each standing expense slip (both signatures in, not
+    voided), its category, description and amount."""
+    from cage.forms import EXPENSE_LABELS  # the categories as the form offers them
+
+    expenses = (
+        Slip.objects.standing()
+        .filter(day=day, slip_type=SlipType.EXPENSE, postings__account__kind=Account.Kind.EXPENSES)
+        .annotate(paid=Sum("postings__amount"))
+        .order_by("at", "id")
+    )
+    rows = [
+        Row(
+            [
+                slip.number,
+                _time(slip.at),
+                str(EXPENSE_LABELS.get(slip.details.get("category", ""), slip.details.get("category", ""))),
+                slip.details.get("description", ""),
+                slip.paid,
+            ]
+        )
+        for slip in expenses
+    ]
+    if rows:
+        rows.append(Row([_("Day's total"), "", "", "", sum(row.cells[-1] for row in rows)], "total"))
+    return Sheet(
+        "expenses",
+        _("Expenses"),
+        slip_columns(
+            Column("category", _("Category")),
+            Column("description", _("Description")),
+            Column("amount", _("Amount"), money=True),
+        ),
+        rows,
+        empty=_("No expense this day."),
+    )
 
 
 def day_sheets(day: GamingDay) -> dict:
@@ -1028,7 +1072,7 @@ def day_sheets(day: GamingDay) -> dict:
             s.person = people.get(s.person_id, s.person)
     sheets = [
         withheld(_master_sheet(figures), figures["books"]),
-        withheld(_fill_credit_sheet(loaded, serial_checks(event)), figures["books"]),
+        withheld(_fill_credit_sheet(loaded, serial_checks(event, through=day)), figures["books"]),
         _variance_sheet(figures["variances"]),
         _tips_sheet(loaded, hidden),
         _runner_sheet(loaded, balances, runners, hidden),

@@ -54,16 +54,21 @@ def sheets_csv(data: dict) -> str:
             ("slip", data["sign_off"]["slip"]),
         ):
             writer.writerow([data["date"], SIGN_OFF, number, "line", column, value or ""])
+    # The locked day's seal (cage.chain): the digest its signatures stand beside.
+    if data["sign_off"].get("seal"):
+        writer.writerow([data["date"], SEAL, 1, "line", "digest", data["sign_off"]["seal"]])
     return out.getvalue()
 
 
 SIGN_OFF = "sign_off"  # the CSV's sheet name for the close's signatures
+SEAL = "seal"  # and for the locked day's seal
 
 
 CELL = ParagraphStyle("daycell", fontName="Helvetica", fontSize=8, leading=10)
 CELL_BOLD = ParagraphStyle("daycellbold", parent=CELL, fontName="Helvetica-Bold")
 CELL_RIGHT = ParagraphStyle("daycellright", parent=CELL, alignment=2)
 CELL_RIGHT_BOLD = ParagraphStyle("daycellrightbold", parent=CELL_RIGHT, fontName="Helvetica-Bold")
+SEAL = ParagraphStyle("dayseal", fontName="Courier-Bold", fontSize=11, leading=14)
 PAGE = landscape(letter)
 # The frame's width: the page less its margins and the frame's own padding (6 pt each side).
 WIDTH = PAGE[0] - 1.2 * inch - 12
@@ -131,7 +136,22 @@ def sign_off_block(sign_off: dict, heading, body) -> list:
         note = _("Signed in the app when the day closed (%(slip)s).") % {"slip": sign_off["slip"]}
     else:
         note = _("The day is not closed: nobody has signed it in the app yet.")
-    return [Paragraph(escape(_("Reviewed and approved")), heading), table, Paragraph(escape(note), body)]
+    story = [Paragraph(escape(_("Reviewed and approved")), heading), table, Paragraph(escape(note), body)]
+    if sign_off.get("seal"):
+        story += [
+            Paragraph(escape(_("Seal of the day's records")), heading),
+            Paragraph(escape(sign_off["seal_shown"]), SEAL),
+            Paragraph(
+                escape(
+                    _(
+                        "A copy of the records that gives another seal for this day has been changed since it "
+                        "closed (python manage.py verify_records checks one)."
+                    )
+                ),
+                body,
+            ),
+        ]
+    return story
 
 
 def sheets_pdf(data: dict) -> bytes:

@@ -8,6 +8,7 @@ import io
 from xml.sax.saxutils import escape
 
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import pgettext
@@ -17,8 +18,9 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import inch
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from cage.chain import grouped
 from cage.local import moment
-from cage.models import Slip, SlipType
+from cage.models import DaySeal, Slip, SlipType
 from cage.money import cents_str, dollars, hours_text
 from cage.selectors.slips import signed_in_full
 from events import csv_safe
@@ -178,6 +180,40 @@ def _expense_rows(event: Event) -> list[dict]:
     order = list(EXPENSE_CATEGORY_NAMES)
     rows.sort(key=lambda r: order.index(r["category"]) if r["category"] in order else len(order))
     return rows
+
+
+SEAL = ParagraphStyle("report-seal", fontName="Courier", fontSize=8, leading=10)
+
+
+def _seals(event: Event, para, heading) -> list:
+    """One line per gaming day: its seal (cage.chain), the digest of the records as the day locked,
+    which the day's signed sheets and close slip carry too."""
+    seals = dict(DaySeal.objects.filter(day__event=event).values_list("day__date", "digest"))
+    rows = [[_("Gaming day"), _("Seal of the day's records")]]
+    for day in event.days.order_by("date").values_list("date", flat=True):
+        seal = seals.get(day)
+        rows.append(
+            [
+                date_format(day, "DATE_FORMAT"),
+                Paragraph(grouped(seal), SEAL) if seal else para(_("not sealed: the day is not closed")),
+            ]
+        )
+    return [
+        Spacer(1, 0.2 * inch),
+        KeepTogether(
+            [
+                para(_("Seals of the gaming days"), heading),
+                para(
+                    _(
+                        "Each day's seal is printed on its signed sheets and close slip; python manage.py "
+                        "verify_records checks a copy of the records against them."
+                    )
+                ),
+                Spacer(1, 0.1 * inch),
+                _grid(rows, [1.6 * inch, 5.3 * inch]),
+            ]
+        ),
+    ]
 
 
 def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> bytes:
@@ -533,6 +569,8 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
         if state.stale:
             block.append(para(state.stale_note(), alert))
         story += [Spacer(1, 0.2 * inch), KeepTogether(block)]
+
+    story += _seals(event, para, heading)
 
     generated = _("Generated %(time)s; %(event)s, licence %(licence)s") % {
         "time": moment(timezone.now()),

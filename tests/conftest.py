@@ -1,6 +1,7 @@
 """Shared fixtures: an event set up through the services, with one named persona per role."""
 
 import datetime
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +26,48 @@ def pytest_configure(config):
     # The French pages need the compiled catalogue; `make test` compiles it too, but a bare
     # `pytest` must not test against a stale or missing one.
     compile_all()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def application_role(request):
+    """With APP_ROLE set (.ci/run's PostgreSQL run), every test runs as the application's own role
+    (cage.db_roles): the test database is made and migrated by its owner, the role is granted what
+    `migrate` grants it, and every connection then acts as that role (SET ROLE at connect), so that
+    a privilege the product needs and the role lacks fails a test. Tests that play someone below
+    the application (a superuser, the owner) say so with `as_owner`."""
+    role = os.environ.get("APP_ROLE")
+    if not role or not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
+        yield None
+        return
+    request.getfixturevalue("django_db_setup")
+    from django.db import connection
+
+    from cage import db_roles
+
+    with request.getfixturevalue("django_db_blocker").unblock():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [role])
+            if cursor.fetchone() is None:
+                cursor.execute(f"CREATE ROLE {connection.ops.quote_name(role)} NOLOGIN")
+        db_roles.grant(role)
+        connection.close()
+        options = connection.settings_dict.setdefault("OPTIONS", {})
+        options["options"] = f"-c role={role}"
+    yield role
+    # The owner drops the test database.
+    with request.getfixturevalue("django_db_blocker").unblock():
+        connection.close()
+        options.pop("options", None)
+
+
+def as_owner() -> None:
+    """On PostgreSQL run as the application's role: the rest of this test's transaction acts as
+    the login (the database's owner, a superuser), as someone holding it would."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET ROLE NONE")
 
 
 @pytest.fixture(autouse=True)

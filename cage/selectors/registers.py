@@ -466,10 +466,15 @@ class SerialCheck:
     highest: int  # the highest of the serials checked: the counter's or a slip's, whichever is higher
     missing: list[tuple[int, int]] = field(default_factory=list)  # runs of serials never issued
     above_counter: list[int] = field(default_factory=list)  # slips numbered past the counter
+    day_serials: list[tuple[int, int]] = field(default_factory=list)  # runs of one gaming day's own
 
     @property
     def span(self) -> str:
         return "1" if self.highest == 1 else f"1–{self.highest}"
+
+    @property
+    def day_text(self) -> str:
+        return runs_text(self.day_serials)
 
     @property
     def missing_text(self) -> str:
@@ -499,18 +504,29 @@ def runs_text(pairs: list[tuple[int, int]]) -> str:
     return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in pairs)
 
 
-def serial_checks(event: Event) -> list[SerialCheck]:
+def serial_checks(event: Event, *, through: GamingDay | None = None) -> list[SerialCheck]:
     """For each slip type in use, the serials between 1 and the last issued that no slip bears.
     The counter hands serials out without gaps, so each should have none; this checks the slips
-    themselves, and also flags any slip numbered past the counter's last. Two queries."""
+    themselves, and also flags any slip numbered past the counter's last. Two queries.
+
+    `through`: a gaming day's sheets, which read the same whenever they are printed: the event's
+    serials up to that day (its own in `day_serials`), and, once it is locked, not the counter,
+    which later days move on."""
     last = dict(SlipCounter.objects.filter(event=event).values_list("slip_type", "last"))
+    slips = Slip.objects.filter(event=event)
+    locked = through is not None and through.status == GamingDay.Status.CLOSED
+    if through is not None:
+        slips = slips.filter(day__date__lte=through.date)
     serials: dict[str, set[int]] = defaultdict(set)
-    for slip_type, serial in Slip.objects.filter(event=event).values_list("slip_type", "serial"):
+    own: dict[str, list[int]] = defaultdict(list)
+    for slip_type, serial, day_id in slips.values_list("slip_type", "serial", "day_id"):
         serials[slip_type].add(serial)
+        if through is not None and day_id == through.pk:
+            own[slip_type].append(serial)
     checks = []
     for slip_type, kind in SLIP_KINDS.items():
-        counter = last.get(slip_type, 0)
         issued = serials.get(slip_type, set())
+        counter = max(issued, default=0) if locked else last.get(slip_type, 0)
         highest = max([counter, *issued])
         if highest == 0:
             continue
@@ -521,6 +537,7 @@ def serial_checks(event: Event) -> list[SerialCheck]:
                 highest=highest,
                 missing=runs([n for n in range(1, highest + 1) if n not in issued]),
                 above_counter=sorted(n for n in issued if n > counter),
+                day_serials=runs(own.get(slip_type, [])),
             )
         )
     return checks

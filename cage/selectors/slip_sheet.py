@@ -6,7 +6,7 @@ from django.utils.translation import ngettext, pgettext
 
 from cage.fields import BillsAndCoins
 from cage.local import moment
-from cage.models import Account, OpenerSignOff, Posting, Refusal, Slip, SlipType
+from cage.models import Account, DaySeal, OpenerSignOff, Posting, Refusal, Slip, SlipType
 from cage.money import dollars, hours_text
 from cage.selectors.openers import check_text, closer_check_of
 from cage.selectors.slips import State, slip_state
@@ -197,7 +197,28 @@ def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) 
         # An opener that differs from its table's last closer, and its sign-off (None: not flagged).
         "flagged": bool(check and check.get("differences")),
         "sign_off": sign_off,
+        # The day close: the day's figures as the three designated persons approve them, and once
+        # the day is locked its seal (cage.chain), printed beside their signatures.
+        "day_sheets": close_day_sheets(slip) if kind.type == SlipType.CLOSE_DAY else [],
+        "seal": seal_of(slip.day) if kind.type == SlipType.CLOSE_DAY else None,
     }
+
+
+def seal_of(day) -> str | None:
+    """A locked day's seal as people read and type it, or None while the day is open."""
+    from cage.chain import grouped
+
+    digest = DaySeal.objects.filter(day=day).values_list("digest", flat=True).first()
+    return grouped(digest) if digest else None
+
+
+def close_day_sheets(slip: Slip) -> list:
+    """What the day-close slip prints of its day: the summary (win, chip sales, redemptions, tips,
+    chips outstanding, over/short, deposits), win per table and per game, the variances by place,
+    the deposits, the tips and their shares, the cage's accountability, and the expenses."""
+    from reports.daily import day_figures, expense_sheet  # the sheets read the cage, not this module
+
+    return [*day_figures(slip.day, close=True)["sheets"], expense_sheet(slip.day)]
 
 
 def _void_line(void: Slip) -> dict:

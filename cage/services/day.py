@@ -15,6 +15,7 @@ from events.models import GamingDay
 from events.rules import RuleViolation, Words
 from events.services import appointment_text
 
+from . import links
 from .ledger import account_label, atomic_slip, balances, check_signatures, lock_day, open_tables, post_slip
 from .openers import opener_sign_off
 
@@ -158,4 +159,5 @@ def close_day(*, day: GamingDay, signed, records_file: bool = False, **meta) -> 
     )
     day.status = GamingDay.Status.CLOSED
     day.save(update_fields=["status"])
+    links.seal(day)
     return slip

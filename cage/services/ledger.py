@@ -21,6 +21,7 @@ from django.utils.translation import gettext_noop as N_
 from audit import services as audit
 from cage.models import Account, Posting, Signature, Slip, SlipCounter, SlipType
 from cage.money import AMOUNT_LIMITS_RULE, MAX_CHIP_COUNT, count_text, face
+from cage.services import links
 from cage.services import memo as remembered
 from cage.slip_types import SLIP_KINDS, SlipKind
 from events.designation import check_not_administrator, check_takes_part
@@ -519,10 +520,12 @@ def lock_accounts(accounts: Iterable[Account], *, patrons_of: int | None = None)
 
 def lock_slip(slip: Slip) -> None:
     """Lock one slip's row while it is signed, signed off or voided: two terminals acting on the
-    same slip go one after the other, and the second sees what the first did. (A row lock writes
-    nothing: slips stay append-only.)"""
+    same slip go one after the other, and the second sees what the first did. An advisory lock
+    on the slip's key, not a row lock: the application's role may not UPDATE slips, and PostgreSQL
+    asks that privilege of a row lock (README: the application's role)."""
     if row_locks():
-        list(Slip.objects.select_for_update(no_key=True).filter(pk=slip.pk).values_list("pk", flat=True))
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [SLIP_LOCKS, slip.pk % 2**31])
 
 
 def row_locks() -> bool:
@@ -654,6 +657,7 @@ def post_slip(
         Signature.objects.bulk_create(
             [Signature(slip=slip, capacity=c, person=p, signed_at=signed_at[c]) for c, p in signed.items()]
         )
+    links.slip_written(slip, legs=moving, merged=merged, accounts=accounts, signed=signed, signed_at=signed_at)
     # Every slip, with the signatures made as it is written, goes on the audit trail in its own
     # transaction: no entry, no slip.
     audit.slip_recorded(slip, signed, day_status=day.status)
@@ -678,6 +682,8 @@ def _signed_after(slip_type: str, times: dict[str, datetime.datetime], at: datet
 SLIP_ORDER_LOCK = 0x5119_0001
 # The first key of the advisory locks on one cage form's request key (atomic_slip).
 REQUEST_LOCKS = 0x5119
+# The first key of the advisory lock on one slip while it is signed, refused or voided (lock_slip).
+SLIP_LOCKS = 0x5119_0003
 
 
 def stamp_slip() -> tuple[int, datetime.datetime]:

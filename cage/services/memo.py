@@ -67,6 +67,8 @@ class Memo:
         self.tables: dict[int, dict[int, object]] = {}
         # {(day id, role): {person id: their shifts}}: the day's roster, by role
         self.rosters: dict[tuple[int, str], dict] = {}
+        # {event id: (seq, digest)}: the last link of each event's chain (cage.services.links)
+        self.chain_heads: dict[int, tuple[int, str]] = {}
 
     # --- rows held for a bulk write -------------------------------------------------------
 
@@ -179,8 +181,8 @@ class Memo:
             )
 
 
-# The tables whose rows are held (hold()): a slip, then its postings and signatures.
-HELD_TABLES = re.compile(r"\bcage_(?:slip|posting|signature)\b")
+# The tables whose rows are held (hold()): a slip, then its postings, signatures and chain links.
+HELD_TABLES = re.compile(r"\bcage_(?:slip|posting|signature|ledgerlink)\b")
 
 
 def _parents_first(model) -> int:

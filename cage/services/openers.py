@@ -24,6 +24,7 @@ from events.designation import check_takes_part
 from events.models import GameTable, GamingDay, Person, Role
 from events.rules import RuleViolation, Words
 
+from . import links
 from .ledger import denominations, lock_day, lock_slip
 
 # T&C 2: the designated persons witness and authorize the cage's transactions and approve the
@@ -114,6 +115,7 @@ def opener_sign_off(
             "T&C 2",
         )
     sign_off = OpenerSignOff.objects.create(slip=slip, person=person, signed_at=at or timezone.now(), via=via)
+    links.signed_off(sign_off)
     audit.record(
         "opener_signed_off",
         N_("%(name)s signed off %(slip)s, which differs from its table's last closer"),

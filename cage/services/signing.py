@@ -17,6 +17,7 @@ from events.designation import check_takes_part
 from events.models import GameTable, GamingDay, Person, Role
 from events.rules import Lower, RuleViolation, Words
 
+from . import links
 from .ledger import (
     CASH,
     SIGNATURES,
@@ -138,6 +139,7 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
     check_custody(merged, accounts, slip.slip_type)
     write_postings(slip, merged, accounts)
     Signature.objects.create(slip=slip, capacity=capacity, person=person, signed_at=at)
+    links.signed(slip, legs=moving, merged=merged, accounts=accounts, capacity=capacity, person=person, at=at)
     if moving:
         check_patrons_hold_chips(slip)
     return slip
@@ -285,6 +287,7 @@ def refuse(*, slip: Slip, person: Person, reason: str, at: datetime.datetime | N
         raise RuleViolation(Words(N_("refusing a slip needs a reason")), REFUSE_RULE, field="reason")
     at = check_in_order(slip.event, at)
     refusal = Refusal.objects.create(slip=slip, person=person, reason=reason, refused_at=at)
+    links.refused(refusal)
     audit.record(
         "slip_refused",
         N_("%(name)s refused %(slip)s: %(reason)s"),

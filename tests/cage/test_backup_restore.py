@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from cage.chain import grouped
 from tests.conftest import EXAMPLES
 from tests.databases import ROOT, environment, fresh_postgres, manage, sqlite_url, start
 from tests.records_generator import generated_event
@@ -149,3 +150,36 @@ def test_postgresql_restore_into_an_empty_migrated_database(tmp_path):
         manage(restored, "restore", str(backup))
         report = json.loads(manage(restored, "event_report", "lakeside-fair-2026"))
         assert report == json.loads((EXAMPLES / "lakeside-one-day.report.json").read_text())
+
+
+def test_a_restored_backup_older_than_a_seal_on_paper_is_recognised(tmp_path):
+    """The same event kept in two databases: the cage's own, with both days closed and sealed, and
+    a backup taken after the first close only. The seals printed on the signed paper tell them
+    apart: the backup holds the first day sealed as signed, and lacks the second day's close."""
+    data = generated_event(seed=22, days=2, records_per_day=20)
+    (tmp_path / "both.json").write_text(json.dumps(data))
+    (tmp_path / "first.json").write_text(json.dumps({**data, "days": data["days"][:1]}))
+    cage, older = sqlite_url(tmp_path), sqlite_url(tmp_path)
+    for url, name in ((cage, "both.json"), (older, "first.json")):
+        manage(url, "migrate", "-v0")
+        manage(url, "import_records", str(tmp_path / name))
+    exported = json.loads(manage(cage, "export_records", SLUG))
+    paper = {day["date"]: day["seal"] for day in exported["days"]}
+    first, second = sorted(paper)
+    said = [line for line in manage(cage, "check_ledger").splitlines() if "last sealed day" in line]
+    assert said == [f"{SLUG}: last sealed day {second}, seal {grouped(paper[second])}"]
+
+    backup = tmp_path / "older-backup.sqlite3"
+    manage(older, "backup", str(backup))
+    restored = sqlite_url(tmp_path)
+    out = manage(restored, "restore", str(backup))
+    assert f"{SLUG}: last sealed day {first}, seal {grouped(paper[first])}" in out
+    assert "Ledger holds" in manage(restored, "check_ledger", f"--seal={first}={paper[first]}")
+    message = refused(
+        restored, "check_ledger", f"--seal={first}={paper[first][:16]}", f"--seal={second}={paper[second]}"
+    )
+    assert f"the gaming day {second} is sealed on paper but not in this database: the database is older" in message
+    # The cage's own database holds both days as signed.
+    assert "Ledger holds" in manage(
+        cage, "check_ledger", f"--seal={first}={paper[first]}", f"--seal={second}={paper[second]}"
+    )

@@ -15,7 +15,7 @@ from cage.models import Account, Posting, Signature, Slip, SlipCounter
 from events import services as event_services
 from events.models import ChipDenomination, GamingDay
 from tests.cage.helpers import close_clean_day, stock
-from tests.conftest import make_cast
+from tests.conftest import as_owner, make_cast
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +64,9 @@ def installed_triggers() -> set[str]:
 
 
 def raw(sql: str, params=()) -> int:
-    """Run one statement in its own savepoint, as a hand edit in a database shell would."""
+    """Run one statement in its own savepoint, as a hand edit in a database shell would (the
+    owner's: the application's role may not even try, tests/cage/test_app_role.py)."""
+    as_owner()
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount

@@ -169,8 +169,10 @@ def test_fill_and_credit_register_lists_the_void_and_the_serials():
          "amount": "300.00", "state": "Complete", "void": ""},
     ]  # fmt: skip
     assert sheet(data, "fill_credit_register").notes == [
-        "Fill serials issued in the event: 1–3, none missing.",
-        "Credit serials issued in the event: 1, none missing.",
+        "Fill serials of this day: 1–3.",
+        "Fill serials issued in the event up to this day: 1–3, none missing.",
+        "Credit serials of this day: 1.",
+        "Credit serials issued in the event up to this day: 1, none missing.",
     ]
 
 

@@ -77,15 +77,26 @@ def queries(client, url) -> int:
 # The exports' one more: whether a day reconciles with its bank still to count (blind counts).
 # One more everywhere since a void or an expense stands only once signed in full: the figures read
 # which voids are done and which expenses approved (reports.figures).
+# Two more for each export since the audit trail is chained (audit.chain): its last link read, the
+# entry's own link written; on PostgreSQL a third, the chain's lock. One more on the day's sheets:
+# the day's seal; on the financial report, the seals of every day (two).
 EXACT = {
     "report page": 18,
-    "report JSON": 11,
-    "report CSV": 11,
-    "financial report PDF": 25,
-    "day's sheets page": 23,
-    "day's sheets CSV": 23,
-    "day's sheet CSV": 23,
-    "day's sheets PDF": 23,
+    "report JSON": 13,
+    "report CSV": 13,
+    "financial report PDF": 29,
+    "day's sheets page": 24,
+    "day's sheets CSV": 26,
+    "day's sheet CSV": 26,
+    "day's sheets PDF": 26,
+}
+EXPORTS = {
+    "report JSON",
+    "report CSV",
+    "financial report PDF",
+    "day's sheets CSV",
+    "day's sheet CSV",
+    "day's sheets PDF",
 }
 
 
@@ -101,4 +112,5 @@ def test_each_report_runs_an_exact_number_of_queries_whatever_the_size(client, n
             dric.refresh_from_db()
         client.force_login(dric.user)
         counts.append(queries(client, report_urls(event)[name]))
-    assert counts == [EXACT[name], EXACT[name]], counts
+    exact = EXACT[name] + (1 if name in EXPORTS and connection.vendor == "postgresql" else 0)
+    assert counts == [exact, exact], counts

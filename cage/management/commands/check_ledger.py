@@ -2,20 +2,49 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from cage.chain_check import last_seals, paper_seal_breaks
 from cage.ledger_check import ledger_breaks
+from cage.verify import parse_seals
 from events.models import Event
 
 
 class Command(BaseCommand):
     help = gettext_lazy(
         "Verify every event's ledger: each instrument sums to zero; no custody account is negative; each slip "
-        "balances and has the signatures its postings need; serials have no gaps; closed days stayed closed."
+        "balances and has the signatures its postings need; serials have no gaps; closed days stayed closed; "
+        "the hash chains of the ledger and the audit trail hold, and each locked day's seal matches them."
     )
 
-    def handle(self, *args, **options):
-        breaks = ledger_breaks()
+    def add_arguments(self, parser):
+        parser.add_argument("--event", help=gettext_lazy("check only this event (its slug)"))
+        parser.add_argument(
+            "--seal",
+            action="append",
+            default=[],
+            metavar="DATE=SEAL",
+            help=gettext_lazy(
+                "a day's seal as printed on its signed sheets or close slip: the database must hold that day "
+                "sealed so (a restored backup older than that close does not)"
+            ),
+        )
+
+    def handle(self, *args, event=None, seal=(), **options):
+        events = Event.objects.all()
+        if event:
+            events = events.filter(slug=event)
+            if not events.exists():
+                raise CommandError(_("no event %(slug)s") % {"slug": repr(event)})
+        events = list(events)
+        typed, problems = parse_seals(seal)
+        if problems:
+            raise CommandError("; ".join(problems))
+        breaks = ledger_breaks(events) + paper_seal_breaks(events, typed)
         for line in breaks:
             self.stderr.write(line)
         if breaks:
             raise CommandError(_("%(count)s break(s) in the ledger") % {"count": len(breaks)})
-        self.stdout.write(_("Ledger holds for %(count)s event(s).") % {"count": Event.objects.count()})
+        self.stdout.write(_("Ledger holds for %(count)s event(s).") % {"count": len(events)})
+        for slug, date, digest in last_seals(events):
+            self.stdout.write(
+                _("%(event)s: last sealed day %(date)s, seal %(seal)s") % {"event": slug, "date": date, "seal": digest}
+            )

@@ -5,6 +5,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cage.backup import BackupError, database_name, restore, unapplied_migrations
+from cage.chain_check import last_seals
+from events.models import Event
 
 
 class Command(BaseCommand):
@@ -27,7 +29,19 @@ class Command(BaseCommand):
         except BackupError as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(_("Restored %(path)s into %(database)s.") % {"path": path, "database": database_name()})
+        self.stdout.write(
+            _(
+                "Compare each event's last sealed day below with the latest signed close slip: a later day signed "
+                "on paper means this backup is older than it (python manage.py check_ledger --seal DATE=SEAL says so)."
+            )
+        )
         missing = unapplied_migrations()
+        if not missing:
+            for slug, date, digest in last_seals(list(Event.objects.all())):
+                self.stdout.write(
+                    _("%(event)s: last sealed day %(date)s, seal %(seal)s")
+                    % {"event": slug, "date": date, "seal": digest}
+                )
         if missing:
             self.stdout.write(
                 _("The backup is from an earlier version: run `python manage.py migrate` (%(count)s migration(s)).")

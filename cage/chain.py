@@ -1,0 +1,77 @@
+"""The ledger's hash chain: every write to an event's ledger is a link whose SHA-256 digest covers
+what it wrote and the link before it, so a change made below the application (SQL, a dropped
+trigger, a file edited) is caught by `check_ledger`, and a locked day's *seal* (the digest of the
+chain's last link when it closed), printed on the paper its three designated persons sign, names
+the chain as it stood.
+
+The canonical serialisation, defined here once (docs/cage-records-extensions.md says it for anyone
+recomputing a chain from an export):
+
+- A link's content is a JSON object, written with its keys sorted, no spaces (separators "," and
+  ":"), UTF-8 without escaping non-ASCII characters, no NaN or infinity (`canonical`).
+- Its digest is the SHA-256 of the previous link's digest (64 lower-case hex digits; 64 zeros for
+  an event's first link), a line feed, and the content's UTF-8 bytes, in lower-case hex (`chained`).
+- Content keys: "v" (1), "event" (slug), "seq" (1, 2, 3… per event, no gaps), "day" (the gaming
+  day's date), "kind" ("slip", "signature", "refusal" or "sign_off"), "slip" ({"type", "serial"}),
+  and what the write added: "written" (a new slip's own fields: "at", "table", "runner",
+  "account", "voids", "reason", "details"), "postings" ([account code, "cash" or
+  "chips:<denomination>", cents], sorted), "signatures" ([capacity, person id, signed at], sorted),
+  "refusal" ({"person", "reason", "at"}), "sign_off" ({"person", "at", "via"}).
+- Times are UTC, ISO 8601 with microseconds ("2026-09-11T15:30:00.000000+00:00"). People, tables
+  and accounts are named by the ids the records file uses, never by database keys, so that an
+  event exported and imported elsewhere has the same chain.
+
+Each link is written in the transaction of the rows it describes. On PostgreSQL the writer holds
+an advisory lock, taken late (its last lock), so that two terminals never chain onto the same
+link; SQLite's IMMEDIATE transactions already write one at a time.
+"""
+
+import datetime
+import hashlib
+import json
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import connection
+
+GENESIS = "0" * 64
+VERSION = 1
+# PostgreSQL's advisory lock held by whoever extends a chain (the ledger's or the audit trail's).
+CHAIN_LOCK = 0x5119_0002
+
+
+def canonical(obj) -> str:
+    """The one text a link's digest is taken of."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def chained(previous: str, text: str) -> str:
+    """SHA-256 of the previous digest, a line feed and the content."""
+    return hashlib.sha256(f"{previous}\n{text}".encode()).hexdigest()
+
+
+def moment(value: datetime.datetime | None) -> str | None:
+    if value is None:
+        return None
+    return value.astimezone(datetime.UTC).isoformat(timespec="microseconds")
+
+
+def as_stored(value):
+    """A JSON field's value as the database gives it back (dates as text, tuples as lists)."""
+    return json.loads(json.dumps(value, cls=DjangoJSONEncoder))
+
+
+def hold_lock() -> None:
+    """PostgreSQL: until this transaction ends, nobody else extends a chain."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK])
+
+
+def grouped(digest: str) -> str:
+    """A digest as it is printed for people to read and type: eight groups of eight."""
+    return " ".join(digest[i : i + 8] for i in range(0, len(digest), 8))
+
+
+def typed(text: str) -> str:
+    """A digest as someone typed it from paper: spaces and dashes dropped, lower case."""
+    return "".join(ch for ch in str(text) if ch not in " -\t").lower()

@@ -1,0 +1,35 @@
+"""PostgreSQL: the application's own role, which can read and add to the records but never rewrite
+them. An owner role runs `migrate` and owns every table; the application connects as a role with
+SELECT and INSERT only on the append-only records (slips, postings, signatures, refusals,
+sign-offs, the chain's links and the days' seals, the audit trail and its links), so that not even
+the application's own password lets anyone UPDATE, DELETE or TRUNCATE them, drop their triggers or
+lift them (that takes the owner, or a superuser). Everything else it may change as it needs to.
+
+`python manage.py migrate` with MIGRATE_DATABASE_URL set migrates as the owner and then grants
+the application's role (the user of DATABASE_URL) what it needs (cage/management/commands/migrate.py).
+"""
+
+from django.db import connection as default_connection
+
+from audit.models import AuditEntry, AuditLink
+from cage.models import DaySeal, LedgerLink, OpenerSignOff, Posting, Refusal, Signature, Slip
+
+APPEND_ONLY = (Slip, Posting, Signature, Refusal, OpenerSignOff, LedgerLink, DaySeal, AuditEntry, AuditLink)
+
+
+def grant_statements(role: str, connection=default_connection) -> list[str]:
+    quote = connection.ops.quote_name
+    who = quote(role)
+    kept = ", ".join(quote(model._meta.db_table) for model in APPEND_ONLY)
+    return [
+        f"GRANT USAGE ON SCHEMA public TO {who}",
+        f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {who}",
+        f"REVOKE UPDATE, DELETE, TRUNCATE, TRIGGER, REFERENCES ON {kept} FROM {who}",
+        f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {who}",
+    ]
+
+
+def grant(role: str, connection=default_connection) -> None:
+    with connection.cursor() as cursor:
+        for statement in grant_statements(role, connection):
+            cursor.execute(statement)
