@@ -22,8 +22,11 @@ recomputing a chain from an export):
   event exported and imported elsewhere has the same chain.
 
 Each link is written in the transaction of the rows it describes. On PostgreSQL the writer holds
-an advisory lock, taken late (its last lock), so that two terminals never chain onto the same
-link; SQLite's IMMEDIATE transactions already write one at a time.
+an advisory lock until it commits, so that two terminals never chain onto the same link; SQLite's
+IMMEDIATE transactions already write one at a time. The lock is taken as the rows are linked, at the
+end of a write, and must be the last lock a transaction takes: one that then waited for a row
+another writer holds while that writer waited for the chain would deadlock (a slip that moved
+nothing takes no lock after its link: cage.services.ledger.check_patrons_hold_chips).
 """
 
 import datetime

@@ -168,6 +168,16 @@ def _event_breaks(event: Event) -> list[str]:
         seal = known.seals.get(day.pk)
         if day.status == GamingDay.Status.CLOSED and seal is None:
             problems.append((0, _("%(event)s: the gaming day %(date)s is closed without a seal") % where))
+        elif seal is not None and day.status != GamingDay.Status.CLOSED:
+            problems.append(
+                (
+                    seal.seq,
+                    _(
+                        "%(event)s: the gaming day %(date)s is sealed but no longer closed: reopened below the application"
+                    )
+                    % where,
+                )
+            )
         elif seal is not None and not known.seal_holds(day.pk):
             problems.append(
                 (

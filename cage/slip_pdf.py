@@ -284,7 +284,8 @@ def _day_figures(sheet: dict) -> list:
 def _seal(sheet: dict) -> list:
     if not sheet.get("seal"):
         return []
-    return [Spacer(1, 6), KeepTogether([_p(_("Seal of the day's records"), SIGNER), _p(sheet["seal"], SEAL)])]
+    caption = _p(_("To check a copy of the records against it, its first 16 digits are enough."), CAPTION)
+    return [Spacer(1, 6), KeepTogether([_p(_("Seal of the day's records"), SIGNER), _p(sheet["seal"], SEAL), caption])]
 
 
 def _blank_line(line: dict) -> list:

@@ -11,6 +11,7 @@ before it was exported.
 import datetime
 import re
 from collections import Counter
+from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -27,6 +28,11 @@ class Verdict:
     def __init__(self):
         self.problems: list[str] = []
         self.facts: list[str] = []
+
+
+def add_seal_argument(parser, help_text) -> None:
+    """--seal DATE=SEAL, as check_ledger and verify_records take it (once per day)."""
+    parser.add_argument("--seal", action="append", default=[], metavar="DATE=SEAL", help=help_text)
 
 
 def parse_seals(pairs: list[str]) -> tuple[dict[str, str], list[str]]:
@@ -106,9 +112,12 @@ def _walk(links: list, slug, verdict: Verdict) -> _Walked:
         date = str(content.get("day"))
         walked.days_last[date] = seq
         slip = content.get("slip") or {}
-        said = walked.slips.setdefault((slip.get("type"), slip.get("serial")), {"signed": {}, "day": date})
+        said = walked.slips.setdefault(
+            (slip.get("type"), slip.get("serial")), {"signed": {}, "day": date, "postings": []}
+        )
         if "written" in content:
             said["written"] = content["written"]
+        said["postings"] += content.get("postings", [])
         for capacity, person, _at in content.get("signatures", []):
             said["signed"][capacity] = person
         if "refusal" in content:
@@ -155,7 +164,11 @@ def _check_seals(data: dict, walked: _Walked, typed: dict[str, str], verdict: Ve
             )
         else:
             verdict.facts.append(
-                _("The gaming day %(date)s: the seal typed from the paper matches the file's chain.") % {"date": date}
+                _(
+                    "The gaming day %(date)s: the seal typed from the paper (its first %(digits)s of 64 digits) "
+                    "matches the file's chain."
+                )
+                % {"date": date, "digits": len(digest)}
             )
 
 
@@ -199,7 +212,10 @@ def _check_records(data: dict, walked: _Walked, verdict: Verdict) -> None:
 
 
 def _record_differs(record: dict, said: dict, zone) -> list[str]:
+    """What of the record is not what the chain wrote of its slip: each part named in the reader's
+    words. The record's own fields as the exporter writes them from the slip (cage.exporter)."""
     written = said.get("written") or {}
+    details = written.get("details") or {}
     differs = []
     if record.get("signed", {}) != said["signed"]:
         differs.append(_("its signatures"))
@@ -211,10 +227,47 @@ def _record_differs(record: dict, said: dict, zone) -> list[str]:
             differs.append(_("its time"))
     except (TypeError, ValueError):
         differs.append(_("its time"))
-    details = written.get("details") or {}
     if "chips" in record and record["chips"] != details.get("chips"):
         differs.append(_("its chips"))
-    for field in ("table", "runner"):
+    if "cash" in record and _cents(record["cash"]) != _cash_of(record, said, details):
+        differs.append(_("its cash"))
+    for field, label in (("table", _("its table")), ("runner", _("its runner"))):
         if field in record and record[field] != written.get(field):
-            differs.append(_("its table") if field == "table" else _("its runner"))
+            differs.append(label)
+    if "account" in record and written.get("account") not in (record["account"], f"runner:{record['account']}"):
+        differs.append(_("its place"))
+    if "hours" in record:
+        shares = {s.get("person"): s.get("hours") for s in details.get("shares", [])}
+        if set(shares) != set(record["hours"]) or any(
+            _decimal(record["hours"][p]) != _decimal(h) for p, h in shares.items()
+        ):
+            differs.append(_("its hours"))
+    for field, label in (
+        ("category", _("its category")),
+        ("description", _("its description")),
+        ("invoice", _("its invoice")),
+        ("variance_reason", _("its variance's reason")),
+    ):
+        if field in record and record[field] != details.get(field):
+            differs.append(label)
     return differs
+
+
+def _cash_of(record: dict, said: dict, details: dict) -> int | None:
+    """The cash the exporter writes for a record: a count's and an expense's as the slip says it,
+    any other's the cash its postings moved into a place."""
+    if record.get("type") in ("count", "expense"):
+        return details.get("cash")
+    return sum(cents for _place, what, cents in said["postings"] if what == "cash" and cents > 0)
+
+
+def _cents(text) -> int | None:
+    amount = _decimal(text)
+    return None if amount is None else int(amount * 100)
+
+
+def _decimal(value):
+    try:
+        return Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return None

@@ -44,6 +44,7 @@ from cage.selectors.inventory import inventory, table_states
 from cage.selectors.offered import kinds_offered
 from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
 from cage.selectors.people import current_day
+from cage.selectors.seals import seal_of
 from cage.selectors.slip_sheet import slip_sheet
 from cage.selectors.slips import (
     State,
@@ -842,6 +843,11 @@ def day_close(request, slug):
             # The day's figures in front of the DRIC as she approves (a closed day's too); while
             # the bank is counted blind they wait for its counts (reports.daily).
             "figures": day_figures(day, close=True) if day.status != GamingDay.Status.SETUP else None,
+            # A locked day: its close slip and its seal, as printed beside the three signatures.
+            "close_slip": Slip.objects.filter(day=day, slip_type=SlipType.CLOSE_DAY).first()
+            if day.status == GamingDay.Status.CLOSED
+            else None,
+            "seal": seal_of(day) if day.status == GamingDay.Status.CLOSED else None,
             "floor_can_close": day.status == GamingDay.Status.OPEN
             and bool(problems)
             and not access.event.tables.filter(state="open").exists(),

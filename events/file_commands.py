@@ -5,14 +5,15 @@ and writing what was made to the file or to standard output."""
 import sys
 from pathlib import Path
 
-from django.core.management.base import BaseCommand
 from django.utils.translation import gettext_lazy as _lazy
+
+from events.commands import Command
 
 # --lang as typed, and the language it turns on while the document is made.
 LANGUAGES = {"en": "en-ca", "fr": "fr-ca"}
 
 
-class DocumentCommand(BaseCommand):
+class DocumentCommand(Command):
     """A command that makes one document in English or French. A subclass says what --lang
     changes (`lang_help`) and, when the document is only ever written to a file, sets
     `out_required` and `out_help`."""
@@ -20,10 +21,6 @@ class DocumentCommand(BaseCommand):
     lang_help = _lazy("en or fr")
     out_help = _lazy("write to this file instead of standard output")
     out_required = False
-
-    def create_parser(self, prog_name, subcommand, **kwargs):
-        self.help = str(self.help)  # argparse wants text: the help in the active language
-        return super().create_parser(prog_name, subcommand, **kwargs)
 
     def add_document_arguments(self, parser):
         parser.add_argument("--lang", choices=sorted(LANGUAGES), default="en", help=self.lang_help)

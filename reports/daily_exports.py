@@ -68,7 +68,7 @@ CELL = ParagraphStyle("daycell", fontName="Helvetica", fontSize=8, leading=10)
 CELL_BOLD = ParagraphStyle("daycellbold", parent=CELL, fontName="Helvetica-Bold")
 CELL_RIGHT = ParagraphStyle("daycellright", parent=CELL, alignment=2)
 CELL_RIGHT_BOLD = ParagraphStyle("daycellrightbold", parent=CELL_RIGHT, fontName="Helvetica-Bold")
-SEAL = ParagraphStyle("dayseal", fontName="Courier-Bold", fontSize=11, leading=14)
+SEAL_STYLE = ParagraphStyle("dayseal", fontName="Courier-Bold", fontSize=11, leading=14)
 PAGE = landscape(letter)
 # The frame's width: the page less its margins and the frame's own padding (6 pt each side).
 WIDTH = PAGE[0] - 1.2 * inch - 12
@@ -140,12 +140,12 @@ def sign_off_block(sign_off: dict, heading, body) -> list:
     if sign_off.get("seal"):
         story += [
             Paragraph(escape(_("Seal of the day's records")), heading),
-            Paragraph(escape(sign_off["seal_shown"]), SEAL),
+            Paragraph(escape(sign_off["seal_shown"]), SEAL_STYLE),
             Paragraph(
                 escape(
                     _(
                         "A copy of the records that gives another seal for this day has been changed since it "
-                        "closed (python manage.py verify_records checks one)."
+                        "closed (python manage.py verify_records checks one; its first 16 digits are enough)."
                     )
                 ),
                 body,

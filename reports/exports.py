@@ -18,10 +18,10 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import inch
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from cage.chain import grouped
 from cage.local import moment
-from cage.models import DaySeal, Slip, SlipType
+from cage.models import Slip, SlipType
 from cage.money import cents_str, dollars, hours_text
+from cage.selectors.seals import day_seals
 from cage.selectors.slips import signed_in_full
 from events import csv_safe
 from events.models import Event, Role, game_name
@@ -188,14 +188,12 @@ SEAL = ParagraphStyle("report-seal", fontName="Courier", fontSize=8, leading=10)
 def _seals(event: Event, para, heading) -> list:
     """One line per gaming day: its seal (cage.chain), the digest of the records as the day locked,
     which the day's signed sheets and close slip carry too."""
-    seals = dict(DaySeal.objects.filter(day__event=event).values_list("day__date", "digest"))
     rows = [[_("Gaming day"), _("Seal of the day's records")]]
-    for day in event.days.order_by("date").values_list("date", flat=True):
-        seal = seals.get(day)
+    for day, seal in day_seals(event):
         rows.append(
             [
                 date_format(day, "DATE_FORMAT"),
-                Paragraph(grouped(seal), SEAL) if seal else para(_("not sealed: the day is not closed")),
+                Paragraph(seal, SEAL) if seal else para(_("not sealed: the day is not closed")),
             ]
         )
     return [

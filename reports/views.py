@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from audit import services as audit
 from cage.money import dollars, hours_text
 from cage.selectors.counts import books_blind
+from cage.selectors.seals import day_seals
 from events.access import ROLE_NAMES, event_access
 from events.models import GamingDay, game_name
 from events.rules import RuleViolation, cite
@@ -77,6 +78,7 @@ def event_report(request, slug):
             # by day over the page's days; win by table over the whole event (one bar a table)
             "charts": report_charts({**figures, "days": paged["days"]}),
             "day_page": day_page,
+            "seals": day_seals(access.event),
             "state": state,
             "signatures": signatures,
             "may_sign": role is not None and not state.draft and not signed,

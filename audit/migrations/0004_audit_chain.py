@@ -9,28 +9,15 @@ TABLE = "audit_auditlink"
 
 
 def guard(apps, schema_editor):
-    connection = schema_editor.connection
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(
-                f"CREATE TRIGGER {TABLE}_append_only BEFORE UPDATE OR DELETE ON {TABLE} "
-                "FOR EACH ROW EXECUTE FUNCTION audit_refuse_change();"
-            )
-        elif connection.vendor == "sqlite":
-            from cage.migrations import _guards
+    from cage.migrations import _guards
 
-            for statement in _guards.sqlite_append_only(TABLE):
-                cursor.execute(statement)
+    _guards.guard_tables(schema_editor.connection, [TABLE], postgres_function="audit_refuse_change")
 
 
 def unguard(apps, schema_editor):
-    connection = schema_editor.connection
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(f"DROP TRIGGER IF EXISTS {TABLE}_append_only ON {TABLE};")
-        elif connection.vendor == "sqlite":
-            for suffix in ("update", "delete"):
-                cursor.execute(f"DROP TRIGGER IF EXISTS {TABLE}_append_only_{suffix}")
+    from cage.migrations import _guards
+
+    _guards.unguard_tables(schema_editor.connection, [TABLE])
 
 
 def link_what_was_written(apps, schema_editor):

@@ -12,28 +12,11 @@ TABLES = ("cage_ledgerlink", "cage_dayseal")
 
 
 def guard(apps, schema_editor):
-    connection = schema_editor.connection
-    with connection.cursor() as cursor:
-        for table in TABLES:
-            if connection.vendor == "postgresql":
-                cursor.execute(
-                    f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table} "
-                    "FOR EACH ROW EXECUTE FUNCTION cage_refuse_change();"
-                )
-            elif connection.vendor == "sqlite":
-                for statement in _guards.sqlite_append_only(table):
-                    cursor.execute(statement)
+    _guards.guard_tables(schema_editor.connection, TABLES, postgres_function="cage_refuse_change")
 
 
 def unguard(apps, schema_editor):
-    connection = schema_editor.connection
-    with connection.cursor() as cursor:
-        for table in TABLES:
-            if connection.vendor == "postgresql":
-                cursor.execute(f"DROP TRIGGER IF EXISTS {table}_append_only ON {table};")
-            elif connection.vendor == "sqlite":
-                for suffix in ("update", "delete"):
-                    cursor.execute(f"DROP TRIGGER IF EXISTS {table}_append_only_{suffix}")
+    _guards.unguard_tables(schema_editor.connection, TABLES)
 
 
 def link_what_was_written(apps, schema_editor):

@@ -20,3 +20,28 @@ END
 """
         )
     return statements
+
+
+def guard_tables(connection, tables, *, postgres_function: str) -> None:
+    """Append-only triggers on each of `tables`: on PostgreSQL calling `postgres_function` (one the
+    guarding migrations made: cage_refuse_change, audit_refuse_change), on SQLite raising."""
+    with connection.cursor() as cursor:
+        for table in tables:
+            if connection.vendor == "postgresql":
+                cursor.execute(
+                    f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table} "
+                    f"FOR EACH ROW EXECUTE FUNCTION {postgres_function}();"
+                )
+            elif connection.vendor == "sqlite":
+                for statement in sqlite_append_only(table):
+                    cursor.execute(statement)
+
+
+def unguard_tables(connection, tables) -> None:
+    with connection.cursor() as cursor:
+        for table in tables:
+            if connection.vendor == "postgresql":
+                cursor.execute(f"DROP TRIGGER IF EXISTS {table}_append_only ON {table};")
+            elif connection.vendor == "sqlite":
+                for suffix in ("update", "delete"):
+                    cursor.execute(f"DROP TRIGGER IF EXISTS {table}_append_only_{suffix}")

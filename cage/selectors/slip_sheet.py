@@ -6,9 +6,10 @@ from django.utils.translation import ngettext, pgettext
 
 from cage.fields import BillsAndCoins
 from cage.local import moment
-from cage.models import Account, DaySeal, OpenerSignOff, Posting, Refusal, Slip, SlipType
+from cage.models import Account, OpenerSignOff, Posting, Refusal, Slip, SlipType
 from cage.money import dollars, hours_text
 from cage.selectors.openers import check_text, closer_check_of
+from cage.selectors.seals import seal_of
 from cage.selectors.slips import State, slip_state
 from cage.services.ledger import account_label, chips_label, instrument_label
 from cage.slip_types import SLIP_KINDS
@@ -202,14 +203,6 @@ def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) 
         "day_sheets": close_day_sheets(slip) if kind.type == SlipType.CLOSE_DAY else [],
         "seal": seal_of(slip.day) if kind.type == SlipType.CLOSE_DAY else None,
     }
-
-
-def seal_of(day) -> str | None:
-    """A locked day's seal as people read and type it, or None while the day is open."""
-    from cage.chain import grouped
-
-    digest = DaySeal.objects.filter(day=day).values_list("digest", flat=True).first()
-    return grouped(digest) if digest else None
 
 
 def close_day_sheets(slip: Slip) -> list:

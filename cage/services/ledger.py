@@ -646,6 +646,7 @@ def post_slip(
     else:
         slip.save(force_insert=True)
     write_postings(slip, merged, accounts)
+    slip.moved_nothing = not any(merged.values())
     if memo is not None:
         memo.last_at[event.pk] = at
     if memo is not None:
@@ -820,8 +821,12 @@ TOUCH_PATRONS = {SlipType.REDEMPTION, SlipType.TIPS, SlipType.TABLE_CLOSE, SlipT
 def check_patrons_hold_chips(slip: Slip) -> None:
     """T&C 3.4.3: every chip in play was bought from the licensee. While a table is open, play and
     colour changes there are not yet posted, so patrons may dip below zero; once every table is
-    closed, they never hold fewer than zero chips of any denomination."""
-    if slip.slip_type not in TOUCH_PATRONS:
+    closed, they never hold fewer than zero chips of any denomination.
+
+    A slip that moved nothing yet (a void waiting for the DRIC) leaves patrons as they were: it is
+    not checked, and takes no lock after its link of the chain (whose lock must be the last a
+    transaction takes: cage.chain)."""
+    if slip.slip_type not in TOUCH_PATRONS or getattr(slip, "moved_nothing", False):
         return
     event = slip.event
     lock_patrons(event)

@@ -174,7 +174,8 @@ def test_a_restored_backup_older_than_a_seal_on_paper_is_recognised(tmp_path):
     restored = sqlite_url(tmp_path)
     out = manage(restored, "restore", str(backup))
     assert f"{SLUG}: last sealed day {first}, seal {grouped(paper[first])}" in out
-    assert "Ledger holds" in manage(restored, "check_ledger", f"--seal={first}={paper[first]}")
+    said = manage(restored, "check_ledger", f"--seal={first}={paper[first]}")
+    assert "Ledger holds" in said and f"The gaming day {first} is sealed as on its paper (its first 64 of 64" in said
     message = refused(
         restored, "check_ledger", f"--seal={first}={paper[first][:16]}", f"--seal={second}={paper[second]}"
     )

@@ -177,6 +177,12 @@ def test_the_audit_trail_truncated_is_caught(closed):
     assert "2026-09-11" in only_break("audit trail holds no entry for Float in 1")
 
 
+def test_a_sealed_day_reopened_is_caught(closed):
+    with below_the_application():
+        sql("UPDATE events_gamingday SET status = 'open' WHERE id = %s", [closed.day.pk])
+    assert "2026-09-11 is sealed but no longer closed" in only_break("reopened below the application")
+
+
 def test_an_audit_entry_rewritten_is_caught(closed):
     entry = AuditEntry.objects.filter(slip__isnull=False).order_by("id").first()
     with below_the_application():
@@ -217,7 +223,7 @@ def test_a_french_reader_is_told_in_french(closed):
     float_in = slip_of(SlipType.FLOAT_IN)
     with below_the_application():
         sql("UPDATE cage_posting SET amount = amount * 2 WHERE slip_id = %s", [float_in.pk])
-    with translation.override("fr"):
+    with translation.override("fr-ca"):
         line = only_break("lakeside")
     assert "chaîne" in line and "2026-09-11" in line
 
@@ -244,8 +250,12 @@ def test_an_export_carries_the_chain_and_the_seals_and_verifies_against_the_pape
         LedgerLink.objects.order_by("seq").values_list("digest", flat=True)
     )
     # As typed from the signed sheet: grouped in eights, or only its first digits.
-    out = verified(tmp_path / "out.json", f"2026-09-11={chain.grouped(seal)}", f"2026-09-11={seal[:16]}")
-    assert "the seal typed from the paper matches" in out and "records as they were written and sealed" in out
+    out = verified(tmp_path / "out.json", f"2026-09-11={chain.grouped(seal)}")
+    assert "the seal typed from the paper (its first 64 of 64 digits) matches" in out
+    assert "records as they were written and sealed" in out
+    assert "(its first 16 of 64 digits) matches" in verified(tmp_path / "out.json", f"2026-09-11={seal[:16]}")
+    # Without a seal from the paper, the file is only checked against itself, and says so.
+    assert "No seal was typed from the signed paper" in verified(tmp_path / "out.json")
 
 
 def test_a_wrong_seal_and_an_edited_record_are_named_by_verify_records(closed, tmp_path):
@@ -254,11 +264,20 @@ def test_a_wrong_seal_and_an_edited_record_are_named_by_verify_records(closed, t
         verified(tmp_path / "out.json", "2026-09-11=" + "0" * 64)
     record = next(r for r in data["days"][0]["records"] if r["type"] == "chips_received")
     record["chips"]["1"] += 1
+    float_in = next(r for r in data["days"][0]["records"] if r["type"] == "float_in")
+    float_in["cash"] = "900.00"
+    count = next(r for r in data["days"][0]["records"] if r["type"] == "count" and "cash" in r)
+    count["cash"] = "1100.00"
     (tmp_path / "edited.json").write_text(json.dumps(data))
-    err = io.StringIO()
+    err, out = io.StringIO(), io.StringIO()
     with pytest.raises(CommandError):
-        call_command("verify_records", str(tmp_path / "edited.json"), stderr=err)
+        call_command(
+            "verify_records", str(tmp_path / "edited.json"), "--seal", "2026-09-11=" + "0" * 16, stdout=out, stderr=err
+        )
     assert "record 1 (2026-09-11, chips_received) differs from what the chain wrote: its chips" in err.getvalue()
+    assert "(2026-09-11, float_in) differs from what the chain wrote: its cash" in err.getvalue()
+    assert "(2026-09-11, count) differs from what the chain wrote: its cash" in err.getvalue()
+    assert out.getvalue() == ""  # nothing said to hold beside the problems
 
 
 def test_a_chain_edited_in_the_file_is_named_with_its_day(closed, tmp_path):

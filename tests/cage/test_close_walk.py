@@ -85,7 +85,8 @@ def test_a_count_set_beside_the_books_is_shown_standing_when_its_form_is_opened_
 
     page = get(client, cast, "cage:slip_new", "count", account="bank_cash")
     standing = element(page, "count-standing")
-    assert f"Bank cash was counted by {cast.general_cashier.name} at" in standing
+    assert "Bank cash was counted and set beside the books at" in standing
+    assert f"from {cast.general_cashier.name}'s session" in standing
     assert "stands as first typed" in standing and "10 × $100 bills" in standing
     assert BANK_CASH not in page and "expected-and-counted" not in page  # his count, not the books
     tag = field_tag(page, "cash_10000")

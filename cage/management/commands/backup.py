@@ -1,13 +1,14 @@
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cage.backup import BackupError, backup, database_name
+from events.commands import Command as TranslatedHelpCommand
 
 
-class Command(BaseCommand):
+class Command(TranslatedHelpCommand):
     help = gettext_lazy(
         "Back up the whole database to one file: SQLite through its online backup API (safe while "
         "the cage works), PostgreSQL with pg_dump (custom format). Restore it with `restore`."

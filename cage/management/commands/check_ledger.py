@@ -1,14 +1,15 @@
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cage.chain_check import last_seals, paper_seal_breaks
 from cage.ledger_check import ledger_breaks
-from cage.verify import parse_seals
+from cage.verify import add_seal_argument, parse_seals
+from events.commands import Command as TranslatedHelpCommand
 from events.models import Event
 
 
-class Command(BaseCommand):
+class Command(TranslatedHelpCommand):
     help = gettext_lazy(
         "Verify every event's ledger: each instrument sums to zero; no custody account is negative; each slip "
         "balances and has the signatures its postings need; serials have no gaps; closed days stayed closed; "
@@ -17,12 +18,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--event", help=gettext_lazy("check only this event (its slug)"))
-        parser.add_argument(
-            "--seal",
-            action="append",
-            default=[],
-            metavar="DATE=SEAL",
-            help=gettext_lazy(
+        add_seal_argument(
+            parser,
+            gettext_lazy(
                 "a day's seal as printed on its signed sheets or close slip: the database must hold that day "
                 "sealed so (a restored backup older than that close does not)"
             ),
@@ -44,6 +42,11 @@ class Command(BaseCommand):
         if breaks:
             raise CommandError(_("%(count)s break(s) in the ledger") % {"count": len(breaks)})
         self.stdout.write(_("Ledger holds for %(count)s event(s).") % {"count": len(events)})
+        for date, digest in typed.items():
+            self.stdout.write(
+                _("The gaming day %(date)s is sealed as on its paper (its first %(digits)s of 64 digits).")
+                % {"date": date, "digits": len(digest)}
+            )
         for slug, date, digest in last_seals(events):
             self.stdout.write(
                 _("%(event)s: last sealed day %(date)s, seal %(seal)s") % {"event": slug, "date": date, "seal": digest}

@@ -1,14 +1,15 @@
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cage.exporter import dumps, export_event
+from events.commands import Command as TranslatedHelpCommand
 from events.models import Event
 
 
-class Command(BaseCommand):
+class Command(TranslatedHelpCommand):
     help = gettext_lazy(
         "Write an event back out as a cage-records/1 file. Importing it into another database "
         "(import_records) gives the same event and the same report."

@@ -1,11 +1,12 @@
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cage.importer import ImportFailed, import_file
+from events.commands import Command as TranslatedHelpCommand
 
 
-class Command(BaseCommand):
+class Command(TranslatedHelpCommand):
     help = gettext_lazy("Import an event's records (cage-records/1). All or nothing: on any problem, nothing changes.")
 
     def add_arguments(self, parser):

@@ -1,15 +1,16 @@
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cage.backup import BackupError, database_name, restore, unapplied_migrations
 from cage.chain_check import last_seals
+from events.commands import Command as TranslatedHelpCommand
 from events.models import Event
 
 
-class Command(BaseCommand):
+class Command(TranslatedHelpCommand):
     help = gettext_lazy(
         "Restore a file written by `backup` into the database DATABASE_URL names. Refused if that "
         "database already holds data, unless --force (which replaces all of it)."

@@ -1,14 +1,15 @@
 import json
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from cage.verify import parse_seals, verify
+from cage.verify import add_seal_argument, parse_seals, verify
+from events.commands import Command as TranslatedHelpCommand
 
 
-class Command(BaseCommand):
+class Command(TranslatedHelpCommand):
     help = gettext_lazy(
         "Check a records file exported by export_records from the file alone: recompute its ledger chain, "
         "find each locked day's seal in it and compare it with the seal typed from the signed paper, and hold "
@@ -17,14 +18,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file", help=gettext_lazy("the records file (JSON)"))
-        parser.add_argument(
-            "--seal",
-            action="append",
-            default=[],
-            metavar="DATE=SEAL",
-            help=gettext_lazy(
-                "a day's seal as printed on its signed sheets or close slip (spaces allowed; at least its "
-                "first 16 digits); may be given once per day"
+        add_seal_argument(
+            parser,
+            gettext_lazy(
+                "a day's seal as printed on its signed sheets or close slip, in quotes if typed with its spaces "
+                '(--seal "2026-09-11=3f2a9b1c 0d4e..."); at least its first 16 digits; once per day'
             ),
         )
 
@@ -41,8 +39,7 @@ class Command(BaseCommand):
         if problems:
             raise CommandError("; ".join(problems))
         verdict = verify(data, seals)
-        for fact in verdict.facts:
-            self.stdout.write(fact)
+        # What holds is said only of a file that holds: beside a problem it would mislead.
         for problem in verdict.problems:
             self.stderr.write(problem)
         if verdict.problems:
@@ -50,4 +47,14 @@ class Command(BaseCommand):
                 _("%(count)s problem(s): this copy is not the records as they were signed")
                 % {"count": len(verdict.problems)}
             )
-        self.stdout.write(_("The file holds the records as they were written and sealed."))
+        for fact in verdict.facts:
+            self.stdout.write(fact)
+        if seals:
+            self.stdout.write(_("The file holds the records as they were written and sealed."))
+        else:
+            self.stdout.write(
+                _(
+                    "The file's chain holds and its records are what the chain wrote. No seal was typed from the "
+                    "signed paper: give --seal DATE=SEAL for each signed day to check the file against it."
+                )
+            )

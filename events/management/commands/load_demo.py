@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy
 
 from cage.importer import ImportFailed, import_records
 from events import services
+from events.commands import Command as TranslatedHelpCommand
 from events.models import DESIGNATED, Event, Role
 
 DEMO_FILE = Path(__file__).resolve().parents[2] / "demo" / "lakeside-demo.json"
@@ -49,7 +50,7 @@ LOGINS = [  # (person id, role shown)
 ]
 
 
-class Command(BaseCommand):
+class Command(TranslatedHelpCommand):
     help = gettext_lazy("Load the demo event with a login for each role (idempotent).")
 
     def handle(self, *args, **options):

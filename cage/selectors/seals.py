@@ -1,0 +1,16 @@
+"""The seals of locked days (cage.chain), as people read and type them."""
+
+from cage.chain import grouped
+from cage.models import DaySeal
+
+
+def seal_of(day) -> str | None:
+    """A locked day's seal in groups of eight, or None while the day is not closed."""
+    digest = DaySeal.objects.filter(day=day).values_list("digest", flat=True).first()
+    return grouped(digest) if digest else None
+
+
+def day_seals(event) -> list[tuple]:
+    """(date, seal in groups of eight or None) for each gaming day of the event, in date order."""
+    days = event.days.order_by("date").values_list("date", "seal__digest")
+    return [(day, grouped(digest) if digest else None) for day, digest in days]
