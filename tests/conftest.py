@@ -1,5 +1,6 @@
 """Shared fixtures: an event set up through the services, with one named persona per role."""
 
+import contextlib
 import datetime
 import os
 from dataclasses import dataclass
@@ -58,6 +59,27 @@ def application_role(request):
     with request.getfixturevalue("django_db_blocker").unblock():
         connection.close()
         options.pop("options", None)
+
+
+@contextlib.contextmanager
+def owner_for_a_moment():
+    """On PostgreSQL run as the application's role: the block acts as the login (the database's
+    owner), then the test goes on as the role it was (a test's own fault set up with DDL)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_user, session_user")
+        acting, login = cursor.fetchone()
+        cursor.execute("SET ROLE NONE")
+    try:
+        yield
+    finally:
+        if acting != login:
+            with connection.cursor() as cursor:
+                cursor.execute(f"SET ROLE {connection.ops.quote_name(acting)}")
 
 
 def as_owner() -> None:

@@ -5,7 +5,7 @@ from contextlib import contextmanager
 from django.db import connection
 
 from audit.models import AuditEntry
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, owner_for_a_moment
 
 ADDRESS = "203.0.113.7"  # TEST-NET-3: the address each test's client comes from
 
@@ -40,7 +40,8 @@ MEND_POSTGRES = [
 
 
 def _run(statements):
-    with connection.cursor() as cursor:
+    # A fault set up by the table's owner (DDL), whatever role the test runs as.
+    with owner_for_a_moment(), connection.cursor() as cursor:
         for sql in statements:
             cursor.execute(sql)
 

@@ -7,6 +7,7 @@ from django.db import DatabaseError, connection, transaction
 from audit import services as audit
 from audit.models import AuditEntry
 from cage.models import AppendOnlyError
+from tests.conftest import owner_for_a_moment
 
 pytestmark = pytest.mark.django_db
 
@@ -17,9 +18,10 @@ def entry(cast):
 
 
 def refused(sql, params=()) -> str:
-    """Run raw SQL in a savepoint; return the database's refusal."""
+    """Run raw SQL in a savepoint, as the table's owner would (the triggers' refusal, not the
+    application's role's: tests/cage/test_app_role.py); return the database's refusal."""
     with pytest.raises(DatabaseError) as raised:
-        with transaction.atomic(), connection.cursor() as cursor:
+        with owner_for_a_moment(), transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(sql, params)
     return str(raised.value)
 
