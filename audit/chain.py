@@ -9,7 +9,7 @@ JSON values as stored). The trail is never exported as a records file, so its ke
 
 import ipaddress
 
-from django.db import transaction
+from django.db import connection
 
 from cage import chain
 
@@ -35,7 +35,6 @@ COLUMNS = (
     "channel",
     "request",
 )
-JSON_COLUMNS = {"params", "old", "new"}
 
 
 def content(seq: int, entry_id: int, values: dict) -> str:
@@ -45,8 +44,6 @@ def content(seq: int, entry_id: int, values: dict) -> str:
         value = values[name]
         if name == "at":
             value = chain.moment(value)
-        elif name in JSON_COLUMNS:
-            value = None if value is None else chain.as_stored(value)
         elif name == "address" and value:
             value = str(ipaddress.ip_address(value))
         obj[name] = value
@@ -54,35 +51,35 @@ def content(seq: int, entry_id: int, values: dict) -> str:
 
 
 def head() -> tuple[int, str]:
-    found = AuditLink.objects.order_by("-seq").values_list("seq", "digest").first()
-    return found or (0, chain.GENESIS)
+    return chain.last_link(AuditLink)
 
 
-def link(entry: AuditEntry) -> AuditLink:
+def link(entry: AuditEntry) -> None:
     """Link a newly written entry; call in its transaction."""
     chain.hold_lock()
     seq, previous = head()
     seq += 1
     values = {name: getattr(entry, name) for name in COLUMNS}
-    return AuditLink.objects.create(
-        seq=seq, entry_id=entry.pk, digest=chain.chained(previous, content(seq, entry.pk, values))
-    )
+    digest = chain.chained(previous, content(seq, entry.pk, values))
+    chain.append(AuditLink, {"seq": seq, "entry_id": entry.pk, "digest": digest})
 
 
-def link_written(entry_ids) -> None:
-    """Link entries written in bulk (a records import's trail), in the order of their keys, as the
-    database holds them."""
-    ids = sorted(entry_ids)
-    if not ids:
+def link_written(rows: list[dict]) -> None:
+    """Link entries written in bulk (a records import's trail, cage.staging.copied_rows: each row
+    as written, {attname: value}), in the order of their keys. Call in their transaction."""
+    if not rows:
         return
-    with transaction.atomic():
-        chain.hold_lock()
-        seq, previous = head()
-        links = []
-        for start in range(0, len(ids), 500):
-            rows = AuditEntry.objects.filter(pk__in=ids[start : start + 500]).order_by("pk").values("pk", *COLUMNS)
-            for row in rows:
-                seq += 1
-                previous = chain.chained(previous, content(seq, row["pk"], row))
-                links.append(AuditLink(seq=seq, entry_id=row["pk"], digest=previous))
-        AuditLink.objects.bulk_create(links, batch_size=500)
+    chain.hold_lock()
+    seq, previous = head()
+    links = []
+    for row in sorted(rows, key=lambda row: row["id"]):
+        seq += 1
+        previous = chain.chained(previous, content(seq, row["id"], row))
+        links.append((seq, row["id"], previous))
+    # One executemany of plain values: a season's import links hundreds of thousands of entries, and
+    # a model instance for each costs more than its hash (as cage.staging writes the records).
+    quote = connection.ops.quote_name
+    table = quote(AuditLink._meta.db_table)
+    columns = ", ".join(quote(AuditLink._meta.get_field(name).column) for name in ("seq", "entry", "digest"))
+    with connection.cursor() as cursor:
+        cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES (%s, %s, %s)", links)

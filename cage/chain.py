@@ -43,8 +43,12 @@ CHAIN_LOCK = 0x5119_0002
 
 
 def canonical(obj) -> str:
-    """The one text a link's digest is taken of."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    """The one text a link's digest is taken of. Values a JSON field keeps as text (a Decimal, a
+    date, a lazy translation) are written as the database gives them back, so the text is the same
+    whether it is made from a row being written or from the row read back."""
+    return json.dumps(
+        obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False, cls=DjangoJSONEncoder
+    )
 
 
 def chained(previous: str, text: str) -> str:
@@ -58,16 +62,36 @@ def moment(value: datetime.datetime | None) -> str | None:
     return value.astimezone(datetime.UTC).isoformat(timespec="microseconds")
 
 
-def as_stored(value):
-    """A JSON field's value as the database gives it back (dates as text, tuples as lists)."""
-    return json.loads(json.dumps(value, cls=DjangoJSONEncoder))
-
-
 def hold_lock() -> None:
     """PostgreSQL: until this transaction ends, nobody else extends a chain."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK])
+
+
+def last_link(model, where: str = "", params=()) -> tuple[int, str]:
+    """(seq, digest) of the last link of a chain's table (`where` narrows it to one event's), or
+    (0, GENESIS). Plain SQL, as append() writes: a slip at the window pays for its links in
+    round trips, not in the ORM's building of a query each time."""
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {quote('seq')}, {quote('digest')} FROM {quote(model._meta.db_table)} {where} "
+            f"ORDER BY {quote('seq')} DESC LIMIT 1",
+            params,
+        )
+        return cursor.fetchone() or (0, GENESIS)
+
+
+def append(model, values: dict) -> None:
+    """Write one link row of plain values (column names as the model's attnames)."""
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(model._meta.get_field(name).column) for name in values)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(values))})",
+            list(values.values()),
+        )
 
 
 def grouped(digest: str) -> str:

@@ -244,7 +244,7 @@ def _live_slips(event: Event) -> dict:
                 if row["voids__slip_type"]
                 else None,
                 "reason": row["reason"],
-                "details": chain.as_stored(row["details"]),
+                "details": row["details"],
             },
             "postings": Counter(),
             "signatures": set(),

@@ -124,7 +124,7 @@ def import_records(data) -> Event:
                     else:
                         new_pk = staging.copy_rows(rows, as_stored=sqlite)
                     copied = staging.copy_rows([trail], new_pk=new_pk)
-                    audit_chain.link_written(copied[AuditEntry].values())
+                    audit_chain.link_written(staging.copied_rows(trail, copied))
             except DatabaseError as exc:
                 # What the scratch database let through and this one does not (a limit only
                 # PostgreSQL enforces, an import of the same event finishing first): refused, and

@@ -322,6 +322,14 @@ def _mapped(model, row: tuple, relations: list) -> list:
     return values
 
 
+def copied_rows(table: tuple[type, list[str], list], new_pk: dict) -> list[dict]:
+    """The rows of `table` (as held_rows gives it) as copy_rows wrote them: {attname: value}, with
+    their new keys and the new keys of the rows they point at."""
+    model, fields, rows = table
+    relations = _relations(model, fields.index(model._meta.pk.attname), new_pk)
+    return [dict(zip(fields, _mapped(model, row, relations), strict=True)) for row in rows]
+
+
 def _refresh_statistics(models) -> None:
     """On PostgreSQL, let the planner know what was just written before the transaction commits.
 

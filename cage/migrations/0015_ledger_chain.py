@@ -42,7 +42,7 @@ def link_what_was_written(apps, schema_editor):
                 "account": slip.account.code if slip.account_id else None,
                 "voids": {"type": slip.voids.slip_type, "serial": slip.voids.serial} if slip.voids_id else None,
                 "reason": slip.reason,
-                "details": chain.as_stored(slip.details),
+                "details": slip.details,
             }
             postings = sorted(
                 [p.account.code, "cash" if p.denomination_id is None else f"chips:{keys[p.denomination_id]}", p.amount]

@@ -38,7 +38,7 @@ def chip_keys(legs) -> dict:
     return {leg.denomination.pk: leg.denomination.key for leg in legs if leg.denomination is not None}
 
 
-def slip_written(slip: Slip, *, legs, merged: dict, accounts: dict, signed: dict, signed_at: dict) -> LedgerLink:
+def slip_written(slip: Slip, *, legs, merged: dict, accounts: dict, signed: dict, signed_at: dict) -> None:
     """The link of a new slip: its own fields, its postings and the signatures made with it."""
     written = {
         "at": chain.moment(slip.at),
@@ -47,7 +47,7 @@ def slip_written(slip: Slip, *, legs, merged: dict, accounts: dict, signed: dict
         "account": slip.account.code if slip.account_id else None,
         "voids": slip_key(slip.voids) if slip.voids_id else None,
         "reason": slip.reason,
-        "details": chain.as_stored(slip.details),
+        "details": slip.details,
     }
     postings = posting_rows(merged, accounts, chip_keys(legs)) if merged else []
     return _append(
@@ -57,7 +57,7 @@ def slip_written(slip: Slip, *, legs, merged: dict, accounts: dict, signed: dict
     )
 
 
-def signed(slip: Slip, *, legs, merged: dict, accounts: dict, capacity: str, person, at) -> LedgerLink:
+def signed(slip: Slip, *, legs, merged: dict, accounts: dict, capacity: str, person, at) -> None:
     """The link of a signature made after its slip, with the postings of the steps it completed."""
     postings = posting_rows(merged, accounts, chip_keys(legs)) if merged else []
     return _append(
@@ -67,7 +67,7 @@ def signed(slip: Slip, *, legs, merged: dict, accounts: dict, capacity: str, per
     )
 
 
-def refused(refusal) -> LedgerLink:
+def refused(refusal) -> None:
     return _append(
         refusal.slip,
         KIND_REFUSAL,
@@ -81,7 +81,7 @@ def refused(refusal) -> LedgerLink:
     )
 
 
-def signed_off(sign_off) -> LedgerLink:
+def signed_off(sign_off) -> None:
     return _append(
         sign_off.slip,
         KIND_SIGN_OFF,
@@ -94,11 +94,10 @@ def head(event_id: int) -> tuple[int, str]:
     memo = remembered.current()
     if memo is not None and event_id in memo.chain_heads:
         return memo.chain_heads[event_id]
-    found = LedgerLink.objects.filter(event_id=event_id).order_by("-seq").values_list("seq", "digest").first()
-    return found or (0, chain.GENESIS)
+    return chain.last_link(LedgerLink, "WHERE event_id = %s", [event_id])
 
 
-def _append(slip: Slip, kind: str, added: dict) -> LedgerLink:
+def _append(slip: Slip, kind: str, added: dict) -> None:
     memo = remembered.current()
     if memo is None:
         chain.hold_lock()
@@ -122,7 +121,8 @@ def _append(slip: Slip, kind: str, added: dict) -> LedgerLink:
         memo.hold_values(LedgerLink, **values, content=text, digest=digest)
         memo.chain_heads[event.pk] = (seq, digest)
         return None
-    return LedgerLink.objects.create(**values, content=text, digest=digest)
+    chain.append(LedgerLink, {**values, "content": text, "digest": digest})
+    return None
 
 
 def seal(day) -> DaySeal:
