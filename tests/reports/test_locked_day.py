@@ -139,3 +139,22 @@ def test_the_close_slips_page_and_the_days_page_show_the_figures_and_the_seal(ca
     assert "Slip total" not in page and 'id="slip-total"' not in page
     day_page = client.get(reverse("reports:day", args=[cast.event.slug, "2026-09-11"])).content.decode()
     assert 'id="day-seal"' in day_page and seal in day_page
+
+
+def test_a_closed_days_page_shows_the_same_sheets_after_later_days(cast, client):
+    """The page's sheets and seal read the same; only its navigation grows a link to the new day."""
+    from django.urls import reverse
+
+    from tests.conftest import PASSWORD
+
+    day_one_closed(cast)
+    client.login(username=cast.dric.user.username, password=PASSWORD)
+    url = reverse("reports:day", args=[cast.event.slug, "2026-09-11"])
+
+    def sheets() -> list[str]:
+        page = client.get(url).content.decode()
+        return re.findall(r'<section class="day-sheet".*?</section>', page, re.S)
+
+    before = sheets()
+    day_two_at_work(cast)
+    assert sheets() == before and len(before) > 5
