@@ -25,8 +25,10 @@ DAY = datetime.date(2026, 9, 11)
 
 def pytest_configure(config):
     # The French pages need the compiled catalogue; `make test` compiles it too, but a bare
-    # `pytest` must not test against a stale or missing one.
-    compile_all()
+    # `pytest` must not test against a stale or missing one. Compiled once, before the workers
+    # start (pytest-xdist: a worker has `workerinput`), never by two processes at once.
+    if not hasattr(config, "workerinput"):
+        compile_all()
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -47,9 +49,11 @@ def application_role(request):
 
     with request.getfixturevalue("django_db_blocker").unblock():
         with connection.cursor() as cursor:
-            cursor.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [role])
-            if cursor.fetchone() is None:
-                cursor.execute(f"CREATE ROLE {connection.ops.quote_name(role)} NOLOGIN")
+            # Roles belong to the server, not to one database: the suite's workers may each try.
+            cursor.execute(
+                "DO $$ BEGIN CREATE ROLE " + connection.ops.quote_name(role) + " NOLOGIN; "
+                "EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$"
+            )
         db_roles.grant(role)
         connection.close()
         options = connection.settings_dict.setdefault("OPTIONS", {})
@@ -149,6 +153,14 @@ def make_event(
         # The licence's number of tables of each game (T&C 1.3), more than any test sets up.
         tables_licensed=tables_licensed if tables_licensed is not None else {game: 12 for game in games},
     )
+
+
+def login(client, cast, persona: str):
+    """Log `persona` of the cast (cast.dric, cast.chip_cashier, ...) in on the test client with
+    the shared test password; returns the person."""
+    person = getattr(cast, persona)
+    assert client.login(username=person.user.username, password=PASSWORD)
+    return person
 
 
 def give_login(person, username, *, password=PASSWORD, pin=PIN):

@@ -617,6 +617,11 @@ def post_slip(
         # A deposit waiting for its second signature: the bank cannot hand over cash it does not
         # hold, so that is said as it is written (and checked again when the cash moves).
         check_custody(*net_legs(steps[0], slip_type), slip_type)
+    if slip_type in TOUCH_PATRONS:
+        # Checked after the slip is written (check_patrons_hold_chips), and locked now, before the
+        # slip's link takes the chain's lock: whatever it moves, even nothing (a closer that
+        # closes the last table, a void waiting for the DRIC).
+        lock_patrons(event)
     serial = next_serial(event, slip_type)
     slip_id = None
     if stamped:
@@ -646,7 +651,6 @@ def post_slip(
     else:
         slip.save(force_insert=True)
     write_postings(slip, merged, accounts)
-    slip.moved_nothing = not any(merged.values())
     if memo is not None:
         memo.last_at[event.pk] = at
     if memo is not None:
@@ -823,10 +827,10 @@ def check_patrons_hold_chips(slip: Slip) -> None:
     colour changes there are not yet posted, so patrons may dip below zero; once every table is
     closed, they never hold fewer than zero chips of any denomination.
 
-    A slip that moved nothing yet (a void waiting for the DRIC) leaves patrons as they were: it is
-    not checked, and takes no lock after its link of the chain (whose lock must be the last a
-    transaction takes: cage.chain)."""
-    if slip.slip_type not in TOUCH_PATRONS or getattr(slip, "moved_nothing", False):
+    The slip's writer locked the patrons before its link of the chain (post_slip, check_custody),
+    so locking them here waits for nobody: the chain's lock stays the last a transaction waits for
+    (cage.chain)."""
+    if slip.slip_type not in TOUCH_PATRONS:
         return
     event = slip.event
     lock_patrons(event)

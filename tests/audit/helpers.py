@@ -5,15 +5,9 @@ from contextlib import contextmanager
 from django.db import connection
 
 from audit.models import AuditEntry
-from tests.conftest import PASSWORD, owner_for_a_moment
+from tests.conftest import owner_for_a_moment
 
 ADDRESS = "203.0.113.7"  # TEST-NET-3: the address each test's client comes from
-
-
-def login(client, cast, persona):
-    person = getattr(cast, persona)
-    assert client.login(username=person.user.username, password=PASSWORD)
-    return person
 
 
 def last(action, **filters) -> AuditEntry:

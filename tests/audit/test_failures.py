@@ -9,9 +9,9 @@ from django.urls import reverse
 from audit.models import AuditEntry
 from cage.models import Slip
 from events.models import GameTable
-from tests.audit.helpers import ADDRESS, audit_trail_broken, login
+from tests.audit.helpers import ADDRESS, audit_trail_broken
 from tests.cage.helpers import stock
-from tests.conftest import PASSWORD, PIN, Client, make_cast
+from tests.conftest import PASSWORD, PIN, Client, login, make_cast
 
 NOT_DONE = "nothing was done: the audit trail could not be written"
 

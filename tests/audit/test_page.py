@@ -17,8 +17,8 @@ from audit import services as audit
 from audit.models import AuditEntry
 from audit.selectors import event_entries
 from events import services as event_services
-from tests.audit.helpers import ADDRESS, login
-from tests.conftest import PASSWORD, Client, make_cast
+from tests.audit.helpers import ADDRESS
+from tests.conftest import PASSWORD, Client, login, make_cast
 
 pytestmark = pytest.mark.django_db
 

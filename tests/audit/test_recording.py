@@ -16,9 +16,9 @@ from audit.models import AuditEntry
 from cage import services
 from cage.models import Slip
 from events.models import GameTable
-from tests.audit.helpers import ADDRESS, last, login
+from tests.audit.helpers import ADDRESS, last
 from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED, SALE_SIGNED, open_table, stock
-from tests.conftest import DAY, PASSWORD, PIN, Client, make_cast
+from tests.conftest import DAY, PASSWORD, PIN, Client, login, make_cast
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from cage.models import Account, Slip
 from cage.selectors.counts import blind_places
 from cage.slip_types import SLIP_KINDS
 from tests.cage.helpers import COUNT_SIGNED, SALE_SIGNED, open_table, stock
-from tests.conftest import PASSWORD, PIN
+from tests.conftest import PIN, login
 
 pytestmark = pytest.mark.django_db
 
@@ -26,10 +26,6 @@ BANK_CASH = "$1,045.00"  # a $1,000.00 float and a $45.00 sale
 CHIP_BANK_ONES = "835"  # $1 chips in the chip bank: 1,000 − 100 to the table − 45 sold − 20 to the runner
 TIP_POOL = "$9.00"  # two tip boxes, $4.00 and $5.00
 RUNNER = "$14.00"  # runner 1 holds 14 × $1 (20 issued, 6 sold) and $6.00 cash
-
-
-def login(client, cast, persona):
-    assert client.login(username=getattr(cast, persona).user.username, password=PASSWORD)
 
 
 def reconciling(cast):

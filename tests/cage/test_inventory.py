@@ -13,7 +13,7 @@ from cage.selectors.inventory import inventory, table_states
 from events import services as event_services
 from events.models import Role
 from tests.cage.helpers import CREDIT_SIGNED, FILL_SIGNED, SALE_SIGNED, open_table, roster_dealers, stock
-from tests.conftest import PASSWORD, add_person, make_cast
+from tests.conftest import PASSWORD, add_person, login, make_cast
 
 pytestmark = pytest.mark.django_db
 
@@ -200,11 +200,6 @@ def test_the_grid_takes_one_aggregate_query_for_balances(cast, django_assert_max
 
 
 # --- the pages ------------------------------------------------------------------------------
-
-
-def login(client, cast, persona):
-    person = getattr(cast, persona)
-    assert client.login(username=person.user.username, password=PASSWORD)
 
 
 READERS = [

@@ -13,17 +13,11 @@ from cage import services
 from cage.models import Account, Posting, Signature, Slip
 from events.models import Person
 from tests.cage.helpers import FILL_SIGNED, open_table, roster_dealers, stock
-from tests.conftest import PASSWORD
+from tests.conftest import login
 
 pytestmark = pytest.mark.django_db
 
 PAYOUT_SIGNED = {"paid_by": "general_cashier", "verified_by": "chip_cashier", "authorized_by": "dric"}
-
-
-def login(client, cast, persona):
-    person = getattr(cast, persona)
-    assert client.login(username=person.user.username, password=PASSWORD)
-    return person
 
 
 def mine(cast):

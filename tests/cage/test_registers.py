@@ -18,18 +18,12 @@ from cage.models import Account, Posting, Signature, Slip, SlipCounter, SlipType
 from events import csv_safe
 from events import services as event_services
 from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED, FILL_SIGNED, SALE_SIGNED, open_table, stock
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, login
 
 pytestmark = pytest.mark.django_db
 
 HEADER = ["Slip", "Gaming day", "Time", "Table", "Runner", "Chips", "Amount", "State", "Signed by", "Note"]
 FIRST, SECOND = "2026-09-11", "2026-09-12"
-
-
-def login(client, cast, persona):
-    person = getattr(cast, persona)
-    assert client.login(username=person.user.username, password=PASSWORD)
-    return person
 
 
 def register_url(cast, **query):

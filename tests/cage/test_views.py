@@ -14,16 +14,10 @@ from cage import services
 from cage.models import Account, Slip, SlipPrint
 from events.models import SigningPin
 from tests.cage.helpers import COUNT_SIGNED, SALE_SIGNED, open_table, roster_dealers, stock
-from tests.conftest import PASSWORD, PIN
+from tests.conftest import PASSWORD, PIN, login
 from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
 
 pytestmark = pytest.mark.django_db
-
-
-def login(client, cast, persona):
-    person = getattr(cast, persona)
-    assert client.login(username=person.user.username, password=PASSWORD)
-    return person
 
 
 def new_slip(slug, slip_type):

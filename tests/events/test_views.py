@@ -7,15 +7,9 @@ import pytest
 from django.urls import reverse
 
 from events.models import GameTable, GamingDay, Person
-from tests.conftest import PASSWORD, make_cast
+from tests.conftest import login, make_cast
 
 pytestmark = pytest.mark.django_db
-
-
-def login(client, cast, persona):
-    person = getattr(cast, persona)
-    assert client.login(username=person.user.username, password=PASSWORD)
-    return person
 
 
 @pytest.fixture
