@@ -4,6 +4,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-requirements
 PG_URL ?= postgres://postgres@127.0.0.1:5432/cage_ci
+# The suite runs in one process per CPU (pytest-xdist), a test file to a process: each process has
+# its own test database, and every test makes what it uses. WORKERS=0 runs it in this process.
+WORKERS ?= auto
 
 .PHONY: run test lint test-postgres check-ledger catalogues messages bench
 
@@ -31,7 +34,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 
 test: lint catalogues
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(WORKERS) --dist loadfile
 
 # The French catalogue, compiled for Django (Babel: no system package needed). Never committed.
 catalogues: $(STAMP)
@@ -46,7 +49,7 @@ messages: $(STAMP)
 # The same suite on a real PostgreSQL server (the database named in PG_URL need not exist;
 # pytest-django creates test_<name> beside it).
 test-postgres: $(STAMP) catalogues
-	DATABASE_URL=$(PG_URL) $(PY) -m pytest
+	DATABASE_URL=$(PG_URL) $(PY) -m pytest -n $(WORKERS) --dist loadfile
 
 # On the demo's database unless told otherwise (a real site sets SECRET_KEY and DEBUG=false).
 check-ledger: export DEBUG ?= true
