@@ -13,13 +13,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django import forms
-from django.db import transaction
-from django.db.models import Max
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.utils.translation import gettext_noop as N_
 
-from audit import services as audit
 from cage.fields import BillsAndCoins, CashField, ChipCountField, ConfirmLargeAmounts
 from cage.local import clock
 from cage.models import Account, CountShown, Slip, SlipType
@@ -27,6 +23,7 @@ from cage.money import dollars
 from cage.selectors.amounts import amount_of, cash_moved_subquery
 from cage.selectors.counts import blind_places, books_blind, count_states, counted_lines, standing_counts
 from cage.selectors.offered import tables_for
+from cage.services.counts import keep_count_shown
 from cage.services.day import recount_text
 from cage.services.ledger import account_label, balance, chips_label
 from cage.slip_types import (
@@ -603,19 +600,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         where = self.counted_where(data)
         if where is None or self.count_shown(where) is not None:
             return
-        last = Slip.objects.filter(day=self.day).aggregate(last=Max("id"))["last"] or 0
-        figures = self.counted_figures(data)
-        with transaction.atomic():
-            CountShown.objects.create(
-                day=self.day, account_code=where, figures=figures, after_slip_id=last, person=self.signer
-            )
-            audit.record(
-                "count_shown",
-                N_("Count of %(place)s set beside the books, before its variance's reason"),
-                {"place": where},
-                event=self.event.pk,
-                new=figures,
-            )
+        keep_count_shown(day=self.day, where=where, figures=self.counted_figures(data), person=self.signer)
 
     def count_standing(self, where) -> "StandingCount | None":
         """What stands of the day's count of this place, for a fresh count form pointed at it (the

@@ -1,6 +1,7 @@
 """Every action that moves value or signs. Views and the records importer call these only."""
 
 from .close import posted_since_text, prepare_close, sign_close
+from .counts import keep_count_shown
 from .day import close_day, close_problems, day_reconcile
 from .ledger import CAPACITIES, account_get, balance, balances
 from .openers import opener_sign_off
@@ -46,6 +47,7 @@ __all__ = [
     "expense",
     "fill",
     "float_in",
+    "keep_count_shown",
     "opener_sign_off",
     "posted_since_text",
     "prepare_close",
