@@ -14,7 +14,7 @@ from cage.models import Slip
 from events.models import GamingDay
 from events.rules import RuleViolation
 from tests.cage.helpers import CREDIT_SIGNED, FILL_SIGNED, SALE_SIGNED, open_table, stock
-from tests.conftest import make_cast
+from tests.conftest import make_cast, owner_for_a_moment
 
 pytestmark = [
     pytest.mark.postgres,
@@ -68,7 +68,8 @@ def waiting_for_a_lock(terminal: Terminal) -> bool:
     terminal.connected.wait(PATIENCE)
     until = time.monotonic() + PATIENCE
     while time.monotonic() < until and terminal.is_alive():
-        with connection.cursor() as cursor:
+        # Read as the login: the application's role sees no other session's wait in pg_stat_activity.
+        with owner_for_a_moment(), connection.cursor() as cursor:
             cursor.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", [terminal.pid])
             row = cursor.fetchone()
         if row and row[0] == "Lock":
@@ -84,8 +85,29 @@ def held(work) -> Terminal:
     return terminal
 
 
+class PausedBeforeItsLink(Terminal):
+    """A terminal whose slip is being written: it holds the locks of the places it takes from and
+    stops just before its link of the hash chain (cage.chain), until released. From its link to its
+    commit a slip holds the chain's lock, which the next slip's link waits for: the moment a chain
+    takes, not the whole writing of a slip."""
+
+    def __init__(self, work, monkeypatch):
+        super().__init__(work)
+        from cage.services import links
+
+        original = links._append
+
+        def pausing(*args, **kwargs):
+            if threading.current_thread() is self:
+                self.holding.set()
+                self.release.wait(PATIENCE)
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(links, "_append", pausing)
+
+
 @pytest.mark.django_db(transaction=True)
-def test_a_sale_and_a_fill_go_through_while_a_credit_at_another_table_is_being_written():
+def test_a_sale_and_a_fill_go_through_while_a_credit_at_another_table_is_being_written(monkeypatch):
     cast = make_cast("locks")
     stock(cast)
     open_table(cast, cast.bj)
@@ -93,10 +115,12 @@ def test_a_sale_and_a_fill_go_through_while_a_credit_at_another_table_is_being_w
     # A place's account is made the first time it is used (the runner's, here): made now, so that
     # neither terminal waits for the other's first use of it.
     services.account_get(cast.event, "runner", person=cast.runner)
-    credit = held(
-        lambda: services.credit(day=cast.day, table=cast.wheel, chips={"1": 10}, signed=cast.signed(**CREDIT_SIGNED))
+    credit = PausedBeforeItsLink(
+        lambda: services.credit(day=cast.day, table=cast.wheel, chips={"1": 10}, signed=cast.signed(**CREDIT_SIGNED)),
+        monkeypatch,
     )
-    assert credit.is_alive() and isinstance(credit.outcome, Slip)
+    credit.start()
+    assert credit.holding.wait(PATIENCE) and credit.is_alive()
 
     def sale_and_fill():
         sale = services.sale(day=cast.day, chips={"5": 4}, cash=2_000, signed=cast.signed(**SALE_SIGNED))
