@@ -97,3 +97,20 @@ def count_short_and_close(cast):
         signed=cast.signed(**COUNT_SIGNED),
     )
     return services.close_day(day=cast.day, signed=cast.signed(**CLOSE_SIGNED))
+
+
+def count_bank_and_close(cast, *, cash: int, chips: dict):
+    """The bank counted as it stands (bank cash, the chip bank), and the day closed."""
+    services.count(
+        day=cast.day,
+        account=services.account_get(cast.event, "bank_cash"),
+        cash=cash,
+        signed=cast.signed(**COUNT_SIGNED),
+    )
+    services.count(
+        day=cast.day,
+        account=services.account_get(cast.event, "chip_bank"),
+        chips=chips,
+        signed=cast.signed(**COUNT_SIGNED),
+    )
+    return services.close_day(day=cast.day, signed=cast.signed(**CLOSE_SIGNED))

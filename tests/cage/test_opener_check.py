@@ -22,7 +22,7 @@ from events.models import Assignment, Role
 from events.rules import RuleViolation
 from reports.daily import day_sheets
 from reports.figures import event_figures
-from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED, stock
+from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED, count_bank_and_close, stock
 from tests.conftest import PASSWORD, add_person
 from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
 from tests.reports.test_figures import EXAMPLE
@@ -42,19 +42,7 @@ def first_day_closed(cast, open_next=True):
     )
     services.table_open(day=cast.day, table=cast.bj, chips=TRAY, signed=cast.signed(**OPENER_SIGNED))
     services.table_close(day=cast.day, table=cast.bj, chips=TRAY, signed=cast.signed(**OPENER_SIGNED))
-    services.count(
-        day=cast.day,
-        account=services.account_get(cast.event, "bank_cash"),
-        cash=10_000,
-        signed=cast.signed(**COUNT_SIGNED),
-    )
-    services.count(
-        day=cast.day,
-        account=services.account_get(cast.event, "chip_bank"),
-        chips={"1": 300, "5": 120, "25": 40},
-        signed=cast.signed(**COUNT_SIGNED),
-    )
-    services.close_day(day=cast.day, signed=cast.signed(**CLOSE_SIGNED))
+    count_bank_and_close(cast, cash=10_000, chips={"1": 300, "5": 120, "25": 40})
     day2 = event_services.day_add(event=cast.event, date=cast.day.date + datetime.timedelta(days=1))
     return event_services.day_open(day=day2) if open_next else day2
 

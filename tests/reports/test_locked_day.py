@@ -19,7 +19,7 @@ from reports.daily import day_sheets
 from reports.daily_exports import sheets_csv, sheets_pdf
 from reports.exports import figures_pdf
 from reports.figures import event_figures
-from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED, CREDIT_SIGNED, FILL_SIGNED, SALE_SIGNED, stock
+from tests.cage.helpers import CREDIT_SIGNED, FILL_SIGNED, SALE_SIGNED, count_bank_and_close, stock
 from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
 
 pytestmark = pytest.mark.django_db
@@ -38,19 +38,7 @@ def day_one_closed(cast):
     for _ in range(2):
         services.fill(day=cast.day, table=cast.bj, chips={"5": 10}, signed=cast.signed(**FILL_SIGNED))
     services.table_close(day=cast.day, table=cast.bj, chips=AFTER_FILLS, signed=cast.signed(**OPENER))
-    services.count(
-        day=cast.day,
-        account=services.account_get(cast.event, "bank_cash"),
-        cash=10_000,
-        signed=cast.signed(**COUNT_SIGNED),
-    )
-    services.count(
-        day=cast.day,
-        account=services.account_get(cast.event, "chip_bank"),
-        chips={"1": 300, "5": 100, "25": 40},
-        signed=cast.signed(**COUNT_SIGNED),
-    )
-    return services.close_day(day=cast.day, signed=cast.signed(**CLOSE_SIGNED))
+    return count_bank_and_close(cast, cash=10_000, chips={"1": 300, "5": 100, "25": 40})
 
 
 def day_two_at_work(cast):
