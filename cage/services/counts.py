@@ -15,7 +15,9 @@ def keep_count_shown(*, day, where: str, figures: dict, person) -> CountShown:
     session showed them beside the books, with the audit entry saying so; both or neither."""
     last = Slip.objects.filter(day=day).aggregate(last=Max("id"))["last"] or 0
     with transaction.atomic():
-        shown = CountShown.objects.create(day=day, account_code=where, figures=figures, after_slip_id=last, person=person)
+        shown = CountShown.objects.create(
+            day=day, account_code=where, figures=figures, after_slip_id=last, person=person
+        )
         audit.record(
             "count_shown",
             N_("Count of %(place)s set beside the books, before its variance's reason"),
