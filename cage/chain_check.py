@@ -107,92 +107,86 @@ class _Chain:
 
 
 def _event_breaks(event: Event) -> list[str]:
+    """The event's breaks, the first link they concern first (the chain's own breaks, then each
+    slip against its links, then the days' seals)."""
     known = _Chain(event)
-    problems = list(known.problems)
     live = _live_slips(event)
-    days = known.days
+    problems = known.problems + _slip_problems(event, known, live) + _seal_problems(event, known)
+    # The chain's own breaks name the event; the rest already do.
+    named = []
+    for _seq, text in sorted(problems, key=lambda problem: problem[0]):
+        named.append(text if text.startswith(f"{event.slug}:") else f"{event.slug}: {text}")
+    return named
+
+
+def _slip_problems(event: Event, known: "_Chain", live: dict) -> list[tuple[int, str]]:
+    """Each slip as its rows now say it against what the chain's links wrote of it: (seq, text)."""
+    problems = []
     for key, slip in live.items():
         said = known.slips.get(key)
-        day = days.get(slip["day_id"])
+        day = known.days.get(slip["day_id"])
         where = {
             "event": event.slug,
             "slip": slip_number({"slip_type": key[0], "serial": key[1]}),
             "date": day.date.isoformat() if day else "?",
         }
         if said is None:
-            problems.append(
-                (
-                    10**12 + slip["id"],
-                    _(
-                        "%(event)s: %(slip)s of the gaming day %(date)s is in no link of the chain: written below the application; %(seal)s"
-                    )
-                    % {**where, "seal": known.seal_said(slip["day_id"])},
-                )
-            )
+            text = _(
+                "%(event)s: %(slip)s of the gaming day %(date)s is in no link of the chain: written below the "
+                "application; %(seal)s"
+            ) % {**where, "seal": known.seal_said(slip["day_id"])}
+            problems.append((10**12 + slip["id"], text))  # after every link: it has none
             continue
         differs = [label for part, label in _PARTS if _part(said, part) != _part(slip, part)]
         if differs:
-            problems.append(
-                (
-                    said["seq"],
-                    _(
-                        "%(event)s: %(slip)s of the gaming day %(date)s differs from link %(seq)s of the chain (%(parts)s): changed below the application; %(seal)s"
-                    )
-                    % {
-                        **where,
-                        "seq": said["seq"],
-                        "parts": ", ".join(str(label) for label in differs),
-                        "seal": known.seal_said(said["day_id"]),
-                    },
-                )
-            )
+            text = _(
+                "%(event)s: %(slip)s of the gaming day %(date)s differs from link %(seq)s of the chain (%(parts)s): "
+                "changed below the application; %(seal)s"
+            ) % {
+                **where,
+                "seq": said["seq"],
+                "parts": ", ".join(str(label) for label in differs),
+                "seal": known.seal_said(said["day_id"]),
+            }
+            problems.append((said["seq"], text))
     for key, said in known.slips.items():
         if key not in live:
-            problems.append(
-                (
-                    said["seq"],
-                    _(
-                        "%(event)s: %(slip)s of the gaming day %(date)s, in link %(seq)s of the chain, is no longer in the ledger: removed below the application; %(seal)s"
-                    )
-                    % {
-                        "event": event.slug,
-                        "slip": slip_number({"slip_type": key[0], "serial": key[1]}),
-                        "date": said["day"],
-                        "seq": said["seq"],
-                        "seal": known.seal_said(said["day_id"]),
-                    },
-                )
-            )
-    for day in days.values():
+            text = _(
+                "%(event)s: %(slip)s of the gaming day %(date)s, in link %(seq)s of the chain, is no longer in the "
+                "ledger: removed below the application; %(seal)s"
+            ) % {
+                "event": event.slug,
+                "slip": slip_number({"slip_type": key[0], "serial": key[1]}),
+                "date": said["day"],
+                "seq": said["seq"],
+                "seal": known.seal_said(said["day_id"]),
+            }
+            problems.append((said["seq"], text))
+    return problems
+
+
+def _seal_problems(event: Event, known: "_Chain") -> list[tuple[int, str]]:
+    """Each day's seal: a closed day has one, a sealed day stays closed, and the chain still holds
+    the link the seal names."""
+    problems = []
+    for day in known.days.values():
         where = {"event": event.slug, "date": day.date.isoformat()}
         seal = known.seals.get(day.pk)
         if day.status == GamingDay.Status.CLOSED and seal is None:
             problems.append((0, _("%(event)s: the gaming day %(date)s is closed without a seal") % where))
         elif seal is not None and day.status != GamingDay.Status.CLOSED:
-            problems.append(
-                (
-                    seal.seq,
-                    _(
-                        "%(event)s: the gaming day %(date)s is sealed but no longer closed: reopened below the application"
-                    )
-                    % where,
-                )
+            text = (
+                _("%(event)s: the gaming day %(date)s is sealed but no longer closed: reopened below the application")
+                % where
             )
+            problems.append((seal.seq, text))
         elif seal is not None and not known.seal_holds(day.pk):
-            problems.append(
-                (
-                    seal.seq,
-                    _(
-                        "%(event)s: the seal of the gaming day %(date)s names link %(seq)s as %(digest)s; the chain no longer holds it"
-                    )
-                    % {**where, "seq": seal.seq, "digest": chain.grouped(seal.digest)},
-                )
-            )
-    # The chain's own breaks name the event; the rest already do.
-    named = []
-    for _seq, text in sorted(problems, key=lambda problem: problem[0]):
-        named.append(text if text.startswith(f"{event.slug}:") else f"{event.slug}: {text}")
-    return named
+            text = _(
+                "%(event)s: the seal of the gaming day %(date)s names link %(seq)s as %(digest)s; the chain no "
+                "longer holds it"
+            ) % {**where, "seq": seal.seq, "digest": chain.grouped(seal.digest)}
+            problems.append((seal.seq, text))
+    return problems
 
 
 _PARTS = (
