@@ -9,8 +9,6 @@ JSON values as stored). The trail is never exported as a records file, so its ke
 
 import ipaddress
 
-from django.db import connection
-
 from cage import chain
 
 from .models import AuditEntry, AuditLink
@@ -76,10 +74,4 @@ def link_written(rows: list[dict]) -> None:
         seq += 1
         previous = chain.chained(previous, content(seq, row["id"], row))
         links.append((seq, row["id"], previous))
-    # One executemany of plain values: a season's import links hundreds of thousands of entries, and
-    # a model instance for each costs more than its hash (as cage.staging writes the records).
-    quote = connection.ops.quote_name
-    table = quote(AuditLink._meta.db_table)
-    columns = ", ".join(quote(AuditLink._meta.get_field(name).column) for name in ("seq", "entry", "digest"))
-    with connection.cursor() as cursor:
-        cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES (%s, %s, %s)", links)
+    chain.append_rows(AuditLink, ["seq", "entry_id", "digest"], links)

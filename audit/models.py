@@ -84,12 +84,8 @@ class AuditEntry(AppendOnly):
         """Written with its link of the trail's chain (audit.chain), both or neither."""
         from .chain import link  # the chain reads this module
 
-        if transaction.get_connection().in_atomic_block:
-            # The caller's transaction holds both: no savepoint of their own (two queries fewer).
-            super().save(*args, **kwargs)
-            link(self)
-            return
-        with transaction.atomic():
+        # Inside the caller's transaction no savepoint of their own (two queries fewer).
+        with transaction.atomic(savepoint=False):
             super().save(*args, **kwargs)
             link(self)
 

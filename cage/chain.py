@@ -24,9 +24,9 @@ recomputing a chain from an export):
 Each link is written in the transaction of the rows it describes. On PostgreSQL the writer holds
 an advisory lock until it commits, so that two terminals never chain onto the same link; SQLite's
 IMMEDIATE transactions already write one at a time. The lock is taken as the rows are linked, at the
-end of a write, and must be the last lock a transaction takes: one that then waited for a row
-another writer holds while that writer waited for the chain would deadlock (a slip that moved
-nothing takes no lock after its link: cage.services.ledger.check_patrons_hold_chips).
+end of a write, and must be the last lock a transaction waits for: one that then waited for a row
+another writer holds while that writer waited for the chain would deadlock (a slip that may take
+chips from the patrons locks them before its link: cage.services.ledger.post_slip).
 """
 
 import datetime
@@ -62,6 +62,26 @@ def moment(value: datetime.datetime | None) -> str | None:
     return value.astimezone(datetime.UTC).isoformat(timespec="microseconds")
 
 
+class Follower:
+    """Follows a chain's links in order, as check_ledger reads them from the database and
+    verify_records from a file: for each link, the seqs missing before it and whether its digest
+    follows from its text and the link before it."""
+
+    def __init__(self):
+        self.previous, self.expected = GENESIS, 1
+
+    def step(self, seq: int, digest: str, text: str) -> tuple[tuple[int, int] | None, bool]:
+        """((first, last) of the seqs missing before this link, or None; whether it follows)."""
+        gap = (self.expected, seq - 1) if seq != self.expected else None
+        follows = chained(self.previous, text) == digest
+        self.previous, self.expected = digest, seq + 1
+        return gap, follows
+
+    def skip(self) -> None:
+        """A link that cannot be read: the next is expected after it."""
+        self.expected += 1
+
+
 def hold_lock() -> None:
     """PostgreSQL: until this transaction ends, nobody else extends a chain."""
     if connection.vendor == "postgresql":
@@ -85,13 +105,21 @@ def last_link(model, where: str = "", params=()) -> tuple[int, str]:
 
 def append(model, values: dict) -> None:
     """Write one link row of plain values (column names as the model's attnames)."""
+    append_rows(model, list(values), [list(values.values())])
+
+
+def append_rows(model, names: list[str], rows: list) -> None:
+    """Write link rows of plain values, the fields `names` (attnames) in that order, in one
+    executemany: a season's import links hundreds of thousands of entries, and a model instance for
+    each costs more than its hash."""
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(model._meta.get_field(name).column) for name in values)
+    columns = ", ".join(quote(model._meta.get_field(name).column) for name in names)
+    statement = f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(names))})"
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(values))})",
-            list(values.values()),
-        )
+        if len(rows) == 1:  # a window's one link: a plain INSERT, as the ORM's would be
+            cursor.execute(statement, rows[0])
+        else:
+            cursor.executemany(statement, rows)
 
 
 def grouped(digest: str) -> str:

@@ -82,23 +82,23 @@ class _Walked:
 
 def _walk(links: list, slug, verdict: Verdict) -> _Walked:
     walked = _Walked()
-    previous, expected = chain.GENESIS, 1
+    follower = chain.Follower()
     for link in links:
         try:
             seq, digest, content = int(link["seq"]), str(link["digest"]), link["content"]
             text = chain.canonical(content)
         except (KeyError, TypeError, ValueError):
-            verdict.problems.append(_("link %(number)s of the chain cannot be read") % {"number": expected})
-            walked.first_bad = walked.first_bad or expected
-            expected += 1
+            verdict.problems.append(_("link %(number)s of the chain cannot be read") % {"number": follower.expected})
+            walked.first_bad = walked.first_bad or follower.expected
+            follower.skip()
             continue
-        if seq != expected:
+        gap, follows = follower.step(seq, digest, text)
+        if gap:
             verdict.problems.append(
-                _("links %(first)s to %(last)s of the chain are missing") % {"first": expected, "last": seq - 1}
+                _("links %(first)s to %(last)s of the chain are missing") % {"first": gap[0], "last": gap[1]}
             )
-            walked.first_bad = walked.first_bad or expected
-        expected = seq + 1
-        if chain.chained(previous, text) != digest or content.get("seq") != seq or content.get("event") != slug:
+            walked.first_bad = walked.first_bad or gap[0]
+        if not follows or content.get("seq") != seq or content.get("event") != slug:
             verdict.problems.append(
                 _(
                     "link %(seq)s of the chain (gaming day %(date)s) does not follow from its content and the link "
@@ -107,7 +107,6 @@ def _walk(links: list, slug, verdict: Verdict) -> _Walked:
                 % {"seq": seq, "date": content.get("day", "?")}
             )
             walked.first_bad = walked.first_bad or seq
-        previous = digest
         walked.by_digest[digest] = {**content, "_seq": seq}
         date = str(content.get("day"))
         walked.days_last[date] = seq

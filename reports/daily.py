@@ -26,12 +26,13 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 import cage.services  # noqa: F401, I001
 from cage.chain import grouped
 from cage.local import clock
-from cage.models import Account, DaySeal, Posting, Signature, Slip, SlipType
+from cage.models import Account, Posting, Signature, Slip, SlipType
 from cage.money import cents_str, dollars, hours_text, shortest_decimal
 from cage.selectors.amounts import cash_moved_subquery, chip_counts, chips_value
 from cage.selectors.counts import blind_places, books_blind
 from cage.selectors.openers import check_text, closer_check_of
 from cage.selectors.registers import serial_checks
+from cage.selectors.seals import seal_digest
 from cage.selectors.slips import State, slip_state
 from cage.slip_types import SLIP_KINDS
 from cage.variances import variance_reason
@@ -1008,7 +1009,7 @@ def _close_sign_off(loaded: _Loaded) -> dict:
                 "signed_iso": timezone.localtime(signature.signed_at).isoformat() if signature else None,
             }
         )
-    seal = DaySeal.objects.filter(day=loaded.day).values_list("digest", flat=True).first()
+    seal = seal_digest(loaded.day)
     shown = grouped(seal) if seal else None
     return {"slip": close.number if close else None, "lines": lines, "seal": seal, "seal_shown": shown}
 

@@ -4,9 +4,14 @@ from cage.chain import grouped
 from cage.models import DaySeal
 
 
+def seal_digest(day) -> str | None:
+    """A locked day's seal as the chain has it (64 hex digits), or None while the day is not closed."""
+    return DaySeal.objects.filter(day=day).values_list("digest", flat=True).first()
+
+
 def seal_of(day) -> str | None:
     """A locked day's seal in groups of eight, or None while the day is not closed."""
-    digest = DaySeal.objects.filter(day=day).values_list("digest", flat=True).first()
+    digest = seal_digest(day)
     return grouped(digest) if digest else None
 
 
