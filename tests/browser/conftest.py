@@ -62,7 +62,13 @@ def log_in(page, username, password):
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", password)
     page.click("button[type=submit]")
-    page.wait_for_url("**/")
+    left_the_login_page(page)
+
+
+def left_the_login_page(page):
+    """Wait until the login went through: "**/" matches the login page's own address, so the next
+    page could be asked for before the session cookie is set, and be answered with the login page."""
+    page.wait_for_url(lambda url: "/login/" not in url)
 
 
 WIDTHS = (1366, 768)

@@ -5,7 +5,7 @@ width and a tablet's (nothing may stick out sideways)."""
 import pytest
 
 from events.models import LanguagePreference
-from tests.browser.conftest import at_both_widths
+from tests.browser.conftest import at_both_widths, left_the_login_page
 from tests.conftest import PASSWORD
 from tests.i18n.test_french_pages import DAY, SEED_000_ROLES, english_left, french_event
 
@@ -23,7 +23,7 @@ def log_in(page, username):
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", PASSWORD)
     page.click("#login-form button[type=submit]")
-    page.wait_for_url("**/")
+    left_the_login_page(page)
 
 
 def test_french_chosen_on_the_login_page_follows_the_login_to_another_browser(browser, live_server):
