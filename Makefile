@@ -47,9 +47,11 @@ messages: $(STAMP)
 	$(PY) -m config.catalogues --update
 
 # The same suite on a real PostgreSQL server (the database named in PG_URL need not exist;
-# pytest-django creates test_<name> beside it).
+# pytest-django creates test_<name> beside it). The browser tests run once, on SQLite: they walk the
+# pages, which read and write through the same services, and the database's own part (locks, the
+# app role, COPY) is tested below the pages on both.
 test-postgres: $(STAMP) catalogues
-	DATABASE_URL=$(PG_URL) $(PY) -m pytest -n $(WORKERS) --dist loadfile
+	DATABASE_URL=$(PG_URL) $(PY) -m pytest -n $(WORKERS) --dist loadfile --ignore=tests/browser
 
 # On the demo's database unless told otherwise (a real site sets SECRET_KEY and DEBUG=false).
 check-ledger: export DEBUG ?= true

@@ -71,6 +71,13 @@ def left_the_login_page(page):
     page.wait_for_url(lambda url: "/login/" not in url)
 
 
+def follow(page, selector):
+    """Click a link or button that leads to another page, and wait until that page has loaded:
+    reading right after a bare click may read the page being left."""
+    with page.expect_navigation():
+        page.click(selector)
+
+
 WIDTHS = (1366, 768)
 
 

@@ -6,7 +6,7 @@ from django.utils.translation import override
 from playwright.sync_api import expect
 
 from cage import services
-from tests.browser.conftest import log_in, screenshot
+from tests.browser.conftest import follow, log_in, screenshot
 from tests.browser.test_cage_french import in_french
 from tests.cage.helpers import FILL_SIGNED, open_table, stock
 from tests.conftest import PASSWORD, make_cast
@@ -89,10 +89,10 @@ def test_find_a_slip_searches_the_whole_day_beyond_the_slips_shown(page, monkeyp
     assert page.locator("#slips tbody tr").count() == 1
     assert page.inner_text("#slips tbody a.slipno") == first.number
     assert page.input_value("#slip-filter") == first.number
-    page.click("#slip-search-clear")
+    follow(page, "#slip-search-clear")
     assert page.locator("#slips tbody tr").count() == 2
     # The day's slips, every one, in the register.
-    page.click("#day-register")
+    follow(page, "#day-register")
     assert page.inner_text("#register-count") == f"{total} slips"
 
 

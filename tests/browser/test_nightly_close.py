@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 from cage import services
 from cage.models import CloseSignature, Slip
 from events.models import GamingDay
-from tests.browser.conftest import at_both_widths, log_in, person_page, screenshot
+from tests.browser.conftest import at_both_widths, follow, log_in, person_page, screenshot
 from tests.cage.helpers import SALE_SIGNED, open_table, stock
 from tests.conftest import PASSWORD, PIN, make_cast
 
@@ -27,7 +27,7 @@ def test_bank_cash_is_counted_by_bill_and_coin_and_the_day_closes(page):
     screenshot(page, "close-blocked")
 
     # Blind: the count form shows no expected figure before the count is in.
-    page.click("text=Count bank cash (bills and coins)")
+    follow(page, "text=Count bank cash (bills and coins)")
     assert "Expected" not in page.inner_text("main")
     assert page.input_value("select[name=account]") == "bank_cash"
     expect(page.locator("#chip-counts")).to_be_hidden()
@@ -121,7 +121,7 @@ def test_the_floor_closes_and_every_place_is_counted_blind_the_tip_pool_too(page
 
     page.goto(f"/cage/{slug}/close/")
     assert "the tip pool has not been counted since the last tips were put in" in page.inner_text("#close-problems")
-    page.click(".count-links >> text=Count the tip pool")
+    follow(page, ".count-links >> text=Count the tip pool")
     assert page.input_value("select[name=account]") == "tip_pool"
     expect(page.locator("#cash-counts")).to_be_hidden()
     assert "Expected" not in page.inner_text("main")
@@ -164,7 +164,7 @@ def test_the_floor_closes_and_every_place_is_counted_blind_the_tip_pool_too(page
     at_both_widths(page, "close-checklist-done")
 
     # No reason is chosen for the counter; a variance without one is refused.
-    page.click(".count-links >> text=Count the chip bank")
+    follow(page, ".count-links >> text=Count the chip bank")
     assert page.input_value("select[name=variance_reason]") == ""
     assert page.inner_text("select[name=variance_reason] option:checked") == "Choose a reason…"
     page.fill("input[name=chips_1]", "50")  # the books say 55
@@ -176,7 +176,7 @@ def test_the_floor_closes_and_every_place_is_counted_blind_the_tip_pool_too(page
 
     # Opened again from the close: the count stands as first typed, shown as the counter's own.
     page.goto(f"/cage/{slug}/close/")
-    page.click(".count-links >> text=Count the chip bank")
+    follow(page, ".count-links >> text=Count the chip bank")
     standing = page.inner_text("#count-standing")
     assert "stands as first typed" in standing and "50 × $1 chips" in standing
     assert page.input_value("input[name=chips_1]") == "50" and "Expected" not in page.inner_text("main")
