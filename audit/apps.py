@@ -8,10 +8,10 @@ class AuditConfig(AppConfig):
 
     def ready(self):
         # Logins, logouts and failed logins come from django.contrib.auth's signals; refusals from
-        # events.rules as each is made.
+        # core.rules as each is made.
         from django.contrib.auth.signals import user_logged_in, user_logged_out, user_login_failed
 
-        from events import rules
+        from core import rules
 
         from . import context, services
 

@@ -4,7 +4,7 @@ audit.middleware opens a context for each request: the services read the user, t
 address and the request line from it. Outside a request (a management command, the records
 importer, the test suite calling a service) there is no context and the entry says "command line".
 
-The context also collects the refusals made while the request is served (events.rules tells
+The context also collects the refusals made while the request is served (core.rules tells
 `note_refusal` of each RuleViolation as it is made): the middleware writes them once the view has
 returned, after any transaction of the refused action has rolled back, so they stay.
 """

@@ -11,9 +11,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from cage.models import AppendOnly, Slip
+from core.rules import Sentence
 from events import games
 from events.models import Event, Person, game_name
-from events.rules import Sentence
 
 from .actions import DONE, OUTCOMES, REFUSED
 
@@ -30,7 +30,7 @@ def in_reader_language(name: str) -> str:
 
 
 def _in_words(value):
-    """A value kept as a sentence's template and values (events.rules.Words), in the reader's words."""
+    """A value kept as a sentence's template and values (core.rules.Words), in the reader's words."""
     if isinstance(value, dict) and ("words" in value or "several" in value):
         return str(Sentence.from_stored(value))
     return value

@@ -17,11 +17,12 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext
 
 from cage.forms import EXPENSE_LABELS
-from cage.money import count_text, dollars, hours_text
 from cage.services.ledger import PLACE_NAMES
 from cage.slip_types import CAPACITY_LABELS
 from cage.variances import VARIANCE_REASONS
-from events import games, local
+from core import local
+from core.money import count_text, dollars, hours_text
+from events import games
 from events.access import ROLE_NAMES
 from events.models import Appointment, Authority, GamingDay, Person, game_name
 from reports.names import instrument_name, place_names

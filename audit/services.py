@@ -24,10 +24,10 @@ from django.utils.translation import gettext_noop as N_
 
 from cage.models import SlipType
 from cage.slip_types import SLIP_KINDS
+from core.rules import RuleViolation, Sentence
 from events.access import ROLE_NAMES, RoleRefused, in_role_order
 from events.lockout import SIGNING_PIN
 from events.models import Event, Person
-from events.rules import RuleViolation, Sentence
 
 from . import actions, context
 from .actions import DONE, REFUSED
@@ -86,7 +86,7 @@ def _kept(params: dict | None) -> dict:
     registration status: a lazy string, or a list of them) is kept in English and listed under
     TRANSLATED, so the page names it in its reader's language (AuditEntry.summary)."""
     params = dict(params or {})
-    # A value that is itself a sentence (events.rules.Words) is kept as its template and values.
+    # A value that is itself a sentence (core.rules.Words) is kept as its template and values.
     params.update({key: value.stored() for key, value in params.items() if isinstance(value, Sentence)})
 
     def lazy(value):

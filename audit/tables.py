@@ -16,9 +16,9 @@ from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from cage.registers import PersonChoice, column
-from events import local
+from core import local
+from core.rules import cite
 from events.models import Person
-from events.rules import cite
 
 from .actions import ACTIONS, OUTCOMES, entry_label
 from .reading import CHANNELS, Reader, change_text, roles

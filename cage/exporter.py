@@ -17,9 +17,9 @@ from decimal import Decimal
 from django.utils import timezone
 
 from cage.models import Account, DaySeal, LedgerLink, Posting, Signature, Slip
-from cage.money import cents_str
 from cage.slip_types import ACCOUNT, CASH, CHIPS, EXPENSE, HOURS, REASON, RUNNER_FIELD, SLIP_KINDS, TABLE, TARGET
 from cage.variances import reason_in_records
+from core.money import cents_str
 from events import game_rules, wheel_layouts
 from events.models import Event, GamingDay, Person
 

@@ -1,6 +1,6 @@
 """Form fields for the cage window: cash amounts, counts of chips, bills and coins, large amounts.
 
-What a cashier types is read by cage.money.parse_cash; every field's value is integer cents (or a
+What a cashier types is read by core.money.parse_cash; every field's value is integer cents (or a
 whole count), and every refusal is a RuleViolation whose message names the rule it applies.
 """
 
@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
-from cage.money import (
+from core.money import (
     AMOUNT_LIMITS_RULE,
     GROUP_SPACES,
     MAX_AMOUNT_CENTS,
@@ -25,7 +25,7 @@ from cage.money import (
     parse_cash,
     refusal,
 )
-from events.rules import Money, Words
+from core.rules import Money, Words
 
 # --- cash ------------------------------------------------------------------------------------
 

@@ -17,9 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cage.fields import BillsAndCoins, CashField, ChipCountField, ConfirmLargeAmounts
-from cage.local import clock
 from cage.models import Account, CountShown, Slip, SlipType
-from cage.money import dollars
 from cage.selectors.amounts import amount_of, cash_moved_subquery
 from cage.selectors.counts import blind_places, books_blind, count_states, counted_lines, standing_counts
 from cage.selectors.offered import tables_for
@@ -41,10 +39,12 @@ from cage.slip_types import (
     SlipKind,
 )
 from cage.variances import VARIANCE_REASONS
+from core.local import clock
+from core.money import dollars
+from core.rules import RuleViolation, cite
 from events.form_input import CheckedInput
 from events.models import DESIGNATED, GamingDay, Person, Role
 from events.roster import rostered
-from events.rules import RuleViolation, cite
 from events.services import pin_verify
 
 # How the patron pays: only Canadian cash is accepted (T&C 3.6, 3.7); the others are listed so

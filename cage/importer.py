@@ -28,7 +28,6 @@ from audit.models import AuditEntry
 from cage import records_file, services, staging
 from cage.fields import BillsAndCoins
 from cage.models import Account, Slip, SlipType
-from cage.money import AMOUNT_LIMITS_RULE, AMOUNTS_RULE, MAX_AMOUNT_CENTS, MAX_CHIP_COUNT
 from cage.records_file import cited as _cited
 from cage.records_file import problem_at as _at
 from cage.services import memo as remembered
@@ -46,9 +45,10 @@ from cage.slip_types import (
     TENDER,
 )
 from cage.variances import VARIANCE_REASONS
+from core.money import AMOUNT_LIMITS_RULE, AMOUNTS_RULE, MAX_AMOUNT_CENTS, MAX_CHIP_COUNT
+from core.rules import RuleViolation, Words
 from events import services as event_services
 from events.models import Authority, Event, GamingDay, Licensee, Person, Role
-from events.rules import RuleViolation, Words
 
 FORMAT = "cage-records/1"
 # The auditor reads everything and signs nothing; listed so that an exported event comes back whole.

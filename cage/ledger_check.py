@@ -16,8 +16,8 @@ from cage.models import Account, Posting, Signature, Slip, SlipType
 from cage.selectors.registers import runs, runs_text, serial_checks
 from cage.services.ledger import account_label, instrument_name
 from cage.slip_types import SLIP_KINDS
+from core.rules import cite
 from events.models import ChipDenomination, Event, GameTable, GamingDay
-from events.rules import cite
 
 
 def ledger_breaks(events=None, *, chains: bool = True) -> list[str]:

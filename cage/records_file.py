@@ -23,8 +23,8 @@ import unicodedata
 
 from django.utils.translation import gettext as _
 
-from cage.money import count_text
-from events.rules import cite
+from core.money import count_text
+from core.rules import cite
 
 FORMAT_RULE = "cage-records/1"
 # The format nests 6 levels (file, days, a day, records, a record, its chips or signatures);

@@ -11,10 +11,10 @@ from django.utils.translation import gettext_lazy as _
 from django_tables2.data import TableData
 from django_tables2.utils import Accessor, OrderBy
 
-from cage.local import clock
-from cage.money import cents_str, dollars
 from cage.selectors.slips import State
 from cage.slip_types import SLIP_KINDS
+from core.local import clock
+from core.money import cents_str, dollars
 from events.form_input import CheckedInput
 from events.form_input import _text_problem as text_problem
 from events.models import GameTable, GamingDay, Person

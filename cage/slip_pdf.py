@@ -16,8 +16,8 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from cage.local import moment, weekday
-from cage.money import count_text, dollars
+from core.local import moment, weekday
+from core.money import count_text, dollars
 from reports.pdf_layout import content_widths
 
 PAGE_WIDTH, PAGE_HEIGHT = letter

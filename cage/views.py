@@ -21,9 +21,7 @@ from django.views.decorators.cache import never_cache
 
 from cage import services
 from cage.forms import SignForm, SlipForm
-from cage.local import long_day
 from cage.models import Account, Slip, SlipPrint, SlipType
-from cage.money import dollars
 from cage.selectors import people
 from cage.selectors.amounts import amount_of, cash_moved_subquery
 from cage.selectors.close import close_progress
@@ -64,11 +62,13 @@ from cage.selectors.slips import (
 from cage.services.ledger import DuplicateRequest, account_label
 from cage.services.signing import REFUSE_RULE
 from cage.slip_types import SLIP_KINDS, VOIDABLE, day_states
+from core.local import long_day
+from core.money import dollars
+from core.rules import RuleViolation, Words
 from events import services as event_services
 from events.access import READ_ALL, RoleRefused, event_access
 from events.form_input import CheckedInput
 from events.models import Appointment, GamingDay, Role
-from events.rules import RuleViolation, Words
 from reports.daily import day_figures
 
 CLOSABLE = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)

@@ -14,13 +14,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 from django.utils.translation import gettext_noop as N_
 
-from cage.money import dollars
+from core.money import dollars
+from core.rules import Money, RuleViolation, Words, cite
 
 from . import game_rules, wheel_layouts
 from .game_text import refusal_message, refusal_sentence, section_lazy, section_text
 from .games import baccarat, blackjack, craps, wheel_of_fortune
 from .games.base import Refused, winnings
-from .rules import Money, RuleViolation, Words, cite
 from .services import parse_dollars
 
 CALCULATOR = gettext_lazy("dispute calculator")

@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .local import moment
+from core.local import moment
+from core.rules import cite
+
 from .models import DESIGNATED, Event, GamingDay, Person, Role
-from .rules import cite
 
 ADULT_AGE = 18
 

@@ -12,8 +12,9 @@ they sign nothing, so no slip, close or report is ever completed by whoever cont
 
 from django.utils.translation import gettext_noop as N_
 
+from core.rules import Lower, RuleViolation, Words
+
 from .models import DESIGNATED, Person, Role
-from .rules import Lower, RuleViolation, Words
 
 FLOOR = (Role.RUNNER, Role.DEALER)
 ONE_HAT = "T&C 2, 2.5, 2.6"

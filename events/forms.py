@@ -2,9 +2,10 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from core.local import moment, zone_name
+
 from . import games
 from .form_input import CheckedInput
-from .local import moment, zone_name
 from .models import Authority, Event, GamingDay, Person, Role, game_choices, game_name
 
 

@@ -16,7 +16,7 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
-from cage.money import dollars
+from core.money import dollars
 
 from . import games
 from .game_text import section_text

@@ -3,18 +3,18 @@
 A game module is pure Python and knows no language: it refuses with an events.games.base.Refusal,
 an English sentence marked N_ (so the catalogue holds it) with its figures apart, and the section
 of the seed it applies. Here the sentence is translated, amounts in cents are written as money
-(cage.money.dollars), and the section is named as the reader's language names it: the module's
+(core.money.dollars), and the section is named as the reader's language names it: the module's
 names for the seeds' rules ("Blackjack rule 8.2", "S-13.1, r. 3, s. 37"), and the terms and
-conditions renumbered as events.rules.cite does.
+conditions renumbered as core.rules.cite does.
 """
 
 from django.utils.functional import lazy
 from django.utils.translation import get_language, gettext
 
-from cage.money import NBSP, dollars
+from core.money import NBSP, dollars
+from core.rules import Money, Words, cite
 
 from .games.base import cite_section
-from .rules import Money, Words, cite
 
 
 def section_text(section: str) -> str:

@@ -41,10 +41,11 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from core.rules import RuleViolation, Words, cite
+
 from . import game_rules
 from .file_commands import LANGUAGES
 from .models import GameTable
-from .rules import RuleViolation, Words, cite
 from .wheel_layouts import paytable
 
 RULES_TEXT = Path(__file__).resolve().parent / "rules_text"

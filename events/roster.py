@@ -7,7 +7,7 @@ from decimal import ROUND_DOWN, Decimal
 
 from django.utils import timezone
 
-from events.local import clock
+from core.local import clock
 
 from .models import GamingDay
 

@@ -24,14 +24,15 @@ from django.utils.translation import gettext_noop as N_
 from django.utils.translation import pgettext_lazy
 
 from audit.services import record
-from cage.money import face
+from core.local import moment, zone_name
+from core.money import face
+from core.rules import ClockZone, Lower, N_plural, RuleViolation, Several, When, Words, cite
 
 from . import game_rules, games, lockout, wheel_layouts
 from .compliance import ADULT_AGE, describe_gap, roster_gaps, underage
 from .designation import check_not_administrator, check_one_hat, check_takes_part
 from .game_text import refusal_words, section_lazy
 from .games import wheel_of_fortune
-from .local import moment, zone_name
 from .models import (
     AUTHORITY_NAMES,
     DESIGNATED,
@@ -52,7 +53,6 @@ from .models import (
     game_name,
     games_of,
 )
-from .rules import ClockZone, Lower, N_plural, RuleViolation, Several, When, Words, cite
 
 # The product's own rules, named in refusals beside the terms and conditions' sections.
 ONE_EVENT_PER_SLUG = _lazy("one event per slug")

@@ -11,6 +11,9 @@ from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
+from core.local import long_day
+from core.rules import RuleViolation
+
 from . import services
 from .access import event_access, visible_events
 from .compliance import describe_gap, event_compliance, roster_gaps
@@ -28,9 +31,7 @@ from .forms import (
     ShiftForm,
     TableForm,
 )
-from .local import long_day
 from .models import GamingDay, LoginSetup, Person, SigningPin
-from .rules import RuleViolation
 
 
 def applied(form, action) -> bool:

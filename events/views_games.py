@@ -11,13 +11,14 @@ from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from core.rules import RuleViolation
+
 from . import calculators as calc
 from . import game_rules, services, wheel_layouts
 from .access import event_access
 from .forms import GameSettingsForm, TablesLicensedForm, WheelLayoutForm
 from .games import get_game
 from .models import GameTable
-from .rules import RuleViolation
 from .views import applied
 
 

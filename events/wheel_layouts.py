@@ -13,9 +13,10 @@ import re
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
+from core.rules import RuleViolation, Words
+
 from .game_text import refusal_sentence
 from .games import wheel_of_fortune
-from .rules import RuleViolation, Words
 
 # "symbol to:per" (the symbol may hold spaces; the odds are the last word).
 LINE = re.compile(r"^\s*(?P<symbol>\S(?:.*\S)?)\s+(?P<to>[0-9]{1,4})\s*:\s*(?P<per>[0-9]{1,4})\s*$")

@@ -17,8 +17,8 @@ from reportlab.graphics.shapes import Drawing, String
 from reportlab.lib import colors
 
 from cage.models import Account
-from cage.money import dollars
 from cage.services.ledger import balances, chips_label
+from core.money import dollars
 from reports.names import day_shown
 from reports.services import cents_of
 

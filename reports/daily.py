@@ -25,9 +25,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 # whose first import is this module (manage.py day_report) otherwise fails on that cycle.
 import cage.services  # noqa: F401, I001
 from cage.chain import grouped
-from cage.local import clock
 from cage.models import Account, Posting, Signature, Slip, SlipType
-from cage.money import cents_str, dollars, hours_text, shortest_decimal
 from cage.selectors.amounts import cash_moved_subquery, chip_counts, chips_value
 from cage.selectors.counts import blind_places, books_blind
 from cage.selectors.openers import check_text, closer_check_of
@@ -36,11 +34,13 @@ from cage.selectors.seals import seal_digest
 from cage.selectors.slips import State, slip_state
 from cage.slip_types import SLIP_KINDS
 from cage.variances import variance_reason
+from core.local import clock
+from core.money import cents_str, dollars, hours_text, shortest_decimal
+from core.rules import cite
 from events import games
 from events.access import ROLE_NAMES
 from events.compliance import roster_gaps
 from events.models import DESIGNATED, GamingDay, Person, Role, game_name
-from events.rules import cite
 from reports.figures import event_figures
 from reports.names import instrument_name, place_names
 

@@ -16,7 +16,7 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import inch
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from cage.local import moment
+from core.local import moment
 from events import csv_safe
 from reports.daily import Sheet
 from reports.pdf_layout import content_widths, page_canvas, words_whole

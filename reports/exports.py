@@ -18,14 +18,14 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import inch
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from cage.local import moment
 from cage.models import Slip, SlipType
-from cage.money import cents_str, dollars, hours_text
 from cage.selectors.seals import day_seals
 from cage.selectors.slips import signed_in_full
+from core.local import moment
+from core.money import cents_str, dollars, hours_text
+from core.rules import cite
 from events import csv_safe
 from events.models import Event, Role, game_name
-from events.rules import cite
 from reports.charts import chip_liability, report_charts
 from reports.names import day_shown, named_variances
 from reports.pdf_layout import RED, content_widths, page_canvas, words_whole

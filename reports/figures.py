@@ -12,11 +12,11 @@ from typing import NamedTuple
 from django.db.models import BooleanField, ExpressionWrapper, F, Q
 
 from cage.models import Slip, SlipType
-from cage.money import cents_str, shortest_decimal
 from cage.selectors import json_text
 from cage.selectors.slips import with_signature_counts
 from cage.slip_types import SLIP_KINDS
 from cage.variances import reason_in_records, variance_reason
+from core.money import cents_str, shortest_decimal
 from events import games
 from events.models import Event
 

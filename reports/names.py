@@ -6,9 +6,9 @@ import datetime
 
 from django.utils.translation import gettext as _
 
-from cage import local
 from cage.models import Account
 from cage.services.ledger import account_label, chips_label
+from core import local
 
 
 def place_names(event) -> dict[str, str]:

@@ -17,11 +17,11 @@ from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
 from cage.models import Account, Posting, Slip, SlipType
-from cage.money import dollars
+from core.money import dollars
+from core.rules import RuleViolation, Words
 from events.access import ROLE_NAMES
 from events.designation import check_not_administrator
 from events.models import DESIGNATED, Event, GamingDay, Person
-from events.rules import RuleViolation, Words
 
 from .figures import event_figures
 from .models import ReportSignature

@@ -9,12 +9,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from audit import services as audit
-from cage.money import dollars, hours_text
 from cage.selectors.counts import books_blind
 from cage.selectors.seals import day_seals
+from core.money import dollars, hours_text
+from core.rules import RuleViolation, cite
 from events.access import ROLE_NAMES, event_access
 from events.models import GamingDay, game_name
-from events.rules import RuleViolation, cite
 from reports.figures import event_figures, report_figures
 from reports.names import day_shown, named_variances
 from reports.services import RULE, cents_of, designated_role, report_sign, report_state

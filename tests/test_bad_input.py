@@ -12,9 +12,9 @@ from django.urls import reverse
 from cage import services
 from cage.importer import ImportFailed, import_records
 from cage.models import Slip
+from core.rules import RuleViolation
 from events import lockout
 from events.models import ChipDenomination, Event, GamingDay, Licensee
-from events.rules import RuleViolation
 from events.services import pin_verify
 from tests.cage.test_import_fuzz import EXAMPLE
 from tests.conftest import PASSWORD, PIN

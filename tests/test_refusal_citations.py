@@ -10,9 +10,9 @@ from django.utils import timezone
 from django.utils.translation import override
 
 from cage import services
+from core.rules import RuleViolation
 from events import services as event_services
 from events.models import Assignment, Role
-from events.rules import RuleViolation
 from tests.cage.helpers import open_table, stock
 from tests.conftest import add_person
 

@@ -4,7 +4,7 @@ from django.db.models import OuterRef, Subquery, Sum
 from django.utils.translation import gettext as _
 
 from cage.models import Posting, Slip, SlipType
-from cage.money import face
+from core.money import face
 
 
 def cash_moved_subquery(ref: str = "pk"):

@@ -10,8 +10,8 @@ from django.db.models import Count, Sum
 from django.utils.translation import gettext as _
 
 from cage.models import Account, Posting, Slip, SlipType
-from cage.money import count_text, dollars
 from cage.services.ledger import balances
+from core.money import count_text, dollars
 from events.models import ChipDenomination, Event, GameTable, GamingDay, Person, Role
 
 # --- inventory grid -------------------------------------------------------------------------

@@ -5,9 +5,9 @@ import datetime
 
 from django.utils.translation import gettext as _
 
-from cage.local import long_day
 from cage.models import Slip, SlipType
 from cage.slip_types import SLIP_KINDS
+from core.local import long_day
 from events.models import GamingDay
 
 

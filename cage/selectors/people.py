@@ -8,9 +8,9 @@ from decimal import Decimal
 from django.db.models import Exists, OuterRef, Q, Sum
 
 from cage.models import Account, Posting, Signature, Slip, SlipType
-from cage.money import dollars, hours_text
 from cage.selectors.amounts import amount_of, cash_moved_subquery
 from cage.slip_types import SLIP_KINDS
+from core.money import dollars, hours_text
 from events.models import Event, GamingDay, Person
 
 

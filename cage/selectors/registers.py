@@ -389,7 +389,7 @@ class VoidRow:
     @property
     def dollars(self) -> str:
         """The amount as the reader's language writes it ("$10.00", "10,00 $"); "" for none."""
-        from cage.money import dollars
+        from core.money import dollars
 
         return "" if self.amount is None else dollars(self.amount)
 

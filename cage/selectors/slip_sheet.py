@@ -5,15 +5,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from cage.fields import BillsAndCoins
-from cage.local import moment
 from cage.models import Account, OpenerSignOff, Posting, Refusal, Slip, SlipType
-from cage.money import dollars, hours_text
 from cage.selectors.openers import check_text, closer_check_of
 from cage.selectors.seals import seal_of
 from cage.selectors.slips import State, slip_state
 from cage.services.ledger import account_label, chips_label, instrument_label
 from cage.slip_types import SLIP_KINDS
 from cage.variances import variance_reason
+from core.local import moment
+from core.money import dollars, hours_text
 from events.access import ROLE_NAMES
 
 PIECE_LABELS = {piece.cents: piece.label for piece in BillsAndCoins.DENOMINATIONS}

@@ -12,9 +12,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import override, pgettext_lazy
 
 from cage.models import Refusal, Signature, Slip, SlipType
-from cage.money import dollars
 from cage.selectors.amounts import amount_of, cash_moved_subquery, chip_counts
 from cage.slip_types import SLIP_KINDS, Capacity
+from core.money import dollars
 from events.models import GamingDay, Person, Role
 
 

@@ -11,11 +11,11 @@ from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
-from cage.local import clock
 from cage.models import CloseSignature, Slip
 from cage.selectors.close import CLOSE, PREPARED, close_progress
+from core.local import clock
+from core.rules import Clock, RuleViolation, Words
 from events.models import GamingDay, Person
-from events.rules import Clock, RuleViolation, Words
 
 from .day import close_day, close_problems
 from .ledger import DuplicateRequest, check_signer, lock_day

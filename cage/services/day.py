@@ -11,8 +11,8 @@ from cage.selectors.four_eyes import given_to_acknowledge
 from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
 from cage.selectors.slips import pending_slips
 from cage.slip_types import SLIP_KINDS
+from core.rules import RuleViolation, Words
 from events.models import GamingDay
-from events.rules import RuleViolation, Words
 from events.services import appointment_text
 
 from . import links

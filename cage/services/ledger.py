@@ -20,18 +20,18 @@ from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
 from cage.models import Account, Posting, Signature, Slip, SlipCounter, SlipType
-from cage.money import AMOUNT_LIMITS_RULE, MAX_CHIP_COUNT, count_text, face
 from cage.services import links
 from cage.services import memo as remembered
 from cage.slip_types import SLIP_KINDS, SlipKind
+from core.money import AMOUNT_LIMITS_RULE, MAX_CHIP_COUNT, count_text, face
+from core.rules import Clock, Day, Face, Lower, Money, RuleViolation, When, Words
 from events.designation import check_not_administrator, check_takes_part
 from events.models import DESIGNATED, ChipDenomination, Event, GameTable, GamingDay, Person, Role
 from events.roster import Rostered, rostered
-from events.rules import Clock, Day, Face, Lower, Money, RuleViolation, When, Words
 
 CASH = None  # the instrument key for cash; chips are keyed by their ChipDenomination
 
-# The product's own rules, named in the reader's language (events.rules.RuleViolation).
+# The product's own rules, named in the reader's language (core.rules.RuleViolation).
 RECORDS_FORMAT = "cage-records/1"  # the format's name reads the same in both languages
 SIGNATURES = gettext_lazy("slips and signatures")
 CHIP_COUNT = gettext_lazy("chip count")
@@ -73,7 +73,7 @@ def chips_label(key: str) -> str:
     return _("$%(value)s chips") % {"value": face(key)}
 
 
-# The same names, kept as what they are for a sentence put in words when it is read (events.rules.Words).
+# The same names, kept as what they are for a sentence put in words when it is read (core.rules.Words).
 
 
 def chips_said(key: str) -> Words:

@@ -20,9 +20,9 @@ from django.utils.translation import gettext_noop as N_
 from audit import services as audit
 from cage.models import OpenerSignOff, Slip, SlipType
 from cage.selectors.openers import is_flagged
+from core.rules import RuleViolation, Words
 from events.designation import check_takes_part
 from events.models import GameTable, GamingDay, Person, Role
-from events.rules import RuleViolation, Words
 
 from . import links
 from .ledger import denominations, lock_day, lock_slip

@@ -13,9 +13,9 @@ from django.utils.translation import gettext_noop as N_
 from audit import services as audit
 from cage.models import Account, Refusal, Signature, Slip, SlipPrint, SlipType
 from cage.slip_types import SLIP_KINDS
+from core.rules import Lower, RuleViolation, Words
 from events.designation import check_takes_part
 from events.models import GameTable, GamingDay, Person, Role
-from events.rules import Lower, RuleViolation, Words
 
 from . import links
 from .ledger import (

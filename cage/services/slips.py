@@ -13,11 +13,11 @@ from django.utils.translation import gettext_noop as N_
 from cage.models import Account, Slip, SlipType
 from cage.slip_types import CHIPS, SLIP_KINDS, VOIDABLE, day_states
 from cage.variances import own_words
+from core.money import AMOUNT_LIMITS_RULE, MAX_AMOUNT_CENTS, hours_text, largest_remainder_split
+from core.rules import Day, Lower, Money, N_plural, RuleViolation, Several, Words
 from events.models import DESIGNATED, GameTable, GamingDay, Person, Role
 from events.roster import rostered
-from events.rules import Day, Lower, Money, N_plural, RuleViolation, Several, Words
 
-from ..money import AMOUNT_LIMITS_RULE, MAX_AMOUNT_CENTS, hours_text, largest_remainder_split
 from .ledger import (
     CASH,
     Leg,
@@ -46,7 +46,7 @@ from .signing import transit_steps, unfinished_custody
 # is filled and no chips are sold (the floor's slip types: cage.slip_types.day_states).
 SETTLING = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
 
-# The product's own rules, named in the reader's language (events.rules.RuleViolation).
+# The product's own rules, named in the reader's language (core.rules.RuleViolation).
 AMOUNTS = gettext_lazy("amounts")
 TABLE_STATE = gettext_lazy("table state")
 COUNT = gettext_lazy("count")

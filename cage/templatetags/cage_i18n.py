@@ -3,8 +3,8 @@
 from django import template
 from django.utils.html import escape
 
-from cage import money
-from events.rules import cite as cite_rule
+from core import money
+from core.rules import cite as cite_rule
 
 register = template.Library()
 
@@ -12,7 +12,7 @@ register = template.Library()
 @register.filter
 def cite(rule) -> str:
     """{{ "T&C 2.6"|cite }}: a section of the terms and conditions as the reader's language cites
-    it ("T&C 2.6" in English, "M&C 2.7" in French: events.rules.cite). For a sentence that names
+    it ("T&C 2.6" in English, "M&C 2.7" in French: core.rules.cite). For a sentence that names
     its rule: {% blocktranslate with rule="T&C 2"|cite %}… ({{ rule }}).{% endblocktranslate %}
 
     Escaped here, for HTML: a template's string literal is "safe", and so was its English citation.

@@ -8,7 +8,7 @@ DRIC's calculators hand them cards, rolls and bets and they return what the rule
 A game never words a refusal in the reader's language itself: it returns a `Refusal`, an English
 sentence marked with `N_` (the product's makemessages reads that mark, so the sentence is in the
 French catalogue) with its figures apart, and the section of the seed it applies. The Django side
-translates it: `refusal.text(gettext, cage.money.dollars)`, cited with `refusal.cited(gettext)`.
+translates it: `refusal.text(gettext, core.money.dollars)`, cited with `refusal.cited(gettext)`.
 """
 
 import re
@@ -78,7 +78,7 @@ _SECTION_NAMES = [
 def cite_section(section: str, translate=lambda s: s) -> str:
     """A game section as the reader's language names it: "Blackjack rule 8.2" → "Blackjack, règle
     8.2" in French. Sections of the terms and conditions ("T&C 3.5") pass through unchanged: the
-    product's events.rules.cite renumbers them for a French reader. Several sections joined with
+    product's core.rules.cite renumbers them for a French reader. Several sections joined with
     "; " are each named."""
     parts = []
     for part in section.split("; "):

@@ -1,9 +1,9 @@
 """{{ at|zone_name }}: the time zone's abbreviation in the reader's language ("EST", "HNE");
-{{ date|long_day }}: a date in words for a title. The writers are events.local's."""
+{{ date|long_day }}: a date in words for a title. The writers are core.local's."""
 
 from django import template
 
-from events import local
+from core import local
 
 register = template.Library()
 

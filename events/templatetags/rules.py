@@ -1,9 +1,9 @@
 """{{ "T&C 2.3"|cite }}: a section of the terms and conditions as the reader's language cites it
-("M&C 2.4" in French, whose text numbers section 2 its own way; events.rules.cite)."""
+("M&C 2.4" in French, whose text numbers section 2 its own way; core.rules.cite)."""
 
 from django import template
 
-from events import rules
+from core import rules
 
 register = template.Library()
 

@@ -1,6 +1,6 @@
 """A refusal on the audit trail reads in its reader's language and number format, whatever language
 the person refused was using: the trail keeps the refusal's sentence as its template and values
-(events.rules.Words) and puts it in words as it is read, amounts, times and names included."""
+(core.rules.Words) and puts it in words as it is read, amounts, times and names included."""
 
 import re
 
@@ -76,8 +76,8 @@ def test_a_sentence_keeps_its_values_and_is_put_in_each_readers_words():
     from django.utils import timezone
     from django.utils.translation import override, pgettext_lazy
 
+    from core.rules import Cited, Clock, Day, Lower, Money, N_plural, Sentence, Several, Words
     from events.models import Role
-    from events.rules import Cited, Clock, Day, Lower, Money, N_plural, Sentence, Several, Words
 
     at = timezone.make_aware(datetime.datetime(2026, 9, 11, 18, 30))
     said = Several(

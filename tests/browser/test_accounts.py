@@ -13,7 +13,7 @@ from django.contrib.sessions.backends.db import SessionStore
 
 from events.idle import LAST_ACTIVITY
 from events.models import LoginSetup, Person, SigningPin
-from tests.browser.conftest import at_both_widths, log_in
+from tests.browser.conftest import at_both_widths, follow, log_in
 from tests.conftest import PASSWORD, make_cast
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -157,8 +157,7 @@ def test_repeated_wrong_passwords_meet_the_lockout_page(browser, live_server):
             page.goto("/login/")
             page.fill("input[name=username]", username)
             page.fill("input[name=password]", "a-wrong-guess")
-            page.click("button[type=submit]")
-            page.wait_for_load_state()
+            follow(page, "button[type=submit]")  # each wrong try reaches the server before the next
         page.wait_for_selector("#locked-out")
         text = page.inner_text("#locked-out")
         assert "After 5 wrong tries in a row" in text and f"{username} can try again at" in text

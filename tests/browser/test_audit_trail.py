@@ -6,7 +6,7 @@ import pytest
 
 from audit.models import AuditEntry
 from cage.models import Slip
-from tests.browser.conftest import at_both_widths, person_page
+from tests.browser.conftest import at_both_widths, follow, person_page
 from tests.cage.helpers import count_short_and_close, stock
 from tests.conftest import make_cast
 
@@ -55,8 +55,7 @@ def the_dric_reads_the_trail(ann, cast):
     at_both_widths(ann, "audit-refused-redemption")
 
     ann.set_viewport_size({"width": 1366, "height": 900})
-    ann.click("text=Every entry")
-    ann.wait_for_selector("#audit")
+    follow(ann, "text=Every entry")  # #audit is on the page being left too
     assert "Log in" in ann.inner_text("#audit") and "Chips received 1 recorded" in ann.inner_text("#audit")
     at_both_widths(ann, "audit-every-entry")
 

@@ -4,7 +4,7 @@ rule; in English and in French, at the cage's screen width and a tablet's."""
 
 import pytest
 
-from tests.browser.conftest import at_both_widths, log_in
+from tests.browser.conftest import at_both_widths, follow, log_in
 from tests.conftest import PASSWORD, make_quebec
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -19,7 +19,7 @@ def settle(page, code, **fields):
             page.select_option(selector, value)
         else:
             page.fill(selector, value)
-    page.click(f"#calc-{code} button[type=submit]")
+    follow(page, f"#calc-{code} button[type=submit]")  # a second answer replaces the first: same id
     page.wait_for_selector(f"#answer-{code}")
     return page.inner_text(f"#answer-{code}")
 
@@ -56,7 +56,7 @@ def test_the_dric_settles_a_dispute_at_each_game(page):
     assert "Pass, $5.00: wins, pays 1 to 1: pay $5.00." in answer and "Don't pass, $2.00: loses." in answer
 
     # Blackjack and the wheel are the Ontario event's (an AGCO licence), with its own DRIC.
-    page.click("header button:has-text('Log out')")
+    follow(page, "header button:has-text('Log out')")
     ontario, ontario_dric = quebec.ontario, quebec.ontario_people["dric"]
     log_in(page, ontario_dric.user.username, PASSWORD)
     page.goto(f"/events/{ontario.slug}/disputes/")
@@ -141,7 +141,7 @@ def test_the_calculators_in_french(page):
     assert page.locator("#answer-craps .refusal").count() == 1
     at_both_widths(page, "calculators-fr")
 
-    page.click("header button:has-text('Fermer la session')")
+    follow(page, "header button:has-text('Fermer la session')")
     log_in(page, quebec.ontario_people["dric"].user.username, PASSWORD)
     page.goto(f"/events/{quebec.ontario.slug}/disputes/")
     if page.locator("html[lang=fr-ca]").count() == 0:  # the language follows each login

@@ -5,7 +5,7 @@ from the tables page."""
 import pytest
 
 from events.models import GameTable
-from tests.browser.conftest import at_both_widths, log_in
+from tests.browser.conftest import at_both_widths, follow, log_in
 from tests.conftest import PASSWORD, add_person, make_event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -34,7 +34,7 @@ def test_settings_layout_and_poster_links(page, django_user_model):
     page.wait_for_selector(".messages .success")
     assert "Bets from $1.00 to $10.00" in page.inner_text("#game-craps")
     at_both_widths(page, "games-page-en")
-    page.click("header button:has-text('Log out')")
+    follow(page, "header button:has-text('Log out')")
 
     log_in(page, dric.user.username, PASSWORD)
     page.goto(f"/events/{event.slug}/tables/")

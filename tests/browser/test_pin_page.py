@@ -4,8 +4,8 @@ import pytest
 from axes.models import AccessAttempt
 from django.test import RequestFactory
 
+from core.rules import RuleViolation
 from events import services
-from events.rules import RuleViolation
 from tests.browser.conftest import at_both_widths, log_in
 from tests.conftest import PASSWORD, PIN, make_cast
 

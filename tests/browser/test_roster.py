@@ -6,7 +6,7 @@ import pytest
 
 from events import services
 from events.models import GamingDay
-from tests.browser.conftest import at_both_widths, log_in, screenshot
+from tests.browser.conftest import at_both_widths, follow, log_in, screenshot
 from tests.conftest import PASSWORD, make_cast
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -17,7 +17,7 @@ def add_shift(page, person, role, start, end):
     page.select_option("select[name=role]", label=role)
     page.fill("input[name=starts_at]", start)
     page.fill("input[name=ends_at]", end)
-    page.click("text=Add shift")
+    follow(page, "text=Add shift")  # the previous shift's message is on the page being left
     page.wait_for_selector("text=Shift added to the roster.")
 
 
@@ -53,7 +53,7 @@ def test_the_dric_opens_the_day_from_the_gaming_days_list_the_cage_page_points_t
     log_in(page, cast.dric.user.username, PASSWORD)
     page.goto(f"/cage/{cast.event.slug}/")
     assert "the DRIC opens it from the gaming days page" in page.inner_text("main")
-    page.click("#open-from-days")
+    follow(page, "#open-from-days")
     at_both_widths(page, "days-list-open-buttons")
     # The next day is not offered: the list says why (the first is never closed).
     assert page.locator("button[aria-label='Open the gaming day of 12 Sep 2026']").count() == 0

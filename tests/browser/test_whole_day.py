@@ -20,7 +20,7 @@ from django.core.management import call_command
 from cage.importer import import_records
 from cage.models import Slip
 from events.models import GamingDay
-from tests.browser.conftest import log_in, screenshot
+from tests.browser.conftest import follow, log_in, screenshot
 from tests.conftest import EXAMPLES, PASSWORD, PIN, give_login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -121,12 +121,13 @@ def record_slip(page, record, *signed_here):
     confirmation limit the form asks for a tick, and the PINs are typed again. Returns the
     slip's number as the page says it ("Fill 1")."""
     co_sign(page, record, *signed_here)
-    page.click("#slip-form button[type=submit]")
+    # A refused or previewed form being left has .errors too: wait for the page the send brings.
+    follow(page, "#slip-form button[type=submit]")
     page.wait_for_selector(".messages li.success, .errors, .errorlist")
     if page.locator("input[name=confirm_large]").count():
         page.check("input[name=confirm_large]")
         co_sign(page, record, *signed_here)
-        page.click("#slip-form button[type=submit]")
+        follow(page, "#slip-form button[type=submit]")
         page.wait_for_selector(".messages li.success, .errors, .errorlist")
     assert page.locator(".messages li.success").count(), page.inner_text("main")
     return RECORDED.match(page.inner_text(".messages li.success")).group(1)
@@ -318,7 +319,7 @@ def tip_payout(floor, r):
     """The tip pool is counted first (blind, from the close page's link), then paid out whole."""
     gus = floor("gus")
     gus.goto(f"/cage/{SLUG}/close/")
-    gus.click(".count-links >> text=Count the tip pool")
+    follow(gus, ".count-links >> text=Count the tip pool")
     assert gus.input_value("select[name=account]") == "tip_pool"
     assert gus.locator("#cash-counts").is_hidden() and "$40.00" not in gus.inner_text("main")
     count_chips(gus, {"1": 40})  # the BJ-1 tip box
@@ -334,7 +335,7 @@ def count(floor, r):
     gus = floor("gus")
     gus.goto(f"/cage/{SLUG}/close/")
     link = "Count bank cash (bills and coins)" if r["account"] == "bank_cash" else "Count the chip bank"
-    gus.click(f".count-links >> text={link}")
+    follow(gus, f".count-links >> text={link}")
     if r["account"] == "bank_cash":
         assert r["cash"] == "180.00"
         for cents, pieces in ((10000, 1), (2000, 3), (1000, 2)):
@@ -420,7 +421,7 @@ def test_the_worked_example_day_made_through_the_pages_gives_the_worked_report(b
                 cora = floor("cora")
                 cora.goto(f"/cage/{SLUG}/")
                 snap(cora, "cage-home")
-                cora.click(f"#slips >> text={slip}")
+                follow(cora, f"#slips >> text={slip}")
                 snap(cora, "slip-page")
         screenshot(floor("gus"), "wholeday-closed-home-1366")
     finally:

@@ -16,7 +16,7 @@ from django.utils import timezone
 from cage import services
 from cage.fields import BillsAndCoins
 from cage.models import Account, Posting, Signature, Slip, SlipCounter
-from cage.money import shortest_decimal
+from core.money import shortest_decimal
 from events import services as event_services
 from events.models import Event, Role
 from reports.figures import event_figures

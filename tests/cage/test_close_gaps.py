@@ -16,9 +16,9 @@ from django.utils import timezone
 
 from cage import services
 from cage.models import Account, Slip
+from core.rules import RuleViolation
 from events import services as event_services
 from events.models import Role, Shift
-from events.rules import RuleViolation
 from reports.daily import day_sheets, sheets_json
 from tests.cage.helpers import close_clean_day, roster_dealers
 from tests.cage.test_blind_counts import count, login, reconciling

@@ -17,9 +17,9 @@ from audit.models import AuditEntry
 from cage import services
 from cage.models import CloseSignature, Slip
 from cage.services.ledger import DuplicateRequest
+from core.rules import RuleViolation
 from events import services as event_services
 from events.models import GamingDay, Role
-from events.rules import RuleViolation
 from reports.daily import day_sheets
 from tests.cage.helpers import COUNT_SIGNED, stock
 from tests.cage.test_blind_counts import count, login

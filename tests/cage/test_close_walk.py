@@ -12,8 +12,8 @@ from django.urls import reverse
 from cage import services
 from cage.models import Slip
 from cage.selectors.offered import kinds_offered
+from core.rules import RuleViolation
 from events.models import Role
-from events.rules import RuleViolation
 from tests.cage.helpers import COUNT_SIGNED, SALE_SIGNED, open_table, roster_dealers, stock
 from tests.cage.test_blind_counts import BANK_CASH, count, login, reconciling
 from tests.cage.test_close_gaps import page as fetch_page

@@ -13,8 +13,8 @@ from cage.fields import (
     add_bill_fields,
     bills_total,
 )
-from cage.money import MAX_AMOUNT_CENTS, parse_cash
 from config.settings import env_cents
+from core.money import MAX_AMOUNT_CENTS, parse_cash
 
 # At the window a refusal cites the limit as a cashier knows it, not the records format.
 RULE = "(amount limits of a slip)"

@@ -16,12 +16,13 @@ from django.template import Context, Template
 from django.urls import reverse
 from django.utils.translation import override
 
-from cage import local, services
+from cage import services
 from cage.importer import ImportFailed, import_records
-from cage.money import AMOUNTS_RULE, count_text, dollars, face, hours_text
 from cage.records_file import document_problems, load
 from cage.services.ledger import chips_label
-from events.rules import RuleViolation
+from core import local
+from core.money import AMOUNTS_RULE, count_text, dollars, face, hours_text
+from core.rules import RuleViolation
 from tests.cage.helpers import roster_dealers, stock
 from tests.conftest import EXAMPLES, PASSWORD, Client
 from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
@@ -270,7 +271,7 @@ def test_no_rule_of_the_cage_mixes_a_section_with_words():
 def test_at_the_window_an_amount_refusal_cites_a_limit_a_cashier_knows(cast):
     """The form and the window's services cite "the amount limits of a slip" in the reader's
     language, never the records format's section; the importer keeps citing the format."""
-    from cage.money import AMOUNT_LIMITS_RULE, parse_cash
+    from core.money import AMOUNT_LIMITS_RULE, parse_cash
 
     with override("fr-ca"), pytest.raises(RuleViolation) as refused:
         parse_cash("1,250")

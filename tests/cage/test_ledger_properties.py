@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from cage import services
 from cage.ledger_check import ledger_breaks
 from cage.models import Account, Posting
-from events.rules import RuleViolation
+from core.rules import RuleViolation
 from reports.figures import event_figures
 from tests.cage.helpers import COUNT_SIGNED, CREDIT_SIGNED, FILL_SIGNED, SALE_SIGNED, roster_dealers, stock
 from tests.conftest import make_cast

@@ -15,9 +15,9 @@ from django.utils import timezone
 from cage import services
 from cage.importer import ImportFailed, import_bytes
 from cage.models import Account, Slip
+from core.rules import RuleViolation
 from events import services as event_services
 from events.models import Appointment, Assignment, Role, SigningPin
-from events.rules import RuleViolation
 from reports.figures import event_figures
 from reports.services import report_sign
 from tests.cage.helpers import COUNT_SIGNED, stock

@@ -17,9 +17,9 @@ from cage import services
 from cage.importer import ImportFailed, import_records
 from cage.models import AppendOnlyError, OpenerSignOff, Slip
 from cage.selectors.openers import check_text, waiting_sign_off
+from core.rules import RuleViolation
 from events import services as event_services
 from events.models import Assignment, Role
-from events.rules import RuleViolation
 from reports.daily import day_sheets
 from reports.figures import event_figures
 from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED, count_bank_and_close, stock

@@ -5,7 +5,7 @@ import pytest
 from cage import services
 from cage.models import Account, Slip
 from cage.services import balance
-from events.rules import RuleViolation
+from core.rules import RuleViolation
 from tests.cage.helpers import SALE_SIGNED, stock
 
 pytestmark = pytest.mark.django_db

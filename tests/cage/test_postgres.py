@@ -7,7 +7,7 @@ from django.db import IntegrityError, connection, transaction
 
 from cage import services
 from cage.models import Account, Posting, Slip
-from events.rules import RuleViolation
+from core.rules import RuleViolation
 from tests.cage.helpers import FILL_SIGNED, open_table, stock
 from tests.conftest import make_cast, owner_for_a_moment
 

@@ -11,8 +11,8 @@ from django.db import connection, transaction
 
 from cage import services
 from cage.models import Slip
+from core.rules import RuleViolation
 from events.models import GamingDay
-from events.rules import RuleViolation
 from tests.cage.helpers import CREDIT_SIGNED, FILL_SIGNED, SALE_SIGNED, open_table, stock
 from tests.conftest import make_cast, owner_for_a_moment
 

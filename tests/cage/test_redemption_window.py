@@ -12,7 +12,7 @@ from django.urls import reverse
 from cage import services
 from cage.importer import import_records
 from cage.models import Account, Posting, Slip
-from events.rules import RuleViolation
+from core.rules import RuleViolation
 from tests.cage.helpers import SALE_SIGNED, open_table, stock
 from tests.conftest import EXAMPLES, PASSWORD, PIN
 from tests.world import snapshot

@@ -16,9 +16,9 @@ from django.utils import timezone
 
 from cage import services
 from cage.models import Slip
+from core.rules import RuleViolation
 from events import services as event_services
 from events.models import Role
-from events.rules import RuleViolation
 from tests.cage.helpers import open_table, stock
 from tests.conftest import DAY, EXAMPLES, PASSWORD, PIN
 

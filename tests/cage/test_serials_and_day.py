@@ -7,9 +7,9 @@ from django.utils import timezone
 
 from cage import services
 from cage.models import Slip
+from core.rules import RuleViolation
 from events import services as event_services
 from events.models import GamingDay
-from events.rules import RuleViolation
 from tests.cage.helpers import close_clean_day, stock
 
 pytestmark = pytest.mark.django_db

@@ -4,8 +4,8 @@ import pytest
 
 from cage import services
 from cage.models import Signature, Slip
+from core.rules import RuleViolation
 from events.models import Assignment, Person
-from events.rules import RuleViolation
 from tests.cage.helpers import stock
 from tests.conftest import add_person
 

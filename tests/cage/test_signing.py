@@ -6,8 +6,8 @@ import pytest
 from cage import services
 from cage.models import Account, Posting, Signature, Slip
 from cage.selectors.slips import State, can_sign, pending_slips, states_of, to_sign_for
+from core.rules import RuleViolation
 from events.models import GameTable
-from events.rules import RuleViolation
 from tests.cage.helpers import CREDIT_SIGNED, FILL_SIGNED, SALE_SIGNED, open_table, stock
 
 pytestmark = pytest.mark.django_db

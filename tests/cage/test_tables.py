@@ -5,8 +5,8 @@ import pytest
 from cage import services
 from cage.models import Account, Slip
 from cage.services import balance
+from core.rules import RuleViolation
 from events.models import GameTable
-from events.rules import RuleViolation
 from tests.cage.helpers import CREDIT_SIGNED, FILL_SIGNED, SALE_SIGNED, open_table, stock
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from cage import services
 from cage.importer import import_records
 from cage.models import Account
 from cage.services import balance
-from events.rules import RuleViolation
+from core.rules import RuleViolation
 from reports.daily import day_figures, day_sheets
 from reports.figures import event_figures
 from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED, SALE_SIGNED, open_table, roster_dealers, stock

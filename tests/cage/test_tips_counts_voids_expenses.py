@@ -6,9 +6,9 @@ import pytest
 
 from cage import services
 from cage.models import Account, Slip
-from cage.money import largest_remainder_split
 from cage.services import balance
-from events.rules import RuleViolation
+from core.money import largest_remainder_split
+from core.rules import RuleViolation
 from tests.cage.helpers import (
     CLOSE_SIGNED,
     COUNT_SIGNED,

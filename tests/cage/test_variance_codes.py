@@ -16,7 +16,7 @@ from cage import services
 from cage.exporter import export_event
 from cage.models import Slip
 from cage.variances import chosen, reason_in_records, variance_reason
-from events.rules import RuleViolation
+from core.rules import RuleViolation
 from tests.cage.helpers import COUNT_SIGNED, stock
 from tests.cage.test_views import COUNT_FORM, form, new_slip
 from tests.conftest import PASSWORD, Client

@@ -9,8 +9,8 @@ from django.utils.translation import override
 
 from cage import services
 from cage.forms import SlipForm
-from cage.local import clock
 from cage.slip_types import SLIP_KINDS
+from core.local import clock
 from tests.cage.helpers import FILL_SIGNED, SALE_SIGNED, open_table, stock
 from tests.cage.test_blind_counts import reconciling
 

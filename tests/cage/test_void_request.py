@@ -16,7 +16,7 @@ from cage.models import Account, Posting, Refusal, Signature, Slip
 from cage.selectors.registers import register_slips
 from cage.selectors.slip_sheet import slip_sheet
 from cage.selectors.slips import State, pending_slips
-from events.rules import RuleViolation
+from core.rules import RuleViolation
 from reports.figures import event_figures
 from tests.cage.helpers import COUNT_SIGNED, open_table, stock
 from tests.cage.test_views import form, login, new_slip, signed_by

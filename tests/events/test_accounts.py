@@ -18,9 +18,9 @@ from cage import services as cage_services
 from cage.models import Slip
 from cage.services import sale
 from config import settings as project_settings
+from core.rules import RuleViolation
 from events import services
 from events.models import Assignment, LoginSetup, Person, Role, SigningPin
-from events.rules import RuleViolation
 from tests.cage.helpers import SALE_SIGNED, stock
 from tests.conftest import PASSWORD, PIN, add_person, give_login, make_cast
 

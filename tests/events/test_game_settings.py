@@ -7,9 +7,9 @@ import pytest
 from django.urls import reverse
 
 from audit.models import AuditEntry
+from core.rules import RuleViolation
 from events import game_rules, services, wheel_layouts
 from events.models import GameSettings, GameTable
-from events.rules import RuleViolation
 from tests.conftest import PASSWORD, make_event
 
 pytestmark = pytest.mark.django_db

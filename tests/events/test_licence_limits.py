@@ -11,9 +11,9 @@ from django.urls import reverse
 
 from audit.models import AuditEntry
 from cage.importer import ImportFailed, import_bytes
+from core.rules import RuleViolation
 from events import services
 from events.models import Person, Role
-from events.rules import RuleViolation
 from tests.conftest import DAY, EXAMPLES, add_person, make_event
 
 pytestmark = pytest.mark.django_db

@@ -19,9 +19,9 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
+from core.rules import RuleViolation
 from events import services
 from events.models import Event, Person, Role, SigningPin
-from events.rules import RuleViolation
 from tests.conftest import PASSWORD, PIN, add_person, make_cast
 
 pytestmark = pytest.mark.django_db

@@ -5,9 +5,9 @@ import datetime
 import pytest
 from django.utils import timezone
 
+from core.rules import RuleViolation
 from events import services
 from events.models import Assignment, Event, GamingDay, Person, Role
-from events.rules import RuleViolation
 from tests.conftest import DAY, add_person, make_event
 
 pytestmark = pytest.mark.django_db

@@ -201,7 +201,7 @@ def test_staff_create_an_event_and_others_may_not(client, cast, admin_user):
 
 def test_the_dric_records_a_suspension_and_the_person_can_no_longer_sign(client, cast):
     from cage import services as cage_services
-    from events.rules import RuleViolation
+    from core.rules import RuleViolation
 
     login(client, cast, "dric")
     response = client.post(

@@ -18,8 +18,8 @@ import uuid
 from django.db import connection
 
 from cage import services
+from core.rules import RuleViolation
 from events.models import Event, Person
-from events.rules import RuleViolation
 
 CREDIT_SIGNED = {
     "released_by": "dealer",

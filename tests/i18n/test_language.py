@@ -5,9 +5,9 @@ import pytest
 from django.urls import reverse
 from django.utils.translation import override
 
-from cage.money import dollars, parse_cash
+from core.money import dollars, parse_cash
+from core.rules import RuleViolation, cite, french_section
 from events.models import LanguagePreference
-from events.rules import RuleViolation, cite, french_section
 from tests.conftest import PASSWORD, Client, make_cast
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,7 @@ from django.utils.translation import override
 
 from audit.models import AuditEntry
 from audit.selectors import event_entries
-from events import local
+from core import local
 from tests.conftest import Client
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -25,7 +25,7 @@ from django.utils import timezone
 from cage import services
 from cage.importer import import_records
 from cage.models import Slip
-from cage.money import cents_str
+from core.money import cents_str
 from events import services as event_services
 from events.models import GamingDay, Role
 from reports.daily import day_figures, day_sheets, sheets_json

@@ -12,8 +12,8 @@ from django.utils import timezone
 from cage.importer import import_records
 from cage.services import day as day_services
 from cage.services import slips as slip_services
+from core.rules import RuleViolation
 from events import services as event_services
-from events.rules import RuleViolation
 from reports.figures import event_figures
 from reports.models import ReportSignature
 from reports.services import figures_digest, report_sign

@@ -17,9 +17,9 @@ from django.urls import reverse
 from django.utils.translation import override
 
 from cage.importer import import_records
+from core.rules import RuleViolation
 from events import games
 from events.models import game_name
-from events.rules import RuleViolation
 from reports.daily import day_sheets
 from reports.models import ReportSignature
 from reports.services import report_sign
@@ -171,7 +171,7 @@ def test_a_signature_and_a_refusal_in_french(tmp_path, poppler):  # noqa: F811
     lines = lines_of(pdf_pages(pdf))
     signature = ReportSignature.objects.get()
     with override("fr-ca"):
-        from cage.local import moment
+        from core.local import moment
 
         when = plain(moment(signature.signed_at))
     assert " h " in when  # 24-hour time the French way: "19 h 05"

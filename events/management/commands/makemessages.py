@@ -16,7 +16,7 @@ class Command(makemessages.Command):
         *makemessages.Command.xgettext_options,
         "--keyword=N_",
         "--keyword=_lazy",
-        # events.rules.N_plural: a sentence with a plural, put in words when it is read.
+        # core.rules.N_plural: a sentence with a plural, put in words when it is read.
         "--keyword=N_plural:1,2",
     ]
     msgmerge_options = [*makemessages.Command.msgmerge_options, "--no-fuzzy-matching"]

@@ -5,11 +5,11 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
+from core.rules import RuleViolation
 from events.file_commands import LANGUAGES, DocumentCommand
 from events.game_rules import table_by_code
 from events.models import Event
 from events.posters import poster_pdf
-from events.rules import RuleViolation
 
 
 class Command(DocumentCommand):

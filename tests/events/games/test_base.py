@@ -33,7 +33,7 @@ def test_plain_dollars():
         ("Blackjack rules 1.1, 1.2", "Blackjack rules 1.1, 1.2", "Blackjack, règles 1.1, 1.2"),
         ("Wheel of Fortune rule 8", "Wheel of Fortune rule 8", "Roue de la fortune, règle 8"),
         ("S-13.1, r. 3, s. 95.14 (2°)", "S-13.1, r. 3, s. 95.14 (2°)", "S-13.1, r. 3, art. 95.14 (2°)"),
-        ("T&C 3.5", "T&C 3.5", "T&C 3.5"),  # renumbered, if need be, by events.rules.cite
+        ("T&C 3.5", "T&C 3.5", "T&C 3.5"),  # renumbered, if need be, by core.rules.cite
         ("Blackjack rule 7.5; T&C 3.5", "Blackjack rule 7.5; T&C 3.5", "Blackjack, règle 7.5; T&C 3.5"),
     ],
 )

@@ -1,6 +1,6 @@
 """Dates and times as people read them, in the active language: Django's localized formats
 (config/formats), never a fixed English pattern. The product's one set of writers: cage, events,
-reports and audit all use these (cage.local names them for the cage). Machine files (cage-records,
+reports and audit all use these. Machine files (cage-records,
 cage-report, the CSV's ISO column) keep ISO dates and do not use these.
 
     moment(at)     "2026-09-11 14:30"            "2026-09-11 14 h 30"

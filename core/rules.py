@@ -158,7 +158,7 @@ class Money(_Value):
     kind = "cents"
 
     def words(self) -> str:
-        from cage.money import dollars  # the product's one writer of amounts
+        from core.money import dollars  # the product's one writer of amounts
 
         return dollars(self.value)
 
@@ -173,13 +173,13 @@ class _Moment(_Value):
         return {self.kind: self.value.isoformat()}
 
     def words(self) -> str:
-        from . import local
+        from core import local
 
         return getattr(local, self.writer)(self.value)
 
 
 class When(_Moment):
-    """A moment or a date, as events.local.moment writes it."""
+    """A moment or a date, as core.local.moment writes it."""
 
     kind, writer = "moment", "moment"
 
@@ -202,7 +202,7 @@ class ClockZone(_Moment):
     kind = "clock_zone"
 
     def words(self) -> str:
-        from . import local
+        from core import local
 
         return f"{local.clock(self.value)} {local.zone_name(self.value)}"
 
@@ -213,7 +213,7 @@ class Face(_Value):
     kind = "face"
 
     def words(self) -> str:
-        from cage.money import face
+        from core.money import face
 
         return face(self.value)
 

@@ -7,7 +7,7 @@ from django.utils.formats import number_format
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
-from events.rules import Money, RuleViolation, Words
+from core.rules import Money, RuleViolation, Words
 
 NBSP = "\u00a0"
 
@@ -90,7 +90,7 @@ def hours_text(value) -> str:
 # The records format's bounds (cage-records/1: amounts): one amount of cash, one count of chips.
 MAX_AMOUNT_CENTS = 10_000_000_00
 MAX_CHIP_COUNT = 1_000_000
-# The product's own rules, named in the reader's language (events.rules.RuleViolation). At the
+# The product's own rules, named in the reader's language (core.rules.RuleViolation). At the
 # window (forms and the slip services) a refusal cites the limit as a cashier knows it; a records
 # file's own amounts, read by the importer, cite the format's section that sets them.
 AMOUNT_LIMITS_RULE = gettext_lazy("amount limits of a slip")

@@ -1,0 +1,3 @@
+"""The bottom layer, which every app may use and which imports none of them: money in cents and
+how it is written and read (core.money), dates and times as people read them (core.local), and
+the one exception a refusal raises, with the rule it cites (core.rules)."""
