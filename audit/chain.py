@@ -1,4 +1,4 @@
-"""The audit trail's hash chain (cage.chain defines the canonical text and the digest): each entry
+"""The audit trail's hash chain (core.chain defines the canonical text and the digest): each entry
 is linked, in the transaction that writes it, to the one before it, whatever its event, so an entry
 changed, removed or slipped in below the application is caught by `check_ledger`.
 
@@ -9,7 +9,7 @@ JSON values as stored). The trail is never exported as a records file, so its ke
 
 import ipaddress
 
-from cage import chain
+from core import chain
 
 from .models import AuditEntry, AuditLink
 

@@ -1,6 +1,6 @@
 """The audit trail: one row per action or refused attempt, never changed and never removed.
 
-The ORM refuses an update or delete (cage.models.AppendOnly); below it, database triggers do
+The ORM refuses an update or delete (core.append_only.AppendOnly); below it, database triggers do
 the same on SQLite and PostgreSQL (audit/migrations/0002_append_only_triggers.py).
 """
 
@@ -10,7 +10,7 @@ from django.db import models, transaction
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from cage.models import AppendOnly, Slip
+from core.append_only import AppendOnly
 from core.rules import Sentence
 from events import games
 from events.models import Event, Person, game_name
@@ -59,7 +59,7 @@ class AuditEntry(AppendOnly):
     rule = models.CharField(max_length=200, blank=True)
     # Whom or what it concerns, where that is one person or one slip.
     about = models.ForeignKey(Person, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
-    slip = models.ForeignKey(Slip, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    slip = models.ForeignKey("cage.Slip", on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     old = models.JSONField(null=True, blank=True, encoder=DjangoJSONEncoder)
     new = models.JSONField(null=True, blank=True, encoder=DjangoJSONEncoder)
     # From where: the client's address ("web"), or the command line.
@@ -88,34 +88,6 @@ class AuditEntry(AppendOnly):
         with transaction.atomic(savepoint=False):
             super().save(*args, **kwargs)
             link(self)
-
-    @property
-    def summary(self) -> str:
-        """The summary in the reader's language."""
-        return self.summary_with()
-
-    def summary_with(self, reader=None, *, slip: str | None = None) -> str:
-        """The summary in the reader's language, its values named by `reader` (audit.reading:
-        the slips by their number, dates in words); `slip`, if given, stands for the slip's
-        number (the page puts a link there)."""
-        from .reading import Reader  # reading names codes with the cage's lookups, which import this
-
-        text = gettext(self.message)
-        values = dict(self.params or {})
-        for key in values.pop(TRANSLATED, []):
-            value = values.get(key)
-            if isinstance(value, list):
-                values[key] = " / ".join(in_reader_language(v) for v in value)
-            elif isinstance(value, str):
-                values[key] = in_reader_language(value)
-        values = {key: _in_words(value) for key, value in values.items()}
-        values = (reader or Reader()).summary_values(self, values)
-        if slip is not None and "slip" in values:
-            values["slip"] = slip
-        try:
-            return text % values if values else text
-        except (KeyError, TypeError, ValueError):
-            return self.message
 
 
 class AuditLink(AppendOnly):

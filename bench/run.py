@@ -197,7 +197,7 @@ def markdown(results: dict, shapes: dict, startup: float) -> str:
         lines.append(f"| {kind} | {size} | {f['floor']['write_seconds']:.3f} | {f['floor']['sum_seconds']:.4f} |")
     lines += [
         "",
-        "The hash chains' cost (cage.chain): the time spent in the chains' own code (hashing, the last link read"
+        "The hash chains' cost (core.chain): the time spent in the chains' own code (hashing, the last link read"
         " and its lock, the link written) within an import of the event and within 100 chip sales at the window,"
         " each in its own transaction; 'more' is that time over the rest (target: at most 10% more):",
         "",

@@ -1,4 +1,4 @@
-"""The hash chains checked against the rows they describe (cage.chain, audit.chain): a change made
+"""The hash chains checked against the rows they describe (core.chain, audit.chain): a change made
 below the application, where the append-only triggers were dropped or bypassed, shows here.
 
 Three things are checked for each event's ledger chain. The chain itself: links 1, 2, 3… with no
@@ -22,9 +22,9 @@ from django.utils.translation import gettext_lazy
 
 from audit.chain import COLUMNS, content
 from audit.models import AuditEntry, AuditLink
-from cage import chain
 from cage.ledger_check import slip_number
 from cage.models import DaySeal, LedgerLink, OpenerSignOff, Posting, Refusal, Signature, Slip
+from core import chain
 from events.models import Event, GamingDay
 
 

@@ -55,10 +55,10 @@ def export_event(event: Event) -> dict:
             _day(day, by_day[day.id], seals.get(day.id))
             for day in event.days.order_by("date").prefetch_related("shifts__person")
         ],
-        # The ledger's hash chain as the database holds it (cage.chain): an inspector recomputes it
+        # The ledger's hash chain as the database holds it (core.chain): an inspector recomputes it
         # from this file alone and checks each day's seal against the signed paper (verify_records).
         # Each link's content as the JSON object it is: its canonical text is that object written
-        # as cage.chain.canonical writes it.
+        # as core.chain.canonical writes it.
         "ledger_chain": [
             {"seq": seq, "digest": digest, "content": json.loads(content)}
             for seq, digest, content in LedgerLink.objects.filter(event=event)
@@ -147,7 +147,7 @@ def _day(day: GamingDay, records: list[dict], seal: str | None = None) -> dict:
         spec["shifts"] = shifts
     spec["records"] = records
     if seal:
-        spec["seal"] = seal  # the locked day's seal, as printed on its sheets (cage.chain)
+        spec["seal"] = seal  # the locked day's seal, as printed on its sheets (core.chain)
     return spec
 
 

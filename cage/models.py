@@ -12,34 +12,8 @@ from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from core.append_only import AppendOnly, AppendOnlyQuerySet
 from events.models import ChipDenomination, Event, GameTable, GamingDay, Person
-
-
-class AppendOnlyError(Exception):
-    """Raised on any attempt to change or remove a ledger row."""
-
-
-class AppendOnlyQuerySet(models.QuerySet):
-    def update(self, **kwargs):
-        raise AppendOnlyError(f"{self.model.__name__} rows are never updated; post a correction")
-
-    def delete(self):
-        raise AppendOnlyError(f"{self.model.__name__} rows are never deleted; post a void")
-
-
-class AppendOnly(models.Model):
-    objects = AppendOnlyQuerySet.as_manager()
-
-    class Meta:
-        abstract = True
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise AppendOnlyError(f"{type(self).__name__} rows are never updated; post a correction")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise AppendOnlyError(f"{type(self).__name__} rows are never deleted; post a void")
 
 
 class Account(models.Model):
@@ -363,7 +337,7 @@ class CloseSignature(models.Model):
 
 
 class LedgerLink(AppendOnly):
-    """One link of the event's hash chain (cage.chain): what one write added to the ledger (a slip
+    """One link of the event's hash chain (core.chain): what one write added to the ledger (a slip
     with its postings and signatures, a later signature with the postings it moved, a refusal, an
     opener's sign-off), as the canonical text that was hashed, and its SHA-256 digest chained to the
     link before it. Written in the same transaction as the rows it describes; never changed."""
@@ -373,7 +347,7 @@ class LedgerLink(AppendOnly):
     day = models.ForeignKey(GamingDay, on_delete=models.PROTECT, related_name="+")
     slip = models.ForeignKey(Slip, on_delete=models.PROTECT, related_name="links")
     kind = models.CharField(max_length=12)
-    # The exact text hashed (cage.chain.canonical): what an export carries and an inspector recomputes.
+    # The exact text hashed (core.chain.canonical): what an export carries and an inspector recomputes.
     content = models.TextField()
     digest = models.CharField(max_length=64)
 
@@ -393,7 +367,7 @@ class LedgerLink(AppendOnly):
 class DaySeal(AppendOnly):
     """A locked day's seal: the digest of the ledger chain's last link when the day closed, printed
     beside the three signatures on its sheets, its close slip and the financial report, so that the
-    paper the designated persons signed names the chain as it stood (cage.chain)."""
+    paper the designated persons signed names the chain as it stood (core.chain)."""
 
     day = models.OneToOneField(GamingDay, on_delete=models.PROTECT, related_name="seal")
     seq = models.PositiveBigIntegerField(help_text=_("the link the seal names"))

@@ -18,7 +18,7 @@ from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Space
 
 from core.local import moment, weekday
 from core.money import count_text, dollars
-from reports.pdf_layout import content_widths
+from core.pdf_layout import content_widths
 
 PAGE_WIDTH, PAGE_HEIGHT = letter
 MARGIN = 0.6 * inch

@@ -1,5 +1,5 @@
 """An inspector's check of a records file exported by this product, from the file alone (no
-database of the event): its ledger chain recomputed link by link (cage.chain), each locked day's
+database of the event): its ledger chain recomputed link by link (core.chain), each locked day's
 seal found in it and compared with the seal typed from the signed paper, and every record held
 against what the chain wrote of its slip.
 
@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from cage import chain
+from core import chain
 
 HEX = re.compile(r"^[0-9a-f]+$")
 # A seal typed from paper may stop short: this many of its 64 hex digits at least.

@@ -223,7 +223,7 @@ if os.environ.get("SECURE_PROXY_SSL_HEADER"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_" + header.upper().replace("-", "_"), "https")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 # A form refused by the CSRF check is on the audit trail and answered with a page that says why.
-CSRF_FAILURE_VIEW = "audit.views.csrf_failure"
+CSRF_FAILURE_VIEW = "audit.csrf.csrf_failure"
 
 # Content-Security-Policy (django-csp): scripts, styles, images and fetches from this site only;
 # no inline script, style or event handler anywhere (they live in static/), no framing.

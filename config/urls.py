@@ -6,7 +6,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("cage/", include("cage.urls")),
     path("reports/", include("reports.urls")),
-    path("audit/", include("audit.urls")),
+    path("audit/", include("reports.audit_trail.urls")),
     path("", include("events.urls")),
 ]
 

@@ -182,7 +182,7 @@ MATRIX: dict[str, Entry] = {
     "reports:event_pdf": page("GET", read=READERS),
     "reports:event_sign": page("POST", write=CAGE_WRITE),  # the three designated persons (T&C 2.7)
     "reports:day": page("GET", read=READERS),
-    # --- the audit trail (audit/urls.py) -----------------------------------------------------
+    # --- the audit trail (reports/audit_trail/urls.py) -----------------------------------------------------
     "audit:event": page("GET", read=AUDIT_READ | {STAFF}),
 }
 

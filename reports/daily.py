@@ -24,7 +24,6 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 # cage.services first: cage.selectors.openers and cage.services import each other, and a process
 # whose first import is this module (manage.py day_report) otherwise fails on that cycle.
 import cage.services  # noqa: F401, I001
-from cage.chain import grouped
 from cage.models import Account, Posting, Signature, Slip, SlipType
 from cage.selectors.amounts import cash_moved_subquery, chip_counts, chips_value
 from cage.selectors.counts import blind_places, books_blind
@@ -34,6 +33,7 @@ from cage.selectors.seals import seal_digest
 from cage.selectors.slips import State, slip_state
 from cage.slip_types import SLIP_KINDS
 from cage.variances import variance_reason
+from core.chain import grouped
 from core.local import clock
 from core.money import cents_str, dollars, hours_text, shortest_decimal
 from core.rules import cite

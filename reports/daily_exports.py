@@ -17,9 +17,9 @@ from reportlab.lib.units import inch
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from core.local import moment
+from core.pdf_layout import content_widths, page_canvas, words_whole
 from events import csv_safe
 from reports.daily import Sheet
-from reports.pdf_layout import content_widths, page_canvas, words_whole
 
 
 def sheet_csv(sheet: Sheet) -> str:
@@ -54,7 +54,7 @@ def sheets_csv(data: dict) -> str:
             ("slip", data["sign_off"]["slip"]),
         ):
             writer.writerow([data["date"], SIGN_OFF, number, "line", column, value or ""])
-    # The locked day's seal (cage.chain): the digest its signatures stand beside.
+    # The locked day's seal (core.chain): the digest its signatures stand beside.
     if data["sign_off"].get("seal"):
         writer.writerow([data["date"], SEAL, 1, "line", "digest", data["sign_off"]["seal"]])
     return out.getvalue()
@@ -90,7 +90,7 @@ def sheet_table(sheet: Sheet) -> Table:
     header = [_cell(str(c.label), right=m, bold=True) for c, m in zip(sheet.columns, money, strict=True)]
     body = [[_cell(text, right=right, bold=row["strong"]) for text, right in row["cells"]] for row in sheet.shown()]
     # Each column at least as wide as its longest word, so that no word breaks; the room left goes
-    # to the columns whose text would wrap (reports.pdf_layout).
+    # to the columns whose text would wrap (core.pdf_layout).
     widths = content_widths([header, *body], WIDTH)
     table = Table([header, *body], colWidths=widths, repeatRows=1, hAlign="LEFT")
     style = [

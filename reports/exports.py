@@ -23,12 +23,12 @@ from cage.selectors.seals import day_seals
 from cage.selectors.slips import signed_in_full
 from core.local import moment
 from core.money import cents_str, dollars, hours_text
+from core.pdf_layout import RED, content_widths, page_canvas, words_whole
 from core.rules import cite
 from events import csv_safe
 from events.models import Event, Role, game_name
 from reports.charts import chip_liability, report_charts
 from reports.names import day_shown, named_variances
-from reports.pdf_layout import RED, content_widths, page_canvas, words_whole
 from reports.services import cents_of, deposit_lines, difference_words, reconciliation, report_state
 
 # The event totals as people read them on the report page; the keys stay the JSON report's own.
@@ -106,7 +106,7 @@ def _grid(rows, widths, *, header=True, right=(), bold_last=False):
 
     Every text is a Paragraph, so that a heading too long for its column ("Cash over/short")
     wraps between words instead of running over the next column; each column is widened to its
-    longest word where the widths asked for are too narrow (reports.pdf_layout)."""
+    longest word where the widths asked for are too narrow (core.pdf_layout)."""
     right = set(right)
     last = len(rows) - 1
 
@@ -186,7 +186,7 @@ SEAL = ParagraphStyle("report-seal", fontName="Courier", fontSize=8, leading=10)
 
 
 def _seals(event: Event, para, heading) -> list:
-    """One line per gaming day: its seal (cage.chain), the digest of the records as the day locked,
+    """One line per gaming day: its seal (core.chain), the digest of the records as the day locked,
     which the day's signed sheets and close slip carry too."""
     rows = [[_("Gaming day"), _("Seal of the day's records")]]
     for day, seal in day_seals(event):

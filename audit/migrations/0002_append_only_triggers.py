@@ -1,5 +1,5 @@
 """The database refuses any UPDATE or DELETE of an audit entry, on SQLite and on PostgreSQL
-(audit.guards holds the SQL; the ORM's own refusal is cage.models.AppendOnly)."""
+(audit.guards holds the SQL; the ORM's own refusal is core.append_only.AppendOnly)."""
 
 from django.db import migrations
 

@@ -22,7 +22,7 @@ def unguard(apps, schema_editor):
 
 def link_what_was_written(apps, schema_editor):
     from audit.chain import COLUMNS, content
-    from cage import chain
+    from core import chain
 
     AuditEntry = apps.get_model("audit", "AuditEntry")
     AuditLink = apps.get_model("audit", "AuditLink")

@@ -4,7 +4,7 @@
   per instrument (cash, or each chip denomination), however the rows were written;
 - row triggers refuse any UPDATE or DELETE of a posting or a signature.
 
-SQLite has the model guards only (cage.models.AppendOnly).
+SQLite has the model guards only (core.append_only.AppendOnly).
 """
 
 from django.db import migrations

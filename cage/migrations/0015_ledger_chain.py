@@ -1,4 +1,4 @@
-# The ledger's hash chain and the seals of locked days (cage.chain): a link per write, append-only
+# The ledger's hash chain and the seals of locked days (core.chain): a link per write, append-only
 # like the rows it describes, guarded below the ORM as they are (0006_ledger_guards). Slips written
 # before the chain existed are linked here, one link each with everything they hold, in the order
 # they were written, and each closed day is sealed with its close slip's link.
@@ -22,7 +22,7 @@ def unguard(apps, schema_editor):
 def link_what_was_written(apps, schema_editor):
     from django.utils import timezone
 
-    from cage import chain
+    from core import chain
 
     Slip = apps.get_model("cage", "Slip")
     LedgerLink = apps.get_model("cage", "LedgerLink")

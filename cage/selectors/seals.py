@@ -1,7 +1,7 @@
-"""The seals of locked days (cage.chain), as people read and type them."""
+"""The seals of locked days (core.chain), as people read and type them."""
 
-from cage.chain import grouped
 from cage.models import DaySeal
+from core.chain import grouped
 
 
 def seal_digest(day) -> str | None:

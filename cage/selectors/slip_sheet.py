@@ -199,7 +199,7 @@ def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) 
         "flagged": bool(check and check.get("differences")),
         "sign_off": sign_off,
         # The day close: the day's figures as the three designated persons approve them, and once
-        # the day is locked its seal (cage.chain), printed beside their signatures.
+        # the day is locked its seal (core.chain), printed beside their signatures.
         "day_sheets": close_day_sheets(slip) if kind.type == SlipType.CLOSE_DAY else [],
         "seal": seal_of(slip.day) if kind.type == SlipType.CLOSE_DAY else None,
     }

@@ -18,9 +18,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
-from audit import services as audit
 from cage.models import Account, Posting, Signature, Slip, SlipCounter, SlipType
-from cage.services import links
+from cage.services import links, trail
 from cage.services import memo as remembered
 from cage.slip_types import SLIP_KINDS, SlipKind
 from core.money import AMOUNT_LIMITS_RULE, MAX_CHIP_COUNT, count_text, face
@@ -665,7 +664,7 @@ def post_slip(
     links.slip_written(slip, legs=moving, merged=merged, accounts=accounts, signed=signed, signed_at=signed_at)
     # Every slip, with the signatures made as it is written, goes on the audit trail in its own
     # transaction: no entry, no slip.
-    audit.slip_recorded(slip, signed, day_status=day.status)
+    trail.slip_recorded(slip, signed, day_status=day.status)
     return slip
 
 
@@ -829,7 +828,7 @@ def check_patrons_hold_chips(slip: Slip) -> None:
 
     The slip's writer locked the patrons before its link of the chain (post_slip, check_custody),
     so locking them here waits for nobody: the chain's lock stays the last a transaction waits for
-    (cage.chain)."""
+    (core.chain)."""
     if slip.slip_type not in TOUCH_PATRONS:
         return
     event = slip.event

@@ -1,4 +1,4 @@
-"""Writing the ledger's hash chain (cage.chain says what a link holds and how it is hashed): one
+"""Writing the ledger's hash chain (core.chain says what a link holds and how it is hashed): one
 link per write to an event's ledger, in the transaction that writes it, and a seal when a day locks.
 
 Every service that writes ledger rows calls one of these as its last ledger write: post_slip (a
@@ -8,9 +8,9 @@ the DRIC's refusal, an opener's sign-off, and the day's close (the seal).
 
 from django.utils import timezone
 
-from cage import chain
 from cage.models import DaySeal, LedgerLink, Slip
 from cage.services import memo as remembered
+from core import chain
 
 KIND_SLIP, KIND_SIGNATURE, KIND_REFUSAL, KIND_SIGN_OFF = "slip", "signature", "refusal", "sign_off"
 

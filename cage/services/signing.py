@@ -17,7 +17,7 @@ from core.rules import Lower, RuleViolation, Words
 from events.designation import check_takes_part
 from events.models import GameTable, GamingDay, Person, Role
 
-from . import links
+from . import links, trail
 from .ledger import (
     CASH,
     SIGNATURES,
@@ -76,7 +76,7 @@ def sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | N
     """`person` signs `capacity` of `slip`. The caller has authenticated `person` (their own session,
     or their signing PIN typed on the screen); nobody signs for someone else."""
     slip = _sign(slip=slip, capacity=capacity, person=person, at=at)
-    audit.slip_signed(slip, SLIP_KINDS[slip.slip_type].capacity(capacity).label, person)
+    trail.slip_signed(slip, SLIP_KINDS[slip.slip_type].capacity(capacity).label, person)
     return slip
 
 

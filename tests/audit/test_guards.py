@@ -6,7 +6,7 @@ from django.db import DatabaseError, connection, transaction
 
 from audit import services as audit
 from audit.models import AuditEntry
-from cage.models import AppendOnlyError
+from core.append_only import AppendOnlyError
 from tests.conftest import owner_for_a_moment
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cage.chain import grouped
+from core.chain import grouped
 from tests.conftest import EXAMPLES
 from tests.databases import ROOT, environment, fresh_postgres, manage, sqlite_url, start
 from tests.records_generator import generated_event

@@ -10,12 +10,12 @@ from django.urls import reverse
 from django.utils.translation import override
 
 from audit.models import AuditEntry
-from audit.reading import Reader
 from cage import services
 from cage.forms import SlipForm
 from cage.models import Account, Slip
 from cage.selectors.counts import blind_places
 from cage.slip_types import SLIP_KINDS
+from reports.audit_trail.reading import Reader, summary
 from tests.cage.helpers import COUNT_SIGNED, SALE_SIGNED, open_table, stock
 from tests.conftest import PIN, login
 
@@ -184,10 +184,10 @@ def test_the_tip_pool_count_at_the_window_shows_the_books_only_once_it_is_in(cli
         shown.new == {"account": "tip_pool", "chips": {"1": 5}, "pieces": {}} and shown.person == cast.general_cashier
     )
     # The trail names the place as people do, in the reader's language, never by its code.
-    assert shown.summary_with(Reader(cast.event)) == shown.summary
-    assert shown.summary == "Count of tip pool set beside the books, before its variance's reason"
+    assert summary(shown, Reader(cast.event)) == summary(shown)
+    assert summary(shown) == "Count of tip pool set beside the books, before its variance's reason"
     with override("fr-ca"):
-        assert shown.summary == (
+        assert summary(shown) == (
             "Comptage mis en regard des livres, avant le motif de son écart\u00a0: cagnotte des pourboires"
         )
 

@@ -14,6 +14,7 @@ from cage.exporter import export_event
 from cage.importer import import_records
 from cage.ledger_check import ledger_breaks
 from cage.models import Slip
+from reports.audit_trail.reading import summary
 from reports.figures import event_figures
 from tests.records_generator import generated_event
 
@@ -26,7 +27,8 @@ pytestmark = [
 def trail(event) -> list[tuple]:
     entries = AuditEntry.objects.filter(event=event).select_related("slip").order_by("id")
     return [
-        (e.action, e.summary.replace(event.slug, "SLUG"), e.slip.number if e.slip else None, e.channel) for e in entries
+        (e.action, summary(e).replace(event.slug, "SLUG"), e.slip.number if e.slip else None, e.channel)
+        for e in entries
     ]
 
 

@@ -7,7 +7,8 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from cage import services
-from cage.models import Account, AppendOnlyError, Posting, Signature, Slip
+from cage.models import Account, Posting, Signature, Slip
+from core.append_only import AppendOnlyError
 from tests.cage.helpers import stock
 from tests.conftest import as_owner
 

@@ -15,8 +15,9 @@ from django.utils import translation
 
 from cage import services
 from cage.importer import ImportFailed, import_records
-from cage.models import AppendOnlyError, OpenerSignOff, Slip
+from cage.models import OpenerSignOff, Slip
 from cage.selectors.openers import check_text, waiting_sign_off
+from core.append_only import AppendOnlyError
 from core.rules import RuleViolation
 from events import services as event_services
 from events.models import Assignment, Role

@@ -87,7 +87,7 @@ def held(work) -> Terminal:
 
 class PausedBeforeItsLink(Terminal):
     """A terminal whose slip is being written: it holds the locks of the places it takes from and
-    stops just before its link of the hash chain (cage.chain), until released. From its link to its
+    stops just before its link of the hash chain (core.chain), until released. From its link to its
     commit a slip holds the chain's lock, which the next slip's link waits for: the moment a chain
     takes, not the whole writing of a slip."""
 

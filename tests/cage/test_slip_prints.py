@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from audit.models import AuditEntry
 from cage.models import SlipPrint
+from reports.audit_trail.reading import summary
 from tests.audit.helpers import last
 from tests.cage.test_views import fill_in_transit, login, read_pdf
 from tests.conftest import PASSWORD, Client
@@ -53,7 +54,7 @@ def test_the_auditor_prints_first_and_the_cashiers_print_is_still_the_original(c
 
     entry = last("slip_printed_for_reading", slip=slip)
     assert entry.person == cast.auditor and entry.roles == "auditor" and entry.outcome == "done"
-    assert entry.summary == "Fill 1 printed as a copy for reading, not the original"
+    assert summary(entry) == "Fill 1 printed as a copy for reading, not the original"
     assert entry.new == {"for_reading": True}
     assert not AuditEntry.objects.filter(action="slip_printed", slip=slip).exists()
 
@@ -68,7 +69,7 @@ def test_the_auditor_prints_first_and_the_cashiers_print_is_still_the_original(c
     assert "Fill 1" in text and "REPRINT" not in raw and "copy for reading" not in text.lower()
     first = last("slip_printed", slip=slip)
     assert first.person == cast.chip_cashier and first.new == {"copy": 1, "reprint": False}
-    assert first.summary == "Fill 1 printed"
+    assert summary(first) == "Fill 1 printed"
 
     # The cage's second print is its reprint; the auditor's copy never shifted the numbering.
     page = client.get(reverse("cage:slip", args=[slug, slip.pk])).content.decode()

@@ -10,12 +10,12 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Table
 
 from cage.importer import import_records
+from core.pdf_layout import PADDING, SLACK, content_widths, words_whole
 from events.models import GamingDay
 from reports.daily import day_sheets
 from reports.daily_exports import WIDTH, sheets_pdf
 from reports.exports import FRAME_WIDTH, figures_pdf
 from reports.figures import report_figures
-from reports.pdf_layout import PADDING, SLACK, content_widths, words_whole
 from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
 from tests.reports.test_figures import EXAMPLE
 from tests.reports.test_variance_reasons import WORDS, pdf_lines, pictures, reasoned_data

@@ -1,6 +1,6 @@
 """The audit trail as a django-tables2 table, its filter form, and its CSV export (the same
 pattern as the register of slips: cage.registers). Every column people read speaks the reader's
-language (audit.reading); the CSV keeps beside them the columns a machine reads: the action's
+language (reports.audit_trail.reading); the CSV keeps beside them the columns a machine reads: the action's
 code, the exact time (ISO 8601, to the microsecond), the old and new values as JSON."""
 
 import json
@@ -15,13 +15,13 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
+from audit.actions import ACTIONS, OUTCOMES, entry_label
 from cage.registers import PersonChoice, column
 from core import local
 from core.rules import cite
 from events.models import Person
 
-from .actions import ACTIONS, OUTCOMES, entry_label
-from .reading import CHANNELS, Reader, change_text, roles
+from .reading import CHANNELS, Reader, change_text, roles, summary
 
 PER_PAGE = 50
 
@@ -172,12 +172,12 @@ class AuditTable(tables.Table):
 
     def render_summary(self, record):
         if not (record.slip_id and self.event is not None):
-            return record.summary_with(self.reader)
+            return summary(record, self.reader)
         # The slip's number, where the summary names it, is the link to the slip.
         link = format_html(
             '<a href="{}">{}</a>', reverse("cage:slip", args=[self.event.slug, record.slip_id]), record.slip.number
         )
-        text = record.summary_with(self.reader, slip=_SLIP)
+        text = summary(record, self.reader, slip=_SLIP)
         if _SLIP in text:
             before, after = text.split(_SLIP, 1)
             return format_html("{}{}{}", before, link, after)
@@ -234,7 +234,7 @@ class AuditTable(tables.Table):
         return str(OUTCOMES[record.outcome])
 
     def value_summary(self, record):
-        return record.summary_with(self.reader)
+        return summary(record, self.reader)
 
     def value_changed(self, record):
         return pgettext("between named values", "; ").join(

@@ -13,9 +13,11 @@ import re
 from django.conf import settings
 from django.utils import translation
 from django.utils.dateparse import parse_datetime, parse_time
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext
 
+from audit.models import TRANSLATED, _in_words, in_reader_language
+from audit.services import ADMIN
 from cage.forms import EXPENSE_LABELS
 from cage.services.ledger import PLACE_NAMES
 from cage.slip_types import CAPACITY_LABELS
@@ -26,8 +28,6 @@ from events import games
 from events.access import ROLE_NAMES
 from events.models import Appointment, Authority, GamingDay, Person, game_name
 from reports.names import instrument_name, place_names
-
-from .services import ADMIN
 
 ROLE_LABELS = {**ROLE_NAMES, ADMIN: _("Administrator")}
 CHANNELS = {"web": _("web"), "command": _("command line")}
@@ -320,3 +320,25 @@ def change_text(old: str | None, new: str | None) -> str:
 
 def roles(entry) -> list[str]:
     return [str(ROLE_LABELS.get(code, code)) for code in entry.roles.split(",") if code]
+
+
+def summary(entry, reader: Reader | None = None, *, slip: str | None = None) -> str:
+    """An entry's summary in the reader's language, its values named by `reader` (the slips by
+    their number, dates in words); `slip`, if given, stands for the slip's number (the page puts a
+    link there)."""
+    text = gettext(entry.message)
+    values = dict(entry.params or {})
+    for key in values.pop(TRANSLATED, []):
+        value = values.get(key)
+        if isinstance(value, list):
+            values[key] = " / ".join(in_reader_language(v) for v in value)
+        elif isinstance(value, str):
+            values[key] = in_reader_language(value)
+    values = {key: _in_words(value) for key, value in values.items()}
+    values = (reader or Reader()).summary_values(entry, values)
+    if slip is not None and "slip" in values:
+        values["slip"] = slip
+    try:
+        return text % values if values else text
+    except (KeyError, TypeError, ValueError):
+        return entry.message

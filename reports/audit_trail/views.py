@@ -2,16 +2,13 @@
 and the entries tied to no event (logins under any name), for the administrator alone."""
 
 from django.core.exceptions import PermissionDenied
-from django.shortcuts import render
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from audit import services
+from audit.selectors import event_entries, unattached_entries
 from events.access import event_access
 from events.table_pages import csv_download, table_page
-
-from . import services
-from .selectors import event_entries, unattached_entries
 
 
 def _page(request, *, event, access, entries, form, filename):
@@ -48,15 +45,3 @@ def unattached_trail(request):
     form = AuditFilter(request.GET or None)
     entries = unattached_entries(**form.criteria())
     return _page(request, event=None, access=None, entries=entries, form=form, filename="logins.audit.csv")
-
-
-def csrf_failure(request, reason=""):
-    """settings.CSRF_FAILURE_VIEW: a form refused by the CSRF check is on the audit trail (with the
-    page and Django's reason), and the person is told, plainly, what happened and what to do."""
-    services.csrf_refused(request, reason)
-    return render(
-        request,
-        "403_csrf.html",
-        {"home_url": reverse("events:home")},
-        status=403,
-    )
