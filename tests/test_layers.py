@@ -20,11 +20,11 @@ LAYERS = ["core", "events", "audit", "cage", "reports"]
 # Known and being removed; the test fails as well when one of them is gone, so that the list
 # only ever shrinks (and docs/architecture.md says the same).
 STILL_UP: set[tuple[str, str]] = {
-    ('cage.selectors.slip_sheet', 'reports.daily'),
-    ('cage.views', 'reports.daily'),
-    ('events.lockout', 'audit.context'),
-    ('events.permissions', 'audit.services'),
-    ('events.services', 'audit.services'),
+    ("cage.selectors.slip_sheet", "reports.daily"),
+    ("cage.views", "reports.daily"),
+    ("events.lockout", "audit.context"),
+    ("events.permissions", "audit.services"),
+    ("events.services", "audit.services"),
 }
 
 
