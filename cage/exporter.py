@@ -17,9 +17,8 @@ from decimal import Decimal
 from django.utils import timezone
 
 from cage.models import Account, DaySeal, LedgerLink, Posting, Signature, Slip
-from cage.slip_types import ACCOUNT, CASH, CHIPS, EXPENSE, HOURS, REASON, RUNNER_FIELD, SLIP_KINDS, TABLE, TARGET
-from cage.variances import reason_in_records
-from core.money import cents_str
+from cage.slip_fields import RECORD_KEYS
+from cage.slip_types import SLIP_KINDS
 from events import game_rules, wheel_layouts
 from events.models import Event, GamingDay, Person
 
@@ -173,35 +172,10 @@ def _record(slip: Slip, signatures: list[Signature], cash_moved: int, refs: dict
     record = {"type": slip.slip_type, "at": _local(slip.at)}
     if slip.id in refs:
         record["ref"] = refs[slip.id]
-    fields = kind.fields
-    if TABLE in fields and slip.table is not None:
-        record["table"] = slip.table.code
-    if RUNNER_FIELD in fields and slip.runner is not None:
-        record["runner"] = slip.runner.code
-    if ACCOUNT in fields:
-        record["account"] = _account(slip.account)
-    if CHIPS in fields and not (ACCOUNT in fields and slip.account.kind == Account.Kind.BANK_CASH):
-        record["chips"] = dict(details.get("chips", {}))
-    if CASH in fields:
-        cents = details.get("cash") if kind.type in ("count", "expense") else cash_moved
-        if cents is not None and (cents or kind.type == "count"):
-            record["cash"] = cents_str(cents)
-    if HOURS in fields:
-        record["hours"] = {share["person"]: _hours(Decimal(share["hours"])) for share in details["shares"]}
-    if TARGET in fields:
-        record["void"] = refs[slip.voids_id]
-    if EXPENSE in fields:
-        record.update(category=details["category"], description=details["description"], invoice=details["invoice"])
-    # The format's reason is words: the counter's, or the chosen reason's English label.
-    reason = reason_in_records(details, slip.reason) if REASON in fields else ""
-    if reason:
-        record["reason"] = reason
-    if details.get("variance_reason"):
-        record["variance_reason"] = details["variance_reason"]
-    if details.get("cash_lines"):
-        record["cash_lines"] = [
-            {"unit": cents_str(line["cents"]), "count": line["count"]} for line in details["cash_lines"]
-        ]
+    written = {}
+    for slip_field in kind.fields:
+        written.update(slip_field.to_record(slip, details, cash_moved, refs))
+    record.update(sorted(written.items(), key=lambda item: RECORD_KEYS.index(item[0])))
     record["signed"] = {s.capacity: s.person.code for s in signatures}
     later = {s.capacity: _local(s.signed_at) for s in signatures if s.signed_at != slip.at}
     if later:

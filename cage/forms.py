@@ -10,66 +10,29 @@ queue). Capacities left blank wait for that later signature (DESIGN: slips and s
 import datetime
 import uuid
 from dataclasses import dataclass, field
-from decimal import Decimal
 
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from cage.fields import BillsAndCoins, CashField, ChipCountField, ConfirmLargeAmounts
+from cage.fields import BillsAndCoins, ConfirmLargeAmounts
 from cage.models import Account, CountShown, Slip, SlipType
-from cage.selectors.amounts import amount_of, cash_moved_subquery
-from cage.selectors.counts import blind_places, books_blind, count_states, counted_lines, standing_counts
-from cage.selectors.offered import tables_for
+from cage.selectors.amounts import amount_of
+from cage.selectors.counts import count_states, counted_lines, standing_counts
 from cage.services.counts import keep_count_shown
 from cage.services.day import recount_text
 from cage.services.ledger import account_label, balance, chips_label
 from cage.slip_types import (
-    ACCOUNT,
-    CASH,
-    CHIPS,
-    EXPENSE,
     HOURS,
-    REASON,
-    RUNNER_FIELD,
-    TABLE,
     TARGET,
-    TENDER,
-    VOIDABLE,
     SlipKind,
 )
-from cage.variances import VARIANCE_REASONS
 from core.local import clock
 from core.money import dollars
 from core.rules import RuleViolation, cite
 from events.form_input import CheckedInput
-from events.models import DESIGNATED, GamingDay, Person, Role
-from events.roster import rostered
+from events.models import GamingDay, Person, Role
 from events.services import pin_verify
-
-# How the patron pays: only Canadian cash is accepted (T&C 3.6, 3.7); the others are listed so
-# that a cashier who is offered them sees the rule that refuses them.
-TENDERS = {
-    "cad_cash": ("CAD", "cash", gettext_lazy("Canadian cash")),
-    "usd_cash": ("USD", "cash", gettext_lazy("US cash")),
-    "debit": ("CAD", "debit card", gettext_lazy("Debit card")),
-    "credit": ("CAD", "credit card", gettext_lazy("Credit card")),
-    "cheque": ("CAD", "cheque", gettext_lazy("Cheque")),
-}
-
-EXPENSE_LABELS = {
-    "supplier_equipment": gettext_lazy("Supplier: equipment rented or leased (T&C 4.1)"),
-    "supplier_services": gettext_lazy("Supplier: services billed, never its staff's wages"),
-    "licence_fee": gettext_lazy("Licence fee"),
-    "bank_charges": gettext_lazy("Bank charges of the trust account"),
-    "advertising": gettext_lazy("Advertising of the event"),
-    "other": gettext_lazy("Other, named in the description (never wages of the supplier's staff)"),
-}
-# Why no category covers wages: the licensee never pays the registered supplier's employees (T&C 2.4).
-EXPENSE_HELP = gettext_lazy(
-    "What the expense pays for. No category covers the wages of the registered supplier's employees "
-    "(dealers and runners it provides): the licensee must not pay them (%(rule)s)."
-)
 
 # The fixed places the cage counts, by their account's code (runners are "runner:<id>").
 COUNTED = ("bank_cash", "chip_bank", "tip_pool")
@@ -184,130 +147,10 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         self.event = event = day.event
         self.signer = signer
         self.denominations = list(event.denominations.all())
-        fields = kind.fields
-        if TABLE in fields:
-            tables = tables_for(day, kind.type)
-            self.fields["table"] = TableChoice(label=_("Table"), queryset=tables, empty_label=_("Choose the table"))
-        if RUNNER_FIELD in fields:
-            runners = people_with(event, [Role.RUNNER])
-            selling_runner = self.runner_on_the_floor()
-            if selling_runner:
-                # A runner records their own sales on the floor, and only their own.
-                runners = runners.filter(pk=signer.pk)
-            self.fields["runner"] = PersonChoice(
-                label=_("Runner"),
-                queryset=runners,
-                required=kind.runner_required or selling_runner,
-                initial=signer.pk if selling_runner else None,
-                empty_label=_("No runner: at the cage") if kind.type == SlipType.SALE else _("Choose the runner"),
-            )
-        if ACCOUNT in fields:
-            self.fields["account"] = forms.ChoiceField(label=_("Counted"), choices=self.count_choices())
-        if CHIPS in fields:
-            initial_chips = initial_chips or {}
-            for d in self.denominations:
-                self.fields[f"chips_{d.key}"] = ChipCountField(
-                    label=chips_label(d.key),
-                    value_cents=d.value_cents,
-                    required=False,
-                    initial=initial_chips.get(d.key),
-                )
-        if kind.type == SlipType.COUNT:
-            # Bank cash is counted by bill and coin; the form adds them up.
-            self.bill_fields = BillsAndCoins.add_fields(self, prefix="cash_")
-        elif CASH in fields:
-            self.fields["cash"] = CashField(
-                label=_("Cash"),
-                required=kind.cash_required,
-                min_cents=1 if kind.cash_required else 0,
-                help_text=_('As counted: "12,50" or "12.50".'),
-            )
-        if TENDER in fields:
-            self.fields["tender"] = forms.ChoiceField(
-                label=_("Paid with"), choices=[(k, v[2]) for k, v in TENDERS.items()], initial="cad_cash"
-            )
-        if HOURS in fields:
-            # What the payout shares out: the whole pool (T&C 2.6). Read, never created, on a GET;
-            # not shown while the pool is counted blind.
-            pool = Account.objects.filter(event=event, kind=Account.Kind.TIP_POOL).first()
-            self.tip_pool_blind = Account.Kind.TIP_POOL in blind_places(day)
-            self.tip_pool = sum(balance(pool).values()) if pool and not self.tip_pool_blind else 0
-            self.recounts = recounts_after_payout(day)
-            # In the order of the event's people, as a records file lists them: the order of the
-            # shares and of ties in the split (T&C 2.6).
-            # Only dealers share the tips, never a designated person (T&C 2.5, 2.6).
-            self.dealers = list(
-                people_with(event, [Role.DEALER]).exclude(assignments__role__in=DESIGNATED).order_by("pk")
-            )
-            # The hours are the roster's: each dealer's shifts of the day, filled in.
-            on_roster = rostered(day, Role.DEALER)
-            for p in self.dealers:
-                shifts = on_roster.get(p.pk)
-                self.fields[f"hours_{p.code}"] = forms.DecimalField(
-                    # The name alone: the fieldset's legend says these are hours worked.
-                    label=p.name,
-                    min_value=Decimal("0"),
-                    max_digits=5,
-                    decimal_places=2,
-                    required=False,
-                    initial=shifts.hours_shown if shifts else None,
-                    help_text=(
-                        _("On the roster as a dealer %(spans)s: %(hours)s hours at most.")
-                        % {"spans": shifts.spans_shown, "hours": shifts.hours_shown}
-                        if shifts
-                        else _("Not on this day's roster as a dealer: shares no tips (T&C 2.6).")
-                    ),
-                )
-        if TARGET in fields:
-            self.fields["target"] = SlipChoice(
-                label=_("Slip to void"),
-                among=Slip.objects.filter(day=day, slip_type__in=VOIDABLE).select_related("table", "runner"),
-                queryset=Slip.objects.filter(day=day, slip_type__in=VOIDABLE)
-                .free_of_voids()
-                .select_related("table", "runner")
-                .annotate(cash_moved=cash_moved_subquery())
-                .order_by("-id"),
-                empty_label=_("Choose the slip"),
-                values={d.key: d.value_cents for d in self.denominations},
-                blind=bool(books_blind(day)),
-            )
-            # The slip chosen, as the cashier last saw it in full (confirm_void_target).
-            self.fields["confirm_target"] = forms.CharField(widget=forms.HiddenInput, required=False, max_length=20)
-        if EXPENSE in fields:
-            self.fields["category"] = forms.ChoiceField(
-                label=_("Category"),
-                choices=list(EXPENSE_LABELS.items()),
-                help_text=EXPENSE_HELP % {"rule": cite("T&C 2.4")},
-            )
-            self.fields["description"] = forms.CharField(label=_("Description"), max_length=200)
-            self.fields["invoice"] = forms.CharField(label=_("Invoice"), max_length=60, required=False)
-        if kind.type == SlipType.COUNT:
-            # A blind count: the counter does not see the books until the count is in. A variance
-            # then gets a reason from the list, with words of their own for "other".
-            # Nothing is chosen for the counter: the empty choice asserts nothing about the books,
-            # and a count that differs from them is refused without a reason (compare_with_the_books,
-            # and the service itself).
-            self.fields["variance_reason"] = forms.ChoiceField(
-                label=_("Reason for a variance"),
-                choices=[("", _("Choose a reason…"))] + list(VARIANCE_REASONS.items()),
-                required=False,
-                help_text=_(
-                    "Only a count that differs from the books needs one: once the count is in, the books "
-                    "show beside it, and a variance is refused without a reason."
-                ),
-            )
-        if REASON in fields:
-            self.fields["reason"] = forms.CharField(
-                label=_("Details") if kind.type == SlipType.COUNT else _("Reason"),
-                required=kind.reason_required,
-                max_length=500,
-                widget=forms.Textarea(attrs={"rows": 2}),
-                help_text=(
-                    _("Required for “other”; anything the DRIC should know.")
-                    if kind.type == SlipType.COUNT
-                    else _("Required for a void and for any variance.")
-                ),
-            )
+        self.initial_chips = initial_chips
+        # Each of the slip type's fields adds its own (cage.slip_fields), in the declaration's order.
+        for slip_field in kind.fields:
+            slip_field.add_to(self)
         self.add_signature_fields()
         if kind.type == SlipType.COUNT and not self.is_bound:
             self.standing = self.count_standing(self.initial.get("account"))
@@ -416,7 +259,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
 
     def clean(self):
         data = super().clean()
-        if TARGET in self.kind.fields and not self.errors and self.confirm_void_target(data):
+        if self.kind.takes(TARGET) and not self.errors and self.confirm_void_target(data):
             # The slip to void is shown first: nobody's PIN is tried before it is checked.
             data["signed"] = {}
             return data
@@ -432,7 +275,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
             data["cash_cents"] = data.get("cash")
         if self.kind.type == SlipType.TABLE_OPEN and not self.errors:
             self.count_stands(data)
-        if HOURS in self.kind.fields:
+        if self.kind.takes(HOURS):
             data["hours"] = [(p, data[f"hours_{p.code}"]) for p in self.dealers if data.get(f"hours_{p.code}")]
         if not self.errors:
             self.confirm_large_amount(self.total_cents(data))
@@ -798,35 +641,9 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
     def service_kwargs(self) -> dict:
         """The cleaned form as the slip type's service takes it (the importer does the same from
         a record of the records format)."""
-        d = self.cleaned_data
-        fields = self.kind.fields
         kwargs = {}
-        if TABLE in fields:
-            kwargs["table"] = d.get("table")
-        if RUNNER_FIELD in fields:
-            kwargs["runner"] = d.get("runner")
-        if CHIPS in fields:
-            kwargs["chips"] = d.get("chips")
-        if CASH in fields:
-            cash = d.get("cash_cents")
-            kwargs["cash"] = cash if cash is not None or self.kind.type == SlipType.COUNT else 0
-        if TENDER in fields:
-            currency, tender, _label = TENDERS[d.get("tender") or "cad_cash"]
-            kwargs.update(currency=currency, tender=tender)
-        if REASON in fields:
-            kwargs["reason"] = d.get("reason") or ""
-        if HOURS in fields:
-            kwargs["hours"] = d.get("hours")
-        if TARGET in fields:
-            kwargs["target"] = d.get("target")
-        if EXPENSE in fields:
-            kwargs.update(category=d.get("category"), description=d.get("description"), invoice=d.get("invoice") or "")
-        if ACCOUNT in fields:
-            kwargs["account"] = self.counted_account()
-            if d.get("variance_reason_code"):
-                kwargs["variance_reason"] = d["variance_reason_code"]
-            if d.get("cash_lines"):
-                kwargs["cash_lines"] = d["cash_lines"]
+        for slip_field in self.kind.fields:
+            kwargs.update(slip_field.from_form(self, self.cleaned_data))
         return kwargs
 
     def counted_account(self) -> Account:

@@ -32,17 +32,7 @@ from cage.records_file import cited as _cited
 from cage.records_file import problem_at as _at
 from cage.services import memo as remembered
 from cage.slip_types import (
-    ACCOUNT,
-    CASH,
-    CHIPS,
-    EXPENSE,
-    HOURS,
-    REASON,
-    RUNNER_FIELD,
     SLIP_KINDS,
-    TABLE,
-    TARGET,
-    TENDER,
 )
 from cage.variances import VARIANCE_REASONS
 from core.money import AMOUNT_LIMITS_RULE, AMOUNTS_RULE, MAX_AMOUNT_CENTS, MAX_CHIP_COUNT
@@ -765,56 +755,20 @@ class _Importer:
                 )
         return {capacity: _when(value, f"signed_at.{capacity}") for capacity, value in times.items()}
 
-    def chips(self, record):
-        if "chips" not in record:
-            raise RuleViolation(Words(N_("chips: required")), FORMAT)
-        return record["chips"]
-
     def fields(self, kind, r: dict, c: dict) -> dict:
         """A record's fields as the slip type's service takes them (the cage form does the same
-        from what a cashier typed): one reading per field of the declaration."""
-        fields, kwargs = kind.fields, {}
-        if TABLE in fields:
-            kwargs["table"] = self.table(r.get("table"))
-        if RUNNER_FIELD in fields:
-            if r.get("runner") is not None or (kind.runner_required and not kind.two_step):
-                kwargs["runner"] = self.person(r.get("runner"))
-            # A fill's or credit's runner is the one who signs it as carried_by.
-        if CHIPS in fields:
-            optional = kind.type in (SlipType.RUNNER_RETURN, SlipType.COUNT)
-            kwargs["chips"] = (
-                (r.get("chips", {} if kind.type == SlipType.RUNNER_RETURN else None)) if optional else self.chips(r)
-            )
-        if CASH in fields:
-            if kind.cash_required:
-                kwargs["cash"] = _cents(r.get("cash"))
-            else:
-                absent = None if kind.type == SlipType.COUNT else 0
-                kwargs["cash"] = _cents(r["cash"]) if r.get("cash") is not None else absent
-        if TENDER in fields:
-            kwargs.update(currency=r.get("currency", "CAD"), tender=r.get("tender", "cash"))
-        if REASON in fields:
-            kwargs["reason"] = _optional_text(r, "reason")
-        if HOURS in fields:
-            kwargs["hours"] = self.hours(r.get("hours"))
-        if TARGET in fields:
-            target = self.refs.get(r.get("void")) if isinstance(r.get("void"), str) else None
-            if target is None:
-                raise RuleViolation(
-                    Words(N_("void: no earlier record has ref %(ref)s"), ref=shown(r.get("void"))), FORMAT
-                )
-            kwargs["target"] = target
-        if EXPENSE in fields:
-            kwargs.update(
-                category=_optional_text(r, "category"),
-                description=_optional_text(r, "description"),
-                invoice=_optional_text(r, "invoice"),
-            )
-        if ACCOUNT in fields:
-            kwargs["account"] = self.counted(c["day"].event, r.get("account"))
-        if kind.type == SlipType.COUNT:
-            kwargs.update(self.count_details(r, kwargs.get("cash")))
+        from what a cashier typed): one reading per field of the declaration (cage.slip_fields)."""
+        kwargs = {}
+        for slip_field in kind.fields:
+            kwargs.update(slip_field.from_record(self, kind, r, c))
         return kwargs
+
+    # What the fields read a record with (cage.slip_fields).
+    def cents(self, value, what="cash") -> int:
+        return _cents(value, what)
+
+    def text(self, record: dict, name: str) -> str:
+        return _optional_text(record, name)
 
     def count_details(self, r: dict, cash: int | None) -> dict:
         """What a count at the window keeps beside its figures (extensions): the reason chosen from

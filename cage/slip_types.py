@@ -20,6 +20,21 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from cage.models import Account, SlipType
+from cage.slip_fields import (
+    ORDER,
+    Cash,
+    Chips,
+    CountedCash,
+    CountedPlace,
+    Expense,
+    Hours,
+    Reason,
+    SlipField,
+    Table,
+    Target,
+    Tender,
+)
+from cage.slip_fields import Runner as RunnerField
 from events.models import GamingDay, Role
 
 WITNESS = None  # the step of a witness capacity: it signs whenever, and moves nothing
@@ -69,8 +84,9 @@ CAPACITY_LABELS = {
     "witnessed_by": _("Witnessed by"),
 }
 
-# The fields a slip type takes. Each has one form field (cage.forms) and one reading of a record
-# of the records format (cage.importer); the service receives them as keyword arguments.
+# The fields a slip type takes, by name (cage.slip_fields declares each: its form field, how a
+# records file gives it and an export writes it, its line on the printed slip); the service
+# receives them as keyword arguments.
 TABLE, RUNNER_FIELD, CHIPS, CASH, TENDER, REASON, ACCOUNT, HOURS, TARGET, EXPENSE = (
     "table",
     "runner",
@@ -90,7 +106,7 @@ class SlipKind:
     type: SlipType
     label: str  # as people say it: "Fill" (then the serial: "Fill 4")
     capacities: tuple[Capacity, ...]
-    fields: frozenset[str]
+    fields: tuple[SlipField, ...]  # in the order the form shows them (slip_fields.ORDER)
     service: str  # the function's name in cage.services
     chips_required: bool = True
     cash_required: bool = True
@@ -126,6 +142,14 @@ class SlipKind:
         """Nothing moves until the DRIC signs (a custody capacity of hers): she authorizes it, or
         refuses it (cage.services.signing.refuse)."""
         return any(not c.witness and DRIC in c.roles for c in self.capacities)
+
+    @functools.cached_property
+    def _field_names(self) -> frozenset[str]:
+        return frozenset(f.name for f in self.fields)
+
+    def takes(self, name: str) -> bool:
+        """Whether a slip of this kind has the field `name` (TABLE, CHIPS…)."""
+        return name in self._field_names
 
     def capacity(self, code: str) -> Capacity | None:
         return self._by_code.get(code)
@@ -170,7 +194,8 @@ class SlipKind:
 
 
 def _kind(slip_type, label, capacities, fields, service, **options) -> SlipKind:
-    return SlipKind(slip_type, label, tuple(capacities), frozenset(fields), service, **options)
+    fields = tuple(sorted(fields, key=lambda f: ORDER.index(f.name)))
+    return SlipKind(slip_type, label, tuple(capacities), fields, service, **options)
 
 
 def C(code, *roles, step=1, file_optional=False):  # noqa: N802 - reads as a table below
@@ -188,7 +213,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             SlipType.CHIPS_RECEIVED,
             pgettext_lazy("slip", "Chips received"),
             [C("received_by", CC), W("witnessed_by", DRIC)],
-            {CHIPS},
+            [Chips()],
             "chips_received",
             cash_required=False,
             moves=(Account.Kind.SUPPLIER, Account.Kind.CHIP_BANK),
@@ -197,7 +222,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             SlipType.CHIPS_RETURNED,
             pgettext_lazy("slip", "Chips returned"),
             [C("returned_by", CC), W("witnessed_by", DRIC)],
-            {CHIPS},
+            [Chips()],
             "chips_returned",
             cash_required=False,
             moves=(Account.Kind.CHIP_BANK, Account.Kind.SUPPLIER),
@@ -208,7 +233,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             # Money out of the trust account takes two: the float moves into bank cash once the
             # General Cashier who receives it and the DRIC who witnesses it have both signed (T&C 2).
             [C("received_by", GC), C("witnessed_by", DRIC)],
-            {CASH},
+            [Cash()],
             "float_in",
             chips_required=False,
             deferred=True,
@@ -220,7 +245,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             # Money out of the cage to the trust account takes two: it moves once the General
             # Cashier who deposits it and the DRIC who witnesses it have both signed (T&C 2).
             [C("deposited_by", GC), C("witnessed_by", DRIC)],
-            {CASH},
+            [Cash()],
             "deposit",
             chips_required=False,
             deferred=True,
@@ -230,7 +255,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             SlipType.TABLE_ISSUE,
             pgettext_lazy("slip", "Table issue"),
             [C("issued_by", CC), C("received_by", DEALER)],
-            {TABLE, CHIPS},
+            [Table(), Chips()],
             "table_issue",
             cash_required=False,
             floor_only=True,
@@ -239,7 +264,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             SlipType.TABLE_RETURN,
             pgettext_lazy("slip", "Table return"),
             [C("returned_by", DEALER), C("received_by", CC)],
-            {TABLE, CHIPS},
+            [Table(), Chips()],
             "table_return",
             cash_required=False,
         ),
@@ -247,7 +272,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             SlipType.TABLE_OPEN,
             pgettext_lazy("slip", "Opener"),
             [C("counted_by", DEALER), C("verified_by", CC)],
-            {TABLE, CHIPS, REASON},
+            [Table(), Chips(), Reason()],
             "table_open",
             cash_required=False,
             floor_only=True,
@@ -261,7 +286,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
                 C("received_by", DEALER, step=2),
                 W("authorized_by", DRIC),
             ],
-            {TABLE, RUNNER_FIELD, CHIPS},
+            [Table(), RunnerField(), Chips()],
             "fill",
             cash_required=False,
             runner_required=True,
@@ -280,7 +305,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
                 C("received_by", CC, step=2),
                 W("authorized_by", DRIC),
             ],
-            {TABLE, RUNNER_FIELD, CHIPS},
+            [Table(), RunnerField(), Chips()],
             "credit",
             cash_required=False,
             runner_required=True,
@@ -294,7 +319,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             SlipType.TIPS,
             pgettext_lazy("slip", "Tips"),
             [C("counted_by", DEALER), C("verified_by", CC)],
-            {TABLE, CHIPS},
+            [Table(), Chips()],
             "tips",
             cash_required=False,
             report_total="tips",
@@ -303,7 +328,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             SlipType.TABLE_CLOSE,
             pgettext_lazy("slip", "Closer"),
             [C("counted_by", DEALER), C("verified_by", CC)],
-            {TABLE, CHIPS},
+            [Table(), Chips()],
             "table_close",
             chips_required=False,
             cash_required=False,
@@ -312,7 +337,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             SlipType.SALE,
             pgettext_lazy("slip", "Chip sale"),
             [C("sold_by", CC, RUNNER), W("authorized_by", DRIC)],
-            {RUNNER_FIELD, CHIPS, CASH, TENDER},
+            [RunnerField(), Chips(), Cash(), Tender()],
             "sale",
             runner_capacity="sold_by",
             voidable=True,
@@ -323,7 +348,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             SlipType.REDEMPTION,
             pgettext_lazy("slip", "Redemption"),
             [C("paid_by", GC), W("authorized_by", DRIC)],
-            {CHIPS, CASH, TENDER},
+            [Chips(), Cash(), Tender()],
             "redemption",
             voidable=True,
             report_total="redemptions",
@@ -332,7 +357,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             SlipType.RUNNER_ISSUE,
             pgettext_lazy("slip", "Runner issue"),
             [C("issued_by", CC), C("received_by", RUNNER)],
-            {RUNNER_FIELD, CHIPS},
+            [RunnerField(), Chips()],
             "runner_issue",
             cash_required=False,
             runner_required=True,
@@ -344,7 +369,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             SlipType.RUNNER_RETURN,
             pgettext_lazy("slip", "Runner return"),
             [C("returned_by", RUNNER), C("received_by", CC)],
-            {RUNNER_FIELD, CHIPS, CASH},
+            [RunnerField(), Chips(absent={}), Cash()],
             "runner_return",
             chips_required=False,
             cash_required=False,
@@ -356,7 +381,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             SlipType.TIP_PAYOUT,
             pgettext_lazy("slip", "Tip payout"),
             [C("paid_by", GC), C("verified_by", CC), W("authorized_by", DRIC)],
-            {HOURS},
+            [Hours()],
             "tip_payout",
             chips_required=False,
             cash_required=False,
@@ -365,7 +390,15 @@ SLIP_KINDS: dict[str, SlipKind] = {
             SlipType.COUNT,
             pgettext_lazy("slip", "Count"),
             [C("counted_by", GC), C("verified_by", CC)],
-            {ACCOUNT, CHIPS, CASH, REASON},
+            [
+                CountedPlace(),
+                Chips(absent=None),
+                CountedCash(),
+                Reason(
+                    label=_("Details"),
+                    help_text=_("Required for “other”; anything the DRIC should know."),
+                ),
+            ],
             "count",
             chips_required=False,
             cash_required=False,
@@ -377,7 +410,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             # who takes the chips or cash back and the DRIC who authorizes it (T&C 2), in either
             # order; until then the void is asked for, and the DRIC may refuse it.
             [C("requested_by", CC, GC), C("authorized_by", DRIC)],
-            {TARGET, REASON},
+            [Target(), Reason()],
             "void",
             chips_required=False,
             cash_required=False,
@@ -390,7 +423,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             # Prepared by the General Cashier, approved by the DRIC: never one signature (T&C 2). The
             # records format's expense has the DRIC's approval only; a file may add the preparer.
             [C("prepared_by", GC, file_optional=True), C("approved_by", DRIC)],
-            {EXPENSE, CASH},
+            [Expense(), Cash(kept=True)],
             "expense",
             chips_required=False,
             deferred=True,
@@ -400,7 +433,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             SlipType.CLOSE_DAY,
             pgettext_lazy("slip", "Day close"),
             [C("prepared_by", GC), C("verified_by", CC), C("approved_by", DRIC)],
-            set(),
+            [],
             "close_day",
             chips_required=False,
             cash_required=False,

@@ -1017,7 +1017,7 @@ def _close_sign_off(loaded: _Loaded) -> dict:
 def expense_sheet(day: GamingDay) -> Sheet:
     """The day's expenses paid from the cage: each standing expense slip (both signatures in, not
     voided), its category, description and amount."""
-    from cage.forms import EXPENSE_LABELS  # the categories as the form offers them
+    from cage.slip_fields import EXPENSE_LABELS  # the categories as the form offers them
 
     expenses = (
         Slip.objects.standing()

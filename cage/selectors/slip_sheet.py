@@ -10,10 +10,11 @@ from cage.selectors.openers import check_text, closer_check_of
 from cage.selectors.seals import seal_of
 from cage.selectors.slips import State, slip_state
 from cage.services.ledger import account_label, chips_label, instrument_label
+from cage.slip_fields import PRINTED
 from cage.slip_types import SLIP_KINDS
 from cage.variances import variance_reason
 from core.local import moment
-from core.money import dollars, hours_text
+from core.money import dollars
 from events.access import ROLE_NAMES
 
 PIECE_LABELS = {piece.cents: piece.label for piece in BillsAndCoins.DENOMINATIONS}
@@ -48,24 +49,9 @@ def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) 
     refusal = Refusal.objects.select_related("person").filter(slip=slip).first()
     state = slip_state(slip, signed, voided=voided_by is not None, refused=refusal is not None)
 
-    facts = []
-    if slip.table_id:
-        facts.append((_("Table"), slip.table.code))
-    if slip.runner_id:
-        facts.append((_("Runner"), slip.runner.name))
-    if slip.account_id:
-        facts.append((_("Counted"), account_label(slip.account)))
     details = slip.details or {}
-    if kind.type == "expense":
-        from cage.forms import EXPENSE_LABELS  # the categories as the form offers them
-
-        category = details.get("category", "")
-        facts += [
-            (_("Category"), str(EXPENSE_LABELS.get(category, category))),
-            (_("Description"), details.get("description", "")),
-        ]
-        if details.get("invoice"):
-            facts.append((_("Invoice"), details["invoice"]))
+    # Each field's own lines (cage.slip_fields), then what the slip's state adds.
+    facts = [fact for slip_field in PRINTED for fact in slip_field.facts(slip, kind, details)]
     if details.get("waived"):
         # A records file's record on the format's own signatures (cage.slip_types: file_optional).
         facts.append(
@@ -89,15 +75,6 @@ def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) 
                     else _("not yet: the DRIC signs off the difference"),
                 )
             )
-    names = {p.code: p.name for p in event.people.all()} if details.get("shares") else {}
-    for share in details.get("shares", []):
-        facts.append(
-            (
-                names.get(share["person"], share["person"]),
-                _("%(hours)s h: %(amount)s")
-                % {"hours": hours_text(share["hours"]), "amount": dollars(share["amount"])},
-            )
-        )
 
     source = details.get("chips", {})
     if slip.voids_id and not source:

@@ -239,7 +239,7 @@ def chips_legs_value(event: Event, chips: dict[str, int], *, allow_empty: bool =
     return result
 
 
-# How a patron may pay, as a refusal names it (cage.forms.TENDERS offers these at the window).
+# How a patron may pay, as a refusal names it (cage.slip_fields.TENDERS offers these at the window).
 TENDER_NAMES = {
     "debit card": gettext_lazy("debit card"),
     "credit card": gettext_lazy("credit card"),

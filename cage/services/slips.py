@@ -145,7 +145,7 @@ def _counted_chips(day: GamingDay, chips: dict[str, int]) -> dict:
 def _transfer_service(slip_type: str, *, doc: str):
     """A service that moves chips or cash between two of the event's fixed places (SlipKind.moves)."""
     source, target = SLIP_KINDS[slip_type].moves
-    of_chips = CHIPS in SLIP_KINDS[slip_type].fields
+    of_chips = SLIP_KINDS[slip_type].takes(CHIPS)
 
     @atomic_slip
     def service(*, day, signed, chips=None, cash=None, **meta) -> Slip:

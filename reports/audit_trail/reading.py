@@ -18,8 +18,8 @@ from django.utils.translation import gettext_lazy as _
 
 from audit.models import TRANSLATED, _in_words, in_reader_language
 from audit.services import ADMIN
-from cage.forms import EXPENSE_LABELS
 from cage.services.ledger import PLACE_NAMES
+from cage.slip_fields import EXPENSE_LABELS
 from cage.slip_types import CAPACITY_LABELS
 from cage.variances import VARIANCE_REASONS
 from core import local

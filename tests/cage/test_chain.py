@@ -16,9 +16,10 @@ from django.db import connection
 from django.utils import timezone
 
 from audit.models import AuditEntry, AuditLink
+from cage import services
 from cage.ledger_check import ledger_breaks
 from cage.models import DaySeal, LedgerLink, Slip, SlipType
-from core import chain, services
+from core import chain
 from tests.cage.helpers import close_clean_day, stock
 from tests.conftest import as_owner
 

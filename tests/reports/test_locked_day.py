@@ -10,10 +10,11 @@ import tempfile
 
 import pytest
 
+from cage import services
 from cage.models import DaySeal, Slip, SlipType
 from cage.selectors.slip_sheet import slip_sheet
 from cage.slip_pdf import render_slip_pdf
-from core import chain, services
+from core import chain
 from events import services as event_services
 from reports.daily import day_sheets
 from reports.daily_exports import sheets_csv, sheets_pdf

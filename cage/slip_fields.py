@@ -1,0 +1,497 @@
+"""The fields a slip type takes, each declared once as an object that knows all it is:
+
+- `add_to(form)`: its fields on the cage's slip form (cage.forms.SlipForm);
+- `from_form(form, data)`: what the slip type's service gets from the cleaned form;
+- `from_record(reader, kind, record, common)`: what the service gets from a record of a records
+  file (cage.importer), refusing what the format does not allow;
+- `to_record(slip, details, cash_moved, refs)`: what an export writes of it (cage.exporter);
+- `facts(slip, kind, details)`: its lines on the slip's page and printed slip
+  (cage.selectors.slip_sheet).
+
+A slip type names its fields in its declaration (cage.slip_types); the form, the importer, the
+exporter and the printed slip loop over them. A field that needs the cage's selectors or form
+pieces imports them when a form is built: the declaration is read by everything below them.
+"""
+
+from decimal import Decimal
+from reprlib import repr as shown
+
+from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_noop as N_
+
+from cage.fields import BillsAndCoins, CashField, ChipCountField
+from cage.models import Account
+from core.money import cents_str, dollars, hours_text
+from core.rules import RuleViolation, Words, cite
+from events.models import DESIGNATED, Role
+
+# How the patron pays: only Canadian cash is accepted (T&C 3.6, 3.7); the others are listed so
+# that a cashier who is offered them sees the rule that refuses them.
+TENDERS = {
+    "cad_cash": ("CAD", "cash", gettext_lazy("Canadian cash")),
+    "usd_cash": ("USD", "cash", gettext_lazy("US cash")),
+    "debit": ("CAD", "debit card", gettext_lazy("Debit card")),
+    "credit": ("CAD", "credit card", gettext_lazy("Credit card")),
+    "cheque": ("CAD", "cheque", gettext_lazy("Cheque")),
+}
+
+EXPENSE_LABELS = {
+    "supplier_equipment": gettext_lazy("Supplier: equipment rented or leased (T&C 4.1)"),
+    "supplier_services": gettext_lazy("Supplier: services billed, never its staff's wages"),
+    "licence_fee": gettext_lazy("Licence fee"),
+    "bank_charges": gettext_lazy("Bank charges of the trust account"),
+    "advertising": gettext_lazy("Advertising of the event"),
+    "other": gettext_lazy("Other, named in the description (never wages of the supplier's staff)"),
+}
+# Why no category covers wages: the licensee never pays the registered supplier's employees (T&C 2.4).
+EXPENSE_HELP = gettext_lazy(
+    "What the expense pays for. No category covers the wages of the registered supplier's employees "
+    "(dealers and runners it provides): the licensee must not pay them (%(rule)s)."
+)
+
+FORMAT = "cage-records/1"  # a refusal of a record cites the format itself, as the importer does
+REQUIRED = object()  # a record must give it
+
+
+class SlipField:
+    """One thing a slip type takes. Each method does nothing unless the field says otherwise."""
+
+    name = ""
+
+    def add_to(self, form) -> None:
+        pass
+
+    def from_form(self, form, data: dict) -> dict:
+        return {}
+
+    def from_record(self, reader, kind, record: dict, common: dict) -> dict:
+        return {}
+
+    def to_record(self, slip, details: dict, cash_moved: int, refs: dict) -> dict:
+        return {}
+
+    def facts(self, slip, kind, details: dict) -> list[tuple[str, str]]:
+        return []
+
+
+class Table(SlipField):
+    name = "table"
+
+    def add_to(self, form):
+        from cage.forms import TableChoice
+        from cage.selectors.offered import tables_for
+
+        form.fields["table"] = TableChoice(
+            label=_("Table"), queryset=tables_for(form.day, form.kind.type), empty_label=_("Choose the table")
+        )
+
+    def from_form(self, form, data):
+        return {"table": data.get("table")}
+
+    def from_record(self, reader, kind, record, common):
+        return {"table": reader.table(record.get("table"))}
+
+    def to_record(self, slip, details, cash_moved, refs):
+        return {"table": slip.table.code} if slip.table is not None else {}
+
+    def facts(self, slip, kind, details):
+        # A void names its slip's table too.
+        return [(_("Table"), slip.table.code)] if slip.table_id else []
+
+
+class Runner(SlipField):
+    name = "runner"
+
+    def add_to(self, form):
+        from cage.forms import PersonChoice, people_with
+
+        runners = people_with(form.event, [Role.RUNNER])
+        selling_runner = form.runner_on_the_floor()
+        if selling_runner:
+            # A runner records their own sales on the floor, and only their own.
+            runners = runners.filter(pk=form.signer.pk)
+        kind = form.kind
+        form.fields["runner"] = PersonChoice(
+            label=_("Runner"),
+            queryset=runners,
+            required=kind.runner_required or selling_runner,
+            initial=form.signer.pk if selling_runner else None,
+            # A sale may be made at the cage, with no runner; every other slip names one.
+            empty_label=_("Choose the runner") if kind.runner_required else _("No runner: at the cage"),
+        )
+
+    def from_form(self, form, data):
+        return {"runner": data.get("runner")}
+
+    def from_record(self, reader, kind, record, common):
+        # A fill's or credit's runner is the one who signs it as carried_by.
+        if record.get("runner") is not None or (kind.runner_required and not kind.two_step):
+            return {"runner": reader.person(record.get("runner"))}
+        return {}
+
+    def to_record(self, slip, details, cash_moved, refs):
+        return {"runner": slip.runner.code} if slip.runner is not None else {}
+
+    def facts(self, slip, kind, details):
+        return [(_("Runner"), slip.runner.name)] if slip.runner_id else []
+
+
+class CountedPlace(SlipField):
+    """The place a count counts: bank cash, the chip bank, the tip pool or a runner."""
+
+    name = "account"
+
+    def add_to(self, form):
+        form.fields["account"] = forms.ChoiceField(label=_("Counted"), choices=form.count_choices())
+
+    def from_form(self, form, data):
+        return {"account": form.counted_account()}
+
+    def from_record(self, reader, kind, record, common):
+        return {"account": reader.counted(common["day"].event, record.get("account"))}
+
+    def to_record(self, slip, details, cash_moved, refs):
+        account = slip.account
+        return {"account": account.person.code if account.kind == Account.Kind.RUNNER else account.kind}
+
+    def facts(self, slip, kind, details):
+        from cage.services.ledger import account_label
+
+        return [(_("Counted"), account_label(slip.account))] if slip.account_id else []
+
+
+class Chips(SlipField):
+    """Chips by denomination. `absent`: what a record that gives none means (REQUIRED: it must)."""
+
+    name = "chips"
+
+    def __init__(self, absent=REQUIRED):
+        self.absent = absent
+
+    def add_to(self, form):
+        from cage.services.ledger import chips_label
+
+        initial = form.initial_chips or {}
+        for d in form.denominations:
+            form.fields[f"chips_{d.key}"] = ChipCountField(
+                label=chips_label(d.key), value_cents=d.value_cents, required=False, initial=initial.get(d.key)
+            )
+
+    def from_form(self, form, data):
+        return {"chips": data.get("chips")}
+
+    def from_record(self, reader, kind, record, common):
+        if self.absent is not REQUIRED:
+            return {"chips": record.get("chips", self.absent)}
+        if "chips" not in record:
+            raise RuleViolation(Words(N_("chips: required")), FORMAT)
+        return {"chips": record["chips"]}
+
+    def to_record(self, slip, details, cash_moved, refs):
+        # Bank cash is counted in bills and coins, never in chips.
+        if slip.account_id is not None and slip.account.kind == Account.Kind.BANK_CASH:
+            return {}
+        return {"chips": dict(details.get("chips", {}))}
+
+
+class Cash(SlipField):
+    """Cash as a cashier types it. `kept`: the slip keeps its amount in its details (an expense)
+    rather than as what it moved."""
+
+    name = "cash"
+
+    def __init__(self, kept=False):
+        self.kept = kept
+
+    def add_to(self, form):
+        required = form.kind.cash_required
+        form.fields["cash"] = CashField(
+            label=_("Cash"),
+            required=required,
+            min_cents=1 if required else 0,
+            help_text=_('As counted: "12,50" or "12.50".'),
+        )
+
+    def from_form(self, form, data):
+        cash = data.get("cash_cents")
+        return {"cash": 0 if cash is None else cash}
+
+    def from_record(self, reader, kind, record, common):
+        if kind.cash_required:
+            return {"cash": reader.cents(record.get("cash"))}
+        return {"cash": reader.cents(record["cash"]) if record.get("cash") is not None else 0}
+
+    def to_record(self, slip, details, cash_moved, refs):
+        cents = details.get("cash") if self.kept else cash_moved
+        return {"cash": cents_str(cents)} if cents else {}
+
+
+class CountedCash(SlipField):
+    """A count's cash, by bill and coin, and the reason chosen for a variance from the books. A
+    count of chips alone has no cash (None, not nothing)."""
+
+    name = "cash"
+
+    def add_to(self, form):
+        from cage.variances import VARIANCE_REASONS
+
+        # Bank cash is counted by bill and coin; the form adds them up.
+        form.bill_fields = BillsAndCoins.add_fields(form, prefix="cash_")
+        # A blind count: the counter does not see the books until the count is in. A variance then
+        # gets a reason from the list, with words of their own for "other". Nothing is chosen for
+        # the counter: the empty choice asserts nothing about the books, and a count that differs
+        # from them is refused without a reason (compare_with_the_books, and the service itself).
+        form.fields["variance_reason"] = forms.ChoiceField(
+            label=_("Reason for a variance"),
+            choices=[("", _("Choose a reason…"))] + list(VARIANCE_REASONS.items()),
+            required=False,
+            help_text=_(
+                "Only a count that differs from the books needs one: once the count is in, the books "
+                "show beside it, and a variance is refused without a reason."
+            ),
+        )
+
+    def from_form(self, form, data):
+        kwargs = {"cash": data.get("cash_cents")}
+        if data.get("variance_reason_code"):
+            kwargs["variance_reason"] = data["variance_reason_code"]
+        if data.get("cash_lines"):
+            kwargs["cash_lines"] = data["cash_lines"]
+        return kwargs
+
+    def from_record(self, reader, kind, record, common):
+        cash = reader.cents(record["cash"]) if record.get("cash") is not None else None
+        return {"cash": cash, **reader.count_details(record, cash)}
+
+    def to_record(self, slip, details, cash_moved, refs):
+        record = {}
+        if details.get("cash") is not None:
+            record["cash"] = cents_str(details["cash"])
+        if details.get("variance_reason"):
+            record["variance_reason"] = details["variance_reason"]
+        if details.get("cash_lines"):
+            record["cash_lines"] = [
+                {"unit": cents_str(line["cents"]), "count": line["count"]} for line in details["cash_lines"]
+            ]
+        return record
+
+
+class Tender(SlipField):
+    name = "tender"
+
+    def add_to(self, form):
+        form.fields["tender"] = forms.ChoiceField(
+            label=_("Paid with"), choices=[(k, v[2]) for k, v in TENDERS.items()], initial="cad_cash"
+        )
+
+    def from_form(self, form, data):
+        currency, tender, _label = TENDERS[data.get("tender") or "cad_cash"]
+        return {"currency": currency, "tender": tender}
+
+    def from_record(self, reader, kind, record, common):
+        return {"currency": record.get("currency", "CAD"), "tender": record.get("tender", "cash")}
+
+
+class Hours(SlipField):
+    """A tip payout's hours worked, one per dealer (T&C 2.6), and on its slip each dealer's share."""
+
+    name = "hours"
+
+    def add_to(self, form):
+        from cage.forms import people_with, recounts_after_payout
+        from cage.selectors.counts import blind_places
+        from cage.services.ledger import balance
+        from events.roster import rostered
+
+        day, event = form.day, form.event
+        # What the payout shares out: the whole pool (T&C 2.6). Read, never created, on a GET; not
+        # shown while the pool is counted blind.
+        pool = Account.objects.filter(event=event, kind=Account.Kind.TIP_POOL).first()
+        form.tip_pool_blind = Account.Kind.TIP_POOL in blind_places(day)
+        form.tip_pool = sum(balance(pool).values()) if pool and not form.tip_pool_blind else 0
+        form.recounts = recounts_after_payout(day)
+        # In the order of the event's people, as a records file lists them: the order of the shares
+        # and of ties in the split (T&C 2.6). Only dealers share the tips, never a designated
+        # person (T&C 2.5, 2.6).
+        form.dealers = list(people_with(event, [Role.DEALER]).exclude(assignments__role__in=DESIGNATED).order_by("pk"))
+        # The hours are the roster's: each dealer's shifts of the day, filled in.
+        on_roster = rostered(day, Role.DEALER)
+        for p in form.dealers:
+            shifts = on_roster.get(p.pk)
+            form.fields[f"hours_{p.code}"] = forms.DecimalField(
+                # The name alone: the fieldset's legend says these are hours worked.
+                label=p.name,
+                min_value=Decimal("0"),
+                max_digits=5,
+                decimal_places=2,
+                required=False,
+                initial=shifts.hours_shown if shifts else None,
+                help_text=(
+                    _("On the roster as a dealer %(spans)s: %(hours)s hours at most.")
+                    % {"spans": shifts.spans_shown, "hours": shifts.hours_shown}
+                    if shifts
+                    else _("Not on this day's roster as a dealer: shares no tips (T&C 2.6).")
+                ),
+            )
+
+    def from_form(self, form, data):
+        return {"hours": data.get("hours")}
+
+    def from_record(self, reader, kind, record, common):
+        return {"hours": reader.hours(record.get("hours"))}
+
+    def to_record(self, slip, details, cash_moved, refs):
+        return {"hours": {share["person"]: _hours(Decimal(share["hours"])) for share in details["shares"]}}
+
+    def facts(self, slip, kind, details):
+        shares = details.get("shares", [])
+        names = {p.code: p.name for p in slip.event.people.all()} if shares else {}
+        return [
+            (
+                names.get(share["person"], share["person"]),
+                _("%(hours)s h: %(amount)s")
+                % {"hours": hours_text(share["hours"]), "amount": dollars(share["amount"])},
+            )
+            for share in shares
+        ]
+
+
+def _hours(hours: Decimal):
+    """Hours as a JSON number where one says it exactly (4, 2.5), else as text."""
+    if hours == hours.to_integral_value():
+        return int(hours)
+    as_float = float(hours)
+    return as_float if Decimal(repr(as_float)) == hours else str(hours)
+
+
+class Target(SlipField):
+    """The slip a void names."""
+
+    name = "target"
+
+    def add_to(self, form):
+        from cage.forms import SlipChoice
+        from cage.models import Slip
+        from cage.selectors.amounts import cash_moved_subquery
+        from cage.selectors.counts import books_blind
+        from cage.slip_types import VOIDABLE
+
+        day = form.day
+        voidable = Slip.objects.filter(day=day, slip_type__in=VOIDABLE).select_related("table", "runner")
+        form.fields["target"] = SlipChoice(
+            label=_("Slip to void"),
+            among=voidable,
+            queryset=voidable.free_of_voids().annotate(cash_moved=cash_moved_subquery()).order_by("-id"),
+            empty_label=_("Choose the slip"),
+            values={d.key: d.value_cents for d in form.denominations},
+            blind=bool(books_blind(day)),
+        )
+        # The slip chosen, as the cashier last saw it in full (confirm_void_target).
+        form.fields["confirm_target"] = forms.CharField(widget=forms.HiddenInput, required=False, max_length=20)
+
+    def from_form(self, form, data):
+        return {"target": data.get("target")}
+
+    def from_record(self, reader, kind, record, common):
+        ref = record.get("void")
+        target = reader.refs.get(ref) if isinstance(ref, str) else None
+        if target is None:
+            raise RuleViolation(Words(N_("void: no earlier record has ref %(ref)s"), ref=shown(ref)), FORMAT)
+        return {"target": target}
+
+    def to_record(self, slip, details, cash_moved, refs):
+        return {"void": refs[slip.voids_id]}
+
+
+class Expense(SlipField):
+    name = "expense"
+
+    def add_to(self, form):
+        form.fields["category"] = forms.ChoiceField(
+            label=_("Category"),
+            choices=list(EXPENSE_LABELS.items()),
+            help_text=EXPENSE_HELP % {"rule": cite("T&C 2.4")},
+        )
+        form.fields["description"] = forms.CharField(label=_("Description"), max_length=200)
+        form.fields["invoice"] = forms.CharField(label=_("Invoice"), max_length=60, required=False)
+
+    def from_form(self, form, data):
+        return {
+            "category": data.get("category"),
+            "description": data.get("description"),
+            "invoice": data.get("invoice") or "",
+        }
+
+    def from_record(self, reader, kind, record, common):
+        return {name: reader.text(record, name) for name in ("category", "description", "invoice")}
+
+    def to_record(self, slip, details, cash_moved, refs):
+        return {name: details[name] for name in ("category", "description", "invoice")}
+
+    def facts(self, slip, kind, details):
+        if not kind.takes(self.name):
+            return []
+        category = details.get("category", "")
+        facts = [
+            (_("Category"), str(EXPENSE_LABELS.get(category, category))),
+            (_("Description"), details.get("description", "")),
+        ]
+        if details.get("invoice"):
+            facts.append((_("Invoice"), details["invoice"]))
+        return facts
+
+
+class Reason(SlipField):
+    """Words of the cashier's own: why (a void, a variance), or a count's details."""
+
+    name = "reason"
+
+    def __init__(self, label=None, help_text=None):
+        self.label = label or gettext_lazy("Reason")
+        self.help_text = help_text or gettext_lazy("Required for a void and for any variance.")
+
+    def add_to(self, form):
+        form.fields["reason"] = forms.CharField(
+            label=self.label,
+            required=form.kind.reason_required,
+            max_length=500,
+            widget=forms.Textarea(attrs={"rows": 2}),
+            help_text=self.help_text,
+        )
+
+    def from_form(self, form, data):
+        return {"reason": data.get("reason") or ""}
+
+    def from_record(self, reader, kind, record, common):
+        return {"reason": reader.text(record, "reason")}
+
+    def to_record(self, slip, details, cash_moved, refs):
+        from cage.variances import reason_in_records
+
+        # The format's reason is words: the counter's, or the chosen reason's English label.
+        reason = reason_in_records(details, slip.reason)
+        return {"reason": reason} if reason else {}
+
+
+# The order fields come in, on the form and on the printed slip.
+ORDER = ("table", "runner", "account", "chips", "cash", "tender", "hours", "target", "expense", "reason")
+# The order of a record's keys in an export, as docs/examples writes them.
+RECORD_KEYS = (
+    "table",
+    "runner",
+    "account",
+    "chips",
+    "cash",
+    "hours",
+    "void",
+    "category",
+    "description",
+    "invoice",
+    "reason",
+    "variance_reason",
+    "cash_lines",
+)
+# Each field's lines on a slip's page, read from the slip itself (a void names its slip's table).
+PRINTED = (Table(), Runner(), CountedPlace(), Hours(), Expense())
