@@ -121,8 +121,17 @@ def slip_breaks(events: list[Event]) -> list[str]:
     }
     if not slips:
         return []
-    names = {d.pk: d for d in ChipDenomination.objects.filter(event__in=events)}
+    breaks = _unbalanced(events, slips)
+    signed, wrong = _signed(events, slips)
+    breaks += wrong
+    breaks += _steps_broken(events, slips, signed)
+    return breaks
+
+
+def _unbalanced(events: list[Event], slips: dict) -> list[str]:
+    """Slips whose postings do not sum to zero per instrument."""
     breaks = []
+    names = {d.pk: d for d in ChipDenomination.objects.filter(event__in=events)}
     unbalanced = (
         Posting.objects.filter(slip__event__in=events)
         .values("slip_id", "denomination_id")
@@ -141,6 +150,13 @@ def slip_breaks(events: list[Event]) -> list[str]:
                 "total": row["total"],
             }
         )
+    return breaks
+
+
+def _signed(events: list[Event], slips: dict) -> tuple[dict[int, set[str]], list[str]]:
+    """The capacities each slip is signed in, and the signatures its slip type does not have or
+    made by someone off its event."""
+    breaks = []
     signed: dict[int, set[str]] = defaultdict(set)
     signatures = Signature.objects.filter(slip__event__in=events).values_list(
         "slip_id", "capacity", "person__name", "person__event_id"
@@ -164,6 +180,13 @@ def slip_breaks(events: list[Event]) -> list[str]:
                 _("%(event)s: %(slip)s is signed by %(name)s, who is not on this event")
                 % {"event": slip["event__slug"], "slip": slip_number(slip), "name": name}
             )
+    return signed, breaks
+
+
+def _steps_broken(events: list[Event], slips: dict, signed: dict[int, set[str]]) -> list[str]:
+    """Chips and cash moved before a slip's first custody step was signed; a fill or credit whose
+    runner's chips do not match its steps; a closed day's slip still waiting for a signature."""
+    breaks = []
     posted = set(Posting.objects.filter(slip__event__in=events).values_list("slip_id", flat=True).distinct())
     with_runner = set(
         Posting.objects.filter(

@@ -2,7 +2,6 @@
 
 import re
 import uuid
-from dataclasses import dataclass
 
 from django import forms
 from django.conf import settings
@@ -24,25 +23,18 @@ from cage.forms import SignForm, SlipForm
 from cage.models import Account, Slip, SlipPrint, SlipType
 from cage.selectors import people
 from cage.selectors.amounts import amount_of, cash_moved_subquery
-from cage.selectors.close import close_progress
+from cage.selectors.close import CLOSABLE, close_checklist, close_progress
 from cage.selectors.counts import (
-    MUST_COUNT,
     awaiting_opener,
     blind_places,
     books_blind,
-    count_states,
-    counted_lines,
-    earlier_variances,
     nothing_to_count,
-    runners_to_count,
-    standing_counts,
 )
 from cage.selectors.four_eyes import given_to_acknowledge, is_designated, logins_to_confirm, waiting_count
 from cage.selectors.inventory import inventory, table_states
 from cage.selectors.offered import kinds_offered
 from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
 from cage.selectors.people import current_day
-from cage.selectors.seals import seal_of
 from cage.selectors.slip_sheet import slip_sheet
 from cage.selectors.slips import (
     State,
@@ -59,7 +51,7 @@ from cage.selectors.slips import (
     still_to_sign,
     to_sign_for,
 )
-from cage.services.ledger import DuplicateRequest, account_label
+from cage.services.ledger import DuplicateRequest
 from cage.services.signing import REFUSE_RULE
 from cage.slip_types import SLIP_KINDS, VOIDABLE, day_states
 from core.local import long_day
@@ -68,100 +60,13 @@ from core.rules import RuleViolation, Words
 from events import services as event_services
 from events.access import READ_ALL, RoleRefused, event_access
 from events.form_input import CheckedInput
-from events.models import Appointment, GamingDay, Role
+from events.models import Appointment, GamingDay
 from reports.daily import day_figures
-
-CLOSABLE = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
 
 
 class QueueVoidForm(CheckedInput, forms.Form):
     reason = forms.CharField(label=gettext_lazy("Reason"), max_length=500)
     request_key = forms.CharField(widget=forms.HiddenInput, max_length=40, initial=lambda: uuid.uuid4().hex)
-
-
-def return_links(event) -> list[tuple[int, str]]:
-    """Runners who still hold chips or cash at the close, each a link to their return."""
-    links = []
-    for person in event.people.filter(assignments__role=Role.RUNNER).order_by("name"):
-        if not people.holdings(event, person)["empty"]:
-            links.append((person.pk, _("Runner return: %(name)s") % {"name": person.name}))
-    return links
-
-
-def tips_to_pay(event) -> bool:
-    """The tip pool holds something to pay out (how much is not said: it may be counted blind)."""
-    pool = Account.objects.filter(event=event, kind=Account.Kind.TIP_POOL).first()
-    return pool is not None and any(services.balance(pool).values())
-
-
-@dataclass(frozen=True)
-class CountTask:
-    """One count of the nightly close: a link to its form, or, once its count stands, that count."""
-
-    where: str  # the count form's place: "bank_cash", "runner:rita"
-    label: str  # the task: "Count bank cash (bills and coins)"
-    done: Slip | None = None  # the standing count, its signatures read
-    # Once recorded, its expected, counted and over/short (cents): the books may be seen then.
-    lines: tuple = ()
-    # What the day's earlier counts of the place posted to over/short (counts.earlier_variances):
-    # expected reads as the books before them, over/short as the day's net.
-    earlier: int = 0
-
-    def signer(self, capacity: str) -> str:
-        return next((s.person.name for s in self.done.signatures.all() if s.capacity == capacity), "")
-
-    @property
-    def place(self) -> str:
-        return account_label(self.done.account)
-
-    @property
-    def counted_by(self) -> str:
-        return self.signer("counted_by")
-
-    @property
-    def verified_by(self) -> str:
-        return self.signer("verified_by")
-
-    @property
-    def expected(self) -> str:
-        return dollars(sum(line.expected for line in self.lines) - self.earlier)
-
-    @property
-    def counted(self) -> str:
-        return dollars(sum(line.counted for line in self.lines))
-
-    @property
-    def over_short(self) -> str:
-        return dollars(sum(line.variance for line in self.lines) + self.earlier)
-
-
-def count_links(day, states=None) -> list[CountTask]:
-    """The counts of the nightly close, each a link to a count form already pointed at its place;
-    a place whose count of the day stands (after its last movement) is shown done instead, with
-    its expected, counted and over/short. Runners are offered as counts.runners_to_count says: not
-    every runner the event ever had."""
-    event = day.event
-    links = [("bank_cash", _("Count bank cash (bills and coins)")), ("chip_bank", _("Count the chip bank"))]
-    states = states if states is not None else (count_states(day) if day.status != GamingDay.Status.SETUP else {})
-    to_count = runners_to_count(day, states)
-    for person in event.people.filter(assignments__role=Role.RUNNER).distinct().order_by("name"):
-        where = f"runner:{person.code}"
-        if where in to_count:
-            links.append((where, _("Count runner %(name)s") % {"name": person.name}))
-    links.append(("tip_pool", _("Count the tip pool")))
-    done = standing_counts(day, states) if day.status != GamingDay.Status.SETUP else {}
-    values = {d.key: d.value_cents for d in event.denominations.all()}
-    earlier = earlier_variances(day, done) if done else {}
-    return [
-        CountTask(
-            where=where,
-            label=label,
-            done=done.get(where),
-            lines=tuple(counted_lines(done[where], values)) if where in done else (),
-            earlier=earlier.get(where, 0),
-        )
-        for where, label in links
-    ]
 
 
 # The home lists the latest slips of the day, not all of them: a busy gaming day holds thousands
@@ -758,101 +663,63 @@ def day_close(request, slug):
         raise Http404(_("No gaming day"))
     problems = services.close_problems(day) if day.status in CLOSABLE else []
     progress = close_progress(day)
-    closable = day.status in CLOSABLE and not problems
     form = None
-    if closable and not progress.stands:
+    if day.status in CLOSABLE and not problems and not progress.stands:
         form = SlipForm(
             request.POST or None, kind=SLIP_KINDS[SlipType.CLOSE_DAY], day=day, signer=access.person, request=request
         )
-    if request.method == "POST" and form is not None and form.is_valid():
-        try:
-            slip = services.prepare_close(
-                day=day,
-                signed=form.cleaned_data["signed"],
-                created_by=request.user,
-                request_key=form.cleaned_data["request_key"],
-            )
-        except DuplicateRequest:
-            messages.info(request, _("Gaming day %(date)s was already closed.") % {"date": long_day(day.date)})
-            return redirect("cage:home", slug)
-        except RuleViolation as exc:
-            form.add_error(None, exc.text)
-        else:
-            if slip is not None:
-                messages.success(request, _("Gaming day %(date)s closed and locked.") % {"date": long_day(day.date)})
-                return redirect("cage:home", slug)
-            messages.success(request, _("The close is prepared; it waits for the signatures still missing."))
-            return redirect("cage:day_close", slug)
-    elif request.method == "POST" and form is None:
+    if request.method == "POST":
+        answered = _close_posted(request, slug, day, form, progress)
+        if answered is not None:
+            return answered
+    context = {
+        "access": access,
+        "event": access.event,
+        "day": day,
+        "form": form,
+        "problems": problems,
+        "progress": progress,
+        "posted_since": services.posted_since_text(progress) if progress and progress.posted_since else "",
+        "mine": progress.mine(access.person, access.roles) if progress else [],
+        **close_checklist(day, problems),
+        # The day's figures in front of the DRIC as she approves (a closed day's too); while the
+        # bank is counted blind they wait for its counts (reports.daily).
+        "figures": day_figures(day, close=True) if day.status != GamingDay.Status.SETUP else None,
+    }
+    return render(request, "cage/day_close.html", context)
+
+
+def _close_posted(request, slug, day, form, progress):
+    """The close prepared from the page: where to go next, or None to show the page again with
+    what refused it."""
+    if form is None:
         messages.error(
             request,
             _("The close is already prepared; it waits for the signatures still missing.")
             if progress is not None and progress.stands
             else _("The day cannot close yet; see what stands in the way below."),
         )
-    states = count_states(day) if day.status != GamingDay.Status.SETUP else {}
-    pending = pending_slips(access.event, day=day) if day.status in CLOSABLE else []
-    sign_offs = waiting_sign_off(access.event, day=day) if day.status in CLOSABLE else []
-    returns = return_links(access.event) if day.status in CLOSABLE else []
-    to_pay = day.status in CLOSABLE and tips_to_pay(access.event)
-    # Each step of the checklist that is done gets its tick, not only the counts (a day may also
-    # close from open, once every table has closed).
-    # A step with nothing done yet is never ticked: the next day's close, before anything moved,
-    # says there is nothing to pay out or count yet rather than that it is done.
-    done_today = set(Slip.objects.filter(day=day).values_list("slip_type", flat=True).distinct())
-    under_way = day.status in CLOSABLE and (day.status == GamingDay.Status.RECONCILING or bool(done_today))
-    paid = SlipType.TIP_PAYOUT in done_today
-    counted = any(state.counted for state in states.values())
-    due = any(states[k].due for k in MUST_COUNT if k in states)
-    opened = SlipType.TABLE_OPEN in done_today
-    steps = {
-        "floor": under_way
-        and (day.status == GamingDay.Status.RECONCILING or SlipType.TABLE_CLOSE in done_today)
-        and not access.event.tables.filter(state="open").exists(),
-        "runners": under_way and not returns and not pending,
-        "tips": under_way and paid and not to_pay,
-        "counts": under_way and counted and not due,
-        "sign_offs": under_way and opened and not sign_offs,
-    }
-    # The steps with nothing to do yet: said so, without a tick.
-    idle = {
-        "tips": day.status in CLOSABLE and not paid and not to_pay,
-        "counts": day.status in CLOSABLE and not counted and not due,
-        "sign_offs": day.status in CLOSABLE and not opened,
-    }
-    return render(
-        request,
-        "cage/day_close.html",
-        {
-            "access": access,
-            "event": access.event,
-            "day": day,
-            "form": form,
-            "problems": problems,
-            "progress": progress,
-            "posted_since": services.posted_since_text(progress) if progress and progress.posted_since else "",
-            "mine": progress.mine(access.person, access.roles) if progress else [],
-            "pending": pending,
-            "sign_offs": sign_offs,
-            "count_links": count_links(day, states),
-            "return_links": returns,
-            "tips_to_pay": to_pay,
-            "steps": steps,
-            "idle": idle,
-            "tip_pool_counted": not nothing_to_count(day, Account.Kind.TIP_POOL),
-            # The day's figures in front of the DRIC as she approves (a closed day's too); while
-            # the bank is counted blind they wait for its counts (reports.daily).
-            "figures": day_figures(day, close=True) if day.status != GamingDay.Status.SETUP else None,
-            # A locked day: its close slip and its seal, as printed beside the three signatures.
-            "close_slip": Slip.objects.filter(day=day, slip_type=SlipType.CLOSE_DAY).first()
-            if day.status == GamingDay.Status.CLOSED
-            else None,
-            "seal": seal_of(day) if day.status == GamingDay.Status.CLOSED else None,
-            "floor_can_close": day.status == GamingDay.Status.OPEN
-            and bool(problems)
-            and not access.event.tables.filter(state="open").exists(),
-        },
-    )
+        return None
+    if not form.is_valid():
+        return None
+    try:
+        slip = services.prepare_close(
+            day=day,
+            signed=form.cleaned_data["signed"],
+            created_by=request.user,
+            request_key=form.cleaned_data["request_key"],
+        )
+    except DuplicateRequest:
+        messages.info(request, _("Gaming day %(date)s was already closed.") % {"date": long_day(day.date)})
+        return redirect("cage:home", slug)
+    except RuleViolation as exc:
+        form.add_error(None, exc.text)
+        return None
+    if slip is not None:
+        messages.success(request, _("Gaming day %(date)s closed and locked.") % {"date": long_day(day.date)})
+        return redirect("cage:home", slug)
+    messages.success(request, _("The close is prepared; it waits for the signatures still missing."))
+    return redirect("cage:day_close", slug)
 
 
 def day_close_sign(request, slug):

@@ -2,6 +2,7 @@
 
 import re
 from decimal import Decimal, InvalidOperation
+from typing import NoReturn
 
 from django.utils.formats import number_format
 from django.utils.translation import get_language, gettext_lazy
@@ -141,6 +142,21 @@ def parse_cash(text: str) -> int:
     "1.234,56", "1 234,56"). One dollar sign may lead or follow. No sign, exponent or letters;
     at most MAX_AMOUNT_CENTS. Every refusal is a RuleViolation citing the amount limits of a slip.
     """
+    shown, body = _typed(text)
+    groups, seps = _groups(shown, body)
+    if not seps:
+        return _bounded(shown, int(groups[0]) * 100)
+    last, tail = seps[-1], groups[-1]
+    if last in ",." and len(tail) <= 2:
+        return _with_cents(shown, groups, seps)
+    if last in ",." and len(seps) == 1:
+        _refuse_one_separator(shown, groups, last)
+    _refuse_no_cents(shown, groups, seps)
+
+
+def _typed(text) -> tuple[str, str]:
+    """The amount as typed (stripped) and its digits and separators alone (no dollar sign),
+    refusing what is no amount at all: not text, too long, empty, signed, letters, other signs."""
     if not isinstance(text, str):
         raise refusal(
             Words(N_("An amount of cash is typed as text, not %(type)s."), type=type(text).__name__), "invalid"
@@ -186,6 +202,11 @@ def parse_cash(text: str) -> int:
                 ),
                 "character",
             )
+    return shown, body
+
+
+def _groups(shown: str, body: str) -> tuple[list[str], list[str]]:
+    """The runs of digits and the separators between them (spaces as one " ")."""
     tokens = re.findall(r"[0-9]+|[^0-9]", body)
     groups = tokens[0::2] if tokens[0][0].isdigit() else [""] + tokens[1::2]
     seps = tokens[1::2] if tokens[0][0].isdigit() else tokens[0::2]
@@ -200,56 +221,66 @@ def parse_cash(text: str) -> int:
             ),
             "separators",
         )
-    if not seps:
-        return _bounded(shown, int(groups[0]) * 100)
+    return groups, seps
+
+
+def _with_cents(shown: str, groups: list[str], seps: list[str]) -> int:
+    """An amount that shows its cents after its last separator, its thousands grouped one way."""
     last, tail = seps[-1], groups[-1]
-    if last in ",." and len(tail) <= 2:
-        thousands = set(seps[:-1])
-        if last in thousands:
-            raise refusal(
-                Words(
-                    N_(
-                        '"%(amount)s" uses "%(sep)s" both between thousands and before the cents: group thousands with '
-                        "a space or the other separator, as in 1,234.56, 1.234,56 or 1 234,56."
-                    ),
-                    amount=shown,
-                    sep=last,
-                ),
-                "separators",
-            )
-        if len(thousands) > 1:
-            raise refusal(
-                Words(N_('"%(amount)s" mixes thousands separators: use one kind, as in 1 234 567,89.'), amount=shown),
-                "separators",
-            )
-        if thousands:
-            _check_groups(shown, groups[:-1])
-        return _bounded(shown, int("".join(groups[:-1]) or "0") * 100 + int(tail.ljust(2, "0")))
-    if last in ",." and len(seps) == 1:
-        whole = int(groups[0] + tail) * 100
-        if len(tail) == 3:
-            raise refusal(
-                Words(
-                    N_(
-                        '"%(amount)s" is ambiguous: a comma or point followed by three digits may separate thousands or '
-                        "cents. For %(money)s write %(plain)s or %(grouped)s; for less, write at most two digits after the "
-                        "separator, as in 1.25 or 1,25."
-                    ),
-                    amount=shown,
-                    money=Money(whole),
-                    plain=whole // 100,
-                    grouped=_grouped(whole, last, "," if last == "." else "."),
-                ),
-                "ambiguous",
-            )
+    thousands = set(seps[:-1])
+    if last in thousands:
         raise refusal(
             Words(
-                N_('"%(amount)s" has more than two decimals: cents are at most two digits after the comma or point.'),
+                N_(
+                    '"%(amount)s" uses "%(sep)s" both between thousands and before the cents: group thousands with '
+                    "a space or the other separator, as in 1,234.56, 1.234,56 or 1 234,56."
+                ),
                 amount=shown,
+                sep=last,
             ),
-            "decimals",
+            "separators",
         )
-    # Only thousands separators and no cents: "1,234,567", "1 234", "12 50".
+    if len(thousands) > 1:
+        raise refusal(
+            Words(N_('"%(amount)s" mixes thousands separators: use one kind, as in 1 234 567,89.'), amount=shown),
+            "separators",
+        )
+    if thousands:
+        _check_groups(shown, groups[:-1])
+    return _bounded(shown, int("".join(groups[:-1]) or "0") * 100 + int(tail.ljust(2, "0")))
+
+
+def _refuse_one_separator(shown: str, groups: list[str], last: str) -> NoReturn:
+    """One comma or point followed by three digits or more: ambiguous, or too many decimals."""
+    tail = groups[-1]
+    whole = int(groups[0] + tail) * 100
+    if len(tail) == 3:
+        raise refusal(
+            Words(
+                N_(
+                    '"%(amount)s" is ambiguous: a comma or point followed by three digits may separate thousands or '
+                    "cents. For %(money)s write %(plain)s or %(grouped)s; for less, write at most two digits after the "
+                    "separator, as in 1.25 or 1,25."
+                ),
+                amount=shown,
+                money=Money(whole),
+                plain=whole // 100,
+                grouped=_grouped(whole, last, "," if last == "." else "."),
+            ),
+            "ambiguous",
+        )
+    raise refusal(
+        Words(
+            N_('"%(amount)s" has more than two decimals: cents are at most two digits after the comma or point.'),
+            amount=shown,
+        ),
+        "decimals",
+    )
+
+
+def _refuse_no_cents(shown: str, groups: list[str], seps: list[str]) -> NoReturn:
+    """Only thousands separators and no cents: "1,234,567", "1 234", "12 50"."""
+    last = seps[-1]
     _check_groups(shown, groups)
     if len(set(seps)) > 1:
         raise refusal(

@@ -418,81 +418,11 @@ def _figures(loaded: _Loaded, places: dict[str, str], hidden: set[str], books: s
         Row([labels[k], shown_as[k]], BLIND) if k in shown_as else Row([labels[k], totals[k]]) for k in FIGURE_KEYS
     ]
     sheets = [
-        Sheet(
-            "totals",
-            _("Summary"),
-            [Column("measure", _("Figure")), Column("amount", _("Amount"), money=True)],
-            summary,
-            notes=(
-                [_("The tips show once the tip pool is counted: the nightly reconciliation counts it blind.")]
-                if Account.Kind.TIP_POOL in books
-                else []
-            )
-            + (
-                [
-                    _(
-                        "The day's sales, redemptions, win, chips outstanding and deposits show once bank cash, "
-                        "the chip bank and the tip pool are counted: they would give their books away."
-                    )
-                ]
-                if books
-                else []
-            ),
-        ),
-        withheld(
-            Sheet(
-                "tables",
-                _("Win by table"),
-                [
-                    Column("table", _("Table")),
-                    Column("game", _("Game")),
-                    *table_columns(),
-                ],
-                [
-                    Row(
-                        [
-                            r["table"],
-                            r["game_name"],
-                            r["opener"],
-                            r["fills"],
-                            r["credits"],
-                            r["closer"],
-                            r["win"],
-                        ]
-                    )
-                    for r in tables
-                ],
-                notes=[_("A table still open has no closer and no win yet.")]
-                if any(r["closer"] is None for r in tables)
-                else [],
-                empty=_("No table opened this day."),
-            ),
-            books,
-        ),
-        withheld(
-            Sheet(
-                "games",
-                _("Win by game"),
-                [Column("game", _("Game")), Column("win", _("Win"), money=True)],
-                [Row([g["game_name"], g["win"]]) for g in game_wins.values()]
-                + ([Row([_("Day's total"), totals["win"]], "total")] if game_wins else []),
-                empty=_("No table opened this day."),
-            ),
-            books,
-        ),
+        _summary_sheet(summary, books),
+        withheld(_tables_sheet(tables), books),
+        withheld(_games_sheet(game_wins, totals), books),
         _variance_sheet(variances),
-        withheld(
-            Sheet(
-                "deposits",
-                _("Deposits"),
-                deposit_columns := slip_columns(
-                    Column("amount", _("Amount"), money=True), Column("signed", _("Signed"))
-                ),
-                rows_of(deposit_columns, deposits),
-                empty=_("No deposit this day."),
-            ),
-            books,
-        ),
+        withheld(_deposits_sheet(deposits), books),
     ]
     return {
         "date": loaded.day.date.isoformat(),
@@ -505,6 +435,81 @@ def _figures(loaded: _Loaded, places: dict[str, str], hidden: set[str], books: s
         "deposits": deposits,
         "sheets": sheets,
     }
+
+
+def _summary_sheet(summary: list, books: set[str]) -> Sheet:
+    return Sheet(
+        "totals",
+        _("Summary"),
+        [Column("measure", _("Figure")), Column("amount", _("Amount"), money=True)],
+        summary,
+        notes=(
+            [_("The tips show once the tip pool is counted: the nightly reconciliation counts it blind.")]
+            if Account.Kind.TIP_POOL in books
+            else []
+        )
+        + (
+            [
+                _(
+                    "The day's sales, redemptions, win, chips outstanding and deposits show once bank cash, "
+                    "the chip bank and the tip pool are counted: they would give their books away."
+                )
+            ]
+            if books
+            else []
+        ),
+    )
+
+
+def _tables_sheet(tables: list[dict]) -> Sheet:
+    return Sheet(
+        "tables",
+        _("Win by table"),
+        [
+            Column("table", _("Table")),
+            Column("game", _("Game")),
+            *table_columns(),
+        ],
+        [
+            Row(
+                [
+                    r["table"],
+                    r["game_name"],
+                    r["opener"],
+                    r["fills"],
+                    r["credits"],
+                    r["closer"],
+                    r["win"],
+                ]
+            )
+            for r in tables
+        ],
+        notes=[_("A table still open has no closer and no win yet.")]
+        if any(r["closer"] is None for r in tables)
+        else [],
+        empty=_("No table opened this day."),
+    )
+
+
+def _games_sheet(game_wins: dict, totals: dict) -> Sheet:
+    return Sheet(
+        "games",
+        _("Win by game"),
+        [Column("game", _("Game")), Column("win", _("Win"), money=True)],
+        [Row([g["game_name"], g["win"]]) for g in game_wins.values()]
+        + ([Row([_("Day's total"), totals["win"]], "total")] if game_wins else []),
+        empty=_("No table opened this day."),
+    )
+
+
+def _deposits_sheet(deposits: list) -> Sheet:
+    return Sheet(
+        "deposits",
+        _("Deposits"),
+        deposit_columns := slip_columns(Column("amount", _("Amount"), money=True), Column("signed", _("Signed"))),
+        rows_of(deposit_columns, deposits),
+        empty=_("No deposit this day."),
+    )
 
 
 def slip_columns(*own: Column) -> list[Column]:

@@ -5,6 +5,7 @@ The CSV is cage-report/1 row by row, the same in every language; the PDF is in t
 """
 
 import io
+from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from django.utils import timezone
@@ -214,6 +215,33 @@ def _seals(event: Event, para, heading) -> list:
     ]
 
 
+@dataclass(frozen=True)
+class _Styles:
+    """The report's paragraph styles. A heading never sits alone at the foot of a page: it goes over
+    with what it heads."""
+
+    title: ParagraphStyle
+    body: ParagraphStyle
+    heading: ParagraphStyle
+    sub: ParagraphStyle
+    alert: ParagraphStyle
+
+    @classmethod
+    def made(cls):
+        styles = getSampleStyleSheet()
+        body = styles["BodyText"]
+        return cls(
+            title=styles["Title"],
+            body=body,
+            heading=ParagraphStyle("report-heading", parent=styles["Heading2"], keepWithNext=1),
+            sub=ParagraphStyle("report-subheading", parent=styles["Heading4"], keepWithNext=1),
+            alert=ParagraphStyle("alert", parent=body, textColor=RED, fontName="Helvetica-Bold"),
+        )
+
+    def para(self, text, style=None):
+        return Paragraph(escape(str(text)), style or self.body)
+
+
 def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> bytes:
     """The financial report on the results of the event, to be signed and filed (T&C 2.7).
 
@@ -221,12 +249,7 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
     page until every gaming day is closed; then the certification, with each designated person's
     signature as given in the app."""
     state = report_state(event, figures)
-    styles = getSampleStyleSheet()
-    body = styles["BodyText"]
-    # A heading never sits alone at the foot of a page: it goes over with what it heads.
-    heading = ParagraphStyle("report-heading", parent=styles["Heading2"], keepWithNext=1)
-    sub = ParagraphStyle("report-subheading", parent=styles["Heading4"], keepWithNext=1)
-    alert = ParagraphStyle("alert", parent=body, textColor=RED, fontName="Helvetica-Bold")
+    pdf = _Styles.made()
     buffer = io.BytesIO()
     doc = SimpleDocTemplate(
         buffer,
@@ -238,25 +261,40 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
         title=_("Financial report: %(event)s") % {"event": event.name},
         author=event.licensee.name,
     )
-    names = dict(event.people.values_list("code", "name"))
-    licensee = event.licensee
-    totals = figures["event_totals"]
-
-    def para(text, style=body):
-        return Paragraph(escape(str(text)), style)
-
-    story = [Paragraph(escape(_("Financial report: Fair or Exhibition Gaming Event")), styles["Title"])]
+    story = [Paragraph(escape(_("Financial report: Fair or Exhibition Gaming Event")), pdf.title)]
     if state.draft:
         story.append(
-            para(
-                _("DRAFT: not for filing and not certified; %(reason)s.") % {"reason": state.draft_reason()},
-                alert,
+            pdf.para(
+                _("DRAFT: not for filing and not certified; %(reason)s.") % {"reason": state.draft_reason()}, pdf.alert
             )
         )
     if state.stale:
-        story.append(para(state.stale_note(), alert))
+        story.append(pdf.para(state.stale_note(), pdf.alert))
+    story += _licensee_and_event(event, state, pdf)
+    story += _wins(event, figures, pdf)
+    story += _chips_in_hand(event, figures, pdf)
+    story += _tips(event, figures, pdf)
+    story += _over_short(event, figures, variance_notes, pdf)
+    story += _charts(figures, pdf)
+    story += _expenses(event, figures, pdf)
+    story += _net_proceeds(event, figures, pdf)
+    story += _certification(state, pdf)
+    story += _seals(event, pdf.para, pdf.heading)
+    generated = _("Generated %(time)s; %(event)s, licence %(licence)s") % {
+        "time": moment(timezone.now()),
+        "event": event.name,
+        "licence": event.licence_number,
+    }
+    draft = state.draft_reason() if state.draft else ""
+    doc.build(story, canvasmaker=page_canvas(draft=draft, generated=generated))
+    return buffer.getvalue()
 
-    # (A) the licensee, the licence and the event
+
+def _licensee_and_event(event: Event, state, pdf: _Styles) -> list:
+    """(A) the licensee, the licence and the event, and who the designated persons are."""
+    para, heading = pdf.para, pdf.heading
+    story = []
+    licensee = event.licensee
     licensee_name = licensee.name
     if licensee.charitable_registration_number:
         licensee_name = _("%(name)s (charity no. %(number)s)") % {
@@ -289,8 +327,14 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
         for role, people in state.designated.items()
     ]
     story += [para(_("A. Licensee and event"), heading), _grid(rows, [2.6 * inch, 4.5 * inch], header=False)]
+    return story
 
-    # (B) results
+
+def _wins(event: Event, figures: dict, pdf: _Styles) -> list:
+    """(B) the results: win by table, by game, by day and for the event, and the chips sold and redeemed."""
+    para, heading, sub = pdf.para, pdf.heading, pdf.sub
+    story = []
+    totals = figures["event_totals"]
     story += [para(_("B. Results"), heading), para(_("Win by table (win = closer - opener - fills + credits)"), sub)]
     story.append(
         _grid(
@@ -363,6 +407,13 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
             right=(1,),
         ),
     ]
+    return story
+
+
+def _chips_in_hand(event: Event, figures: dict, pdf: _Styles) -> list:
+    """The chips in patrons' hands, by denomination."""
+    para, sub = pdf.para, pdf.sub
+    story = []
     liability = chip_liability(event)
     story += [
         para(_("Chips in patrons' hands (chip liability by denomination)"), sub),
@@ -375,6 +426,15 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
             bold_last=True,
         ),
     ]
+    return story
+
+
+def _tips(event: Event, figures: dict, pdf: _Styles) -> list:
+    """The dealers' tips: pooled, paid and still in the pool, and each share (T&C 2.6)."""
+    para, sub = pdf.para, pdf.sub
+    story = []
+    totals = figures["event_totals"]
+    names = dict(event.people.values_list("code", "name"))
     paid = sum(cents_of(t["amount"]) for t in figures["tip_shares"])
     story += [
         para(_("Dealers' tips (%(rule)s)") % {"rule": cite("T&C 2.6")}, sub),
@@ -407,6 +467,14 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
                 right=(2, 3),
             )
         )
+    return story
+
+
+def _over_short(event: Event, figures: dict, variance_notes: list[dict], pdf: _Styles) -> list:
+    """Cash and chips over/short, and each variance with its reason."""
+    para, sub = pdf.para, pdf.sub
+    story = []
+    totals = figures["event_totals"]
     story += [
         para(_("Over/short (counted - expected)"), sub),
         _grid(
@@ -439,15 +507,27 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
                 right=(3,),
             ),
         ]
+    return story
 
+
+def _charts(figures: dict, pdf: _Styles) -> list:
+    """The report's charts, each with its caption."""
+    para, sub = pdf.para, pdf.sub
+    story = []
     # keepWithNext does not reach into a KeepTogether: the heading goes inside the first chart's.
     title = [para(_("Charts"), sub)]
     for chart in report_charts(figures):
         caption = para(chart.label(), CELL)
         story += [KeepTogether([*title, chart.drawing, caption]), Spacer(1, 0.12 * inch)]
         title = []
+    return story
 
-    # (C) expenses
+
+def _expenses(event: Event, figures: dict, pdf: _Styles) -> list:
+    """(C) the expenses paid from the trust account, by category."""
+    para, heading = pdf.para, pdf.heading
+    story = []
+    totals = figures["event_totals"]
     expenses = _expense_rows(event)
     story += [
         para(_("C. Expenses (paid from the licensee's trust account)"), heading),
@@ -477,8 +557,14 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
         )
     else:
         story.append(para(_("None.")))
+    return story
 
-    # (D) net proceeds, deposits, reconciliation
+
+def _net_proceeds(event: Event, figures: dict, pdf: _Styles) -> list:
+    """(D) the net proceeds, the deposits and the trust account's reconciliation."""
+    para, heading, sub = pdf.para, pdf.heading, pdf.sub
+    story = []
+    totals = figures["event_totals"]
     rec = reconciliation(event, figures)
     deposits = deposit_lines(event)
     story += [
@@ -524,8 +610,13 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
         ),
         para(difference_words(rec)),
     ]
+    return story
 
-    # (E) certification, once every gaming day is closed
+
+def _certification(state, pdf: _Styles) -> list:
+    """(E) the certification once every gaming day is closed; a draft says why it has none."""
+    para, heading, alert = pdf.para, pdf.heading, pdf.alert
+    story = []
     if state.draft:
         story += [
             Spacer(1, 0.2 * inch),
@@ -567,14 +658,4 @@ def figures_pdf(event: Event, figures: dict, variance_notes: list[dict]) -> byte
         if state.stale:
             block.append(para(state.stale_note(), alert))
         story += [Spacer(1, 0.2 * inch), KeepTogether(block)]
-
-    story += _seals(event, para, heading)
-
-    generated = _("Generated %(time)s; %(event)s, licence %(licence)s") % {
-        "time": moment(timezone.now()),
-        "event": event.name,
-        "licence": event.licence_number,
-    }
-    draft = state.draft_reason() if state.draft else ""
-    doc.build(story, canvasmaker=page_canvas(draft=draft, generated=generated))
-    return buffer.getvalue()
+    return story

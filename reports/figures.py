@@ -59,6 +59,16 @@ def report_figures(event: Event) -> tuple[dict, list[dict]]:
     from the reconciliation's list in the reader's language (cage.variances). The same queries."""
     values = {d.key: d.value_cents for d in event.denominations.all()}
     days = list(event.days.all())
+    tally = _Tally(days)
+    for slip in _standing(event, _slip_rows(event)):
+        tally.add(slip, values)
+    table_rows, game_wins = _table_wins(tally)
+    figures = _report_json(event, days, tally, table_rows, game_wins)
+    return figures, tally.variance_notes
+
+
+def _slip_rows(event: Event) -> list:
+    """The event's slips, as plain rows of the columns the figures need."""
     # Only the columns the figures need, as plain rows: a season's tens of thousands of slips as
     # model instances took most of the report's time.
     # The details as their JSON text (json_text): half the report's time went into the JSON field's
@@ -77,6 +87,11 @@ def report_figures(event: Event) -> tuple[dict, list[dict]]:
         )
         for row in rows
     ]
+    return slips
+
+
+def _standing(event: Event, slips: list) -> list:
+    """The slips that count: neither voided nor a void, and no expense the DRIC has not approved."""
     # What stands waits on its signatures: a slip counts for nothing once a void of it is done (one
     # asked for moves nothing until authorized), and an expense only once the DRIC approved it.
     voided, waiting = set(), set()
@@ -91,59 +106,80 @@ def report_figures(event: Event) -> tuple[dict, list[dict]]:
             waiting.add(pk)
     live = [s for s in slips if s.id not in voided and s.id not in waiting and s.slip_type != SlipType.VOID]
 
-    per_day = {day.id: dict.fromkeys(TOTAL_KEYS, 0) for day in days}
-    # (day id, table id) -> what the table's day needs
-    table_days: dict[tuple[int, int], dict] = defaultdict(lambda: {"fills": [], "credits": []})
-    expenses = 0
-    tip_shares = []
-    variances = []
-    variance_notes = []
-    day_dates = {day.id: day.date.isoformat() for day in days}
+    return live
 
-    for slip in live:
-        totals = per_day[slip.day_id]
+
+class _Tally:
+    """The figures of each day, added up slip by slip."""
+
+    def __init__(self, days):
+        self.per_day = {day.id: dict.fromkeys(TOTAL_KEYS, 0) for day in days}
+        # (day id, table id) -> what the table's day needs
+        self.table_days: dict[tuple[int, int], dict] = defaultdict(lambda: {"fills": [], "credits": []})
+        self.expenses = 0
+        self.tip_shares = []
+        self.variances = []
+        self.variance_notes = []
+        self.day_dates = {day.id: day.date.isoformat() for day in days}
+
+    def add(self, slip, values: dict) -> None:
+        totals = self.per_day[slip.day_id]
         kind = slip.slip_type
         counts_in = SLIP_KINDS[kind].report_total  # chip sales, redemptions, tips: declared per slip type
         if counts_in:
             totals[counts_in] += slip_value(slip, values)
         elif kind == SlipType.EXPENSE:
-            expenses += slip.details["cash"]
+            self.expenses += slip.details["cash"]
         elif kind == SlipType.TIP_PAYOUT:
-            for share in slip.details["shares"]:
-                tip_shares.append(
-                    {
-                        "date": day_dates[slip.day_id],
-                        "person": share["person"],
-                        "hours": shortest_decimal(Decimal(share["hours"])),
-                        "amount": cents_str(share["amount"]),
-                    }
-                )
+            self.add_shares(slip)
         elif kind in (SlipType.TABLE_OPEN, SlipType.TABLE_CLOSE, SlipType.FILL, SlipType.CREDIT):
-            entry = table_days[(slip.day_id, slip.table_id)]
-            entry["table"] = slip.table
-            if kind == SlipType.TABLE_OPEN:
-                entry["opener"] = slip.details["total"]
-            elif kind == SlipType.TABLE_CLOSE:
-                entry["closer"] = slip.details["total"]
-            elif kind == SlipType.FILL:
-                entry["fills"].append(slip_value(slip, values))
-            else:
-                entry["credits"].append(slip_value(slip, values))
+            self.add_table(slip, values)
         for variance in slip.details.get("variances", []):
-            key = "cash_over_short" if variance["instrument"] == "cash" else "chip_over_short"
-            totals[key] += variance["amount"]
-            variances.append(
+            self.add_variance(slip, variance, totals)
+
+    def add_shares(self, slip) -> None:
+        for share in slip.details["shares"]:
+            self.tip_shares.append(
                 {
-                    "date": day_dates[slip.day_id],
-                    "account": variance["account"],
-                    "instrument": variance["instrument"],
-                    "amount": cents_str(variance["amount"]),
-                    "reason": reason_in_records(slip.details, slip.reason),
+                    "date": self.day_dates[slip.day_id],
+                    "person": share["person"],
+                    "hours": shortest_decimal(Decimal(share["hours"])),
+                    "amount": cents_str(share["amount"]),
                 }
             )
-            reason, details = variance_reason(slip.details, slip.reason)
-            variance_notes.append({"reason": reason, "details": details})
 
+    def add_table(self, slip, values: dict) -> None:
+        kind = slip.slip_type
+        entry = self.table_days[(slip.day_id, slip.table_id)]
+        entry["table"] = slip.table
+        if kind == SlipType.TABLE_OPEN:
+            entry["opener"] = slip.details["total"]
+        elif kind == SlipType.TABLE_CLOSE:
+            entry["closer"] = slip.details["total"]
+        elif kind == SlipType.FILL:
+            entry["fills"].append(slip_value(slip, values))
+        else:
+            entry["credits"].append(slip_value(slip, values))
+
+    def add_variance(self, slip, variance: dict, totals: dict) -> None:
+        key = "cash_over_short" if variance["instrument"] == "cash" else "chip_over_short"
+        totals[key] += variance["amount"]
+        self.variances.append(
+            {
+                "date": self.day_dates[slip.day_id],
+                "account": variance["account"],
+                "instrument": variance["instrument"],
+                "amount": cents_str(variance["amount"]),
+                "reason": reason_in_records(slip.details, slip.reason),
+            }
+        )
+        reason, details = variance_reason(slip.details, slip.reason)
+        self.variance_notes.append({"reason": reason, "details": details})
+
+
+def _table_wins(tally: _Tally) -> tuple[list[dict], dict]:
+    """Each closed table's win by its game's own rule (events.games), and each game's by day."""
+    table_days, day_dates, per_day = tally.table_days, tally.day_dates, tally.per_day
     table_rows = []
     game_wins: dict[tuple[str, str], int] = defaultdict(int)
     for (day_id, _), entry in table_days.items():
@@ -180,6 +216,12 @@ def report_figures(event: Event) -> tuple[dict, list[dict]]:
         per_day[day_id]["win"] += figures.win
     table_rows.sort(key=lambda row: (row["date"], row["table"]))
 
+    return table_rows, game_wins
+
+
+def _report_json(event: Event, days: list, tally: _Tally, table_rows: list, game_wins: dict) -> dict:
+    """The figures as cage-report/1 writes them."""
+    per_day, expenses = tally.per_day, tally.expenses
     event_totals = {key: sum(day[key] for day in per_day.values()) for key in TOTAL_KEYS}
     outstanding = event_totals["chip_sales"] - event_totals["redemptions"] - event_totals["win"] - event_totals["tips"]
     net = event_totals["win"] + outstanding + event_totals["cash_over_short"] - expenses
@@ -205,7 +247,7 @@ def report_figures(event: Event) -> tuple[dict, list[dict]]:
             "expenses": cents_str(expenses),
             "net_proceeds": cents_str(net),
         },
-        "tip_shares": tip_shares,
-        "variances": variances,
+        "tip_shares": tally.tip_shares,
+        "variances": tally.variances,
     }
-    return figures, variance_notes
+    return figures

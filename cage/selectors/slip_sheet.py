@@ -48,9 +48,77 @@ def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) 
     voided_by = next((v for v in voids if v.pk in done), None)
     refusal = Refusal.objects.select_related("person").filter(slip=slip).first()
     state = slip_state(slip, signed, voided=voided_by is not None, refused=refusal is not None)
-
     details = slip.details or {}
-    # Each field's own lines (cage.slip_fields), then what the slip's state adds.
+    facts, check, sign_off = _facts(slip, kind, details)
+    denominations = list(event.denominations.all())
+    waiting = next((v for v in voids if v.pk not in done and not hasattr(v, "refusal")), None)
+    asked = _void_line(waiting) if waiting else None
+    refused_voids = [_void_line(v) for v in voids if hasattr(v, "refusal")]
+    reason, reason_details = variance_reason(details, slip.reason)
+    return {
+        "slip": slip,
+        **_amounts(slip, kind, details, denominations),
+        "title": slip.number,
+        "kind": kind,
+        "event": event.name,
+        "licensee": event.licensee.name,
+        "licence_number": event.licence_number,
+        "gaming_day": slip.day.date,
+        "at": slip.at,
+        "facts": facts,
+        # A count's reason is the one chosen from the reconciliation's list, in the reader's
+        # language; the counter's own words beside it are its details.
+        "reason": reason,
+        "reason_details": reason_details,
+        "count_lines": count_lines(slip, denominations) if kind.type == SlipType.COUNT else [],
+        "state": str(State.LABELS[state]),
+        "state_code": state,
+        "signatures": _signatures(kind, signatures),
+        "to_sign": [
+            {"capacity": str(c.label), "code": c.code, "role": c.roles_label(), "witness": c.witness}
+            for c in kind.capacities
+            # a voided slip and a refused one take no signature (one whose void waits takes none
+            # until the void is decided: its page says so, and offers none)
+            if c.code not in signed and c.code in kind.required(slip.details) and voided_by is None and refusal is None
+        ],
+        "voided": (
+            _("%(void)s: %(reason)s") % {"void": voided_by.number, "reason": voided_by.reason} if voided_by else None
+        ),
+        "voided_by": voided_by,
+        # A void asked for and waiting (nothing has moved), and the voids the DRIC refused.
+        "void_asked": asked,
+        "voids_refused": refused_voids,
+        # This slip is one the DRIC refused (a void, a deposit, an expense, a float).
+        "refusal": refusal,
+        "refused": (
+            _("Refused by %(name)s: %(reason)s") % {"name": refusal.person.name, "reason": refusal.reason}
+            if refusal
+            else None
+        ),
+        # What moves it: the people whose signatures move the chips or cash (the custody capacities).
+        "moved_by": ", ".join(
+            f"{c.roles_label()} ({str(c.label).lower()})" for c in _still_to_move(kind, slip, signed)
+        ),
+        # What the page and the paper say of the slip's voids, or of this void's refusal.
+        "void_notes": _void_notes(slip, asked, refused_voids, refusal),
+        "reprint": reprint,
+        "for_reading": for_reading,
+        "printed_at": timezone.now(),
+        "movements": movements(slip),
+        # An opener that differs from its table's last closer, and its sign-off (None: not flagged).
+        "flagged": bool(check and check.get("differences")),
+        "sign_off": sign_off,
+        # The day close: the day's figures as the three designated persons approve them, and once
+        # the day is locked its seal (core.chain), printed beside their signatures.
+        "day_sheets": close_day_sheets(slip) if kind.type == SlipType.CLOSE_DAY else [],
+        "seal": seal_of(slip.day) if kind.type == SlipType.CLOSE_DAY else None,
+    }
+
+
+def _facts(slip: Slip, kind, details: dict) -> tuple[list, dict | None, OpenerSignOff | None]:
+    """The slip's facts, each field's own lines (cage.slip_fields) and then what its state adds:
+    signatures a records file waived, and an opener's check against the last closer with its
+    sign-off. Also that check and sign-off, which the sheet shows apart."""
     facts = [fact for slip_field in PRINTED for fact in slip_field.facts(slip, kind, details)]
     if details.get("waived"):
         # A records file's record on the format's own signatures (cage.slip_types: file_optional).
@@ -75,111 +143,59 @@ def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) 
                     else _("not yet: the DRIC signs off the difference"),
                 )
             )
+    return facts, check, sign_off
 
+
+def _amounts(slip: Slip, kind, details: dict, denominations: list) -> dict:
+    """The slip's chips, cash (by bill and coin where counted so) and total, as figures and in
+    words. A void shows the chips of the slip it voids."""
     source = details.get("chips", {})
     if slip.voids_id and not source:
         source = (slip.voids.details or {}).get("chips", {})
-    denominations = list(event.denominations.all())
-    chips = chip_rows(event, source, denominations)
+    chips = chip_rows(slip.event, source, denominations)
     cash = details.get("cash")
     if cash is None and kind.type != "count":
         cash = _cash_moved(slip)
-    cash_lines = [
-        {
-            "label": str(PIECE_LABELS.get(line["cents"], dollars(line["cents"]))),
-            "count": line["count"],
-            "cents": line["cents"] * line["count"],
-            "dollars": dollars(line["cents"] * line["count"]),
-        }
-        for line in details.get("cash_lines", [])
-    ]
     total = details.get("total")
     if total is None:
         chips_value = sum(r["cents"] for r in chips)
         # A runner hands back chips and cash, a count finds both; a sale's cash pays for its chips.
         total = chips_value + (cash or 0) if kind.type in ("runner_return", "count") else chips_value or (cash or 0)
-
-    waiting = next((v for v in voids if v.pk not in done and not hasattr(v, "refusal")), None)
-    asked = _void_line(waiting) if waiting else None
-    reason, reason_details = variance_reason(details, slip.reason)
-    by_role = {}
-    for s in signatures:
-        roles = [r for r in kind.capacity(s.capacity).roles if r in s.person.role_codes()]
-        by_role[s.capacity] = " / ".join(str(ROLE_NAMES[r]) for r in roles)
     return {
-        "slip": slip,
         "chips_total": dollars(sum(r["cents"] for r in chips)),
         "chips_count": sum(r["count"] for r in chips),
         "cash_dollars": dollars(cash) if cash is not None else None,
         "total_dollars": dollars(total),
-        "title": slip.number,
-        "kind": kind,
-        "event": event.name,
-        "licensee": event.licensee.name,
-        "licence_number": event.licence_number,
-        "gaming_day": slip.day.date,
-        "at": slip.at,
-        "facts": facts,
         "chips": chips,
         "cash": cash,
-        "cash_lines": cash_lines,
+        "cash_lines": [
+            {
+                "label": str(PIECE_LABELS.get(line["cents"], dollars(line["cents"]))),
+                "count": line["count"],
+                "cents": line["cents"] * line["count"],
+                "dollars": dollars(line["cents"] * line["count"]),
+            }
+            for line in details.get("cash_lines", [])
+        ],
         "total": total,
-        # A count's reason is the one chosen from the reconciliation's list, in the reader's
-        # language; the counter's own words beside it are its details.
-        "reason": reason,
-        "reason_details": reason_details,
-        "count_lines": count_lines(slip, denominations) if kind.type == SlipType.COUNT else [],
-        "state": str(State.LABELS[state]),
-        "state_code": state,
-        "signatures": [
+    }
+
+
+def _signatures(kind, signatures: list) -> list[dict]:
+    """The signatures made, in the declaration's order, each with the role its signer signed in."""
+    lines = []
+    for s in sorted(signatures, key=lambda s: kind.codes.index(s.capacity)):
+        roles = [r for r in kind.capacity(s.capacity).roles if r in s.person.role_codes()]
+        lines.append(
             {
                 "capacity": str(kind.capacity(s.capacity).label),
                 "code": s.capacity,
-                "role": by_role[s.capacity],
+                "role": " / ".join(str(ROLE_NAMES[r]) for r in roles),
                 "name": s.person.name,
                 "signed_at": s.signed_at,
             }
-            for s in sorted(signatures, key=lambda s: kind.codes.index(s.capacity))
-        ],
-        "to_sign": [
-            {"capacity": str(c.label), "code": c.code, "role": c.roles_label(), "witness": c.witness}
-            for c in kind.capacities
-            # a voided slip and a refused one take no signature (one whose void waits takes none
-            # until the void is decided: its page says so, and offers none)
-            if c.code not in signed and c.code in kind.required(slip.details) and voided_by is None and refusal is None
-        ],
-        "voided": (
-            _("%(void)s: %(reason)s") % {"void": voided_by.number, "reason": voided_by.reason} if voided_by else None
-        ),
-        "voided_by": voided_by,
-        # A void asked for and waiting (nothing has moved), and the voids the DRIC refused.
-        "void_asked": asked,
-        "voids_refused": [_void_line(v) for v in voids if hasattr(v, "refusal")],
-        # This slip is one the DRIC refused (a void, a deposit, an expense, a float).
-        "refusal": refusal,
-        "refused": (
-            _("Refused by %(name)s: %(reason)s") % {"name": refusal.person.name, "reason": refusal.reason}
-            if refusal
-            else None
-        ),
-        # What moves it: the people whose signatures move the chips or cash (the custody capacities).
-        "moved_by": ", ".join(
-            f"{c.roles_label()} ({str(c.label).lower()})" for c in _still_to_move(kind, slip, signed)
-        ),
-        # What the page and the paper say of the slip's voids, or of this void's refusal.
-        "void_notes": _void_notes(slip, asked, [_void_line(v) for v in voids if hasattr(v, "refusal")], refusal),
-        "reprint": reprint,
-        "for_reading": for_reading,
-        "printed_at": timezone.now(),
-        "movements": movements(slip),
-        # An opener that differs from its table's last closer, and its sign-off (None: not flagged).
-        "flagged": bool(check and check.get("differences")),
-        "sign_off": sign_off,
-        # The day close: the day's figures as the three designated persons approve them, and once
-        # the day is locked its seal (core.chain), printed beside their signatures.
-        "day_sheets": close_day_sheets(slip) if kind.type == SlipType.CLOSE_DAY else [],
-        "seal": seal_of(slip.day) if kind.type == SlipType.CLOSE_DAY else None,
-    }
+        )
+    return lines
 
 
 def close_day_sheets(slip: Slip) -> list:

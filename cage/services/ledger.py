@@ -603,12 +603,7 @@ def post_slip(
     kind = SLIP_KINDS[slip_type]
     if steps is None:
         steps = [legs or []]
-    # A records file's record stands on the format's own signatures: a capacity the format lacks
-    # (an expense's preparer) and the file left out is waived, and the slip waits for nobody.
-    waived = [] if allow_pending else [code for code in kind.file_optional if code not in signed]
-    if waived:
-        details = {**(details or {}), "waived": waived}
-    done = kind.steps_done({*signed, *waived}) if kind.steps > 1 or kind.deferred else len(steps)
+    details, done = _steps_signed(kind, steps, signed, allow_pending, details)
     moving = [leg for step in steps[:done] for leg in step]
     merged, accounts = net_legs(moving, slip_type)
     check_custody(merged, accounts, slip_type)
@@ -644,28 +639,44 @@ def post_slip(
         created_by=created_by,
         request_key=request_key or None,
     )
-    memo = remembered.current()
-    if memo is not None:
-        memo.hold(slip)  # an import: written in bulk with the others (cage.services.memo)
-    else:
-        slip.save(force_insert=True)
-    write_postings(slip, merged, accounts)
-    if memo is not None:
-        memo.last_at[event.pk] = at
-    if memo is not None:
-        for capacity, person in signed.items():
-            memo.hold_values(
-                Signature, slip_id=slip.pk, capacity=capacity, person_id=person.pk, signed_at=signed_at[capacity]
-            )
-    else:
-        Signature.objects.bulk_create(
-            [Signature(slip=slip, capacity=c, person=p, signed_at=signed_at[c]) for c, p in signed.items()]
-        )
+    _write(slip, signed, signed_at, merged, accounts)
     links.slip_written(slip, legs=moving, merged=merged, accounts=accounts, signed=signed, signed_at=signed_at)
     # Every slip, with the signatures made as it is written, goes on the audit trail in its own
     # transaction: no entry, no slip.
     trail.slip_recorded(slip, signed, day_status=day.status)
     return slip
+
+
+def _steps_signed(kind, steps: list, signed: dict, allow_pending: bool, details: dict | None) -> tuple:
+    """(details, how many custody steps the signatures made now complete). A records file's record
+    stands on the format's own signatures: a capacity the format lacks (an expense's preparer) and
+    the file left out is waived, said in its details, and the slip waits for nobody."""
+    waived = [] if allow_pending else [code for code in kind.file_optional if code not in signed]
+    if waived:
+        details = {**(details or {}), "waived": waived}
+    done = kind.steps_done({*signed, *waived}) if kind.steps > 1 or kind.deferred else len(steps)
+    return details, done
+
+
+def _write(slip: Slip, signed: dict, signed_at: dict, merged, accounts) -> None:
+    """The slip, its postings and its signatures: saved now, or held by an import to be written in
+    bulk with the others (cage.services.memo)."""
+    memo = remembered.current()
+    if memo is not None:
+        memo.hold(slip)
+    else:
+        slip.save(force_insert=True)
+    write_postings(slip, merged, accounts)
+    if memo is None:
+        Signature.objects.bulk_create(
+            [Signature(slip=slip, capacity=c, person=p, signed_at=signed_at[c]) for c, p in signed.items()]
+        )
+        return
+    memo.last_at[slip.event_id] = slip.at
+    for capacity, person in signed.items():
+        memo.hold_values(
+            Signature, slip_id=slip.pk, capacity=capacity, person_id=person.pk, signed_at=signed_at[capacity]
+        )
 
 
 def _signed_after(slip_type: str, times: dict[str, datetime.datetime], at: datetime.datetime) -> dict:

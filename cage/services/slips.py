@@ -599,81 +599,9 @@ def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, records_file
     on_roster = {} if records_file else rostered(day, Role.DEALER)
     seen = set()
     for person, worked in hours:
-        field = f"hours_{person.code}"
-        if person.event_id != event.id or Role.DEALER not in person.role_codes():
-            raise RuleViolation(
-                Words(N_("%(name)s is not a dealer; only dealers share tips"), name=person.name), "T&C 2.6"
-            )
-        if person.role_codes() & set(DESIGNATED):
-            raise RuleViolation(
-                Words(
-                    N_(
-                        "%(name)s is a designated person and takes no share of the tips: only dealers share them, "
-                        "and a designated person holds no floor role"
-                    ),
-                    name=person.name,
-                ),
-                "T&C 2.5, 2.6",
-                field=field,
-            )
-        if person.pk in seen:
-            raise RuleViolation(Words(N_("%(name)s is listed twice"), name=person.name), "T&C 2.6")
-        seen.add(person.pk)
-        if not isinstance(worked, Decimal) or not worked.is_finite() or worked <= 0:
-            raise RuleViolation(
-                Words(
-                    N_("%(name)s's hours must be a positive number: tips are shared pro rata to the hours worked"),
-                    name=person.name,
-                ),
-                "T&C 2.6",
-                field=field,
-            )
-        if worked > HOURS_IN_A_DAY:
-            raise RuleViolation(
-                Words(
-                    N_(
-                        "%(name)s's %(hours)s hours are more than the %(most)s hours of one gaming day: tips are "
-                        "shared pro rata to the hours worked"
-                    ),
-                    name=person.name,
-                    hours=hours_text(worked),
-                    most=HOURS_IN_A_DAY,
-                ),
-                "T&C 2.6",
-                field=field,
-            )
-        if records_file:
-            continue
-        shifts = on_roster.get(person.pk)
-        if shifts is None:
-            raise RuleViolation(
-                Words(
-                    N_(
-                        "%(name)s is not on the roster of %(date)s as a dealer; the tips are shared among the "
-                        "dealers who worked, pro rata to their hours on the roster"
-                    ),
-                    name=person.name,
-                    date=Day(day.date),
-                ),
-                "T&C 2.6",
-                field=field,
-            )
-        if worked > shifts.hours:
-            raise RuleViolation(
-                Words(
-                    N_(
-                        "%(name)s's %(hours)s hours are more than the %(rostered)s hours of their shifts as a "
-                        "dealer on the roster of %(date)s (%(spans)s)"
-                    ),
-                    name=person.name,
-                    hours=hours_text(worked),
-                    rostered=shifts.hours_shown,
-                    date=Day(day.date),
-                    spans=shifts.spans_shown,
-                ),
-                "T&C 2.6",
-                field=field,
-            )
+        _check_share(event, person, worked, seen)
+        if not records_file:
+            _check_rostered(day, person, worked, on_roster.get(person.pk))
     pool = account_get(event, Account.Kind.TIP_POOL)
     lock_accounts([pool])  # paid out as it is read
     held = balance(pool)
@@ -694,6 +622,86 @@ def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, records_file
         "shares": [{"person": p.code, "hours": str(w), "amount": s} for (p, w), s in zip(hours, shares, strict=True)],
     }
     return post_slip(day=day, slip_type=SlipType.TIP_PAYOUT, signed=signed, legs=legs, details=details, **meta)
+
+
+def _check_share(event, person: Person, worked, seen: set) -> None:
+    """A dealer of the event, no designated person, listed once, for a positive number of hours
+    no longer than a gaming day (T&C 2.5, 2.6)."""
+    field = f"hours_{person.code}"
+    if person.event_id != event.id or Role.DEALER not in person.role_codes():
+        raise RuleViolation(Words(N_("%(name)s is not a dealer; only dealers share tips"), name=person.name), "T&C 2.6")
+    if person.role_codes() & set(DESIGNATED):
+        raise RuleViolation(
+            Words(
+                N_(
+                    "%(name)s is a designated person and takes no share of the tips: only dealers share them, "
+                    "and a designated person holds no floor role"
+                ),
+                name=person.name,
+            ),
+            "T&C 2.5, 2.6",
+            field=field,
+        )
+    if person.pk in seen:
+        raise RuleViolation(Words(N_("%(name)s is listed twice"), name=person.name), "T&C 2.6")
+    seen.add(person.pk)
+    if not isinstance(worked, Decimal) or not worked.is_finite() or worked <= 0:
+        raise RuleViolation(
+            Words(
+                N_("%(name)s's hours must be a positive number: tips are shared pro rata to the hours worked"),
+                name=person.name,
+            ),
+            "T&C 2.6",
+            field=field,
+        )
+    if worked > HOURS_IN_A_DAY:
+        raise RuleViolation(
+            Words(
+                N_(
+                    "%(name)s's %(hours)s hours are more than the %(most)s hours of one gaming day: tips are "
+                    "shared pro rata to the hours worked"
+                ),
+                name=person.name,
+                hours=hours_text(worked),
+                most=HOURS_IN_A_DAY,
+            ),
+            "T&C 2.6",
+            field=field,
+        )
+
+
+def _check_rostered(day, person: Person, worked, shifts) -> None:
+    """On the day's roster as a dealer, for no more hours than their shifts (T&C 2.6)."""
+    field = f"hours_{person.code}"
+    if shifts is None:
+        raise RuleViolation(
+            Words(
+                N_(
+                    "%(name)s is not on the roster of %(date)s as a dealer; the tips are shared among the "
+                    "dealers who worked, pro rata to their hours on the roster"
+                ),
+                name=person.name,
+                date=Day(day.date),
+            ),
+            "T&C 2.6",
+            field=field,
+        )
+    if worked > shifts.hours:
+        raise RuleViolation(
+            Words(
+                N_(
+                    "%(name)s's %(hours)s hours are more than the %(rostered)s hours of their shifts as a "
+                    "dealer on the roster of %(date)s (%(spans)s)"
+                ),
+                name=person.name,
+                hours=hours_text(worked),
+                rostered=shifts.hours_shown,
+                date=Day(day.date),
+                spans=shifts.spans_shown,
+            ),
+            "T&C 2.6",
+            field=field,
+        )
 
 
 # --- counts, voids, expenses --------------------------------------------------------------
