@@ -19,7 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, override
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
 from audit import chain as audit_chain
@@ -45,12 +45,6 @@ FORMAT = "cage-records/1"
 RECORD_ROLES = {Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER, Role.RUNNER, Role.DEALER, Role.AUDITOR}
 DAY_STATUSES = {"setup", "reconciling"}  # the others follow from the records (a close_day closes)
 COUNT = gettext_lazy("count")
-
-
-def str_en(rule) -> str:
-    """A rule as RuleViolation keeps it (its English name)."""
-    with override("en"):
-        return str(rule)
 
 
 class ImportFailed(Exception):
@@ -310,37 +304,8 @@ class _Importer:
         game_codes = spec.get("games")
         if not isinstance(game_codes, list) or not all(isinstance(g, str) for g in game_codes):
             self.problems.append(_at("event.games", _cited(_("a list of game codes is required"), "T&C 1.5.1")))
-        # Extensions: who licensed the event (an Ontario licence unless told), and the licence's number
-        # of tables of each game.
-        authority = spec.get("authority", Authority.AGCO)
-        if not isinstance(authority, str):
-            self.problems.append(
-                _at("event.authority", _cited(_("one of %(known)s") % {"known": ", ".join(Authority.values)}))
-            )
-        tables_licensed = spec.get("tables_licensed", {})
-        if not isinstance(tables_licensed, dict):
-            self.problems.append(
-                _at(
-                    "event.tables_licensed",
-                    _cited(_("an object of game code: number of tables is required"), "T&C 1.3"),
-                )
-            )
-        dates = []
-        if isinstance(days, list):
-            for day in days:
-                try:
-                    dates.append(datetime.date.fromisoformat(day["date"]))
-                except (TypeError, KeyError, ValueError):
-                    pass
-        first = spec.get("first_day") or (min(dates).isoformat() if dates else None)
-        last = spec.get("last_day") or (max(dates).isoformat() if dates else None)
-        try:
-            first_day = datetime.date.fromisoformat(first)
-            last_day = datetime.date.fromisoformat(last)
-        except (TypeError, ValueError):
-            self.problems.append(
-                _at("event", _cited(_("the event's days are unknown: give days, or first_day and last_day")))
-            )
+        authority, tables_licensed = self.licence_extensions(spec)
+        first_day, last_day = self.event_days(spec, days)
         if len(self.problems) > problems_before:
             return None
         try:
@@ -379,6 +344,45 @@ class _Importer:
         except ValidationError as exc:  # a model's own validation (e.g. a bad slug)
             self.problems.append(_at("event", _cited(_messages(exc))))
         return None
+
+    def licence_extensions(self, spec: dict) -> tuple:
+        """Extensions: who licensed the event (an Ontario licence unless told), and the licence's
+        number of tables of each game."""
+        authority = spec.get("authority", Authority.AGCO)
+        if not isinstance(authority, str):
+            self.problems.append(
+                _at("event.authority", _cited(_("one of %(known)s") % {"known": ", ".join(Authority.values)}))
+            )
+        tables_licensed = spec.get("tables_licensed", {})
+        if not isinstance(tables_licensed, dict):
+            self.problems.append(
+                _at(
+                    "event.tables_licensed",
+                    _cited(_("an object of game code: number of tables is required"), "T&C 1.3"),
+                )
+            )
+        return authority, tables_licensed
+
+    def event_days(self, spec: dict, days) -> tuple:
+        """The event's first and last days: as given, or those of its gaming days."""
+        first_day = last_day = None
+        dates = []
+        if isinstance(days, list):
+            for day in days:
+                try:
+                    dates.append(datetime.date.fromisoformat(day["date"]))
+                except (TypeError, KeyError, ValueError):
+                    pass
+        first = spec.get("first_day") or (min(dates).isoformat() if dates else None)
+        last = spec.get("last_day") or (max(dates).isoformat() if dates else None)
+        try:
+            first_day = datetime.date.fromisoformat(first)
+            last_day = datetime.date.fromisoformat(last)
+        except (TypeError, ValueError):
+            self.problems.append(
+                _at("event", _cited(_("the event's days are unknown: give days, or first_day and last_day")))
+            )
+        return first_day, last_day
 
     def chip_set(self, event, keys, colours) -> None:
         if not isinstance(keys, list) or not keys:
@@ -444,20 +448,7 @@ class _Importer:
                 )
                 continue
             identification = _text(spec.get("identification"), f"{where}.identification", self.problems, required=False)
-            # Extensions: what a person declared (T&C 2) and was told (T&C 1.4.6), as the window records it.
-            declared = {}
-            for flag in ("supplier_related", "other_activities", "terms_acknowledged"):
-                value = spec.get(flag)
-                if value is not None and not isinstance(value, bool):
-                    self.problems.append(
-                        _at(
-                            f"{where}.{flag}",
-                            _cited(_("true or false is required, not %(value)s") % {"value": shown(value)}),
-                        )
-                    )
-                    value = None
-                if value is not None:
-                    declared[flag] = value
+            declared = self.declarations(spec, where)
             later = spec.get("registration_changed_to")
             if not code or not name or not registration:
                 continue
@@ -493,6 +484,23 @@ class _Importer:
                         _cited(_("nobody holds the position of %(role)s") % {"role": Role(role).label}, "T&C 2"),
                     )
                 )
+
+    def declarations(self, spec: dict, where: str) -> dict:
+        """Extensions: what a person declared (T&C 2) and was told (T&C 1.4.6), as the window records it."""
+        declared = {}
+        for flag in ("supplier_related", "other_activities", "terms_acknowledged"):
+            value = spec.get(flag)
+            if value is not None and not isinstance(value, bool):
+                self.problems.append(
+                    _at(
+                        f"{where}.{flag}",
+                        _cited(_("true or false is required, not %(value)s") % {"value": shown(value)}),
+                    )
+                )
+                value = None
+            if value is not None:
+                declared[flag] = value
+        return declared
 
     def table_list(self, event, tables) -> None:
         if not isinstance(tables, list):
@@ -717,7 +725,7 @@ class _Importer:
         except RuleViolation as exc:
             # The window's services cite the limits as a cashier knows them; a file's amounts
             # are the format's, and its problem lines cite the format's section.
-            if exc.rule_reference != str_en(AMOUNT_LIMITS_RULE):
+            if exc.rule_code != AMOUNT_LIMITS_RULE.code:
                 raise
             raise RuleViolation(exc.words or exc.message_text, AMOUNTS_RULE, field=exc.field) from exc
         if ref:

@@ -8,7 +8,7 @@ from django.utils.formats import number_format
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
-from core.rules import Money, RuleViolation, Words
+from core.rules import Money, Rule, RuleViolation, Words
 
 NBSP = "\u00a0"
 
@@ -94,7 +94,7 @@ MAX_CHIP_COUNT = 1_000_000
 # The product's own rules, named in the reader's language (core.rules.RuleViolation). At the
 # window (forms and the slip services) a refusal cites the limit as a cashier knows it; a records
 # file's own amounts, read by the importer, cite the format's section that sets them.
-AMOUNT_LIMITS_RULE = gettext_lazy("amount limits of a slip")
+AMOUNT_LIMITS_RULE = Rule("amount_limits", gettext_lazy("amount limits of a slip"))
 AMOUNTS_RULE = gettext_lazy("cage-records/1: amounts")
 
 # Spaces that may group thousands: the space, the no-break space and the narrow no-break space.

@@ -300,13 +300,29 @@ def _restored(value):
     return str(value)
 
 
+class Rule:
+    """One of the product's own rules: named in the reader's language when cited, and known to a
+    program by its code, which never changes with the language (a refusal's `rule_code`)."""
+
+    def __init__(self, code: str, name):
+        self.code = code
+        self.name = name  # lazily translated: gettext_lazy("amount limits of a slip")
+
+    def __str__(self):
+        return str(self.name)
+
+    def __repr__(self):
+        return f"Rule({self.code!r})"
+
+
 class RuleViolation(ValidationError):
     """Bad input refused by a rule. Nothing was changed.
 
     `message` is a whole sentence in the active language; `rule` is the reference to cite (for
     example "T&C 3.7", or a translatable one). The text ends with the rule, cited in the active
     language, so that a cashier, an importer log line and a test all read the same sentence.
-    `rule_reference` keeps the rule in English, for the audit trail and for machines.
+    `rule_reference` keeps the rule in English, for the audit trail; `rule_code` names it for a
+    program: a Rule's code, or the section itself ("T&C 3.7"), never words of a language.
     """
 
     def __init__(self, message, rule, *, field: str | None = None):
@@ -315,6 +331,7 @@ class RuleViolation(ValidationError):
         self.message_text = str(message)
         with override("en"):
             self.rule_reference = str(rule)
+        self.rule_code = rule.code if isinstance(rule, Rule) else self.rule_reference
         self.rule = self.rule_reference
         self.citation = cite(rule)
         self.field = field

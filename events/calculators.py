@@ -147,33 +147,68 @@ def baccarat_coup(query, *, figures: dict | None = None) -> Answer:
         wagers = {bet: _money(query, f"{bet}_wager", required=False) for bet in baccarat.BETS}
         wagers = {bet: cents for bet, cents in wagers.items() if cents is not None}
         if wagers:
-            missing = [
-                _(setting.label)
-                for setting in baccarat.GAME.settings
-                if setting.name in BACCARAT_PAYOUTS and setting.name not in figures
-            ]
-            if missing:
-                raise RuleViolation(
-                    Words(
-                        N_(
-                            "The wagers cannot be settled yet: the administrator has not entered %(figures)s for "
-                            "baccarat on the games page."
-                        ),
-                        figures=game_rules.in_a_sentence(missing),
-                    ),
-                    "T&C 3.5",
-                )
-            for bet, cents in wagers.items():
-                refusal = baccarat.GAME.check_bet(cents, limits=figures["limits"])
-                if refusal is not None:
-                    raise RuleViolation(
-                        Words(N_("%(bet)s: %(refusal)s"), bet=BACCARAT_WAGERS[bet], refusal=refusal_message(refusal)),
-                        section_lazy(refusal.section),
-                        field=f"{bet}_wager",
-                    )
+            _check_baccarat_wagers(wagers, figures)
     except (Refused, RuleViolation) as exc:
         return Answer(refusal=_refused(exc))
     section = section_text(coup["section"])
+    lines = _coup_lines(coup, cards, section)
+    outcome = [
+        Outcome(
+            {
+                # "against", never "to": "8 to 7" reads as odds.
+                "player": _("The player wins: %(player)s against %(banker)s."),
+                "banker": _("The banker wins: %(banker)s against %(player)s."),
+                "tie": _("A tie: both hands total %(player)s."),
+            }[coup["winner"]]
+            % {"player": coup["player_total"], "banker": coup["banker_total"]},
+            head=True,
+        )
+    ]
+    rows = []
+    for bet, cents in wagers.items():
+        row, text, result = _settle_baccarat(bet, cents, coup, figures)
+        rows.append(row)
+        outcome.append(Outcome(text, _kind(result)))
+    if wagers:
+        lines.append(
+            _("Payouts: %(source)s (%(rule)s).") % {"source": game_rules.LICENCE_FIGURES, "rule": cite("T&C 3.5")}
+        )
+    if coup["winner"] == "tie" and ({"player", "banker"} & set(wagers)):
+        lines.append(str(TIE_READING))
+    lines.append(_("Section applied: %(section)s.") % {"section": section})
+    return Answer(lines=lines, rows=rows, outcome=outcome)
+
+
+def _check_baccarat_wagers(wagers: dict, figures: dict) -> None:
+    """Wagers are settled only at the licence's payouts (T&C 3.5), each within the table's limits."""
+    missing = [
+        _(setting.label)
+        for setting in baccarat.GAME.settings
+        if setting.name in BACCARAT_PAYOUTS and setting.name not in figures
+    ]
+    if missing:
+        raise RuleViolation(
+            Words(
+                N_(
+                    "The wagers cannot be settled yet: the administrator has not entered %(figures)s for "
+                    "baccarat on the games page."
+                ),
+                figures=game_rules.in_a_sentence(missing),
+            ),
+            "T&C 3.5",
+        )
+    for bet, cents in wagers.items():
+        refusal = baccarat.GAME.check_bet(cents, limits=figures["limits"])
+        if refusal is not None:
+            raise RuleViolation(
+                Words(N_("%(bet)s: %(refusal)s"), bet=BACCARAT_WAGERS[bet], refusal=refusal_message(refusal)),
+                section_lazy(refusal.section),
+                field=f"{bet}_wager",
+            )
+
+
+def _coup_lines(coup: dict, cards: list, section: str) -> list[str]:
+    """The coup in words: each hand, why each drew or stood, the winner, the cards not read."""
     used = len(coup["player"]) + len(coup["banker"])
     lines = [
         _("Player: %(cards)s, total %(total)s.")
@@ -196,63 +231,44 @@ def baccarat_coup(query, *, figures: dict | None = None) -> Answer:
     lines.append(_("Winner: %(winner)s.") % {"winner": WINNERS[coup["winner"]]})
     if used < len(cards):
         lines.append(_("The coup used the first %(used)s cards; the others are not read.") % {"used": used})
-    outcome = [
-        Outcome(
-            {
-                # "against", never "to": "8 to 7" reads as odds.
-                "player": _("The player wins: %(player)s against %(banker)s."),
-                "banker": _("The banker wins: %(banker)s against %(player)s."),
-                "tie": _("A tie: both hands total %(player)s."),
-            }[coup["winner"]]
-            % {"player": coup["player_total"], "banker": coup["banker_total"]},
-            head=True,
-        )
-    ]
-    rows = []
-    for bet, cents in wagers.items():
-        settled = baccarat.settle_bet(
-            bet,
-            coup["winner"],
-            cents,
-            player_pays=figures["player_pays"],
-            banker_pays=figures["banker_pays"],
-            tie_pays=figures["tie_pays"],
-            banker_commission=figures["banker_commission"],
-        )
-        result = str(RESULTS[settled["result"]])
-        if settled["pays"]:
-            result = _("%(result)s, pays %(odds)s") % {"result": result, "odds": game_rules.odds_words(settled["pays"])}
-        rows.append(
-            {
-                "bet": BACCARAT_WAGERS[bet],
-                "staked": dollars(cents),
-                "result": result,
-                "commission": dollars(settled["commission_cents"]) if settled["commission_cents"] else "—",
-                "returned": dollars(settled["returned_cents"]),
-                "net": dollars(settled["net_cents"]),
-            }
-        )
-        said = {"bet": BACCARAT_WAGERS[bet], "stake": dollars(cents), "paid": dollars(settled["net_cents"])}
-        if settled["result"] == "win" and settled["commission_cents"]:
-            text = _("%(bet)s, %(stake)s: wins; pay %(paid)s after a commission of %(commission)s.") % {
-                **said,
-                "commission": dollars(settled["commission_cents"]),
-            }
-        elif settled["result"] == "win":
-            text = _("%(bet)s, %(stake)s: wins; pay %(paid)s.") % said
-        elif settled["result"] == "push":
-            text = _("%(bet)s, %(stake)s: a push; the stake is returned.") % said
-        else:
-            text = _("%(bet)s, %(stake)s: loses.") % said
-        outcome.append(Outcome(text, _kind(settled["result"])))
-    if wagers:
-        lines.append(
-            _("Payouts: %(source)s (%(rule)s).") % {"source": game_rules.LICENCE_FIGURES, "rule": cite("T&C 3.5")}
-        )
-    if coup["winner"] == "tie" and ({"player", "banker"} & set(wagers)):
-        lines.append(str(TIE_READING))
-    lines.append(_("Section applied: %(section)s.") % {"section": section})
-    return Answer(lines=lines, rows=rows, outcome=outcome)
+    return lines
+
+
+def _settle_baccarat(bet: str, cents: int, coup: dict, figures: dict) -> tuple[dict, str, str]:
+    """One wager settled at the licence's figures: its row, its sentence and its result."""
+    settled = baccarat.settle_bet(
+        bet,
+        coup["winner"],
+        cents,
+        player_pays=figures["player_pays"],
+        banker_pays=figures["banker_pays"],
+        tie_pays=figures["tie_pays"],
+        banker_commission=figures["banker_commission"],
+    )
+    result = str(RESULTS[settled["result"]])
+    if settled["pays"]:
+        result = _("%(result)s, pays %(odds)s") % {"result": result, "odds": game_rules.odds_words(settled["pays"])}
+    row = {
+        "bet": BACCARAT_WAGERS[bet],
+        "staked": dollars(cents),
+        "result": result,
+        "commission": dollars(settled["commission_cents"]) if settled["commission_cents"] else "—",
+        "returned": dollars(settled["returned_cents"]),
+        "net": dollars(settled["net_cents"]),
+    }
+    said = {"bet": BACCARAT_WAGERS[bet], "stake": dollars(cents), "paid": dollars(settled["net_cents"])}
+    if settled["result"] == "win" and settled["commission_cents"]:
+        text = _("%(bet)s, %(stake)s: wins; pay %(paid)s after a commission of %(commission)s.") % {
+            **said,
+            "commission": dollars(settled["commission_cents"]),
+        }
+    elif settled["result"] == "win":
+        text = _("%(bet)s, %(stake)s: wins; pay %(paid)s.") % said
+    elif settled["result"] == "push":
+        text = _("%(bet)s, %(stake)s: a push; the stake is returned.") % said
+    else:
+        text = _("%(bet)s, %(stake)s: loses.") % said
+    return row, text, settled["result"]
 
 
 def _banker_reason(coup: dict, banker_total: int, section: str) -> str:
@@ -325,13 +341,7 @@ def craps_rolls(query, *, limits=None) -> Answer:
             raise RuleViolation(Words(N_("Enter the totals of the dice, roll by roll.")), CALCULATOR, field="rolls")
         if len(words) > MOST_ROLLS:
             raise RuleViolation(Words(N_("At most %(most)s rolls."), most=MOST_ROLLS), CALCULATOR, field="rolls")
-        rolls = []
-        for word in words:
-            if not re.fullmatch(r"[0-9]{1,2}", word):
-                raise RuleViolation(
-                    Words(N_("%(roll)s is not a total of the dice."), roll=repr(word)[:20]), CALCULATOR, field="rolls"
-                )
-            rolls.append(int(word))
+        rolls = _rolls(words)
         # Each bet its own wager: a $10 pass and a $5 field are settled together; a bet left
         # empty is not bet.
         wagers = {bet: _money(query, f"{bet}_wager", required=False) for bet in CRAPS_BETS}
@@ -347,20 +357,45 @@ def craps_rolls(query, *, limits=None) -> Answer:
                 CALCULATOR,
                 field="pass_wager",
             )
-        for bet, cents in wagers.items():
-            if limits is None:
-                break
-            refusal = craps.GAME.check_bet(cents, limits=(limits.min_cents, limits.max_cents))
-            if refusal is not None:
-                raise RuleViolation(
-                    Words(N_("%(bet)s: %(refusal)s"), bet=CRAPS_BETS[bet], refusal=refusal_message(refusal)),
-                    section_lazy(refusal.section),
-                    field=f"{bet}_wager",
-                )
+        if limits is not None:
+            _check_craps_limits(wagers, limits)
         starts = _come_starts(bets, rolls)
         states = {bet: craps.settle_each_roll(bet, rolls[starts.get(bet, 0) :]) for bet in bets}
     except (Refused, RuleViolation) as exc:
         return Answer(refusal=_refused(exc))
+    return Answer(
+        rows=_craps_rows(rolls, bets, starts, states, wagers),
+        lines=_craps_lines(bets, starts, states),
+        outcome=_craps_outcome(bets, states, wagers),
+    )
+
+
+def _rolls(words: list[str]) -> list[int]:
+    """The totals of the dice as typed, each a whole number of one or two digits."""
+    rolls = []
+    for word in words:
+        if not re.fullmatch(r"[0-9]{1,2}", word):
+            raise RuleViolation(
+                Words(N_("%(roll)s is not a total of the dice."), roll=repr(word)[:20]), CALCULATOR, field="rolls"
+            )
+        rolls.append(int(word))
+    return rolls
+
+
+def _check_craps_limits(wagers: dict, limits) -> None:
+    """Each wager within the licence's betting limits of craps."""
+    for bet, cents in wagers.items():
+        refusal = craps.GAME.check_bet(cents, limits=(limits.min_cents, limits.max_cents))
+        if refusal is not None:
+            raise RuleViolation(
+                Words(N_("%(bet)s: %(refusal)s"), bet=CRAPS_BETS[bet], refusal=refusal_message(refusal)),
+                section_lazy(refusal.section),
+                field=f"{bet}_wager",
+            )
+
+
+def _craps_rows(rolls: list[int], bets: list[str], starts: dict, states: dict, wagers: dict) -> list[dict]:
+    """Roll by roll, where each bet stands."""
     rows = []
     for n, total in enumerate(rolls):
         cells = []
@@ -382,6 +417,11 @@ def craps_rolls(query, *, limits=None) -> Answer:
                 text = _("%(result)s: %(amount)s") % {"result": text, "amount": dollars(paid)}
             cells.append(text)
         rows.append({"roll": n + 1, "total": total, "cells": cells})
+    return rows
+
+
+def _craps_outcome(bets: list[str], states: dict, wagers: dict) -> list:
+    """Where each bet ends after the last roll, and what it pays."""
     outcome = []
     for bet in bets:
         last = states[bet][-1]
@@ -399,6 +439,11 @@ def craps_rolls(query, *, limits=None) -> Answer:
                 _kind(last["result"]),
             )
         )
+    return outcome
+
+
+def _craps_lines(bets: list[str], starts: dict, states: dict) -> list[str]:
+    """When each come bet starts, and each bet's section with whether it may be withdrawn or raised."""
     lines = [
         _("A come bet is made once a point is on: it starts at roll %(roll)s.") % {"roll": start + 1}
         for start in sorted(set(starts.values()))
@@ -419,7 +464,7 @@ def craps_rolls(query, *, limits=None) -> Answer:
             )
         else:
             lines.append(_("%(bet)s: %(section)s.") % {"bet": CRAPS_BETS[bet], "section": section})
-    return Answer(rows=rows, lines=lines, outcome=outcome)
+    return lines
 
 
 def _come_starts(bets: list[str], rolls: list[int]) -> dict[str, int]:

@@ -405,93 +405,10 @@ def game_settings_set(*, event: Event, game: str, entered: dict) -> GameSettings
         )
     figures = {}
     for setting in declared:
-        value = entered.get(setting.name)
-        label = _(setting.label)
-        if setting.kind == "limits":
-            low, high = value if isinstance(value, (list, tuple)) and len(value) == 2 else ("", "")
-            low = parse_dollars(str(low).strip(), rule=rule, field="min_bet")
-            high = parse_dollars(str(high).strip(), rule=rule, field="max_bet")
-            if low <= 0:
-                raise RuleViolation(Words(N_("The minimum bet must be more than nothing.")), rule, field="min_bet")
-            if high < low:
-                raise RuleViolation(
-                    Words(N_("The maximum bet cannot be less than the minimum bet.")), rule, field="max_bet"
-                )
-            figures[setting.name] = [low, high]
-        elif setting.kind == "odds":
-            match = ODDS.fullmatch(str(value or "").strip())
-            example = "{}:{}".format(*setting.typical)  # the bet's own usual odds: 1:1 for the player
-            to, per = (int(match[1]), int(match[2])) if match else (-1, -1)
-            if match and to == 0:
-                # No seed sets a lowest payout for these bets; a bet that wins nothing is no bet.
-                raise RuleViolation(
-                    Words(
-                        N_(
-                            "%(setting)s: odds of 0 to %(per)s pay nothing; the odds must pay more than nothing, such as "
-                            "%(example)s."
-                        ),
-                        setting=label,
-                        per=per,
-                        example=example,
-                    ),
-                    rule,
-                    field=setting.name,
-                )
-            if match and per == 0:
-                raise RuleViolation(
-                    Words(
-                        N_(
-                            "%(setting)s: odds of %(to)s to 0 are not odds; the second number is at least 1, such as "
-                            "%(example)s."
-                        ),
-                        setting=label,
-                        to=to,
-                        example=example,
-                    ),
-                    rule,
-                    field=setting.name,
-                )
-            if not (0 < to <= MOST_ODDS_NUMBER and 0 < per <= MOST_ODDS_NUMBER):
-                raise RuleViolation(
-                    Words(
-                        N_("%(setting)s: write the odds as two whole numbers, such as %(example)s."),
-                        setting=label,
-                        example=example,
-                    ),
-                    rule,
-                    field=setting.name,
-                )
-            figures[setting.name] = [to, per]
-        elif setting.kind == "count":
-            text = str(value or "").strip()
-            if not re.fullmatch(r"[0-9]{1,2}", text) or int(text) < 1:
-                raise RuleViolation(
-                    Words(N_("%(setting)s: a whole number from 1 to 99."), setting=label), rule, field=setting.name
-                )
-            figures[setting.name] = int(text)
-        elif setting.kind == "fraction":
-            try:
-                percent = Decimal(str(value).strip())
-            except (ArithmeticError, ValueError):
-                percent = None
-            if percent is None or not percent.is_finite() or not Decimal(0) <= percent <= MOST_COMMISSION:
-                raise RuleViolation(
-                    Words(N_("%(setting)s: a percentage from 0 to %(most)s."), setting=label, most=MOST_COMMISSION),
-                    rule,
-                    field=setting.name,
-                )
-            figures[setting.name] = str(Fraction(percent) / 100)
+        read = _SETTING_READERS[setting.kind]
+        figures[setting.name] = read(setting, entered.get(setting.name), _(setting.label), rule)
     if game == "baccarat":
-        found = game_rules.baccarat_house(figures)
-        house_keeps(
-            {game_rules.BACCARAT_BETS[bet]: edge for bet, edge in found.items()},
-            remedy=Words(N_("Raise the banker's commission or lower the payouts of those bets.")),
-            field="banker_commission"
-            if found["banker"] <= 0
-            else "player_pays"
-            if found["player"] <= 0
-            else "tie_pays",
-        )
+        _check_baccarat_house(figures)
     row, _created = GameSettings.objects.select_for_update().get_or_create(event=event, game=game)
     old = dict(row.figures)
     row.figures = figures
@@ -506,6 +423,103 @@ def game_settings_set(*, event: Event, game: str, entered: dict) -> GameSettings
         new=figures,
     )
     return row
+
+
+def _read_limits(setting, value, label, rule):
+    """A table's limits: a (minimum, maximum) pair of dollar strings, as cents."""
+    low, high = value if isinstance(value, (list, tuple)) and len(value) == 2 else ("", "")
+    low = parse_dollars(str(low).strip(), rule=rule, field="min_bet")
+    high = parse_dollars(str(high).strip(), rule=rule, field="max_bet")
+    if low <= 0:
+        raise RuleViolation(Words(N_("The minimum bet must be more than nothing.")), rule, field="min_bet")
+    if high < low:
+        raise RuleViolation(Words(N_("The maximum bet cannot be less than the minimum bet.")), rule, field="max_bet")
+    return [low, high]
+
+
+def _read_odds(setting, value, label, rule):
+    """Odds as typed, "8:1", as [to, per]."""
+    match = ODDS.fullmatch(str(value or "").strip())
+    example = "{}:{}".format(*setting.typical)  # the bet's own usual odds: 1:1 for the player
+    to, per = (int(match[1]), int(match[2])) if match else (-1, -1)
+    if match and to == 0:
+        # No seed sets a lowest payout for these bets; a bet that wins nothing is no bet.
+        raise RuleViolation(
+            Words(
+                N_(
+                    "%(setting)s: odds of 0 to %(per)s pay nothing; the odds must pay more than nothing, such as "
+                    "%(example)s."
+                ),
+                setting=label,
+                per=per,
+                example=example,
+            ),
+            rule,
+            field=setting.name,
+        )
+    if match and per == 0:
+        raise RuleViolation(
+            Words(
+                N_(
+                    "%(setting)s: odds of %(to)s to 0 are not odds; the second number is at least 1, such as "
+                    "%(example)s."
+                ),
+                setting=label,
+                to=to,
+                example=example,
+            ),
+            rule,
+            field=setting.name,
+        )
+    if not (0 < to <= MOST_ODDS_NUMBER and 0 < per <= MOST_ODDS_NUMBER):
+        raise RuleViolation(
+            Words(
+                N_("%(setting)s: write the odds as two whole numbers, such as %(example)s."),
+                setting=label,
+                example=example,
+            ),
+            rule,
+            field=setting.name,
+        )
+    return [to, per]
+
+
+def _read_count(setting, value, label, rule):
+    """A whole number from 1 to 99."""
+    text = str(value or "").strip()
+    if not re.fullmatch(r"[0-9]{1,2}", text) or int(text) < 1:
+        raise RuleViolation(
+            Words(N_("%(setting)s: a whole number from 1 to 99."), setting=label), rule, field=setting.name
+        )
+    return int(text)
+
+
+def _read_fraction(setting, value, label, rule):
+    """A percentage, kept as the exact fraction it stands for."""
+    try:
+        percent = Decimal(str(value).strip())
+    except (ArithmeticError, ValueError):
+        percent = None
+    if percent is None or not percent.is_finite() or not Decimal(0) <= percent <= MOST_COMMISSION:
+        raise RuleViolation(
+            Words(N_("%(setting)s: a percentage from 0 to %(most)s."), setting=label, most=MOST_COMMISSION),
+            rule,
+            field=setting.name,
+        )
+    return str(Fraction(percent) / 100)
+
+
+_SETTING_READERS = {"limits": _read_limits, "odds": _read_odds, "count": _read_count, "fraction": _read_fraction}
+
+
+def _check_baccarat_house(figures: dict) -> None:
+    """The house keeps an edge on every bet of baccarat, as the figures entered set its payouts."""
+    found = game_rules.baccarat_house(figures)
+    house_keeps(
+        {game_rules.BACCARAT_BETS[bet]: edge for bet, edge in found.items()},
+        remedy=Words(N_("Raise the banker's commission or lower the payouts of those bets.")),
+        field="banker_commission" if found["banker"] <= 0 else "player_pays" if found["player"] <= 0 else "tie_pays",
+    )
 
 
 # A chip's value, as the records format writes it: plain ASCII digits, at most two decimals, at
@@ -601,34 +615,7 @@ def person_add(
         gaming_assistant_number=gaming_assistant_number,
         user=user,
     )
-    if underage(person, event):
-        raise RuleViolation(
-            Words(
-                N_(
-                    "%(name)s is %(age)s on the event's first day; nobody under %(adult)s may operate or supervise a game"
-                ),
-                name=name,
-                age=person.age_on(event.first_day),
-                adult=ADULT_AGE,
-            ),
-            "T&C 1.5.2",
-            field="born_on",
-        )
-    if registration != Person.Registration.GOOD:
-        shown = (
-            Person.Registration(registration).label.lower()
-            if registration in Person.Registration.values
-            else repr(registration)
-        )
-        raise RuleViolation(
-            Words(
-                N_("%(name)s's registration was %(registration)s; such a person may not take part"),
-                name=name,
-                registration=shown,
-            ),
-            "T&C 2.3",
-            field="registration",
-        )
+    _check_may_take_part(person, event)
     if event.people.filter(code=code).exists():
         raise RuleViolation(Words(N_("Person id %(code)s is taken"), code=repr(code)), ONE_ID_PER_PERSON, field="code")
     if user is not None:
@@ -655,6 +642,38 @@ def person_add(
         },
     )
     return person
+
+
+def _check_may_take_part(person: Person, event: Event) -> None:
+    """Of age on the event's first day (T&C 1.5.2), and a registration in good standing (T&C 2.3)."""
+    if underage(person, event):
+        raise RuleViolation(
+            Words(
+                N_(
+                    "%(name)s is %(age)s on the event's first day; nobody under %(adult)s may operate or supervise a game"
+                ),
+                name=person.name,
+                age=person.age_on(event.first_day),
+                adult=ADULT_AGE,
+            ),
+            "T&C 1.5.2",
+            field="born_on",
+        )
+    if person.registration != Person.Registration.GOOD:
+        shown = (
+            Person.Registration(person.registration).label.lower()
+            if person.registration in Person.Registration.values
+            else repr(person.registration)
+        )
+        raise RuleViolation(
+            Words(
+                N_("%(name)s's registration was %(registration)s; such a person may not take part"),
+                name=person.name,
+                registration=shown,
+            ),
+            "T&C 2.3",
+            field="registration",
+        )
 
 
 DECLARED = ("identification", "supplier_related", "supplier_associated", "other_activities", "gaming_assistant_number")
@@ -1245,33 +1264,7 @@ def login_setup_complete(*, request, username: str, code: str, password: str, pi
             LOGIN_RULE,
             field="code",
         )
-    if setup.used_at is not None:
-        raise RuleViolation(
-            Words(N_("this setup code was used already; log in with your password, or ask for a new code")),
-            LOGIN_RULE,
-            field="code",
-        )
-    if setup.waits_for_confirmation:
-        # The right code, not yet confirmed: no failed try, and the code still works once confirmed.
-        raise RuleViolation(
-            Words(
-                N_(
-                    "this setup code works once a designated person of the event other than you confirms it: ask "
-                    "the DRIC, the General Cashier or the Chip Cashier to confirm it on their queue, then try again"
-                )
-            ),
-            "T&C 2",
-            field="code",
-        )
-    if setup.expires_at <= timezone.now():
-        raise RuleViolation(
-            Words(
-                N_("this setup code expired at %(time)s; ask whoever made your login for a new one"),
-                time=moment(setup.expires_at) + " " + zone_name(setup.expires_at),
-            ),
-            LOGIN_RULE,
-            field="code",
-        )
+    _check_setup_usable(setup)
     try:
         validate_password(password, user)
     except ValidationError as exc:
@@ -1303,6 +1296,38 @@ def login_setup_complete(*, request, username: str, code: str, password: str, pi
     if request is not None:
         lockout.count_success(request, username)
     return user
+
+
+def _check_setup_usable(setup: LoginSetup) -> None:
+    """The right code: not used yet, confirmed by a second designated person where it must be
+    (T&C 2), and not expired."""
+    if setup.used_at is not None:
+        raise RuleViolation(
+            Words(N_("this setup code was used already; log in with your password, or ask for a new code")),
+            LOGIN_RULE,
+            field="code",
+        )
+    if setup.waits_for_confirmation:
+        # The right code, not yet confirmed: no failed try, and the code still works once confirmed.
+        raise RuleViolation(
+            Words(
+                N_(
+                    "this setup code works once a designated person of the event other than you confirms it: ask "
+                    "the DRIC, the General Cashier or the Chip Cashier to confirm it on their queue, then try again"
+                )
+            ),
+            "T&C 2",
+            field="code",
+        )
+    if setup.expires_at <= timezone.now():
+        raise RuleViolation(
+            Words(
+                N_("this setup code expired at %(time)s; ask whoever made your login for a new one"),
+                time=moment(setup.expires_at) + " " + zone_name(setup.expires_at),
+            ),
+            LOGIN_RULE,
+            field="code",
+        )
 
 
 def password_change(*, request, user, old_password: str, new_password: str):

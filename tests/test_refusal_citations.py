@@ -154,3 +154,23 @@ def test_each_refusal_cites_its_section_in_the_readers_numbering(cast, case, lan
     cited = french if language == "fr" else english
     assert refused.value.text.endswith(f"({cited})"), (case, refused.value.text)
     assert refused.value.rule_reference == english  # kept in English for the trail and for machines
+
+
+def test_a_product_rule_is_known_by_its_code_in_every_language():
+    """A program (the importer) tells a refusal's rule by its code, never by its words."""
+    from django.utils import translation
+
+    from core.money import AMOUNT_LIMITS_RULE, parse_cash
+    from core.rules import RuleViolation
+
+    for language in ("en", "fr-ca"):
+        with translation.override(language):
+            try:
+                parse_cash("12,345")
+            except RuleViolation as refused:
+                assert refused.rule_code == AMOUNT_LIMITS_RULE.code == "amount_limits"
+                assert refused.rule_reference == "amount limits of a slip"
+            else:
+                raise AssertionError("an ambiguous amount was taken")
+    section = RuleViolation("no", "T&C 3.7")
+    assert section.rule_code == section.rule_reference == "T&C 3.7"

@@ -605,17 +605,7 @@ def post_slip(
         steps = [legs or []]
     details, done = _steps_signed(kind, steps, signed, allow_pending, details)
     moving = [leg for step in steps[:done] for leg in step]
-    merged, accounts = net_legs(moving, slip_type)
-    check_custody(merged, accounts, slip_type)
-    if kind.moves and not done:
-        # A deposit waiting for its second signature: the bank cannot hand over cash it does not
-        # hold, so that is said as it is written (and checked again when the cash moves).
-        check_custody(*net_legs(steps[0], slip_type), slip_type)
-    if slip_type in TOUCH_PATRONS:
-        # Checked after the slip is written (check_patrons_hold_chips), and locked now, before the
-        # slip's link takes the chain's lock: whatever it moves, even nothing (a closer that
-        # closes the last table, a void waiting for the DRIC).
-        lock_patrons(event)
+    merged, accounts = _checked_movement(event, kind, steps, moving, done)
     serial = next_serial(event, slip_type)
     slip_id = None
     if stamped:
@@ -645,6 +635,23 @@ def post_slip(
     # transaction: no entry, no slip.
     trail.slip_recorded(slip, signed, day_status=day.status)
     return slip
+
+
+def _checked_movement(event, kind, steps: list, moving: list, done: int) -> tuple:
+    """What the slip moves now, netted per account and instrument (merged, accounts), once no
+    custody account would go below zero; the patrons locked where it may take their chips."""
+    merged, accounts = net_legs(moving, kind.type)
+    check_custody(merged, accounts, kind.type)
+    if kind.moves and not done:
+        # A deposit waiting for its second signature: the bank cannot hand over cash it does not
+        # hold, so that is said as it is written (and checked again when the cash moves).
+        check_custody(*net_legs(steps[0], kind.type), kind.type)
+    if kind.type in TOUCH_PATRONS:
+        # Checked after the slip is written (check_patrons_hold_chips), and locked now, before the
+        # slip's link takes the chain's lock: whatever it moves, even nothing (a closer that
+        # closes the last table, a void waiting for the DRIC).
+        lock_patrons(event)
+    return merged, accounts
 
 
 def _steps_signed(kind, steps: list, signed: dict, allow_pending: bool, details: dict | None) -> tuple:
