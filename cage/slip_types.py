@@ -35,8 +35,9 @@ from cage.slip_fields import (
     Tender,
 )
 from cage.slip_fields import Runner as RunnerField
-from events.models import GamingDay, Role
+from events.models import GameTable, GamingDay, Role
 
+OPEN, CLOSED = GameTable.State.OPEN, GameTable.State.CLOSED  # a table's, as a slip type needs it
 WITNESS = None  # the step of a witness capacity: it signs whenever, and moves nothing
 
 CC, GC, DRIC, RUNNER, DEALER = Role.CHIP_CASHIER, Role.GENERAL_CASHIER, Role.DRIC, Role.RUNNER, Role.DEALER
@@ -124,8 +125,17 @@ class SlipKind:
     # Written on the floor, so only while the gaming day is open: once the floor closes (the day
     # reconciles) the services refuse it and no page offers it (DESIGN: gaming day).
     floor_only: bool = False
+    # The state of the table a slip is written for (cage.selectors.offered): a table opens and is
+    # stocked while closed, and is filled, credited and closed while open.
+    table_state: str | None = None
     # Where a live slip's chips count in the day's figures (reports.figures).
     report_total: str | None = None
+    # What the slip is in its table's day, whose win is closer - opener - fills + credits (the
+    # game's own rule: events.games): "opener", "closer", "fills" or "credits".
+    table_figure: str | None = None
+    # What the slip is on its runner's sheet (reports.daily): chips "issued" to the runner, chips
+    # "sold" for cash, chips and cash "returned", or a fill or credit "carried".
+    runner_figure: str | None = None
     # A slip between two of the event's fixed places: (from, to), account kinds. What its one step
     # moves is its chips or its cash (details), posted when its last custody signer signs, whether
     # as it is written or later (cage.services.signing.step_legs).
@@ -259,6 +269,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             "table_issue",
             cash_required=False,
             floor_only=True,
+            table_state=CLOSED,
         ),
         _kind(
             SlipType.TABLE_RETURN,
@@ -267,6 +278,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             [Table(), Chips()],
             "table_return",
             cash_required=False,
+            table_state=CLOSED,
         ),
         _kind(
             SlipType.TABLE_OPEN,
@@ -276,6 +288,8 @@ SLIP_KINDS: dict[str, SlipKind] = {
             "table_open",
             cash_required=False,
             floor_only=True,
+            table_figure="opener",
+            table_state=CLOSED,
         ),
         _kind(
             SlipType.FILL,
@@ -295,6 +309,9 @@ SLIP_KINDS: dict[str, SlipKind] = {
             deferred=True,
             voidable=True,
             floor_only=True,
+            table_figure="fills",
+            runner_figure="carried",
+            table_state=OPEN,
         ),
         _kind(
             SlipType.CREDIT,
@@ -314,6 +331,9 @@ SLIP_KINDS: dict[str, SlipKind] = {
             deferred=True,
             voidable=True,
             floor_only=True,
+            table_figure="credits",
+            runner_figure="carried",
+            table_state=OPEN,
         ),
         _kind(
             SlipType.TIPS,
@@ -332,6 +352,8 @@ SLIP_KINDS: dict[str, SlipKind] = {
             "table_close",
             chips_required=False,
             cash_required=False,
+            table_figure="closer",
+            table_state=OPEN,
         ),
         _kind(
             SlipType.SALE,
@@ -343,6 +365,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             voidable=True,
             report_total="chip_sales",
             floor_only=True,
+            runner_figure="sold",
         ),
         _kind(
             SlipType.REDEMPTION,
@@ -364,6 +387,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             runner_capacity="received_by",
             voidable=True,
             floor_only=True,
+            runner_figure="issued",
         ),
         _kind(
             SlipType.RUNNER_RETURN,
@@ -376,6 +400,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             runner_required=True,
             runner_capacity="returned_by",
             voidable=True,
+            runner_figure="returned",
         ),
         _kind(
             SlipType.TIP_PAYOUT,

@@ -46,6 +46,9 @@ from reports.names import instrument_name, place_names
 
 # --- a sheet: columns and rows, laid out the same way on the page, in CSV and in the PDF ----------
 
+# The slips that stock and relieve a table during its day (fills and credits): the day's sheet of them.
+TABLE_MOVES = ("fills", "credits")
+
 
 @dataclass(frozen=True)
 class Column:
@@ -279,18 +282,14 @@ def _table_days(loaded: _Loaded) -> list[dict]:
     for slip in loaded.slips:
         if slip.pk in loaded.voided or slip.table_id is None:
             continue
-        kind = slip.slip_type
-        if kind not in (SlipType.TABLE_OPEN, SlipType.FILL, SlipType.CREDIT, SlipType.TABLE_CLOSE):
+        figure = SLIP_KINDS[slip.slip_type].table_figure
+        if figure is None:
             continue
         entry = entries.setdefault(slip.table_id, {"table": slip.table, "fills": [], "credits": []})
-        if kind == SlipType.TABLE_OPEN:
-            entry["opener"] = slip.details["total"]
-        elif kind == SlipType.TABLE_CLOSE:
-            entry["closer"] = slip.details["total"]
-        elif kind == SlipType.FILL:
-            entry["fills"].append(chips_value(slip.details.get("chips", {}), loaded.values))
+        if figure in ("opener", "closer"):
+            entry[figure] = slip.details["total"]
         else:
-            entry["credits"].append(chips_value(slip.details.get("chips", {}), loaded.values))
+            entry[figure].append(chips_value(slip.details.get("chips", {}), loaded.values))
     rows = []
     for entry in entries.values():
         if "opener" not in entry:
@@ -657,7 +656,7 @@ def _master_sheet(figures: dict) -> Sheet:
 def _fill_credit_sheet(loaded: _Loaded, checks) -> Sheet:
     rows = []
     for slip in loaded.slips:
-        if slip.slip_type not in (SlipType.FILL, SlipType.CREDIT):
+        if SLIP_KINDS[slip.slip_type].table_figure not in TABLE_MOVES:
             continue
         by = _signers(slip)
         void = loaded.voided.get(slip.pk)
@@ -680,7 +679,7 @@ def _fill_credit_sheet(loaded: _Loaded, checks) -> Sheet:
             )
         )
     notes = []
-    for label in (SLIP_KINDS[SlipType.FILL].label, SLIP_KINDS[SlipType.CREDIT].label):
+    for label in (k.label for k in SLIP_KINDS.values() if k.table_figure in TABLE_MOVES):
         check = next((c for c in checks if c.label == str(label)), None)
         if check is None:
             continue
@@ -819,14 +818,15 @@ def _runner_sheet(loaded: _Loaded, balances: dict, runners: list[Person], hidden
             continue
         value = chips_value(slip.details.get("chips", {}), loaded.values)
         entry = per[slip.runner_id]
-        if slip.slip_type == SlipType.RUNNER_ISSUE:
+        figure = SLIP_KINDS[slip.slip_type].runner_figure
+        if figure == "issued":
             entry["issued"] += value
-        elif slip.slip_type == SlipType.SALE:
+        elif figure == "sold":
             entry["sold"] += value
             entry["cash_taken"] += _cash(slip)
-        elif slip.slip_type == SlipType.RUNNER_RETURN:
+        elif figure == "returned":
             entry["returned"] += value + _cash(slip)
-        elif slip.slip_type in (SlipType.FILL, SlipType.CREDIT):
+        elif figure == "carried":
             entry["carried"] += 1
     rows = []
     for person in runners:

@@ -132,7 +132,7 @@ class _Tally:
             self.expenses += slip.details["cash"]
         elif kind == SlipType.TIP_PAYOUT:
             self.add_shares(slip)
-        elif kind in (SlipType.TABLE_OPEN, SlipType.TABLE_CLOSE, SlipType.FILL, SlipType.CREDIT):
+        elif SLIP_KINDS[kind].table_figure:
             self.add_table(slip, values)
         for variance in slip.details.get("variances", []):
             self.add_variance(slip, variance, totals)
@@ -149,17 +149,13 @@ class _Tally:
             )
 
     def add_table(self, slip, values: dict) -> None:
-        kind = slip.slip_type
+        figure = SLIP_KINDS[slip.slip_type].table_figure
         entry = self.table_days[(slip.day_id, slip.table_id)]
         entry["table"] = slip.table
-        if kind == SlipType.TABLE_OPEN:
-            entry["opener"] = slip.details["total"]
-        elif kind == SlipType.TABLE_CLOSE:
-            entry["closer"] = slip.details["total"]
-        elif kind == SlipType.FILL:
-            entry["fills"].append(slip_value(slip, values))
+        if figure in ("opener", "closer"):
+            entry[figure] = slip.details["total"]
         else:
-            entry["credits"].append(slip_value(slip, values))
+            entry[figure].append(slip_value(slip, values))
 
     def add_variance(self, slip, variance: dict, totals: dict) -> None:
         key = "cash_over_short" if variance["instrument"] == "cash" else "chip_over_short"

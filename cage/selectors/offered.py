@@ -4,40 +4,30 @@ closes, no opener, fill, credit, sale or runner issue is offered. Read-only; two
 
 from django.db.models import QuerySet
 
-from cage.models import Slip, SlipType
-from cage.slip_types import ENTRY_KINDS, SlipKind, day_states
+from cage.models import Slip
+from cage.slip_types import ENTRY_KINDS, SLIP_KINDS, SlipKind, day_states
 from events.models import GameTable, GamingDay
 
-# Which tables a slip type is written for: a table opens and is stocked while closed, and is
-# filled, credited and closed while open.
-TABLE_STATES = {
-    SlipType.TABLE_ISSUE: GameTable.State.CLOSED,
-    SlipType.TABLE_RETURN: GameTable.State.CLOSED,
-    SlipType.TABLE_OPEN: GameTable.State.CLOSED,
-    SlipType.FILL: GameTable.State.OPEN,
-    SlipType.CREDIT: GameTable.State.OPEN,
-    SlipType.TABLE_CLOSE: GameTable.State.OPEN,
-}
 
-
-def _takes(slip_type: str, table_state: str, opened_today: bool) -> bool:
-    """A table in this state may take a slip of this type today."""
-    if slip_type in TABLE_STATES and table_state != TABLE_STATES[slip_type]:
+def _takes(kind: SlipKind, table_state: str, opened_today: bool) -> bool:
+    """A table in this state may take a slip of this kind today (its declaration's table_state)."""
+    if kind.table_state is not None and table_state != kind.table_state:
         return False
     # A table opens at most once a day (cage.services.slips.table_open).
-    return not (slip_type == SlipType.TABLE_OPEN and opened_today)
+    return not (kind.table_figure == "opener" and opened_today)
 
 
 def _tables(day: GamingDay) -> list[tuple[int, str, bool]]:
     """(id, state, opened today) of each of the event's tables: two queries."""
-    opened = set(Slip.objects.filter(day=day, slip_type=SlipType.TABLE_OPEN).values_list("table_id", flat=True))
+    openers = [k.type for k in SLIP_KINDS.values() if k.table_figure == "opener"]
+    opened = set(Slip.objects.filter(day=day, slip_type__in=openers).values_list("table_id", flat=True))
     return [(pk, state, pk in opened) for pk, state in day.event.tables.values_list("pk", "state")]
 
 
 def tables_for(day: GamingDay, slip_type: str) -> QuerySet[GameTable]:
     """The tables a slip of this type may be written for today."""
     return day.event.tables.filter(
-        pk__in=[pk for pk, state, opened in _tables(day) if _takes(slip_type, state, opened)]
+        pk__in=[pk for pk, state, opened in _tables(day) if _takes(SLIP_KINDS[slip_type], state, opened)]
     )
 
 
@@ -47,9 +37,5 @@ def kinds_offered(day: GamingDay | None) -> list[SlipKind]:
     if day is None:
         return []
     kinds = [k for k in ENTRY_KINDS if day.status in day_states(k.type)]
-    tables = _tables(day) if any(k.type in TABLE_STATES for k in kinds) else []
-    return [
-        k
-        for k in kinds
-        if k.type not in TABLE_STATES or any(_takes(k.type, state, opened) for _pk, state, opened in tables)
-    ]
+    tables = _tables(day) if any(k.table_state for k in kinds) else []
+    return [k for k in kinds if not k.table_state or any(_takes(k, state, opened) for _pk, state, opened in tables)]
