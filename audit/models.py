@@ -7,33 +7,15 @@ the same on SQLite and PostgreSQL (audit/migrations/0002_append_only_triggers.py
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from core.append_only import AppendOnly
-from core.rules import Sentence
-from events import games
-from events.models import Event, Person, game_name
+from events.models import Event, Person
 
 from .actions import DONE, OUTCOMES, REFUSED
 
 # In an entry's params: the keys whose values are names kept in English, shown translated.
 TRANSLATED = "_translated"
-_GAMES_BY_ENGLISH_NAME = {game.name_en: code for code, game in games.REGISTRY.items()}
-
-
-def in_reader_language(name: str) -> str:
-    """A name kept in English on an entry (a role, a registration status, a game), in the
-    reader's language."""
-    code = _GAMES_BY_ENGLISH_NAME.get(name)
-    return game_name(code) if code else gettext(name)
-
-
-def _in_words(value):
-    """A value kept as a sentence's template and values (core.rules.Words), in the reader's words."""
-    if isinstance(value, dict) and ("words" in value or "several" in value):
-        return str(Sentence.from_stored(value))
-    return value
 
 
 class AuditEntry(AppendOnly):

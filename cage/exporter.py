@@ -12,11 +12,10 @@ and signing PINs never leave the product: after a move each person is given a lo
 import datetime
 import json
 from collections import defaultdict
-from decimal import Decimal
 
 from django.utils import timezone
 
-from cage.models import Account, DaySeal, LedgerLink, Posting, Signature, Slip
+from cage.models import DaySeal, LedgerLink, Posting, Signature, Slip
 from cage.slip_fields import RECORD_KEYS
 from cage.slip_types import SLIP_KINDS
 from events import game_rules, wheel_layouts
@@ -186,18 +185,6 @@ def _record(slip: Slip, signatures: list[Signature], cash_moved: int, refs: dict
     if refusal is not None:
         record["refused"] = {"by": refusal.person.code, "at": _local(refusal.refused_at), "reason": refusal.reason}
     return record
-
-
-def _account(account: Account) -> str:
-    return account.person.code if account.kind == Account.Kind.RUNNER else account.kind
-
-
-def _hours(hours: Decimal):
-    """Hours as a JSON number where one says it exactly (4, 2.5), else as text."""
-    if hours == hours.to_integral_value():
-        return int(hours)
-    as_float = float(hours)
-    return as_float if Decimal(repr(as_float)) == hours else str(hours)
 
 
 def _local(moment: datetime.datetime) -> str:

@@ -28,6 +28,7 @@ from audit.models import AuditEntry
 from cage import records_file, services, staging
 from cage.fields import BillsAndCoins
 from cage.models import Account, Slip, SlipType
+from cage.records_file import FORMAT_RULE as FORMAT
 from cage.records_file import cited as _cited
 from cage.records_file import problem_at as _at
 from cage.services import memo as remembered
@@ -40,7 +41,6 @@ from core.rules import RuleViolation, Words
 from events import services as event_services
 from events.models import Authority, Event, GamingDay, Licensee, Person, Role
 
-FORMAT = "cage-records/1"
 # The auditor reads everything and signs nothing; listed so that an exported event comes back whole.
 RECORD_ROLES = {Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER, Role.RUNNER, Role.DEALER, Role.AUDITOR}
 DAY_STATUSES = {"setup", "reconciling"}  # the others follow from the records (a close_day closes)

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_noop as N_
 
 from cage.fields import BillsAndCoins, CashField, ChipCountField
 from cage.models import Account
+from cage.records_file import FORMAT_RULE as FORMAT
 from core.money import cents_str, dollars, hours_text
 from core.rules import RuleViolation, Words, cite
 from events.models import DESIGNATED, Role
@@ -51,12 +52,12 @@ EXPENSE_HELP = gettext_lazy(
     "(dealers and runners it provides): the licensee must not pay them (%(rule)s)."
 )
 
-FORMAT = "cage-records/1"  # a refusal of a record cites the format itself, as the importer does
 REQUIRED = object()  # a record must give it
 
 
 class SlipField:
-    """One thing a slip type takes. Each method does nothing unless the field says otherwise."""
+    """One thing a slip type takes. The service gets the form's cleaned value under the field's
+    name; otherwise each method does nothing unless the field says so."""
 
     name = ""
 
@@ -64,7 +65,7 @@ class SlipField:
         pass
 
     def from_form(self, form, data: dict) -> dict:
-        return {}
+        return {self.name: data.get(self.name)}
 
     def from_record(self, reader, kind, record: dict, common: dict) -> dict:
         return {}
@@ -86,9 +87,6 @@ class Table(SlipField):
         form.fields["table"] = TableChoice(
             label=_("Table"), queryset=tables_for(form.day, form.kind.type), empty_label=_("Choose the table")
         )
-
-    def from_form(self, form, data):
-        return {"table": data.get("table")}
 
     def from_record(self, reader, kind, record, common):
         return {"table": reader.table(record.get("table"))}
@@ -121,9 +119,6 @@ class Runner(SlipField):
             # A sale may be made at the cage, with no runner; every other slip names one.
             empty_label=_("Choose the runner") if kind.runner_required else _("No runner: at the cage"),
         )
-
-    def from_form(self, form, data):
-        return {"runner": data.get("runner")}
 
     def from_record(self, reader, kind, record, common):
         # A fill's or credit's runner is the one who signs it as carried_by.
@@ -178,9 +173,6 @@ class Chips(SlipField):
             form.fields[f"chips_{d.key}"] = ChipCountField(
                 label=chips_label(d.key), value_cents=d.value_cents, required=False, initial=initial.get(d.key)
             )
-
-    def from_form(self, form, data):
-        return {"chips": data.get("chips")}
 
     def from_record(self, reader, kind, record, common):
         if self.absent is not REQUIRED:
@@ -336,9 +328,6 @@ class Hours(SlipField):
                 ),
             )
 
-    def from_form(self, form, data):
-        return {"hours": data.get("hours")}
-
     def from_record(self, reader, kind, record, common):
         return {"hours": reader.hours(record.get("hours"))}
 
@@ -390,9 +379,6 @@ class Target(SlipField):
         )
         # The slip chosen, as the cashier last saw it in full (confirm_void_target).
         form.fields["confirm_target"] = forms.CharField(widget=forms.HiddenInput, required=False, max_length=20)
-
-    def from_form(self, form, data):
-        return {"target": data.get("target")}
 
     def from_record(self, reader, kind, record, common):
         ref = record.get("void")

@@ -104,7 +104,7 @@ _SIGNS = "+-\u2212"
 _LONGEST = 32
 
 
-def refusal(message: str, code: str, rule: str = AMOUNT_LIMITS_RULE) -> RuleViolation:
+def refusal(message: str, code: str, rule: Rule | str = AMOUNT_LIMITS_RULE) -> RuleViolation:
     """A RuleViolation that also carries a Django error code, for forms and tests."""
     violation = RuleViolation(message, rule)
     violation.code = code

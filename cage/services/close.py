@@ -12,7 +12,7 @@ from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
 from cage.models import CloseSignature, Slip
-from cage.selectors.close import CLOSE, PREPARED, close_progress
+from cage.selectors.close import CLOSABLE, CLOSE, PREPARED, close_progress
 from core.local import clock
 from core.rules import Clock, RuleViolation, Words
 from events.models import GamingDay, Person
@@ -21,7 +21,6 @@ from .day import close_day, close_problems
 from .ledger import DuplicateRequest, check_signer, lock_day
 
 RULE = gettext_lazy("nightly reconciliation")
-CLOSABLE = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
 
 
 def posted_since_text(progress) -> Words:

@@ -16,7 +16,7 @@ from django.utils.dateparse import parse_datetime, parse_time
 from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
-from audit.models import TRANSLATED, _in_words, in_reader_language
+from audit.models import TRANSLATED
 from audit.services import ADMIN
 from cage.services.ledger import PLACE_NAMES
 from cage.slip_fields import EXPENSE_LABELS
@@ -24,10 +24,28 @@ from cage.slip_types import CAPACITY_LABELS
 from cage.variances import VARIANCE_REASONS
 from core import local
 from core.money import count_text, dollars, hours_text
+from core.rules import Sentence
 from events import games
 from events.access import ROLE_NAMES
 from events.models import Appointment, Authority, GamingDay, Person, game_name
 from reports.names import instrument_name, place_names
+
+_GAMES_BY_ENGLISH_NAME = {game.name_en: code for code, game in games.REGISTRY.items()}
+
+
+def in_reader_language(name: str) -> str:
+    """A name kept in English on an entry (a role, a registration status, a game), in the
+    reader's language."""
+    code = _GAMES_BY_ENGLISH_NAME.get(name)
+    return game_name(code) if code else gettext(name)
+
+
+def in_words(value):
+    """A value kept as a sentence's template and values (core.rules.Words), in the reader's words."""
+    if isinstance(value, dict) and ("words" in value or "several" in value):
+        return str(Sentence.from_stored(value))
+    return value
+
 
 ROLE_LABELS = {**ROLE_NAMES, ADMIN: _("Administrator")}
 CHANNELS = {"web": _("web"), "command": _("command line")}
@@ -334,7 +352,7 @@ def summary(entry, reader: Reader | None = None, *, slip: str | None = None) -> 
             values[key] = " / ".join(in_reader_language(v) for v in value)
         elif isinstance(value, str):
             values[key] = in_reader_language(value)
-    values = {key: _in_words(value) for key, value in values.items()}
+    values = {key: in_words(value) for key, value in values.items()}
     values = (reader or Reader()).summary_values(entry, values)
     if slip is not None and "slip" in values:
         values["slip"] = slip
