@@ -323,9 +323,15 @@ class RuleViolation(ValidationError):
     language, so that a cashier, an importer log line and a test all read the same sentence.
     `rule_reference` keeps the rule in English, for the audit trail; `rule_code` names it for a
     program: a Rule's code, or the section itself ("T&C 3.7"), never words of a language.
+
+    `code` names the refusal itself, stable whatever its wording or language ("fill.chips_short",
+    "import.bad_amount"): a program (the importer, a test, the audit trail's reader) tells one
+    refusal from another by it, and `params` are its arguments, as the sentence holds them.
     """
 
-    def __init__(self, message, rule, *, field: str | None = None):
+    def __init__(self, message, rule, *, code: str | None = None, field: str | None = None):
+        self.code = code
+        self.params = dict(message.params) if isinstance(message, Words) else {}
         # The sentence as its values, for the audit trail to put in its reader's words (Words).
         self.words = message if isinstance(message, Sentence) else None
         self.message_text = str(message)
