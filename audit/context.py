@@ -1,7 +1,7 @@
 """Who is acting and from where, for the services that record without being handed a request.
 
 audit.middleware opens a context for each request: the services read the user, the client's
-address and the request line from it. Outside a request (a management command, the records
+address (as core.client reads it) and the request line from it. Outside a request (a management command, the records
 importer, the test suite calling a service) there is no context and the entry says "command line".
 
 The context also collects the refusals made while the request is served (core.rules tells
@@ -10,10 +10,7 @@ returned, after any transaction of the refused action has rolled back, so they s
 """
 
 import contextvars
-import ipaddress
 from dataclasses import dataclass, field
-
-from django.conf import settings
 
 
 @dataclass
@@ -48,18 +45,3 @@ def note_refusal(violation) -> None:
     context = _current.get()
     if context is not None and not any(v is violation for v in context.refusals):
         context.refusals.append(violation)
-
-
-def client_address(request) -> str | None:
-    """The client's address: REMOTE_ADDR, or, behind a trusted proxy (BEHIND_PROXY), the address
-    that proxy added last to X-Forwarded-For. Any earlier entry is the client's own claim and
-    could be anything, so it is never taken."""
-    address = request.META.get("REMOTE_ADDR", "")
-    if getattr(settings, "BEHIND_PROXY", False):
-        forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if a.strip()]
-        if forwarded:
-            address = forwarded[-1]
-    try:
-        return str(ipaddress.ip_address(address))
-    except ValueError:
-        return None

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, override
 from django.utils.translation import gettext_noop as N_
 
+from core.client import client_address
 from core.rules import RuleViolation, Sentence
 from events.access import ROLE_NAMES, RoleRefused, in_role_order
 from events.lockout import SIGNING_PIN
@@ -130,7 +131,7 @@ def entry(
     event_id = event if isinstance(event, int) or event is None else event.pk
     person_id, roles = _standing(ctx, request, event_id, user)
     if request is not None:
-        channel, address = "web", context.client_address(request)
+        channel, address = "web", client_address(request)
         line = f"{request.method or ''} {request.get_full_path()}".strip()[:300]
     else:
         channel, address, line = "command", None, ""

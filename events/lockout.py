@@ -31,7 +31,7 @@ from django.db.models import Max, Sum
 from django.http import QueryDict
 from django.utils import timezone
 
-from audit.context import client_address
+from core.client import client_address
 
 # In the credentials handed to axes: the secret was a signing PIN, not a password.
 SIGNING_PIN = "signing_pin"
@@ -60,7 +60,7 @@ def lockout_key(request, credentials=None) -> str | None:
 
 def client_ip(request) -> str | None:
     """settings.AXES_CLIENT_IP_CALLABLE: the address the audit trail records, so the lockout and the
-    trail agree on who tried (audit.context.client_address; behind a proxy with BEHIND_PROXY)."""
+    trail agree on who tried (core.client.client_address; behind a proxy with BEHIND_PROXY)."""
     return client_address(request)
 
 

@@ -63,7 +63,7 @@ def _login_from(client_address, username, password, *, proxy=True):
 def test_the_lockout_takes_the_clients_address_as_the_audit_trail_does(rf, settings):
     from axes.helpers import get_client_ip_address
 
-    from audit.context import client_address
+    from core.client import client_address
 
     assert settings.AXES_CLIENT_IP_CALLABLE == "events.lockout.client_ip"
     request = rf.post("/login/", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR="198.51.100.66, 192.0.2.10")
