@@ -26,6 +26,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseNotAllowed
 from django.utils.translation import gettext_lazy as _
 
+from core import trail
+
 from .models import Role
 
 ANONYMOUS, OUTSIDER, STAFF = "anonymous", "outsider", "staff"
@@ -236,9 +238,8 @@ class PagePermissionMiddleware:
             return HttpResponseNotAllowed(entry.allow_header)
         if entry.scope == SITE and not site_standing(request.user) & entry.allowed(request.method):
             refusal = PermissionDenied(str(entry.refusal or _("You may not open this page.")))
-            # Raised here, not in a view, so the audit middleware's process_exception never sees it.
-            from audit.services import permission_refused
-
-            permission_refused(request, refusal)
+            # Raised here, not in a view, so the audit middleware's process_exception never sees it:
+            # written on the trail through its port (core.trail), as the audit app registered it.
+            trail.permission_refused(request, refusal)
             raise refusal
         return None

@@ -23,10 +23,10 @@ from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import gettext_noop as N_
 from django.utils.translation import pgettext_lazy
 
-from audit.services import record
 from core.local import moment, zone_name
 from core.money import face
 from core.rules import ClockZone, Lower, N_plural, RuleViolation, Several, When, Words, cite
+from core.trail import record
 
 from . import game_rules, games, lockout, wheel_layouts
 from .compliance import ADULT_AGE, describe_gap, roster_gaps, underage

@@ -6,7 +6,7 @@ lazily inside a function or at the top of a module alike, so no import circle ru
     audit        the trail's writer
     events       licensee, event, days, people and roles, roster, tables, chip set
     core         money, dates and times in words, refusals, the hash chain's digest, the client's
-                 address
+                 address, the port events writes the audit trail through (core.trail)
 
 The game modules (events/games/) are pure: they import nothing of the product but one another.
 """
@@ -23,8 +23,6 @@ LAYERS = ["core", "events", "audit", "cage", "reports"]
 STILL_UP: set[tuple[str, str]] = {
     ("cage.selectors.slip_sheet", "reports.daily"),
     ("cage.views", "reports.daily"),
-    ("events.permissions", "audit.services"),
-    ("events.services", "audit.services"),
 }
 
 
