@@ -65,6 +65,7 @@ class SlipType(models.TextChoices):
     TABLE_OPEN = "table_open", pgettext_lazy("slip", "Opener")
     FILL = "fill", pgettext_lazy("slip", "Fill")
     CREDIT = "credit", pgettext_lazy("slip", "Credit")
+    CHIP_TRANSFER = "chip_transfer", pgettext_lazy("slip", "Chip transfer")
     TIPS = "tips", pgettext_lazy("slip", "Tips")
     TABLE_CLOSE = "table_close", pgettext_lazy("slip", "Closer")
     SALE = "sale", pgettext_lazy("slip", "Chip sale")

@@ -78,25 +78,48 @@ class SlipField:
 
 
 class Table(SlipField):
+    """The table a slip is written for: the one whose tray it stocks, fills, credits or counts."""
+
     name = "table"
+
+    def label(self):
+        return _("Table")
 
     def add_to(self, form):
         from cage.forms import TableChoice
         from cage.selectors.offered import tables_for
 
-        form.fields["table"] = TableChoice(
-            label=_("Table"), queryset=tables_for(form.day, form.kind.type), empty_label=_("Choose the table")
+        form.fields[self.name] = TableChoice(
+            label=self.label(), queryset=tables_for(form.day, form.kind.type), empty_label=_("Choose the table")
         )
 
     def from_record(self, reader, kind, record, common):
-        return {"table": reader.table(record.get("table"))}
+        return {self.name: reader.table(record.get(self.name))}
+
+    def code(self, slip, details) -> str | None:
+        return slip.table.code if slip.table_id else None
 
     def to_record(self, slip, details, cash_moved, refs):
-        return {"table": slip.table.code} if slip.table is not None else {}
+        code = self.code(slip, details)
+        return {self.name: code} if code is not None else {}
 
     def facts(self, slip, kind, details):
         # A void names its slip's table too.
-        return [(_("Table"), slip.table.code)] if slip.table_id else []
+        code = self.code(slip, details)
+        return [(self.label(), code)] if code is not None else []
+
+
+class ToTable(Table):
+    """The open table a chip transfer takes chips to (the slip's own table gives them): kept by
+    its code in the slip's details, as a records file writes it."""
+
+    name = "to_table"
+
+    def label(self):
+        return _("To table")
+
+    def code(self, slip, details) -> str | None:
+        return details.get("to_table")
 
 
 class Runner(SlipField):
@@ -462,10 +485,11 @@ class Reason(SlipField):
 
 
 # The order fields come in, on the form and on the printed slip.
-ORDER = ("table", "runner", "account", "chips", "cash", "tender", "hours", "target", "expense", "reason")
+ORDER = ("table", "to_table", "runner", "account", "chips", "cash", "tender", "hours", "target", "expense", "reason")
 # The order of a record's keys in an export, as docs/examples writes them.
 RECORD_KEYS = (
     "table",
+    "to_table",
     "runner",
     "account",
     "chips",
@@ -480,4 +504,4 @@ RECORD_KEYS = (
     "cash_lines",
 )
 # Each field's lines on a slip's page, read from the slip itself (a void names its slip's table).
-PRINTED = (Table(), Runner(), CountedPlace(), Hours(), Expense())
+PRINTED = (Table(), ToTable(), Runner(), CountedPlace(), Hours(), Expense())

@@ -33,6 +33,7 @@ from cage.slip_fields import (
     Table,
     Target,
     Tender,
+    ToTable,
 )
 from cage.slip_fields import Runner as RunnerField
 from events.models import GameTable, GamingDay, Role
@@ -133,6 +134,8 @@ class SlipKind:
     # What the slip is in its table's day, whose win is closer - opener - fills + credits (the
     # game's own rule: events.games): "opener", "closer", "fills" or "credits".
     table_figure: str | None = None
+    # What it is in the day of the other table it names (ToTable), for a slip between two tables.
+    to_table_figure: str | None = None
     # What the slip is on its runner's sheet (reports.daily): chips "issued" to the runner, chips
     # "sold" for cash, chips and cash "returned", or a fill or credit "carried".
     runner_figure: str | None = None
@@ -160,6 +163,14 @@ class SlipKind:
     def takes(self, name: str) -> bool:
         """Whether a slip of this kind has the field `name` (TABLE, CHIPS…)."""
         return name in self._field_names
+
+    def table_figures(self, slip) -> list[tuple[str, str | None]]:
+        """What a slip of this kind is in each table's day it counts in: (figure, None) for its own
+        table, (figure, code) for the other table it names."""
+        figures = [(self.table_figure, None)] if self.table_figure else []
+        if self.to_table_figure:
+            figures.append((self.to_table_figure, slip.details["to_table"]))
+        return figures
 
     def capacity(self, code: str) -> Capacity | None:
         return self._by_code.get(code)
@@ -333,6 +344,23 @@ SLIP_KINDS: dict[str, SlipKind] = {
             floor_only=True,
             table_figure="credits",
             runner_figure="carried",
+            table_state=OPEN,
+        ),
+        _kind(
+            SlipType.CHIP_TRANSFER,
+            pgettext_lazy("slip", "Chip transfer"),
+            # Chips from one open table's tray straight to another's, without the cage: the dealer
+            # who releases them and the dealer who receives them sign as they change hands, and the
+            # DRIC authorizes it as she does a fill or a credit (T&C 2). To the table that gives
+            # them it is a credit, to the one that takes them a fill, so each table's win and the
+            # event's stand as if the chips had gone through the chip bank.
+            [C("released_by", DEALER), C("received_by", DEALER), W("authorized_by", DRIC)],
+            [Table(), ToTable(), Chips()],
+            "chip_transfer",
+            cash_required=False,
+            floor_only=True,
+            table_figure="credits",
+            to_table_figure="fills",
             table_state=OPEN,
         ),
         _kind(

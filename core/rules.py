@@ -326,12 +326,10 @@ class RuleViolation(ValidationError):
 
     `code` names the refusal itself, stable whatever its wording or language ("fill.chips_short",
     "import.bad_amount"): a program (the importer, a test, the audit trail's reader) tells one
-    refusal from another by it, and `params` are its arguments, as the sentence holds them.
+    refusal from another by it, and `arguments` are its values, as the sentence holds them.
     """
 
     def __init__(self, message, rule, *, code: str | None = None, field: str | None = None):
-        self.code = code
-        self.params = dict(message.params) if isinstance(message, Words) else {}
         # The sentence as its values, for the audit trail to put in its reader's words (Words).
         self.words = message if isinstance(message, Sentence) else None
         self.message_text = str(message)
@@ -343,6 +341,10 @@ class RuleViolation(ValidationError):
         self.field = field
         self.text = _("%(message)s (%(rule)s)") % {"message": self.message_text, "rule": self.citation}
         super().__init__(self.text)
+        # Set after ValidationError's own code and params: its params would be put into the text
+        # again by %-formatting, so the sentence's arguments are kept under another name.
+        self.code = code
+        self.arguments = dict(message.params) if isinstance(message, Words) else {}
         for listener in refusal_listeners:
             listener(self)
 

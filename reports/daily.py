@@ -11,6 +11,7 @@ and variances are read from reports.figures.event_figures, and chips outstanding
 for nothing.
 """
 
+import functools
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -37,12 +38,12 @@ from core.chain import grouped
 from core.local import clock
 from core.money import cents_str, dollars, hours_text, shortest_decimal
 from core.rules import cite
-from events import games
 from events.access import ROLE_NAMES
 from events.compliance import roster_gaps
 from events.models import DESIGNATED, GamingDay, Person, Role, game_name
 from reports.figures import event_figures
 from reports.names import instrument_name, place_names
+from reports.table_days import TableDays
 
 # --- a sheet: columns and rows, laid out the same way on the page, in CSV and in the PDF ----------
 
@@ -278,46 +279,33 @@ def table_columns() -> list:
 
 def _table_days(loaded: _Loaded) -> list[dict]:
     """Each table that opened this day: opener, fills, credits, closer (None while open), win."""
-    entries: dict[int, dict] = {}
+    days = TableDays(loaded.values, functools.partial(_table_named, loaded.day.event))
     for slip in loaded.slips:
-        if slip.pk in loaded.voided or slip.table_id is None:
-            continue
-        figure = SLIP_KINDS[slip.slip_type].table_figure
-        if figure is None:
-            continue
-        entry = entries.setdefault(slip.table_id, {"table": slip.table, "fills": [], "credits": []})
-        if figure in ("opener", "closer"):
-            entry[figure] = slip.details["total"]
-        else:
-            entry[figure].append(chips_value(slip.details.get("chips", {}), loaded.values))
+        if slip.pk not in loaded.voided and slip.table_id is not None:
+            days.add(slip)
     rows = []
-    for entry in entries.values():
-        if "opener" not in entry:
+    for _key, day in days.items():
+        if not day.opened:
             continue
-        table = entry["table"]
-        game = games.get_game(table.game)
-        row = {
-            "table": table.code,
-            "game": table.game,
-            "game_name": game_name(table.game),
-            "opener": entry["opener"],
-            "fills": sum(entry["fills"]),
-            "credits": sum(entry["credits"]),
-            "closer": entry.get("closer"),
-            "win": None,
-        }
-        if row["closer"] is not None:
-            row["win"] = game.win(
-                games.TableDay(
-                    opener=entry["opener"],
-                    closer=entry["closer"],
-                    fills=tuple(entry["fills"]),
-                    credits=tuple(entry["credits"]),
-                )
-            ).win
-        rows.append(row)
+        figures = day.figures()
+        rows.append(
+            {
+                "table": day.table.code,
+                "game": day.table.game,
+                "game_name": game_name(day.table.game),
+                "opener": day.opener,
+                "fills": sum(day.fills),
+                "credits": sum(day.credits),
+                "closer": day.closer,
+                "win": figures.win if figures else None,
+            }
+        )
     rows.sort(key=lambda r: (r["game_name"], r["table"]))
     return rows
+
+
+def _table_named(event, code: str):
+    return event.tables.get(code=code)
 
 
 def _opener_check(slip: Slip) -> str:
@@ -653,6 +641,12 @@ def _master_sheet(figures: dict) -> Sheet:
     )
 
 
+def _tables_text(slip: Slip) -> str:
+    """The tables a slip moves chips at: "BJ-1", or a chip transfer's "BJ-1 → WOF-1"."""
+    codes = [slip.table.code if code is None else code for _f, code in SLIP_KINDS[slip.slip_type].table_figures(slip)]
+    return " → ".join(codes)
+
+
 def _fill_credit_sheet(loaded: _Loaded, checks) -> Sheet:
     rows = []
     for slip in loaded.slips:
@@ -669,7 +663,7 @@ def _fill_credit_sheet(loaded: _Loaded, checks) -> Sheet:
                 [
                     slip.number,
                     _time(slip.at),
-                    slip.table.code if slip.table else "",
+                    _tables_text(slip),
                     slip.runner.name if slip.runner else by.get("carried_by", ""),
                     _chips_text(slip.details.get("chips")),
                     chips_value(slip.details.get("chips", {}), loaded.values),

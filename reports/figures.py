@@ -4,6 +4,7 @@ A fixed number of queries whatever the size of the event: the slips of the event
 then everything is added up in Python.
 """
 
+import functools
 import json
 from collections import defaultdict
 from decimal import Decimal
@@ -17,8 +18,8 @@ from cage.selectors.slips import with_signature_counts
 from cage.slip_types import SLIP_KINDS
 from cage.variances import reason_in_records, variance_reason
 from core.money import cents_str, shortest_decimal
-from events import games
 from events.models import Event
+from reports.table_days import TableDays
 
 
 class _TableRow(NamedTuple):
@@ -59,12 +60,17 @@ def report_figures(event: Event) -> tuple[dict, list[dict]]:
     from the reconciliation's list in the reader's language (cage.variances). The same queries."""
     values = {d.key: d.value_cents for d in event.denominations.all()}
     days = list(event.days.all())
-    tally = _Tally(days)
+    tally = _Tally(days, values, functools.partial(_table_named, event))
     for slip in _standing(event, _slip_rows(event)):
         tally.add(slip, values)
     table_rows, game_wins = _table_wins(tally)
     figures = _report_json(event, days, tally, table_rows, game_wins)
     return figures, tally.variance_notes
+
+
+def _table_named(event: Event, code: str) -> _TableRow:
+    """A table a slip names by its code (a chip transfer's other table)."""
+    return _TableRow(*event.tables.values_list("code", "game").get(code=code))
 
 
 def _slip_rows(event: Event) -> list:
@@ -112,10 +118,10 @@ def _standing(event: Event, slips: list) -> list:
 class _Tally:
     """The figures of each day, added up slip by slip."""
 
-    def __init__(self, days):
+    def __init__(self, days, values: dict[str, int], table_named):
         self.per_day = {day.id: dict.fromkeys(TOTAL_KEYS, 0) for day in days}
         # (day id, table id) -> what the table's day needs
-        self.table_days: dict[tuple[int, int], dict] = defaultdict(lambda: {"fills": [], "credits": []})
+        self.table_days = TableDays(values, table_named)
         self.expenses = 0
         self.tip_shares = []
         self.variances = []
@@ -132,8 +138,8 @@ class _Tally:
             self.expenses += slip.details["cash"]
         elif kind == SlipType.TIP_PAYOUT:
             self.add_shares(slip)
-        elif SLIP_KINDS[kind].table_figure:
-            self.add_table(slip, values)
+        elif slip.table_id is not None:
+            self.table_days.add(slip, group=slip.day_id)
         for variance in slip.details.get("variances", []):
             self.add_variance(slip, variance, totals)
 
@@ -147,15 +153,6 @@ class _Tally:
                     "amount": cents_str(share["amount"]),
                 }
             )
-
-    def add_table(self, slip, values: dict) -> None:
-        figure = SLIP_KINDS[slip.slip_type].table_figure
-        entry = self.table_days[(slip.day_id, slip.table_id)]
-        entry["table"] = slip.table
-        if figure in ("opener", "closer"):
-            entry[figure] = slip.details["total"]
-        else:
-            entry[figure].append(slip_value(slip, values))
 
     def add_variance(self, slip, variance: dict, totals: dict) -> None:
         key = "cash_over_short" if variance["instrument"] == "cash" else "chip_over_short"
@@ -175,26 +172,19 @@ class _Tally:
 
 def _table_wins(tally: _Tally) -> tuple[list[dict], dict]:
     """Each closed table's win by its game's own rule (events.games), and each game's by day."""
-    table_days, day_dates, per_day = tally.table_days, tally.day_dates, tally.per_day
+    day_dates, per_day = tally.day_dates, tally.per_day
     table_rows = []
     game_wins: dict[tuple[str, str], int] = defaultdict(int)
-    for (day_id, _), entry in table_days.items():
-        if "opener" not in entry:
+    for (day_id, _code), table_day in tally.table_days.items():
+        if not table_day.opened:
             continue
-        table = entry["table"]
+        table = table_day.table
         # cage-report/1: a game has a row for each day it had an open table, and its win is
         # what its closed tables won; a table still open has no row of its own yet.
         game_wins.setdefault((day_dates[day_id], table.game), 0)
-        if "closer" not in entry:
+        figures = table_day.figures()
+        if figures is None:
             continue
-        figures = games.get_game(table.game).win(
-            games.TableDay(
-                opener=entry["opener"],
-                closer=entry["closer"],
-                fills=tuple(entry["fills"]),
-                credits=tuple(entry["credits"]),
-            )
-        )
         date = day_dates[day_id]
         table_rows.append(
             {

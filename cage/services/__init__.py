@@ -8,6 +8,7 @@ from .openers import opener_sign_off
 from .signing import approve, refusable, refuse, sign, slip_printed
 from .slips import (
     EXPENSE_CATEGORIES,
+    chip_transfer,
     chips_received,
     chips_returned,
     count,
@@ -36,6 +37,7 @@ __all__ = [
     "approve",
     "balance",
     "balances",
+    "chip_transfer",
     "chips_received",
     "chips_returned",
     "close_day",

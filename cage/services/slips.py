@@ -86,7 +86,8 @@ def _require_state(table: GameTable, state: str, record) -> None:
             if state == GameTable.State.OPEN
             else N_("table %(table)s is open; a %(slip)s needs it closed")
         )
-        raise RuleViolation(Words(message, table=table.code, slip=record), TABLE_STATE)
+        code = "table.needs_open" if state == GameTable.State.OPEN else "table.needs_closed"
+        raise RuleViolation(Words(message, table=table.code, slip=record), TABLE_STATE, code=code)
 
 
 def _kind_name(slip_type: str) -> Lower:
@@ -269,6 +270,43 @@ credit = _transit_service(
     SlipType.CREDIT,
     doc="Chips from an open table's tray back to the chip bank (T&C 2.1.2).",
 )
+
+
+@atomic_slip
+def chip_transfer(*, day, table, to_table, chips, signed, **meta) -> Slip:
+    """Chips from one open table's tray to another's, signed by the dealer who releases them and the
+    dealer who receives them, authorized by the DRIC (T&C 2): a credit of the first table and a
+    fill of the second in their days (cage.slip_types)."""
+    day = lock_day(day, allowed=day_states(SlipType.CHIP_TRANSFER))
+    if to_table.pk == table.pk:
+        raise RuleViolation(
+            Words(
+                N_("a chip transfer goes from one table to another; table %(table)s is named twice"), table=table.code
+            ),
+            TABLE_STATE,
+            code="transfer.same_table",
+            field="to_table",
+        )
+    # Both trays locked in one order, whichever gives: two transfers the other way never wait on
+    # each other.
+    first, second = sorted((table, to_table), key=lambda t: t.pk)
+    tables = {t.pk: _table(day, t) for t in (first, second)}
+    table, to_table = tables[table.pk], tables[to_table.pk]
+    for each in (table, to_table):
+        _require_state(each, OPEN_TABLE, _kind_name(SlipType.CHIP_TRANSFER))
+    event = day.event
+    value = chips_legs_value(event, chips)
+    giving = account_get(event, Account.Kind.TABLE, table=table)
+    taking = account_get(event, Account.Kind.TABLE, table=to_table)
+    return post_slip(
+        day=day,
+        slip_type=SlipType.CHIP_TRANSFER,
+        signed=signed,
+        legs=move(giving, taking, value),
+        table=table,
+        details={"chips": _counted_chips(day, chips), "to_table": to_table.code},
+        **meta,
+    )
 
 
 def _count_against(account: Account, counted: dict, *, cash: int | None = None) -> dict:
