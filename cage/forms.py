@@ -16,17 +16,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cage.fields import BillsAndCoins, ConfirmLargeAmounts
-from cage.models import Account, CountShown, Slip, SlipType
+from cage.models import Account, CountShown, Slip
 from cage.selectors.amounts import amount_of
 from cage.selectors.counts import count_states, counted_lines, standing_counts
 from cage.services.counts import keep_count_shown
 from cage.services.day import recount_text
 from cage.services.ledger import account_label, balance, chips_label
-from cage.slip_types import (
-    HOURS,
-    TARGET,
-    SlipKind,
-)
+from cage.slip_types import ACCOUNT, COUNTS, DAY_CLOSE_KIND, HOURS, TARGET, SlipKind
 from core.local import clock
 from core.money import dollars
 from core.rules import RuleViolation, cite
@@ -152,9 +148,9 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         for slip_field in kind.fields:
             slip_field.add_to(self)
         self.add_signature_fields()
-        if kind.type == SlipType.COUNT and not self.is_bound:
+        if kind.takes(ACCOUNT) and not self.is_bound:
             self.standing = self.count_standing(self.initial.get("account"))
-        if kind.type == SlipType.TABLE_OPEN and not self.is_bound and self.initial.get("table"):
+        if kind.table_figure == "opener" and not self.is_bound and self.initial.get("table"):
             self.standing = self.opener_standing(self.initial["table"])
         first = next((f for f in self.visible_fields()), None)
         if first is not None:
@@ -219,7 +215,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
     def signs_now(self, cap) -> bool:
         """Capacities that must sign as the slip is written: the first custody step of a one-step
         slip. Witnesses and later steps may follow; a deferred slip may wait for all of them."""
-        if self.kind.type == SlipType.CLOSE_DAY:
+        if self.kind is DAY_CLOSE_KIND:
             # The General Cashier prepares the close now; the Chip Cashier and the DRIC sign now
             # with their PIN, or later from their own sessions (cage.services.close).
             return cap.code == "prepared_by"
@@ -267,13 +263,13 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         data["chips"] = {
             d.key: data.get(f"chips_{d.key}") or 0 for d in self.denominations if f"chips_{d.key}" in self.fields
         }
-        if self.kind.type == SlipType.COUNT:
+        if self.kind.takes(ACCOUNT):
             self.clean_count(data)
             if not self.errors and self.count_stands(data):
                 self.compare_with_the_books(data)
         elif "cash" in self.fields:
             data["cash_cents"] = data.get("cash")
-        if self.kind.type == SlipType.TABLE_OPEN and not self.errors:
+        if self.kind.table_figure == "opener" and not self.errors:
             self.count_stands(data)
         if self.kind.takes(HOURS):
             data["hours"] = [(p, data[f"hours_{p.code}"]) for p in self.dealers if data.get(f"hours_{p.code}")]
@@ -381,7 +377,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         """The place this count is of: the count form's chosen place, or an opener's tray
         ("table:BJ-1"). An opener refused for its difference from the tray has been set beside the
         books as a count has: its figures stand as first typed (DESIGN: gaming day)."""
-        if self.kind.type == SlipType.TABLE_OPEN:
+        if self.kind.table_figure == "opener":
             table = data.get("table")
             return f"{Account.Kind.TABLE}:{table.code}" if table is not None else None
         return data.get("account")
@@ -397,7 +393,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
             later = Slip.objects.filter(day=self.day, id__gt=shown.after_slip_id)
             if (
                 later.filter(postings__account=account).exists()
-                or later.filter(slip_type=SlipType.COUNT, account=account).exists()
+                or later.filter(slip_type__in=COUNTS, account=account).exists()
             ):
                 return None
         return shown
@@ -406,7 +402,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         """False (with the error said) when the books were shown beside a count of this place and
         this count's figures differ from the ones first typed; those are put back on the form."""
         shown = self.count_shown(self.counted_where(data))
-        if shown is not None and self.kind.type == SlipType.TABLE_OPEN:
+        if shown is not None and self.kind.table_figure == "opener":
             self.lock_counted_inputs()  # an opener's figures stay locked until it records
         if shown is None or shown.figures == self.counted_figures(data):
             return True
@@ -418,7 +414,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
                 "reason for its difference and record it; the DRIC signs the difference off (counts are blind)."
             )
             % {"time": clock(shown.shown_at)}
-            if self.kind.type == SlipType.TABLE_OPEN
+            if self.kind.table_figure == "opener"
             else _(
                 "The count was set beside the books at %(time)s and stands as first typed. To recount, "
                 "record this count with its reason, then write a new count (nightly reconciliation: "

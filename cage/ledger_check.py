@@ -12,10 +12,10 @@ from collections import defaultdict
 from django.db.models import BooleanField, ExpressionWrapper, Max, Min, Q, Sum
 from django.utils.translation import gettext as _
 
-from cage.models import Account, Posting, Signature, Slip, SlipType
+from cage.models import Account, Posting, Signature, Slip
 from cage.selectors.registers import runs, runs_text, serial_checks
 from cage.services.ledger import account_label, instrument_name
-from cage.slip_types import SLIP_KINDS
+from cage.slip_types import DAY_CLOSE_KIND, SLIP_KINDS
 from core.rules import cite
 from events.models import ChipDenomination, Event, GameTable, GamingDay
 
@@ -281,7 +281,7 @@ def closed_day_breaks(events: list[Event]) -> list[str]:
     days = GamingDay.objects.filter(event__in=events, status=GamingDay.Status.CLOSED).select_related("event")
     for day in days.order_by("event__slug", "date"):
         where = {"event": day.event.slug, "date": day.date.isoformat()}
-        close = Slip.objects.filter(day=day, slip_type=SlipType.CLOSE_DAY).order_by("id").first()
+        close = Slip.objects.filter(day=day, slip_type=DAY_CLOSE_KIND.type).order_by("id").first()
         if close is None:
             breaks.append(_("%(event)s: the gaming day %(date)s is closed without a day-close slip") % where)
             continue

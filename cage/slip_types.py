@@ -494,9 +494,29 @@ SLIP_KINDS: dict[str, SlipKind] = {
     ]
 }
 
-# The slip types written from the cage's slip form (the day close has its own page).
-ENTRY_KINDS = [k for k in SLIP_KINDS.values() if k.type != SlipType.CLOSE_DAY]
+
+def types_that(test) -> tuple[str, ...]:
+    """The slip types whose declaration passes `test`, in their declared order: what a page, a
+    sheet or a service looks for by what a slip does, never by a list of names to keep up."""
+    return tuple(k.type for k in SLIP_KINDS.values() if test(k))
+
+
+# The two kinds there is one of: the void, which names the slip it reverses (its Target), and the
+# day close, which has its own page and closes the gaming day.
+VOID_KIND = next(k for k in SLIP_KINDS.values() if k.takes(TARGET))
+DAY_CLOSE_KIND = SLIP_KINDS[SlipType.CLOSE_DAY]
+# The slip types written from the cage's slip form.
+ENTRY_KINDS = [k for k in SLIP_KINDS.values() if k is not DAY_CLOSE_KIND]
 VOIDABLE = {k.type for k in SLIP_KINDS.values() if k.voidable}
+# What the nightly sheets read by what the slips do.
+COUNTS = types_that(lambda k: k.takes(ACCOUNT))  # a count of a place
+DEPOSITS = types_that(lambda k: k.moves == (Account.Kind.BANK_CASH, Account.Kind.TRUST))
+EXPENSES = types_that(lambda k: k.takes(EXPENSE))
+TIP_PAYOUTS = types_that(lambda k: k.takes(HOURS))
+FLOATS = types_that(lambda k: k.moves == (Account.Kind.TRUST, Account.Kind.BANK_CASH))
+OPENERS = types_that(lambda k: k.table_figure == "opener")
+CLOSERS = types_that(lambda k: k.table_figure == "closer")
+TABLE_COUNTS = OPENERS + CLOSERS  # a tray counted
 
 
 def day_states(slip_type: str) -> tuple[str, ...]:

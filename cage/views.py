@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 from django.views.decorators.cache import never_cache
 
-from cage import services
+from cage import day_sheets, services
 from cage.forms import SignForm, SlipForm
 from cage.models import Account, Slip, SlipPrint, SlipType
 from cage.selectors import people
@@ -53,7 +53,7 @@ from cage.selectors.slips import (
 )
 from cage.services.ledger import DuplicateRequest
 from cage.services.signing import REFUSE_RULE
-from cage.slip_types import SLIP_KINDS, VOIDABLE, day_states
+from cage.slip_types import DAY_CLOSE_KIND, SLIP_KINDS, TABLE_COUNTS, VOID_KIND, VOIDABLE, day_states, types_that
 from core.local import long_day
 from core.money import dollars
 from core.rules import RuleViolation, Words
@@ -61,7 +61,6 @@ from events import services as event_services
 from events.access import READ_ALL, RoleRefused, event_access
 from events.form_input import CheckedInput
 from events.models import Appointment, GamingDay
-from reports.daily import day_figures
 
 
 class QueueVoidForm(CheckedInput, forms.Form):
@@ -87,7 +86,10 @@ def home(request, slug):
     # One query for what the page says of the whole day: how many slips, and whether any table has
     # closed (the floor closes only after that); counted in the database, never fetched.
     tally = (
-        day_slips.aggregate(total=Count("id"), closers=Count("id", filter=Q(slip_type=SlipType.TABLE_CLOSE)))
+        day_slips.aggregate(
+            total=Count("id"),
+            closers=Count("id", filter=Q(slip_type__in=types_that(lambda k: k.table_figure == "closer"))),
+        )
         if day
         else {"total": 0, "closers": 0}
     )
@@ -215,7 +217,7 @@ def _recorded_message(slip) -> str:
             "who": " / ".join(c.roles_label() for c in waiting),
             "capacity": ", ".join(str(c.label).lower() for c in waiting),
         }
-    if state == State.WAITING and slip.slip_type == SlipType.VOID:
+    if state == State.WAITING and slip.slip_type == VOID_KIND.type:
         waiting = [c for c in kind.capacities if c.code not in signed]
         return _(
             "%(void)s recorded: a void of %(slip)s is asked for. Nothing moves before it is signed; still to sign: %(who)s."
@@ -235,13 +237,7 @@ def _recorded_message(slip) -> str:
 
 def _last_count(day, table_id) -> dict:
     """The chips of the table's last opener or closer: what its closer starts from."""
-    last = (
-        Slip.objects.filter(
-            event=day.event, table_id=table_id, slip_type__in=[SlipType.TABLE_OPEN, SlipType.TABLE_CLOSE]
-        )
-        .order_by("-id")
-        .first()
-    )
+    last = Slip.objects.filter(event=day.event, table_id=table_id, slip_type__in=TABLE_COUNTS).order_by("-id").first()
     if last is None:
         # A table never counted: its tray holds what was issued to it.
         last = Slip.objects.filter(event=day.event, table_id=table_id, slip_type=SlipType.TABLE_ISSUE).last()
@@ -250,7 +246,7 @@ def _last_count(day, table_id) -> dict:
 
 def slip_new(request, slug, slip_type):
     kind = SLIP_KINDS.get(slip_type)
-    if kind is None or kind.type == SlipType.CLOSE_DAY:
+    if kind is None or kind is DAY_CLOSE_KIND:
         raise Http404(_("No such slip type"))
     # Who writes which slip type: events.permissions (runners record their own sales, T&C 3.4.2).
     access = event_access(request, slug)
@@ -274,13 +270,13 @@ def slip_new(request, slug, slip_type):
         # last closers): nothing of the tray's books is shown or filled in, so the dealer counts
         # what is there rather than signing what the form says. The service sets the count beside
         # the books and the last closer on submit.
-        if kind.type == SlipType.TABLE_CLOSE:
+        if kind.table_figure == "closer":
             initial_chips = _last_count(day, table_id)
     for name in ("runner", "account"):
         if request.GET.get(name):
             initial[name] = request.GET[name]
     runner_id = query_id(request, "runner")
-    if kind.type == SlipType.RUNNER_RETURN and runner_id is not None:
+    if kind.runner_figure == "returned" and runner_id is not None:
         # A runner hands back all they hold: the form starts from it, to be checked as counted;
         # not while the runner is counted blind (cage.selectors.counts).
         runner = access.event.people.filter(pk=runner_id).first()
@@ -315,7 +311,7 @@ def slip_new(request, slug, slip_type):
         except RuleViolation as exc:
             # A refusal about one field (a dealer's hours) is shown beside it.
             form.add_error(exc.field if exc.field in form.fields else None, exc.text)
-            if kind.type == SlipType.TABLE_OPEN and exc.field == "reason":
+            if kind.table_figure == "opener" and exc.field == "reason":
                 # The opener has now been set beside the tray's books: its figures stand as
                 # first typed, and only its reason is left to give (as a count's, SlipForm).
                 form.keep_count_shown(form.cleaned_data)
@@ -512,7 +508,7 @@ def queue_approve(request, slug, pk):
                 _("%(slip)s: your approval is signed; it still waits for %(signers)s.")
                 % {"slip": slip.number, "signers": still},
             )
-        elif slip.slip_type == SlipType.VOID:
+        elif slip.slip_type == VOID_KIND.type:
             messages.success(
                 request,
                 _("%(void)s authorized: %(slip)s is voided and its reversal posted.")
@@ -665,9 +661,7 @@ def day_close(request, slug):
     progress = close_progress(day)
     form = None
     if day.status in CLOSABLE and not problems and not progress.stands:
-        form = SlipForm(
-            request.POST or None, kind=SLIP_KINDS[SlipType.CLOSE_DAY], day=day, signer=access.person, request=request
-        )
+        form = SlipForm(request.POST or None, kind=DAY_CLOSE_KIND, day=day, signer=access.person, request=request)
     if request.method == "POST":
         answered = _close_posted(request, slug, day, form, progress)
         if answered is not None:
@@ -684,7 +678,7 @@ def day_close(request, slug):
         **close_checklist(day, problems),
         # The day's figures in front of the DRIC as she approves (a closed day's too); while the
         # bank is counted blind they wait for its counts (reports.daily).
-        "figures": day_figures(day, close=True) if day.status != GamingDay.Status.SETUP else None,
+        "figures": day_sheets.day_figures(day, close=True) if day.status != GamingDay.Status.SETUP else None,
     }
     return render(request, "cage/day_close.html", context)
 
@@ -730,7 +724,7 @@ def day_close_sign(request, slug):
     if day is None:
         raise Http404(_("No gaming day"))
     capacity = request.POST.get("capacity", "")
-    if access.person is None or SLIP_KINDS[SlipType.CLOSE_DAY].capacity(capacity) is None:
+    if access.person is None or DAY_CLOSE_KIND.capacity(capacity) is None:
         messages.error(request, _("Choose which capacity of the close you sign."))
         return redirect("cage:day_close", slug)
     try:
@@ -738,7 +732,7 @@ def day_close_sign(request, slug):
     except RuleViolation as exc:
         messages.error(request, exc.text)
         return redirect("cage:day_close", slug)
-    label = str(SLIP_KINDS[SlipType.CLOSE_DAY].capacity(capacity).label).lower()
+    label = str(DAY_CLOSE_KIND.capacity(capacity).label).lower()
     if slip is not None:
         messages.success(
             request,

@@ -25,14 +25,14 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 # cage.services first: cage.selectors.openers and cage.services import each other, and a process
 # whose first import is this module (manage.py day_report) otherwise fails on that cycle.
 import cage.services  # noqa: F401, I001
-from cage.models import Account, Posting, Signature, Slip, SlipType
+from cage.models import Account, Posting, Signature, Slip
 from cage.selectors.amounts import cash_moved_subquery, chip_counts, chips_value
 from cage.selectors.counts import blind_places, books_blind
 from cage.selectors.openers import check_text, closer_check_of
 from cage.selectors.registers import serial_checks
 from cage.selectors.seals import seal_digest
 from cage.selectors.slips import State, slip_state
-from cage.slip_types import SLIP_KINDS
+from cage.slip_types import COUNTS, DAY_CLOSE_KIND, DEPOSITS, EXPENSES, SLIP_KINDS, TIP_PAYOUTS, VOID_KIND, types_that
 from cage.variances import variance_reason
 from core.chain import grouped
 from core.local import clock
@@ -215,11 +215,10 @@ def _load(day: GamingDay) -> _Loaded:
     )
     # Only a done void stands against its slip (every signature in, read from the slips' own): one
     # asked for moves nothing, one refused never will.
-    void = SLIP_KINDS[SlipType.VOID]
     voided = {
         s.voids_id: s
         for s in slips
-        if s.slip_type == SlipType.VOID and set(void.codes) <= {sig.capacity for sig in s.signatures.all()}
+        if s.slip_type == VOID_KIND.type and set(VOID_KIND.codes) <= {sig.capacity for sig in s.signatures.all()}
     }
     names = dict(event.people.values_list("code", "name"))
     return _Loaded(day, figures, slips, voided, values, names)
@@ -237,7 +236,7 @@ def _day_totals(loaded: _Loaded) -> dict[str, int]:
             for key in ("win", "chip_sales", "redemptions", "tips", "cash_over_short", "chip_over_short"):
                 totals[key] = _cents(row[key])
     totals["chips_outstanding"] = outstanding
-    totals["deposits"] = sum(_cash(s) for s in _live(loaded, SlipType.DEPOSIT))
+    totals["deposits"] = sum(_cash(s) for s in _live(loaded, *DEPOSITS))
     return totals
 
 
@@ -331,12 +330,12 @@ def _variances(loaded: _Loaded, places: dict[str, str]) -> list[dict]:
     for slip in loaded.slips:
         if slip.pk in loaded.voided:
             continue
-        opener_check = _opener_check(slip) if slip.slip_type == SlipType.TABLE_OPEN else ""
+        opener_check = _opener_check(slip) if SLIP_KINDS[slip.slip_type].table_figure == "opener" else ""
         reason, details = variance_reason(slip.details, slip.reason)
         # A second count of a place the same day is its recount: its variance corrects the
         # earlier count's (a −$5 then a +$5 is one miscount, not two losses).
         earlier = None
-        if slip.slip_type == SlipType.COUNT and slip.account_id:
+        if slip.slip_type in COUNTS and slip.account_id:
             earlier = last_count.get(slip.account_id)
             last_count[slip.account_id] = slip
         for v in slip.details.get("variances", []):
@@ -361,7 +360,7 @@ def _variances(loaded: _Loaded, places: dict[str, str]) -> list[dict]:
 def _deposits(loaded: _Loaded) -> list[dict]:
     return [
         {"slip": s.number, "at": _time(s.at), "amount": _cash(s), "signed": _signed_text(s)}
-        for s in _live(loaded, SlipType.DEPOSIT)
+        for s in _live(loaded, *DEPOSITS)
     ]
 
 
@@ -372,7 +371,7 @@ def _not_counted_yet(loaded: _Loaded, totals: dict[str, int]) -> set[str]:
     over/short: it would read −$1.00 with nothing counted)."""
     if loaded.day.status == GamingDay.Status.CLOSED:
         return set()
-    counts = _live(loaded, SlipType.COUNT)
+    counts = _live(loaded, *COUNTS)
     result = set()
     if not any(s.details.get("cash") is not None for s in counts):
         result.add("cash_over_short")
@@ -711,7 +710,7 @@ def _tips_sheet(loaded: _Loaded, hidden: set[str]) -> Sheet:
     count is not in, what was put in (what the pool should hold) reads "not counted yet"."""
     blind = Account.Kind.TIP_POOL in hidden
     rows = []
-    for slip in _live(loaded, SlipType.TIPS):
+    for slip in _live(loaded, *types_that(lambda k: k.report_total == "tips")):
         rows.append(
             Row(
                 [
@@ -725,7 +724,7 @@ def _tips_sheet(loaded: _Loaded, hidden: set[str]) -> Sheet:
                 BLIND if blind else "",
             )
         )
-    for slip in _live(loaded, SlipType.TIP_PAYOUT):
+    for slip in _live(loaded, *TIP_PAYOUTS):
         shares = slip.details.get("shares", [])
         for share in shares:
             rows.append(
@@ -783,7 +782,7 @@ def _balances(day: GamingDay) -> dict:
             account__kind__in=(Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.RUNNER),
             slip__day__date__lte=day.date,
         )
-        .exclude(slip__slip_type=SlipType.VOID)
+        .exclude(slip__slip_type=VOID_KIND.type)
         .exclude(slip__in=Slip.objects.voided())
         .values(
             "account_id", "account__kind", "account__person_id", "slip__day_id", "slip__slip_type", "denomination_id"
@@ -881,20 +880,19 @@ def _blind_note(rows: list[Row]) -> list[str]:
     return []
 
 
+def _trust_first_and_last(kind) -> int:
+    """The cage's lines start from the float the trust account gave and end with what went back to
+    it; between them, every other movement in the order slip types are declared."""
+    return 0 if kind.moves and kind.moves[0] == Account.Kind.TRUST else 2 if kind in _DEPOSIT_KINDS else 1
+
+
+_DEPOSIT_KINDS = [SLIP_KINDS[t] for t in DEPOSITS]
+# The lines of a place's movements on the cage accountability sheet (a count's over/short has its
+# own line, and a void's reversal cancels its slip's).
 ACCOUNTABILITY_ORDER = [
-    SlipType.FLOAT_IN,
-    SlipType.CHIPS_RECEIVED,
-    SlipType.CHIPS_RETURNED,
-    SlipType.TABLE_ISSUE,
-    SlipType.TABLE_RETURN,
-    SlipType.FILL,
-    SlipType.CREDIT,
-    SlipType.SALE,
-    SlipType.REDEMPTION,
-    SlipType.RUNNER_ISSUE,
-    SlipType.RUNNER_RETURN,
-    SlipType.TIP_PAYOUT,
-    SlipType.DEPOSIT,
+    k.type
+    for k in sorted(SLIP_KINDS.values(), key=_trust_first_and_last)
+    if k.type not in COUNTS and k is not VOID_KIND
 ]
 
 
@@ -913,7 +911,7 @@ def _cage_sheet(loaded: _Loaded, balances: dict, hidden: set[str]) -> Sheet:
                 rows.append(Row([place, SLIP_KINDS[slip_type].label, moved]))
                 expected += moved
         rows.append(Row([place, _("Expected"), expected], "subtotal"))
-        counts = [s for s in _live(loaded, SlipType.COUNT) if s.account and s.account.kind == kind]
+        counts = [s for s in _live(loaded, *COUNTS) if s.account and s.account.kind == kind]
         if counts:
             last = counts[-1]
             counted = chips_value(last.details.get("chips") or {}, loaded.values) + (last.details.get("cash") or 0)
@@ -921,7 +919,7 @@ def _cage_sheet(loaded: _Loaded, balances: dict, hidden: set[str]) -> Sheet:
         else:
             rows.append(Row([place, _("Counted"), None]))
         # Before its first count a place has no over/short: $0.00 would read as counted and even.
-        over_short = b["by_type"].get(SlipType.COUNT, 0) if counts else NOT_COUNTED
+        over_short = sum(b["by_type"].get(t, 0) for t in COUNTS) if counts else NOT_COUNTED
         rows.append(Row([place, _("Over/short"), over_short], "total"))
     return Sheet(
         "cage_accountability",
@@ -991,10 +989,10 @@ def _close_sign_off(loaded: _Loaded) -> dict:
     """Who reviewed and approved the day: the day close's signatures (prepared by the General
     Cashier, verified by the Chip Cashier, approved by the DRIC), one line per capacity, each with
     the signer's name, role and time, or blank (None) while nobody has signed it."""
-    close = next((s for s in loaded.slips if s.slip_type == SlipType.CLOSE_DAY), None)
+    close = next((s for s in loaded.slips if s.slip_type == DAY_CLOSE_KIND.type), None)
     signed = {s.capacity: s for s in close.signatures.all()} if close else {}
     lines = []
-    for capacity in SLIP_KINDS[SlipType.CLOSE_DAY].capacities:
+    for capacity in DAY_CLOSE_KIND.capacities:
         signature = signed.get(capacity.code)
         lines.append(
             {
@@ -1020,7 +1018,7 @@ def expense_sheet(day: GamingDay) -> Sheet:
 
     expenses = (
         Slip.objects.standing()
-        .filter(day=day, slip_type=SlipType.EXPENSE, postings__account__kind=Account.Kind.EXPENSES)
+        .filter(day=day, slip_type__in=EXPENSES, postings__account__kind=Account.Kind.EXPENSES)
         .annotate(paid=Sum("postings__amount"))
         .order_by("at", "id")
     )

@@ -19,9 +19,10 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import inch
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from cage.models import Slip, SlipType
+from cage.models import Slip
 from cage.selectors.seals import day_seals
 from cage.selectors.slips import signed_in_full
+from cage.slip_types import EXPENSES
 from core.local import moment
 from core.money import cents_str, dollars, hours_text
 from core.pdf_layout import RED, content_widths, page_canvas, words_whole
@@ -49,7 +50,7 @@ TOTAL_LABELS = {
 def expense_lines(event: Event) -> list[dict]:
     """The expenses behind the total, for the report's schedule (voided ones count for nothing)."""
     # Approved ones only: an expense prepared and waiting for the DRIC has paid nothing yet.
-    slips = signed_in_full(Slip.objects.filter(event=event, slip_type=SlipType.EXPENSE)).select_related("day")
+    slips = signed_in_full(Slip.objects.filter(event=event, slip_type__in=EXPENSES)).select_related("day")
     return [
         {
             "date": slip.day.date.isoformat(),
@@ -164,7 +165,7 @@ def _money(text: str) -> str:
 
 def _expense_rows(event: Event) -> list[dict]:
     slips = (
-        signed_in_full(Slip.objects.filter(event=event, slip_type=SlipType.EXPENSE))
+        signed_in_full(Slip.objects.filter(event=event, slip_type__in=EXPENSES))
         .select_related("day")
         .order_by("at", "id")
     )

@@ -12,10 +12,10 @@ from typing import NamedTuple
 
 from django.db.models import BooleanField, ExpressionWrapper, F, Q
 
-from cage.models import Slip, SlipType
+from cage.models import Slip
 from cage.selectors import json_text
 from cage.selectors.slips import with_signature_counts
-from cage.slip_types import SLIP_KINDS
+from cage.slip_types import EXPENSES, SLIP_KINDS, TIP_PAYOUTS, VOID_KIND
 from cage.variances import reason_in_records, variance_reason
 from core.money import cents_str, shortest_decimal
 from events.models import Event
@@ -102,15 +102,15 @@ def _standing(event: Event, slips: list) -> list:
     # asked for moves nothing until authorized), and an expense only once the DRIC approved it.
     voided, waiting = set(), set()
     for pk, slip_type, target, full in (
-        with_signature_counts(Slip.objects.filter(event=event, slip_type__in=(SlipType.VOID, SlipType.EXPENSE)))
+        with_signature_counts(Slip.objects.filter(event=event, slip_type__in=(VOID_KIND.type, *EXPENSES)))
         .annotate(full=ExpressionWrapper(Q(signed_count__gte=F("needed_count")), output_field=BooleanField()))
         .values_list("pk", "slip_type", "voids_id", "full")
     ):
-        if slip_type == SlipType.VOID and full:
+        if slip_type == VOID_KIND.type and full:
             voided.add(target)
-        elif slip_type == SlipType.EXPENSE and not full:
+        elif slip_type in EXPENSES and not full:
             waiting.add(pk)
-    live = [s for s in slips if s.id not in voided and s.id not in waiting and s.slip_type != SlipType.VOID]
+    live = [s for s in slips if s.id not in voided and s.id not in waiting and s.slip_type != VOID_KIND.type]
 
     return live
 
@@ -134,9 +134,9 @@ class _Tally:
         counts_in = SLIP_KINDS[kind].report_total  # chip sales, redemptions, tips: declared per slip type
         if counts_in:
             totals[counts_in] += slip_value(slip, values)
-        elif kind == SlipType.EXPENSE:
+        elif kind in EXPENSES:
             self.expenses += slip.details["cash"]
-        elif kind == SlipType.TIP_PAYOUT:
+        elif kind in TIP_PAYOUTS:
             self.add_shares(slip)
         elif slip.table_id is not None:
             self.table_days.add(slip, group=slip.day_id)

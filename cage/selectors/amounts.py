@@ -3,7 +3,8 @@
 from django.db.models import OuterRef, Subquery, Sum
 from django.utils.translation import gettext as _
 
-from cage.models import Posting, Slip, SlipType
+from cage.models import Posting, Slip
+from cage.slip_types import COUNTS, SLIP_KINDS, VOID_KIND
 from core.money import face
 
 
@@ -20,7 +21,7 @@ def chips_value(chips: dict, values: dict[str, int]) -> int:
 def amount_of(slip: Slip, values: dict[str, int], cash_moved: int | None) -> int | None:
     """The value a slip is about: its chips' value (plus the cash a runner hands back, or the cash
     a count finds), else the cash or total it states, else the cash it moved."""
-    if slip.slip_type == SlipType.VOID and slip.voids_id:
+    if slip.slip_type == VOID_KIND.type and slip.voids_id:
         # A void is worth what it reverses.
         target = slip.voids
         return amount_of(target, values, getattr(target, "cash_moved", None) or cash_moved)
@@ -28,9 +29,9 @@ def amount_of(slip: Slip, values: dict[str, int], cash_moved: int | None) -> int
     chips = details.get("chips")
     if chips:
         value = chips_value(chips, values)
-        if slip.slip_type == SlipType.RUNNER_RETURN:
+        if SLIP_KINDS[slip.slip_type].runner_figure == "returned":
             value += cash_moved or 0
-        elif slip.slip_type == SlipType.COUNT:
+        elif slip.slip_type in COUNTS:
             value += details.get("cash") or 0
         return value
     if details.get("total") is not None:

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from cage.models import Account, CloseSignature, Slip, SlipType
+from cage.models import Account, CloseSignature, Slip
 from cage.selectors import people
 from cage.selectors.counts import (
     MUST_COUNT,
@@ -20,11 +20,11 @@ from cage.selectors.openers import waiting_sign_off
 from cage.selectors.seals import seal_of
 from cage.selectors.slips import pending_slips
 from cage.services.ledger import account_label, balance
-from cage.slip_types import SLIP_KINDS, Capacity
+from cage.slip_types import CLOSERS, DAY_CLOSE_KIND, OPENERS, TIP_PAYOUTS, Capacity
 from core.money import dollars
 from events.models import GamingDay, Person, Role
 
-CLOSE = SLIP_KINDS[SlipType.CLOSE_DAY]
+CLOSE = DAY_CLOSE_KIND
 PREPARED = "prepared_by"
 
 
@@ -73,7 +73,7 @@ def close_progress(day: GamingDay | None) -> CloseProgress | None:
     if progress.prepared is not None:
         progress.posted_since = (
             Slip.objects.filter(day=day, id__gt=progress.prepared.after_slip_id)
-            .exclude(slip_type=SlipType.CLOSE_DAY)
+            .exclude(slip_type=DAY_CLOSE_KIND.type)
             .order_by("id")
             .first()
         )
@@ -100,10 +100,10 @@ def close_checklist(day: GamingDay, problems: list) -> dict:
     # rather than that it is done.
     done_today = set(Slip.objects.filter(day=day).values_list("slip_type", flat=True).distinct())
     under_way = closable and (day.status == GamingDay.Status.RECONCILING or bool(done_today))
-    paid = SlipType.TIP_PAYOUT in done_today
+    paid = any(t in done_today for t in TIP_PAYOUTS)
     counted = any(state.counted for state in states.values())
     due = any(states[k].due for k in MUST_COUNT if k in states)
-    opened = SlipType.TABLE_OPEN in done_today
+    opened = any(t in done_today for t in OPENERS)
     tables_open = event.tables.filter(state="open").exists()
     closed = day.status == GamingDay.Status.CLOSED
     return {
@@ -114,7 +114,7 @@ def close_checklist(day: GamingDay, problems: list) -> dict:
         "tips_to_pay": to_pay,
         "steps": {
             "floor": under_way
-            and (day.status == GamingDay.Status.RECONCILING or SlipType.TABLE_CLOSE in done_today)
+            and (day.status == GamingDay.Status.RECONCILING or any(t in done_today for t in CLOSERS))
             and not tables_open,
             "runners": under_way and not returns and not pending,
             "tips": under_way and paid and not to_pay,
@@ -129,7 +129,7 @@ def close_checklist(day: GamingDay, problems: list) -> dict:
         },
         "tip_pool_counted": not nothing_to_count(day, Account.Kind.TIP_POOL),
         # A locked day: its close slip and its seal, as printed beside the three signatures.
-        "close_slip": Slip.objects.filter(day=day, slip_type=SlipType.CLOSE_DAY).first() if closed else None,
+        "close_slip": Slip.objects.filter(day=day, slip_type=DAY_CLOSE_KIND.type).first() if closed else None,
         "seal": seal_of(day) if closed else None,
         "floor_can_close": day.status == GamingDay.Status.OPEN and bool(problems) and not tables_open,
     }

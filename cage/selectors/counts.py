@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from django.db.models import Max
 
-from cage.models import Account, Slip, SlipType
+from cage.models import Account, Slip
+from cage.slip_types import CLOSERS, COUNTS, OPENERS, TIP_PAYOUTS
 from events.models import GameTable, GamingDay, Role
 
 # The places the nightly reconciliation counts; a table's count is its closer.
@@ -20,7 +21,7 @@ COUNTED = (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.RUNNER, 
 # The places the day cannot close without (runners are brought back to zero instead).
 MUST_COUNT = (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.TIP_POOL)
 # Movements after which nothing is left to count.
-EMPTIES = {Account.Kind.TIP_POOL: {SlipType.TIP_PAYOUT}}
+EMPTIES = {Account.Kind.TIP_POOL: set(TIP_PAYOUTS)}
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ def count_states(day: GamingDay) -> dict[str, CountState]:
     """{account code: CountState} for every counted place of the event that has an account."""
     accounts = list(Account.objects.filter(event_id=day.event_id, kind__in=COUNTED).select_related("person"))
     last_count = dict(
-        Slip.objects.filter(day=day, slip_type=SlipType.COUNT, account__in=accounts)
+        Slip.objects.filter(day=day, slip_type__in=COUNTS, account__in=accounts)
         .values("account_id")
         .annotate(last=Max("id"))
         .values_list("account_id", "last")
@@ -53,7 +54,7 @@ def count_states(day: GamingDay) -> dict[str, CountState]:
     # the event (the chip bank's, a season's: 0.4 s read from the place's side, 8 ms from the day's).
     moves = (
         Slip.objects.filter(day=day, postings__account__in=accounts)
-        .exclude(slip_type=SlipType.COUNT)
+        .exclude(slip_type__in=COUNTS)
         .values_list("postings__account_id", "slip_type")
         .annotate(last=Max("id"))
     )
@@ -132,12 +133,12 @@ def awaiting_opener(day: GamingDay | None) -> set[str]:
 
     if day is None or day.status not in (GamingDay.Status.SETUP, GamingDay.Status.OPEN):
         return set()
-    opened = Slip.objects.filter(day=day, slip_type=SlipType.TABLE_OPEN).values("table_id")
+    opened = Slip.objects.filter(day=day, slip_type__in=OPENERS).values("table_id")
     # Only a table that closed on an earlier day: a first opening starts from what was issued to
     # it today, which its issue slip says anyway (cage.services.openers.closer_check).
-    closed_before = Slip.objects.filter(
-        event_id=day.event_id, slip_type=SlipType.TABLE_CLOSE, day__date__lt=day.date
-    ).values("table_id")
+    closed_before = Slip.objects.filter(event_id=day.event_id, slip_type__in=CLOSERS, day__date__lt=day.date).values(
+        "table_id"
+    )
     closed = GameTable.objects.filter(
         event_id=day.event_id, state=GameTable.State.CLOSED, pk__in=closed_before
     ).exclude(pk__in=opened)
@@ -168,7 +169,7 @@ def earlier_variances(day: GamingDay, standing: dict[str, Slip]) -> dict[str, in
     summary and the variance report do (a −$5 then a +$5 is one miscount). One query."""
     ids = {slip.pk: code for code, slip in standing.items()}
     earlier = (
-        Slip.objects.filter(day=day, slip_type=SlipType.COUNT, account__code__in=ids.values())
+        Slip.objects.filter(day=day, slip_type__in=COUNTS, account__code__in=ids.values())
         .standing()
         .values_list("account__code", "id", "details")
     )

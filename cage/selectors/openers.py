@@ -5,14 +5,14 @@ import datetime
 
 from django.utils.translation import gettext as _
 
-from cage.models import Slip, SlipType
-from cage.slip_types import SLIP_KINDS
+from cage.models import Slip
+from cage.slip_types import CLOSERS, OPENERS, SLIP_KINDS
 from core.local import long_day
 from events.models import GamingDay
 
 
 def closer_check_of(slip: Slip) -> dict | None:
-    return (slip.details or {}).get("closer_check") if slip.slip_type == SlipType.TABLE_OPEN else None
+    return (slip.details or {}).get("closer_check") if slip.slip_type in OPENERS else None
 
 
 def is_flagged(slip: Slip) -> bool:
@@ -24,7 +24,7 @@ def is_flagged(slip: Slip) -> bool:
 def closer_name(check: dict) -> str:
     """ "Closer 2 of 11 Sep 2026": the date in words, as the sentences around it write theirs (the
     check keeps it ISO)."""
-    closer = f"{SLIP_KINDS[SlipType.TABLE_CLOSE].label} {check['closer_serial']}"
+    closer = f"{SLIP_KINDS[CLOSERS[0]].label} {check['closer_serial']}"
     date = long_day(datetime.date.fromisoformat(check["date"]))
     return _("%(closer)s of %(date)s") % {"closer": closer, "date": date}
 
@@ -55,7 +55,7 @@ def check_text(check: dict) -> str:
 def waiting_sign_off(event, *, day: GamingDay | None = None) -> list[Slip]:
     """Flagged openers the DRIC has not signed off yet, oldest first (closed days have none: a day
     cannot close while one waits). Two queries; openers are few (one per table per day)."""
-    openers = Slip.objects.filter(event=event, slip_type=SlipType.TABLE_OPEN, sign_off__isnull=True)
+    openers = Slip.objects.filter(event=event, slip_type__in=OPENERS, sign_off__isnull=True)
     openers = openers.filter(day=day) if day else openers.exclude(day__status=GamingDay.Status.CLOSED)
     return [
         s

@@ -7,9 +7,9 @@ from decimal import Decimal
 
 from django.db.models import Exists, OuterRef, Q, Sum
 
-from cage.models import Account, Posting, Signature, Slip, SlipType
+from cage.models import Account, Posting, Signature, Slip
 from cage.selectors.amounts import amount_of, cash_moved_subquery
-from cage.slip_types import SLIP_KINDS
+from cage.slip_types import SLIP_KINDS, TIP_PAYOUTS
 from core.money import dollars, hours_text
 from events.models import Event, GamingDay, Person
 
@@ -100,7 +100,7 @@ def tip_shares(event: Event, person: Person) -> dict:
     {"days": [{"date", "hours", "amount"}], "hours": str, "amount": str, "empty": bool}.
     """
     payouts = (
-        Slip.objects.filter(event=event, slip_type=SlipType.TIP_PAYOUT)
+        Slip.objects.filter(event=event, slip_type__in=TIP_PAYOUTS)
         .standing()
         .select_related("day")
         .order_by("day__date", "id")

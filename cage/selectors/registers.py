@@ -24,12 +24,12 @@ from django.db.models import (
 from django.utils import timezone
 from django.utils.translation import pgettext_lazy
 
-from cage.models import Signature, Slip, SlipCounter, SlipType
+from cage.models import Signature, Slip, SlipCounter
 from cage.selectors import json_text
 from cage.selectors.amounts import amount_of, chip_counts
 from cage.selectors.amounts import cash_moved_subquery as _cash_moved
 from cage.selectors.slips import State, slip_state
-from cage.slip_types import SLIP_KINDS
+from cage.slip_types import SLIP_KINDS, VOID_KIND
 from events.models import Event, GameTable, GamingDay, Person
 
 
@@ -336,7 +336,7 @@ def register_row(slip: Slip, values: dict[str, int]) -> RegisterRow:
     signed = {s.capacity for s in slip.signatures.all()}
     refusal = getattr(slip, "refusal", None)
     serial = slip.done_void_serial
-    voided_by = f"{SLIP_KINDS[SlipType.VOID].label} {serial}" if serial is not None else ""
+    voided_by = f"{VOID_KIND.label} {serial}" if serial is not None else ""
     return RegisterRow(
         slip=slip,
         number=slip.number,
@@ -411,7 +411,7 @@ def voids_page(
     authorized it); the paginator counts them all. A page that is not a number is the first, one
     past the end the last, as on the register. refused: the filter was sent with a day not in its
     list, and the page lists no void. Four queries, whatever the number of voids."""
-    voids = Slip.objects.none() if refused else Slip.objects.filter(event=event, slip_type=SlipType.VOID)
+    voids = Slip.objects.none() if refused else Slip.objects.filter(event=event, slip_type=VOID_KIND.type)
     if day is not None:
         voids = voids.filter(day=day)
     voids = (

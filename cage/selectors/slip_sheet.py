@@ -4,14 +4,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from cage import day_sheets
 from cage.fields import BillsAndCoins
-from cage.models import Account, OpenerSignOff, Posting, Refusal, Slip, SlipType
+from cage.models import Account, OpenerSignOff, Posting, Refusal, Slip
 from cage.selectors.openers import check_text, closer_check_of
 from cage.selectors.seals import seal_of
 from cage.selectors.slips import State, slip_state
 from cage.services.ledger import account_label, chips_label, instrument_label
 from cage.slip_fields import PRINTED
-from cage.slip_types import SLIP_KINDS
+from cage.slip_types import ACCOUNT, DAY_CLOSE_KIND, SLIP_KINDS
 from cage.variances import variance_reason
 from core.local import moment
 from core.money import dollars
@@ -70,7 +71,7 @@ def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) 
         # language; the counter's own words beside it are its details.
         "reason": reason,
         "reason_details": reason_details,
-        "count_lines": count_lines(slip, denominations) if kind.type == SlipType.COUNT else [],
+        "count_lines": count_lines(slip, denominations) if kind.takes(ACCOUNT) else [],
         "state": str(State.LABELS[state]),
         "state_code": state,
         "signatures": _signatures(kind, signatures),
@@ -110,8 +111,8 @@ def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) 
         "sign_off": sign_off,
         # The day close: the day's figures as the three designated persons approve them, and once
         # the day is locked its seal (core.chain), printed beside their signatures.
-        "day_sheets": close_day_sheets(slip) if kind.type == SlipType.CLOSE_DAY else [],
-        "seal": seal_of(slip.day) if kind.type == SlipType.CLOSE_DAY else None,
+        "day_sheets": close_day_sheets(slip) if kind is DAY_CLOSE_KIND else [],
+        "seal": seal_of(slip.day) if kind is DAY_CLOSE_KIND else None,
     }
 
 
@@ -202,9 +203,7 @@ def close_day_sheets(slip: Slip) -> list:
     """What the day-close slip prints of its day: the summary (win, chip sales, redemptions, tips,
     chips outstanding, over/short, deposits), win per table and per game, the variances by place,
     the deposits, the tips and their shares, the cage's accountability, and the expenses."""
-    from reports.daily import day_figures, expense_sheet  # the sheets read the cage, not this module
-
-    return [*day_figures(slip.day, close=True)["sheets"], expense_sheet(slip.day)]
+    return [*day_sheets.day_figures(slip.day, close=True)["sheets"], day_sheets.expense_sheet(slip.day)]
 
 
 def _void_line(void: Slip) -> dict:

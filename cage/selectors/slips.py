@@ -11,9 +11,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import override, pgettext_lazy
 
-from cage.models import Refusal, Signature, Slip, SlipType
+from cage.models import Refusal, Signature, Slip
 from cage.selectors.amounts import amount_of, cash_moved_subquery, chip_counts
-from cage.slip_types import SLIP_KINDS, Capacity
+from cage.slip_types import OPENERS, SLIP_KINDS, VOID_KIND, Capacity
 from core.money import dollars
 from events.models import GamingDay, Person, Role
 
@@ -211,7 +211,7 @@ def to_sign_at_my_table(event, person: Person | None, roles: set[str], *, now=No
         return items, []
     mine = set(
         Signature.objects.filter(
-            person=person, capacity="counted_by", slip__slip_type=SlipType.TABLE_OPEN, slip__day__event=event
+            person=person, capacity="counted_by", slip__slip_type__in=OPENERS, slip__day__event=event
         )
         .exclude(slip__day__status=GamingDay.Status.CLOSED)
         .values_list("slip__table_id", flat=True)
@@ -226,7 +226,7 @@ def states_of(slips: list[Slip]) -> dict[int, str]:
     ids = [s.pk for s in slips]
     # The voids among these slips or naming them, in one query: which are done, which refused.
     voids = (
-        Slip.objects.filter(slip_type=SlipType.VOID)
+        Slip.objects.filter(slip_type=VOID_KIND.type)
         .filter(Q(pk__in=ids) | Q(voids_id__in=ids))
         .annotate(
             done=Exists(Slip.objects.voids_done().filter(pk=OuterRef("pk"))),
@@ -274,7 +274,7 @@ def chips_text(slip: Slip) -> str:
     """ "40 × $5, 2 × $25": the chips a slip names, to check before signing; a void's are those of
     the slip it voids (fetched with it)."""
     chips = (slip.details or {}).get("chips")
-    if not chips and slip.slip_type == SlipType.VOID and slip.voids_id:
+    if not chips and slip.slip_type == VOID_KIND.type and slip.voids_id:
         chips = (slip.voids.details or {}).get("chips")
     return ", ".join(chip_counts(chips))
 
