@@ -19,7 +19,7 @@ from core.rules import Money, RuleViolation, Words, cite
 
 from . import game_rules, wheel_layouts
 from .game_text import refusal_message, refusal_sentence, section_lazy, section_text
-from .games import baccarat, blackjack, craps, wheel_of_fortune
+from .games import baccarat, blackjack, craps, get_game, wheel_of_fortune
 from .games.base import Refused, winnings
 from .services import parse_dollars
 
@@ -124,7 +124,6 @@ def _money(query, name: str, *, required: bool = True) -> int | None:
 
 
 # What a tie does to the player and banker bets: s. 37 is silent; the reading taken (events.games.baccarat).
-BLACKJACK_READING = game_rules.BLACKJACK_READING
 TIE_READING = gettext_lazy(
     "On a tie, the player and banker bets are returned (a push): section 37 does not say what a tie does to "
     "them, and this is the reading the calculator takes."
@@ -734,29 +733,28 @@ def wheel_spin(query, wheels) -> Answer:
 # --- the house advantage of each game under these exact rules ------------------------------------
 
 
-def blackjack_house_text() -> str:
-    # The module's seeded simulation of six-deck shoes, worked out offline to a margin under a
-    # tenth of a point (blackjack.HOUSE_ADVANTAGE): said as an estimate and its margin.
-    estimate, low, high = blackjack.HOUSE_ADVANTAGE
-    return _(
-        "about %(estimate)s, give or take %(margin)s (95%% confidence; a seeded simulation of %(rounds)s rounds "
-        "dealt from six-deck shoes, played with the strategy best for these rules)"
-    ) % {
-        "estimate": game_rules.house_text(estimate),
-        "margin": game_rules.house_text((high - low) / 2),
-        "rounds": formats.number_format(blackjack.HOUSE_ROUNDS, force_grouping=True),
+def simulated_house_text(house) -> str:
+    """A house advantage a game's module measured by a seeded simulation, worked out offline to a
+    margin under a tenth of a point (events.games.base.SimulatedHouse): said as an estimate and
+    its margin."""
+    return _(house.sentence) % {
+        "estimate": game_rules.house_text(house.estimate),
+        "margin": game_rules.house_text((house.high - house.low) / 2),
+        "rounds": formats.number_format(house.rounds, force_grouping=True),
     }
 
 
 def house_section(event, code: str, table=None) -> dict:
     """What the page shows beside a calculator: each bet's house advantage and how it is worked
-    out, or what is missing for it."""
-    if code == "blackjack":
-        return {"rows": [(_("A wager"), blackjack_house_text())], "how": _("Seeded simulation.")}
+    out, or what is missing for it; nothing for a game whose declaration gives none."""
+    game = get_game(code)
+    simulated = game.simulated_house()
+    if simulated is not None:
+        return {"rows": [(_(simulated.bet), simulated_house_text(simulated))], "how": _("Seeded simulation.")}
     rows = game_rules.house_advantages(event, code, table)
-    how = _("Exact enumeration.")
-    if code == "baccarat" and not rows:
-        how = _("Waiting for the licence's settings: %(missing)s.") % {
-            "missing": game_rules.missing_in_a_sentence(event, code) or "—"
-        }
-    return {"rows": rows, "how": how}
+    if rows or game.has_wheel_layout:
+        return {"rows": rows, "how": _("Exact enumeration.")}
+    missing = game_rules.missing_in_a_sentence(event, code)
+    if missing:
+        return {"rows": rows, "how": _("Waiting for the licence's settings: %(missing)s.") % {"missing": missing}}
+    return {"rows": rows, "how": ""}

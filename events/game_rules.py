@@ -6,7 +6,6 @@ The game modules (events.games) are pure Python and know no event; this is where
 figures meet them. Readers: the games page, the posters, the DRIC's calculators.
 """
 
-import functools
 import re
 from dataclasses import dataclass
 from decimal import Decimal
@@ -20,7 +19,6 @@ from core.money import dollars
 
 from . import games
 from .game_text import section_text
-from .games import baccarat
 from .models import Event, GameSettings, GameTable
 
 # The product's rule for the figures no seed states, cited beside them (T&C 1.3: the licence
@@ -43,9 +41,11 @@ class Limits:
 def figures(event: Event, code: str) -> dict:
     """The licence's settings entered for a game, as the game module takes them: limits and odds
     as (a, b) tuples, fractions as Fraction. Empty when none are entered."""
+    kinds = {setting.name: setting.kind for setting in games.get_game(code).settings}
+    if not kinds:
+        return {}  # a game whose seed states every figure: nothing is entered, nothing to read
     row = GameSettings.objects.filter(event=event, game=code).first()
     stored = row.figures if row is not None else {}
-    kinds = {setting.name: setting.kind for setting in games.get_game(code).settings}
     found = {}
     for name, value in stored.items():
         kind = kinds.get(name)
@@ -165,123 +165,48 @@ def payoffs(event: Event, code: str, table: GameTable | None = None) -> list[Pay
     section that sets it; a figure the administrator has not entered yet is left out."""
     from .wheel_layouts import paytable
 
-    if code == "blackjack":
-        return [
-            Payoff(_("A winning wager"), odds_text(1, 1), section_text("Blackjack rule 3.5")),
-            Payoff(_("Blackjack"), odds_text(3, 2), section_text("Blackjack rule 3.5")),
-            Payoff(_("Insurance"), odds_text(2, 1), section_text("Blackjack rule 7.3")),
-        ]
-    if code == "wheel_of_fortune":
+    game = games.get_game(code)
+    if game.has_wheel_layout:
         layout = table.wheel_layout if table is not None else None
         return [
             Payoff(
                 _("Symbol %(symbol)s") % {"symbol": symbol_text(symbol)},
                 odds_text(to, per),
-                section_text("Wheel of Fortune rule 4"),
+                section_text(game.wheel_odds_section),
             )
             for symbol, to, per, _count in paytable(layout)
         ]
-    if code == "craps":
-        return [
-            Payoff(_("Pass, don't pass, come, don't come"), odds_text(1, 1), section_text("S-13.1, r. 3, s. 95.14")),
-            Payoff(_("Field, on 3, 4, 9, 10 or 11"), odds_text(1, 1), section_text("S-13.1, r. 3, s. 95.14 (5°)")),
-            Payoff(_("Field, on 2 or 12"), odds_text(2, 1), section_text("S-13.1, r. 3, s. 95.14 (5°)")),
-        ]
-    if code == "baccarat":
-        entered = figures(event, code)
-        rows = []
-        source = str(LICENCE_FIGURES)
-        if "player_pays" in entered:
-            rows.append(Payoff(_("Player"), odds_text(*entered["player_pays"]), source))
-        if "banker_pays" in entered:
-            odds = odds_text(*entered["banker_pays"])
-            if entered.get("banker_commission"):
-                odds = _("%(odds)s, less a commission of %(percent)s on the winnings") % {
-                    "odds": odds,
-                    "percent": percent_text(entered["banker_commission"]),
-                }
-            rows.append(Payoff(_("Banker"), odds, source))
-        if "tie_pays" in entered:
-            rows.append(Payoff(_("Tie"), odds_text(*entered["tie_pays"]), source))
-            # s. 37 is silent on it; the reading the calculators take (events.games.baccarat) is posted too,
-            # so a patron reads at the table what the DRIC will rule.
-            rows.append(
-                Payoff(
-                    _("Player or banker, on a tie"),
-                    _("returned: neither won nor lost"),
-                    section_text("S-13.1, r. 3, s. 37"),
-                )
-            )
-        return rows
-    return []
+    return [_payoff_said(line) for line in game.payoffs(figures(event, code))]
+
+
+def _payoff_said(line) -> Payoff:
+    """A game's payoff line (events.games.base.Payoff) in the reader's language."""
+    if line.words:
+        odds = _(line.words)
+    else:
+        odds = odds_text(*line.odds)
+        if line.commission:
+            odds = _("%(odds)s, less a commission of %(percent)s on the winnings") % {
+                "odds": odds,
+                "percent": percent_text(line.commission),
+            }
+    return Payoff(_(line.bet), odds, section_text(line.section) if line.section else str(LICENCE_FIGURES))
 
 
 def house_advantages(event: Event, code: str, table: GameTable | None = None) -> list[tuple[str, str]]:
     """(bet, house advantage) of each bet of the game under these exact rules and this event's
-    figures; empty while a figure it needs is missing. Blackjack's is a seeded simulation (the
-    calculators page gives its interval)."""
-    from .games import craps, wheel_of_fortune
-
-    if code == "baccarat":
-        found = baccarat_house(figures(event, code))
-        names = {"player": _("Player"), "banker": _("Banker"), "tie": _("Tie")}
-        return [(names[bet], house_text(value)) for bet, value in found.items()]
-    if code == "craps":
-        names = {
-            "pass": _("Pass"),
-            "dont_pass": _("Don't pass"),
-            "come": _("Come"),
-            "dont_come": _("Don't come"),
-            "field": _("Field"),
-        }
-        return [(names[bet], house_text(value)) for bet, value in craps.house_advantage().items()]
-    if code == "wheel_of_fortune" and table is not None and table.wheel_layout:
-        found = wheel_of_fortune.house_advantages(table.wheel_layout)
+    figures (a wheel's: this table's layout); empty while a figure it needs is missing, and for a
+    game whose advantage is simulated (Game.simulated_house: the calculators page gives it)."""
+    game = games.get_game(code)
+    found = game.house_advantages(figures(event, code), table.wheel_layout if table is not None else None)
+    if game.has_wheel_layout:
         return [
             (_("Symbol %(symbol)s") % {"symbol": symbol_text(symbol)}, house_text(value))
             for symbol, value in found.items()
         ]
-    return []
-
-
-BACCARAT_HOUSE_FIGURES = ("tie_pays", "banker_commission", "player_pays", "banker_pays", "decks")
-BACCARAT_BETS = {
-    "player": gettext_lazy("the player bet"),
-    "banker": gettext_lazy("the banker bet"),
-    "tie": gettext_lazy("the tie bet"),
-}
-
-
-def baccarat_house(entered: dict) -> dict:
-    """Baccarat's house advantage on each bet under the licence's figures (as `figures` gives them,
-    or as the settings service stores them); empty while one is missing."""
-    if not all(name in entered for name in BACCARAT_HOUSE_FIGURES):
-        return {}
-    tie, commission, player, banker, decks = (entered[name] for name in BACCARAT_HOUSE_FIGURES)
-    return _baccarat_house(tuple(tie), Fraction(commission), tuple(player), tuple(banker), int(decks))
-
-
-@functools.lru_cache(maxsize=16)
-def _baccarat_house(tie_pays, banker_commission, player_pays, banker_pays, decks) -> dict:
-    # Exact, but an enumeration of a whole shoe: worked out once per set of figures.
-    return baccarat.house_advantage(
-        tie_pays=tie_pays,
-        banker_commission=banker_commission,
-        player_pays=player_pays,
-        banker_pays=banker_pays,
-        decks=decks,
-    )
+    names = {bet.code: _(bet.name) for bet in game.bets}
+    return [(names[bet], house_text(value)) for bet, value in found.items()]
 
 
 def table_by_code(event: Event, code: str) -> GameTable | None:
     return event.tables.filter(code=code).first()
-
-
-# Rule 3.1.3 reads two ways (events.games.blackjack): the table says how the cage settles it, in both
-# languages and on the poster, so it never promises what the cage will not pay.
-BLACKJACK_READING = gettext_lazy(
-    "How this event settles a blackjack against the dealer's blackjack: a tie, pushed. Blackjack rule 3.1.3 "
-    "of the English text pays a blackjack against a dealer's 21 in more than two cards; the French text "
-    "reads “21 à l’aide de deux (2) cartes ou plus”, but rule 3.7 of both texts pushes every tie, and the "
-    "cage pays by the English reading."
-)

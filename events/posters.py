@@ -11,13 +11,13 @@ a sheet (the licence number at the head, the table and "page N of M" at the foot
 each item whole on one sheet. The other games' letter
 pages put 18+, the limits and the odds large on the first page, and share the wheel's head and
 foot (Marks): the table, the licence, "page N of M". Only layout and the
-poster's own labels live here; the rules' text is the seeds' (events/rules_text).
+poster's own labels live here; the rules' text is the seeds', as each game declares it
+(Game.rules_text, events/games/rules_text).
 """
 
 import io
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from xml.sax.saxutils import escape
 
 from django.utils import translation
@@ -43,12 +43,11 @@ from reportlab.platypus import (
 
 from core.rules import RuleViolation, Words, cite
 
-from . import game_rules
+from . import game_rules, games
 from .file_commands import LANGUAGES
 from .models import GameTable
 from .wheel_layouts import paytable
 
-RULES_TEXT = Path(__file__).resolve().parent / "rules_text"
 BLACK, RED = colors.black, colors.red  # the only two inks (T&C 1.4.3)
 
 WHEEL_FONT_SIZE = 103  # pt: 0.703 em × 103 pt = 72.4 pt, over one inch for every letter
@@ -102,7 +101,7 @@ WHEEL = ParagraphStyle(
 def rules_paragraphs(code: str, lang: str) -> list[str]:
     """The seed's rules of play for the game, one paragraph a line, in `lang` ("en", "fr"); a
     sub-item keeps the indent the seed gives it."""
-    text = (RULES_TEXT / f"{code}.{lang}.txt").read_text(encoding="utf-8")
+    text = games.get_game(code).rules_text.get(lang, "")
     return [line.rstrip() for line in text.splitlines() if line.strip()]
 
 
@@ -131,7 +130,7 @@ def poster_refusal(table: GameTable) -> RuleViolation | None:
             ),
             "T&C 3.5",
         )
-    if table.game == "wheel_of_fortune" and not table.wheel_layout:
+    if table.game_module.has_wheel_layout and not table.wheel_layout:
         return RuleViolation(
             Words(N_("The poster of table %(table)s cannot be printed: the wheel has no layout."), table=table.code),
             "T&C 3.5",
@@ -146,13 +145,14 @@ def poster_pdf(table: GameTable, lang: str) -> bytes:
         if refused is not None:
             raise refused
         facts = _facts(table, lang)
-        if table.game == "wheel_of_fortune":
+        if table.game_module.has_wheel_layout:
             return _wheel_poster(facts)
         return _poster(facts)
 
 
 def _facts(table: GameTable, lang: str) -> dict:
     event = table.event
+    game = table.game_module
     found = game_rules.limits(event, table.game)
     return {
         "title": _("%(game)s — table %(table)s") % {"game": table.game_name, "table": table.code},
@@ -177,16 +177,13 @@ def _facts(table: GameTable, lang: str) -> dict:
         "limits_source": found.source,
         "payoffs": game_rules.payoffs(event, table.game, table),
         "rules": rules_paragraphs(table.game, lang),
-        "translation_note": _(
-            "This English text is a translation of section 95.14 of the Québec By-law respecting casino "
-            "games; the French text rules."
-        )
-        if table.game == "craps" and lang == "en"
-        else "",
+        # The seed's only text is French: the English poster says the French text rules.
+        "translation_note": _(game.translation_note) if game.translation_note and lang == "en" else "",
         # Where the two texts of a rule read differently, how the cage settles it (both languages).
-        "reading_note": str(game_rules.BLACKJACK_READING) if table.game == "blackjack" else "",
-        # The shoe the administrator entered (a setting of the licence's game: seed 003 states none).
-        "shoe": _shoe_text(game_rules.figures(event, "baccarat").get("decks")) if table.game == "baccarat" else "",
+        "reading_note": _(game.reading_note) if game.reading_note else "",
+        # The shoe the administrator entered, for a game whose licence sets it (seed 003 states none).
+        "shoe": _shoe_text(game_rules.figures(event, table.game).get("decks")),
+        "tables": game.poster_tables,
         "posted": _("Posted as the licence's terms and conditions require (%(rules)s).") % {"rules": cite(POSTED)},
     }
 
@@ -251,8 +248,8 @@ def _poster_story(facts: dict) -> list:
     if facts["reading_note"]:
         story.append(_p(facts["reading_note"], READING))
     story += [_rule_paragraph(line) for line in facts["rules"]]
-    if facts["game"] == "baccarat":
-        story += _baccarat_tables()
+    for name in facts["tables"]:
+        story += POSTER_TABLES[name]()
     story += [Spacer(1, 8), _p(facts["posted"])]
     return story
 
@@ -368,7 +365,8 @@ BANKER_TABLE = {
 }
 
 
-def _baccarat_tables() -> list:
+def _drawing_tables() -> list:
+    """Section 37's drawing tables, the player's and the banker's, under the rules of play."""
     hit, stand = _("H: draws a third card"), _("S: stands")
     player = _grid(
         [
@@ -414,6 +412,10 @@ def _baccarat_tables() -> list:
             ]
         ),
     ]
+
+
+# The tables a game's poster prints after its rules of play (Game.poster_tables), by name.
+POSTER_TABLES = {"drawing_tables": _drawing_tables}
 
 
 def _wheel_poster(facts: dict) -> bytes:

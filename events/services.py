@@ -298,7 +298,7 @@ def table_create(*, event: Event, code: str, game: str, records_file: bool = Fal
             field="code",
         )
     table = GameTable(event=event, code=code, game=game)
-    if game == "wheel_of_fortune":
+    if games.get_game(game).has_wheel_layout:
         # A new wheel starts with the default layout; the DRIC changes it to the wheel's own.
         table.wheel_layout = wheel_layouts.default_layout()
     table.full_clean()
@@ -316,7 +316,7 @@ def table_create(*, event: Event, code: str, game: str, records_file: bool = Fal
 def wheel_layout_set(*, table: GameTable, layout_text: str) -> GameTable:
     """A wheel table's layout, typed one segment a line, checked against the Wheel of Fortune
     rules (seed 001, rules 2 to 5) before anything is stored; all its refusals are given at once."""
-    if table.game != "wheel_of_fortune":
+    if not table.game_module.has_wheel_layout:
         raise RuleViolation(
             Words(N_("Table %(table)s is not a wheel of fortune: it has no wheel layout."), table=table.code),
             wheel_layouts.WHEEL_LAYOUT,
@@ -407,8 +407,7 @@ def game_settings_set(*, event: Event, game: str, entered: dict) -> GameSettings
     for setting in declared:
         read = _SETTING_READERS[setting.kind]
         figures[setting.name] = read(setting, entered.get(setting.name), _(setting.label), rule)
-    if game == "baccarat":
-        _check_baccarat_house(figures)
+    _check_house_keeps(games.get_game(game), figures)
     row, _created = GameSettings.objects.select_for_update().get_or_create(event=event, game=game)
     old = dict(row.figures)
     row.figures = figures
@@ -512,13 +511,19 @@ def _read_fraction(setting, value, label, rule):
 _SETTING_READERS = {"limits": _read_limits, "odds": _read_odds, "count": _read_count, "fraction": _read_fraction}
 
 
-def _check_baccarat_house(figures: dict) -> None:
-    """The house keeps an edge on every bet of baccarat, as the figures entered set its payouts."""
-    found = game_rules.baccarat_house(figures)
+def _check_house_keeps(game, figures: dict) -> None:
+    """The house keeps an edge on every bet, as the figures entered set its payouts: for a game
+    whose payouts are the licence's, its declaration says what to change (Game.house_remedy)."""
+    remedy = game.house_remedy
+    if remedy is None:
+        return
+    found = game.house_advantages(figures)
+    names = {bet.code: _lazy(bet.in_a_sentence) for bet in game.bets}
+    losing = [setting for bet, setting in remedy.settings if found.get(bet, 1) <= 0]
     house_keeps(
-        {game_rules.BACCARAT_BETS[bet]: edge for bet, edge in found.items()},
-        remedy=Words(N_("Raise the banker's commission or lower the payouts of those bets.")),
-        field="banker_commission" if found["banker"] <= 0 else "player_pays" if found["player"] <= 0 else "tie_pays",
+        {names[bet]: edge for bet, edge in found.items()},
+        remedy=Words(remedy.sentence),
+        field=losing[0] if losing else None,
     )
 
 

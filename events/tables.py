@@ -28,7 +28,7 @@ class GameTableTable(tables.Table):
             url,
             _("French"),
         )
-        if record.game == "wheel_of_fortune":
+        if record.game_module.has_wheel_layout:
             layout = reverse("events:wheel_layout", args=[record.event.slug, record.code])
             links = format_html('{} · <a href="{}" class="layout">{}</a>', links, layout, _("Wheel layout"))
         return links

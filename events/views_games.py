@@ -16,6 +16,7 @@ from core.rules import RuleViolation
 from . import calculators as calc
 from . import game_rules, services, wheel_layouts
 from .access import event_access
+from .calculator_kinds import CALCULATORS, Asked
 from .forms import GameSettingsForm, TablesLicensedForm, WheelLayoutForm
 from .games import get_game
 from .models import GameTable
@@ -39,7 +40,8 @@ def games(request, slug):
     posted = next((key[: -len("-game")] for key in request.POST if key.endswith("-game")), None)
     rows = []
     for code in event.games:
-        declared = get_game(code).settings
+        game = get_game(code)
+        declared = game.settings
         form = None
         tables_form = None
         if admin:
@@ -80,7 +82,9 @@ def games(request, slug):
                 "limits": game_rules.limits_text(found) if found else None,
                 "limits_source": found.source if found else "",
                 "missing": game_rules.missing_settings(event, code),
-                "payoffs": game_rules.payoffs(event, code) if code != "wheel_of_fortune" else [],
+                # A wheel's payoffs are each table's layout's, on the tables page.
+                "payoffs": game_rules.payoffs(event, code) if not game.has_wheel_layout else [],
+                "wheel_layout": game.has_wheel_layout,
                 "house": game_rules.house_advantages(event, code),
                 "form": form,
                 "tables_licensed": event.tables_licensed.get(code),
@@ -120,7 +124,7 @@ def wheel_layout(request, slug, table):
     the administrator, checked against Wheel of Fortune rules 2 to 5 before anything is kept."""
     access = event_access(request, slug)
     table = _table(access, code)
-    if table.game != "wheel_of_fortune":
+    if not table.game_module.has_wheel_layout:
         raise Http404(_("Table %(table)s is not a wheel of fortune: it has no wheel layout.") % {"table": code})
     form = WheelLayoutForm(request.POST or None, initial={"layout": wheel_layouts.text(table.wheel_layout)})
     if request.method == "POST" and form.is_valid():
@@ -174,78 +178,33 @@ def poster_file_name(slug: str, code: str, lang: str) -> str:
     return f"poster-{slug}-{safe}-{lang}.pdf"
 
 
-def _wheel_symbols(wheels, chosen, query) -> dict:
-    """The choices of the wheel calculator's two symbols: every wheel's symbols, the chosen
-    wheel's first, each once, as painted (the value) and in the reader's spelling (the label);
-    with the one each field was given, found in either spelling."""
-    painted = []
-    for table in sorted(wheels, key=lambda t: t is not chosen):
-        painted += [symbol for symbol in wheel_layouts.symbols(table.wheel_layout) if symbol not in painted]
-    layout = chosen.wheel_layout if chosen else None
-    return {
-        "choices": [(symbol, game_rules.symbol_text(symbol)) for symbol in painted],
-        **{name: wheel_layouts.find_symbol(layout, query.get(name, "").strip()) for name in ("bet_symbol", "landed")},
-    }
-
-
 def calculators(request, slug):
-    """The DRIC's dispute calculators (T&C 1.7), one per authorized game, each answering from the
-    query it was sent (GET: nothing is written), with the house advantage beside it."""
+    """The DRIC's dispute calculators (T&C 1.7), one per authorized game that declares one, each
+    answering from the query it was sent (GET: nothing is written), with the house advantage
+    beside it; a game that declares none is shown with its house advantage alone."""
     access = event_access(request, slug)
     event = access.event
-    query = request.GET
-    asked = query.get("calc", "")
-    wheels = [t for t in event.tables.all() if t.game == "wheel_of_fortune"]
-    chosen = next((t for t in wheels if t.code == query.get("wheel")), wheels[0] if wheels else None)
-    sections = []
-    for code in event.games:
-        answer = None
-        if asked == code:
-            answer = {
-                "baccarat": lambda: calc.baccarat_coup(query, figures=game_rules.figures(event, "baccarat")),
-                "craps": lambda: calc.craps_rolls(query, limits=game_rules.limits(event, "craps")),
-                "blackjack": lambda: calc.blackjack_round(query),
-                "wheel_of_fortune": lambda: calc.wheel_spin(query, wheels),
-            }[code]()
-        sections.append(
-            {
-                "code": code,
-                "name": _name(code),
-                "answer": answer,
-                "house": calc.house_section(event, code, chosen if code == "wheel_of_fortune" else None),
-                "query": query if asked == code else {},
-            }
-        )
-    context = {
-        "access": access,
-        "event": event,
-        "sections": sections,
-        "tie_reading": calc.TIE_READING,
-        "blackjack_reading": calc.BLACKJACK_READING,
-        "craps_bets": [
-            (code, code.replace("_", "-"), label, query.get(f"{code}_wager", "") if asked == "craps" else "")
-            for code, label in calc.CRAPS_BETS.items()
-        ],
-        "craps_headers": calc.craps_headers(query) if asked == "craps" else [],
-        "wheels": [
-            {
-                "code": t.code,
-                "symbols": [game_rules.symbol_text(symbol) for symbol in wheel_layouts.symbols(t.wheel_layout)],
-                "selected": chosen and t.code == chosen.code,
-            }
-            for t in wheels
-        ],
-        "wheel_symbols": _wheel_symbols(wheels, chosen, query if asked == "wheel_of_fortune" else {}),
-        # The blackjack calculator's hands, with what was typed in them (shown again with the answer).
-        "hands": [
-            {
-                "n": n,
-                **{
-                    name: (query.get(f"h{n}_{name}", "") if asked == "blackjack" else "")
-                    for name in ("cards", "wager", "action", "insurance", "seat")
-                },
-            }
-            for n in range(1, calc.HANDS + 1)
-        ],
+    tables = list(event.tables.all())
+    sections = [_calculator_section(event, code, request.GET, tables) for code in event.games]
+    return render(request, "events/calculators.html", {"access": access, "event": event, "sections": sections})
+
+
+def _calculator_section(event, code: str, query, tables: list[GameTable]) -> dict:
+    game = get_game(code)
+    kind = CALCULATORS.get(game.calculator)
+    asked = query.get("calc", "") == code
+    own = [t for t in tables if t.game == code]
+    chosen = None
+    if game.has_wheel_layout:
+        # What a wheel pays is its layout's: the wheel chosen in the form, else the first.
+        chosen = next((t for t in own if t.code == query.get("wheel")), own[0] if own else None)
+    given = Asked(event, code, query if asked else {}, own, chosen)
+    return {
+        "code": code,
+        "name": _name(code),
+        "kind": kind,
+        "fields": kind.fields(given) if kind else {},
+        "answer": kind.answer(given) if kind and asked else None,
+        "house": calc.house_section(event, code, chosen),
+        "query": given.query,
     }
-    return render(request, "events/calculators.html", context)

@@ -14,14 +14,50 @@ says so (events.calculators.TIE_READING).
 """
 
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from itertools import product
 
-from .base import N_, Game, Refusal, Refused, Setting, check_odds, odds_text, winnings
+from .base import (
+    N_,
+    QUEBEC_SECTION_NAMES,
+    Bet,
+    Game,
+    HouseRemedy,
+    Payoff,
+    Refusal,
+    Refused,
+    Setting,
+    check_odds,
+    odds_text,
+    rules_text_of,
+    winnings,
+)
 
 SECTION = "S-13.1, r. 3, s. 37"
 
-GAME = Game(
+
+class Baccarat(Game):
+    def payoffs(self, figures: dict) -> tuple[Payoff, ...]:
+        """The licence's payouts, those entered so far. s. 37 is silent on what a tie does to the
+        player and banker bets: the reading taken (settle_bet) is posted with the tie's payout, so a
+        patron reads at the table what the DRIC will rule."""
+        lines = []
+        if "player_pays" in figures:
+            lines.append(Payoff(N_("Player"), figures["player_pays"]))
+        if "banker_pays" in figures:
+            lines.append(Payoff(N_("Banker"), figures["banker_pays"], commission=figures.get("banker_commission")))
+        if "tie_pays" in figures:
+            lines.append(Payoff(N_("Tie"), figures["tie_pays"]))
+            lines.append(
+                Payoff(N_("Player or banker, on a tie"), section=SECTION, words=N_("returned: neither won nor lost"))
+            )
+        return tuple(lines)
+
+    def house_advantages(self, figures: dict, layout: dict | None = None) -> dict:
+        return house_from_settings(figures)
+
+
+GAME = Baccarat(
     code="baccarat",
     name_en="Baccarat",
     name_fr="Baccara",  # glossary; s. 37 of the Québec by-law (seed 002) names the hands, not the game
@@ -38,6 +74,20 @@ GAME = Game(
         Setting("tie_pays", N_("A winning tie bet pays"), "odds", (8, 1)),
         # Only the house advantage reads it: s. 37 deals a coup alike from any shoe.
         Setting("decks", N_("Decks in the shoe"), "count", 8),
+    ),
+    bets=(
+        Bet("player", N_("Player"), N_("the player bet")),
+        Bet("banker", N_("Banker"), N_("the banker bet")),
+        Bet("tie", N_("Tie"), N_("the tie bet")),
+    ),
+    calculator="coup",
+    poster_tables=("drawing_tables",),
+    rules_text=rules_text_of("baccarat"),
+    section_names=QUEBEC_SECTION_NAMES,
+    # No commission lets the banker bet, winning more often, pay back more than it takes in.
+    house_remedy=HouseRemedy(
+        N_("Raise the banker's commission or lower the payouts of those bets."),
+        (("banker", "banker_commission"), ("player", "player_pays"), ("tie", "tie_pays")),
     ),
 )
 
@@ -325,3 +375,28 @@ def house_advantage(
     banker = odds["banker"] * Fraction(to_b, per_b) * (1 - commission) - odds["player"]
     tie = odds["tie"] * Fraction(to_t, per_t) - (1 - odds["tie"])
     return {"player": -player, "banker": -banker, "tie": -tie}
+
+
+# The settings the house advantage reads, as events.game_rules.figures gives them or as the
+# settings service stores them (odds as lists, the commission as the text of a fraction).
+HOUSE_FIGURES = ("tie_pays", "banker_commission", "player_pays", "banker_pays", "decks")
+
+
+def house_from_settings(figures: dict) -> dict[str, Fraction]:
+    """`house_advantage` under the licence's settings; empty while one of them is missing."""
+    if not all(name in figures for name in HOUSE_FIGURES):
+        return {}
+    tie, commission, player, banker, decks = (figures[name] for name in HOUSE_FIGURES)
+    return _house_at(tuple(tie), Fraction(commission), tuple(player), tuple(banker), int(decks))
+
+
+@lru_cache(maxsize=16)
+def _house_at(tie_pays, banker_commission, player_pays, banker_pays, decks) -> dict:
+    # Exact, but an enumeration of a whole shoe: worked out once per set of figures.
+    return house_advantage(
+        tie_pays=tie_pays,
+        banker_commission=banker_commission,
+        player_pays=player_pays,
+        banker_pays=banker_pays,
+        decks=decks,
+    )

@@ -14,6 +14,10 @@ translates it: `refusal.text(gettext, core.money.dollars)`, cited with `refusal.
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
+
+# The seeds' rules of play, copied one file per game and language (rules_text/README.md).
+RULES_TEXT = Path(__file__).resolve().parent / "rules_text"
 
 
 def N_(message: str) -> str:
@@ -63,27 +67,32 @@ class Refused(ValueError):
         self.refusal = refusal
 
 
-# How each seed's sections are named, so a refusal or a result cites them in the reader's
-# language: the rules of play of seed 001 are numbered per game, the Québec by-law per section
-# ("s." in English, "art." in French, seeds 002-004).
-_SECTION_NAMES = [
-    (re.compile(r"^Blackjack rule (?P<rule>.+)$"), N_("Blackjack rule %(rule)s")),
-    (re.compile(r"^Blackjack rules (?P<rules>.+)$"), N_("Blackjack rules %(rules)s")),
-    (re.compile(r"^Wheel of Fortune rule (?P<rule>.+)$"), N_("Wheel of Fortune rule %(rule)s")),
-    (re.compile(r"^Wheel of Fortune rules (?P<rules>.+)$"), N_("Wheel of Fortune rules %(rules)s")),
-    (re.compile(r"^S-13\.1, r\. 3, s\. (?P<section>.+)$"), N_("S-13.1, r. 3, s. %(section)s")),
-]
+# How the Québec by-law's sections are named ("s." in English, "art." in French, seeds 002-004):
+# shared by every game played under it (Game.section_names).
+QUEBEC_SECTION_NAMES = ((r"^S-13\.1, r\. 3, s\. (?P<section>.+)$", N_("S-13.1, r. 3, s. %(section)s")),)
+
+
+def _section_names() -> list[tuple[str, str]]:
+    """Every registered game's names for the sections it cites, each once."""
+    from . import REGISTRY  # the registry imports this module: read once a section is cited
+
+    names = []
+    for game in REGISTRY.values():
+        names += [name for name in game.section_names if name not in names]
+    return names
 
 
 def cite_section(section: str, translate=lambda s: s) -> str:
-    """A game section as the reader's language names it: "Blackjack rule 8.2" → "Blackjack, règle
-    8.2" in French. Sections of the terms and conditions ("T&C 3.5") pass through unchanged: the
-    product's core.rules.cite renumbers them for a French reader. Several sections joined with
-    "; " are each named."""
+    """A game section as the reader's language names it, by the games' own names for their
+    sections (Game.section_names): "Blackjack rule 8.2" → "Blackjack, règle 8.2" in French.
+    Sections of the terms and conditions ("T&C 3.5") pass through unchanged: the product's
+    core.rules.cite renumbers them for a French reader. Several sections joined with "; " are each
+    named."""
+    names = _section_names()
     parts = []
     for part in section.split("; "):
-        for pattern, template in _SECTION_NAMES:
-            match = pattern.match(part)
+        for pattern, template in names:
+            match = re.match(pattern, part)
             if match:
                 part = translate(template) % match.groupdict()
                 break
@@ -146,12 +155,62 @@ class Setting:
 
 
 @dataclass(frozen=True)
+class Bet:
+    """A bet of the game as the pages name it: beside its house advantage, and in the refusal of
+    the licence's settings that would leave the house none on it."""
+
+    code: str
+    name: str  # English, marked N_, standing alone: "Player"
+    in_a_sentence: str = ""  # English, marked N_, within a sentence: "the player bet"
+
+
+@dataclass(frozen=True)
+class Payoff:
+    """A line of the payoff odds posted at the table (T&C 3.5) and shown on the games page: a bet,
+    what it pays, and the section of the seed that sets it ("": the licence's settings do)."""
+
+    bet: str  # English, marked N_
+    odds: tuple[int, int] | None = None
+    section: str = ""
+    commission: Fraction | None = None  # taken from the winnings of a winning bet
+    words: str = ""  # English, marked N_: what the bet comes to, where no odds say it
+
+
+@dataclass(frozen=True)
+class SimulatedHouse:
+    """A house advantage no enumeration gives, measured by a seeded simulation: the estimate, its
+    95% interval and the rounds dealt; `sentence` (English, marked N_) says it with %(estimate)s,
+    %(margin)s and %(rounds)s, on the calculators page beside `bet`."""
+
+    estimate: float
+    low: float
+    high: float
+    rounds: int
+    bet: str
+    sentence: str
+
+
+@dataclass(frozen=True)
+class HouseRemedy:
+    """For a game whose payouts are the licence's settings: what the administrator is told to
+    change when the figures entered would leave the house no advantage on a bet (the product's
+    rule, events.game_rules.HOUSE_KEEPS). `sentence` is English, marked N_; `settings` pairs each
+    bet with the setting the form points at when that bet loses, the first losing one's taken."""
+
+    sentence: str
+    settings: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
 class Game:
-    """A game module's declaration, registered in events.games.
+    """A game module's declaration, registered in events.games: everything the pages, the posters
+    and the services know of the game, so that none of them names a game (tests/test_game_declaration.py).
 
     `limits` are the betting limits in cents the seed states, or None when the seed states none:
     then `settings` names "limits" and the caller hands the licence's figures to `check_bet`.
     `rules` lists the seed sections the module follows, cited on posters and in answers.
+    What the game's pages offer is plain data here (English words marked N_, translated where
+    they are read); what is worked out from the event's figures, a method a module overrides.
     """
 
     code: str
@@ -168,6 +227,30 @@ class Game:
     limits_section: str = ""  # the section stating the limits, when a seed states them
     payout_section: str = ""  # the section stating the caps on pay-offs
     settings: tuple[Setting, ...] = ()
+    bets: tuple[Bet, ...] = ()
+    # What each bet pays when the seed sets it (the games page, the poster); see `payoffs`.
+    fixed_payoffs: tuple[Payoff, ...] = ()
+    # A game played on a wheel whose layout each table sets (its segments and what each symbol
+    # pays): the section by which a layout's odds are paid. Empty for a game without a layout.
+    wheel_odds_section: str = ""
+    # The DRIC's dispute calculator the calculators page offers for the game, by its kind
+    # (events.calculator_kinds: "coup", "rolls", "round", "spin"); empty: the page shows the game
+    # with its house advantage and no calculator.
+    calculator: str = ""
+    # Said beside the rules (the calculator, the poster) where the two texts of a rule read
+    # differently: how the cage settles it. English, marked N_.
+    reading_note: str = ""
+    # Printed on the English poster when the seed's only text is French: the French text rules.
+    translation_note: str = ""
+    # Tables printed on the poster after the rules of play, by name (events.posters.POSTER_TABLES).
+    poster_tables: tuple[str, ...] = ()
+    # The rules of play as the seeds state them, by language ("en", "fr"): posted at every table
+    # (T&C 1.4.2, 3.5). Not compared: two declarations are the same game by their figures.
+    rules_text: dict = field(default_factory=dict, compare=False, repr=False)
+    house_remedy: HouseRemedy | None = None
+    # How the sections the game cites are named, so a refusal or an answer cites them in the
+    # reader's language: (pattern, template marked N_), "Blackjack rule 8.2" → "Blackjack, règle 8.2".
+    section_names: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self):
         if self.limits is not None:
@@ -199,6 +282,24 @@ class Game:
 
     def win(self, day: TableDay) -> WinFigures:
         return chip_table_win(day)
+
+    @property
+    def has_wheel_layout(self) -> bool:
+        return bool(self.wheel_odds_section)
+
+    def payoffs(self, figures: dict) -> tuple[Payoff, ...]:
+        """What each bet pays at an event whose licence entered `figures` (the settings, as
+        events.game_rules.figures gives them); a figure not entered yet leaves its line out."""
+        return self.fixed_payoffs
+
+    def house_advantages(self, figures: dict, layout: dict | None = None) -> dict:
+        """The house's exact advantage on each bet (a Fraction of the stake), keyed by the bet's
+        code, or for a wheel by its symbol (`layout`: the table's); empty while a figure it needs
+        is missing, or when no enumeration gives it (see `simulated_house`)."""
+        return {}
+
+    def simulated_house(self) -> SimulatedHouse | None:
+        return None
 
     def check_bet(self, cents: int, limits: tuple[int, int] | None = None) -> Refusal | None:
         """Why a bet is refused by the posted limits, or None when it is allowed. `limits` are the
@@ -235,6 +336,14 @@ class Game:
                 money=("maximum",),
             )
         return None
+
+
+def rules_text_of(code: str) -> dict[str, str]:
+    """The rules of play a module keeps in rules_text/<code>.<language>.txt, by language: the
+    seeds' long texts, kept apart from the code that applies them."""
+    return {
+        path.name.split(".")[1]: path.read_text(encoding="utf-8") for path in sorted(RULES_TEXT.glob(f"{code}.*.txt"))
+    }
 
 
 def check_limits(limits, code: str = "") -> tuple[int, int]:

@@ -43,12 +43,39 @@ import random
 from fractions import Fraction
 from functools import cache
 
-from .base import N_, Game, Refusal, Refused, winnings
+from .base import N_, Game, Payoff, Refusal, Refused, SimulatedHouse, rules_text_of, winnings
 
 DECKS = 6  # rule 2.1
 LIMITS = (100, 500)  # rules 1.1, 1.2
 
-GAME = Game(
+# Rule 3.1.3 reads two ways (above): the table says how the cage settles it, in both languages and
+# on the poster, so it never promises what the cage will not pay.
+READING = N_(
+    "How this event settles a blackjack against the dealer's blackjack: a tie, pushed. Blackjack rule 3.1.3 "
+    "of the English text pays a blackjack against a dealer's 21 in more than two cards; the French text "
+    "reads “21 à l’aide de deux (2) cartes ou plus”, but rule 3.7 of both texts pushes every tie, and the "
+    "cage pays by the English reading."
+)
+
+
+class Blackjack(Game):
+    def simulated_house(self) -> SimulatedHouse:
+        # No enumeration gives it: the seeded simulation worked out offline (HOUSE_ADVANTAGE).
+        estimate, low, high = HOUSE_ADVANTAGE
+        return SimulatedHouse(
+            estimate,
+            low,
+            high,
+            HOUSE_ROUNDS,
+            bet=N_("A wager"),
+            sentence=N_(
+                "about %(estimate)s, give or take %(margin)s (95%% confidence; a seeded simulation of %(rounds)s "
+                "rounds dealt from six-deck shoes, played with the strategy best for these rules)"
+            ),
+        )
+
+
+GAME = Blackjack(
     code="blackjack",
     name_en="Blackjack",
     name_fr="Blackjack",
@@ -59,6 +86,19 @@ GAME = Game(
     rules=tuple(f"Blackjack rule {n}" for n in ("1", "2", "3", "6", "7", "8", "9", "10", "11")),
     limits_section="Blackjack rules 1.1, 1.2",
     payout_section="Blackjack rules 3.5, 7.3",
+    fixed_payoffs=(
+        Payoff(N_("A winning wager"), (1, 1), "Blackjack rule 3.5"),
+        Payoff(N_("Blackjack"), (3, 2), "Blackjack rule 3.5"),
+        Payoff(N_("Insurance"), (2, 1), "Blackjack rule 7.3"),
+    ),
+    calculator="round",
+    reading_note=READING,
+    rules_text=rules_text_of("blackjack"),
+    section_names=(
+        # The rules of play of seed 001 are numbered per game.
+        (r"^Blackjack rule (?P<rule>.+)$", N_("Blackjack rule %(rule)s")),
+        (r"^Blackjack rules (?P<rules>.+)$", N_("Blackjack rules %(rules)s")),
+    ),
 )
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")

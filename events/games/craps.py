@@ -9,7 +9,7 @@ they are a setting of the licence's game, entered by the administrator and poste
 from fractions import Fraction
 from itertools import product
 
-from .base import N_, Game, Refusal, Refused, Setting
+from .base import N_, QUEBEC_SECTION_NAMES, Bet, Game, Payoff, Refusal, Refused, Setting, rules_text_of
 
 SECTION = "S-13.1, r. 3, s. 95.14"
 
@@ -24,7 +24,13 @@ BET_SECTIONS = {
 BETS = tuple(BET_SECTIONS)
 WITHDRAW_SECTION = f"{SECTION} (4°)"  # the paragraph closing 4°, on withdrawing and raising
 
-GAME = Game(
+
+class Craps(Game):
+    def house_advantages(self, figures: dict, layout: dict | None = None) -> dict:
+        return house_advantage()  # the dice's alone: the licence sets no payout
+
+
+GAME = Craps(
     code="craps",
     name_en="Craps",
     name_fr="Craps",
@@ -36,6 +42,26 @@ GAME = Game(
     rules_of="quebec",
     payout_section=BET_SECTIONS["field"],
     settings=(Setting("limits", N_("Betting limits"), "limits", (100, 500)),),
+    bets=(
+        Bet("pass", N_("Pass")),
+        Bet("dont_pass", N_("Don't pass")),
+        Bet("come", N_("Come")),
+        Bet("dont_come", N_("Don't come")),
+        Bet("field", N_("Field")),
+    ),
+    fixed_payoffs=(
+        Payoff(N_("Pass, don't pass, come, don't come"), (1, 1), SECTION),
+        Payoff(N_("Field, on 3, 4, 9, 10 or 11"), (1, 1), BET_SECTIONS["field"]),
+        Payoff(N_("Field, on 2 or 12"), (2, 1), BET_SECTIONS["field"]),
+    ),
+    calculator="rolls",
+    # Seed 004 is French only: the English poster's rules are the product's translation of it.
+    translation_note=N_(
+        "This English text is a translation of section 95.14 of the Québec By-law respecting casino "
+        "games; the French text rules."
+    ),
+    rules_text=rules_text_of("craps"),
+    section_names=QUEBEC_SECTION_NAMES,
 )
 
 # The totals each bet's first roll decides (1° to 4°); any other total becomes the bet's point.

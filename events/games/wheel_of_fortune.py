@@ -12,7 +12,7 @@ pointer. A spin counts only after three full revolutions (rule 8).
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .base import N_, Game, Refusal, Refused, odds_text, winnings
+from .base import N_, Game, Refusal, Refused, odds_text, rules_text_of, winnings
 
 MIN_BET_CENTS = 100  # rule 2
 MAX_BET_CENTS = 500  # rule 3
@@ -26,7 +26,14 @@ SECTION_PAYOUT = "Wheel of Fortune rule 5"
 SECTION_SPIN = "Wheel of Fortune rule 8"
 SECTION_LAYOUT = "T&C 3.5"  # the posted payoff odds: a layout names each symbol's odds once
 
-GAME = Game(
+
+class WheelOfFortune(Game):
+    def house_advantages(self, figures: dict, layout: dict | None = None) -> dict:
+        # What a wheel pays is its layout's: a table without one has no figures yet.
+        return house_advantages(layout) if layout else {}
+
+
+GAME = WheelOfFortune(
     code="wheel_of_fortune",
     name_en="Wheel of Fortune",
     name_fr="Roue de la fortune",  # seed 000: "roue de la fortune"
@@ -36,6 +43,14 @@ GAME = Game(
     rules=tuple(f"Wheel of Fortune rule {n}" for n in range(1, 9)),
     limits_section=SECTION_LIMITS,
     payout_section="Wheel of Fortune rules 4, 5",
+    wheel_odds_section=SECTION_ODDS,
+    calculator="spin",
+    rules_text=rules_text_of("wheel_of_fortune"),
+    section_names=(
+        # The rules of play of seed 001 are numbered per game.
+        (r"^Wheel of Fortune rule (?P<rule>.+)$", N_("Wheel of Fortune rule %(rule)s")),
+        (r"^Wheel of Fortune rules (?P<rules>.+)$", N_("Wheel of Fortune rules %(rules)s")),
+    ),
 )
 
 
