@@ -125,6 +125,24 @@ class Cast:
         return {capacity: getattr(self, persona) for capacity, persona in capacities.items()}
 
 
+def event_form(**changes) -> dict:
+    """What the administrator types on the new event's page, for the Riverside casino."""
+    return {
+        "licensee": "Riverside Lions",
+        "slug": "riverside",
+        "name": "Riverside Casino",
+        "licence_number": "F-1",
+        "authority": "agco",
+        "licensing_authority": "AGCO",
+        "venue": "Arena",
+        "first_day": "2026-10-01",
+        "last_day": "2026-10-02",
+        "supplier": "Northern Gaming",
+        "games": ["blackjack"],
+        **changes,
+    }
+
+
 def make_event(
     slug="lakeside",
     *,

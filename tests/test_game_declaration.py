@@ -22,7 +22,7 @@ from django.urls import reverse
 from events import games, services
 from events.games import Bet, Game, Payoff, Setting
 from events.models import GameSettings
-from tests.conftest import PASSWORD, add_person, make_event
+from tests.conftest import PASSWORD, add_person, event_form, make_event
 
 ROOT = Path(__file__).resolve().parents[1]
 PRODUCT = ("core", "events", "audit", "cage", "reports", "config")
@@ -87,19 +87,7 @@ def test_a_new_game_is_offered_where_a_licence_s_games_are_chosen(client, crown_
     client.force_login(admin_user)
     page = client.get(reverse("events:create")).content.decode()
     assert 'value="crown_and_anchor"' in page and "Crown and Anchor" in page
-    data = {
-        "licensee": "Riverside Lions",
-        "slug": "riverside",
-        "name": "Riverside Casino",
-        "licence_number": "F-1",
-        "authority": "agco",
-        "licensing_authority": "AGCO",
-        "venue": "Arena",
-        "first_day": "2026-10-01",
-        "last_day": "2026-10-02",
-        "supplier": "Northern Gaming",
-        "games": ["crown_and_anchor"],
-    }
+    data = event_form(games=["crown_and_anchor"])
     response = client.post(reverse("events:create"), data)
     assert response.status_code == 302, response.content.decode()[:2000]
     page = client.get(response.url).content.decode()

@@ -19,7 +19,7 @@ from events.models import GameTable
 from reports.audit_trail.reading import summary
 from tests.audit.helpers import ADDRESS, last
 from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED, SALE_SIGNED, open_table, stock
-from tests.conftest import DAY, PASSWORD, PIN, Client, login, make_cast
+from tests.conftest import DAY, PASSWORD, PIN, Client, event_form, login, make_cast
 
 pytestmark = pytest.mark.django_db
 
@@ -166,19 +166,7 @@ def test_a_new_event_is_recorded_with_the_administrator(client, cast, admin_user
     client.force_login(admin_user)
     client.post(
         reverse("events:create"),
-        {
-            "licensee": "Riverside Lions",
-            "slug": "riverside",
-            "name": "Riverside Casino",
-            "licence_number": "F-1",
-            "authority": "agco",
-            "licensing_authority": "AGCO",
-            "venue": "Arena",
-            "first_day": "2026-10-01",
-            "last_day": "2026-10-02",
-            "supplier": "Northern Gaming",
-            "games": ["blackjack"],
-        },
+        event_form(),
     )
     entry = last("event_created", event__slug="riverside")
     assert (entry.user, entry.person, entry.roles, entry.address) == (admin_user, None, "admin", ADDRESS)
