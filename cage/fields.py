@@ -72,7 +72,7 @@ class CashField(forms.Field):
                     amount=Money(value),
                     min=Money(self.min_cents),
                 ),
-                "min_value",
+                "amount.below_field_min",
             )
         if value > self.max_cents:
             raise refusal(
@@ -81,7 +81,7 @@ class CashField(forms.Field):
                     amount=Money(value),
                     max=Money(self.max_cents),
                 ),
-                "max_value",
+                "amount.above_field_max",
             )
 
     def prepare_value(self, value):
@@ -132,22 +132,22 @@ class CountField(forms.Field):
             return int(text)
         shown = text if len(text) <= 20 else text[:20] + "…"
         if text[:1] in "+-\u2212":
-            message, code = N_('"%(count)s": a count has no sign; it is a whole number of 0 or more.'), "sign"
+            message, code = N_('"%(count)s": a count has no sign; it is a whole number of 0 or more.'), "count.signed"
         elif any(c.isalpha() for c in text):
             message = N_('"%(count)s" contains letters: write a count with digits only, as in 1000; no exponents.')
-            code = "letters"
+            code = "count.letters"
         elif _GROUPED.fullmatch(text):
             message = N_('"%(count)s": write a count with digits only, without thousands separators, as in 1000.')
-            code = "separators"
+            code = "count.grouped"
         elif re.fullmatch(r"[0-9]*[.,][0-9]+", text):
             message = N_('"%(count)s": a count is a whole number, written without a decimal part, as in 40.')
-            code = "not_whole"
+            code = "count.not_whole"
         elif re.fullmatch(r"[0-9]+", text):
-            message, code = N_('"%(count)s" is too long for a count.'), "max_value"
+            message, code = N_('"%(count)s" is too long for a count.'), "count.too_long"
         else:
             message, code = (
                 N_('"%(count)s" is not a count: write a whole number with digits only, as in 40.'),
-                "invalid",
+                "count.invalid",
             )
         raise refusal(Words(message, count=shown), code)
 
@@ -157,7 +157,8 @@ class CountField(forms.Field):
             return
         if value < 0:
             raise refusal(
-                Words(N_('"%(count)s": a count has no sign; it is a whole number of 0 or more.'), count=value), "sign"
+                Words(N_('"%(count)s": a count has no sign; it is a whole number of 0 or more.'), count=value),
+                "count.signed",
             )
         if value > self.max_count:
             raise refusal(
@@ -166,7 +167,7 @@ class CountField(forms.Field):
                     count=count_text(value),
                     max=count_text(self.max_count),
                 ),
-                "max_value",
+                "count.above_max",
             )
 
 
@@ -246,7 +247,7 @@ class BillsAndCoins:
                     amount=Money(total),
                     max=Money(MAX_AMOUNT_CENTS),
                 ),
-                "max_value",
+                "cash.bills_above_max",
             )
         return total, breakdown
 
@@ -321,7 +322,7 @@ class ConfirmLargeAmounts:
                         amount=Money(total_cents),
                         limit=Money(limit),
                     ),
-                    "confirm_large",
+                    "amount.confirm_large",
                     # Named lazily: the audit trail keeps the rule in English, the cashier reads it in theirs.
                     rule=lazy(
                         lambda: (

@@ -104,11 +104,10 @@ _SIGNS = "+-\u2212"
 _LONGEST = 32
 
 
-def refusal(message: str, code: str, rule: Rule | str = AMOUNT_LIMITS_RULE) -> RuleViolation:
-    """A RuleViolation that also carries a Django error code, for forms and tests."""
-    violation = RuleViolation(message, rule)
-    violation.code = code
-    return violation
+def refusal(message: Words, code: str, rule: Rule | str = AMOUNT_LIMITS_RULE) -> RuleViolation:
+    """A refusal of what was typed, with its code ("amount.ambiguous"), citing the amount limits of
+    a slip unless told another rule. The code is also the form error's (ValidationError.code)."""
+    return RuleViolation(message, rule, code=code)
 
 
 def _grouped(cents: int, thousands: str, decimal: str) -> str:
@@ -128,7 +127,7 @@ def _check_groups(text: str, groups: list[str]) -> None:
                 ),
                 amount=text,
             ),
-            "grouping",
+            "amount.bad_grouping",
         )
 
 
@@ -159,13 +158,13 @@ def _typed(text) -> tuple[str, str]:
     refusing what is no amount at all: not text, too long, empty, signed, letters, other signs."""
     if not isinstance(text, str):
         raise refusal(
-            Words(N_("An amount of cash is typed as text, not %(type)s."), type=type(text).__name__), "invalid"
+            Words(N_("An amount of cash is typed as text, not %(type)s."), type=type(text).__name__), "amount.not_text"
         )
     shown = text.strip()
     if len(shown) > _LONGEST:
         raise refusal(
             Words(N_("This amount is too long: one amount is at most %(max)s."), max=Money(MAX_AMOUNT_CENTS)),
-            "max_value",
+            "amount.too_long",
         )
     body = shown
     if body.startswith("$"):
@@ -173,11 +172,11 @@ def _typed(text) -> tuple[str, str]:
     elif body.endswith("$"):
         body = body[:-1].rstrip()
     if not body:
-        raise refusal(Words(N_("Enter an amount of dollars, such as 12.50 or 12,50.")), "required")
+        raise refusal(Words(N_("Enter an amount of dollars, such as 12.50 or 12,50.")), "amount.missing")
     if any(c in _SIGNS for c in body):
         raise refusal(
             Words(N_('"%(amount)s" has a sign: an amount is written without + or -, as in 12.50.'), amount=shown),
-            "sign",
+            "amount.signed",
         )
     if any(c.isalpha() for c in body):
         raise refusal(
@@ -188,7 +187,7 @@ def _typed(text) -> tuple[str, str]:
                 ),
                 amount=shown,
             ),
-            "letters",
+            "amount.letters",
         )
     for c in body:
         if not ("0" <= c <= "9" or c in ",." or c in GROUP_SPACES):
@@ -200,7 +199,7 @@ def _typed(text) -> tuple[str, str]:
                     amount=shown,
                     char=c,
                 ),
-                "character",
+                "amount.bad_character",
             )
     return shown, body
 
@@ -219,7 +218,7 @@ def _groups(shown: str, body: str) -> tuple[list[str], list[str]]:
                 ),
                 amount=shown,
             ),
-            "separators",
+            "amount.stray_separator",
         )
     return groups, seps
 
@@ -238,12 +237,12 @@ def _with_cents(shown: str, groups: list[str], seps: list[str]) -> int:
                 amount=shown,
                 sep=last,
             ),
-            "separators",
+            "amount.separator_twice",
         )
     if len(thousands) > 1:
         raise refusal(
             Words(N_('"%(amount)s" mixes thousands separators: use one kind, as in 1 234 567,89.'), amount=shown),
-            "separators",
+            "amount.mixed_separators",
         )
     if thousands:
         _check_groups(shown, groups[:-1])
@@ -267,14 +266,14 @@ def _refuse_one_separator(shown: str, groups: list[str], last: str) -> NoReturn:
                 plain=whole // 100,
                 grouped=_grouped(whole, last, "," if last == "." else "."),
             ),
-            "ambiguous",
+            "amount.ambiguous",
         )
     raise refusal(
         Words(
             N_('"%(amount)s" has more than two decimals: cents are at most two digits after the comma or point.'),
             amount=shown,
         ),
-        "decimals",
+        "amount.too_many_decimals",
     )
 
 
@@ -285,7 +284,7 @@ def _refuse_no_cents(shown: str, groups: list[str], seps: list[str]) -> NoReturn
     if len(set(seps)) > 1:
         raise refusal(
             Words(N_('"%(amount)s" mixes thousands separators: use one kind, as in 1 234 567,89.'), amount=shown),
-            "separators",
+            "amount.mixed_separators",
         )
     whole = int("".join(groups)) * 100
     decimal = "," if last in " ." else "."
@@ -296,7 +295,7 @@ def _refuse_no_cents(shown: str, groups: list[str], seps: list[str]) -> NoReturn
             plain=whole // 100,
             grouped=_grouped(whole, last, decimal),
         ),
-        "separators",
+        "amount.no_cents",
     )
 
 
@@ -308,6 +307,6 @@ def _bounded(shown: str, cents: int) -> int:
                 amount=shown,
                 max=Money(MAX_AMOUNT_CENTS),
             ),
-            "max_value",
+            "amount.above_max",
         )
     return cents
