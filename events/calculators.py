@@ -75,7 +75,10 @@ def _text(query, name: str) -> str:
     value = query.get(name, "")
     if len(value) > MOST_INPUT:
         raise RuleViolation(
-            Words(N_("At most %(most)s characters in one field."), most=MOST_INPUT), CALCULATOR, field=name
+            Words(N_("At most %(most)s characters in one field."), most=MOST_INPUT),
+            CALCULATOR,
+            field=name,
+            code="calculator.too_long",
         )
     return value.strip()
 
@@ -116,7 +119,12 @@ def _money(query, name: str, *, required: bool = True) -> int | None:
     if not text and not required:
         return None
     if not text:
-        raise RuleViolation(Words(N_("Enter the wager in dollars, such as 5 or 0.50.")), CALCULATOR, field=name)
+        raise RuleViolation(
+            Words(N_("Enter the wager in dollars, such as 5 or 0.50.")),
+            CALCULATOR,
+            field=name,
+            code="calculator.bad_wager",
+        )
     return parse_dollars(text, rule=CALCULATOR, field=name, reader_decimals=True)
 
 
@@ -195,6 +203,7 @@ def _check_baccarat_wagers(wagers: dict, figures: dict) -> None:
                 figures=game_rules.in_a_sentence(missing),
             ),
             "T&C 3.5",
+            code="calculator.figures_missing",
         )
     for bet, cents in wagers.items():
         refusal = baccarat.GAME.check_bet(cents, limits=figures["limits"])
@@ -203,6 +212,7 @@ def _check_baccarat_wagers(wagers: dict, figures: dict) -> None:
                 Words(N_("%(bet)s: %(refusal)s"), bet=BACCARAT_WAGERS[bet], refusal=refusal_message(refusal)),
                 section_lazy(refusal.section),
                 field=f"{bet}_wager",
+                code="calculator.wager_refused",
             )
 
 
@@ -337,9 +347,19 @@ def craps_rolls(query, *, limits=None) -> Answer:
     try:
         words = _words(_text(query, "rolls"))
         if not words:
-            raise RuleViolation(Words(N_("Enter the totals of the dice, roll by roll.")), CALCULATOR, field="rolls")
+            raise RuleViolation(
+                Words(N_("Enter the totals of the dice, roll by roll.")),
+                CALCULATOR,
+                field="rolls",
+                code="calculator.rolls_missing",
+            )
         if len(words) > MOST_ROLLS:
-            raise RuleViolation(Words(N_("At most %(most)s rolls."), most=MOST_ROLLS), CALCULATOR, field="rolls")
+            raise RuleViolation(
+                Words(N_("At most %(most)s rolls."), most=MOST_ROLLS),
+                CALCULATOR,
+                field="rolls",
+                code="calculator.too_many_rolls",
+            )
         rolls = _rolls(words)
         # Each bet its own wager: a $10 pass and a $5 field are settled together; a bet left
         # empty is not bet.
@@ -355,6 +375,7 @@ def craps_rolls(query, *, limits=None) -> Answer:
                 ),
                 CALCULATOR,
                 field="pass_wager",
+                code="calculator.no_wager",
             )
         if limits is not None:
             _check_craps_limits(wagers, limits)
@@ -375,7 +396,10 @@ def _rolls(words: list[str]) -> list[int]:
     for word in words:
         if not re.fullmatch(r"[0-9]{1,2}", word):
             raise RuleViolation(
-                Words(N_("%(roll)s is not a total of the dice."), roll=repr(word)[:20]), CALCULATOR, field="rolls"
+                Words(N_("%(roll)s is not a total of the dice."), roll=repr(word)[:20]),
+                CALCULATOR,
+                field="rolls",
+                code="calculator.bad_roll",
             )
         rolls.append(int(word))
     return rolls
@@ -390,6 +414,7 @@ def _check_craps_limits(wagers: dict, limits) -> None:
                 Words(N_("%(bet)s: %(refusal)s"), bet=CRAPS_BETS[bet], refusal=refusal_message(refusal)),
                 section_lazy(refusal.section),
                 field=f"{bet}_wager",
+                code="calculator.wager_refused",
             )
 
 
@@ -488,6 +513,7 @@ def _come_starts(bets: list[str], rolls: list[int]) -> dict[str, int]:
             ),
             craps.BET_SECTIONS[come_bets[0]],
             field=f"{come_bets[0]}_wager",
+            code="calculator.come_bet_without_point",
         )
     return {bet: first_point + 1 for bet in come_bets}
 
@@ -578,6 +604,7 @@ def _check_doubled_wager(hand: dict) -> None:
         ),
         section_lazy(refusal.section),
         field=f"h{hand['number']}_wager",
+        code="calculator.doubled_wager",
     )
 
 
@@ -677,11 +704,19 @@ def wheel_spin(query, wheels) -> Answer:
         code = _text(query, "wheel")
         table = next((t for t in wheels if t.code == code), None)
         if table is None or not table.wheel_layout:
-            raise RuleViolation(Words(N_("Choose one of the event's wheels.")), CALCULATOR, field="wheel")
+            raise RuleViolation(
+                Words(N_("Choose one of the event's wheels.")),
+                CALCULATOR,
+                field="wheel",
+                code="calculator.wheel_missing",
+            )
         revolutions_text = _text(query, "revolutions")
         if not re.fullmatch(r"[0-9]{1,3}(?:[.,][0-9]{1,2})?", revolutions_text):
             raise RuleViolation(
-                Words(N_("The revolutions are a number, such as 3 or 4.5.")), CALCULATOR, field="revolutions"
+                Words(N_("The revolutions are a number, such as 3 or 4.5.")),
+                CALCULATOR,
+                field="revolutions",
+                code="calculator.bad_revolutions",
             )
         revolutions = float(revolutions_text.replace(",", "."))
         # Either language's spelling, any case: "5 $" or "joker" for the painted "$5" or "Joker".
@@ -699,6 +734,7 @@ def wheel_spin(query, wheels) -> Answer:
                     ),
                     section_lazy(wheel_of_fortune.SECTION_LAYOUT),
                     field=name,
+                    code="calculator.unknown_symbol",
                 )
         answer = wheel_of_fortune.payout(table.wheel_layout, bet_symbol, _money(query, "bet"), landed, revolutions)
     except (Refused, RuleViolation) as exc:

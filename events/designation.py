@@ -41,6 +41,7 @@ def check_not_administrator(person: Person, user=None, *, field: str | None = No
             ),
             ADMINISTRATOR,
             field=field,
+            code="role.administrator_login",
         )
 
 
@@ -62,6 +63,7 @@ def check_one_hat(person: Person, role: str, held: set[str], *, field: str | Non
                 ),
                 ONE_HAT,
                 field=field,
+                code="role.floor_then_designated",
             )
     elif role in FLOOR:
         designated = [r for r in DESIGNATED if r in held]
@@ -78,6 +80,7 @@ def check_one_hat(person: Person, role: str, held: set[str], *, field: str | Non
                 ),
                 ONE_HAT,
                 field=field,
+                code="role.designated_then_floor",
             )
 
 
@@ -92,6 +95,7 @@ def check_takes_part(person: Person) -> None:
                 registration=Lower(Person.Registration(person.registration).label),
             ),
             "T&C 2.3",
+            code="person.may_not_take_part",
         )
 
 

@@ -129,11 +129,13 @@ def poster_refusal(table: GameTable) -> RuleViolation | None:
                 game=table.game_name,
             ),
             "T&C 3.5",
+            code="poster.figures_missing",
         )
     if table.game_module.has_wheel_layout and not table.wheel_layout:
         return RuleViolation(
             Words(N_("The poster of table %(table)s cannot be printed: the wheel has no layout."), table=table.code),
             "T&C 3.5",
+            code="poster.no_layout",
         )
     return None
 

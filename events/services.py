@@ -99,33 +99,7 @@ def event_create(
     authority: str = Authority.AGCO,
     tables_licensed: dict | None = None,
 ) -> Event:
-    if Event.objects.filter(slug=slug).exists():
-        raise RuleViolation(
-            Words(N_("An event %(slug)s already exists"), slug=repr(slug)), ONE_EVENT_PER_SLUG, field="slug"
-        )
-    unknown = [code for code in games_authorized if code not in games.REGISTRY]
-    if unknown:
-        raise RuleViolation(
-            Words(
-                N_("No game module for %(unknown)s; known: %(known)s"),
-                unknown=", ".join(unknown),
-                known=", ".join(games.REGISTRY),
-            ),
-            "T&C 1.5.1",
-            field="games",
-        )
-    if authority not in Authority.values:
-        raise RuleViolation(
-            Words(
-                N_("unknown licensing authority %(authority)s; one of %(known)s"),
-                authority=repr(authority),
-                known=", ".join(Authority.values),
-            ),
-            "T&C 1.3",
-            field="authority",
-        )
-    for code in games_authorized:
-        check_game_of_authority(authority, code, field="games")
+    _check_new_event(slug, games_authorized, authority)
     event = Event(
         licensee=licensee,
         slug=slug,
@@ -165,6 +139,42 @@ def event_create(
     return event
 
 
+def _check_new_event(slug: str, games_authorized: list[str], authority: str) -> None:
+    """A new event's slug is its own, and its licence names known games of its own authority."""
+    if Event.objects.filter(slug=slug).exists():
+        raise RuleViolation(
+            Words(N_("An event %(slug)s already exists"), slug=repr(slug)),
+            ONE_EVENT_PER_SLUG,
+            field="slug",
+            code="event.slug_taken",
+        )
+    unknown = [code for code in games_authorized if code not in games.REGISTRY]
+    if unknown:
+        raise RuleViolation(
+            Words(
+                N_("No game module for %(unknown)s; known: %(known)s"),
+                unknown=", ".join(unknown),
+                known=", ".join(games.REGISTRY),
+            ),
+            "T&C 1.5.1",
+            field="games",
+            code="event.game_unknown",
+        )
+    if authority not in Authority.values:
+        raise RuleViolation(
+            Words(
+                N_("unknown licensing authority %(authority)s; one of %(known)s"),
+                authority=repr(authority),
+                known=", ".join(Authority.values),
+            ),
+            "T&C 1.3",
+            field="authority",
+            code="event.authority_unknown",
+        )
+    for code in games_authorized:
+        check_game_of_authority(authority, code, field="games")
+
+
 def check_game_of_authority(authority: str, game: str, *, field: str | None = None) -> None:
     """T&C 1.3, 1.5.1, 3.3: a licence authorizes only games played under its own authority's rules."""
     if game in games_of(authority):
@@ -181,6 +191,7 @@ def check_game_of_authority(authority: str, game: str, *, field: str | None = No
         ),
         "T&C 1.3, 1.5.1, 3.3",
         field=field,
+        code="event.game_not_of_authority",
     )
 
 
@@ -194,6 +205,7 @@ def check_licensed_game(event: Event, game: str, *, field: str) -> None:
             ),
             "T&C 1.5.1",
             field=field,
+            code="event.game_not_licensed",
         )
 
 
@@ -209,6 +221,7 @@ def tables_licensed_set(*, event: Event, game: str, count) -> Event:
             ),
             "T&C 1.3",
             field="count",
+            code="event.tables_licensed_out_of_range",
         )
     have = event.tables.filter(game=game).count()
     if count < have:
@@ -220,6 +233,7 @@ def tables_licensed_set(*, event: Event, game: str, count) -> Event:
             ),
             "T&C 1.3",
             field="count",
+            code="event.tables_licensed_below_tables",
         )
     before = dict(event.tables_licensed)
     event.tables_licensed = {**before, game: count}
@@ -239,36 +253,7 @@ def table_create(*, event: Event, code: str, game: str, records_file: bool = Fal
     """A table of a licensed game (T&C 1.5.1). `records_file`: a table of a records file, whose
     format names a table by any id: the window's rule on a code's characters is not the format's,
     so no file the format accepts is refused for it."""
-    if not isinstance(game, str) or game not in event.games:
-        name = game_name(game) if isinstance(game, str) and game in games.REGISTRY else repr(game)
-        authorized = event.game_names()
-        if authorized:
-            message = Words(
-                N_("The licence does not authorize %(game)s; a table can only be set up for %(games)s"),
-                game=name,
-                games=", ".join(authorized),
-            )
-        else:
-            message = Words(
-                N_("The licence does not authorize %(game)s; a table can only be set up for no game"), game=name
-            )
-        raise RuleViolation(message, "T&C 1.5.1", field="game")
-    check_game_of_authority(event.authority, game, field="game")
-    allowed = event.tables_licensed.get(game)
-    if allowed is not None and event.tables.filter(game=game).count() >= allowed:
-        raise RuleViolation(
-            Words(
-                N_plural(
-                    "The licence allows %(n)s table of %(game)s, and the event has it already",
-                    "The licence allows %(n)s tables of %(game)s, and the event has them all already",
-                ),
-                plural_by="n",
-                n=allowed,
-                game=game_name(game),
-            ),
-            "T&C 1.3",
-            field="game",
-        )
+    _check_table_game(event, game)
     if not isinstance(code, str) or (not records_file and not TABLE_CODE_CHARACTERS.fullmatch(code)):
         raise RuleViolation(
             Words(
@@ -280,10 +265,16 @@ def table_create(*, event: Event, code: str, game: str, records_file: bool = Fal
             ),
             TABLE_CODE,
             field="code",
+            code="table.code_invalid",
         )
     existing = event.tables.filter(code__iexact=code).first()
     if existing is not None and existing.code == code:
-        raise RuleViolation(Words(N_("Table %(table)s already exists"), table=code), ONE_TABLE_PER_ID, field="code")
+        raise RuleViolation(
+            Words(N_("Table %(table)s already exists"), table=code),
+            ONE_TABLE_PER_ID,
+            field="code",
+            code="table.code_taken",
+        )
     if existing is not None:
         raise RuleViolation(
             Words(
@@ -296,6 +287,7 @@ def table_create(*, event: Event, code: str, game: str, records_file: bool = Fal
             ),
             ONE_TABLE_PER_ID,
             field="code",
+            code="table.code_confusable",
         )
     table = GameTable(event=event, code=code, game=game)
     if games.get_game(game).has_wheel_layout:
@@ -313,6 +305,45 @@ def table_create(*, event: Event, code: str, game: str, records_file: bool = Fal
     return table
 
 
+def _check_table_game(event: Event, game) -> None:
+    """A new table's game is one the licence authorizes, of its authority, with a table to spare."""
+    if not isinstance(game, str) or game not in event.games:
+        name = game_name(game) if isinstance(game, str) and game in games.REGISTRY else repr(game)
+        authorized = event.game_names()
+        if authorized:
+            refusal, message = (
+                "table.game_not_licensed",
+                Words(
+                    N_("The licence does not authorize %(game)s; a table can only be set up for %(games)s"),
+                    game=name,
+                    games=", ".join(authorized),
+                ),
+            )
+        else:
+            refusal, message = (
+                "table.no_game_licensed",
+                Words(N_("The licence does not authorize %(game)s; a table can only be set up for no game"), game=name),
+            )
+        raise RuleViolation(message, "T&C 1.5.1", code=refusal, field="game")
+    check_game_of_authority(event.authority, game, field="game")
+    allowed = event.tables_licensed.get(game)
+    if allowed is not None and event.tables.filter(game=game).count() >= allowed:
+        raise RuleViolation(
+            Words(
+                N_plural(
+                    "The licence allows %(n)s table of %(game)s, and the event has it already",
+                    "The licence allows %(n)s tables of %(game)s, and the event has them all already",
+                ),
+                plural_by="n",
+                n=allowed,
+                game=game_name(game),
+            ),
+            "T&C 1.3",
+            field="game",
+            code="table.licence_full",
+        )
+
+
 def wheel_layout_set(*, table: GameTable, layout_text: str) -> GameTable:
     """A wheel table's layout, typed one segment a line, checked against the Wheel of Fortune
     rules (seed 001, rules 2 to 5) before anything is stored; all its refusals are given at once."""
@@ -321,6 +352,7 @@ def wheel_layout_set(*, table: GameTable, layout_text: str) -> GameTable:
             Words(N_("Table %(table)s is not a wheel of fortune: it has no wheel layout."), table=table.code),
             wheel_layouts.WHEEL_LAYOUT,
             field="layout",
+            code="wheel.not_a_wheel",
         )
     layout = wheel_layouts.parse(layout_text, limits_from=table.wheel_layout)
     refused = wheel_of_fortune.check_layout(layout)
@@ -332,6 +364,7 @@ def wheel_layout_set(*, table: GameTable, layout_text: str) -> GameTable:
         raise RuleViolation(
             Several(*(refusal_words(r) for r in refused)),
             section_lazy("; ".join(sections)),
+            code="wheel.layout_rules_broken",
             field="layout",
         )
     house_keeps(
@@ -375,6 +408,7 @@ def house_keeps(advantages: dict, *, remedy: str, field: str) -> None:
             ),
             game_rules.HOUSE_KEEPS,
             field=field,
+            code="game_settings.no_house_advantage",
         )
 
 
@@ -402,6 +436,7 @@ def game_settings_set(*, event: Event, game: str, entered: dict) -> GameSettings
             ),
             "T&C 3.3",
             field="game",
+            code="game_settings.nothing_to_enter",
         )
     figures = {}
     for setting in declared:
@@ -430,9 +465,19 @@ def _read_limits(setting, value, label, rule):
     low = parse_dollars(str(low).strip(), rule=rule, field="min_bet")
     high = parse_dollars(str(high).strip(), rule=rule, field="max_bet")
     if low <= 0:
-        raise RuleViolation(Words(N_("The minimum bet must be more than nothing.")), rule, field="min_bet")
+        raise RuleViolation(
+            Words(N_("The minimum bet must be more than nothing.")),
+            rule,
+            field="min_bet",
+            code="game_settings.min_bet_zero",
+        )
     if high < low:
-        raise RuleViolation(Words(N_("The maximum bet cannot be less than the minimum bet.")), rule, field="max_bet")
+        raise RuleViolation(
+            Words(N_("The maximum bet cannot be less than the minimum bet.")),
+            rule,
+            field="max_bet",
+            code="game_settings.max_below_min",
+        )
     return [low, high]
 
 
@@ -455,6 +500,7 @@ def _read_odds(setting, value, label, rule):
             ),
             rule,
             field=setting.name,
+            code="game_settings.odds_pay_nothing",
         )
     if match and per == 0:
         raise RuleViolation(
@@ -469,6 +515,7 @@ def _read_odds(setting, value, label, rule):
             ),
             rule,
             field=setting.name,
+            code="game_settings.odds_over_zero",
         )
     if not (0 < to <= MOST_ODDS_NUMBER and 0 < per <= MOST_ODDS_NUMBER):
         raise RuleViolation(
@@ -479,6 +526,7 @@ def _read_odds(setting, value, label, rule):
             ),
             rule,
             field=setting.name,
+            code="game_settings.odds_unreadable",
         )
     return [to, per]
 
@@ -488,7 +536,10 @@ def _read_count(setting, value, label, rule):
     text = str(value or "").strip()
     if not re.fullmatch(r"[0-9]{1,2}", text) or int(text) < 1:
         raise RuleViolation(
-            Words(N_("%(setting)s: a whole number from 1 to 99."), setting=label), rule, field=setting.name
+            Words(N_("%(setting)s: a whole number from 1 to 99."), setting=label),
+            rule,
+            field=setting.name,
+            code="game_settings.count_out_of_range",
         )
     return int(text)
 
@@ -504,6 +555,7 @@ def _read_fraction(setting, value, label, rule):
             Words(N_("%(setting)s: a percentage from 0 to %(most)s."), setting=label, most=MOST_COMMISSION),
             rule,
             field=setting.name,
+            code="game_settings.percentage_out_of_range",
         )
     return str(Fraction(percent) / 100)
 
@@ -540,7 +592,12 @@ def parse_dollars(text: str, *, rule=CENTS, field: str | None = None, reader_dec
     match = DOLLARS.fullmatch(text) if isinstance(text, str) else None
     shown = reprlib.repr(text)
     if match is None and isinstance(text, str) and re.fullmatch(r"[0-9]+\.[0-9]{3,}", text):
-        raise RuleViolation(Words(N_("%(value)s has more than two decimals"), value=shown), rule, field=field)
+        raise RuleViolation(
+            Words(N_("%(value)s has more than two decimals"), value=shown),
+            rule,
+            field=field,
+            code="dollars.too_many_decimals",
+        )
     if match is None:
         raise RuleViolation(
             Words(
@@ -553,11 +610,15 @@ def parse_dollars(text: str, *, rule=CENTS, field: str | None = None, reader_dec
             ),
             rule,
             field=field,
+            code="dollars.unreadable",
         )
     cents = int(match[1]) * 100 + int((match[2] or "0").ljust(2, "0"))
     if cents > MOST_DOLLARS_CENTS:
         raise RuleViolation(
-            Words(N_("%(value)s is more than 10000000.00, the most one amount may be"), value=shown), rule, field=field
+            Words(N_("%(value)s is more than 10000000.00, the most one amount may be"), value=shown),
+            rule,
+            field=field,
+            code="dollars.too_large",
         )
     return cents
 
@@ -566,12 +627,18 @@ def denomination_add(*, event: Event, value: str, colour: str = "", key: str | N
     cents = parse_dollars(value, rule=CHIP_SET, field="value")
     if cents <= 0:
         raise RuleViolation(
-            Words(N_("A chip's value must be positive, not %(value)s"), value=value), CHIP_SET, field="value"
+            Words(N_("A chip's value must be positive, not %(value)s"), value=value),
+            CHIP_SET,
+            field="value",
+            code="chip_set.value_not_positive",
         )
     existing = event.denominations.filter(value_cents=cents).first()
     if existing is not None:
         raise RuleViolation(
-            Words(N_("The chip set already has a %(value)s chip"), value=existing.value_label), CHIP_SET, field="value"
+            Words(N_("The chip set already has a %(value)s chip"), value=existing.value_label),
+            CHIP_SET,
+            field="value",
+            code="chip_set.value_taken",
         )
     denomination = ChipDenomination(
         event=event,
@@ -622,7 +689,12 @@ def person_add(
     )
     _check_may_take_part(person, event)
     if event.people.filter(code=code).exists():
-        raise RuleViolation(Words(N_("Person id %(code)s is taken"), code=repr(code)), ONE_ID_PER_PERSON, field="code")
+        raise RuleViolation(
+            Words(N_("Person id %(code)s is taken"), code=repr(code)),
+            ONE_ID_PER_PERSON,
+            field="code",
+            code="person.id_taken",
+        )
     if user is not None:
         check_not_administrator(person, user)
     person.full_clean()
@@ -663,6 +735,7 @@ def _check_may_take_part(person: Person, event: Event) -> None:
             ),
             "T&C 1.5.2",
             field="born_on",
+            code="person.under_age",
         )
     if person.registration != Person.Registration.GOOD:
         shown = (
@@ -678,6 +751,7 @@ def _check_may_take_part(person: Person, event: Event) -> None:
             ),
             "T&C 2.3",
             field="registration",
+            code="person.registration_barred",
         )
 
 
@@ -735,6 +809,7 @@ def check_may_hold(person: Person, role: str) -> None:
                 ),
                 "T&C 2",
                 field="role",
+                code="role.supplier_associated",
             )
         if person.supplier_related:
             raise RuleViolation(
@@ -747,6 +822,7 @@ def check_may_hold(person: Person, role: str) -> None:
                 ),
                 "T&C 2",
                 field="role",
+                code="role.supplier_related",
             )
         if person.other_activities is False:
             raise RuleViolation(
@@ -760,6 +836,7 @@ def check_may_hold(person: Person, role: str) -> None:
                 ),
                 "T&C 2",
                 field="role",
+                code="role.no_other_activities",
             )
     if role in (Role.DEALER, Role.RUNNER) and person.supplier_associated and not person.gaming_assistant_number:
         raise RuleViolation(
@@ -772,6 +849,7 @@ def check_may_hold(person: Person, role: str) -> None:
             ),
             "T&C 4.2",
             field="role",
+            code="role.supplier_staff_unregistered",
         )
 
 
@@ -783,6 +861,7 @@ def registration_change(*, person: Person, registration: str) -> Person:
             Words(N_("unknown registration status %(registration)s"), registration=repr(registration)),
             "T&C 2.3",
             field="registration",
+            code="person.registration_unknown",
         )
     before = person.registration
     person.registration = registration
@@ -818,10 +897,17 @@ def role_assign(*, person: Person, role: str, by) -> Assignment:
     person of her own a cashier in the middle of a day and sign slips with them.
     """
     if role not in Role.values:
-        raise RuleViolation(Words(N_("Unknown role %(role)s"), role=repr(role)), ROLES, field="role")
+        raise RuleViolation(
+            Words(N_("Unknown role %(role)s"), role=repr(role)), ROLES, field="role", code="role.unknown"
+        )
     held = person.role_codes()
     if role in held:
-        raise RuleViolation(Words(N_("%(name)s already holds that role"), name=person.name), ROLES, field="role")
+        raise RuleViolation(
+            Words(N_("%(name)s already holds that role"), name=person.name),
+            ROLES,
+            field="role",
+            code="role.already_held",
+        )
     if role in DESIGNATED and by is not None and not by.is_staff and event_has_opened(person.event):
         raise RuleViolation(
             Words(
@@ -834,6 +920,7 @@ def role_assign(*, person: Person, role: str, by) -> Assignment:
             ),
             "T&C 2, 2.1",
             field="role",
+            code="role.designation_after_opening",
         )
     check_not_administrator(person, field="role")
     check_one_hat(person, role, held)
@@ -842,8 +929,8 @@ def role_assign(*, person: Person, role: str, by) -> Assignment:
         # Before the first day, first_day_refusal waits for these; after it, the role itself does.
         refusal = declarations_refusal(person)
         if refusal is not None:
-            message, rule = refusal
-            raise RuleViolation(message, rule, field="role")
+            message, rule, code = refusal
+            raise RuleViolation(message, rule, code=code, field="role")
     if role in DESIGNATED:
         other = held & set(DESIGNATED)
         if other:
@@ -857,6 +944,7 @@ def role_assign(*, person: Person, role: str, by) -> Assignment:
                 ),
                 "T&C 2",
                 field="role",
+                code="role.one_position",
             )
     assignment = Assignment.objects.create(person=person, role=role)
     record(
@@ -929,6 +1017,7 @@ def _second_designated_person(by: Person, person: Person, *, what: str) -> None:
                 N_("only a designated person of the event (DRIC, General Cashier, Chip Cashier) %(what)s"), what=what
             ),
             "T&C 2",
+            code="designation.not_designated",
         )
     check_takes_part(by)
     if by.pk == person.pk:
@@ -938,6 +1027,7 @@ def _second_designated_person(by: Person, person: Person, *, what: str) -> None:
                 name=by.name,
             ),
             "T&C 2",
+            code="designation.own_confirmation",
         )
 
 
@@ -949,7 +1039,9 @@ def appointment_acknowledge(*, appointment: Appointment, by: Person) -> Appointm
         _second_designated_person(by, appointment.person, what=_("acknowledges a role or login given during the day"))
         if appointment.acknowledged_by_id is not None:
             raise RuleViolation(
-                Words(N_("this is already acknowledged by %(name)s"), name=appointment.acknowledged_by.name), "T&C 2"
+                Words(N_("this is already acknowledged by %(name)s"), name=appointment.acknowledged_by.name),
+                "T&C 2",
+                code="designation.already_acknowledged",
             )
         appointment.acknowledged_by = by
         appointment.acknowledged_at = timezone.now()
@@ -1045,7 +1137,9 @@ def login_confirm(*, person: Person, by: Person) -> LoginSetup:
     _second_designated_person(by, person, what=_("confirms a designated person's setup code"))
     if setup is None or setup.used_at is not None or not setup.confirm_needed:
         raise RuleViolation(
-            Words(N_("%(name)s has no setup code waiting for a confirmation"), name=person.name), LOGIN_RULE
+            Words(N_("%(name)s has no setup code waiting for a confirmation"), name=person.name),
+            LOGIN_RULE,
+            code="login.nothing_to_confirm",
         )
     if setup.confirmed_by_id is not None:
         raise RuleViolation(
@@ -1053,6 +1147,7 @@ def login_confirm(*, person: Person, by: Person) -> LoginSetup:
                 N_("%(name)s's setup code is already confirmed by %(by)s"), name=person.name, by=setup.confirmed_by.name
             ),
             LOGIN_RULE,
+            code="login.already_confirmed",
         )
     setup.confirmed_by = by
     setup.confirmed_at = timezone.now()
@@ -1068,16 +1163,17 @@ def login_confirm(*, person: Person, by: Person) -> LoginSetup:
     return setup
 
 
-def _username_refusal(username: str) -> str | None:
+def _username_refusal(username: str) -> tuple[str, Words] | None:
+    """Why a username will not do, as (code, message), or None when it will."""
     User = get_user_model()
     if not username:
-        return Words(N_("a login needs a username"))
+        return "login.username_missing", Words(N_("a login needs a username"))
     try:
         User.username_validator(username)
     except ValidationError:
-        return Words(N_("a username is letters, digits and @ . + - _ only, without spaces"))
+        return "login.username_invalid", Words(N_("a username is letters, digits and @ . + - _ only, without spaces"))
     if len(username) > User._meta.get_field("username").max_length:
-        return Words(N_("a username is at most 150 characters"))
+        return "login.username_too_long", Words(N_("a username is at most 150 characters"))
     return None
 
 
@@ -1094,6 +1190,7 @@ def _administrator_only(by, person: Person) -> None:
             ),
             LOGIN_RULE,
             field="username",
+            code="login.administrator_only",
         )
 
 
@@ -1108,9 +1205,15 @@ def login_create(*, person: Person, username: str, by) -> SetupCode:
     _administrator_only(by, person)
     refusal = _username_refusal(username)
     if refusal:
-        raise RuleViolation(refusal, LOGIN_RULE, field="username")
+        code, message = refusal
+        raise RuleViolation(message, LOGIN_RULE, code=code, field="username")
     if person.user_id is not None:
-        raise RuleViolation(Words(N_("%(name)s already has a login"), name=person.name), LOGIN_RULE, field="username")
+        raise RuleViolation(
+            Words(N_("%(name)s already has a login"), name=person.name),
+            LOGIN_RULE,
+            field="username",
+            code="login.already_has_login",
+        )
     taken = User.objects.filter(username__iexact=username).first()
     if taken is not None:
         check_not_administrator(person, taken, field="username")
@@ -1124,6 +1227,7 @@ def login_create(*, person: Person, username: str, by) -> SetupCode:
             ),
             LOGIN_RULE,
             field="username",
+            code="login.username_taken",
         )
     user = User.objects.create_user(username=username, password=None, first_name=person.name)
     person.user = user
@@ -1148,6 +1252,7 @@ def login_link(*, person: Person, username: str, by):
             Words(N_("only the licensee's administrator may link a person to an existing login")),
             LOGIN_RULE,
             field="username",
+            code="login.link_administrator_only",
         )
     before = (
         User.objects.filter(pk=person.user_id).values_list("username", flat=True).first() if person.user_id else None
@@ -1156,10 +1261,18 @@ def login_link(*, person: Person, username: str, by):
     existing = user is not None
     if user is None:
         raise RuleViolation(
-            Words(N_("there is no login named %(username)s to link"), username=username), LOGIN_RULE, field="username"
+            Words(N_("there is no login named %(username)s to link"), username=username),
+            LOGIN_RULE,
+            field="username",
+            code="login.link_no_such_login",
         )
     if person.user_id is not None:
-        raise RuleViolation(Words(N_("%(name)s already has a login"), name=person.name), LOGIN_RULE, field="username")
+        raise RuleViolation(
+            Words(N_("%(name)s already has a login"), name=person.name),
+            LOGIN_RULE,
+            field="username",
+            code="login.already_has_login",
+        )
     check_not_administrator(person, user, field="username")
     if by is not None and confirm_needed(person):
         raise RuleViolation(
@@ -1172,6 +1285,7 @@ def login_link(*, person: Person, username: str, by):
             ),
             "T&C 2",
             field="username",
+            code="login.link_designated_after_opening",
         )
     holder = Person.objects.filter(event=person.event, user=user).first()
     if holder is not None:
@@ -1183,6 +1297,7 @@ def login_link(*, person: Person, username: str, by):
             ),
             LOGIN_RULE,
             field="username",
+            code="login.link_one_login_one_person",
         )
     person.user = user
     person.save(update_fields=["user"])
@@ -1209,7 +1324,7 @@ def login_setup_reissue(*, person: Person, by) -> SetupCode:
     """
     user = person.user
     if user is None:
-        raise RuleViolation(Words(N_("%(name)s has no login"), name=person.name), LOGIN_RULE)
+        raise RuleViolation(Words(N_("%(name)s has no login"), name=person.name), LOGIN_RULE, code="login.no_login")
     if by is not None and not by.is_staff:
         raise RuleViolation(
             Words(
@@ -1220,6 +1335,7 @@ def login_setup_reissue(*, person: Person, by) -> SetupCode:
                 name=person.name,
             ),
             LOGIN_RULE,
+            code="login.reissue_administrator_only",
         )
     had_password = user.has_usable_password()
     had_pin = SigningPin.objects.filter(user=user).exists()
@@ -1268,20 +1384,24 @@ def login_setup_complete(*, request, username: str, code: str, password: str, pi
             Words(N_("this username and setup code do not go together; check both as they are written")),
             LOGIN_RULE,
             field="code",
+            code="setup_code.wrong",
         )
     _check_setup_usable(setup)
     try:
         validate_password(password, user)
     except ValidationError as exc:
-        raise RuleViolation(" ".join(exc.messages), LOGIN_RULE, field="password") from None
+        raise RuleViolation(" ".join(exc.messages), LOGIN_RULE, code="password.too_weak", field="password") from None
     refusal = _pin_refusal(pin)
     if refusal:
-        raise RuleViolation(refusal, PIN_RULE, field="pin")
+        code, message = refusal
+        raise RuleViolation(message, PIN_RULE, code=code, field="pin")
     with transaction.atomic():
         # Under a row lock, so the code works once even when sent twice at once.
         setup = LoginSetup.objects.select_for_update().get(pk=setup.pk)
         if setup.used_at is not None:
-            raise RuleViolation(Words(N_("this setup code was used already")), LOGIN_RULE, field="code")
+            raise RuleViolation(
+                Words(N_("this setup code was used already")), LOGIN_RULE, field="code", code="setup_code.used_at_once"
+            )
         user.set_password(password)
         user.save(update_fields=["password"])
         _pin_store(user, pin)
@@ -1311,6 +1431,7 @@ def _check_setup_usable(setup: LoginSetup) -> None:
             Words(N_("this setup code was used already; log in with your password, or ask for a new code")),
             LOGIN_RULE,
             field="code",
+            code="setup_code.used",
         )
     if setup.waits_for_confirmation:
         # The right code, not yet confirmed: no failed try, and the code still works once confirmed.
@@ -1323,6 +1444,7 @@ def _check_setup_usable(setup: LoginSetup) -> None:
             ),
             "T&C 2",
             field="code",
+            code="setup_code.unconfirmed",
         )
     if setup.expires_at <= timezone.now():
         raise RuleViolation(
@@ -1332,18 +1454,25 @@ def _check_setup_usable(setup: LoginSetup) -> None:
             ),
             LOGIN_RULE,
             field="code",
+            code="setup_code.expired",
         )
 
 
 def password_change(*, request, user, old_password: str, new_password: str):
     """The logged-in user changes their own password, giving the current one. The session goes on."""
     _current_password_check(
-        request, user, old_password, Words(N_("your current password is wrong; nothing was changed"))
+        request,
+        user,
+        old_password,
+        Words(N_("your current password is wrong; nothing was changed")),
+        code="password.current_wrong",
     )
     try:
         validate_password(new_password, user)
     except ValidationError as exc:
-        raise RuleViolation(" ".join(exc.messages), LOGIN_RULE, field="new_password") from None
+        raise RuleViolation(
+            " ".join(exc.messages), LOGIN_RULE, code="password.too_weak", field="new_password"
+        ) from None
     with transaction.atomic():
         user.set_password(new_password)
         user.save(update_fields=["password"])
@@ -1354,7 +1483,7 @@ def password_change(*, request, user, old_password: str, new_password: str):
     return user
 
 
-def _current_password_check(request, user, password: str, wrong: str) -> None:
+def _current_password_check(request, user, password: str, wrong: Words, *, code: str) -> None:
     """Where a logged-in user's password is asked again, a wrong one counts as a failed login:
     a session left open is no way to guess it."""
     username = user.get_username()
@@ -1364,7 +1493,7 @@ def _current_password_check(request, user, password: str, wrong: str) -> None:
         lockout.count_failure(request, username)
         if lockout.is_locked(request, username):
             raise _locked(request, username, field="password")
-        raise RuleViolation(wrong, LOGIN_RULE, field="password")
+        raise RuleViolation(wrong, LOGIN_RULE, code=code, field="password")
     lockout.count_success(request, username)
 
 
@@ -1388,7 +1517,7 @@ def _locked(request, username: str, *, field: str | None = None, name: str | Non
             n=n,
             time=time,
         )
-        return RuleViolation(text, PIN_RULE, field=field)
+        return RuleViolation(text, PIN_RULE, code="pin.locked", field=field)
     text = Words(
         N_plural(
             "%(username)s is locked after %(n)s wrong try; try again at %(time)s",
@@ -1399,7 +1528,7 @@ def _locked(request, username: str, *, field: str | None = None, name: str | Non
         n=n,
         time=time,
     )
-    return RuleViolation(text, LOGIN_RULE, field=field)
+    return RuleViolation(text, LOGIN_RULE, code="login.locked", field=field)
 
 
 def day_add(
@@ -1419,10 +1548,14 @@ def day_add(
             ),
             "T&C 1.3",
             field="date",
+            code="day.outside_licence",
         )
     if event.days.filter(date=date).exists():
         raise RuleViolation(
-            Words(N_("%(date)s is already a gaming day"), date=When(date)), ONE_DAY_PER_DATE, field="date"
+            Words(N_("%(date)s is already a gaming day"), date=When(date)),
+            ONE_DAY_PER_DATE,
+            field="date",
+            code="day.date_taken",
         )
     day = GamingDay.objects.create(event=event, date=date, opens_at=opens_at, closes_at=closes_at)
     record(
@@ -1444,6 +1577,7 @@ def roster_open(day: GamingDay) -> None:
                 N_("Gaming day %(date)s is closed and locked: its roster no longer changes"), date=day.date.isoformat()
             ),
             _("gaming day: a closed day is locked"),
+            code="roster.day_locked",
         )
 
 
@@ -1454,7 +1588,12 @@ def shift_add(
     day = GamingDay.objects.select_for_update().get(pk=day.pk)  # a day closing now waits for this
     roster_open(day)
     if person.event_id != day.event_id:
-        raise RuleViolation(Words(N_("%(name)s is not on this event"), name=person.name), ROSTER, field="person")
+        raise RuleViolation(
+            Words(N_("%(name)s is not on this event"), name=person.name),
+            ROSTER,
+            field="person",
+            code="person.not_on_event",
+        )
     if role not in person.role_codes():
         raise RuleViolation(
             Words(
@@ -1464,10 +1603,16 @@ def shift_add(
             ),
             ROSTER,
             field="role",
+            code="roster.role_not_held",
         )
     check_one_hat(person, role, person.role_codes() - {role}, field="role")
     if ends_at <= starts_at:
-        raise RuleViolation(Words(N_("A shift must end after it starts")), ROSTER, field="ends_at")
+        raise RuleViolation(
+            Words(N_("A shift must end after it starts")),
+            ROSTER,
+            field="ends_at",
+            code="roster.shift_ends_before_start",
+        )
     shift = Shift(day=day, person=person, role=role, starts_at=starts_at, ends_at=ends_at)
     shift.full_clean()
     shift.save()
@@ -1482,8 +1627,8 @@ def shift_add(
     return shift
 
 
-def opening_refusal(day: GamingDay, *, records_file: bool = False) -> tuple[str, object] | None:
-    """Why the gaming day cannot open yet, as (message, rule): what day_open refuses it with; None
+def opening_refusal(day: GamingDay, *, records_file: bool = False) -> tuple[Words, object, str] | None:
+    """Why the gaming day cannot open yet, as (message, rule, code): what day_open refuses it with; None
     when it may open. The pages say it beside the day rather than offer a button that is refused
     (opening_refusal_text). Reads only, and records no refusal: nothing was tried. `records_file`:
     a day a records file records, held to what its format carries (first_day_refusal is not)."""
@@ -1495,10 +1640,15 @@ def opening_refusal(day: GamingDay, *, records_file: bool = False) -> tuple[str,
                 status=Lower(GamingDay.Status(day.status).label),
             ),
             GAMING_DAY,
+            "day.not_in_setup",
         )
     earlier = day.event.days.filter(date__lt=day.date).exclude(status=GamingDay.Status.CLOSED)
     if earlier.exists():
-        return (Words(N_("The gaming day %(date)s was never closed"), date=When(earlier.first().date)), GAMING_DAY)
+        return (
+            Words(N_("The gaming day %(date)s was never closed"), date=When(earlier.first().date)),
+            GAMING_DAY,
+            "day.earlier_not_closed",
+        )
     people = day.event.people.filter(registration=Person.Registration.GOOD)
     for role in DESIGNATED:
         if not people.filter(assignments__role=role).exists():
@@ -1508,6 +1658,7 @@ def opening_refusal(day: GamingDay, *, records_file: bool = False) -> tuple[str,
                     position=Role(role).label,
                 ),
                 "T&C 2",
+                "day.designated_missing",
             )
     gaps = roster_gaps(day)
     if gaps:
@@ -1518,13 +1669,14 @@ def opening_refusal(day: GamingDay, *, records_file: bool = False) -> tuple[str,
                 gaps=listed,
             ),
             "T&C 2",
+            "day.roster_gaps",
         )
     if not records_file and not event_has_opened(day.event):
         return first_day_refusal(day.event)
     return None
 
 
-def first_day_refusal(event: Event) -> tuple[str, object] | None:
+def first_day_refusal(event: Event) -> tuple[Words, object, str] | None:
     """What the event's first gaming day waits for before it opens: the supplier's registration (T&C
     4.1), the licence's number of tables of each of its games (1.3), and for each designated person their identification (1.4.4), the terms and conditions
     brought to their attention (1.4.6) and their other activities in the organization (2)."""
@@ -1536,6 +1688,7 @@ def first_day_refusal(event: Event) -> tuple[str, object] | None:
                 )
             ),
             "T&C 4.1",
+            "day.supplier_unregistered",
         )
     for game in event.games:
         if game not in event.tables_licensed:
@@ -1549,6 +1702,7 @@ def first_day_refusal(event: Event) -> tuple[str, object] | None:
                     game=game_name(game),
                 ),
                 "T&C 1.3",
+                "day.tables_licensed_missing",
             )
     designated = (
         event.people.filter(registration=Person.Registration.GOOD, assignments__role__in=DESIGNATED)
@@ -1591,7 +1745,7 @@ def declarations_missing(person: Person) -> list[str]:
     return [str(word) for missing, _sentence, word, _rule in DECLARATION_GAPS if missing(person)]
 
 
-def declarations_refusal(person: Person) -> tuple[Words, str] | None:
+def declarations_refusal(person: Person) -> tuple[Words, str, str] | None:
     """What a designated person has yet to show or declare before they serve (first_day_refusal,
     and role_assign once the event has opened), all of it at once: identification (T&C 1.4.4), the
     terms brought to their attention (1.4.6), their other activities in the organization (2)."""
@@ -1605,6 +1759,7 @@ def declarations_refusal(person: Person) -> tuple[Words, str] | None:
             missing=Several(*(Words(sentence) for sentence, _rule in gaps), sep=", "),
         ),
         "T&C " + ", ".join(rule for _sentence, rule in gaps),
+        "person.declarations_incomplete",
     )
 
 
@@ -1613,7 +1768,7 @@ def opening_refusal_text(day: GamingDay) -> str:
     refusal = opening_refusal(day)
     if refusal is None:
         return ""
-    message, rule = refusal
+    message, rule, _code = refusal
     return _("%(message)s (%(rule)s)") % {"message": message, "rule": cite(rule)}
 
 
@@ -1623,7 +1778,8 @@ def day_open(*, day: GamingDay, records_file: bool = False) -> GamingDay:
         day = GamingDay.objects.select_for_update().get(pk=day.pk)
         refusal = opening_refusal(day, records_file=records_file)
         if refusal is not None:
-            raise RuleViolation(*refusal)
+            message, rule, code = refusal
+            raise RuleViolation(message, rule, code=code)
         day.status = GamingDay.Status.OPEN
         day.save(update_fields=["status"])
         record(
@@ -1644,15 +1800,17 @@ def day_open(*, day: GamingDay, records_file: bool = False) -> GamingDay:
 PIN_RULE = _lazy("signing PINs")
 
 
-def _pin_refusal(pin: str) -> str | None:
-    """Why a PIN is too weak to sign with, or None when it will do."""
+def _pin_refusal(pin: str) -> tuple[str, Words] | None:
+    """Why a PIN is too weak to sign with, as (code, message), or None when it will do."""
     if not re.fullmatch(r"[0-9]{4,8}", pin):
-        return Words(N_("a signing PIN is 4 to 8 digits, and digits only"))
+        return "pin.bad_format", Words(N_("a signing PIN is 4 to 8 digits, and digits only"))
     if len(set(pin)) == 1:
-        return Words(N_("a signing PIN of one digit repeated is too easy to guess"))
+        return "pin.one_digit_repeated", Words(N_("a signing PIN of one digit repeated is too easy to guess"))
     steps = {(int(b) - int(a)) % 10 for a, b in itertools.pairwise(pin)}
     if steps in ({1}, {9}):
-        return Words(N_("a signing PIN of digits in a row, like 1234 or 4321, is too easy to guess"))
+        return "pin.digits_in_a_row", Words(
+            N_("a signing PIN of digits in a row, like 1234 or 4321, is too easy to guess")
+        )
     return None
 
 
@@ -1674,11 +1832,16 @@ def pin_set(*, request, user, password: str, pin: str) -> SigningPin:
     """The owner sets or changes their signing PIN, giving their current login password (so a
     session left open at the cage cannot set one; a wrong password counts as a failed login)."""
     _current_password_check(
-        request, user, password, Words(N_("your current password is wrong; the signing PIN was not changed"))
+        request,
+        user,
+        password,
+        Words(N_("your current password is wrong; the signing PIN was not changed")),
+        code="pin.current_password_wrong",
     )
     refusal = _pin_refusal(pin)
     if refusal:
-        raise RuleViolation(refusal, PIN_RULE, field="pin")
+        code, message = refusal
+        raise RuleViolation(message, PIN_RULE, code=code, field="pin")
     return _pin_store(user, pin)
 
 
@@ -1695,9 +1858,13 @@ def pin_verify(*, request, person: Person, pin: str) -> None:
     name = person.name
     user = person.user
     if user is None:
-        raise RuleViolation(Words(N_("%(name)s has no login and cannot sign"), name=name), PIN_RULE)
+        raise RuleViolation(
+            Words(N_("%(name)s has no login and cannot sign"), name=name), PIN_RULE, code="pin.no_login"
+        )
     if not user.is_active:
-        raise RuleViolation(Words(N_("%(name)s's login is inactive; they cannot sign"), name=name), PIN_RULE)
+        raise RuleViolation(
+            Words(N_("%(name)s's login is inactive; they cannot sign"), name=name), PIN_RULE, code="pin.login_inactive"
+        )
     check_takes_part(person)
     if not isinstance(pin, str) or not re.fullmatch(r"[0-9]{4,8}", pin):
         # Not a PIN at all (letters, full-width digits, a NUL...): refused without a try counted,
@@ -1706,6 +1873,7 @@ def pin_verify(*, request, person: Person, pin: str) -> None:
             Words(N_("%(name)s's signing PIN is 4 to 8 digits 0 to 9; what was typed is not a PIN"), name=name),
             PIN_RULE,
             field="pin",
+            code="pin.not_a_pin",
         )
     signing_pin = SigningPin.objects.filter(user=user).first()
     if signing_pin is None:
@@ -1715,6 +1883,7 @@ def pin_verify(*, request, person: Person, pin: str) -> None:
                 name=name,
             ),
             PIN_RULE,
+            code="pin.not_set",
         )
     username = user.get_username()
     if lockout.is_locked(request, username, pin=True):
@@ -1742,4 +1911,5 @@ def pin_verify(*, request, person: Person, pin: str) -> None:
         ),
         PIN_RULE,
         field="pin",
+        code="pin.wrong",
     )

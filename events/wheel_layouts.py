@@ -44,6 +44,7 @@ def parse(text: str, *, limits_from: dict | None = None) -> dict:
             ),
             WHEEL_LAYOUT,
             field="layout",
+            code="wheel.too_many_segments",
         )
     segments = []
     for number, line in enumerate(lines, start=1):
@@ -61,6 +62,7 @@ def parse(text: str, *, limits_from: dict | None = None) -> dict:
                 ),
                 WHEEL_LAYOUT,
                 field="layout",
+                code="wheel.bad_segment",
             )
         segments.append({"symbol": match["symbol"], "to": int(match["to"]), "per": int(match["per"])})
     base = limits_from or {}

@@ -4,10 +4,10 @@ import pytest
 from axes.models import AccessAttempt
 from django.test import RequestFactory
 
-from core.rules import RuleViolation
 from events import services
 from tests.browser.conftest import at_both_widths, log_in
 from tests.conftest import PASSWORD, PIN, make_cast
+from tests.refusals import refuses
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -44,7 +44,7 @@ def test_a_runner_sets_their_own_signing_pin_from_the_header(page):
 
     at_the_cage = RequestFactory().post("/", REMOTE_ADDR="10.0.0.5")
     services.pin_verify(request=at_the_cage, person=cast.runner, pin="60917")
-    with pytest.raises(RuleViolation, match="wrong; 4 tries left"):
+    with refuses("pin.wrong", left=4):
         services.pin_verify(request=at_the_cage, person=cast.runner, pin=PIN)
     # A wrong PIN counts against the PIN, apart from the login (events.lockout).
     assert AccessAttempt.objects.get(username=f"pin:{cast.runner.user.username}").failures_since_start == 1

@@ -19,10 +19,11 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
-from core.rules import RuleViolation
+from core.rules import ClockZone, RuleViolation
 from events import services
 from events.models import Event, Person, Role, SigningPin
 from tests.conftest import PASSWORD, PIN, add_person, make_cast
+from tests.refusals import refuses
 
 pytestmark = pytest.mark.django_db
 
@@ -59,10 +60,17 @@ def verify(person, pin, address=CAGE_TERMINAL):
     services.pin_verify(request=at(address), person=person, pin=pin)
 
 
-def wrong(person, pin="1357", address=CAGE_TERMINAL):
+def wrong(person, pin="1357", address=CAGE_TERMINAL) -> RuleViolation:
+    """The refusal of a PIN that does not sign: its code and arguments, and its words (str)."""
     with pytest.raises(RuleViolation) as refused:
         verify(person, pin, address)
-    return str(refused.value)
+    return refused.value
+
+
+def tries_left(person) -> int:
+    refused = wrong(person)
+    assert refused.code == "pin.wrong", refused
+    return refused.arguments["left"]
 
 
 def pin_set(user, password=PASSWORD, pin="9173", address=CAGE_TERMINAL):
@@ -95,12 +103,12 @@ def test_changing_the_pin_replaces_the_old_one(cast):
     pin_set(cast.runner.user, pin="9173")
     assert SigningPin.objects.filter(user=cast.runner.user).count() == 1
     verify(cast.runner, "9173")
-    assert "wrong" in wrong(cast.runner, PIN)
+    assert wrong(cast.runner, PIN).code == "pin.wrong"
 
 
 def test_a_wrong_current_password_sets_nothing_and_counts_as_a_failed_login(cast):
     before = pin_of(cast.runner).pin_hash
-    with pytest.raises(RuleViolation, match="your current password is wrong") as refused:
+    with refuses("pin.current_password_wrong") as refused:
         pin_set(cast.runner.user, password="not-my-password")
     assert refused.value.field == "password" and refused.value.rule == services.LOGIN_RULE
     assert pin_of(cast.runner).pin_hash == before
@@ -110,23 +118,23 @@ def test_a_wrong_current_password_sets_nothing_and_counts_as_a_failed_login(cast
 @pytest.mark.parametrize(
     "pin, why",
     [
-        ("123", "4 to 8 digits"),
-        ("123456789", "4 to 8 digits"),
-        ("12a4", "4 to 8 digits"),
-        ("", "4 to 8 digits"),
-        (" 2468", "4 to 8 digits"),
-        ("٢٤٦٨", "4 to 8 digits"),  # Arabic-Indic digits are not the keypad's
-        ("0000", "one digit repeated"),
-        ("77777777", "one digit repeated"),
-        ("1234", "digits in a row"),
-        ("4321", "digits in a row"),
-        ("345678", "digits in a row"),
-        ("7890", "digits in a row"),
+        ("123", "pin.bad_format"),
+        ("123456789", "pin.bad_format"),
+        ("12a4", "pin.bad_format"),
+        ("", "pin.bad_format"),
+        (" 2468", "pin.bad_format"),
+        ("٢٤٦٨", "pin.bad_format"),  # Arabic-Indic digits are not the keypad's
+        ("0000", "pin.one_digit_repeated"),
+        ("77777777", "pin.one_digit_repeated"),
+        ("1234", "pin.digits_in_a_row"),
+        ("4321", "pin.digits_in_a_row"),
+        ("345678", "pin.digits_in_a_row"),
+        ("7890", "pin.digits_in_a_row"),
     ],
 )
 def test_weak_pins_are_refused_with_the_reason(cast, pin, why):
     before = pin_of(cast.runner).pin_hash
-    with pytest.raises(RuleViolation, match=why) as refused:
+    with refuses(why) as refused:
         pin_set(cast.runner.user, pin=pin)
     assert refused.value.field == "pin"
     assert pin_of(cast.runner).pin_hash == before
@@ -143,11 +151,9 @@ def test_pins_that_are_not_runs_or_repeats_are_accepted(cast, pin):
 
 def test_the_right_pin_passes_and_a_wrong_one_says_how_many_tries_are_left(cast):
     verify(cast.runner, PIN)
-    assert wrong(cast.runner) == ("the signing PIN of Runner is wrong; 4 tries left (signing PINs)")
+    assert str(wrong(cast.runner)) == "the signing PIN of Runner is wrong; 4 tries left (signing PINs)"
     assert pin_failures(cast.runner) == 1 and failures(cast.runner) == 0
-    assert "3 tries left" in wrong(cast.runner)
-    assert "2 tries left" in wrong(cast.runner)
-    assert "1 try left" in wrong(cast.runner)
+    assert [tries_left(cast.runner) for _ in range(3)] == [3, 2, 1]
 
 
 def test_a_right_pin_resets_the_count(cast):
@@ -155,7 +161,7 @@ def test_a_right_pin_resets_the_count(cast):
     wrong(cast.runner)
     verify(cast.runner, PIN)
     assert pin_failures(cast.runner) == 0
-    assert "4 tries left" in wrong(cast.runner)
+    assert tries_left(cast.runner) == 4
 
 
 def test_the_fifth_wrong_try_locks_and_even_the_right_pin_is_refused_until_the_lock_ends(cast):
@@ -167,13 +173,14 @@ def test_the_fifth_wrong_try_locks_and_even_the_right_pin_is_refused_until_the_l
     ends = attempt.attempt_time + datetime.timedelta(minutes=15)
     assert before + datetime.timedelta(minutes=15) <= ends <= timezone.now() + datetime.timedelta(minutes=15)
     at_time = timezone.localtime(ends).strftime("%H:%M %Z")  # with the zone: "21:45 EDT"
-    assert message == (
+    assert message.code == "pin.locked" and message.arguments["n"] == 5
+    assert str(message) == (
         f"Runner's signing PIN is locked after 5 wrong tries; try again at {at_time}, or sign from their own session "
         "(their login is not locked) (signing PINs)"
     )
     # Locked: the right PIN is refused too, and further tries are not counted and do not move the lock.
-    assert "is locked after 5 wrong tries" in wrong(cast.runner, PIN)
-    assert "is locked" in wrong(cast.runner)
+    assert wrong(cast.runner, PIN).code == "pin.locked"
+    assert wrong(cast.runner).code == "pin.locked"
     assert pin_failures(cast.runner) == 5
     assert AccessAttempt.objects.get(pk=attempt.pk).attempt_time == attempt.attempt_time
     # Other people's PINs are not touched, nor this one at another terminal.
@@ -182,7 +189,7 @@ def test_the_fifth_wrong_try_locks_and_even_the_right_pin_is_refused_until_the_l
 
     # The lock time passes: the right PIN works again, and the count starts afresh.
     AccessAttempt.objects.filter(pk=attempt.pk).update(attempt_time=timezone.now() - datetime.timedelta(minutes=16))
-    assert "4 tries left" in wrong(cast.runner)
+    assert tries_left(cast.runner) == 4
     verify(cast.runner, PIN)
     assert pin_failures(cast.runner) == 0
 
@@ -190,13 +197,13 @@ def test_the_fifth_wrong_try_locks_and_even_the_right_pin_is_refused_until_the_l
 def test_wrong_pins_at_a_cashiers_window_lock_the_pin_but_not_the_runners_login(client, cast):
     for _ in range(5):
         wrong(cast.runner, address="127.0.0.1")
-    assert "signing PIN is locked" in wrong(cast.runner, PIN, address="127.0.0.1")
+    assert wrong(cast.runner, PIN, address="127.0.0.1").code == "pin.locked"
     # The runner logs in with their password, from that very terminal, and signs from their session.
     response = client.post(reverse("login"), {"username": cast.runner.user.username, "password": PASSWORD})
     assert response.status_code == 302 and client.session["_auth_user_id"] == str(cast.runner.user.pk)
     assert failures(cast.runner, "127.0.0.1") == 0
     # Their right password did not lift the PIN's lock either: the two counts are apart.
-    assert "signing PIN is locked" in wrong(cast.runner, PIN, address="127.0.0.1")
+    assert wrong(cast.runner, PIN, address="127.0.0.1").code == "pin.locked"
 
 
 def test_wrong_passwords_at_the_login_page_lock_the_login_but_not_the_pin(client, cast):
@@ -219,12 +226,12 @@ def test_a_name_typed_at_the_login_page_never_counts_against_a_pin(client, cast)
 def test_the_limit_and_the_lock_time_come_from_the_settings(cast, settings):
     settings.AXES_FAILURE_LIMIT = 2
     settings.AXES_COOLOFF_TIME = datetime.timedelta(minutes=60)
-    assert "1 try left" in wrong(cast.runner)
+    assert tries_left(cast.runner) == 1
     message = wrong(cast.runner)
-    assert "locked after 2 wrong tries" in message
     attempt = AccessAttempt.objects.get(username=f"pin:{cast.runner.user.username}")
-    ends = timezone.localtime(attempt.attempt_time + datetime.timedelta(minutes=60)).strftime("%H:%M %Z")
-    assert f"try again at {ends}" in message
+    ends = attempt.attempt_time + datetime.timedelta(minutes=60)
+    assert message.code == "pin.locked" and message.arguments["n"] == 2
+    assert message.arguments["time"] == ClockZone(ends)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -243,7 +250,7 @@ def test_wrong_tries_counted_outside_a_transaction_stay_when_the_callers_work_ro
     cast.dealer.refresh_from_db()
     assert cast.dealer.registration == Person.Registration.GOOD  # the caller's work is gone
     assert pin_failures(cast.runner) == 1  # the wrong try is not
-    assert "3 tries left" in wrong(cast.runner)
+    assert tries_left(cast.runner) == 3
 
 
 def test_the_pin_typed_is_not_written_into_the_lockout_record(cast):
@@ -256,22 +263,20 @@ def test_the_pin_typed_is_not_written_into_the_lockout_record(cast):
 
 def test_a_person_without_a_login_cannot_sign_with_a_pin(cast):
     person = add_person(cast.event, "walkin", Role.RUNNER, login=False)
-    assert wrong(person, PIN) == "Walkin has no login and cannot sign (signing PINs)"
+    assert wrong(person, PIN).code == "pin.no_login"
 
 
 def test_a_person_who_never_set_a_pin_is_told_where_to_set_it(cast):
     SigningPin.objects.filter(user=cast.runner.user).delete()
-    assert wrong(cast.runner, PIN) == (
-        "Runner has not set a signing PIN; they set it on their own page, or sign from their own session (signing PINs)"
-    )
+    assert wrong(cast.runner, PIN).code == "pin.not_set"
 
 
 def test_a_suspended_person_or_an_inactive_login_is_refused_even_with_the_right_pin(cast):
     services.registration_change(person=cast.runner, registration=Person.Registration.SUSPENDED)
-    assert wrong(cast.runner, PIN) == "Runner's registration is suspended; they may not take part (T&C 2.3)"
+    assert wrong(cast.runner, PIN).code == "person.may_not_take_part"
     cast.runner2.user.is_active = False
     cast.runner2.user.save()
-    assert "Runner2's login is inactive" in wrong(cast.runner2, PIN)
+    assert wrong(cast.runner2, PIN).code == "pin.login_inactive"
     assert pin_failures(cast.runner) == 0 and pin_failures(cast.runner2) == 0
 
 

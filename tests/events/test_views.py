@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from events.models import GameTable, GamingDay, Person
 from tests.conftest import login, make_cast
+from tests.refusals import refuses
 
 pytestmark = pytest.mark.django_db
 
@@ -201,7 +202,6 @@ def test_staff_create_an_event_and_others_may_not(client, cast, admin_user):
 
 def test_the_dric_records_a_suspension_and_the_person_can_no_longer_sign(client, cast):
     from cage import services as cage_services
-    from core.rules import RuleViolation
 
     login(client, cast, "dric")
     response = client.post(
@@ -211,7 +211,7 @@ def test_the_dric_records_a_suspension_and_the_person_can_no_longer_sign(client,
     )
     assert "Runner: registration now suspended." in response.content.decode()
     cast.runner.refresh_from_db()
-    with pytest.raises(RuleViolation, match=r"T&C 2\.3"):
+    with refuses("person.may_not_take_part"):
         cage_services.runner_issue(
             day=cast.day,
             runner=cast.runner,
