@@ -158,7 +158,11 @@ def _optional_text(record: dict, name: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise RuleViolation(Words(N_("%(field)s: %(value)s must be text"), field=name, value=shown(value)), FORMAT)
+        raise RuleViolation(
+            Words(N_("%(field)s: %(value)s must be text"), field=name, value=shown(value)),
+            FORMAT,
+            code="import.not_text",
+        )
     return value
 
 
@@ -176,6 +180,7 @@ def _cents(value, what="cash") -> int:
                 value=shown(value),
             ),
             AMOUNTS_RULE,
+            code="import.bad_amount",
         )
     whole, _point, part = value.partition(".")
     cents = int(whole) * 100 + int(part.ljust(2, "0") or 0) if len(whole) <= 8 else None
@@ -185,6 +190,7 @@ def _cents(value, what="cash") -> int:
                 N_("%(field)s: %(value)s is more than the 10000000.00 one record may carry"), field=what, value=value
             ),
             AMOUNTS_RULE,
+            code="import.amount_too_large",
         )
     return cents
 
@@ -208,6 +214,7 @@ def _hours(person_id, worked) -> Decimal:
                 value=shown(worked),
             ),
             "T&C 2.6",
+            code="import.bad_hours",
         )
     return Decimal(text)
 
@@ -220,7 +227,9 @@ def _when(value, what: str) -> datetime.datetime:
         moment = datetime.datetime.fromisoformat(value)
     except (TypeError, ValueError):
         raise RuleViolation(
-            Words(N_("%(field)s: %(value)s is not an ISO local date-time"), field=what, value=shown(value)), FORMAT
+            Words(N_("%(field)s: %(value)s is not an ISO local date-time"), field=what, value=shown(value)),
+            FORMAT,
+            code="import.bad_date_time",
         ) from None
     return moment if moment.tzinfo else timezone.make_aware(moment)
 
@@ -526,6 +535,7 @@ class _Importer:
                                 ),
                                 FORMAT,
                                 field="layout",
+                                code="import.bad_layout",
                             )
                         event_services.wheel_layout_set(table=self.tables[code], layout_text="\n".join(layout))
             except RuleViolation as exc:
@@ -590,7 +600,7 @@ class _Importer:
                 kind = record.get("type") if isinstance(record, dict) else None
                 try:
                     if not isinstance(record, dict):
-                        raise RuleViolation(Words(N_("a record is an object")), FORMAT)
+                        raise RuleViolation(Words(N_("a record is an object")), FORMAT, code="import.record_not_object")
                     self.apply(day, record)
                 except RuleViolation as exc:
                     named = kind[:40] if isinstance(kind, str) else shown(kind)
@@ -633,11 +643,12 @@ class _Importer:
         for j, shift in enumerate(shifts):
             try:
                 if not isinstance(shift, dict):
-                    raise RuleViolation(Words(N_("a shift is an object")), FORMAT)
+                    raise RuleViolation(Words(N_("a shift is an object")), FORMAT, code="import.shift_not_object")
                 if shift.get("role") not in Role.values:
                     raise RuleViolation(
                         Words(N_("role: %(value)s is not a role"), value=repr(shift.get("role"))),
                         gettext_lazy("roster"),
+                        code="import.unknown_role",
                     )
                 event_services.shift_add(
                     day=day,
@@ -665,14 +676,20 @@ class _Importer:
     def person(self, person_id) -> Person:
         person = self.people.get(person_id) if isinstance(person_id, str) else None
         if person is None:
-            raise RuleViolation(Words(N_("no person with id %(id)s in people"), id=shown(person_id)), FORMAT)
+            raise RuleViolation(
+                Words(N_("no person with id %(id)s in people"), id=shown(person_id)),
+                FORMAT,
+                code="import.unknown_person",
+            )
         return person
 
     def table(self, table_id):
         table = self.tables.get(table_id) if isinstance(table_id, str) else None
         if table is None:
             raise RuleViolation(
-                Words(N_("no table %(id)s"), id=shown(table_id)), gettext_lazy("cage-records/1: tables")
+                Words(N_("no table %(id)s"), id=shown(table_id)),
+                gettext_lazy("cage-records/1: tables"),
+                code="import.unknown_table",
             )
         return table
 
@@ -683,6 +700,7 @@ class _Importer:
             raise RuleViolation(
                 Words(N_("unknown record type %(type)s"), type=shown(kind)),
                 gettext_lazy("cage-records/1: record types"),
+                code="import.unknown_record_type",
             )
         currency, tender = record.get("currency", "CAD"), record.get("tender", "cash")
         if not isinstance(currency, str) or not isinstance(tender, str):
@@ -693,16 +711,23 @@ class _Importer:
                     tender=shown(tender),
                 ),
                 FORMAT,
+                code="import.tender_not_text",
             )
         if currency != "CAD" or tender != "cash":
             services.ledger.check_tender(currency, tender)
         at = _when(record.get("at"), "at")
         signed = record.get("signed")
         if not isinstance(signed, dict):
-            raise RuleViolation(Words(N_("signed: an object of capacity: person id is required")), FORMAT)
+            raise RuleViolation(
+                Words(N_("signed: an object of capacity: person id is required")), FORMAT, code="import.bad_signed"
+            )
         ref = record.get("ref")
         if ref is not None and (not isinstance(ref, str) or ref in self.refs):
-            raise RuleViolation(Words(N_("ref %(ref)s must be a string unique in the file"), ref=shown(ref)), FORMAT)
+            raise RuleViolation(
+                Words(N_("ref %(ref)s must be a string unique in the file"), ref=shown(ref)),
+                FORMAT,
+                code="import.bad_ref",
+            )
         common = {"day": day, "at": at, "signed": {c: self.person(p) for c, p in signed.items()}, "ref": ref or ""}
         # Extensions an exported event carries: signatures made after the slip was written, and a
         # slip still waiting for some (as at the window, where they follow from the DRIC's queue).
@@ -710,7 +735,11 @@ class _Importer:
             common["signed_at"] = self.signed_at(record["signed_at"], signed)
         pending = record.get("pending", False)
         if not isinstance(pending, bool):
-            raise RuleViolation(Words(N_("pending: %(value)s must be true or false"), value=repr(pending)), FORMAT)
+            raise RuleViolation(
+                Words(N_("pending: %(value)s must be true or false"), value=repr(pending)),
+                FORMAT,
+                code="import.bad_pending",
+            )
         if pending:
             common["allow_pending"] = True
         service = getattr(services, slip_kind.service)
@@ -724,10 +753,11 @@ class _Importer:
             slip = service(**fields, **common)
         except RuleViolation as exc:
             # The window's services cite the limits as a cashier knows them; a file's amounts
-            # are the format's, and its problem lines cite the format's section.
+            # are the format's, and its problem lines cite the format's section: the same refusal
+            # (its code), citing another rule.
             if exc.rule_code != AMOUNT_LIMITS_RULE.code:
                 raise
-            raise RuleViolation(exc.words or exc.message_text, AMOUNTS_RULE, field=exc.field) from exc
+            raise RuleViolation(exc.words or exc.message_text, AMOUNTS_RULE, code=exc.code, field=exc.field) from exc
         if ref:
             self.refs[ref] = slip
         if record.get("refused") is not None:
@@ -745,6 +775,7 @@ class _Importer:
                     )
                 ),
                 FORMAT,
+                code="import.bad_refused",
             )
         services.refuse(
             slip=slip,
@@ -755,11 +786,17 @@ class _Importer:
 
     def signed_at(self, times, signed: dict) -> dict:
         if not isinstance(times, dict):
-            raise RuleViolation(Words(N_("signed_at: an object of capacity: date-time is required")), FORMAT)
+            raise RuleViolation(
+                Words(N_("signed_at: an object of capacity: date-time is required")),
+                FORMAT,
+                code="import.bad_signed_at",
+            )
         for capacity in times:
             if capacity not in signed:
                 raise RuleViolation(
-                    Words(N_("signed_at: %(capacity)s is not signed on this record"), capacity=repr(capacity)), FORMAT
+                    Words(N_("signed_at: %(capacity)s is not signed on this record"), capacity=repr(capacity)),
+                    FORMAT,
+                    code="import.signed_at_unsigned_capacity",
                 )
         return {capacity: _when(value, f"signed_at.{capacity}") for capacity, value in times.items()}
 
@@ -792,6 +829,7 @@ class _Importer:
                         reasons=", ".join(VARIANCE_REASONS),
                     ),
                     gettext_lazy("nightly reconciliation: every variance explained"),
+                    code="import.bad_variance_reason",
                 )
             kwargs["variance_reason"] = choice
         lines = r.get("cash_lines")
@@ -799,7 +837,9 @@ class _Importer:
             pieces = {p.cents for p in BillsAndCoins.DENOMINATIONS}
             if not isinstance(lines, list) or not all(isinstance(line, dict) for line in lines):
                 raise RuleViolation(
-                    Words(N_('cash_lines: a list of {"unit": "20.00", "count": 5} is required')), FORMAT
+                    Words(N_('cash_lines: a list of {"unit": "20.00", "count": 5} is required')),
+                    FORMAT,
+                    code="import.bad_cash_lines",
                 )
             read = []
             for line in lines:
@@ -807,23 +847,31 @@ class _Importer:
                 count = line.get("count")
                 if unit not in pieces:
                     raise RuleViolation(
-                        Words(N_("cash_lines: %(unit)s is not a Canadian bill or coin"), unit=line.get("unit")), COUNT
+                        Words(N_("cash_lines: %(unit)s is not a Canadian bill or coin"), unit=line.get("unit")),
+                        COUNT,
+                        code="import.bad_cash_unit",
                     )
                 if isinstance(count, bool) or not isinstance(count, int) or not 0 < count <= MAX_CHIP_COUNT:
                     raise RuleViolation(
-                        Words(N_("cash_lines: %(count)s is not a whole number of pieces"), count=repr(count)), COUNT
+                        Words(N_("cash_lines: %(count)s is not a whole number of pieces"), count=repr(count)),
+                        COUNT,
+                        code="import.bad_cash_count",
                     )
                 read.append({"unit_cents": unit, "count": count})
             if sum(line["unit_cents"] * line["count"] for line in read) != (cash or 0):
                 raise RuleViolation(
-                    Words(N_("cash_lines: the bills and coins do not add up to the cash counted")), COUNT
+                    Words(N_("cash_lines: the bills and coins do not add up to the cash counted")),
+                    COUNT,
+                    code="import.cash_lines_total_differs",
                 )
             kwargs["cash_lines"] = read
         return kwargs
 
     def hours(self, hours) -> list:
         if not isinstance(hours, dict) or not hours:
-            raise RuleViolation(Words(N_("hours: an object of dealer id: hours is required")), "T&C 2.6")
+            raise RuleViolation(
+                Words(N_("hours: an object of dealer id: hours is required")), "T&C 2.6", code="import.bad_hours_object"
+            )
         return [(self.person(person_id), _hours(person_id, worked)) for person_id, worked in hours.items()]
 
     def counted(self, event, account_id) -> Account:
@@ -834,5 +882,6 @@ class _Importer:
             raise RuleViolation(
                 Words(N_("%(id)s is not a runner; counts are of bank_cash, chip_bank or a runner"), id=account_id),
                 COUNT,
+                code="import.count_place_not_runner",
             )
         return services.account_get(event, Account.Kind.RUNNER, person=runner)

@@ -136,6 +136,7 @@ def report_sign(*, event: Event, person: Person | None) -> ReportSignature:
                     )
                 ),
                 RULE,
+                code="report.not_designated",
             )
         figures = event_figures(event)
         state = report_state(event, figures)
@@ -146,6 +147,7 @@ def report_sign(*, event: Event, person: Person | None) -> ReportSignature:
                     reason=state.draft_reason(),
                 ),
                 RULE,
+                code="report.draft",
             )
         mine = ReportSignature.objects.filter(event=event, person=person, figures_digest=state.digest).first()
         if mine is not None:
@@ -156,6 +158,7 @@ def report_sign(*, event: Event, person: Person | None) -> ReportSignature:
                     date=day_shown(timezone.localtime(mine.signed_at).date()),
                 ),
                 RULE,
+                code="report.already_signed",
             )
         signature = ReportSignature.objects.create(
             event=event, person=person, role=role, signed_at=timezone.now(), figures_digest=state.digest

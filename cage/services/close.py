@@ -53,6 +53,7 @@ def prepare_close(*, day: GamingDay, signed: dict[str, Person], created_by=None,
                 N_("the General Cashier prepares the day's close: prepared by is signed first, the others may follow")
             ),
             RULE,
+            code="close.prepared_by_first",
         )
     for capacity, person in signed.items():
         check_signer(day.event, CLOSE, capacity, person, runner=None, signed=signed, day=day)
@@ -66,12 +67,14 @@ def prepare_close(*, day: GamingDay, signed: dict[str, Person], created_by=None,
                 missing=", ".join(str(c.label).lower() for c in progress.missing),
             ),
             RULE,
+            code="close.already_prepared",
         )
     problems = close_problems(day)
     if problems:
         raise RuleViolation(
             Words(N_("the day cannot close: %(problems)s"), problems="; ".join(problems)),
             RULE,
+            code="day.cannot_close",
         )
     if progress.signatures:
         # A preparation that no longer stands: replaced, and the audit trail says so.
@@ -112,10 +115,12 @@ def sign_close(*, day: GamingDay, capacity: str, person: Person, created_by=None
     progress = close_progress(day)
     if progress.prepared is None:
         raise RuleViolation(
-            Words(N_("the day's close is not prepared yet: the General Cashier prepares it first")), RULE
+            Words(N_("the day's close is not prepared yet: the General Cashier prepares it first")),
+            RULE,
+            code="close.not_prepared",
         )
     if progress.posted_since is not None:
-        raise RuleViolation(posted_since_text(progress), RULE)
+        raise RuleViolation(posted_since_text(progress), RULE, code="close.posted_since")
     if cap is not None and capacity in progress.signatures:
         raise RuleViolation(
             Words(
@@ -124,6 +129,7 @@ def sign_close(*, day: GamingDay, capacity: str, person: Person, created_by=None
                 name=progress.signatures[capacity].person.name,
             ),
             gettext_lazy("slips and signatures: one signature per capacity"),
+            code="close.already_signed",
         )
     signed = {c: s.person for c, s in progress.signatures.items()}
     check_signer(day.event, CLOSE, capacity, person, runner=None, signed=signed, day=day)

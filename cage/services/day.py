@@ -111,6 +111,7 @@ def day_reconcile(*, day: GamingDay) -> GamingDay:
         raise RuleViolation(
             Words(N_("tables still open: %(tables)s"), tables=", ".join(still_open)),
             gettext_lazy("gaming day: every table closed before reconciling"),
+            code="day.tables_open",
         )
     before = day.status
     day.status = GamingDay.Status.RECONCILING
@@ -149,6 +150,7 @@ def close_day(*, day: GamingDay, signed, records_file: bool = False, **meta) -> 
         raise RuleViolation(
             Words(N_("the day cannot close: %(problems)s"), problems="; ".join(problems)),
             gettext_lazy("nightly reconciliation"),
+            code="day.cannot_close",
         )
     slip = post_slip(
         day=day,

@@ -199,7 +199,11 @@ def balance(account: Account) -> dict[int | None, int]:
 def chips_legs_value(event: Event, chips: dict[str, int], *, allow_empty: bool = False) -> dict[ChipDenomination, int]:
     """{denomination key: number of chips} to {ChipDenomination: cents}, refusing what is wrong."""
     if not isinstance(chips, dict):
-        raise RuleViolation(Words(N_("chips must be an object of denomination: number of chips")), RECORDS_FORMAT)
+        raise RuleViolation(
+            Words(N_("chips must be an object of denomination: number of chips")),
+            RECORDS_FORMAT,
+            code="chips.not_an_object",
+        )
     known = {d.key: d for d in denominations(event)}
     result = {}
     for key, count in chips.items():
@@ -212,6 +216,7 @@ def chips_legs_value(event: Event, chips: dict[str, int], *, allow_empty: bool =
                     chips=", ".join(_("$%(value)s") % {"value": face(k)} for k in known),
                 ),
                 "T&C 3.4.3",
+                code="chips.unknown_denomination",
             )
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise RuleViolation(
@@ -221,6 +226,7 @@ def chips_legs_value(event: Event, chips: dict[str, int], *, allow_empty: bool =
                     count=reprlib.repr(count),
                 ),
                 CHIP_COUNT,
+                code="chips.bad_count",
             )
         if count > MAX_CHIP_COUNT:
             raise RuleViolation(
@@ -231,11 +237,14 @@ def chips_legs_value(event: Event, chips: dict[str, int], *, allow_empty: bool =
                     most=count_text(MAX_CHIP_COUNT),
                 ),
                 AMOUNT_LIMITS_RULE,
+                code="chips.count_too_large",
             )
         if count:
             result[denomination] = count * denomination.value_cents
     if not result and not allow_empty:
-        raise RuleViolation(Words(N_("no chips given; at least one count must be above 0")), CHIP_COUNT)
+        raise RuleViolation(
+            Words(N_("no chips given; at least one count must be above 0")), CHIP_COUNT, code="chips.none_given"
+        )
     return result
 
 
@@ -254,6 +263,7 @@ def check_tender(currency: str, tender: str) -> None:
                 N_("%(currency)s refused: chips are bought and redeemed for Canadian currency only"), currency=currency
             ),
             "T&C 3.6",
+            code="tender.foreign_currency",
         )
     if tender != "cash":
         raise RuleViolation(
@@ -262,6 +272,7 @@ def check_tender(currency: str, tender: str) -> None:
                 tender=TENDER_NAMES.get(tender, tender),
             ),
             "T&C 3.7",
+            code="tender.credit_refused",
         )
 
 
@@ -288,9 +299,12 @@ def check_signer(
                 capacities=", ".join(kind.codes),
             ),
             SIGNATURES,
+            code="signing.unknown_capacity",
         )
     if person.event_id != event.id:
-        raise RuleViolation(Words(N_("%(name)s is not on this event"), name=person.name), "T&C 2")
+        raise RuleViolation(
+            Words(N_("%(name)s is not on this event"), name=person.name), "T&C 2", code="person.not_on_event"
+        )
     for other, who in signed.items():
         if who.pk == person.pk and other != capacity:
             # in the slip's own order, whichever was signed first
@@ -306,6 +320,7 @@ def check_signer(
                     second=second,
                 ),
                 "T&C 2",
+                code="signing.same_person",
             )
     check_takes_part(person)
     roles = cap.roles
@@ -321,6 +336,7 @@ def check_signer(
                         runner=runner.name,
                     ),
                     "T&C 2.1.2",
+                    code="signing.not_the_runner",
                 )
         elif kind.type == SlipType.SALE:
             roles = (Role.CHIP_CASHIER,)
@@ -334,6 +350,7 @@ def check_signer(
             ),
             # Chips are sold only by the Chip Cashier or the chip and table runners (T&C 3.4.2).
             "T&C 3.4.2" if kind.type == SlipType.SALE and capacity == kind.runner_capacity else "T&C 2",
+            code="signing.role_not_held",
         )
     check_not_administrator(person)
     if day is not None:
@@ -382,6 +399,7 @@ def check_on_duty(day: GamingDay, person: Person, role: str, at: datetime.dateti
                 position=Role(role).label,
             ),
             "T&C 2",
+            code="signing.not_on_roster",
         )
     raise RuleViolation(
         Words(
@@ -396,6 +414,7 @@ def check_on_duty(day: GamingDay, person: Person, role: str, at: datetime.dateti
             spans=shifts.spans_shown,
         ),
         "T&C 2",
+        code="signing.off_duty",
     )
 
 
@@ -427,6 +446,7 @@ def check_signatures(
                     capacities=", ".join(kind.codes),
                 ),
                 SIGNATURES,
+                code="signing.unknown_capacity",
             )
     if allow_pending:
         required = [] if kind.deferred else [c.code for c in kind.step_capacities(1)]
@@ -442,6 +462,7 @@ def check_signatures(
                 capacities=", ".join(str(kind.capacity(c).label).lower() for c in missing),
             ),
             gettext_lazy("slips and signatures: every capacity signs"),
+            code="signing.missing",
         )
     done = kind.steps_done(signed)
     for capacity, person in signed.items():
@@ -455,6 +476,7 @@ def check_signatures(
                     first=", ".join(str(c.label).lower() for c in kind.step_capacities(done + 1)),
                 ),
                 STEPS,
+                code="signing.out_of_step",
             )
 
 
@@ -490,15 +512,20 @@ def lock_day(
             raise RuleViolation(
                 Words(N_("the gaming day %(date)s is closed and locked"), date=Day(day.date)),
                 gettext_lazy("gaming day: a closed day takes no posting"),
+                code="day.closed",
             )
-        message = (
-            N_("the gaming day %(date)s is %(status)s; this slip needs it open")
+        code, message = (
+            ("day.not_open", N_("the gaming day %(date)s is %(status)s; this slip needs it open"))
             if tuple(allowed) == (GamingDay.Status.OPEN,)
-            else N_("the gaming day %(date)s is %(status)s; this slip needs it open or reconciling")
+            else (
+                "day.not_open_or_reconciling",
+                N_("the gaming day %(date)s is %(status)s; this slip needs it open or reconciling"),
+            )
         )
         raise RuleViolation(
             Words(message, date=Day(day.date), status=Lower(GamingDay.Status(day.status).label)),
             gettext_lazy("gaming day"),
+            code=code,
         )
     return day
 
@@ -696,6 +723,7 @@ def _signed_after(slip_type: str, times: dict[str, datetime.datetime], at: datet
                     when=When(when),
                 ),
                 SIGNATURES,
+                code="signing.before_slip",
             )
     return times
 
@@ -751,6 +779,7 @@ def check_in_order(
                 last=When(last),
             ),
             gettext_lazy("cage-records/1: at never earlier than the record before"),
+            code="slip.out_of_order",
         )
     return at
 
@@ -804,6 +833,7 @@ def check_custody(merged: dict, accounts: dict[int, Account], slip_type: str) ->
                     slip=Lower(SLIP_KINDS[slip_type].label),
                 ),
                 gettext_lazy("custody: no account pays out what it does not hold"),
+                code="custody.short",
             )
 
 
@@ -878,6 +908,7 @@ def check_patrons_hold_chips(slip: Slip) -> None:
                 ),
             ),
             "T&C 3.4.3",
+            code="chips.patrons_would_hold_unbought",
         )
 
 
@@ -932,6 +963,7 @@ def check_redeemable(event: Event, value: dict[ChipDenomination, int]) -> None:
                 ),
             ),
             "T&C 3.4.3",
+            code="chips.redeemed_more_than_held",
         )
 
 

@@ -83,6 +83,7 @@ def opener_sign_off(
                 slip=slip.number,
             ),
             CLOSER_CHECK,
+            code="opener.nothing_to_sign_off",
         )
     lock_day(slip.day, allowed=SETTLING)
     lock_slip(slip)  # signed off once: a second terminal finds the first's sign-off
@@ -91,9 +92,12 @@ def opener_sign_off(
         raise RuleViolation(
             Words(N_("%(slip)s is already signed off by %(name)s"), slip=slip.number, name=done.person.name),
             CLOSER_CHECK,
+            code="opener.already_signed_off",
         )
     if person.event_id != slip.event_id:
-        raise RuleViolation(Words(N_("%(name)s is not on this event"), name=person.name), "T&C 2")
+        raise RuleViolation(
+            Words(N_("%(name)s is not on this event"), name=person.name), "T&C 2", code="person.not_on_event"
+        )
     check_takes_part(person)
     if Role.DRIC not in person.role_codes():
         raise RuleViolation(
@@ -104,6 +108,7 @@ def opener_sign_off(
                 name=person.name,
             ),
             RULE,
+            code="opener.not_dric",
         )
     if slip.signatures.filter(person=person).exists():
         raise RuleViolation(
@@ -113,6 +118,7 @@ def opener_sign_off(
                 slip=slip.number,
             ),
             "T&C 2",
+            code="opener.own_slip",
         )
     sign_off = OpenerSignOff.objects.create(slip=slip, person=person, signed_at=at or timezone.now(), via=via)
     links.signed_off(sign_off)

@@ -87,6 +87,7 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
         raise RuleViolation(
             Words(N_("a %(slip)s slip has no capacity %(capacity)s"), slip=Lower(kind.label), capacity=capacity),
             SIGNATURES,
+            code="signing.no_such_capacity",
         )
     # Chips reach a table only while the floor is open; a witness may sign while the day reconciles.
     moves_at_table = kind.two_step and cap.step is not None
@@ -104,6 +105,7 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
                 name=signed[capacity].name,
             ),
             gettext_lazy("slips and signatures: one signature per capacity"),
+            code="signing.already_signed",
         )
     at = check_in_order(slip.event, at)
     check_signer(slip.event, kind, capacity, person, runner=slip.runner, signed=signed, day=slip.day, at=at)
@@ -118,6 +120,7 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
                 waiting=", ".join(str(w).lower() for w in waiting),
             ),
             STEPS,
+            code="signing.waits_for_earlier_step",
         )
     signed[capacity] = person
     after = kind.steps_done(signed)
@@ -133,6 +136,7 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
                         slip=Lower(kind.label),
                     ),
                     gettext_lazy("table state"),
+                    code="signing.table_closed",
                 )
         moving += step_legs(slip, step)
     merged, accounts = net_legs(moving, slip.slip_type)
@@ -157,6 +161,7 @@ def check_takes_signatures(slip: Slip) -> None:
                 name=slip.refusal.person.name,
             ),
             REFUSE_RULE,
+            code="signing.slip_refused",
         )
     void = slip.void_requests.filter(refusal__isnull=True).first()
     if void is None:
@@ -167,6 +172,7 @@ def check_takes_signatures(slip: Slip) -> None:
                 N_("%(slip)s is voided by %(void)s; it takes no more signatures"), slip=slip.number, void=void.number
             ),
             gettext_lazy("void: both stay on file"),
+            code="signing.slip_voided",
         )
     raise RuleViolation(
         Words(
@@ -177,6 +183,7 @@ def check_takes_signatures(slip: Slip) -> None:
             void=void.number,
         ),
         VOID_RULE,
+        code="signing.void_pending",
     )
 
 
@@ -229,6 +236,7 @@ def approve(*, slip: Slip, person: Person) -> Slip:
                 slip=slip.number,
             ),
             "T&C 2",
+            code="signing.no_witness_waiting",
         )
     for cap in hers:
         slip = _sign(slip=slip, capacity=cap.code, person=person)
@@ -265,6 +273,7 @@ def refuse(*, slip: Slip, person: Person, reason: str, at: datetime.datetime | N
                 slip=slip.number,
             ),
             REFUSE_RULE,
+            code="refuse.not_refusable",
         )
     lock_day(slip.day, allowed=SETTLING)
     lock_slip(slip)
@@ -273,18 +282,24 @@ def refuse(*, slip: Slip, person: Person, reason: str, at: datetime.datetime | N
         raise RuleViolation(
             Words(N_("only the DRIC refuses a slip: %(name)s is not the DRIC of this event"), name=person.name),
             "T&C 2",
+            code="refuse.not_dric",
         )
     check_takes_part(person)
     if Refusal.objects.filter(slip=slip).exists():
-        raise RuleViolation(Words(N_("%(slip)s is already refused"), slip=slip.number), REFUSE_RULE)
+        raise RuleViolation(
+            Words(N_("%(slip)s is already refused"), slip=slip.number), REFUSE_RULE, code="refuse.already_refused"
+        )
     if not refusable(slip):
         raise RuleViolation(
             Words(N_("%(slip)s is signed and has moved what it names; it is not refused"), slip=slip.number),
             REFUSE_RULE,
+            code="refuse.already_moved",
         )
     reason = str(reason or "").strip()
     if not reason:
-        raise RuleViolation(Words(N_("refusing a slip needs a reason")), REFUSE_RULE, field="reason")
+        raise RuleViolation(
+            Words(N_("refusing a slip needs a reason")), REFUSE_RULE, field="reason", code="refuse.reason_missing"
+        )
     at = check_in_order(slip.event, at)
     refusal = Refusal.objects.create(slip=slip, person=person, reason=reason, refused_at=at)
     links.refused(refusal)

@@ -23,6 +23,7 @@ from reports.daily import day_sheets, sheets_json
 from tests.cage.helpers import close_clean_day, roster_dealers
 from tests.cage.test_blind_counts import count, login, reconciling
 from tests.conftest import PIN, add_person
+from tests.refusals import refuses
 from tests.reports.test_exports import pdf_text, poppler  # noqa: F401  (poppler: a fixture)
 
 pytestmark = pytest.mark.django_db
@@ -340,7 +341,7 @@ def test_a_closed_days_roster_offers_no_shift_and_refuses_one(client, cast):
         "locked)" in response.content.decode()
     )
     assert Shift.objects.count() == shifts
-    with pytest.raises(RuleViolation, match="closed and locked"):
+    with refuses("roster.day_locked"):
         event_services.shift_add(day=cast.day, person=cast.dealer, role=Role.DEALER, starts_at=at(12), ends_at=at(18))
     assert Shift.objects.count() == shifts
 

@@ -17,7 +17,6 @@ from audit.models import AuditEntry
 from cage import services
 from cage.models import CloseSignature, Slip
 from cage.services.ledger import DuplicateRequest
-from core.rules import RuleViolation
 from events import services as event_services
 from events.models import GamingDay, Role
 from reports.daily import day_sheets
@@ -25,6 +24,7 @@ from tests.cage.helpers import COUNT_SIGNED, stock
 from tests.cage.test_blind_counts import count, login
 from tests.cage.test_close_gaps import element, page, row_with, sheet_html
 from tests.cage.test_opener_check import first_day_closed, open_short
+from tests.refusals import refuses
 
 pytestmark = pytest.mark.django_db
 
@@ -138,17 +138,17 @@ def test_close_and_lock_with_nothing_chosen_gets_the_apps_own_message(client, ca
 def test_one_person_never_signs_two_capacities_and_each_capacity_takes_its_role(cast):
     ready(cast)
     services.prepare_close(day=cast.day, signed={"prepared_by": cast.general_cashier})
-    with pytest.raises(RuleViolation, match="cannot sign both prepared by and verified by"):
+    with refuses("signing.same_person"):
         services.sign_close(day=cast.day, capacity="verified_by", person=cast.general_cashier)
-    with pytest.raises(RuleViolation, match="Verified by must be signed by the Chip Cashier"):
+    with refuses("signing.role_not_held"):
         services.sign_close(day=cast.day, capacity="verified_by", person=cast.dric)
-    with pytest.raises(RuleViolation, match="already prepared by"):
+    with refuses("close.already_prepared"):
         services.prepare_close(day=cast.day, signed={"prepared_by": cast.general_cashier})
     # Nobody but the General Cashier prepares it, and it is prepared first.
     CloseSignature.objects.all().delete()
-    with pytest.raises(RuleViolation, match="prepared by is signed first"):
+    with refuses("close.prepared_by_first"):
         services.prepare_close(day=cast.day, signed={"verified_by": cast.chip_cashier})
-    with pytest.raises(RuleViolation, match="not prepared yet"):
+    with refuses("close.not_prepared"):
         services.sign_close(day=cast.day, capacity="verified_by", person=cast.chip_cashier)
     assert status(cast) == GamingDay.Status.OPEN
 

@@ -18,6 +18,7 @@ from tests.cage.helpers import COUNT_SIGNED, SALE_SIGNED, open_table, roster_dea
 from tests.cage.test_blind_counts import BANK_CASH, count, login, reconciling
 from tests.cage.test_close_gaps import page as fetch_page
 from tests.conftest import PIN
+from tests.refusals import refuses
 
 pytestmark = pytest.mark.django_db
 
@@ -197,7 +198,7 @@ def test_once_the_floor_closes_the_window_offers_no_opener_fill_or_sale(client, 
     response = client.get(reverse("cage:slip_new", args=[cast.event.slug, "fill"]), follow=True)
     assert "The floor is closed for" in response.content.decode()
     assert "a fill is written only while the gaming day is open" in response.content.decode()
-    with pytest.raises(RuleViolation, match="this slip needs it open"):
+    with refuses("day.not_open"):
         services.sale(day=cast.day, chips={"1": 5}, cash=500, signed=cast.signed(**SALE_SIGNED))
 
 

@@ -11,6 +11,7 @@ from core.rules import RuleViolation
 from events import services as event_services
 from events.models import GamingDay
 from tests.cage.helpers import close_clean_day, stock
+from tests.refusals import refuses
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +39,7 @@ def test_a_slip_dated_before_the_previous_one_is_refused(cast):
     services.chips_received(
         day=cast.day, chips={"1": 1}, at=at, signed=cast.signed(received_by="chip_cashier", witnessed_by="dric")
     )
-    with pytest.raises(RuleViolation, match="earlier than the last slip"):
+    with refuses("slip.out_of_order"):
         services.chips_received(
             day=cast.day,
             chips={"1": 1},
@@ -51,7 +52,7 @@ def test_a_day_in_setup_takes_no_posting(db):
     from tests.conftest import make_cast
 
     cast = make_cast(open_day=False)
-    with pytest.raises(RuleViolation, match="is setup"):
+    with refuses("day.not_open_or_reconciling"):
         receive(cast, {"1": 1})
 
 
@@ -60,13 +61,13 @@ def test_a_closed_day_is_locked(cast):
     assert slip.slip_type == "close_day"
     cast.day.refresh_from_db()
     assert cast.day.status == GamingDay.Status.CLOSED
-    with pytest.raises(RuleViolation, match="closed and locked"):
+    with refuses("day.closed"):
         receive(cast, {"1": 1})
 
 
 def test_the_next_day_opens_only_after_the_last_one_closed(cast):
     nxt = event_services.day_add(event=cast.event, date=cast.day.date + datetime.timedelta(days=1))
-    with pytest.raises(RuleViolation, match="was never closed"):
+    with refuses("day.earlier_not_closed"):
         event_services.day_open(day=nxt)
     close_clean_day(cast)
     assert event_services.day_open(day=nxt).status == "open"
@@ -75,7 +76,7 @@ def test_the_next_day_opens_only_after_the_last_one_closed(cast):
 def test_reconciling_closes_the_floor_but_money_settles(cast):
     stock(cast)
     services.day_reconcile(day=cast.day)
-    with pytest.raises(RuleViolation, match="is reconciling"):
+    with refuses("day.not_open"):
         services.sale(
             day=cast.day, chips={"1": 1}, cash=100, signed=cast.signed(sold_by="chip_cashier", authorized_by="dric")
         )

@@ -21,6 +21,7 @@ from reports.figures import event_figures
 from tests.cage.helpers import COUNT_SIGNED, open_table, stock
 from tests.cage.test_views import form, login, new_slip, signed_by
 from tests.conftest import PIN
+from tests.refusals import refuses
 
 pytestmark = pytest.mark.django_db
 
@@ -80,9 +81,7 @@ def test_the_dric_refuses_a_void_and_the_slip_it_named_stands(cast):
     sold = sale(cast)
     before = patrons(cast)
     void = asked(cast, sold)
-    with pytest.raises(
-        RuleViolation, match=r"refusing a slip needs a reason \(no one alone: the DRIC authorizes or refuses\)"
-    ):
+    with refuses("refuse.reason_missing"):
         services.refuse(slip=void, person=cast.dric, reason="  ")
     assert not Refusal.objects.exists()
     refusal = services.refuse(slip=void, person=cast.dric, reason="the sale was right.")
@@ -99,9 +98,9 @@ def test_the_dric_refuses_a_void_and_the_slip_it_named_stands(cast):
     assert rows["Void 1"].state == State.REFUSED and rows["Void 1"].refused_reason == "the sale was right."
     assert [r.number for r in register_slips(cast.event, state=State.REFUSED)] == ["Void 1"]
     # A refused void takes no signature, and is not refused twice.
-    with pytest.raises(RuleViolation, match="Void 1 was refused by Dric; it takes no more signatures"):
+    with refuses("signing.slip_refused"):
         services.sign(slip=void, capacity="authorized_by", person=cast.dric)
-    with pytest.raises(RuleViolation, match="Void 1 is already refused"):
+    with refuses("refuse.already_refused"):
         services.refuse(slip=void, person=cast.dric, reason="again")
     # The slip may be named by a new void, which goes its own way.
     second = asked(cast, sold, persona="general_cashier", reason="customer left")
@@ -114,15 +113,12 @@ def test_only_the_dric_refuses_and_a_done_void_is_not_refused(cast):
     sold = sale(cast)
     void = asked(cast, sold)
     for persona in ("chip_cashier", "general_cashier", "runner"):
-        with pytest.raises(RuleViolation, match=r"only the DRIC refuses a slip.*\(T&C 2\)"):
+        with refuses("refuse.not_dric"):
             services.refuse(slip=void, person=getattr(cast, persona), reason="no")
-    with pytest.raises(
-        RuleViolation,
-        match="Chip sale 1 is not refused: only a void, a deposit, an expense or a float waits for the DRIC",
-    ):
+    with refuses("refuse.not_refusable"):
         services.refuse(slip=sold, person=cast.dric, reason="no")
     services.approve(slip=void, person=cast.dric)
-    with pytest.raises(RuleViolation, match="Void 1 is signed and has moved what it names; it is not refused"):
+    with refuses("refuse.already_moved"):
         services.refuse(slip=void, person=cast.dric, reason="too late")
     assert not Refusal.objects.exists()
 
@@ -135,12 +131,9 @@ def test_no_one_alone_completes_a_void(cast):
         day=cast.day, target=sold, reason="keyed twice", signed=cast.signed(authorized_by="dric"), allow_pending=True
     )
     assert not void.postings.exists()
-    with pytest.raises(RuleViolation, match="waits for no witness signature of yours"):
+    with refuses("signing.no_witness_waiting"):
         services.approve(slip=void, person=cast.dric)
-    with pytest.raises(
-        RuleViolation,
-        match="Dric cannot sign both requested by and authorized by; one person never signs two capacities",
-    ):
+    with refuses("signing.same_person"):
         services.sign(slip=void, capacity="requested_by", person=cast.dric)
     with pytest.raises(RuleViolation, match="a void of Chip sale 1 is already asked for: Void 1"):
         asked(cast, sold)
@@ -161,7 +154,7 @@ def test_a_slip_whose_void_waits_takes_no_signature_and_the_day_waits_for_the_dr
         allow_pending=True,
     )
     void = asked(cast, fill, reason="wrong table")
-    with pytest.raises(RuleViolation, match=r"a void of Fill 1 is asked for \(Void 1\); it takes no signature"):
+    with refuses("signing.void_pending"):
         services.sign(slip=fill, capacity="received_by", person=cast.dealer)
     # The table cannot close on it: the void is unfinished business of the table.
     with pytest.raises(RuleViolation, match="Void 1"):
@@ -345,7 +338,7 @@ def test_a_deposit_or_an_expense_the_dric_refuses_moves_nothing_and_stays_on_fil
     assert services.balance(services.account_get(cast.event, Account.Kind.BANK_CASH)) == {None: 50_000}
     assert slip_sheet(deposit)["state_code"] == State.REFUSED
     assert deposit.pk not in {item.slip.pk for item in pending_slips(cast.event)}
-    with pytest.raises(RuleViolation, match="Deposit 1 was refused by Dric; it takes no more signatures"):
+    with refuses("signing.slip_refused"):
         services.approve(slip=deposit, person=cast.dric)
-    with pytest.raises(RuleViolation, match="Chip sale 1 is not refused"):
+    with refuses("refuse.not_refusable"):
         services.refuse(slip=sale(cast), person=cast.dric, reason="no")
