@@ -48,6 +48,7 @@ class AuditUnavailable(RuleViolation):
         super().__init__(
             _("nothing was done: the audit trail could not be written; try again or call the administrator"),
             AUDIT_RULE,
+            code="audit.unavailable",
         )
 
 
@@ -250,6 +251,8 @@ def write_refusals(request, violations: list) -> None:
                 # its template and values where it has them, put in each reader's words (Words).
                 said = violation.words.stored() if violation.words is not None else violation.message_text
                 message, params = N_("Refused: %(message)s"), {"message": said}
+                if violation.code:  # which refusal it was, whatever its wording (core.rules.RuleViolation)
+                    params["code"] = violation.code
             params.update(about_page)
             record_best_effort(
                 entry(

@@ -415,6 +415,8 @@ def test_a_wrong_signing_pin_is_recorded_as_a_refusal(client, cast):
         "signing PINs",
     )
     assert "the signing PIN of Runner is wrong; 4 tries left" in summary(refused)
+    # Which refusal it was, whatever its words: its code, kept with the entry's values.
+    assert refused.params["code"] == "pin.wrong"
     assert "9999" not in everything_recorded()
 
 
