@@ -53,7 +53,15 @@ from cage.selectors.slips import (
 )
 from cage.services.ledger import DuplicateRequest
 from cage.services.signing import REFUSE_RULE
-from cage.slip_types import DAY_CLOSE_KIND, SLIP_KINDS, TABLE_COUNTS, VOID_KIND, VOIDABLE, day_states, types_that
+from cage.slip_types import (
+    CLOSERS,
+    DAY_CLOSE_KIND,
+    SLIP_KINDS,
+    TABLE_COUNTS,
+    VOID_KIND,
+    VOIDABLE,
+    day_states,
+)
 from core.local import long_day
 from core.money import dollars
 from core.rules import RuleViolation, Words
@@ -86,10 +94,7 @@ def home(request, slug):
     # One query for what the page says of the whole day: how many slips, and whether any table has
     # closed (the floor closes only after that); counted in the database, never fetched.
     tally = (
-        day_slips.aggregate(
-            total=Count("id"),
-            closers=Count("id", filter=Q(slip_type__in=types_that(lambda k: k.table_figure == "closer"))),
-        )
+        day_slips.aggregate(total=Count("id"), closers=Count("id", filter=Q(slip_type__in=CLOSERS)))
         if day
         else {"total": 0, "closers": 0}
     )
