@@ -201,7 +201,7 @@ class Chips(SlipField):
         if self.absent is not REQUIRED:
             return {"chips": record.get("chips", self.absent)}
         if "chips" not in record:
-            raise RuleViolation(Words(N_("chips: required")), FORMAT)
+            raise RuleViolation(Words(N_("chips: required")), FORMAT, code="import.chips_missing")
         return {"chips": record["chips"]}
 
     def to_record(self, slip, details, cash_moved, refs):
@@ -407,7 +407,9 @@ class Target(SlipField):
         ref = record.get("void")
         target = reader.refs.get(ref) if isinstance(ref, str) else None
         if target is None:
-            raise RuleViolation(Words(N_("void: no earlier record has ref %(ref)s"), ref=shown(ref)), FORMAT)
+            raise RuleViolation(
+                Words(N_("void: no earlier record has ref %(ref)s"), ref=shown(ref)), FORMAT, code="import.unknown_ref"
+            )
         return {"target": target}
 
     def to_record(self, slip, details, cash_moved, refs):

@@ -565,6 +565,8 @@ def _on_the_queue(request, slug, act, done: str):
 # The queue's reason box left empty: a refusal like any other, on the audit trail.
 REFUSAL_NEEDS_A_REASON = N_("refusing a slip needs a reason")
 VOID_NEEDS_A_REASON = N_("a void needs a reason")
+# The codes of those refusals, as the services give them (cage.services.signing, slips.void).
+NO_REASON_CODES = {REFUSAL_NEEDS_A_REASON: "refuse.reason_missing", VOID_NEEDS_A_REASON: "void.reason_missing"}
 
 
 def _with_reason(request, no_reason: str) -> QueueVoidForm | None:
@@ -573,7 +575,9 @@ def _with_reason(request, no_reason: str) -> QueueVoidForm | None:
     if form.is_valid():
         return form
     if not request.POST.get("reason", "").strip():
-        messages.error(request, RuleViolation(Words(no_reason), REFUSE_RULE, field="reason").text)
+        messages.error(
+            request, RuleViolation(Words(no_reason), REFUSE_RULE, field="reason", code=NO_REASON_CODES[no_reason]).text
+        )
     else:
         _form_refused(request, form)
     return None

@@ -17,6 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ["core", "events", "audit", "cage", "reports"]
 
+
 def _modules(package: str):
     for path in sorted((ROOT / package).rglob("*.py")):
         if "migrations" in path.parts:

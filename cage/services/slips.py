@@ -55,7 +55,7 @@ VOID = gettext_lazy("void")
 
 def _cash(cents: int) -> int:
     if isinstance(cents, bool) or not isinstance(cents, int) or cents <= 0:
-        raise RuleViolation(Words(N_("cash must be a positive amount of dollars")), AMOUNTS)
+        raise RuleViolation(Words(N_("cash must be a positive amount of dollars")), AMOUNTS, code="cash.not_positive")
     return _bounded(cents)
 
 
@@ -68,13 +68,18 @@ def _bounded(cents: int) -> int:
                 most=Money(MAX_AMOUNT_CENTS),
             ),
             AMOUNT_LIMITS_RULE,
+            code="amount.too_large",
         )
     return cents
 
 
 def _table(day: GamingDay, table: GameTable) -> GameTable:
     if table.event_id != day.event_id:
-        raise RuleViolation(Words(N_("table %(table)s is not on this event"), table=table.code), gettext_lazy("tables"))
+        raise RuleViolation(
+            Words(N_("table %(table)s is not on this event"), table=table.code),
+            gettext_lazy("tables"),
+            code="table.not_on_event",
+        )
     return lock_table(table)
 
 
@@ -109,7 +114,10 @@ def _runner(day: GamingDay, runner: Person, *, takes_chips: bool = True) -> Pers
     paper, or a roster of the designated positions only) is not checked."""
     if runner.event_id != day.event_id or Role.RUNNER not in runner.role_codes():
         raise RuleViolation(
-            Words(N_("%(name)s is not a runner on this event"), name=runner.name), "T&C 2.1.2", field="runner"
+            Words(N_("%(name)s is not a runner on this event"), name=runner.name),
+            "T&C 2.1.2",
+            field="runner",
+            code="person.not_a_runner",
         )
     runners = rostered_runners(day)
     if takes_chips and runners and runner.pk not in runners:
@@ -125,6 +133,7 @@ def _runner(day: GamingDay, runner: Person, *, takes_chips: bool = True) -> Pers
             ),
             RUNNERS_RULE,
             field="runner",
+            code="roster.runner_not_rostered",
         )
     return runner
 
@@ -241,7 +250,9 @@ def _transit_service(slip_type: str, doc: str):
         runner = runner or signed.get(kind.runner_capacity)
         if runner is None:
             raise RuleViolation(
-                Words(N_("a %(slip)s names the runner who carries the chips"), slip=_kind_name(slip_type)), "T&C 2.1.2"
+                Words(N_("a %(slip)s names the runner who carries the chips"), slip=_kind_name(slip_type)),
+                "T&C 2.1.2",
+                code="transit.runner_missing",
             )
         _runner(day, runner)
         event = day.event
@@ -388,6 +399,7 @@ def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
         raise RuleViolation(
             Words(N_("table %(table)s already opened on %(date)s"), table=table.code, date=Day(day.date)),
             gettext_lazy("a table opens at most once a day"),
+            code="opener.already_opened",
         )
     event = day.event
     value = chips_legs_value(event, chips)
@@ -402,6 +414,7 @@ def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
             ),
             gettext_lazy("variances explained and signed"),
             field="reason",
+            code="opener.variance_without_reason",
         )
     legs = _legs_to_count(tray, account_get(event, Account.Kind.OVER_SHORT), diffs)
     check = closer_check(day, table, {d.key: cents // d.value_cents for d, cents in value.items()})
@@ -460,6 +473,7 @@ def table_close(*, day, table, chips, signed, **meta) -> Slip:
                 table=table.code,
             ),
             gettext_lazy("fills and credits in transit"),
+            code="closer.transit_unfinished",
         )
     event = day.event
     value = chips_legs_value(event, chips, allow_empty=True)
@@ -498,6 +512,7 @@ def _matching_cash(value: dict, cash: int, record: str) -> None:
                 short=Money(total - cash),
             ),
             "T&C 3.7",
+            code="sale.chips_on_credit",
         )
     if cash != total:
         message = (
@@ -511,7 +526,7 @@ def _matching_cash(value: dict, cash: int, record: str) -> None:
                 "for Canadian currency at face value"
             )
         )
-        raise RuleViolation(Words(message, chips=Money(total), cash=Money(cash)), "T&C 3.6")
+        raise RuleViolation(Words(message, chips=Money(total), cash=Money(cash)), "T&C 3.6", code="sale.cash_differs")
 
 
 @atomic_slip
@@ -597,7 +612,9 @@ def runner_return(*, day, runner, chips, cash, signed, **meta) -> Slip:
     if cash:
         _cash(cash)
     if not value and not cash:
-        raise RuleViolation(Words(N_("a runner return must bring back chips or cash")), AMOUNTS)
+        raise RuleViolation(
+            Words(N_("a runner return must bring back chips or cash")), AMOUNTS, code="runner_return.empty"
+        )
     held = account_get(event, Account.Kind.RUNNER, person=runner)
     legs = move(held, account_get(event, Account.Kind.CHIP_BANK), value)
     if cash:
@@ -633,7 +650,7 @@ def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, records_file
     day = lock_day(day, allowed=SETTLING)
     event = day.event
     if not hours:
-        raise RuleViolation(Words(N_("a tip payout lists the dealers' hours")), "T&C 2.6")
+        raise RuleViolation(Words(N_("a tip payout lists the dealers' hours")), "T&C 2.6", code="tip_payout.no_hours")
     on_roster = {} if records_file else rostered(day, Role.DEALER)
     seen = set()
     for person, worked in hours:
@@ -644,7 +661,9 @@ def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, records_file
     lock_accounts([pool])  # paid out as it is read
     held = balance(pool)
     if not held:
-        raise RuleViolation(Words(N_("the tip pool is empty; there is nothing to pay out")), "T&C 2.6")
+        raise RuleViolation(
+            Words(N_("the tip pool is empty; there is nothing to pay out")), "T&C 2.6", code="tip_payout.pool_empty"
+        )
     chips = {d.pk: d for d in denominations(event)}
     chip_value = {chips[k]: v for k, v in held.items() if k is not CASH}
     total = sum(held.values())
@@ -667,7 +686,11 @@ def _check_share(event, person: Person, worked, seen: set) -> None:
     no longer than a gaming day (T&C 2.5, 2.6)."""
     field = f"hours_{person.code}"
     if person.event_id != event.id or Role.DEALER not in person.role_codes():
-        raise RuleViolation(Words(N_("%(name)s is not a dealer; only dealers share tips"), name=person.name), "T&C 2.6")
+        raise RuleViolation(
+            Words(N_("%(name)s is not a dealer; only dealers share tips"), name=person.name),
+            "T&C 2.6",
+            code="tip_payout.not_a_dealer",
+        )
     if person.role_codes() & set(DESIGNATED):
         raise RuleViolation(
             Words(
@@ -679,9 +702,12 @@ def _check_share(event, person: Person, worked, seen: set) -> None:
             ),
             "T&C 2.5, 2.6",
             field=field,
+            code="tip_payout.designated_person",
         )
     if person.pk in seen:
-        raise RuleViolation(Words(N_("%(name)s is listed twice"), name=person.name), "T&C 2.6")
+        raise RuleViolation(
+            Words(N_("%(name)s is listed twice"), name=person.name), "T&C 2.6", code="tip_payout.listed_twice"
+        )
     seen.add(person.pk)
     if not isinstance(worked, Decimal) or not worked.is_finite() or worked <= 0:
         raise RuleViolation(
@@ -691,6 +717,7 @@ def _check_share(event, person: Person, worked, seen: set) -> None:
             ),
             "T&C 2.6",
             field=field,
+            code="tip_payout.hours_not_positive",
         )
     if worked > HOURS_IN_A_DAY:
         raise RuleViolation(
@@ -705,6 +732,7 @@ def _check_share(event, person: Person, worked, seen: set) -> None:
             ),
             "T&C 2.6",
             field=field,
+            code="tip_payout.hours_over_a_day",
         )
 
 
@@ -723,6 +751,7 @@ def _check_rostered(day, person: Person, worked, shifts) -> None:
             ),
             "T&C 2.6",
             field=field,
+            code="tip_payout.dealer_not_rostered",
         )
     if worked > shifts.hours:
         raise RuleViolation(
@@ -739,6 +768,7 @@ def _check_rostered(day, person: Person, worked, shifts) -> None:
             ),
             "T&C 2.6",
             field=field,
+            code="tip_payout.hours_over_shifts",
         )
 
 
@@ -747,6 +777,39 @@ def _check_rostered(day, person: Person, worked, shifts) -> None:
 # The places the nightly reconciliation counts (DESIGN: every custody account counted; a table's
 # count is its closer).
 COUNTED_KINDS = (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.RUNNER, Account.Kind.TIP_POOL)
+
+
+def _check_counted(event, account: Account, cash, chips) -> None:
+    """A count counts one of the cage's places, each in what it holds: bank cash in cash, the chip
+    bank and the tip pool in chips, a runner in both."""
+    if account.event_id != event.id or account.kind not in COUNTED_KINDS:
+        raise RuleViolation(
+            Words(N_("%(place)s is not a place the cage counts"), place=account.code),
+            gettext_lazy("count: bank cash, the chip bank, a runner or the tip pool"),
+            code="count.not_a_counted_place",
+        )
+    if account.kind == Account.Kind.BANK_CASH and chips:
+        raise RuleViolation(
+            Words(N_("bank cash holds cash only; count chips in the chip bank")), COUNT, code="count.bank_cash_chips"
+        )
+    if account.kind == Account.Kind.CHIP_BANK and cash:
+        raise RuleViolation(
+            Words(N_("the chip bank holds chips only; count cash in bank cash")), COUNT, code="count.chip_bank_cash"
+        )
+    if account.kind == Account.Kind.TIP_POOL and cash:
+        raise RuleViolation(
+            Words(N_("the tip pool holds the dealers' tip chips only; count cash in bank cash")),
+            "T&C 2.6",
+            code="count.tip_pool_cash",
+        )
+    if cash is not None and (isinstance(cash, bool) or not isinstance(cash, int) or cash < 0):
+        raise RuleViolation(Words(N_("counted cash must be 0 or more")), COUNT, code="count.cash_negative")
+    if cash is not None:
+        _bounded(cash)
+    if account.kind == Account.Kind.BANK_CASH and cash is None:
+        raise RuleViolation(
+            Words(N_("a count of bank cash gives the cash counted")), COUNT, code="count.bank_cash_missing"
+        )
 
 
 @atomic_slip
@@ -770,30 +833,16 @@ def count(
     pool is counted at the window."""
     day = lock_day(day, allowed=SETTLING)
     event = day.event
-    if account.event_id != event.id or account.kind not in COUNTED_KINDS:
-        raise RuleViolation(
-            Words(N_("%(place)s is not a place the cage counts"), place=account.code),
-            gettext_lazy("count: bank cash, the chip bank, a runner or the tip pool"),
-        )
-    if account.kind == Account.Kind.BANK_CASH and chips:
-        raise RuleViolation(Words(N_("bank cash holds cash only; count chips in the chip bank")), COUNT)
-    if account.kind == Account.Kind.CHIP_BANK and cash:
-        raise RuleViolation(Words(N_("the chip bank holds chips only; count cash in bank cash")), COUNT)
-    if account.kind == Account.Kind.TIP_POOL and cash:
-        raise RuleViolation(
-            Words(N_("the tip pool holds the dealers' tip chips only; count cash in bank cash")), "T&C 2.6"
-        )
-    if cash is not None and (isinstance(cash, bool) or not isinstance(cash, int) or cash < 0):
-        raise RuleViolation(Words(N_("counted cash must be 0 or more")), COUNT)
-    if cash is not None:
-        _bounded(cash)
-    if account.kind == Account.Kind.BANK_CASH and cash is None:
-        raise RuleViolation(Words(N_("a count of bank cash gives the cash counted")), COUNT)
+    _check_counted(event, account, cash, chips)
     value = chips_legs_value(event, chips or {}, allow_empty=True)
     if account.kind == Account.Kind.CHIP_BANK and chips is None:
-        raise RuleViolation(Words(N_("a count of the chip bank gives the chips counted")), COUNT)
+        raise RuleViolation(
+            Words(N_("a count of the chip bank gives the chips counted")), COUNT, code="count.chip_bank_missing"
+        )
     if account.kind == Account.Kind.TIP_POOL and chips is None:
-        raise RuleViolation(Words(N_("a count of the tip pool gives the chips counted")), COUNT)
+        raise RuleViolation(
+            Words(N_("a count of the tip pool gives the chips counted")), COUNT, code="count.tip_pool_missing"
+        )
     if account.kind == Account.Kind.RUNNER and cash is None:
         cash = 0
     diffs = _count_against(account, value, cash=cash)
@@ -807,6 +856,7 @@ def count(
                 differences=_differences(diffs),
             ),
             gettext_lazy("nightly reconciliation: every variance explained and signed"),
+            code="count.variance_without_reason",
         )
     legs = _legs_to_count(account, account_get(event, Account.Kind.OVER_SHORT), diffs)
     details = {
@@ -849,18 +899,22 @@ def void(*, day, target: Slip, reason: str, signed, **meta) -> Slip:
                 slip=_kind_name(target.slip_type),
             ),
             VOID,
+            code="void.not_voidable",
         )
     if target.day_id != day.id:
         raise RuleViolation(
             Words(N_("%(slip)s is from another gaming day; only the same day's slips are voided"), slip=target.number),
             VOID,
+            code="void.other_day",
         )
     lock_slip(target)  # two voids of one slip: the second finds the first
     earlier = target.void_requests.filter(refusal__isnull=True).first()
     if earlier is not None:
         if Slip.objects.voids_done().filter(pk=earlier.pk).exists():
             raise RuleViolation(
-                Words(N_("%(slip)s is already voided by %(void)s"), slip=target.number, void=earlier.number), VOID
+                Words(N_("%(slip)s is already voided by %(void)s"), slip=target.number, void=earlier.number),
+                VOID,
+                code="void.already_voided",
             )
         raise RuleViolation(
             Words(
@@ -869,15 +923,17 @@ def void(*, day, target: Slip, reason: str, signed, **meta) -> Slip:
                 void=earlier.number,
             ),
             VOID,
+            code="void.already_asked",
         )
     if not reason.strip():
-        raise RuleViolation(Words(N_("a void needs a reason")), VOID)
+        raise RuleViolation(Words(N_("a void needs a reason")), VOID, code="void.reason_missing")
     if target.slip_type in (SlipType.FILL, SlipType.CREDIT):
         table = lock_table(target.table)
         if table.state != GameTable.State.OPEN:
             raise RuleViolation(
                 Words(N_("table %(table)s has closed; its fills and credits stand"), table=table.code),
                 gettext_lazy("void: only while the table is open"),
+                code="void.table_closed",
             )
     legs = [
         Leg(p.account, p.denomination, -p.amount) for p in target.postings.select_related("account", "denomination")
@@ -911,6 +967,7 @@ def expense(*, day, category, description, cash, invoice, signed, **meta) -> Sli
                 )
             ),
             "T&C 2.4",
+            code="expense.wages",
         )
     if category not in EXPENSE_CATEGORIES:
         raise RuleViolation(
@@ -920,9 +977,10 @@ def expense(*, day, category, description, cash, invoice, signed, **meta) -> Sli
                 categories=", ".join(EXPENSE_CATEGORIES),
             ),
             "T&C 2.7",
+            code="expense.unknown_category",
         )
     if not str(description).strip():
-        raise RuleViolation(Words(N_("an expense needs a description")), "T&C 2.7")
+        raise RuleViolation(Words(N_("an expense needs a description")), "T&C 2.7", code="expense.description_missing")
     event = day.event
     source, target = SLIP_KINDS[SlipType.EXPENSE].moves
     legs = move(account_get(event, source), account_get(event, target), {CASH: _cash(cash)})

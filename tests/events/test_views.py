@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from events.models import GameTable, GamingDay, Person
-from tests.conftest import login, make_cast
+from tests.conftest import event_form, login, make_cast
 from tests.refusals import refuses
 
 pytestmark = pytest.mark.django_db
@@ -180,19 +180,7 @@ def test_the_compliance_page_lists_each_rule_with_its_section(client, cast):
 
 
 def test_staff_create_an_event_and_others_may_not(client, cast, admin_user):
-    data = {
-        "licensee": "Riverside Lions",
-        "slug": "riverside",
-        "name": "Riverside Casino",
-        "licence_number": "F-1",
-        "authority": "agco",
-        "licensing_authority": "AGCO",
-        "venue": "Arena",
-        "first_day": "2026-10-01",
-        "last_day": "2026-10-02",
-        "supplier": "Northern Gaming",
-        "games": ["blackjack"],
-    }
+    data = event_form()
     login(client, cast, "dric")
     assert client.post(reverse("events:create"), data).status_code == 403
     client.force_login(admin_user)
