@@ -9,6 +9,7 @@ of bulk inserts. A cashier's slip posted meanwhile waits a moment at most, never
 """
 
 import datetime
+import inspect
 import re
 from contextlib import nullcontext
 from decimal import Decimal
@@ -27,7 +28,7 @@ from audit import services as audit
 from audit.models import AuditEntry
 from cage import records_file, services, staging
 from cage.fields import BillsAndCoins
-from cage.models import Account, Slip, SlipType
+from cage.models import Account, Slip
 from cage.records_file import FORMAT_RULE as FORMAT
 from cage.records_file import cited as _cited
 from cage.records_file import problem_at as _at
@@ -744,7 +745,7 @@ class _Importer:
             common["allow_pending"] = True
         service = getattr(services, slip_kind.service)
         fields = self.fields(slip_kind, record, common)
-        if slip_kind.type in (SlipType.CLOSE_DAY, SlipType.TIP_PAYOUT, SlipType.REDEMPTION):
+        if "records_file" in inspect.signature(service).parameters:
             # The format's close_day, with what the format says it needs (cage.services.day); its
             # tip_payout, with the hours it gives and no roster to hold them to; its redemption,
             # without the window's bound while a table is open (ledger.check_redeemable).

@@ -143,6 +143,12 @@ class SlipKind:
     # moves is its chips or its cash (details), posted when its last custody signer signs, whether
     # as it is written or later (cage.services.signing.step_legs).
     moves: tuple[str, str] | None = None
+    # What it does to a closed table's tray: 1 stocks it from the chip bank, -1 takes it back.
+    stocks_tray: int = 0
+    # It may take chips out of the patrons' hands (cage.services.ledger.check_patrons_hold_chips).
+    from_patrons: bool = False
+    # What the audit trail calls its writing (audit.actions).
+    trail_action: str = "slip_recorded"
     help: str = field(default="", compare=False)
 
     # The declarations never change: what every slip written asks of them is worked out once.
@@ -281,6 +287,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             cash_required=False,
             floor_only=True,
             table_state=CLOSED,
+            stocks_tray=1,
         ),
         _kind(
             SlipType.TABLE_RETURN,
@@ -290,6 +297,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             "table_return",
             cash_required=False,
             table_state=CLOSED,
+            stocks_tray=-1,
         ),
         _kind(
             SlipType.TABLE_OPEN,
@@ -371,6 +379,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             "tips",
             cash_required=False,
             report_total="tips",
+            from_patrons=True,
         ),
         _kind(
             SlipType.TABLE_CLOSE,
@@ -382,6 +391,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             cash_required=False,
             table_figure="closer",
             table_state=OPEN,
+            from_patrons=True,
         ),
         _kind(
             SlipType.SALE,
@@ -403,6 +413,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             "redemption",
             voidable=True,
             report_total="redemptions",
+            from_patrons=True,
         ),
         _kind(
             SlipType.RUNNER_ISSUE,
@@ -455,6 +466,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             "count",
             chips_required=False,
             cash_required=False,
+            trail_action="count_recorded",
         ),
         _kind(
             SlipType.VOID,
@@ -469,6 +481,8 @@ SLIP_KINDS: dict[str, SlipKind] = {
             cash_required=False,
             reason_required=True,
             deferred=True,
+            from_patrons=True,  # a void of a sale takes the chips back
+            trail_action="slip_voided",
         ),
         _kind(
             SlipType.EXPENSE,
@@ -490,6 +504,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             "close_day",
             chips_required=False,
             cash_required=False,
+            trail_action="day_closed",
         ),
     ]
 }
@@ -517,6 +532,9 @@ FLOATS = types_that(lambda k: k.moves == (Account.Kind.TRUST, Account.Kind.BANK_
 OPENERS = types_that(lambda k: k.table_figure == "opener")
 CLOSERS = types_that(lambda k: k.table_figure == "closer")
 TABLE_COUNTS = OPENERS + CLOSERS  # a tray counted
+SALES = types_that(lambda k: k.report_total == "chip_sales")
+STOCKINGS = types_that(lambda k: k.stocks_tray)  # a closed table's tray stocked or taken back
+ISSUES = types_that(lambda k: k.stocks_tray > 0)  # a closed table's tray stocked
 
 
 def day_states(slip_type: str) -> tuple[str, ...]:

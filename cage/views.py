@@ -20,7 +20,7 @@ from django.views.decorators.cache import never_cache
 
 from cage import day_sheets, services
 from cage.forms import SignForm, SlipForm
-from cage.models import Account, Slip, SlipPrint, SlipType
+from cage.models import Account, Slip, SlipPrint
 from cage.selectors import people
 from cage.selectors.amounts import amount_of, cash_moved_subquery
 from cage.selectors.close import CLOSABLE, close_checklist, close_progress
@@ -56,6 +56,7 @@ from cage.services.signing import REFUSE_RULE
 from cage.slip_types import (
     CLOSERS,
     DAY_CLOSE_KIND,
+    ISSUES,
     SLIP_KINDS,
     TABLE_COUNTS,
     VOID_KIND,
@@ -245,7 +246,7 @@ def _last_count(day, table_id) -> dict:
     last = Slip.objects.filter(event=day.event, table_id=table_id, slip_type__in=TABLE_COUNTS).order_by("-id").first()
     if last is None:
         # A table never counted: its tray holds what was issued to it.
-        last = Slip.objects.filter(event=day.event, table_id=table_id, slip_type=SlipType.TABLE_ISSUE).last()
+        last = Slip.objects.filter(event=day.event, table_id=table_id, slip_type__in=ISSUES).last()
     return (last.details or {}).get("chips", {}) if last else {}
 
 

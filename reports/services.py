@@ -16,7 +16,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
-from cage.models import Account, Posting, Slip, SlipType
+from cage.models import Account, Posting, Slip
+from cage.slip_types import DEPOSITS, EXPENSES, FLOATS
 from core.money import dollars
 from core.rules import RuleViolation, Words
 from events.access import ROLE_NAMES
@@ -182,7 +183,7 @@ def deposit_lines(event: Event) -> list[dict]:
     postings = (
         Posting.objects.filter(
             slip__event=event,
-            slip__slip_type=SlipType.DEPOSIT,
+            slip__slip_type__in=DEPOSITS,
             account__kind=Account.Kind.TRUST,
             denomination__isnull=True,
         )
@@ -205,9 +206,9 @@ def reconciliation(event: Event, figures: dict) -> dict:
         .values_list("slip__slip_type")
         .annotate(total=Sum("amount"))
     )
-    deposits = trust.get(SlipType.DEPOSIT, 0)
-    floats = -trust.get(SlipType.FLOAT_IN, 0)
-    expenses = -trust.get(SlipType.EXPENSE, 0)
+    deposits = sum(trust.get(t, 0) for t in DEPOSITS)
+    floats = -sum(trust.get(t, 0) for t in FLOATS)
+    expenses = -sum(trust.get(t, 0) for t in EXPENSES)
     net_trust = deposits - floats - expenses
     held = (
         Posting.objects.filter(

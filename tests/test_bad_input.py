@@ -12,7 +12,6 @@ from django.urls import reverse
 from cage import services
 from cage.importer import ImportFailed, import_records
 from cage.models import Slip
-from core.rules import RuleViolation
 from events import lockout
 from events.models import ChipDenomination, Event, GamingDay, Licensee
 from events.services import pin_verify
@@ -157,7 +156,7 @@ def test_a_dealer_works_at_most_a_day_of_hours(world):
     services.tips(
         day=c.day, table=c.bj, chips={"1": 10}, signed=c.signed(counted_by="dealer", verified_by="chip_cashier")
     )
-    with pytest.raises(RuleViolation, match="more than the 24 hours of one gaming day"):
+    with refuses("tip_payout.hours_over_a_day"):
         services.tip_payout(
             day=c.day,
             hours=[(c.dealer, decimal.Decimal("25"))],

@@ -6,11 +6,12 @@ yet is shown holding nothing. Each runs a fixed number of queries however big th
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Sum
+from django.db.models import Case, Count, Sum, Value, When
 from django.utils.translation import gettext as _
 
-from cage.models import Account, Posting, Slip, SlipType
+from cage.models import Account, Posting, Slip
 from cage.services.ledger import balances
+from cage.slip_types import OPENERS, types_that
 from core.money import count_text, dollars
 from events.models import ChipDenomination, Event, GameTable, GamingDay, Person, Role
 
@@ -233,31 +234,32 @@ def table_states(day: GamingDay | None, event: Event | None = None) -> list[Tabl
     openers: dict[int, int] = {}
     moved: dict[tuple[int, str], Movements] = {}
     if day is not None:
-        for table_id, details in Slip.objects.filter(day=day, slip_type=SlipType.TABLE_OPEN).values_list(
-            "table_id", "details"
-        ):
+        for table_id, details in Slip.objects.filter(day=day, slip_type__in=OPENERS).values_list("table_id", "details"):
             openers[table_id] = int((details or {}).get("total", 0))
-        # What a fill or credit moved is what it posted into (or out of) the table's tray.
+        # What a fill or credit moved is what it posted into (or out of) the table's tray: into it a
+        # fill, out of it a credit (a chip transfer is both, to its two tables).
         rows = (
             Posting.objects.filter(
                 slip__day=day,
-                slip__slip_type__in=(SlipType.FILL, SlipType.CREDIT),
+                slip__slip_type__in=types_that(lambda k: k.table_figure in ("fills", "credits")),
                 account__kind=Account.Kind.TABLE,
             )
             .exclude(slip__in=Slip.objects.voided())
-            .values("slip__table_id", "slip__slip_type")
+            .annotate(into=Case(When(amount__gt=0, then=Value(True)), default=Value(False)))
+            .values("account__table_id", "into")
             .annotate(slips=Count("slip", distinct=True), cents=Sum("amount"))
         )
         for r in rows:
-            moved[(r["slip__table_id"], r["slip__slip_type"])] = Movements(count=r["slips"], cents=abs(r["cents"]))
+            figure = "fills" if r["into"] else "credits"
+            moved[(r["account__table_id"], figure)] = Movements(count=r["slips"], cents=abs(r["cents"]))
     return [
         TableState(
             table=t,
             game=t.game_name,  # in the reader's language
             is_open=t.state == GameTable.State.OPEN,
             opener=openers.get(t.pk),
-            fills=moved.get((t.pk, SlipType.FILL), Movements()),
-            credits=moved.get((t.pk, SlipType.CREDIT), Movements()),
+            fills=moved.get((t.pk, "fills"), Movements()),
+            credits=moved.get((t.pk, "credits"), Movements()),
         )
         for t in tables
     ]

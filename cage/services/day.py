@@ -5,12 +5,12 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
-from cage.models import Account, OpenerSignOff, Slip, SlipType
+from cage.models import Account, OpenerSignOff, Slip
 from cage.selectors.counts import MUST_COUNT, count_states
 from cage.selectors.four_eyes import given_to_acknowledge
 from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
 from cage.selectors.slips import pending_slips
-from cage.slip_types import SLIP_KINDS
+from cage.slip_types import DAY_CLOSE_KIND, SLIP_KINDS, TIP_PAYOUTS
 from core.rules import RuleViolation, Words
 from events.models import GamingDay
 from events.services import appointment_text
@@ -85,7 +85,7 @@ def close_problems(day: GamingDay, *, records_file: bool = False) -> list[str]:
 def recount_text(state) -> str:
     """Which count is to be taken again, and why: the place moved after it was counted."""
     place = account_label(state.account)
-    if state.moved_after_count == SlipType.TIP_PAYOUT:
+    if state.moved_after_count in TIP_PAYOUTS:
         if state.account.kind == Account.Kind.BANK_CASH:
             return _(
                 "%(place)s is to be counted again: the tip payout after its count paid the dealers' shares "
@@ -137,7 +137,7 @@ def close_day(*, day: GamingDay, signed, records_file: bool = False, **meta) -> 
     day = lock_day(day, allowed=(GamingDay.Status.OPEN, GamingDay.Status.RECONCILING), exclusive=True)
     # Who signs comes first: a close approved by the wrong person is refused for that, whatever
     # else stands in the way.
-    check_signatures(day.event, SlipType.CLOSE_DAY, signed, day=day, at=meta.get("at"))
+    check_signatures(day.event, DAY_CLOSE_KIND.type, signed, day=day, at=meta.get("at"))
     if records_file:
         # cage-records/1 has no record of a sign-off: the DRIC who approves the day's close in the
         # file approves its openers' differences with it (T&C 2: she approves the control sheets).
@@ -154,7 +154,7 @@ def close_day(*, day: GamingDay, signed, records_file: bool = False, **meta) -> 
         )
     slip = post_slip(
         day=day,
-        slip_type=SlipType.CLOSE_DAY,
+        slip_type=DAY_CLOSE_KIND.type,
         signed=signed,
         legs=[],
         **meta,

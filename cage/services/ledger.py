@@ -18,10 +18,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
-from cage.models import Account, Posting, Signature, Slip, SlipCounter, SlipType
+from cage.models import Account, Posting, Signature, Slip, SlipCounter
 from cage.services import links, trail
 from cage.services import memo as remembered
-from cage.slip_types import SLIP_KINDS, SlipKind
+from cage.slip_types import SALES, SLIP_KINDS, SlipKind, types_that
 from core.money import AMOUNT_LIMITS_RULE, MAX_CHIP_COUNT, count_text, face
 from core.rules import Clock, Day, Face, Lower, Money, RuleViolation, When, Words
 from events.designation import check_not_administrator, check_takes_part
@@ -338,7 +338,7 @@ def check_signer(
                     "T&C 2.1.2",
                     code="signing.not_the_runner",
                 )
-        elif kind.type == SlipType.SALE:
+        elif kind.type in SALES:
             roles = (Role.CHIP_CASHIER,)
     if not person.role_codes() & set(roles):
         raise RuleViolation(
@@ -349,7 +349,7 @@ def check_signer(
                 name=person.name,
             ),
             # Chips are sold only by the Chip Cashier or the chip and table runners (T&C 3.4.2).
-            "T&C 3.4.2" if kind.type == SlipType.SALE and capacity == kind.runner_capacity else "T&C 2",
+            "T&C 3.4.2" if kind.type in SALES and capacity == kind.runner_capacity else "T&C 2",
             code="signing.role_not_held",
         )
     check_not_administrator(person)
@@ -866,7 +866,7 @@ def move(source: Account, target: Account, value: dict[ChipDenomination | None, 
 
 # Slip types that can take chips out of the patrons' hands (a void of a sale does): after one of them, if
 # every table is closed, patrons must still hold at least nothing of every denomination.
-TOUCH_PATRONS = {SlipType.REDEMPTION, SlipType.TIPS, SlipType.TABLE_CLOSE, SlipType.VOID}
+TOUCH_PATRONS = set(types_that(lambda k: k.from_patrons))
 
 
 def check_patrons_hold_chips(slip: Slip) -> None:

@@ -18,8 +18,9 @@ from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
-from cage.models import OpenerSignOff, Slip, SlipType
+from cage.models import OpenerSignOff, Slip
 from cage.selectors.openers import is_flagged
+from cage.slip_types import CLOSERS, OPENERS, SLIP_KINDS, STOCKINGS
 from core.rules import RuleViolation, Words
 from events.designation import check_takes_part
 from events.models import GameTable, GamingDay, Person, Role
@@ -43,7 +44,7 @@ def closer_check(day: GamingDay, table: GameTable, chips: dict[str, int]) -> dic
     is named by its serial, never its row id, which an import's copy into the real database renumbers.
     """
     closer = (
-        Slip.objects.filter(event_id=day.event_id, table=table, slip_type=SlipType.TABLE_CLOSE, day__date__lt=day.date)
+        Slip.objects.filter(event_id=day.event_id, table=table, slip_type__in=CLOSERS, day__date__lt=day.date)
         .select_related("day")
         .order_by("-id")
         .first()
@@ -51,11 +52,11 @@ def closer_check(day: GamingDay, table: GameTable, chips: dict[str, int]) -> dic
     if closer is None:
         return None
     left = Counter({k: int(n) for k, n in (closer.details.get("chips") or {}).items()})
-    since = Slip.objects.filter(
-        table=table, slip_type__in=(SlipType.TABLE_ISSUE, SlipType.TABLE_RETURN), id__gt=closer.id
-    ).values_list("slip_type", "details")
+    since = Slip.objects.filter(table=table, slip_type__in=STOCKINGS, id__gt=closer.id).values_list(
+        "slip_type", "details"
+    )
     for slip_type, details in since:
-        sign = 1 if slip_type == SlipType.TABLE_ISSUE else -1
+        sign = SLIP_KINDS[slip_type].stocks_tray
         for key, count in (details.get("chips") or {}).items():
             left[key] += sign * int(count)
     order = [d.key for d in denominations(day.event)]
@@ -76,7 +77,7 @@ def opener_sign_off(
     """The DRIC signs off an opener that differs from its table's last closer. The caller has
     authenticated `person` (her own session; a records file's close_day approved by her)."""
     slip = Slip.objects.select_related("event", "table", "day").get(pk=slip.pk)
-    if slip.slip_type != SlipType.TABLE_OPEN or not is_flagged(slip):
+    if slip.slip_type not in OPENERS or not is_flagged(slip):
         raise RuleViolation(
             Words(
                 N_("%(slip)s does not differ from its table's last closer; there is nothing to sign off"),

@@ -11,8 +11,8 @@ from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
-from cage.models import Account, Refusal, Signature, Slip, SlipPrint, SlipType
-from cage.slip_types import SLIP_KINDS
+from cage.models import Account, Refusal, Signature, Slip, SlipPrint
+from cage.slip_types import SLIP_KINDS, VOID_KIND, types_that
 from core.rules import Lower, RuleViolation, Words
 from events.designation import check_takes_part
 from events.models import GameTable, GamingDay, Person, Role
@@ -48,14 +48,14 @@ def transit_steps(slip_type: str, event, *, table: GameTable, runner: Person, va
     bank = account_get(event, Account.Kind.CHIP_BANK)
     tray = account_get(event, Account.Kind.TABLE, table=table)
     carrier = account_get(event, Account.Kind.RUNNER, person=runner)
-    if slip_type == SlipType.FILL:
+    if SLIP_KINDS[slip_type].table_figure == "fills":
         return [move(bank, carrier, value), move(carrier, tray, value)]
     return [move(tray, carrier, value), move(carrier, bank, value)]
 
 
 def step_legs(slip: Slip, step: int) -> list[Leg]:
     """The legs of a step signed after the slip was written, worked out from the slip itself."""
-    if slip.slip_type == SlipType.VOID:
+    if slip.slip_type == VOID_KIND.type:
         target = slip.voids
         return [
             Leg(p.account, p.denomination, -p.amount) for p in target.postings.select_related("account", "denomination")
@@ -190,8 +190,8 @@ def check_takes_signatures(slip: Slip) -> None:
 def unfinished_custody(day: GamingDay, *, table: GameTable | None = None) -> list[Slip]:
     """Fills and credits of the day whose chips have not finished changing hands (not voided), and
     voids of a table's slips that have not yet been carried out: the table's count would miss them."""
-    slips = Slip.objects.filter(day=day, slip_type__in=[SlipType.FILL, SlipType.CREDIT, SlipType.VOID])
-    slips = slips.exclude(slip_type=SlipType.VOID, table__isnull=True).exclude(refusal__isnull=False)
+    slips = Slip.objects.filter(day=day, slip_type__in=[*types_that(lambda k: k.two_step), VOID_KIND.type])
+    slips = slips.exclude(slip_type=VOID_KIND.type, table__isnull=True).exclude(refusal__isnull=False)
     if table is not None:
         slips = slips.filter(table=table)
     # A fill named by a void asked for is the void's to finish: the void is listed, not the fill.

@@ -5,13 +5,14 @@ what it takes from (a table, the places it pays out of), checks every rule, then
 its postings and its signatures together.
 """
 
+import functools
 from decimal import Decimal
 
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
-from cage.models import Account, Slip, SlipType
-from cage.slip_types import CHIPS, SLIP_KINDS, VOIDABLE, day_states
+from cage.models import Account, Slip
+from cage.slip_types import CHIPS, SALES, SLIP_KINDS, VOIDABLE, SlipKind, day_states
 from cage.variances import own_words
 from core.money import AMOUNT_LIMITS_RULE, MAX_AMOUNT_CENTS, hours_text, largest_remainder_split
 from core.rules import Day, Lower, Money, N_plural, RuleViolation, Several, Words
@@ -95,6 +96,23 @@ def _require_state(table: GameTable, state: str, record) -> None:
         raise RuleViolation(Words(message, table=table.code, slip=record), TABLE_STATE, code=code)
 
 
+def _declared(service: str) -> SlipKind:
+    """The slip kind whose declaration names `service` as the function that records it
+    (cage.slip_types): a service posts the type its declaration gives it, and names none itself."""
+    return next(k for k in SLIP_KINDS.values() if k.service == service)
+
+
+def _posts(service):
+    """A service given its own declaration (`kind`, its first argument), found by its name."""
+    kind = _declared(service.__name__)
+
+    @functools.wraps(service)
+    def posting(**fields):
+        return service(kind, **fields)
+
+    return posting
+
+
 def _kind_name(slip_type: str) -> Lower:
     """A slip type as a sentence names it: "fill", "opener", in the reader's language."""
     return Lower(SLIP_KINDS[slip_type].label)
@@ -152,10 +170,11 @@ def _counted_chips(day: GamingDay, chips: dict[str, int]) -> dict:
 # --- supplier, float and deposit ---------------------------------------------------------
 
 
-def _transfer_service(slip_type: str, *, doc: str):
+def _transfer_service(name: str, *, doc: str):
     """A service that moves chips or cash between two of the event's fixed places (SlipKind.moves)."""
-    source, target = SLIP_KINDS[slip_type].moves
-    of_chips = SLIP_KINDS[slip_type].takes(CHIPS)
+    kind = _declared(name)
+    source, target = kind.moves
+    of_chips = kind.takes(CHIPS)
 
     @atomic_slip
     def service(*, day, signed, chips=None, cash=None, **meta) -> Slip:
@@ -165,24 +184,24 @@ def _transfer_service(slip_type: str, *, doc: str):
         legs = move(account_get(event, source), account_get(event, target), value)
         # What it moves, on the slip: a deposit waiting for the DRIC's signature posts it then.
         details = {"chips": _counted_chips(day, chips)} if of_chips else {"cash": cash}
-        return post_slip(day=day, slip_type=slip_type, signed=signed, legs=legs, details=details, **meta)
+        return post_slip(day=day, slip_type=kind.type, signed=signed, legs=legs, details=details, **meta)
 
-    service.__name__ = service.__qualname__ = str(slip_type)
+    service.__name__ = service.__qualname__ = name
     service.__doc__ = doc
     return service
 
 
 chips_received = _transfer_service(
-    SlipType.CHIPS_RECEIVED,
+    "chips_received",
     doc="Chips delivered by the registered supplier: the only way chips enter the ledger (T&C 3.4.3).",
 )
 chips_returned = _transfer_service(
-    SlipType.CHIPS_RETURNED,
+    "chips_returned",
     doc="Chips handed back to the registered supplier (T&C 4.1: the equipment is rented from them).",
 )
-float_in = _transfer_service(SlipType.FLOAT_IN, doc="The bank's opening cash, from the licensee's trust account.")
+float_in = _transfer_service("float_in", doc="The bank's opening cash, from the licensee's trust account.")
 deposit = _transfer_service(
-    SlipType.DEPOSIT,
+    "deposit",
     doc="Cash from the bank to the licensee's trust account: moved once the General Cashier and the DRIC "
     "have both signed (T&C 2).",
 )
@@ -191,23 +210,24 @@ deposit = _transfer_service(
 # --- tables -------------------------------------------------------------------------------
 
 
-def _tray_service(slip_type: str, *, needs: str, into_tray: bool, allowed: tuple, doc: str):
-    """A service that moves chips between the chip bank and a table's tray: issue, return, fill
-    and credit differ only in direction, the table state they need and the day states they allow."""
+def _tray_service(name: str, *, doc: str):
+    """A service that moves chips between the chip bank and a closed table's tray: an issue stocks
+    it, a return takes it back (SlipKind.stocks_tray), in the day states the declaration allows."""
+    kind = _declared(name)
 
     @atomic_slip
     def service(*, day, table, chips, signed, **meta) -> Slip:
-        day = lock_day(day, allowed=allowed)
+        day = lock_day(day, allowed=day_states(kind.type))
         table = _table(day, table)
-        _require_state(table, needs, _kind_name(slip_type))
+        _require_state(table, kind.table_state, _kind_name(kind.type))
         event = day.event
         value = chips_legs_value(event, chips)
         bank = account_get(event, Account.Kind.CHIP_BANK)
         tray = account_get(event, Account.Kind.TABLE, table=table)
-        legs = move(bank, tray, value) if into_tray else move(tray, bank, value)
+        legs = move(bank, tray, value) if kind.stocks_tray > 0 else move(tray, bank, value)
         return post_slip(
             day=day,
-            slip_type=slip_type,
+            slip_type=kind.type,
             signed=signed,
             legs=legs,
             table=table,
@@ -215,37 +235,26 @@ def _tray_service(slip_type: str, *, needs: str, into_tray: bool, allowed: tuple
             **meta,
         )
 
-    service.__name__ = service.__qualname__ = str(slip_type)
+    service.__name__ = service.__qualname__ = name
     service.__doc__ = doc
     return service
 
 
 CLOSED_TABLE, OPEN_TABLE = GameTable.State.CLOSED, GameTable.State.OPEN
-table_issue = _tray_service(
-    SlipType.TABLE_ISSUE,
-    needs=CLOSED_TABLE,
-    into_tray=True,
-    allowed=day_states(SlipType.TABLE_ISSUE),
-    doc="Stock a closed table's tray from the chip bank, before it opens.",
-)
-table_return = _tray_service(
-    SlipType.TABLE_RETURN,
-    needs=CLOSED_TABLE,
-    into_tray=False,
-    allowed=SETTLING,
-    doc="Bring a closed table's tray back to the chip bank.",
-)
+table_issue = _tray_service("table_issue", doc="Stock a closed table's tray from the chip bank, before it opens.")
+table_return = _tray_service("table_return", doc="Bring a closed table's tray back to the chip bank.")
 
 
-def _transit_service(slip_type: str, doc: str):
+def _transit_service(name: str, doc: str):
     """A fill or a credit: chips between the chip bank and an open table, carried by a runner in
     two steps (DESIGN: money moves when custody changes hands)."""
+    kind = _declared(name)
+    slip_type = kind.type
 
     @atomic_slip
     def service(*, day, table, chips, signed, runner=None, **meta) -> Slip:
         day = lock_day(day, allowed=day_states(slip_type))
         table = _table(day, table)
-        kind = SLIP_KINDS[slip_type]
         _require_state(table, OPEN_TABLE, _kind_name(slip_type))
         runner = runner or signed.get(kind.runner_capacity)
         if runner is None:
@@ -268,27 +277,28 @@ def _transit_service(slip_type: str, doc: str):
             **meta,
         )
 
-    service.__name__ = service.__qualname__ = str(slip_type)
+    service.__name__ = service.__qualname__ = name
     service.__doc__ = doc
     return service
 
 
 fill = _transit_service(
-    SlipType.FILL,
+    "fill",
     doc="Chips from the chip bank to an open table (the Chip Cashier controls fills, T&C 2.1.2).",
 )
 credit = _transit_service(
-    SlipType.CREDIT,
+    "credit",
     doc="Chips from an open table's tray back to the chip bank (T&C 2.1.2).",
 )
 
 
 @atomic_slip
-def chip_transfer(*, day, table, to_table, chips, signed, **meta) -> Slip:
+@_posts
+def chip_transfer(kind, *, day, table, to_table, chips, signed, **meta) -> Slip:
     """Chips from one open table's tray to another's, signed by the dealer who releases them and the
     dealer who receives them, authorized by the DRIC (T&C 2): a credit of the first table and a
     fill of the second in their days (cage.slip_types)."""
-    day = lock_day(day, allowed=day_states(SlipType.CHIP_TRANSFER))
+    day = lock_day(day, allowed=day_states(kind.type))
     if to_table.pk == table.pk:
         raise RuleViolation(
             Words(
@@ -304,14 +314,14 @@ def chip_transfer(*, day, table, to_table, chips, signed, **meta) -> Slip:
     tables = {t.pk: _table(day, t) for t in (first, second)}
     table, to_table = tables[table.pk], tables[to_table.pk]
     for each in (table, to_table):
-        _require_state(each, OPEN_TABLE, _kind_name(SlipType.CHIP_TRANSFER))
+        _require_state(each, OPEN_TABLE, _kind_name(kind.type))
     event = day.event
     value = chips_legs_value(event, chips)
     giving = account_get(event, Account.Kind.TABLE, table=table)
     taking = account_get(event, Account.Kind.TABLE, table=to_table)
     return post_slip(
         day=day,
-        slip_type=SlipType.CHIP_TRANSFER,
+        slip_type=kind.type,
         signed=signed,
         legs=move(giving, taking, value),
         table=table,
@@ -384,7 +394,8 @@ def _variance_details(day, account, diffs) -> list[dict]:
 
 
 @atomic_slip
-def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
+@_posts
+def table_open(kind, *, day, table, chips, signed, reason="", **meta) -> Slip:
     """The opener: the dealer counts the tray and the Chip Cashier verifies it (T&C 2.1.2).
 
     A count that differs from the tray's ledger balance is a variance to over/short, never
@@ -392,10 +403,10 @@ def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
     closer of an earlier day left (cage.services.openers): a difference is flagged on the slip for
     the DRIC to sign off.
     """
-    day = lock_day(day, allowed=day_states(SlipType.TABLE_OPEN))
+    day = lock_day(day, allowed=day_states(kind.type))
     table = _table(day, table)
-    _require_state(table, GameTable.State.CLOSED, _kind_name(SlipType.TABLE_OPEN))
-    if Slip.objects.filter(day=day, table=table, slip_type=SlipType.TABLE_OPEN).exists():
+    _require_state(table, GameTable.State.CLOSED, _kind_name(kind.type))
+    if Slip.objects.filter(day=day, table=table, slip_type=kind.type).exists():
         raise RuleViolation(
             Words(N_("table %(table)s already opened on %(date)s"), table=table.code, date=Day(day.date)),
             gettext_lazy("a table opens at most once a day"),
@@ -420,7 +431,7 @@ def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
     check = closer_check(day, table, {d.key: cents // d.value_cents for d, cents in value.items()})
     slip = post_slip(
         day=day,
-        slip_type=SlipType.TABLE_OPEN,
+        slip_type=kind.type,
         signed=signed,
         legs=legs,
         table=table,
@@ -439,7 +450,8 @@ def table_open(*, day, table, chips, signed, reason="", **meta) -> Slip:
 
 
 @atomic_slip
-def tips(*, day, table, chips, signed, **meta) -> Slip:
+@_posts
+def tips(kind, *, day, table, chips, signed, **meta) -> Slip:
     """The dealers' tip box: patrons' chips to the tip pool, never the tray or the win (T&C 2.6)."""
     day = lock_day(day, allowed=SETTLING)
     table = _table(day, table)
@@ -448,7 +460,7 @@ def tips(*, day, table, chips, signed, **meta) -> Slip:
     legs = move(account_get(event, Account.Kind.PATRONS), account_get(event, Account.Kind.TIP_POOL), value)
     return post_slip(
         day=day,
-        slip_type=SlipType.TIPS,
+        slip_type=kind.type,
         signed=signed,
         legs=legs,
         table=table,
@@ -458,12 +470,13 @@ def tips(*, day, table, chips, signed, **meta) -> Slip:
 
 
 @atomic_slip
-def table_close(*, day, table, chips, signed, **meta) -> Slip:
+@_posts
+def table_close(kind, *, day, table, chips, signed, **meta) -> Slip:
     """The closer. What the count says patrons lost is posted patrons → tray, per denomination,
     so win = closer − opener − fills + credits falls out of the ledger."""
     day = lock_day(day, allowed=SETTLING)
     table = _table(day, table)
-    _require_state(table, GameTable.State.OPEN, _kind_name(SlipType.TABLE_CLOSE))
+    _require_state(table, GameTable.State.OPEN, _kind_name(kind.type))
     waiting = unfinished_custody(day, table=table)
     if waiting:
         raise RuleViolation(
@@ -482,7 +495,7 @@ def table_close(*, day, table, chips, signed, **meta) -> Slip:
     legs = _legs_to_count(tray, patrons, _count_against(tray, value))
     slip = post_slip(
         day=day,
-        slip_type=SlipType.TABLE_CLOSE,
+        slip_type=kind.type,
         signed=signed,
         legs=legs,
         table=table,
@@ -499,7 +512,7 @@ def table_close(*, day, table, chips, signed, **meta) -> Slip:
 
 def _matching_cash(value: dict, cash: int, record: str) -> None:
     total = sum(value.values())
-    if record == SlipType.SALE and cash < total:
+    if record in SALES and cash < total:
         # Chips handed over for less cash than they are worth: the rest is credit (T&C 3.7).
         raise RuleViolation(
             Words(
@@ -520,23 +533,25 @@ def _matching_cash(value: dict, cash: int, record: str) -> None:
                 "a sale of %(chips)s in chips must be for %(chips)s cash, not %(cash)s: chips are sold for "
                 "Canadian currency at face value"
             )
-            if record == SlipType.SALE
+            if record in SALES
             else N_(
                 "a redemption of %(chips)s in chips must be for %(chips)s cash, not %(cash)s: chips are redeemed "
                 "for Canadian currency at face value"
             )
         )
-        raise RuleViolation(Words(message, chips=Money(total), cash=Money(cash)), "T&C 3.6", code="sale.cash_differs")
+        code = "sale.cash_differs" if record in SALES else "redemption.cash_differs"
+        raise RuleViolation(Words(message, chips=Money(total), cash=Money(cash)), "T&C 3.6", code=code)
 
 
 @atomic_slip
-def sale(*, day, chips, cash, signed, runner=None, currency="CAD", tender="cash", **meta) -> Slip:
+@_posts
+def sale(kind, *, day, chips, cash, signed, runner=None, currency="CAD", tender="cash", **meta) -> Slip:
     """Chips bought with Canadian cash, from the Chip Cashier or a runner (T&C 3.4.2, 3.6, 3.7)."""
     check_tender(currency, tender)
-    day = lock_day(day, allowed=day_states(SlipType.SALE))
+    day = lock_day(day, allowed=day_states(kind.type))
     event = day.event
     value = chips_legs_value(event, chips)
-    _matching_cash(value, _cash(cash), SlipType.SALE)
+    _matching_cash(value, _cash(cash), kind.type)
     if runner is not None:
         _runner(day, runner)
         seller_chips = seller_cash = account_get(event, Account.Kind.RUNNER, person=runner)
@@ -547,7 +562,7 @@ def sale(*, day, chips, cash, signed, runner=None, currency="CAD", tender="cash"
     legs = move(seller_chips, patrons, value) + move(patrons, seller_cash, {CASH: cash})
     return post_slip(
         day=day,
-        slip_type=SlipType.SALE,
+        slip_type=kind.type,
         signed=signed,
         legs=legs,
         runner=runner,
@@ -557,14 +572,17 @@ def sale(*, day, chips, cash, signed, runner=None, currency="CAD", tender="cash"
 
 
 @atomic_slip
-def redemption(*, day, chips, cash, signed, currency="CAD", tender="cash", records_file: bool = False, **meta) -> Slip:
+@_posts
+def redemption(
+    kind, *, day, chips, cash, signed, currency="CAD", tender="cash", records_file: bool = False, **meta
+) -> Slip:
     """Chips cashed in for Canadian currency at the bank (T&C 3.6). `records_file`: a record of a
     records file, held to the format's rules only (see ledger.check_redeemable)."""
     check_tender(currency, tender)
     day = lock_day(day, allowed=SETTLING)
     event = day.event
     value = chips_legs_value(event, chips)
-    _matching_cash(value, _cash(cash), SlipType.REDEMPTION)
+    _matching_cash(value, _cash(cash), kind.type)
     patrons = account_get(event, Account.Kind.PATRONS)
     bank = account_get(event, Account.Kind.BANK_CASH)
     # The cash paid out and the patrons' chips read below: locked together, before either is read.
@@ -574,7 +592,7 @@ def redemption(*, day, chips, cash, signed, currency="CAD", tender="cash", recor
     legs = move(patrons, account_get(event, Account.Kind.CHIP_BANK), value) + move(bank, patrons, {CASH: cash})
     return post_slip(
         day=day,
-        slip_type=SlipType.REDEMPTION,
+        slip_type=kind.type,
         signed=signed,
         legs=legs,
         details={"chips": _counted_chips(day, chips)},
@@ -583,8 +601,9 @@ def redemption(*, day, chips, cash, signed, currency="CAD", tender="cash", recor
 
 
 @atomic_slip
-def runner_issue(*, day, runner, chips, signed, **meta) -> Slip:
-    day = lock_day(day, allowed=day_states(SlipType.RUNNER_ISSUE))
+@_posts
+def runner_issue(kind, *, day, runner, chips, signed, **meta) -> Slip:
+    day = lock_day(day, allowed=day_states(kind.type))
     event = day.event
     _runner(day, runner)
     value = chips_legs_value(event, chips)
@@ -593,7 +612,7 @@ def runner_issue(*, day, runner, chips, signed, **meta) -> Slip:
     )
     return post_slip(
         day=day,
-        slip_type=SlipType.RUNNER_ISSUE,
+        slip_type=kind.type,
         signed=signed,
         legs=legs,
         runner=runner,
@@ -603,7 +622,8 @@ def runner_issue(*, day, runner, chips, signed, **meta) -> Slip:
 
 
 @atomic_slip
-def runner_return(*, day, runner, chips, cash, signed, **meta) -> Slip:
+@_posts
+def runner_return(kind, *, day, runner, chips, cash, signed, **meta) -> Slip:
     """A runner hands back unsold chips to the chip bank and sales cash to the bank."""
     day = lock_day(day, allowed=SETTLING)
     event = day.event
@@ -621,7 +641,7 @@ def runner_return(*, day, runner, chips, cash, signed, **meta) -> Slip:
         legs += move(held, account_get(event, Account.Kind.BANK_CASH), {CASH: cash})
     return post_slip(
         day=day,
-        slip_type=SlipType.RUNNER_RETURN,
+        slip_type=kind.type,
         signed=signed,
         legs=legs,
         runner=runner,
@@ -637,7 +657,8 @@ HOURS_IN_A_DAY = 24
 
 
 @atomic_slip
-def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, records_file: bool = False, **meta) -> Slip:
+@_posts
+def tip_payout(kind, *, day, hours: list[tuple[Person, Decimal]], signed, records_file: bool = False, **meta) -> Slip:
     """Pay out the whole tip pool to the dealers, pro rata to hours (T&C 2.6).
 
     The pool's chips go to the chip bank and the same value in bank cash to the dealers; cents
@@ -678,7 +699,7 @@ def tip_payout(*, day, hours: list[tuple[Person, Decimal]], signed, records_file
         "total": total,
         "shares": [{"person": p.code, "hours": str(w), "amount": s} for (p, w), s in zip(hours, shares, strict=True)],
     }
-    return post_slip(day=day, slip_type=SlipType.TIP_PAYOUT, signed=signed, legs=legs, details=details, **meta)
+    return post_slip(day=day, slip_type=kind.type, signed=signed, legs=legs, details=details, **meta)
 
 
 def _check_share(event, person: Person, worked, seen: set) -> None:
@@ -813,7 +834,9 @@ def _check_counted(event, account: Account, cash, chips) -> None:
 
 
 @atomic_slip
+@_posts
 def count(
+    kind,
     *,
     day,
     account: Account,
@@ -871,7 +894,7 @@ def count(
         details["cash_lines"] = [{"cents": line["unit_cents"], "count": line["count"]} for line in cash_lines]
     return post_slip(
         day=day,
-        slip_type=SlipType.COUNT,
+        slip_type=kind.type,
         signed=signed,
         legs=legs,
         account=account,
@@ -882,7 +905,8 @@ def count(
 
 
 @atomic_slip
-def void(*, day, target: Slip, reason: str, signed, **meta) -> Slip:
+@_posts
+def void(kind, *, day, target: Slip, reason: str, signed, **meta) -> Slip:
     """Reverse a slip of the same day. Both stay on file; the void keeps its own number.
 
     No one alone voids a slip (T&C 2: the DRIC witnesses and authorizes every cage transaction):
@@ -927,7 +951,7 @@ def void(*, day, target: Slip, reason: str, signed, **meta) -> Slip:
         )
     if not reason.strip():
         raise RuleViolation(Words(N_("a void needs a reason")), VOID, code="void.reason_missing")
-    if target.slip_type in (SlipType.FILL, SlipType.CREDIT):
+    if SLIP_KINDS[target.slip_type].two_step:
         table = lock_table(target.table)
         if table.state != GameTable.State.OPEN:
             raise RuleViolation(
@@ -940,7 +964,7 @@ def void(*, day, target: Slip, reason: str, signed, **meta) -> Slip:
     ]
     return post_slip(
         day=day,
-        slip_type=SlipType.VOID,
+        slip_type=kind.type,
         signed=signed,
         steps=[legs],
         voids=target,
@@ -955,7 +979,8 @@ EXPENSE_CATEGORIES = ("supplier_equipment", "supplier_services", "licence_fee", 
 
 
 @atomic_slip
-def expense(*, day, category, description, cash, invoice, signed, **meta) -> Slip:
+@_posts
+def expense(kind, *, day, category, description, cash, invoice, signed, **meta) -> Slip:
     """An expense paid from the trust account, never from the cage; it goes in the financial report."""
     day = lock_day(day, allowed=SETTLING)
     if isinstance(category, str) and ("wage" in category.lower() or "salar" in category.lower()):
@@ -982,7 +1007,7 @@ def expense(*, day, category, description, cash, invoice, signed, **meta) -> Sli
     if not str(description).strip():
         raise RuleViolation(Words(N_("an expense needs a description")), "T&C 2.7", code="expense.description_missing")
     event = day.event
-    source, target = SLIP_KINDS[SlipType.EXPENSE].moves
+    source, target = kind.moves
     legs = move(account_get(event, source), account_get(event, target), {CASH: _cash(cash)})
     details = {"category": category, "description": description, "invoice": invoice, "cash": cash}
-    return post_slip(day=day, slip_type=SlipType.EXPENSE, signed=signed, legs=legs, details=details, **meta)
+    return post_slip(day=day, slip_type=kind.type, signed=signed, legs=legs, details=details, **meta)

@@ -8,14 +8,7 @@ from audit.models import AuditEntry
 from audit.services import record
 from events.models import Person
 
-from ..models import SlipType
-from ..slip_types import SLIP_KINDS
-
-SLIP_ACTIONS = {
-    SlipType.VOID: "slip_voided",
-    SlipType.COUNT: "count_recorded",
-    SlipType.CLOSE_DAY: "day_closed",
-}
+from ..slip_types import DAY_CLOSE_KIND, SLIP_KINDS, VOID_KIND
 
 
 def slip_recorded(slip, signed: dict, *, day_status: str) -> AuditEntry:
@@ -37,20 +30,20 @@ def slip_recorded(slip, signed: dict, *, day_status: str) -> AuditEntry:
         new["reason"] = slip.reason
     if slip.details:
         new["details"] = slip.details
-    action = SLIP_ACTIONS.get(slip.slip_type, "slip_recorded")
+    kind = SLIP_KINDS[slip.slip_type]
     old = None
-    if slip.slip_type == SlipType.CLOSE_DAY:
+    if kind is DAY_CLOSE_KIND:
         old, new["status"] = {"status": day_status}, "closed"
         message = N_("Gaming day %(day)s closed and locked with %(slip)s")
-    elif slip.slip_type == SlipType.VOID and len(signed) < len(SLIP_KINDS[SlipType.VOID].codes):
+    elif kind is VOID_KIND and len(signed) < len(VOID_KIND.codes):
         # Asked for: it moves nothing until its other signature (cage.slip_types).
         message = N_("%(slip)s written, asking to void %(voids)s; nothing moves until it is signed in full")
-    elif slip.slip_type == SlipType.VOID:
+    elif kind is VOID_KIND:
         message = N_("%(slip)s written, voiding %(voids)s")
     else:
         message = N_("%(slip)s recorded")
     params = {"slip": new["slip"], "day": str(new["day"]), "voids": new.get("voids", "")}
-    return record(action, message, params, event=slip.event, slip=slip, old=old, new=new)
+    return record(kind.trail_action, message, params, event=slip.event, slip=slip, old=old, new=new)
 
 
 def slip_signed(slip, capacity_label: str, person: Person) -> AuditEntry:

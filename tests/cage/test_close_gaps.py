@@ -16,7 +16,6 @@ from django.utils import timezone
 
 from cage import services
 from cage.models import Account, Slip
-from core.rules import RuleViolation
 from events import services as event_services
 from events.models import Role, Shift
 from reports.daily import day_sheets, sheets_json
@@ -309,7 +308,7 @@ def test_the_rostered_hours_are_paid(client, cast):
 def test_the_service_holds_the_hours_to_the_roster_and_a_records_file_to_its_own_hours(cast):
     reconciling(cast)  # no roster
     signed = cast.signed(**PAYOUT_SIGNED)
-    with pytest.raises(RuleViolation, match=r"Dealer is not on the roster of 2026-09-11 as a dealer.*\(T&C 2\.6"):
+    with refuses("tip_payout.dealer_not_rostered", name="Dealer"):
         services.tip_payout(day=cast.day, hours=[(cast.dealer, Decimal(4))], signed=signed)
     assert not Slip.objects.filter(slip_type="tip_payout").exists()
     # cage-records/1 gives the hours and no roster: a records file's payout is taken as it says.

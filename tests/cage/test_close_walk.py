@@ -12,7 +12,6 @@ from django.urls import reverse
 from cage import services
 from cage.models import Slip
 from cage.selectors.offered import kinds_offered
-from core.rules import RuleViolation
 from events.models import Role
 from tests.cage.helpers import COUNT_SIGNED, SALE_SIGNED, open_table, roster_dealers, stock
 from tests.cage.test_blind_counts import BANK_CASH, count, login, reconciling
@@ -70,7 +69,7 @@ def test_the_count_form_chooses_no_reason_and_a_variance_without_one_is_refused(
     assert not Slip.objects.filter(slip_type="count").exists()
 
     # The service refuses it too, whoever calls it (a records file).
-    with pytest.raises(RuleViolation, match="differs from the books by .*a variance needs a reason"):
+    with refuses("count.variance_without_reason"):
         count(cast, "bank_cash", cash=100_000)
     assert not Slip.objects.filter(slip_type="count").exists()
 

@@ -15,7 +15,6 @@ from django.utils import timezone
 from cage import services
 from cage.importer import ImportFailed, import_bytes
 from cage.models import Account, Slip
-from core.rules import RuleViolation
 from events import services as event_services
 from events.models import Appointment, Assignment, Role, SigningPin
 from reports.figures import event_figures
@@ -108,7 +107,7 @@ def test_a_designated_person_who_deals_is_not_rostered_as_a_dealer_and_takes_no_
             starts_at=start,
             ends_at=start + datetime.timedelta(hours=4),
         )
-    with pytest.raises(RuleViolation, match=r"Dric is a designated person and takes no share of the tips"):
+    with refuses("tip_payout.designated_person", name="Dric"):
         services.tip_payout(
             day=cast.day,
             hours=[(cast.dric, Decimal("4"))],

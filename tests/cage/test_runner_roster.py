@@ -21,6 +21,7 @@ from events import services as event_services
 from events.models import Role
 from tests.cage.helpers import open_table, stock
 from tests.conftest import DAY, EXAMPLES, PASSWORD, PIN
+from tests.refusals import refuses
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +71,7 @@ def test_a_runner_issue_to_a_runner_not_on_the_roster_is_refused_and_writes_noth
 def test_a_fill_carried_by_or_a_sale_by_a_runner_not_on_the_roster_is_refused(rostered):
     cast = rostered
     open_table(cast)
-    with pytest.raises(RuleViolation, match="Runner2 is not on the roster") as refused:
+    with refuses("roster.runner_not_rostered", name="Runner2") as refused:
         services.fill(
             day=cast.day,
             table=cast.bj,
@@ -80,9 +81,9 @@ def test_a_fill_carried_by_or_a_sale_by_a_runner_not_on_the_roster_is_refused(ro
             allow_pending=True,
         )
     assert refused.value.rule == RULE
-    with pytest.raises(RuleViolation, match="Runner2 is not on the roster"):
+    with refuses("roster.runner_not_rostered", name="Runner2"):
         services.credit(day=cast.day, table=cast.bj, chips={"1": 2}, runner=cast.runner2, signed={}, allow_pending=True)
-    with pytest.raises(RuleViolation, match="Runner2 is not on the roster"):
+    with refuses("roster.runner_not_rostered", name="Runner2"):
         services.sale(
             day=cast.day,
             chips={"5": 1},
@@ -99,7 +100,7 @@ def test_a_runner_taken_off_the_roster_still_hands_back_what_they_hold(cast):
     event_services.shift_add(day=cast.day, person=cast.dric, role=Role.DRIC, starts_at=at(11), ends_at=at(23))
     issue(cast, "runner2")  # a roster of the designated positions only says nothing of the runners
     event_services.shift_add(day=cast.day, person=cast.runner, role=Role.RUNNER, starts_at=at(11), ends_at=at(23))
-    with pytest.raises(RuleViolation, match="Runner2 is not on the roster"):
+    with refuses("roster.runner_not_rostered", name="Runner2"):
         issue(cast, "runner2")
     services.runner_return(
         day=cast.day,
@@ -115,7 +116,7 @@ def test_a_runner_rostered_in_another_role_only_is_refused(rostered):
     cast = rostered
     event_services.role_assign(person=cast.runner2, role=Role.DEALER, by=None)
     event_services.shift_add(day=cast.day, person=cast.runner2, role=Role.DEALER, starts_at=at(11), ends_at=at(23))
-    with pytest.raises(RuleViolation, match="not on the roster of .* as a runner"):
+    with refuses("roster.runner_not_rostered"):
         issue(cast, "runner2")
 
 

@@ -6,7 +6,6 @@ import pytest
 from cage import services
 from cage.models import Account, Posting, Signature, Slip
 from cage.selectors.slips import State, can_sign, pending_slips, states_of, to_sign_for
-from core.rules import RuleViolation
 from events.models import GameTable
 from tests.cage.helpers import CREDIT_SIGNED, FILL_SIGNED, SALE_SIGNED, open_table, stock
 from tests.refusals import refuses
@@ -118,7 +117,7 @@ def test_a_table_does_not_close_while_a_fill_to_it_is_in_transit(cast):
     stock(cast)
     open_table(cast)
     slip = fill_at_cage(cast)
-    with pytest.raises(RuleViolation, match=r"Fill 1 of table BJ-1 not yet finished; the closer waits"):
+    with refuses("closer.transit_unfinished", table="BJ-1"):
         services.table_close(
             day=cast.day,
             table=cast.bj,

@@ -74,7 +74,7 @@ def test_a_deposit_larger_than_bank_cash_is_refused(cast):
 
 @pytest.mark.parametrize("cash", [0, -100, 1.5])
 def test_cash_must_be_a_positive_number_of_cents(cast, cash):
-    with pytest.raises(RuleViolation, match="positive amount"):
+    with refuses("cash.not_positive"):
         services.float_in(
             day=cast.day, cash=cash, signed=cast.signed(received_by="general_cashier", witnessed_by="dric")
         )

@@ -78,14 +78,14 @@ def test_odd_cents_go_to_the_dealer_listed_first(cast):
 def test_only_dealers_share_tips(cast):
     stock(cast)
     pool_tips(cast, {"1": 10})
-    with pytest.raises(RuleViolation, match=r"only dealers share tips \(T&C 2\.6\)"):
+    with refuses("tip_payout.not_a_dealer"):
         services.tip_payout(day=cast.day, hours=[(cast.runner, Decimal(4))], signed=cast.signed(**PAYOUT_SIGNED))
 
 
 def test_an_empty_tip_pool_is_not_paid_out(cast):
     roster_dealers(cast)
     stock(cast)
-    with pytest.raises(RuleViolation, match="tip pool is empty"):
+    with refuses("tip_payout.pool_empty"):
         services.tip_payout(day=cast.day, hours=[(cast.dealer, Decimal(4))], signed=cast.signed(**PAYOUT_SIGNED))
 
 
@@ -150,7 +150,7 @@ def test_a_count_is_signed_by_the_general_cashier_and_verified_by_the_chip_cashi
 
 
 def test_a_negative_count_is_refused(cast):
-    with pytest.raises(RuleViolation, match="0 or more"):
+    with refuses("count.cash_negative"):
         services.count(
             day=cast.day,
             account=services.account_get(cast.event, "bank_cash"),
@@ -173,7 +173,7 @@ def test_a_void_reverses_a_fill_and_both_stay_on_file(cast):
     )
     assert balance(bank) == before
     assert void.voids == fill and Slip.objects.filter(pk=fill.pk).exists()
-    with pytest.raises(RuleViolation, match="already voided"):
+    with refuses("void.already_voided"):
         services.void(
             day=cast.day,
             target=fill,
@@ -192,7 +192,7 @@ def test_a_fill_is_not_voided_once_its_table_has_closed(cast):
         chips={"1": 100, "5": 84},
         signed=cast.signed(counted_by="dealer", verified_by="chip_cashier"),
     )
-    with pytest.raises(RuleViolation, match="has closed"):
+    with refuses("void.table_closed"):
         services.void(
             day=cast.day,
             target=fill,
@@ -204,7 +204,7 @@ def test_a_fill_is_not_voided_once_its_table_has_closed(cast):
 def test_a_void_needs_a_reason_and_a_voidable_slip(cast):
     stock(cast)
     sale = services.sale(day=cast.day, chips={"5": 1}, cash=500, signed=cast.signed(**SALE_SIGNED))
-    with pytest.raises(RuleViolation, match="needs a reason"):
+    with refuses("void.reason_missing"):
         services.void(
             day=cast.day,
             target=sale,
@@ -212,7 +212,7 @@ def test_a_void_needs_a_reason_and_a_voidable_slip(cast):
             signed=cast.signed(requested_by="general_cashier", authorized_by="dric"),
         )
     received = Slip.objects.get(slip_type="chips_received")
-    with pytest.raises(RuleViolation, match="cannot be voided"):
+    with refuses("void.not_voidable"):
         services.void(
             day=cast.day,
             target=received,
@@ -259,7 +259,7 @@ def test_an_expense_is_paid_from_the_trust_account(cast):
     )
     assert balance(services.account_get(cast.event, Account.Kind.TRUST)) == {None: -2_500}
     assert slip.details["category"] == "licence_fee"
-    with pytest.raises(RuleViolation, match="unknown expense category"):
+    with refuses("expense.unknown_category"):
         services.expense(
             day=cast.day, category="party", description="x", cash=1, invoice="", signed=cast.signed(approved_by="dric")
         )
