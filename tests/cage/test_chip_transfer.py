@@ -185,3 +185,13 @@ def test_french_names_the_transfer_and_its_other_table(cast):
             transfer(cast, to_table=cast.bj)
         assert "table BJ-1" in str(refused.value) and "transfert" in str(refused.value)
     assert GameTable.objects.get(pk=cast.wheel.pk).state == GameTable.State.OPEN
+
+
+def test_the_tables_panel_counts_it_a_credit_of_one_table_and_a_fill_of_the_other(cast):
+    from cage.selectors.inventory import table_states
+
+    two_open_tables(cast)
+    transfer(cast)
+    states = {s.table.code: s for s in table_states(cast.day)}
+    assert (states["BJ-1"].credits.count, states["BJ-1"].credits.cents, states["BJ-1"].fills.count) == (1, 5000, 0)
+    assert (states["WOF-1"].fills.count, states["WOF-1"].fills.cents, states["WOF-1"].credits.count) == (1, 5000, 0)
