@@ -82,8 +82,11 @@ class Table(SlipField):
 
     name = "table"
 
+    def __init__(self, label=None):
+        self._label = label  # lazily translated; a chip transfer's is "From table"
+
     def label(self):
-        return _("Table")
+        return self._label or _("Table")
 
     def add_to(self, form):
         from cage.forms import TableChoice
@@ -116,7 +119,7 @@ class ToTable(Table):
     name = "to_table"
 
     def label(self):
-        return _("To table")
+        return self._label or _("To table")
 
     def code(self, slip, details) -> str | None:
         return details.get("to_table")

@@ -363,7 +363,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             # them it is a credit, to the one that takes them a fill, so each table's win and the
             # event's stand as if the chips had gone through the chip bank.
             [C("released_by", DEALER), C("received_by", DEALER), W("authorized_by", DRIC)],
-            [Table(), ToTable(), Chips()],
+            [Table(label=_("From table")), ToTable(), Chips()],
             "chip_transfer",
             cash_required=False,
             floor_only=True,

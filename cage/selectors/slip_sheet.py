@@ -120,7 +120,10 @@ def _facts(slip: Slip, kind, details: dict) -> tuple[list, dict | None, OpenerSi
     """The slip's facts, each field's own lines (cage.slip_fields) and then what its state adds:
     signatures a records file waived, and an opener's check against the last closer with its
     sign-off. Also that check and sign-off, which the sheet shows apart."""
-    facts = [fact for slip_field in PRINTED for fact in slip_field.facts(slip, kind, details)]
+    # Each printed field as the slip's own kind declares it (its label), else as any slip has it
+    # (a void names its slip's table).
+    own = {f.name: f for f in kind.fields}
+    facts = [fact for printed in PRINTED for fact in own.get(printed.name, printed).facts(slip, kind, details)]
     if details.get("waived"):
         # A records file's record on the format's own signatures (cage.slip_types: file_optional).
         facts.append(

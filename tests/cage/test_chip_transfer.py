@@ -151,7 +151,7 @@ def test_the_slip_form_records_a_transfer_and_its_page_names_both_tables(client,
     login(client, cast, "dric")
     url = reverse("cage:slip_new", args=[cast.event.slug, "chip_transfer"])
     page = client.get(url).content.decode()
-    assert "To table" in page and "Chip transfer" in page
+    assert "From table" in page and "To table" in page and "Chip transfer" in page
     data = {"table": cast.bj.pk, "to_table": cast.wheel.pk, "chips_5": "10"}
     response = client.post(
         url, form(**data, **signed_by(cast, released_by="dealer", received_by="dealer2", authorized_by="dric"))
@@ -160,7 +160,7 @@ def test_the_slip_form_records_a_transfer_and_its_page_names_both_tables(client,
     slip = Slip.objects.get(slip_type="chip_transfer")
     assert slip.details["to_table"] == "WOF-1"
     shown = client.get(response.url).content.decode()
-    assert "To table" in shown and "WOF-1" in shown and "BJ-1" in shown
+    assert "From table" in shown and "To table" in shown and "WOF-1" in shown and "BJ-1" in shown
 
 
 def test_the_form_refuses_the_same_table_twice_naming_the_field(client, cast):
