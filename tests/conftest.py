@@ -176,7 +176,11 @@ def make_event(
 def login(client, cast, persona: str):
     """Log `persona` of the cast (cast.dric, cast.chip_cashier, ...) in on the test client with
     the shared test password; returns the person."""
-    person = getattr(cast, persona)
+    return login_person(client, getattr(cast, persona))
+
+
+def login_person(client, person):
+    """Log a person with a login in on the test client with the shared test password."""
     assert client.login(username=person.user.username, password=PASSWORD)
     return person
 

@@ -23,7 +23,7 @@ from events.models import Assignment, Role
 from reports.daily import day_sheets
 from reports.figures import event_figures
 from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED, count_bank_and_close, stock
-from tests.conftest import PASSWORD, add_person
+from tests.conftest import add_person, login_person
 from tests.refusals import refuses
 from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
 from tests.reports.test_figures import EXAMPLE
@@ -287,15 +287,11 @@ def test_a_records_file_whose_close_is_approved_by_someone_else_is_refused_for_t
 # --- the pages ----------------------------------------------------------------------------------------
 
 
-def login(client, person):
-    assert client.login(username=person.user.username, password=PASSWORD)
-
-
 def test_the_slip_page_the_queue_and_the_close_page_show_the_difference_and_the_dric_signs_it_off(client, cast):
     day2 = first_day_closed(cast)
     opener = open_short(cast, day2)
     slug = cast.event.slug
-    login(client, cast.chip_cashier)
+    login_person(client, cast.chip_cashier)
     page = client.get(reverse("cage:slip", args=[slug, opener.pk])).content.decode()
     assert "differs from what Closer 1 of 11 Sep 2026 left: $5 chips: 1 short" in page
     assert "not yet: the DRIC signs off the difference" in page and "Sign off the difference" not in page
@@ -308,7 +304,7 @@ def test_the_slip_page_the_queue_and_the_close_page_show_the_difference_and_the_
     assert response.status_code == 403 and not OpenerSignOff.objects.exists()
 
     client.logout()
-    login(client, cast.dric)
+    login_person(client, cast.dric)
     queue = client.get(reverse("cage:queue", args=[slug]) + "?panel=1").content.decode()
     assert "Opener 2" in queue and ">Sign off<" in queue and "one $5 chip missing from the tray" in queue
     page = client.get(reverse("cage:slip", args=[slug, opener.pk])).content.decode()
@@ -339,7 +335,7 @@ def opener_form(cast, day2, **chips):
 
 def test_the_opener_form_is_blind_nothing_of_the_last_closer_is_shown_or_filled_in(client, cast):
     first_day_closed(cast)  # BJ-1 closed with 100 × $1 and 80 × $5
-    login(client, cast.chip_cashier)
+    login_person(client, cast.chip_cashier)
     url = reverse("cage:slip_new", args=[cast.event.slug, "table_open"])
     for page in (client.get(url).content.decode(), client.get(url + f"?table={cast.bj.pk}").content.decode()):
         inputs = re.findall(r'<input[^>]*name="chips_[^"]+"[^>]*>', page)
@@ -350,7 +346,7 @@ def test_the_opener_form_is_blind_nothing_of_the_last_closer_is_shown_or_filled_
 
 def test_a_blind_opener_that_matches_the_last_closer_is_recorded_with_nothing_to_sign_off(client, cast):
     day2 = first_day_closed(cast)
-    login(client, cast.chip_cashier)
+    login_person(client, cast.chip_cashier)
     url = reverse("cage:slip_new", args=[cast.event.slug, "table_open"])
     response = client.post(url, opener_form(cast, day2, **TRAY))
     assert response.status_code == 302
@@ -360,7 +356,7 @@ def test_a_blind_opener_that_matches_the_last_closer_is_recorded_with_nothing_to
 
 def test_a_blind_opener_that_differs_is_refused_with_its_gap_until_a_reason_is_given_then_flagged(client, cast):
     day2 = first_day_closed(cast)
-    login(client, cast.chip_cashier)
+    login_person(client, cast.chip_cashier)
     url = reverse("cage:slip_new", args=[cast.event.slug, "table_open"])
     response = client.post(url, opener_form(cast, day2, **{"1": 100, "5": 79}))
     page = response.content.decode()
@@ -393,7 +389,7 @@ def test_a_sign_off_cannot_be_changed_with_raw_sql_on_either_database():
 def test_the_printed_opener_says_what_it_was_checked_against_and_who_signed_it_off(client, cast, tmp_path):
     day2 = first_day_closed(cast)
     opener = open_short(cast, day2)
-    login(client, cast.chip_cashier)
+    login_person(client, cast.chip_cashier)
     url = reverse("cage:slip_pdf", args=[cast.event.slug, opener.pk])
 
     def text():
@@ -416,7 +412,7 @@ def test_a_refused_opener_stands_as_first_typed_only_its_reason_is_left_to_give(
     with other figures (185 → 186 $5 chips, as the tray's books would say) is refused, a fresh form
     shows the first figures locked, and what records is the first count with its reason, flagged."""
     day2 = first_day_closed(cast)
-    login(client, cast.chip_cashier)
+    login_person(client, cast.chip_cashier)
     url = reverse("cage:slip_new", args=[cast.event.slug, "table_open"])
     refused = client.post(url, opener_form(cast, day2, **{"1": 100, "5": 79})).content.decode()
     assert "tray by -$5.00 in $5 chips (1 chip short)" in refused
@@ -443,7 +439,7 @@ def test_a_tray_is_hidden_on_a_day_still_in_setup_too(client, cast):
     and its refresh show nothing of what the last closer left (100 × $1 and 80 × $5) already now."""
     day2 = first_day_closed(cast, open_next=False)
     assert day2.status == "setup"
-    login(client, cast.chip_cashier)
+    login_person(client, cast.chip_cashier)
     slug = cast.event.slug
     for url in (reverse("cage:home", args=[slug]), reverse("cage:home_panels", args=[slug])):
         page = client.get(url).content.decode()
@@ -456,7 +452,7 @@ def test_a_tray_waiting_for_its_blind_opener_shows_no_figure_on_the_home_or_its_
     """Day two is open and BJ-1 is still to open: the cage home and its refresh show nothing of its
     tray (the last closer's 100 × $1 and 80 × $5), nor the totals; once its opener is in, they do."""
     day2 = first_day_closed(cast)
-    login(client, cast.chip_cashier)
+    login_person(client, cast.chip_cashier)
     slug = cast.event.slug
     for url in (reverse("cage:home", args=[slug]), reverse("cage:home_panels", args=[slug])):
         page = client.get(url).content.decode()

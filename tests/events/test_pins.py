@@ -22,7 +22,7 @@ from django.utils import timezone
 from core.rules import ClockZone, RuleViolation
 from events import services
 from events.models import Event, Person, Role, SigningPin
-from tests.conftest import PASSWORD, PIN, add_person, make_cast
+from tests.conftest import PASSWORD, PIN, add_person, login_person, make_cast
 from tests.refusals import refuses
 
 pytestmark = pytest.mark.django_db
@@ -283,10 +283,6 @@ def test_a_suspended_person_or_an_inactive_login_is_refused_even_with_the_right_
 # The page
 
 
-def log_in(client, person):
-    assert client.login(username=person.user.username, password=PASSWORD)
-
-
 def test_an_anonymous_visitor_is_sent_to_log_in(client, cast):
     url = reverse("events:my_pin")
     for response in (client.get(url), client.post(url, {"password": PASSWORD, "pin": "9173", "pin_again": "9173"})):
@@ -295,7 +291,7 @@ def test_an_anonymous_visitor_is_sent_to_log_in(client, cast):
 
 
 def test_the_page_shows_the_form_and_writes_nothing(client, cast):
-    log_in(client, cast.runner)
+    login_person(client, cast.runner)
     before = list(SigningPin.objects.values())
     response = client.get(reverse("events:my_pin"))
     page = response.content.decode()
@@ -313,7 +309,7 @@ def test_the_page_shows_the_form_and_writes_nothing(client, cast):
 
 
 def test_posting_sets_the_users_own_pin(client, cast):
-    log_in(client, cast.runner)
+    login_person(client, cast.runner)
     response = client.post(reverse("events:my_pin"), {"password": PASSWORD, "pin": "9173", "pin_again": "9173"})
     assert response.status_code == 302 and response.url == reverse("events:my_pin")
     page = client.get(response.url).content.decode()
@@ -324,7 +320,7 @@ def test_posting_sets_the_users_own_pin(client, cast):
 
 def test_a_first_pin_is_set_from_the_page(client, cast):
     SigningPin.objects.filter(user=cast.runner.user).delete()
-    log_in(client, cast.runner)
+    login_person(client, cast.runner)
     assert "You have not set a signing PIN yet" in client.get(reverse("events:my_pin")).content.decode()
     response = client.post(
         reverse("events:my_pin"), {"password": PASSWORD, "pin": "9173", "pin_again": "9173"}, follow=True
@@ -344,7 +340,7 @@ def test_a_first_pin_is_set_from_the_page(client, cast):
     ],
 )
 def test_refusals_are_shown_on_the_page_and_change_nothing(client, cast, data, shown):
-    log_in(client, cast.runner)
+    login_person(client, cast.runner)
     before = list(SigningPin.objects.values())
     response = client.post(reverse("events:my_pin"), data)
     page = response.content.decode()
@@ -354,7 +350,7 @@ def test_refusals_are_shown_on_the_page_and_change_nothing(client, cast, data, s
 
 
 def test_wrong_passwords_on_the_pin_page_lock_the_login_and_the_pin_page_says_so(client, cast):
-    log_in(client, cast.runner)
+    login_person(client, cast.runner)
     url = reverse("events:my_pin")
     for _ in range(4):
         page = client.post(url, {"password": "guess", "pin": "9173", "pin_again": "9173"}).content.decode()
