@@ -22,9 +22,6 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-# cage.services first: cage.selectors.openers and cage.services import each other, and a process
-# whose first import is this module (manage.py day_report) otherwise fails on that cycle.
-import cage.services  # noqa: F401, I001
 from cage.models import Account, Posting, Signature, Slip
 from cage.selectors.amounts import cash_moved_subquery, chip_counts, chips_value
 from cage.selectors.counts import blind_places, books_blind
