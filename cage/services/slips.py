@@ -170,6 +170,13 @@ def _counted_chips(day: GamingDay, chips: dict[str, int]) -> dict:
 # --- supplier, float and deposit ---------------------------------------------------------
 
 
+def _post_chips(kind: SlipKind, day, chips: dict, signed, meta: dict, **slip) -> Slip:
+    """Post a slip of `kind` that keeps the chips as counted on it (with its table, runner, legs
+    or steps in `slip`)."""
+    details = {"chips": _counted_chips(day, chips)}
+    return post_slip(day=day, slip_type=kind.type, signed=signed, details=details, **slip, **meta)
+
+
 def _transfer_service(name: str, *, doc: str):
     """A service that moves chips or cash between two of the event's fixed places (SlipKind.moves)."""
     kind = _declared(name)
@@ -225,15 +232,7 @@ def _tray_service(name: str, *, doc: str):
         bank = account_get(event, Account.Kind.CHIP_BANK)
         tray = account_get(event, Account.Kind.TABLE, table=table)
         legs = move(bank, tray, value) if kind.stocks_tray > 0 else move(tray, bank, value)
-        return post_slip(
-            day=day,
-            slip_type=kind.type,
-            signed=signed,
-            legs=legs,
-            table=table,
-            details={"chips": _counted_chips(day, chips)},
-            **meta,
-        )
+        return _post_chips(kind, day, chips, signed, meta, legs=legs, table=table)
 
     service.__name__ = service.__qualname__ = name
     service.__doc__ = doc
@@ -266,15 +265,15 @@ def _transit_service(name: str, doc: str):
         _runner(day, runner)
         event = day.event
         value = chips_legs_value(event, chips)
-        return post_slip(
-            day=day,
-            slip_type=slip_type,
-            signed=signed,
+        return _post_chips(
+            kind,
+            day,
+            chips,
+            signed,
+            meta,
             steps=transit_steps(slip_type, event, table=table, runner=runner, value=value),
             table=table,
             runner=runner,
-            details={"chips": _counted_chips(day, chips)},
-            **meta,
         )
 
     service.__name__ = service.__qualname__ = name
@@ -560,15 +559,7 @@ def sale(kind, *, day, chips, cash, signed, runner=None, currency="CAD", tender=
         seller_cash = account_get(event, Account.Kind.BANK_CASH)
     patrons = account_get(event, Account.Kind.PATRONS)
     legs = move(seller_chips, patrons, value) + move(patrons, seller_cash, {CASH: cash})
-    return post_slip(
-        day=day,
-        slip_type=kind.type,
-        signed=signed,
-        legs=legs,
-        runner=runner,
-        details={"chips": _counted_chips(day, chips)},
-        **meta,
-    )
+    return _post_chips(kind, day, chips, signed, meta, legs=legs, runner=runner)
 
 
 @atomic_slip
@@ -590,14 +581,7 @@ def redemption(
     if not records_file:
         check_redeemable(event, value)
     legs = move(patrons, account_get(event, Account.Kind.CHIP_BANK), value) + move(bank, patrons, {CASH: cash})
-    return post_slip(
-        day=day,
-        slip_type=kind.type,
-        signed=signed,
-        legs=legs,
-        details={"chips": _counted_chips(day, chips)},
-        **meta,
-    )
+    return _post_chips(kind, day, chips, signed, meta, legs=legs)
 
 
 @atomic_slip
@@ -610,15 +594,7 @@ def runner_issue(kind, *, day, runner, chips, signed, **meta) -> Slip:
     legs = move(
         account_get(event, Account.Kind.CHIP_BANK), account_get(event, Account.Kind.RUNNER, person=runner), value
     )
-    return post_slip(
-        day=day,
-        slip_type=kind.type,
-        signed=signed,
-        legs=legs,
-        runner=runner,
-        details={"chips": _counted_chips(day, chips)},
-        **meta,
-    )
+    return _post_chips(kind, day, chips, signed, meta, legs=legs, runner=runner)
 
 
 @atomic_slip
@@ -639,15 +615,7 @@ def runner_return(kind, *, day, runner, chips, cash, signed, **meta) -> Slip:
     legs = move(held, account_get(event, Account.Kind.CHIP_BANK), value)
     if cash:
         legs += move(held, account_get(event, Account.Kind.BANK_CASH), {CASH: cash})
-    return post_slip(
-        day=day,
-        slip_type=kind.type,
-        signed=signed,
-        legs=legs,
-        runner=runner,
-        details={"chips": _counted_chips(day, chips)},
-        **meta,
-    )
+    return _post_chips(kind, day, chips, signed, meta, legs=legs, runner=runner)
 
 
 # --- tips ---------------------------------------------------------------------------------
