@@ -41,7 +41,7 @@ def test_the_check_finds_a_slip_type_named():
 
 
 def test_every_slip_type_is_declared_with_a_service_that_records_it():
-    assert set(SLIP_KINDS) == set(SlipType.values)
+    assert set(SLIP_KINDS) == {t.value for t in SlipType}
     for kind in SLIP_KINDS.values():
         service = getattr(services, kind.service)
         assert service.__name__ == kind.service
