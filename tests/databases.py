@@ -78,7 +78,17 @@ def postgres_connect(dbname: str = "postgres"):
     )
 
 
+def in_the_postgresql_pass_only() -> None:
+    """A test that needs a PostgreSQL server of its own runs once, in the suite's PostgreSQL pass
+    (make test-postgres, the second half of .ci/run): the SQLite pass (make test) leaves it to
+    that pass and says so, unless ALL_DATABASES=1 asks for it there too."""
+    on_postgres = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
+    if not on_postgres and not os.environ.get("ALL_DATABASES"):
+        pytest.skip("needs a PostgreSQL server: runs in the PostgreSQL pass (make test-postgres, .ci/run)")
+
+
 def postgres_or_skip() -> None:
+    in_the_postgresql_pass_only()
     try:
         postgres_connect().close()
     except Exception as exc:  # any reason it does not answer: not installed, not running, refused

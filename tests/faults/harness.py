@@ -97,6 +97,9 @@ def with_database(url: str, name: str) -> str:
 def postgres_database(prefix: str) -> Iterator[Database]:
     import psycopg
 
+    from tests.databases import in_the_postgresql_pass_only
+
+    in_the_postgresql_pass_only()
     server = with_database(postgres_server_url(), "postgres")
     try:
         admin = psycopg.connect(server, autocommit=True, connect_timeout=5)
