@@ -47,15 +47,21 @@ class TableDays:
     def __init__(self, values: dict[str, int], table_named):
         self.values = values
         self.table_named = table_named
+        self.named: dict[str, object] = {}  # each other table read once, however many slips name it
         self.days: dict[tuple, TableDay] = {}
 
     def add(self, slip, group=None) -> None:
         for figure, code in SLIP_KINDS[slip.slip_type].table_figures(slip):
-            table = slip.table if code is None else self.table_named(code)
+            table = slip.table if code is None else self._named(code)
             day = self.days.get((group, table.code))
             if day is None:
                 day = self.days[(group, table.code)] = TableDay(table)
             day.add(figure, slip, self.values)
+
+    def _named(self, code: str):
+        if code not in self.named:
+            self.named[code] = self.table_named(code)
+        return self.named[code]
 
     def items(self):
         return self.days.items()
