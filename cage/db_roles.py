@@ -1,9 +1,10 @@
 """PostgreSQL: the application's own role, which can read and add to the records but never rewrite
 them. An owner role runs `migrate` and owns every table; the application connects as a role with
 SELECT and INSERT only on the append-only records (slips, postings, signatures, refusals,
-sign-offs, the chain's links and the days' seals, the audit trail and its links), so that not even
-the application's own password lets anyone UPDATE, DELETE or TRUNCATE them, drop their triggers or
-lift them (that takes the owner, or a superuser). Everything else it may change as it needs to.
+sign-offs, the chain's links and the days' seals, the books of paper slips and their serials, the
+audit trail and its links), so that not even the application's own password lets anyone UPDATE,
+DELETE or TRUNCATE them, drop their triggers or lift them (that takes the owner, or a superuser).
+Everything else it may change as it needs to.
 
 `python manage.py migrate` with MIGRATE_DATABASE_URL set migrates as the owner and then grants
 the application's role (the user of DATABASE_URL) what it needs (cage/management/commands/migrate.py).
@@ -12,9 +13,33 @@ the application's role (the user of DATABASE_URL) what it needs (cage/management
 from django.db import connection as default_connection
 
 from audit.models import AuditEntry, AuditLink
-from cage.models import DaySeal, LedgerLink, OpenerSignOff, Posting, Refusal, Signature, Slip
+from cage.models import (
+    DaySeal,
+    LedgerLink,
+    OpenerSignOff,
+    PaperBook,
+    PaperBookPrint,
+    PaperSerial,
+    Posting,
+    Refusal,
+    Signature,
+    Slip,
+)
 
-APPEND_ONLY = (Slip, Posting, Signature, Refusal, OpenerSignOff, LedgerLink, DaySeal, AuditEntry, AuditLink)
+APPEND_ONLY = (
+    Slip,
+    Posting,
+    Signature,
+    Refusal,
+    OpenerSignOff,
+    LedgerLink,
+    DaySeal,
+    PaperBook,
+    PaperBookPrint,
+    PaperSerial,
+    AuditEntry,
+    AuditLink,
+)
 
 
 def grant_statements(role: str, connection=default_connection) -> list[str]:

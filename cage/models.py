@@ -391,3 +391,98 @@ class DaySeal(AppendOnly):
 
     def __str__(self):
         return f"{self.day}: {self.digest}"
+
+
+class PaperBook(AppendOnly):
+    """A book of blank paper slips of one slip type, printed before an outage so that the cage can
+    go on on paper (DESIGN: when the network or the power fails). Its slips carry the paper serials
+    `first` to `first + count - 1` of the type's paper series, a series of its own ("Fill P-0012")
+    that never repeats and never meets the system's serials ("Fill 12"). Printing the book reserves
+    them; the Chip Cashier holds the books."""
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="paper_books")
+    slip_type = models.CharField(max_length=20)
+    first = models.PositiveIntegerField()
+    count = models.PositiveIntegerField()
+    # None: printed from the command line (manage.py paper_slips), whose audit entry says so.
+    printed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    printed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["slip_type", "first"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "slip_type", "first"], name="one_paper_book_per_first_serial"),
+            models.CheckConstraint(condition=models.Q(first__gt=0, count__gt=0), name="paper_book_serials_positive"),
+        ]
+        verbose_name = _("book of paper slips")
+        verbose_name_plural = _("books of paper slips")
+
+    @property
+    def last(self) -> int:
+        return self.first + self.count - 1
+
+    def __str__(self):
+        from cage.slip_types import SLIP_KINDS  # the declarations read this module
+
+        return f"{SLIP_KINDS[self.slip_type].label} {paper_serial(self.first)}–{paper_serial(self.last)}"
+
+
+def paper_serial(number: int) -> str:
+    """A paper serial as printed and said: "P-0012" (the system's serials are plain numbers)."""
+    return f"P-{number:04d}"
+
+
+class PaperBookPrint(AppendOnly):
+    """Each printing of a book of paper slips: the first is the book, every later one a reprint,
+    stamped so on every slip it prints."""
+
+    book = models.ForeignKey(PaperBook, on_delete=models.PROTECT, related_name="prints")
+    # None: printed from the command line (manage.py paper_slips), whose audit entry says so.
+    printed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    printed_at = models.DateTimeField()
+    language = models.CharField(max_length=8)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name = _("printing of a book of paper slips")
+        verbose_name_plural = _("printings of books of paper slips")
+
+
+class PaperSerial(AppendOnly):
+    """What became of one paper serial of a book: entered (the slip written from it), entered as
+    void (the paper slip is marked VOID and kept), or returned unused (counted by the Chip Cashier
+    at the close). A serial of a book with no such row is not yet accounted for."""
+
+    class Outcome(models.TextChoices):
+        ENTERED = "entered", _("Entered")
+        VOID = "void", _("Void")
+        UNUSED = "unused", _("Returned unused")
+
+    book = models.ForeignKey(PaperBook, on_delete=models.PROTECT, related_name="serials")
+    number = models.PositiveIntegerField()
+    outcome = models.CharField(max_length=8, choices=Outcome.choices)
+    day = models.ForeignKey(GamingDay, on_delete=models.PROTECT, related_name="paper_serials")
+    slip = models.OneToOneField(Slip, on_delete=models.PROTECT, null=True, blank=True, related_name="paper")
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["book", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["book", "number"], name="one_outcome_per_paper_serial"),
+            models.CheckConstraint(
+                condition=models.Q(outcome="entered", slip__isnull=False) | ~models.Q(outcome="entered"),
+                name="entered_paper_serial_names_its_slip",
+            ),
+        ]
+        verbose_name = _("paper serial accounted for")
+        verbose_name_plural = _("paper serials accounted for")
+
+    @property
+    def serial(self) -> str:
+        return paper_serial(self.number)

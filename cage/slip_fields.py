@@ -6,13 +6,16 @@
   file (cage.importer), refusing what the format does not allow;
 - `to_record(slip, details, cash_moved, refs)`: what an export writes of it (cage.exporter);
 - `facts(slip, kind, details)`: its lines on the slip's page and printed slip
-  (cage.selectors.slip_sheet).
+  (cage.selectors.slip_sheet);
+- `on_paper(kind)`: what a blank paper slip of its type leaves for the hand to fill in, should the
+  cage work on paper (cage.paper_pdf).
 
 A slip type names its fields in its declaration (cage.slip_types); the form, the importer, the
 exporter and the printed slip loop over them. A field that needs the cage's selectors or form
 pieces imports them when a form is built: the declaration is read by everything below them.
 """
 
+from dataclasses import dataclass
 from decimal import Decimal
 from reprlib import repr as shown
 
@@ -55,6 +58,19 @@ EXPENSE_HELP = gettext_lazy(
 REQUIRED = object()  # a record must give it
 
 
+@dataclass(frozen=True)
+class PaperLine:
+    """One thing a blank paper slip asks the hand for (cage.paper_pdf lays it out). `shape`:
+    "box" (words or a code written in), "amount" (dollars), "chips" (a line per denomination of the
+    event, count and amount), "choices" (tick one of `choices`), "rows" (a small table of `columns`)
+    or "note" (printed words, nothing to fill in)."""
+
+    shape: str
+    label: str
+    choices: tuple[str, ...] = ()
+    columns: tuple[str, ...] = ()
+
+
 class SlipField:
     """One thing a slip type takes. The service gets the form's cleaned value under the field's
     name; otherwise each method does nothing unless the field says so."""
@@ -74,6 +90,9 @@ class SlipField:
         return {}
 
     def facts(self, slip, kind, details: dict) -> list[tuple[str, str]]:
+        return []
+
+    def on_paper(self, kind) -> list[PaperLine]:
         return []
 
 
@@ -110,6 +129,9 @@ class Table(SlipField):
         # A void names its slip's table too.
         code = self.code(slip, details)
         return [(self.label(), code)] if code is not None else []
+
+    def on_paper(self, kind):
+        return [PaperLine("box", self.label())]
 
 
 class ToTable(Table):
@@ -158,6 +180,10 @@ class Runner(SlipField):
     def facts(self, slip, kind, details):
         return [(_("Runner"), slip.runner.name)] if slip.runner_id else []
 
+    def on_paper(self, kind):
+        label = _("Runner") if kind.runner_required else _("Runner (none: sold at the cage)")
+        return [PaperLine("box", label)]
+
 
 class CountedPlace(SlipField):
     """The place a count counts: bank cash, the chip bank, the tip pool or a runner."""
@@ -181,6 +207,11 @@ class CountedPlace(SlipField):
         from cage.services.ledger import account_label
 
         return [(_("Counted"), account_label(slip.account))] if slip.account_id else []
+
+    def on_paper(self, kind):
+        places = (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.TIP_POOL)
+        choices = tuple(str(Account.Kind(place).label) for place in places) + (_("Runner: ……………………"),)
+        return [PaperLine("choices", _("Counted"), choices=choices)]
 
 
 class Chips(SlipField):
@@ -213,6 +244,9 @@ class Chips(SlipField):
             return {}
         return {"chips": dict(details.get("chips", {}))}
 
+    def on_paper(self, kind):
+        return [PaperLine("chips", _("Chips"))]
+
 
 class Cash(SlipField):
     """Cash as a cashier types it. `kept`: the slip keeps its amount in its details (an expense)
@@ -244,6 +278,9 @@ class Cash(SlipField):
     def to_record(self, slip, details, cash_moved, refs):
         cents = details.get("cash") if self.kept else cash_moved
         return {"cash": cents_str(cents)} if cents else {}
+
+    def on_paper(self, kind):
+        return [PaperLine("amount", _("Cash"))]
 
 
 class CountedCash(SlipField):
@@ -295,6 +332,9 @@ class CountedCash(SlipField):
             ]
         return record
 
+    def on_paper(self, kind):
+        return [PaperLine("amount", _("Cash counted")), PaperLine("box", _("Reason for a variance"))]
+
 
 class Tender(SlipField):
     name = "tender"
@@ -307,6 +347,15 @@ class Tender(SlipField):
     def from_form(self, form, data):
         currency, tender, _label = TENDERS[data.get("tender") or "cad_cash"]
         return {"currency": currency, "tender": tender}
+
+    def on_paper(self, kind):
+        return [
+            PaperLine(
+                "note",
+                _("Paid with Canadian cash only: no card, cheque or other currency (%(rule)s).")
+                % {"rule": cite("T&C 3.6, 3.7")},
+            )
+        ]
 
     def from_record(self, reader, kind, record, common):
         return {"currency": record.get("currency", "CAD"), "tender": record.get("tender", "cash")}
@@ -371,6 +420,9 @@ class Hours(SlipField):
             )
             for share in shares
         ]
+
+    def on_paper(self, kind):
+        return [PaperLine("rows", _("Hours worked"), columns=(_("Dealer"), _("Hours"), _("Share")))]
 
 
 def _hours(hours: Decimal):
@@ -456,6 +508,9 @@ class Expense(SlipField):
             facts.append((_("Invoice"), details["invoice"]))
         return facts
 
+    def on_paper(self, kind):
+        return [PaperLine("box", _("Category")), PaperLine("box", _("Description")), PaperLine("box", _("Invoice"))]
+
 
 class Reason(SlipField):
     """Words of the cashier's own: why (a void, a variance), or a count's details."""
@@ -487,6 +542,9 @@ class Reason(SlipField):
         # The format's reason is words: the counter's, or the chosen reason's English label.
         reason = reason_in_records(details, slip.reason)
         return {"reason": reason} if reason else {}
+
+    def on_paper(self, kind):
+        return [PaperLine("box", str(self.label))]
 
 
 # The order fields come in, on the form and on the printed slip.

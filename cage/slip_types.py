@@ -523,6 +523,10 @@ DAY_CLOSE_KIND = SLIP_KINDS[SlipType.CLOSE_DAY]
 # The slip types written from the cage's slip form.
 ENTRY_KINDS = [k for k in SLIP_KINDS.values() if k is not DAY_CLOSE_KIND]
 VOIDABLE = {k.type for k in SLIP_KINDS.values() if k.voidable}
+# The slip types the cage keeps books of blank paper slips of, for when the system is down
+# (cage.services.paper): every one written at the window but the void, which names a slip of the
+# system's; a paper slip written in error is marked VOID on the paper itself.
+PAPER_KINDS = [k for k in ENTRY_KINDS if k is not VOID_KIND]
 # What the nightly sheets read by what the slips do.
 COUNTS = types_that(lambda k: k.takes(ACCOUNT))  # a count of a place
 DEPOSITS = types_that(lambda k: k.moves == (Account.Kind.BANK_CASH, Account.Kind.TRUST))

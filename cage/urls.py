@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_registers
+from . import views, views_paper, views_registers
 from .views_people import mine
 
 app_name = "cage"
@@ -33,4 +33,13 @@ urlpatterns = [
 urlpatterns += [
     path("<slug:slug>/register/", views_registers.register, name="register"),
     path("<slug:slug>/register/voids/", views_registers.voids, name="voids"),
+]
+
+# Paper slips for when the system is down, and the cage's state on paper (cage.views_paper).
+urlpatterns += [
+    path("<slug:slug>/paper/", views_paper.paper, name="paper"),
+    path("<slug:slug>/paper/print/", views_paper.paper_print, name="paper_print"),
+    path("<slug:slug>/paper/<int:book>/reprint/", views_paper.paper_reprint, name="paper_reprint"),
+    path("<slug:slug>/paper/printed/<int:printing>/book.pdf", views_paper.paper_pdf, name="paper_pdf"),
+    path("<slug:slug>/inventory.pdf", views_paper.inventory_pdf, name="inventory_pdf"),
 ]

@@ -23,15 +23,10 @@ from cage.forms import SignForm, SlipForm
 from cage.models import Account, Slip, SlipPrint
 from cage.selectors import people
 from cage.selectors.amounts import amount_of, cash_moved_subquery
+from cage.selectors.cage_state import cage_state
 from cage.selectors.close import CLOSABLE, close_checklist, close_progress
-from cage.selectors.counts import (
-    awaiting_opener,
-    blind_places,
-    books_blind,
-    nothing_to_count,
-)
+from cage.selectors.counts import blind_places, nothing_to_count
 from cage.selectors.four_eyes import given_to_acknowledge, is_designated, logins_to_confirm, waiting_count
-from cage.selectors.inventory import inventory, table_states
 from cage.selectors.offered import kinds_offered
 from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
 from cage.selectors.people import current_day
@@ -99,7 +94,7 @@ def home(request, slug):
         if day
         else {"total": 0, "closers": 0}
     )
-    panels = _panels(event, day)
+    panels = cage_state(event, day)
     values = {d.key: d.value_cents for d in event.denominations.all()}
     search = slip_search(query)
     # A sum finds the slips of that amount too, as the Amount column shows it; not while the bank
@@ -166,32 +161,12 @@ def home(request, slug):
     )
 
 
-def _panels(event, day) -> dict:
-    """What the pending, inventory and tables panels show; the home page and its refresh share it."""
-    # While the day reconciles, a place is counted blind: no figure of it until its count is in;
-    # nor, until bank cash, the chip bank and the tip pool are counted, the trays, fills, credits
-    # and patrons' chips that would give their books away (cage.selectors.counts.books_blind).
-    books_hidden = bool(books_blind(day))
-    return {
-        "event": event,
-        "day": day,
-        # A closed table still to open today: its opener is counted blind, so its tray shows once
-        # the opener is in (counts.awaiting_opener).
-        "inventory": inventory(
-            event, hidden=blind_places(day), books_hidden=books_hidden, at_opener=awaiting_opener(day)
-        ),
-        "table_states": table_states(day, event),
-        "books_hidden": books_hidden,
-        "pending": pending_slips(event, day=day) if day else [],
-    }
-
-
 @never_cache
 def home_panels(request, slug):
     """The home page's inventory and tables panels alone, for the page to swap in every few
     seconds; the same readers as the home page."""
     access = event_access(request, slug)
-    context = _panels(access.event, current_day(access.event))
+    context = cage_state(access.event, current_day(access.event))
     html = "".join(
         render_to_string(f"cage/{name}.html", context, request) for name in ("_pending", "_inventory", "_tables")
     )

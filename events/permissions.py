@@ -175,6 +175,16 @@ MATRIX: dict[str, Entry] = {
     "cage:day_close_sign": page("POST", write=CAGE_WRITE),
     "cage:day_reconcile": page("POST", write=CAGE_WRITE),
     "cage:mine": page("GET", read=ON_EVENT),
+    # Books of blank paper slips for when the system is down (cage.services.paper): printed by the
+    # Chip Cashier, who holds them, the DRIC or the licensee's administrator; read by the readers.
+    # A book's PDF is a GET of a printing already recorded: opening it writes nothing.
+    "cage:paper": page("GET", read=READERS),
+    "cage:paper_print": page("POST", write={Role.CHIP_CASHIER, Role.DRIC, STAFF}),
+    "cage:paper_reprint": page("POST", write={Role.CHIP_CASHIER, Role.DRIC, STAFF}),
+    "cage:paper_pdf": page("GET", read=READERS),
+    # Where every chip and dollar is, on paper, at this moment: for the team's sheet when the screen
+    # goes dark (printed at each shift change, README).
+    "cage:inventory_pdf": page("GET", read=READERS),
     "cage:register": page("GET", read=READERS),
     "cage:voids": page("GET", read=READERS),
     # --- the event's figures (reports/urls.py) ---------------------------------------------

@@ -93,6 +93,8 @@ def fill_kwargs(world: World, pattern, extra: dict, which) -> dict:
         "slug": world.cast.event.slug,
         "pk": getattr(world, which).pk if which else None,
         "date": DAY.isoformat(),
+        "book": world.paper_book.book_id,
+        "printing": world.paper_book.pk,
         # a person of the event whose login is in use, but by none of the users asking
         # (setup_code_new: staff's new code clears that login's password)
         "code": world.cast.dealer2.code,

@@ -11,7 +11,8 @@ from django.db import connection
 from django.urls import reverse
 
 from cage import services
-from cage.models import Slip
+from cage.models import PaperBookPrint, Slip
+from cage.services import paper
 from events import services as event_services
 from events.models import Role
 from events.permissions import ANONYMOUS, OUTSIDER, STAFF
@@ -28,6 +29,7 @@ class World:
     users: dict  # column → user (None: anonymous)
     involved: Slip  # a fill carried by the runner, waiting for the dealer
     uninvolved: Slip  # a float in: no runner, no dealer
+    paper_book: PaperBookPrint  # a book of paper slips, as first printed
 
 
 def make_world() -> World:
@@ -63,7 +65,10 @@ def make_world() -> World:
     other = add_person(make_event("other-fair"), "olga", Role.DRIC, login=False)
     other.user = users[OUTSIDER]
     other.save()
-    return World(cast, users, involved, uninvolved)
+    paper_book = paper.book_print(
+        event=cast.event, slip_type="fill", count=2, user=cast.chip_cashier.user, language="en"
+    )
+    return World(cast, users, involved, uninvolved, paper_book)
 
 
 # What a POST carries: a form an allowed user's POST would apply, so that a refusal is a real one.
@@ -119,6 +124,7 @@ def payload(world: World, case: str, which) -> dict:
         },
         "events:login_setup": {"username": "nobody", "code": "AAAA-BBBB-CCCC", "password": "x", "pin": "1"},
         "events:set_language": {"language": "fr-ca", "next": "/"},
+        "cage:paper_print": {"slip_type": "sale", "count": "2", "language": "en"},
     }
     return forms.get(name, {})
 

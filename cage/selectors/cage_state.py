@@ -1,0 +1,27 @@
+"""Where everything stands in the cage at this moment: the home page's live panels, and the same on
+paper (cage.inventory_pdf) for when the screen goes dark."""
+
+from cage.selectors.counts import awaiting_opener, blind_places, books_blind
+from cage.selectors.inventory import inventory, table_states
+from cage.selectors.slips import pending_slips
+
+
+def cage_state(event, day) -> dict:
+    """What the pending, inventory and tables panels show; the home page, its refresh and the
+    printed inventory share it."""
+    # While the day reconciles, a place is counted blind: no figure of it until its count is in;
+    # nor, until bank cash, the chip bank and the tip pool are counted, the trays, fills, credits
+    # and patrons' chips that would give their books away (cage.selectors.counts.books_blind).
+    books_hidden = bool(books_blind(day))
+    return {
+        "event": event,
+        "day": day,
+        # A closed table still to open today: its opener is counted blind, so its tray shows once
+        # the opener is in (counts.awaiting_opener).
+        "inventory": inventory(
+            event, hidden=blind_places(day), books_hidden=books_hidden, at_opener=awaiting_opener(day)
+        ),
+        "table_states": table_states(day, event),
+        "books_hidden": books_hidden,
+        "pending": pending_slips(event, day=day) if day else [],
+    }
