@@ -19,7 +19,9 @@ from cage.models import (
     OpenerSignOff,
     PaperBook,
     PaperBookPrint,
+    PaperConfirmation,
     PaperSerial,
+    PaperWritten,
     Posting,
     Refusal,
     Signature,
@@ -37,6 +39,8 @@ APPEND_ONLY = (
     PaperBook,
     PaperBookPrint,
     PaperSerial,
+    PaperWritten,
+    PaperConfirmation,
     AuditEntry,
     AuditLink,
 )

@@ -461,6 +461,8 @@ class PaperSerial(AppendOnly):
         ENTERED = "entered", _("Entered")
         VOID = "void", _("Void")
         UNUSED = "unused", _("Returned unused")
+        # Not in the book at the close and never entered: the DRIC records it missing, with why.
+        MISSING = "missing", _("Missing")
 
     book = models.ForeignKey(PaperBook, on_delete=models.PROTECT, related_name="serials")
     number = models.PositiveIntegerField()
@@ -486,3 +488,40 @@ class PaperSerial(AppendOnly):
     @property
     def serial(self) -> str:
         return paper_serial(self.number)
+
+
+class PaperWritten(AppendOnly):
+    """The paper slips of a book written during an outage, as the cage says once the system is back:
+    every serial of the book up to `last` was written (a book is used in order). Each of them is
+    then entered, or entered as void, before any new slip of the day: their written times come
+    first (cage.services.paper)."""
+
+    day = models.ForeignKey(GamingDay, on_delete=models.PROTECT, related_name="+")
+    book = models.ForeignKey(PaperBook, on_delete=models.PROTECT, related_name="written")
+    last = models.PositiveIntegerField()
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="+")
+    declared_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name = _("paper slips written during an outage")
+        verbose_name_plural = _("paper slips written during outages")
+
+
+class PaperConfirmation(AppendOnly):
+    """A signer's word that the paper slip bears their signature: given from their own session or
+    with their signing PIN at the window, as the slip is entered or later. Until each signer of an
+    entered paper slip has given it, the slip stands out on the DRIC's queue."""
+
+    class Via(models.TextChoices):
+        SESSION = "session", _("From their own session")
+        PIN = "pin", _("With their signing PIN")
+
+    signature = models.OneToOneField(Signature, on_delete=models.PROTECT, related_name="confirmation")
+    confirmed_at = models.DateTimeField()
+    via = models.CharField(max_length=8, choices=Via.choices)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name = _("signature confirmed on a paper slip")
+        verbose_name_plural = _("signatures confirmed on paper slips")

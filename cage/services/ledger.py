@@ -19,11 +19,12 @@ from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
 from cage.models import Account, Posting, Signature, Slip, SlipCounter
+from cage.selectors.paper import waiting_count as paper_waiting
 from cage.services import links, trail
 from cage.services import memo as remembered
 from cage.slip_types import SALES, SLIP_KINDS, SlipKind, types_that
 from core.money import AMOUNT_LIMITS_RULE, MAX_CHIP_COUNT, count_text, face
-from core.rules import Clock, Day, Face, Lower, Money, RuleViolation, When, Words
+from core.rules import Clock, Day, Face, Lower, Money, N_plural, Rule, RuleViolation, When, Words
 from events.designation import check_not_administrator, check_takes_part
 from events.models import DESIGNATED, ChipDenomination, Event, GameTable, GamingDay, Person, Role
 from events.roster import Rostered, rostered
@@ -605,6 +606,7 @@ def post_slip(
     request_key: str | None = None,
     allow_pending: bool = False,
     signed_at: dict[str, datetime.datetime] | None = None,
+    paper: dict | None = None,
 ) -> Slip:
     """Write one slip with the signatures made now and the postings of the steps they complete,
     after checking that each balances and that no custody account goes below zero. Call inside the
@@ -615,9 +617,12 @@ def post_slip(
     they sign: cage.services.signing). `ref` is the records file's name for the slip;
     `request_key` is the cage form's one-time key, so that a POST sent twice records one slip.
     `signed_at` gives the time of a signature made after the slip was written (an exported
-    event's record); the others are made at `at`.
+    event's record); the others are made at `at`. `paper`: the slip is entered from a paper slip
+    written during an outage (cage.services.paper), kept in its details as such.
     """
     event = day.event
+    if paper is None and remembered.current() is None:
+        check_paper_entered_first(day)
     # At the window on PostgreSQL the slip's time is taken with its id (stamp_slip), once every
     # lock is held; until then `at` is the moment the slip was asked for.
     stamped = at is None and row_locks()
@@ -630,6 +635,8 @@ def post_slip(
     kind = SLIP_KINDS[slip_type]
     if steps is None:
         steps = [legs or []]
+    if paper is not None:
+        details = {**(details or {}), "paper": paper}
     details, done = _steps_signed(kind, steps, signed, allow_pending, details)
     moving = [leg for step in steps[:done] for leg in step]
     merged, accounts = _checked_movement(event, kind, steps, moving, done)
@@ -662,6 +669,30 @@ def post_slip(
     # transaction: no entry, no slip.
     trail.slip_recorded(slip, signed, day_status=day.status)
     return slip
+
+
+# The paper slips of an outage come before any new slip of their day (DESIGN: when the network or
+# the power fails): their written times are earlier, and slips are recorded in order.
+PAPER_FIRST_RULE = Rule("paper_slips", gettext_lazy("paper slips when the system is down"))
+
+
+def check_paper_entered_first(day: GamingDay) -> None:
+    waiting = paper_waiting(day)
+    if waiting:
+        raise RuleViolation(
+            Words(
+                N_plural(
+                    "%(n)s paper slip written during the outage is still to be entered: the paper slips come "
+                    "first, in the order of their written times, before any new slip of the day",
+                    "%(n)s paper slips written during the outage are still to be entered: the paper slips come "
+                    "first, in the order of their written times, before any new slip of the day",
+                ),
+                plural_by="n",
+                n=waiting,
+            ),
+            PAPER_FIRST_RULE,
+            code="paper.enter_first",
+        )
 
 
 def _checked_movement(event, kind, steps: list, moving: list, done: int) -> tuple:

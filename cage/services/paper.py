@@ -6,19 +6,30 @@ book reserves: the series never repeats and never meets the system's serials ("F
 printing is on the audit trail; a book printed again is a reprint, stamped so on each slip.
 """
 
-from django.db import transaction
+import datetime
+
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Max
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
-from cage.models import PaperBook, PaperBookPrint, paper_serial
+from cage.models import (
+    PaperBook,
+    PaperBookPrint,
+    PaperConfirmation,
+    PaperSerial,
+    PaperWritten,
+    Signature,
+    Slip,
+    paper_serial,
+)
+from cage.selectors.paper import read_serial
+from cage.services.ledger import PAPER_FIRST_RULE as PAPER_RULE
 from cage.slip_types import PAPER_KINDS, SLIP_KINDS
-from core.rules import Lower, Rule, RuleViolation, Words
-from events.models import Event
+from core.rules import Day, Lower, RuleViolation, When, Words
+from events.models import Event, GamingDay, Person, Role
 
-PAPER_RULE = Rule("paper_slips", gettext_lazy("paper slips when the system is down"))
 # A book is carried in a cashier's drawer: a few dozen slips, never a ream.
 MOST_IN_A_BOOK = 100
 
@@ -102,3 +113,358 @@ def _book_params(book: PaperBook) -> dict:
         "first": paper_serial(book.first),
         "last": paper_serial(book.last),
     }
+
+
+# --- after the outage ------------------------------------------------------------------------
+
+# The first key of PostgreSQL's advisory lock on one book while a serial of it is accounted for:
+# the paper tables are append-only, and the application's role may not lock their rows.
+PAPER_LOCKS = 0x5119_0004
+# Who says what was written during an outage, returns the unused slips and enters paper slips: the
+# Chip Cashier, who holds the books, and the DRIC.
+KEEPERS = (Role.CHIP_CASHIER, Role.DRIC)
+
+
+def _lock_book(book: PaperBook) -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [PAPER_LOCKS, book.pk])
+
+
+def _keeper(person: Person, day: GamingDay) -> Person:
+    if person.event_id != day.event_id or not person.role_codes() & set(KEEPERS):
+        raise RuleViolation(
+            Words(N_("%(name)s is neither the Chip Cashier nor the DRIC, who keep the paper slips"), name=person.name),
+            PAPER_RULE,
+            code="paper.not_a_keeper",
+        )
+    return person
+
+
+def _open_day(day: GamingDay) -> GamingDay:
+    if day.status not in (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING):
+        raise RuleViolation(
+            Words(N_("gaming day %(day)s is not open: its paper slips cannot be accounted for now"), day=Day(day.date)),
+            PAPER_RULE,
+            code="paper.day_not_open",
+        )
+    return day
+
+
+def find(*, event: Event, text: str, slip_type: str | None = None) -> tuple[PaperBook, int]:
+    """The book and serial a paper slip names, as scanned from its QR code or typed from the paper,
+    once it is known to be of this event, in one of its books and not yet accounted for."""
+    scanned = read_serial(text)
+    if scanned.slug is not None and scanned.slug != event.slug:
+        raise RuleViolation(
+            Words(N_("this paper slip is from another event (%(slug)s), not this one"), slug=scanned.slug[:60]),
+            PAPER_RULE,
+            field="serial",
+            code="paper.other_event",
+        )
+    kind = paper_kind(scanned.slip_type or slip_type or "")
+    if scanned.number is None:
+        raise RuleViolation(
+            Words(N_("%(text)s is not a paper serial such as P-0012"), text=(text or "").strip()[:40]),
+            PAPER_RULE,
+            field="serial",
+            code="paper.not_a_serial",
+        )
+    number = scanned.number
+    book = PaperBook.objects.filter(event=event, slip_type=kind.type, first__lte=number).order_by("-first").first()
+    if book is None or number > book.last:
+        raise RuleViolation(
+            Words(
+                N_("no book of paper slips printed for this event holds %(slip)s %(serial)s"),
+                slip=kind.label,
+                serial=paper_serial(number),
+            ),
+            PAPER_RULE,
+            field="serial",
+            code="paper.no_book",
+        )
+    _not_yet_accounted(book, number)
+    return book, number
+
+
+def _not_yet_accounted(book: PaperBook, number: int) -> None:
+    done = PaperSerial.objects.filter(book=book, number=number).select_related("slip").first()
+    if done is not None:
+        raise RuleViolation(
+            Words(
+                N_("%(slip)s %(serial)s is already accounted for (%(outcome)s, %(when)s)"),
+                slip=SLIP_KINDS[book.slip_type].label,
+                serial=paper_serial(number),
+                outcome=Lower(PaperSerial.Outcome(done.outcome).label),
+                when=When(done.recorded_at),
+            ),
+            PAPER_RULE,
+            field="serial",
+            code="paper.already_accounted",
+        )
+
+
+def written_declare(*, day: GamingDay, book: PaperBook, last: int, person: Person) -> PaperWritten:
+    """The paper slips of `book` written during an outage: every serial up to `last` (a book is
+    used in order). Each is then entered or entered as void before any new slip of the day."""
+    _keeper(person, day)
+    if book.event_id != day.event_id or not book.first <= last <= book.last:
+        raise RuleViolation(
+            Words(
+                N_("the last paper slip written must be one of the book's, %(first)s to %(last)s"),
+                first=paper_serial(book.first),
+                last=paper_serial(book.last),
+            ),
+            PAPER_RULE,
+            field="last",
+            code="paper.not_in_book",
+        )
+    with transaction.atomic():
+        _open_day(lock_day_for_paper(day))
+        written = PaperWritten.objects.create(day=day, book=book, last=last, person=person, declared_at=timezone.now())
+        audit.record(
+            "paper_written",
+            N_("Paper slips written during the outage: %(slip)s %(first)s to %(last)s, to be entered"),
+            {
+                "slip": str(SLIP_KINDS[book.slip_type].label),
+                "first": paper_serial(book.first),
+                "last": paper_serial(last),
+            },
+            event=day.event_id,
+            about=person,
+            new={"book": str(book), "last": paper_serial(last)},
+        )
+    return written
+
+
+def lock_day_for_paper(day: GamingDay) -> GamingDay:
+    from cage.services.ledger import lock_day  # the slips' own lock on their day
+
+    return lock_day(day, allowed=(GamingDay.Status.OPEN, GamingDay.Status.RECONCILING))
+
+
+def enter(
+    *,
+    day: GamingDay,
+    book: PaperBook,
+    number: int,
+    written_at: datetime.datetime,
+    signed: dict[str, Person],
+    confirmed: dict[str, str],
+    entered_by: Person,
+    user=None,
+    request_key: str | None = None,
+    **fields,
+) -> Slip:
+    """A paper slip entered once the system is back: the slip its type's service writes, at the time
+    written on the paper and checked by the same rules (so after every slip already in the books:
+    paper slips are entered in the order of their written times), with every signature the paper
+    bears. `confirmed`: the signers who confirmed the paper bears their signature as it is entered,
+    {capacity: PaperConfirmation.Via}; the others confirm later, and the slip stands out on the
+    DRIC's queue until they have."""
+    from cage import services  # the slip types' services, which post through the ledger
+
+    kind = SLIP_KINDS[book.slip_type]
+    _keeper(entered_by, day)
+    now = timezone.now()
+    if written_at > now:
+        raise RuleViolation(
+            Words(N_("the time written on the paper slip, %(at)s, is still to come"), at=When(written_at)),
+            PAPER_RULE,
+            field="written_at",
+            code="paper.written_later",
+        )
+    unsigned = [c for c in kind.capacities if not c.witness and c.code not in signed]
+    if unsigned:
+        raise RuleViolation(
+            Words(
+                N_(
+                    "a paper %(slip)s bears the signature of each person who handed over or took what it moves: %(capacities)s missing"
+                ),
+                slip=Lower(kind.label),
+                capacities=", ".join(str(c.label).lower() for c in unsigned),
+            ),
+            PAPER_RULE,
+            code="paper.custody_unsigned",
+        )
+    try:
+        with transaction.atomic():
+            _lock_book(book)
+            _not_yet_accounted(book, number)
+            slip = getattr(services, kind.service)(
+                day=day,
+                signed=signed,
+                at=written_at,
+                created_by=user,
+                request_key=request_key,
+                allow_pending=True,
+                paper={"serial": paper_serial(number), "entered_by": entered_by.code, "entered_at": now.isoformat()},
+                **fields,
+            )
+            PaperSerial.objects.create(
+                book=book,
+                number=number,
+                outcome=PaperSerial.Outcome.ENTERED,
+                day=day,
+                slip=slip,
+                person=entered_by,
+                recorded_at=now,
+            )
+            signatures = {s.capacity: s for s in slip.signatures.all()}
+            PaperConfirmation.objects.bulk_create(
+                [
+                    PaperConfirmation(signature=signatures[c], confirmed_at=now, via=via)
+                    for c, via in confirmed.items()
+                    if c in signatures
+                ]
+            )
+            audit.record(
+                "paper_slip_entered",
+                N_("%(slip)s entered from paper slip %(paper)s, written at %(at)s"),
+                {
+                    "slip": str(slip.number),
+                    "paper": f"{kind.label} {paper_serial(number)}",
+                    "at": written_at.isoformat(),
+                },
+                event=day.event_id,
+                slip=slip,
+                about=entered_by,
+                new={"paper": paper_serial(number), "written_at": written_at.isoformat()},
+            )
+    except IntegrityError as exc:
+        # Entered a moment ago from another terminal: the same refusal as had it been seen first.
+        _not_yet_accounted(book, number)
+        raise exc
+    return slip
+
+
+def enter_void(*, day: GamingDay, book: PaperBook, number: int, reason: str, entered_by: Person) -> PaperSerial:
+    """A paper slip marked VOID on the paper (written in error, torn): kept with the book, it moves
+    nothing and is accounted for as void."""
+    _keeper(entered_by, day)
+    reason = (reason or "").strip()
+    if not reason:
+        raise RuleViolation(
+            Words(N_("say why the paper slip is void, as written on it")),
+            PAPER_RULE,
+            field="reason",
+            code="paper.void_reason",
+        )
+    with transaction.atomic():
+        _open_day(lock_day_for_paper(day))
+        _lock_book(book)
+        _not_yet_accounted(book, number)
+        voided = PaperSerial.objects.create(
+            book=book,
+            number=number,
+            outcome=PaperSerial.Outcome.VOID,
+            day=day,
+            person=entered_by,
+            recorded_at=timezone.now(),
+            reason=reason[:500],
+        )
+        audit.record(
+            "paper_slip_void",
+            N_("Paper slip %(paper)s entered as void: %(reason)s"),
+            {"paper": f"{SLIP_KINDS[book.slip_type].label} {paper_serial(number)}", "reason": reason[:500]},
+            event=day.event_id,
+            about=entered_by,
+            new={"paper": paper_serial(number), "outcome": "void"},
+        )
+    return voided
+
+
+def confirm(*, signature: Signature, person: Person, via: str) -> PaperConfirmation:
+    """`person` confirms that the paper slip bears their signature (their own session, or their
+    signing PIN checked at the window by the caller)."""
+    if signature.person_id != person.pk:
+        raise RuleViolation(
+            Words(N_("only %(name)s confirms their own signature"), name=signature.person.name),
+            PAPER_RULE,
+            code="paper.confirm_own",
+        )
+    with transaction.atomic():
+        if PaperConfirmation.objects.filter(signature=signature).exists():
+            raise RuleViolation(
+                Words(N_("%(name)s has already confirmed this signature"), name=person.name),
+                PAPER_RULE,
+                code="paper.confirmed",
+            )
+        made = PaperConfirmation.objects.create(signature=signature, confirmed_at=timezone.now(), via=via)
+        audit.record(
+            "paper_signature_confirmed",
+            N_("%(name)s confirmed their signature on paper slip %(paper)s (%(slip)s)"),
+            {
+                "name": person.name,
+                "paper": signature.slip.details.get("paper", {}).get("serial", ""),
+                "slip": str(signature.slip.number),
+            },
+            event=signature.slip.event_id,
+            slip=signature.slip,
+            about=person,
+            new={"capacity": signature.capacity, "via": via},
+        )
+    return made
+
+
+def return_unused(*, day: GamingDay, book: PaperBook, numbers: list[int], person: Person) -> list[PaperSerial]:
+    """The blank slips of a book the day used, counted back by the Chip Cashier at the close."""
+    return _account_for(day, book, numbers, person, PaperSerial.Outcome.UNUSED, "")
+
+
+def declare_missing(
+    *, day: GamingDay, book: PaperBook, numbers: list[int], reason: str, person: Person
+) -> list[PaperSerial]:
+    """Serials neither entered nor in the book at the close: the DRIC records them missing, saying why."""
+    if Role.DRIC not in person.role_codes() or person.event_id != day.event_id:
+        raise RuleViolation(
+            Words(N_("only the DRIC records a paper slip missing")), "T&C 2", code="paper.missing_by_dric"
+        )
+    if not (reason or "").strip():
+        raise RuleViolation(
+            Words(N_("say why the paper slips are missing")), PAPER_RULE, field="reason", code="paper.missing_reason"
+        )
+    return _account_for(day, book, numbers, person, PaperSerial.Outcome.MISSING, reason.strip()[:500])
+
+
+def _account_for(day, book, numbers, person, outcome, reason) -> list[PaperSerial]:
+    _keeper(person, day)
+    numbers = sorted(set(numbers))
+    if not numbers or book.event_id != day.event_id or not all(book.first <= n <= book.last for n in numbers):
+        raise RuleViolation(
+            Words(
+                N_("choose serials of the book, %(first)s to %(last)s"),
+                first=paper_serial(book.first),
+                last=paper_serial(book.last),
+            ),
+            PAPER_RULE,
+            code="paper.not_in_book",
+        )
+    with transaction.atomic():
+        _open_day(lock_day_for_paper(day))
+        _lock_book(book)
+        for number in numbers:
+            _not_yet_accounted(book, number)
+        now = timezone.now()
+        made = PaperSerial.objects.bulk_create(
+            [
+                PaperSerial(
+                    book=book, number=n, outcome=outcome, day=day, person=person, recorded_at=now, reason=reason
+                )
+                for n in numbers
+            ]
+        )
+        audit.record(
+            f"paper_slips_{outcome}",
+            N_("%(count)s paper slips of %(book)s accounted for as %(outcome)s: %(serials)s"),
+            {
+                "count": len(numbers),
+                "book": str(book),
+                "outcome": str(PaperSerial.Outcome(outcome).label).lower(),
+                "serials": ", ".join(paper_serial(n) for n in numbers),
+            },
+            event=day.event_id,
+            about=person,
+            new={"outcome": outcome, "serials": [paper_serial(n) for n in numbers], "reason": reason},
+        )
+    return made

@@ -2,7 +2,7 @@ from django.core.management.base import CommandError
 from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from cage.services import paper
 from cage.slip_types import PAPER_KINDS
@@ -12,18 +12,20 @@ from events.models import Event
 
 
 class Command(DocumentCommand):
-    help = _lazy(
+    help = gettext_lazy(
         "A book of blank paper slips of one slip type, for when the system is down: reserves the next "
         "paper serials of the type and writes the book's PDF. The audit trail records the printing."
     )
-    lang_help = _lazy("the language of the slips: en or fr")
-    out_help = _lazy("the PDF file to write")
+    lang_help = gettext_lazy("the language of the slips: en or fr")
+    out_help = gettext_lazy("the PDF file to write")
     out_required = True
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("--type", required=True, choices=[k.type.value for k in PAPER_KINDS], dest="slip_type")
-        parser.add_argument("--count", type=int, default=25, help=_lazy("how many slips the book holds (1 to 100)"))
+        parser.add_argument(
+            "--count", type=int, default=25, help=gettext_lazy("how many slips the book holds (1 to 100)")
+        )
         self.add_document_arguments(parser)
 
     def handle(self, *args, slug, slip_type, count, out, lang="en", **options):

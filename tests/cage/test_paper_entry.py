@@ -1,0 +1,244 @@
+"""After an outage: paper slips entered in the order of their written times, by the same rules as any
+slip, before any new slip of the day; every paper serial accounted for before the day closes."""
+
+import datetime
+
+import pytest
+from django.utils import timezone
+
+from cage import services
+from cage.models import PaperConfirmation, PaperSerial, Slip
+from cage.selectors.paper import books_of_day, read_serial, serial_ranges, unconfirmed_signatures, waiting_count
+from cage.services import paper
+from cage.services.day import close_problems
+from tests.cage.helpers import SALE_SIGNED, stock
+from tests.conftest import make_cast
+from tests.refusals import refuses
+
+pytestmark = pytest.mark.django_db
+
+FILL_ON_PAPER = {"issued_by": "chip_cashier", "carried_by": "runner", "received_by": "dealer"}
+
+
+@pytest.fixture
+def outage(cast):
+    """A night worked online until a moment ago, then on paper: two fills and a sale written on
+    paper slips, the system back now."""
+    # Online, an hour ago, until the network dropped.
+    services.chips_received(
+        day=cast.day,
+        chips={"1": 1000, "5": 400, "25": 40},
+        signed=cast.signed(received_by="chip_cashier", witnessed_by="dric"),
+        at=written(62),
+    )
+    services.float_in(
+        day=cast.day,
+        cash=100_000,
+        signed=cast.signed(received_by="general_cashier", witnessed_by="dric"),
+        at=written(61),
+    )
+    services.table_issue(
+        day=cast.day,
+        table=cast.bj,
+        chips={"5": 80},
+        signed=cast.signed(issued_by="chip_cashier", received_by="dealer"),
+        at=written(60),
+    )
+    services.table_open(
+        day=cast.day,
+        table=cast.bj,
+        chips={"5": 80},
+        signed=cast.signed(counted_by="dealer", verified_by="chip_cashier"),
+        at=written(59),
+    )
+    cast.bj.refresh_from_db()
+    fills = paper.book_print(event=cast.event, slip_type="fill", count=4, user=None, language="en").book
+    sales = paper.book_print(event=cast.event, slip_type="sale", count=3, user=None, language="en").book
+    paper.written_declare(day=cast.day, book=fills, last=2, person=cast.chip_cashier)
+    paper.written_declare(day=cast.day, book=sales, last=1, person=cast.chip_cashier)
+    return fills, sales
+
+
+def written(minutes_ago: int) -> datetime.datetime:
+    return timezone.now() - datetime.timedelta(minutes=minutes_ago)
+
+
+def enter_fill(cast, book, number, *, at, chips=None, confirmed=None):
+    return paper.enter(
+        day=cast.day,
+        book=book,
+        number=number,
+        written_at=at,
+        signed=cast.signed(**FILL_ON_PAPER),
+        confirmed=confirmed if confirmed is not None else {"issued_by": "session"},
+        entered_by=cast.chip_cashier,
+        table=cast.bj,
+        runner=cast.runner,
+        chips=chips or {"5": 10},
+    )
+
+
+def test_the_paper_slips_come_first_then_the_window_opens_again(cast, outage):
+    fills, sales = outage
+    assert waiting_count(cast.day) == 3
+    with refuses("paper.enter_first", n=3):
+        services.sale(day=cast.day, chips={"1": 5}, cash=500, signed=cast.signed(**SALE_SIGNED))
+    fill = enter_fill(cast, fills, 1, at=written(30))
+    assert fill.at == fill.signatures.get(capacity="received_by").signed_at
+    assert fill.details["paper"]["serial"] == "P-0001" and fill.details["paper"]["entered_by"] == "chip_cashier"
+    assert fill.paper.outcome == PaperSerial.Outcome.ENTERED and fill.paper.book == fills
+    # The chips went all the way to the table: nothing is in transit with the runner.
+    assert services.balance(services.account_get(cast.event, "runner", person=cast.runner)) == {}
+    paper.enter_void(day=cast.day, book=fills, number=2, reason="written in error, torn", entered_by=cast.chip_cashier)
+    paper.enter(
+        day=cast.day,
+        book=sales,
+        number=1,
+        written_at=written(20),
+        signed=cast.signed(sold_by="chip_cashier"),
+        confirmed={"sold_by": "session"},
+        entered_by=cast.chip_cashier,
+        chips={"1": 5},
+        cash=500,
+    )
+    assert waiting_count(cast.day) == 0
+    sale = services.sale(day=cast.day, chips={"1": 5}, cash=500, signed=cast.signed(**SALE_SIGNED))
+    assert sale.serial == 2 and "paper" not in sale.details
+
+
+def test_a_paper_slip_written_before_one_already_entered_is_refused(cast, outage):
+    fills, sales = outage
+    enter_fill(cast, fills, 1, at=written(10))
+    with refuses("slip.out_of_order"):
+        paper.enter(
+            day=cast.day,
+            book=sales,
+            number=1,
+            written_at=written(20),
+            signed=cast.signed(sold_by="chip_cashier"),
+            confirmed={},
+            entered_by=cast.chip_cashier,
+            chips={"1": 5},
+            cash=500,
+        )
+    assert not PaperSerial.objects.filter(book=sales).exists()
+
+
+def test_a_paper_slip_may_not_take_chips_a_place_did_not_hold_at_its_time(cast, outage):
+    fills, _sales = outage
+    with refuses("custody.short"):
+        enter_fill(cast, fills, 1, at=written(10), chips={"25": 500})
+    assert not PaperSerial.objects.exists() and not Slip.objects.filter(slip_type="fill").exists()
+
+
+def test_a_paper_slip_written_later_than_now_is_refused(cast, outage):
+    fills, _sales = outage
+    with refuses("paper.written_later"):
+        enter_fill(cast, fills, 1, at=timezone.now() + datetime.timedelta(minutes=5))
+
+
+def test_a_paper_slip_bears_every_custody_signature(cast, outage):
+    fills, _sales = outage
+    with refuses("paper.custody_unsigned"):
+        paper.enter(
+            day=cast.day,
+            book=fills,
+            number=1,
+            written_at=written(10),
+            signed=cast.signed(issued_by="chip_cashier", carried_by="runner"),
+            confirmed={},
+            entered_by=cast.chip_cashier,
+            table=cast.bj,
+            runner=cast.runner,
+            chips={"5": 10},
+        )
+
+
+def test_a_serial_entered_twice_from_no_book_or_from_another_event_is_refused(cast, outage):
+    fills, _sales = outage
+    enter_fill(cast, fills, 1, at=written(10))
+    with refuses("paper.already_accounted"):
+        paper.find(event=cast.event, text="lakeside:fill:P-0001")
+    with refuses("paper.already_accounted"):
+        enter_fill(cast, fills, 1, at=written(5))
+    with refuses("paper.no_book"):
+        paper.find(event=cast.event, text="P-0099", slip_type="fill")
+    with refuses("paper.no_book"):
+        paper.find(event=cast.event, text="P-0001", slip_type="credit")
+    with refuses("paper.other_event", slug="riverside"):
+        paper.find(event=cast.event, text="riverside:fill:P-0002")
+    with refuses("paper.not_a_serial"):
+        paper.find(event=cast.event, text="twelve", slip_type="fill")
+    assert paper.find(event=cast.event, text=" p-0002 ", slip_type="fill") == (fills, 2)
+    assert paper.find(event=cast.event, text="lakeside:fill:P-0003") == (fills, 3)
+
+
+def test_what_a_scanner_or_a_cashier_types_reads_as_a_serial():
+    assert read_serial("lakeside:fill:P-0012") == read_serial("lakeside:fill:P-0012")
+    assert read_serial("lakeside:fill:P-0012").number == 12
+    assert read_serial("P-0012").slip_type is None and read_serial("12").number == 12
+    assert read_serial("P-0").number is None and read_serial("").number is None
+    assert serial_ranges([5, 3, 6, 7, 9]) == "P-0003, P-0005–P-0007, P-0009"
+
+
+def test_the_day_closes_once_every_serial_of_a_book_it_used_is_accounted_for(cast, outage):
+    fills, sales = outage
+    enter_fill(cast, fills, 1, at=written(10))
+    paper.enter_void(day=cast.day, book=fills, number=2, reason="torn", entered_by=cast.chip_cashier)
+    paper.enter_void(day=cast.day, book=sales, number=1, reason="patron left", entered_by=cast.chip_cashier)
+    problems = [p for p in close_problems(cast.day) if "paper" in p]
+    assert problems == [
+        "paper slips not yet accounted for: Fill P-0003–P-0004; enter them, enter them as void, return the blank "
+        "ones unused, or the DRIC records them missing (Paper slips)",
+        "paper slips not yet accounted for: Chip sale P-0002–P-0003; enter them, enter them as void, return the "
+        "blank ones unused, or the DRIC records them missing (Paper slips)",
+    ]
+    paper.return_unused(day=cast.day, book=fills, numbers=[3, 4], person=cast.chip_cashier)
+    paper.return_unused(day=cast.day, book=sales, numbers=[3], person=cast.chip_cashier)
+    with refuses("paper.missing_by_dric"):
+        paper.declare_missing(day=cast.day, book=sales, numbers=[2], reason="not in the book", person=cast.chip_cashier)
+    with refuses("paper.missing_reason"):
+        paper.declare_missing(day=cast.day, book=sales, numbers=[2], reason=" ", person=cast.dric)
+    paper.declare_missing(
+        day=cast.day, book=sales, numbers=[2], reason="not in the book at the close", person=cast.dric
+    )
+    assert not [p for p in close_problems(cast.day) if "paper" in p]
+    used = {b.book.slip_type: b for b in books_of_day(cast.day)}
+    assert used["fill"].serials("entered") == ["P-0001"] and used["fill"].serials("void") == ["P-0002"]
+    assert used["fill"].serials("unused") == ["P-0003", "P-0004"] and used["sale"].serials("missing") == ["P-0002"]
+    with refuses("paper.already_accounted"):
+        paper.return_unused(day=cast.day, book=fills, numbers=[4], person=cast.chip_cashier)
+
+
+def test_only_the_keepers_of_the_books_account_for_paper_slips(cast, outage):
+    fills, _sales = outage
+    with refuses("paper.not_a_keeper", name="General Cashier"):
+        paper.enter_void(day=cast.day, book=fills, number=1, reason="torn", entered_by=cast.general_cashier)
+    with refuses("paper.not_in_book"):
+        paper.written_declare(day=cast.day, book=fills, last=9, person=cast.chip_cashier)
+
+
+def test_signers_confirm_the_paper_bears_their_signature(cast, outage):
+    fills, _sales = outage
+    fill = enter_fill(cast, fills, 1, at=written(10), confirmed={"issued_by": "session", "received_by": "pin"})
+    waiting = list(unconfirmed_signatures(cast.event))
+    assert [(s.capacity, s.person) for s in waiting] == [("carried_by", cast.runner)]
+    with refuses("paper.confirm_own"):
+        paper.confirm(signature=waiting[0], person=cast.dealer, via="session")
+    paper.confirm(signature=waiting[0], person=cast.runner, via="session")
+    assert not unconfirmed_signatures(cast.event).exists()
+    assert PaperConfirmation.objects.filter(signature__slip=fill).count() == 3
+    with refuses("paper.confirmed"):
+        paper.confirm(signature=waiting[0], person=cast.runner, via="session")
+
+
+def test_an_online_day_with_no_paper_slip_is_not_held_back(cast):
+    stock(cast)
+    assert waiting_count(cast.day) == 0
+    assert not [p for p in close_problems(cast.day) if "paper" in p]
+
+
+def test_a_records_file_import_is_not_held_back_by_another_days_paper(db):
+    cast = make_cast()
+    assert waiting_count(None) == 0
+    assert waiting_count(cast.day) == 0
