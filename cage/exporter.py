@@ -181,6 +181,15 @@ def _record(slip: Slip, signatures: list[Signature], cash_moved: int, refs: dict
         record["signed_at"] = later
     if any(code not in record["signed"] for code in kind.required(details)):
         record["pending"] = True
+    paper = details.get("paper")
+    if paper:
+        # Entered from a paper slip written during an outage (an extension): its "at" is the time
+        # written on the paper.
+        record["paper"] = {
+            "serial": paper["serial"],
+            "entered_by": paper["entered_by"],
+            "entered_at": _local(datetime.datetime.fromisoformat(paper["entered_at"])),
+        }
     refusal = getattr(slip, "refusal", None)
     if refusal is not None:
         record["refused"] = {"by": refusal.person.code, "at": _local(refusal.refused_at), "reason": refusal.reason}

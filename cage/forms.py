@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cage.fields import BillsAndCoins, ConfirmLargeAmounts
-from cage.models import Account, CountShown, Slip
+from cage.models import Account, CountShown, PaperConfirmation, Slip
 from cage.selectors.amounts import amount_of
 from cage.selectors.counts import count_states, counted_lines, standing_counts
 from cage.services.counts import keep_count_shown
@@ -686,3 +686,73 @@ class SignForm(CheckedInput, forms.Form):
                 raise forms.ValidationError(exc.text) from None
         data["person"] = person
         return data
+
+
+class PaperSlipForm(SlipForm):
+    """A paper slip written during an outage, entered as written: its type's own fields, the time
+    written on it, and who signed it. Every custody capacity is on the paper; the DRIC's witness
+    may be, or follow from her queue. The person entering it confirms their own signature by their
+    session; the others confirm with their signing PIN here, or later from their own session."""
+
+    def __init__(self, *args, written_on: datetime.date, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["written_date"] = forms.DateField(label=_("Date written"), initial=written_on)
+        self.fields["written_time"] = forms.TimeField(
+            label=_("Time written"),
+            help_text=_("As written on the paper slip, HH:MM. Enter the paper slips in the order of their times."),
+            widget=forms.TimeInput(attrs={"placeholder": "23:45"}),
+        )
+        self.fields["written_time"].widget.attrs["autofocus"] = True
+        for name, form_field in self.fields.items():
+            if name != "written_time":
+                form_field.widget.attrs.pop("autofocus", None)
+        self.order_fields(["written_date", "written_time"])
+
+    def add_signature_fields(self):
+        for cap in self.kind.capacities:
+            self.fields[f"sign_{cap.code}"] = PersonChoice(
+                label=_("%(capacity)s (%(roles)s)") % {"capacity": cap.label, "roles": cap.roles_label()},
+                queryset=people_with(self.event, cap.roles),
+                required=not cap.witness,
+                empty_label=_("Not signed on the paper: signs later") if cap.witness else _("Who signed the paper"),
+                error_messages={
+                    "required": _("Choose who signed the paper as %(capacity)s (%(roles)s).")
+                    % {"capacity": str(cap.label).lower(), "roles": cap.roles_label()}
+                },
+            )
+            self.fields[f"pin_{cap.code}"] = forms.CharField(
+                label=_("Their signing PIN, to confirm now"),
+                required=False,
+                max_length=12,
+                widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+            )
+
+    @property
+    def some_sign_later(self) -> bool:
+        return True
+
+    def clean_signatures(self, data) -> dict[str, Person]:
+        """Who signed the paper; `confirmed` says who has confirmed it so far."""
+        signed, self.confirmed = {}, {}
+        for cap in self.kind.capacities:
+            person = data.get(f"sign_{cap.code}")
+            if person is None:
+                continue
+            signed[cap.code] = person
+            pin = (data.get(f"pin_{cap.code}") or "").strip()
+            if self.signer is not None and person.pk == self.signer.pk:
+                self.confirmed[cap.code] = PaperConfirmation.Via.SESSION
+            elif pin:
+                try:
+                    pin_verify(request=self.request, person=person, pin=pin)
+                except RuleViolation as exc:
+                    self.add_error(f"pin_{cap.code}", exc.text)
+                    continue
+                self.confirmed[cap.code] = PaperConfirmation.Via.PIN
+        return signed
+
+    def written_at(self) -> datetime.datetime:
+        from django.utils import timezone
+
+        data = self.cleaned_data
+        return timezone.make_aware(datetime.datetime.combine(data["written_date"], data["written_time"]))

@@ -743,6 +743,8 @@ class _Importer:
             )
         if pending:
             common["allow_pending"] = True
+        if record.get("paper") is not None:
+            common["paper"] = self.paper(record["paper"])
         service = getattr(services, slip_kind.service)
         fields = self.fields(slip_kind, record, common)
         if "records_file" in inspect.signature(service).parameters:
@@ -763,6 +765,24 @@ class _Importer:
             self.refs[ref] = slip
         if record.get("refused") is not None:
             self.refused(slip, record)
+
+    def paper(self, paper) -> dict:
+        """A slip entered from a paper slip (an extension): {"serial": "P-0012", "entered_by": person
+        id, "entered_at": date-time}, kept on the slip as the window keeps it."""
+        if (
+            not isinstance(paper, dict)
+            or set(paper) != {"serial", "entered_by", "entered_at"}
+            or not isinstance(paper["serial"], str)
+            or not re.fullmatch(r"P-[0-9]{4,9}", paper["serial"])
+        ):
+            raise RuleViolation(
+                Words(N_('paper: {"serial": "P-0012", "entered_by": person id, "entered_at": date-time} is required')),
+                FORMAT,
+                code="import.bad_paper",
+            )
+        by = self.person(paper["entered_by"])
+        at = _when(paper["entered_at"], "paper.entered_at")
+        return {"serial": paper["serial"], "entered_by": by.code, "entered_at": at.astimezone(datetime.UTC).isoformat()}
 
     def refused(self, slip, record: dict) -> None:
         """An exported slip the DRIC refused (an extension): {"by": person id, "at", "reason"}."""

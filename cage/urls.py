@@ -42,4 +42,10 @@ urlpatterns += [
     path("<slug:slug>/paper/<int:book>/reprint/", views_paper.paper_reprint, name="paper_reprint"),
     path("<slug:slug>/paper/printed/<int:printing>/book.pdf", views_paper.paper_pdf, name="paper_pdf"),
     path("<slug:slug>/inventory.pdf", views_paper.inventory_pdf, name="inventory_pdf"),
+    path("<slug:slug>/paper/find/", views_paper.paper_find, name="paper_find"),
+    path("<slug:slug>/paper/<int:book>/written/", views_paper.paper_written, name="paper_written"),
+    path("<slug:slug>/paper/<int:book>/close/", views_paper.paper_close, name="paper_close"),
+    path("<slug:slug>/paper/<int:book>/<int:number>/", views_paper.paper_enter, name="paper_enter"),
+    path("<slug:slug>/paper/<int:book>/<int:number>/void/", views_paper.paper_void, name="paper_void"),
+    path("<slug:slug>/paper/signatures/<int:signature>/confirm/", views_paper.paper_confirm, name="paper_confirm"),
 ]

@@ -29,6 +29,8 @@ from cage.selectors.counts import blind_places, nothing_to_count
 from cage.selectors.four_eyes import given_to_acknowledge, is_designated, logins_to_confirm, waiting_count
 from cage.selectors.offered import kinds_offered
 from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
+from cage.selectors.paper import unconfirmed_signatures
+from cage.selectors.paper import waiting_count as paper_waiting
 from cage.selectors.people import current_day
 from cage.selectors.slip_sheet import slip_sheet
 from cage.selectors.slips import (
@@ -156,6 +158,7 @@ def home(request, slug):
             "refresh_seconds": getattr(settings, "CAGE_REFRESH_SECONDS", 20),
             # Four eyes (T&C 2): what waits for a second designated person, for those who give it.
             "four_eyes_waiting": waiting_count(event) if access.may("cage:queue") else 0,
+            "paper_waiting": paper_waiting(day),  # paper slips of an outage: they come first
             **panels,
         },
     )
@@ -467,6 +470,8 @@ def queue(request, slug):
             "logins_to_confirm": logins_to_confirm(access.event),
             "given": given_to_acknowledge(access.event),
             "second_person": is_designated(access.person),
+            # Entered paper slips whose signers have not yet confirmed the paper bears their signature.
+            "paper_unconfirmed": unconfirmed_signatures(access.event),
         },
     )
 

@@ -9,21 +9,26 @@ team to keep beside the window when the screen goes dark.
 from django import forms
 from django.contrib import messages
 from django.db.models import Count, Min, Q
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
-from cage.models import PaperBook, PaperBookPrint, PaperSerial, paper_serial
+from cage.forms import PaperSlipForm
+from cage.models import PaperBook, PaperBookPrint, PaperConfirmation, PaperSerial, Signature, paper_serial
 from cage.selectors.cage_state import cage_state
+from cage.selectors.paper import books_of_day, read_serial, unconfirmed_signatures, waiting_count
 from cage.selectors.people import current_day
 from cage.services import paper as paper_books
+from cage.services.ledger import DuplicateRequest
 from cage.slip_types import PAPER_KINDS, SLIP_KINDS
 from core.rules import RuleViolation
 from events.access import event_access
 from events.file_commands import LANGUAGES
+from events.models import GamingDay, Role
+from events.services import pin_verify
 
 # A book as the Chip Cashier keeps one in the drawer: a day's worth of slips of one type.
 BOOK_SIZE = 25
@@ -65,23 +70,34 @@ def _books(event) -> list[PaperBook]:
     return books
 
 
-def _page(request, access, form, status=200):
+def _page(request, access, form=None, *, find=None, status=200):
+    event = access.event
+    day = current_day(event)
+    open_day = day is not None and day.status in (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
+    used = books_of_day(day) if open_day else []
     return render(
         request,
         "cage/paper.html",
         {
             "access": access,
-            "event": access.event,
-            "books": _books(access.event),
-            "form": form,
+            "event": event,
+            "day": day if open_day else None,
+            "books": _books(event),
+            "form": form or PaperBookForm(),
+            "find": find or FindForm(),
             "can_print": access.may("cage:paper_print", "POST"),
+            "keeps_books": open_day and access.may("cage:paper_enter", "POST"),
+            "is_dric": Role.DRIC in access.roles,
+            "used": used,
+            "waiting": sum(len(u.waiting) for u in used),
+            "unconfirmed": unconfirmed_signatures(event, day=day) if open_day else [],
         },
         status=status,
     )
 
 
 def paper(request, slug):
-    return _page(request, event_access(request, slug), PaperBookForm())
+    return _page(request, event_access(request, slug))
 
 
 def paper_print(request, slug):
@@ -145,3 +161,235 @@ def inventory_pdf(request, slug):
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{access.event.slug}-inventory.pdf"'
     return response
+
+
+# --- after the outage ------------------------------------------------------------------------
+
+
+class FindForm(forms.Form):
+    """The paper slip to enter: its QR code scanned (the scanner types it), or its serial typed
+    with its type chosen."""
+
+    serial = forms.CharField(
+        label=gettext_lazy("Paper serial"),
+        max_length=120,
+        help_text=gettext_lazy("Scan the slip's QR code, or type its serial (P-0012) and choose its type."),
+    )
+    slip_type = forms.ChoiceField(label=gettext_lazy("Slip type"), required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["slip_type"].choices = [("", _("As scanned"))] + [(k.type.value, k.label) for k in PAPER_KINDS]
+        self.fields["serial"].widget.attrs.update(autofocus=True, autocomplete="off")
+
+
+def _keeping_day(request, access):
+    """The open gaming day whose paper slips are accounted for, or None with a message said."""
+    day = current_day(access.event)
+    if day is None or day.status not in (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING):
+        messages.error(request, _("No gaming day is open; paper slips are entered into an open gaming day."))
+        return None
+    return day
+
+
+def paper_find(request, slug):
+    """GET: finds the paper slip a serial names and opens its entry form; writes nothing."""
+    access = event_access(request, slug)
+    if "serial" not in request.GET:
+        return redirect("cage:paper", slug)
+    find = FindForm(request.GET)
+    if not find.is_valid():
+        return _page(request, access, find=find, status=400)
+    try:
+        book, number = paper_books.find(
+            event=access.event, text=find.cleaned_data["serial"], slip_type=find.cleaned_data["slip_type"] or None
+        )
+    except RuleViolation as exc:
+        find.add_error("serial", exc.text)
+        return _page(request, access, find=find, status=400)
+    return redirect("cage:paper_enter", slug, book.pk, number)
+
+
+def _book_serial(access, book, number) -> PaperBook:
+    found = get_object_or_404(PaperBook, event=access.event, pk=book)
+    if not found.first <= number <= found.last:
+        raise Http404(_("No such paper serial in this book"))
+    return found
+
+
+def paper_enter(request, slug, book, number):
+    """One paper slip entered as written: the form of its slip type, its written time and its signers."""
+    access = event_access(request, slug)
+    book = _book_serial(access, book, number)
+    day = _keeping_day(request, access)
+    if day is None:
+        return redirect("cage:paper", slug)
+    kind = SLIP_KINDS[book.slip_type]
+    done = PaperSerial.objects.filter(book=book, number=number).first()
+    if done is not None:
+        messages.info(
+            request,
+            _("%(paper)s is already accounted for: %(outcome)s.")
+            % {"paper": f"{kind.label} {paper_serial(number)}", "outcome": done.get_outcome_display().lower()},
+        )
+        return redirect("cage:paper", slug)
+    form = PaperSlipForm(
+        request.POST or None,
+        kind=kind,
+        day=day,
+        signer=access.person,
+        request=request,
+        written_on=timezone.localdate(),
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            slip = paper_books.enter(
+                day=day,
+                book=book,
+                number=number,
+                written_at=form.written_at(),
+                signed=form.cleaned_data["signed"],
+                confirmed=form.confirmed,
+                entered_by=access.person,
+                user=request.user,
+                request_key=form.cleaned_data["request_key"],
+                **form.service_kwargs(),
+            )
+        except DuplicateRequest as duplicate:
+            messages.info(request, _("This slip was already recorded as %(slip)s.") % {"slip": duplicate.slip.number})
+            return redirect("cage:slip", slug, duplicate.slip.pk)
+        except RuleViolation as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.text)
+        else:
+            left = waiting_count(day)
+            messages.success(request, _entered_message(slip, left))
+            return redirect("cage:paper", slug)
+    return render(
+        request,
+        "cage/slip_form.html",
+        {
+            "access": access,
+            "event": access.event,
+            "day": day,
+            "form": form,
+            "kind": kind,
+            "paper": {"book": book, "number": number, "serial": paper_serial(number)},
+        },
+    )
+
+
+def _entered_message(slip, left: int) -> str:
+    entered = _("%(slip)s entered from paper slip %(paper)s.") % {
+        "slip": slip.number,
+        "paper": slip.details["paper"]["serial"],
+    }
+    if left:
+        return (
+            entered
+            + " "
+            + ngettext(
+                "%(n)s paper slip of the outage is still to be entered.",
+                "%(n)s paper slips of the outage are still to be entered.",
+                left,
+            )
+            % {"n": left}
+        )
+    return entered + " " + _("Every paper slip of the outage is entered: the window is open again.")
+
+
+class VoidForm(forms.Form):
+    reason = forms.CharField(label=gettext_lazy("Why it is void, as written on it"), max_length=500)
+
+
+def paper_void(request, slug, book, number):
+    access = event_access(request, slug)
+    book = _book_serial(access, book, number)
+    day = _keeping_day(request, access)
+    form = VoidForm(request.POST)
+    if day is not None:
+        try:
+            paper_books.enter_void(
+                day=day,
+                book=book,
+                number=number,
+                reason=form.data.get("reason", ""),
+                entered_by=access.person,
+            )
+        except RuleViolation as exc:
+            messages.error(request, exc.text)
+            return redirect("cage:paper_enter", slug, book.pk, number)
+        messages.success(
+            request,
+            _("Paper slip %(paper)s entered as void: keep it with its book.")
+            % {"paper": f"{SLIP_KINDS[book.slip_type].label} {paper_serial(number)}"},
+        )
+    return redirect("cage:paper", slug)
+
+
+def paper_written(request, slug, book):
+    """The paper slips of a book written during the outage: every serial up to the one given."""
+    access = event_access(request, slug)
+    book = get_object_or_404(PaperBook, event=access.event, pk=book)
+    day = _keeping_day(request, access)
+    if day is not None:
+        scanned = read_serial(request.POST.get("last", ""))
+        try:
+            paper_books.written_declare(day=day, book=book, last=scanned.number or 0, person=access.person)
+        except RuleViolation as exc:
+            messages.error(request, exc.text)
+        else:
+            messages.success(request, _("Noted. Enter each paper slip written, in the order of their times."))
+    return redirect("cage:paper", slug)
+
+
+def paper_close(request, slug, book):
+    """At the close: the blank slips of a book the day used, returned unused; or, by the DRIC, the
+    serials that are neither entered nor in the book, recorded missing."""
+    access = event_access(request, slug)
+    book = get_object_or_404(PaperBook, event=access.event, pk=book)
+    day = _keeping_day(request, access)
+    if day is not None:
+        numbers = [int(n) for n in request.POST.getlist("serial") if n.isdigit() and len(n) < 10]
+        try:
+            if request.POST.get("outcome") == PaperSerial.Outcome.MISSING:
+                paper_books.declare_missing(
+                    day=day, book=book, numbers=numbers, reason=request.POST.get("reason", ""), person=access.person
+                )
+            else:
+                paper_books.return_unused(day=day, book=book, numbers=numbers, person=access.person)
+        except RuleViolation as exc:
+            messages.error(request, exc.text)
+        else:
+            messages.success(request, _("%(book)s: accounted for.") % {"book": book})
+    return redirect("cage:paper", slug)
+
+
+def paper_confirm(request, slug, signature):
+    """A signer confirms that an entered paper slip bears their signature: from their own session,
+    or with their signing PIN typed at the window."""
+    access = event_access(request, slug)
+    signature = get_object_or_404(
+        Signature.objects.select_related("slip", "person"),
+        slip__event=access.event,
+        slip__paper__isnull=False,
+        pk=signature,
+    )
+    pin = request.POST.get("pin", "")
+    try:
+        if access.person is not None and signature.person_id == access.person.pk:
+            via = PaperConfirmation.Via.SESSION
+        else:
+            pin_verify(request=request, person=signature.person, pin=pin)
+            via = PaperConfirmation.Via.PIN
+        paper_books.confirm(signature=signature, person=signature.person, via=via)
+    except RuleViolation as exc:
+        messages.error(request, exc.text)
+    else:
+        messages.success(
+            request,
+            _("%(name)s confirmed their signature on %(slip)s.")
+            % {"name": signature.person.name, "slip": signature.slip.number},
+        )
+    if request.POST.get("next") == "paper":
+        return redirect("cage:paper", slug)
+    return redirect("cage:slip", slug, signature.slip_id)

@@ -26,6 +26,7 @@ from cage.models import Account, Posting, Signature, Slip
 from cage.selectors.amounts import cash_moved_subquery, chip_counts, chips_value
 from cage.selectors.counts import blind_places, books_blind
 from cage.selectors.openers import check_text, closer_check_of
+from cage.selectors.paper import books_of_day, serial_ranges, used_any
 from cage.selectors.registers import serial_checks
 from cage.selectors.seals import seal_digest
 from cage.selectors.slips import State, slip_state
@@ -1074,6 +1075,9 @@ def day_sheets(day: GamingDay) -> dict:
         _cage_sheet(loaded, balances, hidden),
         _staffing_sheet(loaded, shifts, roster_gaps(day)),
     ]
+    if used_any(day):
+        # The day worked on paper for a while (DESIGN: when the network or the power fails).
+        sheets.append(_paper_sheet(books_of_day(day)))
     return {
         "event": event,
         "day": day,
@@ -1083,6 +1087,33 @@ def day_sheets(day: GamingDay) -> dict:
         "sheets": sheets,
         "sign_off": _close_sign_off(loaded),
     }
+
+
+def _paper_sheet(used) -> Sheet:
+    """Every paper serial of each book the day used: entered (with the slip it became), entered as
+    void, returned unused, recorded missing, or not yet accounted for."""
+    columns = [
+        Column("book", _("Book of paper slips")),
+        Column("entered", _("Entered")),
+        Column("void", _("Void")),
+        Column("unused", _("Returned unused")),
+        Column("missing", _("Missing")),
+        Column("unaccounted", _("Not yet accounted for")),
+    ]
+    rows = [
+        Row(
+            [
+                book.label,
+                ", ".join(f"{s.serial} → {s.slip.number}" for s in book.entered),
+                book.voided,
+                book.unused,
+                book.missing,
+                serial_ranges(book.unaccounted),
+            ]
+        )
+        for book in used
+    ]
+    return Sheet("paper", _("Paper slips"), columns, rows, empty=_("No paper slip was used this day."))
 
 
 def sheets_json(data: dict) -> dict:

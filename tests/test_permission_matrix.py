@@ -95,6 +95,8 @@ def fill_kwargs(world: World, pattern, extra: dict, which) -> dict:
         "date": DAY.isoformat(),
         "book": world.paper_book.book_id,
         "printing": world.paper_book.pk,
+        "number": world.paper_book.book.first,
+        "signature": world.paper_signature.pk,
         # a person of the event whose login is in use, but by none of the users asking
         # (setup_code_new: staff's new code clears that login's password)
         "code": world.cast.dealer2.code,

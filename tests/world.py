@@ -9,9 +9,10 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.urls import reverse
+from django.utils import timezone
 
 from cage import services
-from cage.models import PaperBookPrint, Slip
+from cage.models import PaperBookPrint, Signature, Slip
 from cage.services import paper
 from events import services as event_services
 from events.models import Role
@@ -30,6 +31,7 @@ class World:
     involved: Slip  # a fill carried by the runner, waiting for the dealer
     uninvolved: Slip  # a float in: no runner, no dealer
     paper_book: PaperBookPrint  # a book of paper slips, as first printed
+    paper_signature: Signature  # on a slip entered from paper, not yet confirmed
 
 
 def make_world() -> World:
@@ -68,7 +70,20 @@ def make_world() -> World:
     paper_book = paper.book_print(
         event=cast.event, slip_type="fill", count=2, user=cast.chip_cashier.user, language="en"
     )
-    return World(cast, users, involved, uninvolved, paper_book)
+    # A sale entered from a paper slip, its seller still to confirm it.
+    sales = paper.book_print(event=cast.event, slip_type="sale", count=1, user=None, language="en").book
+    on_paper = paper.enter(
+        day=cast.day,
+        book=sales,
+        number=1,
+        written_at=timezone.now(),
+        signed={"sold_by": cast.chip_cashier},
+        confirmed={},
+        entered_by=cast.dric,
+        chips={"1": 2},
+        cash=200,
+    )
+    return World(cast, users, involved, uninvolved, paper_book, on_paper.signatures.get())
 
 
 # What a POST carries: a form an allowed user's POST would apply, so that a refusal is a real one.

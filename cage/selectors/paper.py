@@ -29,6 +29,37 @@ class BookOfDay:
     def serials(self, outcome: str) -> list[str]:
         return [paper_serial(n) for n, s in sorted(self.outcomes.items()) if s.outcome == outcome]
 
+    # For the pages: each outcome's serials, and those still to account for as (number, serial).
+    @property
+    def entered(self) -> list[PaperSerial]:
+        return [s for _n, s in sorted(self.outcomes.items()) if s.outcome == PaperSerial.Outcome.ENTERED]
+
+    @property
+    def voided(self) -> str:
+        return serial_ranges([n for n, s in self.outcomes.items() if s.outcome == PaperSerial.Outcome.VOID])
+
+    @property
+    def unused(self) -> str:
+        return serial_ranges([n for n, s in self.outcomes.items() if s.outcome == PaperSerial.Outcome.UNUSED])
+
+    @property
+    def missing(self) -> str:
+        return serial_ranges([n for n, s in self.outcomes.items() if s.outcome == PaperSerial.Outcome.MISSING])
+
+    @property
+    def open_serials(self) -> list[tuple[int, str]]:
+        return [(n, paper_serial(n)) for n in self.unaccounted]
+
+    @property
+    def written_serial(self) -> str:
+        return paper_serial(self.written_up_to) if self.written_up_to else ""
+
+    @property
+    def label(self) -> str:
+        from cage.slip_types import SLIP_KINDS
+
+        return f"{SLIP_KINDS[self.book.slip_type].label} {paper_serial(self.book.first)}–{paper_serial(self.book.last)}"
+
 
 def books_of_day(day) -> list[BookOfDay]:
     """The books `day` used: those it declared written during an outage, or entered a serial of.
@@ -79,14 +110,20 @@ def read_serial(text: str) -> Scanned:
     return Scanned(slug, slip_type, int(serial["number"]) if serial else None)
 
 
-def unconfirmed_signatures(event, *, day=None):
-    """The signatures of entered paper slips whose signers have not yet confirmed them."""
+def unconfirmed_signatures(event, *, day=None) -> list[Signature]:
+    """The signatures of entered paper slips whose signers have not yet confirmed them. One query."""
     signatures = Signature.objects.filter(
         slip__event=event, slip__paper__isnull=False, slip__paper__outcome=PaperSerial.Outcome.ENTERED
     ).filter(confirmation__isnull=True)
     if day is not None:
         signatures = signatures.filter(slip__day=day)
-    return signatures.select_related("slip", "person", "slip__paper__book").order_by("slip_id", "id")
+    signatures = list(signatures.select_related("slip", "person", "slip__paper__book").order_by("slip_id", "id"))
+    from cage.slip_types import SLIP_KINDS
+
+    for signature in signatures:
+        # The capacity as people say it: "Received by".
+        signature.capacity_label = SLIP_KINDS[signature.slip.slip_type].capacity(signature.capacity).label
+    return signatures
 
 
 def serial_ranges(numbers: list[int]) -> str:

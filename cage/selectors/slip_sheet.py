@@ -1,5 +1,7 @@
 """One slip as people read it, on its page and on paper: the same sheet for both."""
 
+import datetime
+
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
@@ -116,6 +118,23 @@ def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) 
     }
 
 
+def _paper_fact(slip: Slip, paper: dict) -> tuple[str, str]:
+    """A slip entered from a paper slip written during an outage: its paper serial, and who entered
+    it when (DESIGN: when the network or the power fails). Its time is the one written on the paper."""
+    who = slip.event.people.filter(code=paper.get("entered_by")).values_list("name", flat=True).first()
+    entered = paper.get("entered_at")
+    return (
+        _("Entered from paper"),
+        _("paper slip %(serial)s, written at %(at)s; entered by %(name)s at %(when)s")
+        % {
+            "serial": paper.get("serial", ""),
+            "at": moment(slip.at),
+            "name": who or paper.get("entered_by") or _("a records file"),
+            "when": moment(datetime.datetime.fromisoformat(entered)) if entered else "—",
+        },
+    )
+
+
 def _facts(slip: Slip, kind, details: dict) -> tuple[list, dict | None, OpenerSignOff | None]:
     """The slip's facts, each field's own lines (cage.slip_fields) and then what its state adds:
     signatures a records file waived, and an opener's check against the last closer with its
@@ -133,6 +152,8 @@ def _facts(slip: Slip, kind, details: dict) -> tuple[list, dict | None, OpenerSi
                 % {"capacities": ", ".join(str(kind.capacity(c).label).lower() for c in details["waived"])},
             )
         )
+    if details.get("paper"):
+        facts.append(_paper_fact(slip, details["paper"]))
     check = closer_check_of(slip)
     sign_off = OpenerSignOff.objects.filter(slip=slip).select_related("person").first() if check else None
     if check is not None:

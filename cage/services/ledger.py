@@ -617,12 +617,10 @@ def post_slip(
     they sign: cage.services.signing). `ref` is the records file's name for the slip;
     `request_key` is the cage form's one-time key, so that a POST sent twice records one slip.
     `signed_at` gives the time of a signature made after the slip was written (an exported
-    event's record); the others are made at `at`. `paper`: the slip is entered from a paper slip
-    written during an outage (cage.services.paper), kept in its details as such.
+    event's record); the others are made at `at`. `paper`: a paper slip's serial (cage.services.paper).
     """
     event = day.event
-    if paper is None and remembered.current() is None:
-        check_paper_entered_first(day)
+    check_paper_entered_first(day, paper)
     # At the window on PostgreSQL the slip's time is taken with its id (stamp_slip), once every
     # lock is held; until then `at` is the moment the slip was asked for.
     stamped = at is None and row_locks()
@@ -635,9 +633,9 @@ def post_slip(
     kind = SLIP_KINDS[slip_type]
     if steps is None:
         steps = [legs or []]
-    if paper is not None:
-        details = {**(details or {}), "paper": paper}
-    details, done = _steps_signed(kind, steps, signed, allow_pending, details)
+    details, done = _steps_signed(
+        kind, steps, signed, allow_pending, {**(details or {}), "paper": paper} if paper else details
+    )
     moving = [leg for step in steps[:done] for leg in step]
     merged, accounts = _checked_movement(event, kind, steps, moving, done)
     serial = next_serial(event, slip_type)
@@ -676,7 +674,11 @@ def post_slip(
 PAPER_FIRST_RULE = Rule("paper_slips", gettext_lazy("paper slips when the system is down"))
 
 
-def check_paper_entered_first(day: GamingDay) -> None:
+def check_paper_entered_first(day: GamingDay, paper: dict | None) -> None:
+    """No new slip while paper slips of an outage wait: only those slips themselves, and a records
+    file's (a whole day read at once, paper slips as any other)."""
+    if paper is not None or remembered.current() is not None:
+        return
     waiting = paper_waiting(day)
     if waiting:
         raise RuleViolation(

@@ -267,26 +267,7 @@ def enter(
     kind = SLIP_KINDS[book.slip_type]
     _keeper(entered_by, day)
     now = timezone.now()
-    if written_at > now:
-        raise RuleViolation(
-            Words(N_("the time written on the paper slip, %(at)s, is still to come"), at=When(written_at)),
-            PAPER_RULE,
-            field="written_at",
-            code="paper.written_later",
-        )
-    unsigned = [c for c in kind.capacities if not c.witness and c.code not in signed]
-    if unsigned:
-        raise RuleViolation(
-            Words(
-                N_(
-                    "a paper %(slip)s bears the signature of each person who handed over or took what it moves: %(capacities)s missing"
-                ),
-                slip=Lower(kind.label),
-                capacities=", ".join(str(c.label).lower() for c in unsigned),
-            ),
-            PAPER_RULE,
-            code="paper.custody_unsigned",
-        )
+    _check_paper_slip(kind, written_at, signed, now)
     try:
         with transaction.atomic():
             _lock_book(book)
@@ -301,41 +282,74 @@ def enter(
                 paper={"serial": paper_serial(number), "entered_by": entered_by.code, "entered_at": now.isoformat()},
                 **fields,
             )
-            PaperSerial.objects.create(
-                book=book,
-                number=number,
-                outcome=PaperSerial.Outcome.ENTERED,
-                day=day,
-                slip=slip,
-                person=entered_by,
-                recorded_at=now,
-            )
-            signatures = {s.capacity: s for s in slip.signatures.all()}
-            PaperConfirmation.objects.bulk_create(
-                [
-                    PaperConfirmation(signature=signatures[c], confirmed_at=now, via=via)
-                    for c, via in confirmed.items()
-                    if c in signatures
-                ]
-            )
-            audit.record(
-                "paper_slip_entered",
-                N_("%(slip)s entered from paper slip %(paper)s, written at %(at)s"),
-                {
-                    "slip": str(slip.number),
-                    "paper": f"{kind.label} {paper_serial(number)}",
-                    "at": written_at.isoformat(),
-                },
-                event=day.event_id,
-                slip=slip,
-                about=entered_by,
-                new={"paper": paper_serial(number), "written_at": written_at.isoformat()},
-            )
+            _record_entered(slip, book, number, confirmed, entered_by, now)
     except IntegrityError as exc:
         # Entered a moment ago from another terminal: the same refusal as had it been seen first.
         _not_yet_accounted(book, number)
         raise exc
     return slip
+
+
+def _check_paper_slip(kind, written_at: datetime.datetime, signed: dict, now: datetime.datetime) -> None:
+    """What a paper slip must be before its type's own rules: written by now, and signed by everyone
+    who handed over or took what it moves."""
+    if written_at > now:
+        raise RuleViolation(
+            Words(N_("the time written on the paper slip, %(at)s, is still to come"), at=When(written_at)),
+            PAPER_RULE,
+            field="written_at",
+            code="paper.written_later",
+        )
+    unsigned = [c for c in kind.capacities if not c.witness and c.code not in signed]
+    if unsigned:
+        raise RuleViolation(
+            Words(
+                N_(
+                    "a paper %(slip)s bears the signature of each person who handed over or took what it moves: "
+                    "%(capacities)s missing"
+                ),
+                slip=Lower(kind.label),
+                capacities=", ".join(str(c.label).lower() for c in unsigned),
+            ),
+            PAPER_RULE,
+            code="paper.custody_unsigned",
+        )
+
+
+def _record_entered(slip: Slip, book: PaperBook, number: int, confirmed: dict, entered_by: Person, now) -> None:
+    """The serial accounted for by the slip written from it, the signers who confirmed as it was
+    entered, and the audit trail's entry."""
+    PaperSerial.objects.create(
+        book=book,
+        number=number,
+        outcome=PaperSerial.Outcome.ENTERED,
+        day=slip.day,
+        slip=slip,
+        person=entered_by,
+        recorded_at=now,
+    )
+    signatures = {s.capacity: s for s in slip.signatures.all()}
+    PaperConfirmation.objects.bulk_create(
+        [
+            PaperConfirmation(signature=signatures[c], confirmed_at=now, via=via)
+            for c, via in confirmed.items()
+            if c in signatures
+        ]
+    )
+    written_at = slip.at.isoformat()
+    audit.record(
+        "paper_slip_entered",
+        N_("%(slip)s entered from paper slip %(paper)s, written at %(at)s"),
+        {
+            "slip": str(slip.number),
+            "paper": f"{SLIP_KINDS[book.slip_type].label} {paper_serial(number)}",
+            "at": written_at,
+        },
+        event=slip.event_id,
+        slip=slip,
+        about=entered_by,
+        new={"paper": paper_serial(number), "written_at": written_at},
+    )
 
 
 def enter_void(*, day: GamingDay, book: PaperBook, number: int, reason: str, entered_by: Person) -> PaperSerial:
@@ -438,7 +452,7 @@ def _account_for(day, book, numbers, person, outcome, reason) -> list[PaperSeria
                 last=paper_serial(book.last),
             ),
             PAPER_RULE,
-            code="paper.not_in_book",
+            code="paper.serials_not_in_book",
         )
     with transaction.atomic():
         _open_day(lock_day_for_paper(day))

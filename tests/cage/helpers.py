@@ -114,3 +114,48 @@ def count_bank_and_close(cast, *, cash: int, chips: dict):
         signed=cast.signed(**COUNT_SIGNED),
     )
     return services.close_day(day=cast.day, signed=cast.signed(**CLOSE_SIGNED))
+
+
+def written(minutes_ago: int) -> datetime.datetime:
+    """A time written on a paper slip: some minutes before now."""
+    return timezone.now() - datetime.timedelta(minutes=minutes_ago)
+
+
+def worked_then_paper(cast):
+    """A night worked online until an hour ago (the bank stocked, BJ-1 open), then on paper: a book
+    of four fills and one of three sales printed beforehand, of which the outage used two fills
+    and a sale, as the Chip Cashier says once the system is back. Returns (fills, sales)."""
+    from cage.services import paper
+
+    services.chips_received(
+        day=cast.day,
+        chips={"1": 1000, "5": 400, "25": 40},
+        signed=cast.signed(received_by="chip_cashier", witnessed_by="dric"),
+        at=written(62),
+    )
+    services.float_in(
+        day=cast.day,
+        cash=100_000,
+        signed=cast.signed(received_by="general_cashier", witnessed_by="dric"),
+        at=written(61),
+    )
+    services.table_issue(
+        day=cast.day,
+        table=cast.bj,
+        chips={"5": 80},
+        signed=cast.signed(issued_by="chip_cashier", received_by="dealer"),
+        at=written(60),
+    )
+    services.table_open(
+        day=cast.day,
+        table=cast.bj,
+        chips={"5": 80},
+        signed=cast.signed(counted_by="dealer", verified_by="chip_cashier"),
+        at=written(59),
+    )
+    cast.bj.refresh_from_db()
+    fills = paper.book_print(event=cast.event, slip_type="fill", count=4, user=None, language="en").book
+    sales = paper.book_print(event=cast.event, slip_type="sale", count=3, user=None, language="en").book
+    paper.written_declare(day=cast.day, book=fills, last=2, person=cast.chip_cashier)
+    paper.written_declare(day=cast.day, book=sales, last=1, person=cast.chip_cashier)
+    return fills, sales

@@ -11,7 +11,7 @@ from cage.models import PaperConfirmation, PaperSerial, Slip
 from cage.selectors.paper import books_of_day, read_serial, serial_ranges, unconfirmed_signatures, waiting_count
 from cage.services import paper
 from cage.services.day import close_problems
-from tests.cage.helpers import SALE_SIGNED, stock
+from tests.cage.helpers import SALE_SIGNED, stock, worked_then_paper, written
 from tests.conftest import make_cast
 from tests.refusals import refuses
 
@@ -22,45 +22,7 @@ FILL_ON_PAPER = {"issued_by": "chip_cashier", "carried_by": "runner", "received_
 
 @pytest.fixture
 def outage(cast):
-    """A night worked online until a moment ago, then on paper: two fills and a sale written on
-    paper slips, the system back now."""
-    # Online, an hour ago, until the network dropped.
-    services.chips_received(
-        day=cast.day,
-        chips={"1": 1000, "5": 400, "25": 40},
-        signed=cast.signed(received_by="chip_cashier", witnessed_by="dric"),
-        at=written(62),
-    )
-    services.float_in(
-        day=cast.day,
-        cash=100_000,
-        signed=cast.signed(received_by="general_cashier", witnessed_by="dric"),
-        at=written(61),
-    )
-    services.table_issue(
-        day=cast.day,
-        table=cast.bj,
-        chips={"5": 80},
-        signed=cast.signed(issued_by="chip_cashier", received_by="dealer"),
-        at=written(60),
-    )
-    services.table_open(
-        day=cast.day,
-        table=cast.bj,
-        chips={"5": 80},
-        signed=cast.signed(counted_by="dealer", verified_by="chip_cashier"),
-        at=written(59),
-    )
-    cast.bj.refresh_from_db()
-    fills = paper.book_print(event=cast.event, slip_type="fill", count=4, user=None, language="en").book
-    sales = paper.book_print(event=cast.event, slip_type="sale", count=3, user=None, language="en").book
-    paper.written_declare(day=cast.day, book=fills, last=2, person=cast.chip_cashier)
-    paper.written_declare(day=cast.day, book=sales, last=1, person=cast.chip_cashier)
-    return fills, sales
-
-
-def written(minutes_ago: int) -> datetime.datetime:
-    return timezone.now() - datetime.timedelta(minutes=minutes_ago)
+    return worked_then_paper(cast)
 
 
 def enter_fill(cast, book, number, *, at, chips=None, confirmed=None):
@@ -226,7 +188,7 @@ def test_signers_confirm_the_paper_bears_their_signature(cast, outage):
     with refuses("paper.confirm_own"):
         paper.confirm(signature=waiting[0], person=cast.dealer, via="session")
     paper.confirm(signature=waiting[0], person=cast.runner, via="session")
-    assert not unconfirmed_signatures(cast.event).exists()
+    assert not unconfirmed_signatures(cast.event)
     assert PaperConfirmation.objects.filter(signature__slip=fill).count() == 3
     with refuses("paper.confirmed"):
         paper.confirm(signature=waiting[0], person=cast.runner, via="session")
@@ -242,3 +204,61 @@ def test_a_records_file_import_is_not_held_back_by_another_days_paper(db):
     cast = make_cast()
     assert waiting_count(None) == 0
     assert waiting_count(cast.day) == 0
+
+
+def test_a_records_file_carries_an_entered_paper_slip_both_ways(cast, outage):
+    from cage.exporter import export_event
+    from cage.importer import ImportFailed, import_records
+
+    fills, _sales = outage
+    fill = enter_fill(cast, fills, 1, at=written(10))
+    data = export_event(cast.event)
+    (record,) = [r for r in data["days"][0]["records"] if r["type"] == "fill"]
+    assert record["paper"]["serial"] == "P-0001" and record["paper"]["entered_by"] == "chip_cashier"
+    assert record["at"] == timezone.localtime(fill.at).replace(tzinfo=None).isoformat()
+    data["event"]["slug"] = "lakeside-again"
+    again = import_records(data)
+    copied = Slip.objects.get(event=again, slip_type="fill")
+    assert copied.details["paper"] == fill.details["paper"] and copied.at == fill.at
+    assert copied.links.get().digest != ""  # chained as the original was
+    data["event"]["slug"] = "lakeside-third"
+    record["paper"] = {"serial": "12", "entered_by": "chip_cashier", "entered_at": record["paper"]["entered_at"]}
+    with pytest.raises(ImportFailed) as failed:
+        import_records(data)
+    assert any("paper:" in p for p in failed.value.problems)
+
+
+def test_the_days_sheets_list_every_paper_serial_of_the_day(cast, outage):
+    from reports.daily import day_sheets, sheets_json
+
+    fills, sales = outage
+    fill = enter_fill(cast, fills, 1, at=written(10))
+    paper.enter_void(day=cast.day, book=fills, number=2, reason="torn", entered_by=cast.chip_cashier)
+    paper.return_unused(day=cast.day, book=fills, numbers=[3], person=cast.chip_cashier)
+    rows = sheets_json(day_sheets(cast.day))["sheets"]["paper"]
+    assert rows == [
+        {
+            "row": "line",
+            "book": "Fill P-0001–P-0004",
+            "entered": f"P-0001 → {fill.number}",
+            "void": "P-0002",
+            "unused": "P-0003",
+            "missing": "",
+            "unaccounted": "P-0004",
+        },
+        {
+            "row": "line",
+            "book": "Chip sale P-0001–P-0003",
+            "entered": "",
+            "void": "",
+            "unused": "",
+            "missing": "",
+            "unaccounted": "P-0001–P-0003",
+        },
+    ]
+
+
+def test_a_day_that_used_no_paper_has_no_paper_sheet(cast):
+    from reports.daily import day_sheets
+
+    assert "paper" not in [s.key for s in day_sheets(cast.day)["sheets"]]

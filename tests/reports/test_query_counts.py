@@ -79,16 +79,17 @@ def queries(client, url) -> int:
 # which voids are done and which expenses approved (reports.figures).
 # Two more for each export since the audit trail is chained (audit.chain): its last link read, the
 # entry's own link written; on PostgreSQL a third, the chain's lock. One more on the day's sheets:
-# the day's seal; on the financial report and its page, the seals of every day.
+# the day's seal; on the financial report and its page, the seals of every day. One more on the
+# day's sheets: whether the day used paper slips during an outage (its sheet of paper serials).
 EXACT = {
     "report page": 19,
     "report JSON": 13,
     "report CSV": 13,
     "financial report PDF": 28,
-    "day's sheets page": 24,
-    "day's sheets CSV": 26,
-    "day's sheet CSV": 26,
-    "day's sheets PDF": 26,
+    "day's sheets page": 25,
+    "day's sheets CSV": 27,
+    "day's sheet CSV": 27,
+    "day's sheets PDF": 27,
 }
 EXPORTS = {
     "report JSON",

@@ -1,0 +1,144 @@
+"""After an outage, through the pages: the Chip Cashier says what was written, scans and enters each
+paper slip in order, enters one as void, returns the blank ones; signers confirm; the pages say what
+is left."""
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from audit.models import AuditEntry
+from cage.models import PaperConfirmation, PaperSerial, Slip
+from cage.selectors.paper import waiting_count
+from tests.cage.helpers import worked_then_paper, written
+from tests.conftest import PIN, login
+
+pytestmark = pytest.mark.django_db
+
+
+def at(when):
+    local = timezone.localtime(when)
+    return {"written_date": local.date().isoformat(), "written_time": local.strftime("%H:%M")}
+
+
+def fill_on_paper(cast, when, **changes):
+    return {
+        "request_key": changes.pop("request_key", "k-" + str(when.timestamp())),
+        **at(when),
+        "table": cast.bj.pk,
+        "runner": cast.runner.pk,
+        "chips_5": "10",
+        "sign_issued_by": cast.chip_cashier.pk,
+        "sign_carried_by": cast.runner.pk,
+        "sign_received_by": cast.dealer.pk,
+        "pin_received_by": PIN,
+        **changes,
+    }
+
+
+@pytest.fixture
+def outage(cast):
+    return worked_then_paper(cast)
+
+
+def test_the_cage_says_the_paper_slips_come_first_and_the_window_waits(client, cast, outage):
+    login(client, cast, "chip_cashier")
+    home = client.get(reverse("cage:home", args=["lakeside"])).content.decode()
+    assert "3 paper slips written during the outage are still to be entered" in home
+    response = client.post(
+        reverse("cage:slip_new", args=["lakeside", "sale"]),
+        {"request_key": "x1", "chips_1": "5", "cash": "5", "tender": "cad_cash", "sign_sold_by": cast.chip_cashier.pk},
+    )
+    assert "3 paper slips written during the outage are still to be entered" in response.content.decode()
+    assert not Slip.objects.filter(slip_type="sale").exists()
+
+
+def test_a_scanned_paper_slip_is_entered_in_order_and_its_signers_confirm(client, cast, outage):
+    fills, sales = outage
+    login(client, cast, "chip_cashier")
+    found = client.get(reverse("cage:paper_find", args=["lakeside"]), {"serial": "lakeside:fill:P-0001"})
+    assert found.status_code == 302 and found["Location"] == reverse("cage:paper_enter", args=["lakeside", fills.pk, 1])
+    form = client.get(found["Location"]).content.decode()
+    assert "Paper slip: Fill P-0001" in form and "Time written" in form
+    when = written(30).replace(second=0, microsecond=0)
+    response = client.post(found["Location"], fill_on_paper(cast, when))
+    assert response.status_code == 302 and response["Location"] == reverse("cage:paper", args=["lakeside"])
+    fill = Slip.objects.get(slip_type="fill")
+    assert fill.at == when and fill.paper.number == 1
+    confirmed = dict(PaperConfirmation.objects.filter(signature__slip=fill).values_list("signature__capacity", "via"))
+    assert confirmed == {"issued_by": "session", "received_by": "pin"}
+    page = client.get(reverse("cage:paper", args=["lakeside"])).content.decode()
+    assert "2 paper slips written during the outage are still to be entered" in page
+    assert "Runner" in page and "Carried by" in page  # the runner's signature still to confirm
+    # The slip's own page says where it came from.
+    sheet = client.get(reverse("cage:slip", args=["lakeside", fill.pk])).content.decode()
+    assert "Entered from paper" in sheet and "paper slip P-0001" in sheet
+    # A slip written on paper before the one just entered is refused, saying why.
+    sale_form = reverse("cage:paper_enter", args=["lakeside", sales.pk, 1])
+    refused = client.post(
+        sale_form,
+        {
+            "request_key": "s1",
+            **at(written(40)),
+            "chips_1": "5",
+            "cash": "5",
+            "tender": "cad_cash",
+            "sign_sold_by": cast.chip_cashier.pk,
+        },
+    )
+    assert refused.status_code == 200 and "slips are recorded in order" in refused.content.decode()
+    assert not PaperSerial.objects.filter(book=sales).exists()
+    # The runner confirms from their own session.
+    runner_signature = fill.signatures.get(capacity="carried_by")
+    login(client, cast, "runner")
+    client.post(reverse("cage:paper_confirm", args=["lakeside", runner_signature.pk]))
+    assert PaperConfirmation.objects.filter(signature=runner_signature, via="session").exists()
+
+
+def test_a_void_paper_slip_and_the_blank_ones_are_accounted_for_from_the_page(client, cast, outage):
+    fills, sales = outage
+    login(client, cast, "chip_cashier")
+    client.post(reverse("cage:paper_void", args=["lakeside", fills.pk, 1]), {"reason": "torn"})
+    client.post(reverse("cage:paper_void", args=["lakeside", fills.pk, 2]), {"reason": "written in error"})
+    client.post(reverse("cage:paper_void", args=["lakeside", sales.pk, 1]), {"reason": "patron left"})
+    assert waiting_count(cast.day) == 0
+    client.post(reverse("cage:paper_close", args=["lakeside", fills.pk]), {"serial": ["3", "4"], "outcome": "unused"})
+    client.post(reverse("cage:paper_close", args=["lakeside", sales.pk]), {"serial": ["2", "3"], "outcome": "unused"})
+    assert PaperSerial.objects.filter(outcome="unused").count() == 4
+    page = client.get(reverse("cage:paper", args=["lakeside"])).content.decode()
+    assert page.count("All accounted for") == 2
+    assert AuditEntry.objects.filter(action="paper_slip_void").count() == 3
+
+
+def test_refusals_on_the_pages_name_the_rule_and_change_nothing(client, cast, outage):
+    fills, _sales = outage
+    login(client, cast, "chip_cashier")
+    other = client.get(reverse("cage:paper_find", args=["lakeside"]), {"serial": "riverside:fill:P-0001"})
+    assert other.status_code == 400 and "from another event (riverside)" in other.content.decode()
+    none = client.get(reverse("cage:paper_find", args=["lakeside"]), {"serial": "P-0077", "slip_type": "fill"})
+    assert none.status_code == 400 and "no book of paper slips printed for this event holds Fill P-0077" in (
+        none.content.decode()
+    )
+    void = client.post(reverse("cage:paper_void", args=["lakeside", fills.pk, 1]), {"reason": ""})
+    assert void.status_code == 302 and not PaperSerial.objects.exists()
+    wrong_pin = client.post(
+        reverse("cage:paper_enter", args=["lakeside", fills.pk, 1]),
+        fill_on_paper(cast, written(30), pin_received_by="0000"),
+    )
+    assert wrong_pin.status_code == 200 and not Slip.objects.filter(slip_type="fill").exists()
+    # The General Cashier reads the page but enters nothing.
+    login(client, cast, "general_cashier")
+    assert client.get(reverse("cage:paper", args=["lakeside"])).status_code == 200
+    assert client.post(reverse("cage:paper_void", args=["lakeside", fills.pk, 1]), {"reason": "x"}).status_code == 403
+
+
+def test_the_drics_queue_shows_the_signatures_still_to_confirm(client, cast, outage):
+    fills, _sales = outage
+    login(client, cast, "chip_cashier")
+    client.post(
+        reverse("cage:paper_enter", args=["lakeside", fills.pk, 1]),
+        fill_on_paper(cast, written(30), pin_received_by=""),
+    )
+    login(client, cast, "dric")
+    queue = client.get(reverse("cage:queue", args=["lakeside"])).content.decode()
+    assert "Paper slips whose signers have not confirmed" in queue
+    assert "Runner" in queue and "Dealer" in queue
