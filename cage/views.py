@@ -349,6 +349,12 @@ def slip_detail(request, slug, pk):
             "sheet": sheet,
             "mine": mine,
             "sign_form": SignForm(event=access.event, signer=access.person, request=request),
+            # Entered from paper: the reader's own signatures on it that they have not yet confirmed.
+            "paper_to_confirm": [
+                s
+                for s in unconfirmed_signatures(access.event, slip=slip)
+                if s.person_id == getattr(access.person, "pk", None)
+            ],
             # The cage's copies only: a copy for reading is never the original nor a reprint.
             "prints": SlipPrint.objects.filter(slip=slip, for_reading=False).count(),
         },

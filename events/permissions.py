@@ -185,13 +185,14 @@ MATRIX: dict[str, Entry] = {
     # Where every chip and dollar is, on paper, at this moment: for the team's sheet when the screen
     # goes dark (printed at each shift change, README).
     "cage:inventory_pdf": page("GET", read=READERS),
-    # After an outage the Chip Cashier, who holds the books, and the DRIC account for every paper
-    # serial: what was written, each slip entered (or entered as void), the blank ones returned;
-    # the DRIC alone records one missing (cage.services.paper). Finding a serial writes nothing.
-    "cage:paper_find": page("GET", read={Role.CHIP_CASHIER, Role.DRIC}),
+    # After an outage the Chip Cashier, who holds the books, and the DRIC say what was written and
+    # return the blank slips (the DRIC alone records one missing); the cage's three designated
+    # persons enter the paper slips, or enter them as void (cage.services.paper). Finding a serial
+    # writes nothing.
+    "cage:paper_find": page("GET", read=CAGE_WRITE),
     "cage:paper_written": page("POST", write={Role.CHIP_CASHIER, Role.DRIC}),
-    "cage:paper_enter": page("GET POST", read={Role.CHIP_CASHIER, Role.DRIC}, write={Role.CHIP_CASHIER, Role.DRIC}),
-    "cage:paper_void": page("POST", write={Role.CHIP_CASHIER, Role.DRIC}),
+    "cage:paper_enter": page("GET POST", read=CAGE_WRITE, write=CAGE_WRITE),
+    "cage:paper_void": page("POST", write=CAGE_WRITE),
     "cage:paper_close": page("POST", write={Role.CHIP_CASHIER, Role.DRIC}),
     # A signer's word that the paper bears their signature, from their session or by PIN at the window.
     "cage:paper_confirm": page("POST", write=SIGNERS),

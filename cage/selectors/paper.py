@@ -110,13 +110,17 @@ def read_serial(text: str) -> Scanned:
     return Scanned(slug, slip_type, int(serial["number"]) if serial else None)
 
 
-def unconfirmed_signatures(event, *, day=None) -> list[Signature]:
+def unconfirmed_signatures(event, *, day=None, slip=None) -> list[Signature]:
     """The signatures of entered paper slips whose signers have not yet confirmed them. One query."""
     signatures = Signature.objects.filter(
         slip__event=event, slip__paper__isnull=False, slip__paper__outcome=PaperSerial.Outcome.ENTERED
     ).filter(confirmation__isnull=True)
     if day is not None:
         signatures = signatures.filter(slip__day=day)
+    if slip is not None:
+        if not (slip.details or {}).get("paper"):
+            return []  # no query for a slip that was never on paper
+        signatures = signatures.filter(slip=slip)
     signatures = list(signatures.select_related("slip", "person", "slip__paper__book").order_by("slip_id", "id"))
     from cage.slip_types import SLIP_KINDS
 

@@ -120,9 +120,11 @@ def _book_params(book: PaperBook) -> dict:
 # The first key of PostgreSQL's advisory lock on one book while a serial of it is accounted for:
 # the paper tables are append-only, and the application's role may not lock their rows.
 PAPER_LOCKS = 0x5119_0004
-# Who says what was written during an outage, returns the unused slips and enters paper slips: the
-# Chip Cashier, who holds the books, and the DRIC.
+# Who says what was written during an outage and returns the unused slips: the Chip Cashier, who
+# holds the books, and the DRIC. The paper slips themselves are entered by the cage's designated
+# persons, each the slips of their own window (the General Cashier a redemption) as at the window.
 KEEPERS = (Role.CHIP_CASHIER, Role.DRIC)
+ENTER = (Role.CHIP_CASHIER, Role.GENERAL_CASHIER, Role.DRIC)
 
 
 def _lock_book(book: PaperBook) -> None:
@@ -137,6 +139,16 @@ def _keeper(person: Person, day: GamingDay) -> Person:
             Words(N_("%(name)s is neither the Chip Cashier nor the DRIC, who keep the paper slips"), name=person.name),
             PAPER_RULE,
             code="paper.not_a_keeper",
+        )
+    return person
+
+
+def _enterer(person: Person, day: GamingDay) -> Person:
+    if person.event_id != day.event_id or not person.role_codes() & set(ENTER):
+        raise RuleViolation(
+            Words(N_("%(name)s is not one of the cage's designated persons, who enter paper slips"), name=person.name),
+            "T&C 2",
+            code="paper.not_cage",
         )
     return person
 
@@ -265,7 +277,7 @@ def enter(
     from cage import services  # the slip types' services, which post through the ledger
 
     kind = SLIP_KINDS[book.slip_type]
-    _keeper(entered_by, day)
+    _enterer(entered_by, day)
     now = timezone.now()
     _check_paper_slip(kind, written_at, signed, now)
     try:
@@ -355,7 +367,7 @@ def _record_entered(slip: Slip, book: PaperBook, number: int, confirmed: dict, e
 def enter_void(*, day: GamingDay, book: PaperBook, number: int, reason: str, entered_by: Person) -> PaperSerial:
     """A paper slip marked VOID on the paper (written in error, torn): kept with the book, it moves
     nothing and is accounted for as void."""
-    _keeper(entered_by, day)
+    _enterer(entered_by, day)
     reason = (reason or "").strip()
     if not reason:
         raise RuleViolation(

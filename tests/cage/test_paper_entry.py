@@ -172,10 +172,14 @@ def test_the_day_closes_once_every_serial_of_a_book_it_used_is_accounted_for(cas
         paper.return_unused(day=cast.day, book=fills, numbers=[4], person=cast.chip_cashier)
 
 
-def test_only_the_keepers_of_the_books_account_for_paper_slips(cast, outage):
+def test_the_keepers_of_the_books_return_them_and_the_cage_enters_paper_slips(cast, outage):
     fills, _sales = outage
     with refuses("paper.not_a_keeper", name="General Cashier"):
-        paper.enter_void(day=cast.day, book=fills, number=1, reason="torn", entered_by=cast.general_cashier)
+        paper.return_unused(day=cast.day, book=fills, numbers=[4], person=cast.general_cashier)
+    with refuses("paper.not_cage", name="Runner"):
+        paper.enter_void(day=cast.day, book=fills, number=1, reason="torn", entered_by=cast.runner)
+    # The General Cashier enters the paper slips of her own window, as at the window.
+    paper.enter_void(day=cast.day, book=fills, number=1, reason="torn", entered_by=cast.general_cashier)
     with refuses("paper.not_in_book"):
         paper.written_declare(day=cast.day, book=fills, last=9, person=cast.chip_cashier)
 

@@ -90,6 +90,8 @@ def test_a_scanned_paper_slip_is_entered_in_order_and_its_signers_confirm(client
     # The runner confirms from their own session.
     runner_signature = fill.signatures.get(capacity="carried_by")
     login(client, cast, "runner")
+    own = client.get(reverse("cage:slip", args=["lakeside", fill.pk])).content.decode()
+    assert "The paper bears my signature (Carried by)" in own
     client.post(reverse("cage:paper_confirm", args=["lakeside", runner_signature.pk]))
     assert PaperConfirmation.objects.filter(signature=runner_signature, via="session").exists()
 
@@ -125,9 +127,16 @@ def test_refusals_on_the_pages_name_the_rule_and_change_nothing(client, cast, ou
         fill_on_paper(cast, written(30), pin_received_by="0000"),
     )
     assert wrong_pin.status_code == 200 and not Slip.objects.filter(slip_type="fill").exists()
-    # The General Cashier reads the page but enters nothing.
+    # The General Cashier enters paper slips, but the books are the Chip Cashier's and the DRIC's.
     login(client, cast, "general_cashier")
     assert client.get(reverse("cage:paper", args=["lakeside"])).status_code == 200
+    returned = client.post(
+        reverse("cage:paper_close", args=["lakeside", fills.pk]), {"serial": ["4"], "outcome": "unused"}
+    )
+    assert returned.status_code == 403
+    # A runner reads none of it.
+    login(client, cast, "runner")
+    assert client.get(reverse("cage:paper", args=["lakeside"])).status_code == 403
     assert client.post(reverse("cage:paper_void", args=["lakeside", fills.pk, 1]), {"reason": "x"}).status_code == 403
 
 
