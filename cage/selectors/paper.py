@@ -4,7 +4,7 @@ accounted for, and which signers have still to confirm their signature on an ent
 import re
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, Max, OuterRef, Q
+from django.db.models import Exists, F, Max, OuterRef, Q
 
 from cage.models import PaperBook, PaperSerial, PaperWritten, Signature, paper_serial
 
@@ -67,10 +67,12 @@ def books_of_day(day) -> list[BookOfDay]:
     written = dict(
         PaperWritten.objects.filter(day=day).values("book_id").annotate(last=Max("last")).values_list("book_id", "last")
     )
-    books = list(
-        PaperBook.objects.filter(Q(pk__in=written) | Q(serials__day=day), event_id=day.event_id)
-        .distinct()
-        .order_by("slip_type", "first")
+    from cage.slip_types import PAPER_KINDS
+
+    order = {k.type: i for i, k in enumerate(PAPER_KINDS)}
+    books = sorted(
+        PaperBook.objects.filter(Q(pk__in=written) | Q(serials__day=day), event_id=day.event_id).distinct(),
+        key=lambda b: (order.get(b.slip_type, len(order)), b.first),
     )
     outcomes: dict[int, dict[int, PaperSerial]] = {b.pk: {} for b in books}
     for serial in PaperSerial.objects.filter(book__in=books).select_related("slip"):
@@ -112,8 +114,13 @@ def read_serial(text: str) -> Scanned:
 
 def unconfirmed_signatures(event, *, day=None, slip=None) -> list[Signature]:
     """The signatures of entered paper slips whose signers have not yet confirmed them. One query."""
+    # The signatures the paper bears were entered with it, at the time written on it; one made in
+    # the system afterwards (the DRIC's approval from her queue) is her own and needs no word.
     signatures = Signature.objects.filter(
-        slip__event=event, slip__paper__isnull=False, slip__paper__outcome=PaperSerial.Outcome.ENTERED
+        slip__event=event,
+        slip__paper__isnull=False,
+        slip__paper__outcome=PaperSerial.Outcome.ENTERED,
+        signed_at=F("slip__at"),
     ).filter(confirmation__isnull=True)
     if day is not None:
         signatures = signatures.filter(slip__day=day)

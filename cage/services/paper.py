@@ -295,6 +295,22 @@ def enter(
                 **fields,
             )
             _record_entered(slip, book, number, confirmed, entered_by, now)
+    except RuleViolation as exc:
+        if exc.code != "slip.out_of_order":
+            raise
+        # Said as the cashier with a stack of paper slips needs it said.
+        raise RuleViolation(
+            Words(
+                N_(
+                    "the time written on this paper slip, %(at)s, is before the last slip in the books "
+                    "(%(last)s): enter the paper slips oldest first"
+                ),
+                **exc.arguments,
+            ),
+            PAPER_RULE,
+            field="written_time",
+            code="paper.out_of_order",
+        ) from exc
     except IntegrityError as exc:
         # Entered a moment ago from another terminal: the same refusal as had it been seen first.
         _not_yet_accounted(book, number)

@@ -71,7 +71,7 @@ def test_the_paper_slips_come_first_then_the_window_opens_again(cast, outage):
 def test_a_paper_slip_written_before_one_already_entered_is_refused(cast, outage):
     fills, sales = outage
     enter_fill(cast, fills, 1, at=written(10))
-    with refuses("slip.out_of_order"):
+    with refuses("paper.out_of_order"):
         paper.enter(
             day=cast.day,
             book=sales,
@@ -266,3 +266,13 @@ def test_a_day_that_used_no_paper_has_no_paper_sheet(cast):
     from reports.daily import day_sheets
 
     assert "paper" not in [s.key for s in day_sheets(cast.day)["sheets"]]
+
+
+def test_the_drics_approval_after_entry_is_hers_and_needs_no_confirmation(cast, outage):
+    fills, _sales = outage
+    fill = enter_fill(
+        cast, fills, 1, at=written(10), confirmed={"issued_by": "session", "carried_by": "pin", "received_by": "pin"}
+    )
+    services.approve(slip=fill, person=cast.dric)
+    assert fill.signatures.filter(capacity="authorized_by").exists()
+    assert unconfirmed_signatures(cast.event) == []

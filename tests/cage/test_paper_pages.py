@@ -85,7 +85,7 @@ def test_a_scanned_paper_slip_is_entered_in_order_and_its_signers_confirm(client
             "sign_sold_by": cast.chip_cashier.pk,
         },
     )
-    assert refused.status_code == 200 and "slips are recorded in order" in refused.content.decode()
+    assert refused.status_code == 200 and "enter the paper slips oldest first" in refused.content.decode()
     assert not PaperSerial.objects.filter(book=sales).exists()
     # The runner confirms from their own session.
     runner_signature = fill.signatures.get(capacity="carried_by")
