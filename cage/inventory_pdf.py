@@ -18,6 +18,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from cage.paper_pdf import printer_name
 from cage.services.ledger import chips_label
 from core.local import moment
 from core.pdf_layout import content_widths
@@ -156,7 +157,7 @@ def render_inventory(state: dict, *, printed_by) -> bytes:
     story += _inventory(state["inventory"])
     story += _pending(state["pending"])
     story += _tables(state["table_states"])
-    by = printed_by.get_username() if printed_by is not None else ""
+    by = printer_name(printed_by, event) if printed_by is not None else ""
     footer = _(
         "Printed %(when)s by %(by)s. Where things stood at that moment: any slip after it is not on this sheet."
     ) % {"when": when, "by": by}

@@ -158,8 +158,14 @@ def _slip(book, number, denominations, reprint: bool) -> list:
     return story
 
 
+def printer_name(user, event) -> str:
+    """Who printed a sheet, as the team knows them: their name on the event, else their login."""
+    person = event.people.filter(user=user).first()
+    return person.name if person is not None else user.get_username()
+
+
 def _footer(book: PaperBook, printed: PaperBookPrint, reprint: bool):
-    by = printed.printed_by.get_username() if printed.printed_by_id else _("the command line")
+    by = printer_name(printed.printed_by, book.event) if printed.printed_by_id else _("the command line")
     text = _("Book %(first)s to %(last)s, printed %(when)s by %(by)s") % {
         "first": paper_serial(book.first),
         "last": paper_serial(book.last),

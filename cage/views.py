@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.utils.translation import gettext_noop as N_
 from django.views.decorators.cache import never_cache
 
@@ -228,6 +228,36 @@ def _last_count(day, table_id) -> dict:
     return (last.details or {}).get("chips", {}) if last else {}
 
 
+def _window_closed(request, access, day, kind):
+    """Why no slip of `kind` is written now, said before anything is typed as the services would
+    say it after, and the page to go to instead; None when the window is open for it."""
+    slug = access.event.slug
+    if day is None or day.status in (GamingDay.Status.SETUP, GamingDay.Status.CLOSED):
+        messages.error(request, _("No gaming day is open; slips are written in an open gaming day."))
+        return redirect("cage:home", slug)
+    if day.status not in day_states(kind.type):
+        messages.error(
+            request,
+            _("The floor is closed for %(date)s: a %(slip)s is written only while the gaming day is open.")
+            % {"date": long_day(day.date), "slip": str(kind.label).lower()},
+        )
+        return redirect("cage:home", slug)
+    waiting = paper_waiting(day)
+    if waiting:
+        # The paper slips of an outage come first (cage.services.paper).
+        messages.error(
+            request,
+            ngettext(
+                "%(n)s paper slip written during the outage is still to be entered first: the window records no new slip until then.",
+                "%(n)s paper slips written during the outage are still to be entered first: the window records no new slip until then.",
+                waiting,
+            )
+            % {"n": waiting},
+        )
+        return redirect("cage:paper" if access.may("cage:paper") else "cage:mine", slug)
+    return None
+
+
 def slip_new(request, slug, slip_type):
     kind = SLIP_KINDS.get(slip_type)
     if kind is None or kind is DAY_CLOSE_KIND:
@@ -235,17 +265,9 @@ def slip_new(request, slug, slip_type):
     # Who writes which slip type: events.permissions (runners record their own sales, T&C 3.4.2).
     access = event_access(request, slug)
     day = current_day(access.event)
-    if day is None or day.status in (GamingDay.Status.SETUP, GamingDay.Status.CLOSED):
-        messages.error(request, _("No gaming day is open; slips are written in an open gaming day."))
-        return redirect("cage:home", slug)
-    if day.status not in day_states(kind.type):
-        # The floor is closed: say so before anything is typed, as the service would after.
-        messages.error(
-            request,
-            _("The floor is closed for %(date)s: a %(slip)s is written only while the gaming day is open.")
-            % {"date": long_day(day.date), "slip": str(kind.label).lower()},
-        )
-        return redirect("cage:home", slug)
+    closed = _window_closed(request, access, day, kind)
+    if closed is not None:
+        return closed
     initial, initial_chips = {}, None
     table_id = query_id(request, "table")
     if table_id is not None:

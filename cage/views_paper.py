@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from cage.forms import PaperSlipForm
 from cage.models import PaperBook, PaperBookPrint, PaperConfirmation, PaperSerial, Signature, paper_serial
 from cage.selectors.cage_state import cage_state
-from cage.selectors.paper import books_of_day, read_serial, unconfirmed_signatures, waiting_count
+from cage.selectors.paper import books_of_day, read_serial, serial_ranges, unconfirmed_signatures, waiting_count
 from cage.selectors.people import current_day
 from cage.services import paper as paper_books
 from cage.services.ledger import DuplicateRequest
@@ -197,7 +197,7 @@ def paper_find(request, slug):
     """GET: finds the paper slip a serial names and opens its entry form; writes nothing."""
     access = event_access(request, slug)
     if "serial" not in request.GET:
-        return redirect("cage:paper", slug)
+        return _page(request, access)
     find = FindForm(request.GET)
     if not find.is_valid():
         return _page(request, access, find=find, status=400)
@@ -351,8 +351,9 @@ def paper_close(request, slug, book):
     day = _keeping_day(request, access)
     if day is not None:
         numbers = [int(n) for n in request.POST.getlist("serial") if n.isdigit() and len(n) < 10]
+        missing = request.POST.get("outcome") == PaperSerial.Outcome.MISSING
         try:
-            if request.POST.get("outcome") == PaperSerial.Outcome.MISSING:
+            if missing:
                 paper_books.declare_missing(
                     day=day, book=book, numbers=numbers, reason=request.POST.get("reason", ""), person=access.person
                 )
@@ -361,7 +362,16 @@ def paper_close(request, slug, book):
         except RuleViolation as exc:
             messages.error(request, exc.text)
         else:
-            messages.success(request, _("%(book)s: accounted for.") % {"book": book})
+            said = {"slip": SLIP_KINDS[book.slip_type].label, "serials": serial_ranges(numbers)}
+            messages.success(
+                request,
+                (
+                    _("Recorded missing: %(slip)s %(serials)s.")
+                    if missing
+                    else _("Returned unused: %(slip)s %(serials)s.")
+                )
+                % said,
+            )
     return redirect("cage:paper", slug)
 
 

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from cage.models import Account
 from cage.selectors import people
 from cage.selectors.counts import blind_places, books_blind
+from cage.selectors.paper import unconfirmed_signatures
 from cage.selectors.slips import to_sign_at_my_table
 from events.access import ROLE_PHRASES, RoleRefused, event_access, in_role_order, standing
 from events.models import Event, Role
@@ -47,6 +48,10 @@ def mine(request, slug):
             "slips": people.day_slips(day, person) if on_floor else [],
             # Added up, the day's amounts would give the counted places' books away (books_blind).
             "amounts_blind": on_floor and bool(books_blind(day)),
+            # Entered from paper slips that name them: their word that the paper bears their signature.
+            "paper_to_confirm": [s for s in unconfirmed_signatures(event, day=day) if s.person_id == person.pk]
+            if on_floor and day
+            else [],
             **_to_sign(event, person if on_floor else None, access.roles),
         },
     )

@@ -24,7 +24,7 @@ from cage.models import (
     Slip,
     paper_serial,
 )
-from cage.selectors.paper import read_serial
+from cage.selectors.paper import read_serial, serial_ranges
 from cage.services.ledger import PAPER_FIRST_RULE as PAPER_RULE
 from cage.slip_types import PAPER_KINDS, SLIP_KINDS
 from core.rules import Day, Lower, RuleViolation, When, Words
@@ -174,7 +174,14 @@ def find(*, event: Event, text: str, slip_type: str | None = None) -> tuple[Pape
             field="serial",
             code="paper.other_event",
         )
-    kind = paper_kind(scanned.slip_type or slip_type or "")
+    if not (scanned.slip_type or slip_type):
+        raise RuleViolation(
+            Words(N_("choose the paper slip's type, or scan its QR code")),
+            PAPER_RULE,
+            field="slip_type",
+            code="paper.type_needed",
+        )
+    kind = paper_kind(scanned.slip_type or slip_type)
     if scanned.number is None:
         raise RuleViolation(
             Words(N_("%(text)s is not a paper serial such as P-0012"), text=(text or "").strip()[:40]),
@@ -204,7 +211,7 @@ def _not_yet_accounted(book: PaperBook, number: int) -> None:
     if done is not None:
         raise RuleViolation(
             Words(
-                N_("%(slip)s %(serial)s is already accounted for (%(outcome)s, %(when)s)"),
+                N_("paper slip %(slip)s %(serial)s is already accounted for: %(outcome)s, recorded %(when)s"),
                 slip=SLIP_KINDS[book.slip_type].label,
                 serial=paper_serial(number),
                 outcome=Lower(PaperSerial.Outcome(done.outcome).label),
@@ -233,6 +240,22 @@ def written_declare(*, day: GamingDay, book: PaperBook, last: int, person: Perso
         )
     with transaction.atomic():
         _open_day(lock_day_for_paper(day))
+        before = PaperWritten.objects.filter(day=day, book=book).aggregate(last=Max("last"))["last"]
+        if before is not None and last < before:
+            # Said once, it stands: a serial said written and never written is entered as void.
+            raise RuleViolation(
+                Words(
+                    N_(
+                        "%(book)s was already said written up to %(said)s; a serial said written in error is "
+                        "entered as void, saying so"
+                    ),
+                    book=str(book),
+                    said=paper_serial(before),
+                ),
+                PAPER_RULE,
+                field="last",
+                code="paper.written_lower",
+            )
         written = PaperWritten.objects.create(day=day, book=book, last=last, person=person, declared_at=timezone.now())
         audit.record(
             "paper_written",
@@ -450,7 +473,19 @@ def confirm(*, signature: Signature, person: Person, via: str) -> PaperConfirmat
 
 
 def return_unused(*, day: GamingDay, book: PaperBook, numbers: list[int], person: Person) -> list[PaperSerial]:
-    """The blank slips of a book the day used, counted back by the Chip Cashier at the close."""
+    """The blank slips of a book the day used, counted back by the Chip Cashier at the close. A serial
+    said written during an outage is not blank: it is entered, or entered as void."""
+    written = PaperWritten.objects.filter(book=book).aggregate(last=Max("last"))["last"] or 0
+    said_written = [n for n in numbers if n <= written]
+    if said_written:
+        raise RuleViolation(
+            Words(
+                N_("%(serials)s were said written during the outage: enter them, or enter them as void, saying why"),
+                serials=serial_ranges(said_written),
+            ),
+            PAPER_RULE,
+            code="paper.written_not_blank",
+        )
     return _account_for(day, book, numbers, person, PaperSerial.Outcome.UNUSED, "")
 
 
