@@ -525,3 +525,36 @@ class PaperConfirmation(AppendOnly):
         ordering = ["id"]
         verbose_name = _("signature confirmed on a paper slip")
         verbose_name_plural = _("signatures confirmed on paper slips")
+
+
+class PaperDraft(models.Model):
+    """A paper slip of an outage as typed, waiting for the others: once every paper slip said
+    written is typed (or entered as void), they are posted together in the order of their written
+    times (cage.services.paper.drafts_post), so that the cashier may type them in any order, book
+    by book. A scratch copy of the paper, not a record: it goes once its slip is posted."""
+
+    day = models.ForeignKey(GamingDay, on_delete=models.CASCADE, related_name="+")
+    book = models.ForeignKey(PaperBook, on_delete=models.PROTECT, related_name="drafts")
+    number = models.PositiveIntegerField()
+    written_at = models.DateTimeField()
+    # The form as typed (PINs left out), to show again; and what the slip type's service takes.
+    typed = models.JSONField(default=dict)
+    fields = models.JSONField(default=dict)
+    signed = models.JSONField(default=dict)  # capacity: person id
+    confirmed = models.JSONField(default=dict)  # capacity: PaperConfirmation.Via
+    entered_by = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="+")
+    typed_at = models.DateTimeField()
+    # Why it could not be posted when its turn came: it waits for its correction.
+    refusal = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["written_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["book", "number"], name="one_draft_per_paper_serial")]
+        verbose_name = _("paper slip typed, to be posted")
+        verbose_name_plural = _("paper slips typed, to be posted")
+
+    @property
+    def label(self) -> str:
+        from cage.slip_types import SLIP_KINDS  # the declarations read this module
+
+        return f"{SLIP_KINDS[self.book.slip_type].label} {paper_serial(self.number)}"

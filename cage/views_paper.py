@@ -17,12 +17,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from cage.forms import PaperSlipForm
-from cage.models import PaperBook, PaperBookPrint, PaperConfirmation, PaperSerial, Signature, paper_serial
+from cage.models import PaperBook, PaperBookPrint, PaperConfirmation, PaperDraft, PaperSerial, Signature, paper_serial
+from cage.paper_pdf import printer_name
 from cage.selectors.cage_state import cage_state
 from cage.selectors.paper import books_of_day, read_serial, serial_ranges, unconfirmed_signatures, waiting_count
 from cage.selectors.people import current_day
 from cage.services import paper as paper_books
-from cage.services.ledger import DuplicateRequest
 from cage.slip_types import PAPER_KINDS, SLIP_KINDS
 from core.rules import RuleViolation
 from events.access import event_access
@@ -66,7 +66,8 @@ def _books(event) -> list[PaperBook]:
     for book in books:
         book.kind_label = SLIP_KINDS[book.slip_type].label
         book.first_serial, book.last_serial = paper_serial(book.first), paper_serial(book.last)
-        book.left = book.count - book.n_entered - book.n_void - book.n_unused
+        book.left = book.count - book.n_entered - book.n_void - book.n_unused - book.n_missing
+        book.printer = printer_name(book.printed_by, event) if book.printed_by_id else ""
     return books
 
 
@@ -92,6 +93,7 @@ def _page(request, access, form=None, *, find=None, status=200):
             "used": used,
             "waiting": sum(len(u.waiting) for u in used),
             "unconfirmed": unconfirmed_signatures(event, day=day) if open_day else [],
+            "drafts": list(PaperDraft.objects.filter(day=day).select_related("book", "entered_by")) if open_day else [],
         },
         status=status,
     )
@@ -234,8 +236,10 @@ def paper_enter(request, slug, book, number):
             % {"paper": f"{kind.label} {paper_serial(number)}", "outcome": done.get_outcome_display().lower()},
         )
         return redirect("cage:paper", slug)
+    draft = PaperDraft.objects.filter(book=book, number=number).first()
+    # A paper slip typed before shows as typed, with why it could not be posted, for correcting.
     form = PaperSlipForm(
-        request.POST or None,
+        request.POST or (draft.typed if draft else None),
         kind=kind,
         day=day,
         signer=access.person,
@@ -243,28 +247,27 @@ def paper_enter(request, slug, book, number):
         written_on=timezone.localdate(),
     )
     if request.method == "POST" and form.is_valid():
+        typed = {k: v for k, v in request.POST.lists() if not k.startswith("pin_") and k != "csrfmiddlewaretoken"}
         try:
-            slip = paper_books.enter(
+            paper_books.draft_keep(
                 day=day,
                 book=book,
                 number=number,
                 written_at=form.written_at(),
+                typed={k: v if len(v) > 1 else v[0] for k, v in typed.items()},
+                fields=form.service_kwargs(),
                 signed=form.cleaned_data["signed"],
                 confirmed=form.confirmed,
                 entered_by=access.person,
-                user=request.user,
-                request_key=form.cleaned_data["request_key"],
-                **form.service_kwargs(),
             )
-        except DuplicateRequest as duplicate:
-            messages.info(request, _("This slip was already recorded as %(slip)s.") % {"slip": duplicate.slip.number})
-            return redirect("cage:slip", slug, duplicate.slip.pk)
         except RuleViolation as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.text)
         else:
-            left = waiting_count(day)
-            messages.success(request, _entered_message(slip, left))
+            messages.success(request, _("%(paper)s typed.") % {"paper": f"{kind.label} {paper_serial(number)}"})
+            _post_when_ready(request, day)
             return redirect("cage:paper", slug)
+    elif draft is not None and draft.refusal:
+        form.add_error(None, draft.refusal)
     return render(
         request,
         "cage/slip_form.html",
@@ -279,23 +282,39 @@ def paper_enter(request, slug, book, number):
     )
 
 
-def _entered_message(slip, left: int) -> str:
-    entered = _("%(slip)s entered from paper slip %(paper)s.") % {
-        "slip": slip.number,
-        "paper": slip.details["paper"]["serial"],
-    }
-    if left:
-        return (
-            entered
-            + " "
-            + ngettext(
-                "%(n)s paper slip of the outage is still to be entered.",
-                "%(n)s paper slips of the outage are still to be entered.",
+def _post_when_ready(request, day) -> None:
+    """Once every paper slip said written is typed or accounted for, post them all in the order of
+    their written times, and say how it went."""
+    if not paper_books.drafts_ready(day):
+        left = waiting_count(day) - PaperDraft.objects.filter(day=day).count()
+        messages.info(
+            request,
+            ngettext(
+                "%(n)s paper slip of the outage is still to be typed; then they are all posted in the order of their written times.",
+                "%(n)s paper slips of the outage are still to be typed; then they are all posted in the order of their written times.",
                 left,
             )
-            % {"n": left}
+            % {"n": left},
         )
-    return entered + " " + _("Every paper slip of the outage is entered: the window is open again.")
+        return
+    posted, refused = paper_books.drafts_post(day, user=request.user)
+    if posted:
+        messages.success(
+            request,
+            _("Posted in the order of their written times: %(slips)s.")
+            % {"slips": ", ".join(str(s.number) for s in posted)},
+        )
+    if refused is not None:
+        messages.error(
+            request,
+            _("%(paper)s could not be posted: %(refusal)s Correct it and the rest follows.")
+            % {
+                "paper": f"{SLIP_KINDS[refused.book.slip_type].label} {paper_serial(refused.number)}",
+                "refusal": refused.refusal,
+            },
+        )
+    elif not waiting_count(day):
+        messages.success(request, _("Every paper slip of the outage is entered: the window is open again."))
 
 
 class VoidForm(forms.Form):
@@ -324,6 +343,8 @@ def paper_void(request, slug, book, number):
             _("Paper slip %(paper)s entered as void: keep it with its book.")
             % {"paper": f"{SLIP_KINDS[book.slip_type].label} {paper_serial(number)}"},
         )
+        PaperDraft.objects.filter(book=book, number=number).delete()  # typed, then found void
+        _post_when_ready(request, day)
     return redirect("cage:paper", slug)
 
 

@@ -18,6 +18,7 @@ from cage.models import (
     PaperBook,
     PaperBookPrint,
     PaperConfirmation,
+    PaperDraft,
     PaperSerial,
     PaperWritten,
     Signature,
@@ -545,3 +546,113 @@ def _account_for(day, book, numbers, person, outcome, reason) -> list[PaperSeria
             new={"outcome": outcome, "serials": [paper_serial(n) for n in numbers], "reason": reason},
         )
     return made
+
+
+# --- typed in any order, posted in the order of the written times -------------------------------
+
+
+def _kept(value):
+    """A service's argument as JSON keeps it: a row by its model and id, a Decimal as text."""
+    from decimal import Decimal
+
+    from django.db import models
+
+    if isinstance(value, models.Model):
+        return {"_row": value._meta.label, "pk": value.pk}
+    if isinstance(value, Decimal):
+        return {"_decimal": str(value)}
+    if isinstance(value, list | tuple):
+        return [_kept(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _kept(v) for k, v in value.items()}
+    return value
+
+
+def _restored(value):
+    from decimal import Decimal
+
+    from django.apps import apps
+
+    if isinstance(value, dict) and "_row" in value:
+        return apps.get_model(value["_row"]).objects.get(pk=value["pk"])
+    if isinstance(value, dict) and "_decimal" in value:
+        return Decimal(value["_decimal"])
+    if isinstance(value, list):
+        return [_restored(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _restored(v) for k, v in value.items()}
+    return value
+
+
+def draft_keep(
+    *,
+    day: GamingDay,
+    book: PaperBook,
+    number: int,
+    written_at: datetime.datetime,
+    typed: dict,
+    fields: dict,
+    signed: dict[str, Person],
+    confirmed: dict[str, str],
+    entered_by: Person,
+) -> PaperDraft:
+    """A paper slip as typed, kept until the outage's others are typed too; typing the same serial
+    again corrects it. Posted by drafts_post, in the order of the written times."""
+    kind = SLIP_KINDS[book.slip_type]
+    _enterer(entered_by, day)
+    _check_paper_slip(kind, written_at, signed, timezone.now())
+    with transaction.atomic():
+        _open_day(lock_day_for_paper(day))
+        _not_yet_accounted(book, number)
+        draft, _made = PaperDraft.objects.update_or_create(
+            book=book,
+            number=number,
+            defaults={
+                "day": day,
+                "written_at": written_at,
+                "typed": typed,
+                "fields": _kept(fields),
+                "signed": {capacity: person.pk for capacity, person in signed.items()},
+                "confirmed": confirmed,
+                "entered_by": entered_by,
+                "typed_at": timezone.now(),
+                "refusal": "",
+            },
+        )
+    return draft
+
+
+def drafts_ready(day: GamingDay) -> bool:
+    """Every paper slip said written is typed or accounted for: the day's drafts may be posted."""
+    from cage.selectors.paper import books_of_day
+
+    drafted = set(PaperDraft.objects.filter(day=day).values_list("book_id", "number"))
+    return all((b.book.pk, n) in drafted for b in books_of_day(day) for n in b.waiting)
+
+
+def drafts_post(day: GamingDay, *, user=None) -> tuple[list[Slip], PaperDraft | None]:
+    """Post the day's typed paper slips in the order of their written times, each as paper.enter
+    enters it. Stops at the first one refused, which keeps its refusal and waits for its
+    correction; those before it stand. Returns (the slips posted, the draft refused or None)."""
+    posted = []
+    for draft in PaperDraft.objects.filter(day=day).select_related("book", "entered_by").order_by("written_at", "id"):
+        people = {p.pk: p for p in Person.objects.filter(pk__in=draft.signed.values())}
+        try:
+            slip = enter(
+                day=day,
+                book=draft.book,
+                number=draft.number,
+                written_at=draft.written_at,
+                signed={capacity: people[pk] for capacity, pk in draft.signed.items()},
+                confirmed=draft.confirmed,
+                entered_by=draft.entered_by,
+                user=user,
+                **_restored(draft.fields),
+            )
+        except RuleViolation as exc:
+            PaperDraft.objects.filter(pk=draft.pk).update(refusal=exc.text[:2000])
+            draft.refusal = exc.text
+            return posted, draft
+        PaperDraft.objects.filter(pk=draft.pk).delete()
+        posted.append(slip)
+    return posted, None

@@ -323,3 +323,39 @@ def test_what_was_said_written_stands_and_is_never_returned_blank(cast, outage):
     assert paper.written_declare(day=cast.day, book=fills, last=3, person=cast.chip_cashier).last == 3
     with refuses("paper.type_needed"):
         paper.find(event=cast.event, text="P-0003")
+
+
+def test_typed_paper_slips_keep_what_their_services_take_and_post_in_written_order(cast, outage):
+    from decimal import Decimal
+
+    fills, sales = outage
+    kept = paper._kept({"table": cast.bj, "hours": [(cast.dealer, Decimal("2.5"))], "chips": {"5": 10}})
+    assert paper._restored(kept) == {"table": cast.bj, "hours": [[cast.dealer, Decimal("2.5")]], "chips": {"5": 10}}
+    paper.enter_void(day=cast.day, book=fills, number=2, reason="torn", entered_by=cast.chip_cashier)
+    paper.draft_keep(
+        day=cast.day,
+        book=sales,
+        number=1,
+        written_at=written(10),
+        typed={},
+        fields={"chips": {"1": 5}, "cash": 500},
+        signed=cast.signed(sold_by="chip_cashier"),
+        confirmed={"sold_by": "session"},
+        entered_by=cast.chip_cashier,
+    )
+    assert not paper.drafts_ready(cast.day)
+    paper.draft_keep(
+        day=cast.day,
+        book=fills,
+        number=1,
+        written_at=written(20),
+        typed={},
+        fields={"table": cast.bj, "runner": cast.runner, "chips": {"5": 10}},
+        signed=cast.signed(**FILL_ON_PAPER),
+        confirmed={},
+        entered_by=cast.chip_cashier,
+    )
+    assert paper.drafts_ready(cast.day)
+    posted, refused = paper.drafts_post(cast.day)
+    assert refused is None and [s.slip_type for s in posted] == ["fill", "sale"]
+    assert waiting_count(cast.day) == 0 and not paper.PaperDraft.objects.exists()

@@ -57,48 +57,73 @@ def test_the_cage_says_the_paper_slips_come_first_and_the_window_waits(client, c
     assert not Slip.objects.filter(slip_type="sale").exists()
 
 
-def test_a_scanned_paper_slip_is_entered_in_order_and_its_signers_confirm(client, cast, outage):
+def sale_on_paper(cast, when):
+    return {
+        "request_key": "s-" + str(when.timestamp()),
+        **at(when),
+        "chips_1": "5",
+        "cash": "5",
+        "tender": "cad_cash",
+        "sign_sold_by": cast.chip_cashier.pk,
+    }
+
+
+def test_paper_slips_typed_in_any_order_are_posted_in_the_order_of_their_times(client, cast, outage):
     fills, sales = outage
     login(client, cast, "chip_cashier")
     found = client.get(reverse("cage:paper_find", args=["lakeside"]), {"serial": "lakeside:fill:P-0001"})
     assert found.status_code == 302 and found["Location"] == reverse("cage:paper_enter", args=["lakeside", fills.pk, 1])
     form = client.get(found["Location"]).content.decode()
     assert "Paper slip: Fill P-0001" in form and "Time written" in form
-    when = written(30).replace(second=0, microsecond=0)
-    response = client.post(found["Location"], fill_on_paper(cast, when))
-    assert response.status_code == 302 and response["Location"] == reverse("cage:paper", args=["lakeside"])
-    fill = Slip.objects.get(slip_type="fill")
-    assert fill.at == when and fill.paper.number == 1
+    fill_at = written(20).replace(second=0, microsecond=0)
+    response = client.post(found["Location"], fill_on_paper(cast, fill_at), follow=True)
+    page = response.content.decode()
+    assert "Fill P-0001 typed." in page and "2 paper slips of the outage are still to be typed" in page
+    assert not Slip.objects.filter(slip_type="fill").exists()  # typed, not yet posted
+    client.post(reverse("cage:paper_void", args=["lakeside", fills.pk, 2]), {"reason": "torn"})
+    # The sale was written before the fill: typed after it, it is posted before it.
+    sale_at = written(30).replace(second=0, microsecond=0)
+    done = client.post(
+        reverse("cage:paper_enter", args=["lakeside", sales.pk, 1]), sale_on_paper(cast, sale_at), follow=True
+    )
+    assert "Every paper slip of the outage is entered" in done.content.decode()
+    sale, fill = Slip.objects.filter(slip_type__in=("sale", "fill")).order_by("id")
+    assert (sale.slip_type, sale.at, fill.slip_type, fill.at) == ("sale", sale_at, "fill", fill_at)
+    assert fill.paper.number == 1 and sale.paper.number == 1
     confirmed = dict(PaperConfirmation.objects.filter(signature__slip=fill).values_list("signature__capacity", "via"))
     assert confirmed == {"issued_by": "session", "received_by": "pin"}
-    page = client.get(reverse("cage:paper", args=["lakeside"])).content.decode()
-    assert "2 paper slips written during the outage are still to be entered" in page
-    assert "Runner" in page and "Carried by" in page  # the runner's signature still to confirm
     # The slip's own page says where it came from.
     sheet = client.get(reverse("cage:slip", args=["lakeside", fill.pk])).content.decode()
     assert "Entered from paper" in sheet and "paper slip P-0001" in sheet
-    # A slip written on paper before the one just entered is refused, saying why.
-    sale_form = reverse("cage:paper_enter", args=["lakeside", sales.pk, 1])
-    refused = client.post(
-        sale_form,
-        {
-            "request_key": "s1",
-            **at(written(40)),
-            "chips_1": "5",
-            "cash": "5",
-            "tender": "cad_cash",
-            "sign_sold_by": cast.chip_cashier.pk,
-        },
-    )
-    assert refused.status_code == 200 and "enter the paper slips oldest first" in refused.content.decode()
-    assert not PaperSerial.objects.filter(book=sales).exists()
-    # The runner confirms from their own session.
+    # The runner confirms from his own session.
     runner_signature = fill.signatures.get(capacity="carried_by")
     login(client, cast, "runner")
     own = client.get(reverse("cage:slip", args=["lakeside", fill.pk])).content.decode()
     assert "The paper bears my signature (Carried by)" in own
+    assert (
+        "Paper slips that name you as a signer" in client.get(reverse("cage:mine", args=["lakeside"])).content.decode()
+    )
     client.post(reverse("cage:paper_confirm", args=["lakeside", runner_signature.pk]))
     assert PaperConfirmation.objects.filter(signature=runner_signature, via="session").exists()
+
+
+def test_a_paper_slip_refused_when_its_turn_comes_waits_for_its_correction(client, cast, outage):
+    fills, sales = outage
+    login(client, cast, "chip_cashier")
+    client.post(reverse("cage:paper_void", args=["lakeside", fills.pk, 2]), {"reason": "torn"})
+    client.post(reverse("cage:paper_enter", args=["lakeside", sales.pk, 1]), sale_on_paper(cast, written(10)))
+    # The chip bank never held 41 chips of $25: the fill is refused at its time, the sale after it waits.
+    bad = fill_on_paper(cast, written(20), chips_25="41", chips_5="")
+    page = client.post(reverse("cage:paper_enter", args=["lakeside", fills.pk, 1]), bad, follow=True).content.decode()
+    assert "Fill P-0001 could not be posted" in page and "Correct it and the rest follows" in page
+    assert not Slip.objects.filter(slip_type__in=("fill", "sale")).exists()
+    assert "Not posted:" in client.get(reverse("cage:paper", args=["lakeside"])).content.decode()
+    form = client.get(reverse("cage:paper_enter", args=["lakeside", fills.pk, 1])).content.decode()
+    assert 'value="41"' in form  # as typed, to correct
+    good = fill_on_paper(cast, written(20), chips_25="4", chips_5="")
+    client.post(reverse("cage:paper_enter", args=["lakeside", fills.pk, 1]), good)
+    assert [s.slip_type for s in Slip.objects.filter(slip_type__in=("fill", "sale")).order_by("id")] == ["fill", "sale"]
+    assert waiting_count(cast.day) == 0
 
 
 def test_a_void_paper_slip_and_the_blank_ones_are_accounted_for_from_the_page(client, cast, outage):
@@ -146,8 +171,10 @@ def test_refusals_on_the_pages_name_the_rule_and_change_nothing(client, cast, ou
 
 
 def test_the_drics_queue_shows_the_signatures_still_to_confirm(client, cast, outage):
-    fills, _sales = outage
+    fills, sales = outage
     login(client, cast, "chip_cashier")
+    client.post(reverse("cage:paper_void", args=["lakeside", fills.pk, 2]), {"reason": "torn"})
+    client.post(reverse("cage:paper_enter", args=["lakeside", sales.pk, 1]), sale_on_paper(cast, written(10)))
     client.post(
         reverse("cage:paper_enter", args=["lakeside", fills.pk, 1]),
         fill_on_paper(cast, written(30), pin_received_by=""),
