@@ -44,6 +44,16 @@ def people_with(event, roles):
     )
 
 
+def pin_field(label) -> forms.CharField:
+    """A signing PIN typed by the person beside the cashier: never shown, never remembered."""
+    return forms.CharField(
+        label=label,
+        required=False,
+        max_length=12,
+        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+
 class PersonChoice(forms.ModelChoiceField):
     def label_from_instance(self, person):
         return person.name
@@ -205,12 +215,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
                     % {"capacity": str(cap.label).lower(), "roles": cap.roles_label()}
                 },
             )
-            self.fields[f"pin_{cap.code}"] = forms.CharField(
-                label=_("Their signing PIN"),
-                required=False,
-                max_length=12,
-                widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
-            )
+            self.fields[f"pin_{cap.code}"] = pin_field(_("Their signing PIN"))
 
     def signs_now(self, cap) -> bool:
         """Capacities that must sign as the slip is written: the first custody step of a one-step
@@ -723,12 +728,7 @@ class PaperSlipForm(SlipForm):
                     % {"capacity": str(cap.label).lower(), "roles": cap.roles_label()}
                 },
             )
-            self.fields[f"pin_{cap.code}"] = forms.CharField(
-                label=_("Their signing PIN, to confirm now"),
-                required=False,
-                max_length=12,
-                widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
-            )
+            self.fields[f"pin_{cap.code}"] = pin_field(_("Their signing PIN, to confirm now"))
 
     @property
     def some_sign_later(self) -> bool:

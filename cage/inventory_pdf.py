@@ -21,7 +21,7 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 from cage.paper_pdf import printer_name
 from cage.services.ledger import chips_label
 from core.local import moment
-from core.pdf_layout import content_widths
+from core.pdf_layout import content_widths, page_canvas
 
 PAGE_WIDTH, PAGE_HEIGHT = landscape(letter)
 MARGIN = 0.5 * inch
@@ -162,14 +162,6 @@ def render_inventory(state: dict, *, printed_by) -> bytes:
         "Printed %(when)s by %(by)s. Where things stood at that moment: any slip after it is not on this sheet."
     ) % {"when": when, "by": by}
 
-    def draw(canvas, doc):
-        canvas.saveState()
-        canvas.setFont("Helvetica", 8.5)
-        canvas.setFillColor(MUTED)
-        canvas.drawString(MARGIN + 6, MARGIN / 2, footer)
-        canvas.drawRightString(PAGE_WIDTH - MARGIN - 6, MARGIN / 2, _("Page %(page)s") % {"page": doc.page})
-        canvas.restoreState()
-
     buffer = io.BytesIO()
     document = SimpleDocTemplate(
         buffer,
@@ -181,5 +173,5 @@ def render_inventory(state: dict, *, printed_by) -> bytes:
         title=heading,
         author=event.name,
     )
-    document.build(story, onFirstPage=draw, onLaterPages=draw)
+    document.build(story, canvasmaker=page_canvas(draft="", generated=footer))
     return buffer.getvalue()

@@ -24,6 +24,7 @@ from cage.models import PaperBook, PaperBookPrint, paper_serial
 from cage.services.ledger import chips_label
 from cage.slip_types import SLIP_KINDS
 from core.local import moment
+from core.pdf_layout import page_canvas
 
 PAGE_WIDTH, PAGE_HEIGHT = letter
 MARGIN = 0.55 * inch
@@ -164,7 +165,7 @@ def printer_name(user, event) -> str:
     return person.name if person is not None else user.get_username()
 
 
-def _footer(book: PaperBook, printed: PaperBookPrint, reprint: bool):
+def _footer(book: PaperBook, printed: PaperBookPrint, reprint: bool) -> str:
     by = printer_name(printed.printed_by, book.event) if printed.printed_by_id else _("the command line")
     text = _("Book %(first)s to %(last)s, printed %(when)s by %(by)s") % {
         "first": paper_serial(book.first),
@@ -174,16 +175,7 @@ def _footer(book: PaperBook, printed: PaperBookPrint, reprint: bool):
     }
     if reprint:
         text += " · " + _("REPRINT")
-
-    def draw(canvas, doc):
-        canvas.saveState()
-        canvas.setFont("Helvetica", 8.5)
-        canvas.setFillColor(MUTED)
-        canvas.drawString(MARGIN + 6, MARGIN / 2, text)
-        canvas.drawRightString(PAGE_WIDTH - MARGIN - 6, MARGIN / 2, _("Page %(page)s") % {"page": doc.page})
-        canvas.restoreState()
-
-    return draw
+    return text
 
 
 def render_book(printed: PaperBookPrint) -> bytes:
@@ -209,6 +201,6 @@ def render_book(printed: PaperBookPrint) -> bytes:
         title=f"{kind.label} {paper_serial(book.first)}–{paper_serial(book.last)}",
         author=book.event.name,
     )
-    footer = _footer(book, printed, reprint)
-    document.build(story, onFirstPage=footer, onLaterPages=footer)
+    # Each page numbered "page N of M", so a slip missing from a book shows.
+    document.build(story, canvasmaker=page_canvas(draft="", generated=_footer(book, printed, reprint)))
     return buffer.getvalue()

@@ -11,6 +11,7 @@ import datetime
 import json
 
 from cage import services
+from tests.cage.helpers import count_as_the_books_hold
 from tests.conftest import make_cast
 
 SLUG = "lakeside"
@@ -113,18 +114,7 @@ def close(t0: str) -> None:
         at=_at(t0, 60),
     )
     day = services.day_reconcile(day=day)
-    for minutes, kind in ((61, "bank_cash"), (62, "chip_bank")):
-        account = services.account_get(event, kind)
-        held = services.balance(account)
-        chips = {d.key: held.get(d.pk, 0) // d.value_cents for d in event.denominations.all() if held.get(d.pk)}
-        services.count(
-            day=day,
-            account=account,
-            cash=held.get(None) if kind == "bank_cash" else None,
-            chips=chips if kind == "chip_bank" else {},
-            signed=signed(counted_by="general_cashier", verified_by="chip_cashier"),
-            at=_at(t0, minutes),
-        )
+    count_as_the_books_hold(day, signed(counted_by="general_cashier", verified_by="chip_cashier"), at=_at(t0, 61))
     services.close_day(
         day=day,
         signed=signed(prepared_by="general_cashier", verified_by="chip_cashier", approved_by="dric"),

@@ -159,3 +159,20 @@ def worked_then_paper(cast):
     paper.written_declare(day=cast.day, book=fills, last=2, person=cast.chip_cashier)
     paper.written_declare(day=cast.day, book=sales, last=1, person=cast.chip_cashier)
     return fills, sales
+
+
+def count_as_the_books_hold(day, signed: dict, *, at=None):
+    """Bank cash and the chip bank counted at what they hold: a close with no variance."""
+    event = day.event
+    for kind in ("bank_cash", "chip_bank"):
+        account = services.account_get(event, kind)
+        held = services.balance(account)
+        chips = {d.key: held.get(d.pk, 0) // d.value_cents for d in event.denominations.all() if held.get(d.pk)}
+        services.count(
+            day=day,
+            account=account,
+            cash=held.get(None) if kind == "bank_cash" else None,
+            chips=chips if kind == "chip_bank" else {},
+            signed=signed,
+            **({"at": at} if at else {}),
+        )

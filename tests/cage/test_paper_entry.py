@@ -279,7 +279,7 @@ def test_the_drics_approval_after_entry_is_hers_and_needs_no_confirmation(cast, 
 
 
 def test_the_close_is_refused_while_a_paper_serial_is_missing(cast, outage):
-    from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED
+    from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED, count_as_the_books_hold
 
     fills, sales = outage
     paper.enter_void(day=cast.day, book=fills, number=1, reason="torn", entered_by=cast.chip_cashier)
@@ -292,17 +292,7 @@ def test_the_close_is_refused_while_a_paper_serial_is_missing(cast, outage):
         signed=cast.signed(counted_by="dealer", verified_by="chip_cashier"),
     )
     day = services.day_reconcile(day=cast.day)
-    for kind in ("bank_cash", "chip_bank"):
-        account = services.account_get(cast.event, kind)
-        held = services.balance(account)
-        chips = {d.key: held.get(d.pk, 0) // d.value_cents for d in cast.event.denominations.all() if held.get(d.pk)}
-        services.count(
-            day=day,
-            account=account,
-            cash=held.get(None) if kind == "bank_cash" else None,
-            chips=chips if kind == "chip_bank" else {},
-            signed=cast.signed(**COUNT_SIGNED),
-        )
+    count_as_the_books_hold(day, cast.signed(**COUNT_SIGNED))
     with refuses("day.cannot_close") as refused:
         services.close_day(day=day, signed=cast.signed(**CLOSE_SIGNED))
     assert "paper slips not yet accounted for: Fill P-0003–P-0004" in str(refused.value)
