@@ -18,7 +18,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from cage.paper_pdf import printer_name
+from cage.selectors.paper import printer_name
 from cage.services.ledger import chips_label
 from core.local import moment
 from core.pdf_layout import content_widths, page_canvas

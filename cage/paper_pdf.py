@@ -21,6 +21,7 @@ from reportlab.lib.units import inch
 from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from cage.models import PaperBook, PaperBookPrint, paper_serial
+from cage.selectors.paper import printer_name
 from cage.services.ledger import chips_label
 from cage.slip_types import SLIP_KINDS
 from core.local import moment
@@ -157,12 +158,6 @@ def _slip(book, number, denominations, reprint: bool) -> list:
     )
     story += [when, Spacer(1, 8), _signatures(kind)]
     return story
-
-
-def printer_name(user, event) -> str:
-    """Who printed a sheet, as the team knows them: their name on the event, else their login."""
-    person = event.people.filter(user=user).first()
-    return person.name if person is not None else user.get_username()
 
 
 def _footer(book: PaperBook, printed: PaperBookPrint, reprint: bool) -> str:

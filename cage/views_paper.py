@@ -18,9 +18,15 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from cage.forms import PaperSlipForm
 from cage.models import PaperBook, PaperBookPrint, PaperConfirmation, PaperDraft, PaperSerial, Signature, paper_serial
-from cage.paper_pdf import printer_name
 from cage.selectors.cage_state import cage_state
-from cage.selectors.paper import books_of_day, read_serial, serial_ranges, unconfirmed_signatures, waiting_count
+from cage.selectors.paper import (
+    books_of_day,
+    printer_name,
+    read_serial,
+    serial_ranges,
+    unconfirmed_signatures,
+    waiting_count,
+)
 from cage.selectors.people import current_day
 from cage.services import paper as paper_books
 from cage.slip_types import PAPER_KINDS, SLIP_KINDS

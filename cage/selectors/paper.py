@@ -182,3 +182,9 @@ def unaccounted_problems(day) -> list[str]:
                 % {"slip": SLIP_KINDS[used.book.slip_type].label, "serials": serial_ranges(used.unaccounted)}
             )
     return problems
+
+
+def printer_name(user, event) -> str:
+    """Who printed a sheet, as the team knows them: their name on the event, else their login."""
+    person = event.people.filter(user=user).first()
+    return person.name if person is not None else user.get_username()
