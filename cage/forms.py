@@ -704,11 +704,9 @@ class PaperSlipForm(SlipForm):
         self.fields["written_date"] = forms.DateField(label=_("Date written"), initial=written_on)
         self.fields["written_time"] = forms.TimeField(
             label=_("Time written"),
-            help_text=_(
-                "As written on the paper slip: 23:45 or 23 h 45. Enter the paper slips in the order of their times."
-            ),
+            help_text=_("As written on the paper slip: 23:45 or 23 h 45."),
             # As a cashier writes the time, in either language.
-            input_formats=["%H:%M", "%H:%M:%S", "%H h %M", "%Hh%M", "%H h%M", "%Hh %M"],
+            input_formats=["%H:%M", "%H:%M:%S", "%H h %M", "%Hh%M", "%H h%M", "%Hh %M", "%H H %M", "%HH%M"],
         )
         self.fields["written_time"].widget.attrs["autofocus"] = True
         for name, form_field in self.fields.items():

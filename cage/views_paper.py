@@ -30,6 +30,7 @@ from cage.selectors.paper import (
 from cage.selectors.people import current_day
 from cage.services import paper as paper_books
 from cage.slip_types import PAPER_KINDS, SLIP_KINDS
+from core.local import clock
 from core.rules import RuleViolation
 from events.access import event_access
 from events.file_commands import LANGUAGES
@@ -179,17 +180,19 @@ class FindForm(forms.Form):
     """The paper slip to enter: its QR code scanned (the scanner types it), or its serial typed
     with its type chosen."""
 
+    def __init__(self, *args, **kwargs):
+        # Its own ids: the page's book form has a slip type too.
+        kwargs.setdefault("auto_id", "find_%s")
+        super().__init__(*args, **kwargs)
+        self.fields["slip_type"].choices = [("", _("As scanned"))] + [(k.type.value, k.label) for k in PAPER_KINDS]
+        self.fields["serial"].widget.attrs.update(autofocus=True, autocomplete="off")
+
     serial = forms.CharField(
         label=gettext_lazy("Paper serial"),
         max_length=120,
         help_text=gettext_lazy("Scan the slip's QR code, or type its serial (P-0012) and choose its type."),
     )
     slip_type = forms.ChoiceField(label=gettext_lazy("Slip type"), required=False)
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["slip_type"].choices = [("", _("As scanned"))] + [(k.type.value, k.label) for k in PAPER_KINDS]
-        self.fields["serial"].widget.attrs.update(autofocus=True, autocomplete="off")
 
 
 def _keeping_day(request, access):
@@ -274,6 +277,12 @@ def paper_enter(request, slug, book, number):
             return redirect("cage:paper", slug)
     elif draft is not None and draft.refusal:
         form.add_error(None, draft.refusal)
+    elif draft is not None:
+        messages.info(
+            request,
+            _("%(paper)s was typed by %(name)s at %(when)s and waits for the others; sending it again replaces it.")
+            % {"paper": draft.label, "name": draft.entered_by.name, "when": clock(draft.typed_at)},
+        )
     return render(
         request,
         "cage/slip_form.html",
@@ -366,7 +375,12 @@ def paper_written(request, slug, book):
         except RuleViolation as exc:
             messages.error(request, exc.text)
         else:
-            messages.success(request, _("Noted. Enter each paper slip written, in the order of their times."))
+            messages.success(
+                request,
+                _(
+                    "Noted. Type each paper slip written, in any order: they are posted in the order of their written times."
+                ),
+            )
     return redirect("cage:paper", slug)
 
 
@@ -378,6 +392,10 @@ def paper_close(request, slug, book):
     day = _keeping_day(request, access)
     if day is not None:
         numbers = [int(n) for n in request.POST.getlist("serial") if n.isdigit() and len(n) < 10]
+        if request.POST.get("all_blank"):
+            # Every serial left after those said written: the book's blank slips, counted in it.
+            used = next((u for u in books_of_day(day) if u.book.pk == book.pk), None)
+            numbers = [n for n in used.unaccounted if n > used.written_up_to] if used else []
         missing = request.POST.get("outcome") == PaperSerial.Outcome.MISSING
         try:
             if missing:

@@ -26,6 +26,8 @@ INPUT_RULE = _("what the forms accept")
 LONGEST_UNBOUNDED = 1000
 # What a number, a date or a time is written with.
 NUMBER_CHARACTERS = re.compile(r"[0-9 .,:T\-]*")
+# A time of day as people write it, in French too: "23:45", "23 h 45".
+TIME_CHARACTERS = re.compile(r"[0-9 .:hH]*")
 PLAIN_DECIMAL = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")
 CANONICAL_ID = re.compile(r"0|[1-9][0-9]{0,18}")
 ALLOWED_CONTROLS = {"\t", "\n", "\r"}
@@ -98,7 +100,8 @@ def _number_problem(field, text: str) -> str | None:
         return None
     if not isinstance(field, NUMERIC_FIELDS) or not text:
         return None
-    odd = _first(text, lambda c: not NUMBER_CHARACTERS.fullmatch(c))
+    allowed = TIME_CHARACTERS if isinstance(field, forms.TimeField) else NUMBER_CHARACTERS
+    odd = _first(text, lambda c: not allowed.fullmatch(c))
     if odd is not None:
         return _(
             "“%(text)s” contains %(char)s: numbers, dates and times are written with the digits 0 to 9 (%(rule)s)."

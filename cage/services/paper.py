@@ -11,6 +11,7 @@ import datetime
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
@@ -204,6 +205,23 @@ def find(*, event: Event, text: str, slip_type: str | None = None) -> tuple[Pape
             code="paper.no_book",
         )
     _not_yet_accounted(book, number)
+    said = PaperWritten.objects.filter(book=book).aggregate(last=Max("last"))["last"]
+    if said is None or number > said:
+        # Typed past what was said written, a blank slip still in the book would go on record.
+        raise RuleViolation(
+            Words(
+                N_(
+                    "%(slip)s %(serial)s is past what was said written in its book (%(said)s): if it was "
+                    "written, first say the book was written up to it"
+                ),
+                slip=kind.label,
+                serial=paper_serial(number),
+                said=_("nothing yet") if said is None else _("up to %(serial)s") % {"serial": paper_serial(said)},
+            ),
+            PAPER_RULE,
+            field="serial",
+            code="paper.not_said_written",
+        )
     return book, number
 
 
@@ -326,8 +344,8 @@ def enter(
         raise RuleViolation(
             Words(
                 N_(
-                    "the time written on this paper slip, %(at)s, is before the last slip in the books "
-                    "(%(last)s): enter the paper slips oldest first"
+                    "the time written on this paper slip, %(at)s, is before the last slip already in the books "
+                    "(%(last)s), written before the outage: check the time written"
                 ),
                 **exc.arguments,
             ),

@@ -132,6 +132,9 @@ def test_a_serial_entered_twice_from_no_book_or_from_another_event_is_refused(ca
     with refuses("paper.not_a_serial"):
         paper.find(event=cast.event, text="twelve", slip_type="fill")
     assert paper.find(event=cast.event, text=" p-0002 ", slip_type="fill") == (fills, 2)
+    with refuses("paper.not_said_written"):
+        paper.find(event=cast.event, text="lakeside:fill:P-0003")
+    paper.written_declare(day=cast.day, book=fills, last=3, person=cast.chip_cashier)
     assert paper.find(event=cast.event, text="lakeside:fill:P-0003") == (fills, 3)
 
 

@@ -183,3 +183,20 @@ def test_the_drics_queue_shows_the_signatures_still_to_confirm(client, cast, out
     queue = client.get(reverse("cage:queue", args=["lakeside"])).content.decode()
     assert "Paper slips whose signers have not confirmed" in queue
     assert "Runner" in queue and "Dealer" in queue
+
+
+def test_a_time_written_the_french_way_and_every_blank_left_in_one_tap(client, cast, outage):
+    fills, sales = outage
+    login(client, cast, "chip_cashier")
+    when = timezone.localtime(written(20))
+    data = fill_on_paper(cast, when)
+    data["written_time"] = when.strftime("%H h %M")
+    page = client.post(reverse("cage:paper_enter", args=["lakeside", fills.pk, 1]), data, follow=True).content.decode()
+    assert "Fill P-0001 typed." in page
+    again = client.get(reverse("cage:paper_enter", args=["lakeside", fills.pk, 1])).content.decode()
+    assert "was typed by Chip Cashier" in again and "sending it again replaces it" in again
+    # A serial past what was said written is not typed: a blank slip would go on record.
+    past = client.get(reverse("cage:paper_find", args=["lakeside"]), {"serial": "lakeside:fill:P-0003"})
+    assert past.status_code == 400 and "past what was said written in its book (up to P-0002)" in past.content.decode()
+    client.post(reverse("cage:paper_close", args=["lakeside", fills.pk]), {"all_blank": "1", "outcome": "unused"})
+    assert sorted(PaperSerial.objects.filter(book=fills, outcome="unused").values_list("number", flat=True)) == [3, 4]
