@@ -20,7 +20,7 @@ from django.views.decorators.cache import never_cache
 
 from cage import day_sheets, services
 from cage.forms import SignForm, SlipForm
-from cage.models import Account, Slip, SlipPrint
+from cage.models import Account, PaperDraft, Slip, SlipPrint
 from cage.selectors import people
 from cage.selectors.amounts import amount_of, cash_moved_subquery
 from cage.selectors.cage_state import cage_state
@@ -158,10 +158,18 @@ def home(request, slug):
             "refresh_seconds": getattr(settings, "CAGE_REFRESH_SECONDS", 20),
             # Four eyes (T&C 2): what waits for a second designated person, for those who give it.
             "four_eyes_waiting": waiting_count(event) if access.may("cage:queue") else 0,
-            "paper_waiting": paper_waiting(day),  # paper slips of an outage: they come first
+            **_paper_notices(day),
             **panels,
         },
     )
+
+
+def _paper_notices(day) -> dict:
+    """The paper slips of an outage still to enter (they come first), and those refused when their
+    turn came; no query beyond one on a day that used no paper."""
+    waiting = paper_waiting(day)
+    refused = PaperDraft.objects.filter(day=day).exclude(refusal="").count() if waiting else 0
+    return {"paper_waiting": waiting, "paper_refused": refused}
 
 
 @never_cache

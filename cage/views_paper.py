@@ -99,6 +99,7 @@ def _page(request, access, form=None, *, find=None, status=200):
             "is_dric": Role.DRIC in access.roles,
             "used": used,
             "waiting": sum(len(u.waiting) for u in used),
+            "typed": PaperDraft.objects.filter(day=day).count() if used else 0,
             "unconfirmed": unconfirmed_signatures(event, day=day) if open_day else [],
             "drafts": list(PaperDraft.objects.filter(day=day).select_related("book", "entered_by")) if open_day else [],
         },
@@ -322,7 +323,7 @@ def _post_when_ready(request, day) -> None:
     if refused is not None:
         messages.error(
             request,
-            _("%(paper)s could not be posted: %(refusal)s Correct it and the rest follows.")
+            _("%(paper)s could not be posted: %(refusal)s. Correct it on its form and the rest follows.")
             % {
                 "paper": f"{SLIP_KINDS[refused.book.slip_type].label} {paper_serial(refused.number)}",
                 "refusal": refused.refusal,
@@ -446,6 +447,6 @@ def paper_confirm(request, slug, signature):
             _("%(name)s confirmed their signature on %(slip)s.")
             % {"name": signature.person.name, "slip": signature.slip.number},
         )
-    if request.POST.get("next") == "paper":
-        return redirect("cage:paper", slug)
+    if request.POST.get("next") in ("paper", "queue"):
+        return redirect(f"cage:{request.POST['next']}", slug)
     return redirect("cage:slip", slug, signature.slip_id)

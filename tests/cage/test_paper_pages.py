@@ -115,7 +115,9 @@ def test_a_paper_slip_refused_when_its_turn_comes_waits_for_its_correction(clien
     # The chip bank never held 41 chips of $25: the fill is refused at its time, the sale after it waits.
     bad = fill_on_paper(cast, written(20), chips_25="41", chips_5="")
     page = client.post(reverse("cage:paper_enter", args=["lakeside", fills.pk, 1]), bad, follow=True).content.decode()
-    assert "Fill P-0001 could not be posted" in page and "Correct it and the rest follows" in page
+    assert "Fill P-0001 could not be posted" in page and "Correct it on its form and the rest follows" in page
+    home = client.get(reverse("cage:home", args=["lakeside"])).content.decode()
+    assert "1 paper slip could not be posted when its turn came" in home
     assert not Slip.objects.filter(slip_type__in=("fill", "sale")).exists()
     assert "Not posted:" in client.get(reverse("cage:paper", args=["lakeside"])).content.decode()
     form = client.get(reverse("cage:paper_enter", args=["lakeside", fills.pk, 1])).content.decode()
@@ -183,6 +185,7 @@ def test_the_drics_queue_shows_the_signatures_still_to_confirm(client, cast, out
     queue = client.get(reverse("cage:queue", args=["lakeside"])).content.decode()
     assert "Paper slips whose signers have not confirmed" in queue
     assert "Runner" in queue and "Dealer" in queue
+    assert "The paper bears my signature" not in queue  # none of them is the DRIC's
 
 
 def test_a_time_written_the_french_way_and_every_blank_left_in_one_tap(client, cast, outage):
