@@ -842,7 +842,8 @@ class _Importer:
         kwargs = {}
         choice = r.get("variance_reason")
         if choice is not None:
-            if choice not in VARIANCE_REASONS:
+            # Anything but one of the list's words (a list, a number) is refused, never looked up.
+            if not isinstance(choice, str) or choice not in VARIANCE_REASONS:
                 raise RuleViolation(
                     Words(
                         N_("variance_reason: %(value)s is not one of %(reasons)s"),

@@ -261,3 +261,9 @@ def test_damaged_extensions_are_imported_or_refused_never_crash(damage):
             assert failed.problems and all(isinstance(line, str) and line for line in failed.problems)
             assert not Event.objects.exists()
         transaction.set_rollback(True)
+
+
+def test_a_variance_reason_that_is_no_word_is_refused_not_a_crash():
+    data = exported_example()
+    record(data, "count")["variance_reason"] = []
+    assert any("variance_reason: [] is not one of miscount" in p for p in refused(data))
