@@ -4,12 +4,14 @@ selectors do the work in small steps, forms clean, views call."""
 import ast
 from pathlib import Path
 
+from tests.source import parse
+
 ROOT = Path(__file__).resolve().parents[1]
 LONGEST = 80
 
 
 def _functions(path: Path):
-    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+    for node in ast.walk(parse(path.read_text(), filename=str(path))):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             yield node.name, node.end_lineno - node.lineno + 1
 

@@ -23,6 +23,7 @@ from events import games, services
 from events.games import Bet, Game, Payoff, Setting
 from events.models import GameSettings
 from tests.conftest import PASSWORD, add_person, event_form, make_event
+from tests.source import parse
 
 ROOT = Path(__file__).resolve().parents[1]
 PRODUCT = ("core", "events", "audit", "cage", "reports", "config")
@@ -224,7 +225,7 @@ def test_no_branch_outside_the_game_modules_names_a_game():
     found = [
         f"{path.relative_to(ROOT)}:{line}: {code!r}"
         for path in _outside_the_games()
-        for line, code in _branches_naming_a_game(ast.parse(path.read_text(), filename=str(path)), codes)
+        for line, code in _branches_naming_a_game(parse(path.read_text(), filename=str(path)), codes)
     ]
     found += [
         f"{path.relative_to(ROOT)}: {tag}"
@@ -243,12 +244,12 @@ def test_the_check_sees_a_branch_on_a_game():
         'match code:\n    case "wheel_of_fortune": pass\n'
         'hand.get("blackjack")\n'  # a hand that is a blackjack: a word of the game, no branch on one
     )
-    found = _branches_naming_a_game(ast.parse(source), {"craps", "baccarat", "blackjack", "wheel_of_fortune"})
+    found = _branches_naming_a_game(parse(source), {"craps", "baccarat", "blackjack", "wheel_of_fortune"})
     assert found == [(1, "craps"), (2, "baccarat"), (3, "blackjack"), (5, "wheel_of_fortune")]
     assert _template_tags_naming_a_game('{% elif s.code == "craps" %}', {"craps"})
 
 
 def test_a_new_game_touches_two_files_and_the_registration_says_which():
-    docstring = ast.get_docstring(ast.parse((ROOT / "events/games/__init__.py").read_text()))
+    docstring = ast.get_docstring(parse((ROOT / "events/games/__init__.py").read_text()))
     listed = re.findall(r"^- (events/games/\S+?):", docstring, re.M)
     assert listed == ["events/games/<code>.py", "events/games/__init__.py"], listed

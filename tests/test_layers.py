@@ -14,6 +14,8 @@ The game modules (events/games/) are pure: they import nothing of the product bu
 import ast
 from pathlib import Path
 
+from tests.source import parse
+
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ["core", "events", "audit", "cage", "reports"]
 
@@ -31,7 +33,7 @@ def _imports(name: str, path: Path) -> set[str]:
     """Every module `name` imports, at its top or inside a function, as a dotted name."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+    for node in ast.walk(parse(path.read_text(), filename=str(path))):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):

@@ -8,6 +8,8 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
+from tests.source import parse
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("core", "events", "audit", "cage", "reports", "config")
 
@@ -47,7 +49,7 @@ def _is_super_init(node: ast.Call) -> bool:
 def refusals(source: str):
     """(line, code node or None, the sentence's node) of each refusal made in `source`: a call of
     RuleViolation, of a helper that makes one (HELPERS), or a subclass's super().__init__."""
-    tree = ast.parse(source)
+    tree = parse(source)
     subclass_inits = set()
     for cls in ast.walk(tree):
         if isinstance(cls, ast.ClassDef) and any(_name(base) == "RuleViolation" for base in cls.bases):

@@ -26,6 +26,7 @@ from core.rules import RuleViolation
 from tests.cage.helpers import roster_dealers, stock
 from tests.conftest import EXAMPLES, PASSWORD, Client
 from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
+from tests.source import parse
 
 ROOT = Path(__file__).resolve().parents[2]
 TORONTO = ZoneInfo("America/Toronto")
@@ -250,7 +251,7 @@ def test_no_cage_module_hides_a_marked_string_from_makemessages():
     readable |= {"pgettext", "pgettext_lazy", "npgettext", "npgettext_lazy"}
     hidden = []
     for path in sorted((ROOT / "cage").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module == "django.utils.translation":
                 for alias in node.names:
                     if alias.asname and alias.asname not in readable:
