@@ -28,8 +28,9 @@ from cage.models import (
 )
 from cage.selectors.paper import read_serial, serial_ranges
 from cage.services.ledger import PAPER_FIRST_RULE as PAPER_RULE
+from cage.services.ledger import lock_day
 from cage.slip_types import PAPER_KINDS, SLIP_KINDS
-from core.rules import Day, Lower, RuleViolation, When, Words
+from core.rules import Lower, RuleViolation, When, Words
 from events.models import Event, GamingDay, Person, Role
 
 # A book is carried in a cashier's drawer: a few dozen slips, never a ream.
@@ -155,16 +156,6 @@ def _enterer(person: Person, day: GamingDay) -> Person:
     return person
 
 
-def _open_day(day: GamingDay) -> GamingDay:
-    if day.status not in (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING):
-        raise RuleViolation(
-            Words(N_("gaming day %(day)s is not open: its paper slips cannot be accounted for now"), day=Day(day.date)),
-            PAPER_RULE,
-            code="paper.day_not_open",
-        )
-    return day
-
-
 def find(*, event: Event, text: str, slip_type: str | None = None) -> tuple[PaperBook, int]:
     """The book and serial a paper slip names, as scanned from its QR code or typed from the paper,
     once it is known to be of this event, in one of its books and not yet accounted for."""
@@ -205,7 +196,7 @@ def find(*, event: Event, text: str, slip_type: str | None = None) -> tuple[Pape
             code="paper.no_book",
         )
     _not_yet_accounted(book, number)
-    said = PaperWritten.objects.filter(book=book).aggregate(last=Max("last"))["last"]
+    said = _said_written(book)
     if said is None or number > said:
         # Typed past what was said written, a blank slip still in the book would go on record.
         raise RuleViolation(
@@ -258,8 +249,8 @@ def written_declare(*, day: GamingDay, book: PaperBook, last: int, person: Perso
             code="paper.not_in_book",
         )
     with transaction.atomic():
-        _open_day(lock_day_for_paper(day))
-        before = PaperWritten.objects.filter(day=day, book=book).aggregate(last=Max("last"))["last"]
+        lock_day_for_paper(day)
+        before = _said_written(book, day)
         if before is not None and last < before:
             # Said once, it stands: a serial said written and never written is entered as void.
             raise RuleViolation(
@@ -292,9 +283,16 @@ def written_declare(*, day: GamingDay, book: PaperBook, last: int, person: Perso
 
 
 def lock_day_for_paper(day: GamingDay) -> GamingDay:
-    from cage.services.ledger import lock_day  # the slips' own lock on their day
-
+    """The slips' own lock on their day, which also refuses a day neither open nor reconciling."""
     return lock_day(day, allowed=(GamingDay.Status.OPEN, GamingDay.Status.RECONCILING))
+
+
+def _said_written(book: PaperBook, day: GamingDay | None = None) -> int | None:
+    """The last serial of `book` said written during an outage (of `day`, when given), or None."""
+    said = PaperWritten.objects.filter(book=book)
+    if day is not None:
+        said = said.filter(day=day)
+    return said.aggregate(last=Max("last"))["last"]
 
 
 def enter(
@@ -435,7 +433,7 @@ def enter_void(*, day: GamingDay, book: PaperBook, number: int, reason: str, ent
             code="paper.void_reason",
         )
     with transaction.atomic():
-        _open_day(lock_day_for_paper(day))
+        lock_day_for_paper(day)
         _lock_book(book)
         _not_yet_accounted(book, number)
         voided = PaperSerial.objects.create(
@@ -494,7 +492,7 @@ def confirm(*, signature: Signature, person: Person, via: str) -> PaperConfirmat
 def return_unused(*, day: GamingDay, book: PaperBook, numbers: list[int], person: Person) -> list[PaperSerial]:
     """The blank slips of a book the day used, counted back by the Chip Cashier at the close. A serial
     said written during an outage is not blank: it is entered, or entered as void."""
-    written = PaperWritten.objects.filter(book=book).aggregate(last=Max("last"))["last"] or 0
+    written = _said_written(book) or 0
     said_written = [n for n in numbers if n <= written]
     if said_written:
         raise RuleViolation(
@@ -537,7 +535,7 @@ def _account_for(day, book, numbers, person, outcome, reason) -> list[PaperSeria
             code="paper.serials_not_in_book",
         )
     with transaction.atomic():
-        _open_day(lock_day_for_paper(day))
+        lock_day_for_paper(day)
         _lock_book(book)
         for number in numbers:
             _not_yet_accounted(book, number)
@@ -620,7 +618,7 @@ def draft_keep(
     _enterer(entered_by, day)
     _check_paper_slip(kind, written_at, signed, timezone.now())
     with transaction.atomic():
-        _open_day(lock_day_for_paper(day))
+        lock_day_for_paper(day)
         _not_yet_accounted(book, number)
         draft, _made = PaperDraft.objects.update_or_create(
             book=book,
