@@ -26,7 +26,7 @@ from cage.models import (
     Slip,
     paper_serial,
 )
-from cage.selectors.paper import read_serial, serial_ranges
+from cage.selectors.paper import books_of_day, read_serial, serial_ranges
 from cage.services.ledger import PAPER_FIRST_RULE as PAPER_RULE
 from cage.services.ledger import lock_day
 from cage.slip_types import PAPER_KINDS, SLIP_KINDS
@@ -640,8 +640,6 @@ def draft_keep(
 
 def drafts_ready(day: GamingDay) -> bool:
     """Every paper slip said written is typed or accounted for: the day's drafts may be posted."""
-    from cage.selectors.paper import books_of_day
-
     drafted = set(PaperDraft.objects.filter(day=day).values_list("book_id", "number"))
     return all((b.book.pk, n) in drafted for b in books_of_day(day) for n in b.waiting)
 
