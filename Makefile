@@ -2,7 +2,9 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+# Running needs requirements.txt; developing and testing add requirements-dev.txt.
 STAMP := $(VENV)/.installed-requirements
+DEV_STAMP := $(VENV)/.installed-requirements-dev
 PG_URL ?= postgres://postgres@127.0.0.1:5432/cage_ci
 # The suite runs in one process per CPU (pytest-xdist), a test file to a process: each process has
 # its own test database, and every test makes what it uses. WORKERS=0 runs it in this process.
@@ -17,6 +19,10 @@ $(STAMP): requirements.txt
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
+$(DEV_STAMP): $(STAMP) requirements-dev.txt
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $(DEV_STAMP)
+
 # The local demo asks for DEBUG (the repository's laptop key, plain http on 127.0.0.1, error pages
 # with details) and says so; a real event never runs this way (README: Running an event for real).
 run: export DEBUG = true
@@ -29,7 +35,7 @@ run: $(STAMP) catalogues
 	@echo
 	$(PY) manage.py runserver 127.0.0.1:8000
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
@@ -50,7 +56,7 @@ messages: $(STAMP)
 # pytest-django creates test_<name> beside it). The browser tests run once, on SQLite: they walk the
 # pages, which read and write through the same services, and the database's own part (locks, the
 # app role, COPY) is tested below the pages on both.
-test-postgres: $(STAMP) catalogues
+test-postgres: $(DEV_STAMP) catalogues
 	DATABASE_URL=$(PG_URL) $(PY) -m pytest -n $(WORKERS) --dist loadfile --ignore=tests/browser
 
 # On the demo's database unless told otherwise (a real site sets SECRET_KEY and DEBUG=false).
@@ -59,5 +65,5 @@ check-ledger: $(STAMP)
 	$(PY) manage.py check_ledger
 
 # Speed beside its floor, on SQLite and PostgreSQL (README: Speed); results in bench/results/.
-bench: $(STAMP) catalogues
+bench: $(DEV_STAMP) catalogues
 	$(PY) -m bench.run
