@@ -151,6 +151,7 @@ PAGE_NAMES = {
     "reports:event": _("Report"),
     "reports:event_json": _("Report (JSON)"),
     "reports:event_csv": _("Report (CSV)"),
+    "reports:event_xlsx": _("Report (XLSX)"),
     "reports:event_pdf": _("Report (PDF)"),
     "reports:day": _("Day's control sheets"),
     "audit:event": _("Audit trail"),

@@ -1,4 +1,4 @@
-"""The register of slips as a django-tables2 table, its filter form, and its CSV export."""
+"""The register of slips as a django-tables2 table, its filter form, and its CSV and XLSX exports."""
 
 import inspect
 
@@ -13,8 +13,10 @@ from django_tables2.utils import Accessor, OrderBy
 
 from cage.selectors.slips import State
 from cage.slip_types import SLIP_KINDS
+from core import xlsx
 from core.local import clock
-from core.money import cents_str, dollars
+from core.money import dollars
+from core.xlsx import Cents, Clock, days_words
 from events.form_input import CheckedInput
 from events.form_input import _text_problem as text_problem
 from events.models import GameTable, GamingDay, Person
@@ -211,19 +213,25 @@ class RegisterTable(tables.Table):
     def render_note(self, value, record):
         return note_text(record)
 
-    # --- the CSV: the same columns as plain text --------------------------------------------
+    # --- the CSV and the XLSX: the same columns, from the same typed rows ---------------------
 
-    def as_values(self, exclude_columns=None):
-        """As django-tables2's own Table.as_values (the heading, then each row's cells from the
-        value_ methods), with each column's way to its cell worked out once, not once a cell: it
-        inspected each method's signature for each cell, a third of a season's export. Every column
-        reads a plain attribute of the row (empty_values=(): no default stands in)."""
+    def typed_values(self, exclude_columns=None):
+        """The heading, then each row's cells from the value_ methods, as typed cells (core.xlsx):
+        the XLSX writes them as numbers, dates and times, the CSV as their text. Each column's way
+        to its cell is worked out once, not once a cell: django-tables2's own Table.as_values
+        inspected each method's signature for each cell, a third of a season's export. Every
+        column reads a plain attribute of the row (empty_values=(): no default stands in)."""
         exclude = exclude_columns or ()
         columns = [c for c in self.columns.iterall() if not (c.column.exclude_from_export or c.name in exclude)]
         yield [force_str(c.header, strings_only=True) for c in columns]
         cells = [self._cell_value(c) for c in columns]
         for row in self.rows:
-            yield [force_str(cell(row.record), strings_only=True) for cell in cells]
+            yield [cell(row.record) for cell in cells]
+
+    def as_values(self, exclude_columns=None):
+        """As django-tables2's own Table.as_values: the typed rows as text, for the CSV."""
+        for row in self.typed_values(exclude_columns):
+            yield [force_str(cell, strings_only=True) for cell in row]
 
     def _cell_value(self, bound_column):
         accessor = Accessor(bound_column.accessor)
@@ -241,10 +249,11 @@ class RegisterTable(tables.Table):
         return value
 
     def value_day(self, value):
-        return value.isoformat()
+        return value  # a date: its text is ISO, 2026-09-11
 
     def value_time(self, value):
-        return value.strftime("%H:%M")
+        # To the minute, as the CSV has always written it ("19:05"): the workbook holds no more.
+        return Clock(value.time().replace(second=0, microsecond=0))
 
     def value_chips(self, value, record):
         return str(BLIND) if record.day in self.hidden_days else "; ".join(value)
@@ -252,7 +261,7 @@ class RegisterTable(tables.Table):
     def value_amount(self, value, record):
         if record.day in self.hidden_days:
             return str(BLIND)
-        return "" if value is None else cents_str(value)
+        return "" if value is None else Cents(value)
 
     def value_state(self, record):
         return record.state_label
@@ -280,3 +289,40 @@ def note_text(record) -> str:
         return own
     voided = _("Voided by %(slip)s: %(reason)s") % {"slip": record.voided_by, "reason": record.voided_reason}
     return f"{own} · {voided}" if own else voided
+
+
+# --- the register as a workbook (core.xlsx): the CSV's rows and columns ----------------------------
+
+
+def register_title(event, form) -> str:
+    """What the register's download holds: the event, its days (the day chosen, else all of them),
+    and the other choices of its filter, so that a filtered file never passes for the whole list."""
+    data = form.criteria()
+    if data["day"] is not None:
+        dates = [data["day"].date]
+    else:
+        dates = list(event.days.order_by("date").values_list("date", flat=True)) or [None]
+    title = _("%(event)s: register of slips, %(days)s") % {
+        "event": event.name,
+        "days": days_words(dates[0], dates[-1]),
+    }
+    chosen = {
+        "type": SLIP_KINDS[data["slip_type"]].label if data["slip_type"] else None,
+        "table": data["table"].code if data["table"] else None,
+        "person": data["person"].name if data["person"] else None,
+        "state": State.LABELS[data["state"]] if data["state"] else None,
+    }
+    words = [
+        _("%(label)s: %(value)s") % {"label": form.fields[name].label, "value": value}
+        for name, value in chosen.items()
+        if value is not None
+    ]
+    return f"{title} ({'; '.join(words)})" if words else title
+
+
+def register_workbook(table: RegisterTable, *, title: str, made) -> tuple[bytes, int]:
+    """Every row of the (filtered, sorted) table, unpaged, as one worksheet, with the number of
+    rows under the heading: the same typed rows the CSV is written from."""
+    header, *rows = table.typed_values()
+    sheet = xlsx.Sheet(str(_("Register of slips")), title, header, rows)
+    return xlsx.workbook([sheet], made), len(rows)

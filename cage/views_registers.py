@@ -1,11 +1,13 @@
 """The cage's registers: every slip of the event, filtered, sorted, paged and exported; the voids
 and the serials never issued. Read-only pages for the DRIC, the cashiers and the auditor."""
 
+from django.http import HttpResponse
 from django.shortcuts import render
 
 from audit import services as audit
 from cage.selectors.counts import books_blind
 from cage.selectors.registers import no_slips, register_slips, serial_checks, voids_page
+from core.xlsx import CONTENT_TYPE, made_now
 from events.access import event_access
 from events.models import GamingDay
 from events.table_pages import csv_download, page_status, table_page
@@ -37,10 +39,36 @@ def register(request, slug):
         return table_page(request, "cage/register.html", table, per_page=PER_PAGE, context=context, status=400)
     download = csv_download(
         request, table, f"{event.slug}.register.csv", lambda n: audit.exported(event, "register", "csv", rows=n)
-    )
+    ) or xlsx_download(request, access, table, form)
     if download is not None:
         return download
+    # The workbook's link: the CSV's query (the same filters and sort), asking for XLSX.
+    xlsx_query = request.GET.copy()
+    xlsx_query.pop("page", None)
+    xlsx_query["export"] = "xlsx"
+    context["xlsx_query"] = xlsx_query.urlencode()
     return table_page(request, "cage/register.html", table, per_page=PER_PAGE, context=context)
+
+
+def xlsx_download(request, access, table, form) -> HttpResponse | None:
+    """The whole (filtered, sorted) register as an XLSX workbook when the page is asked for one
+    (?export=xlsx), else None: the CSV's rows and columns, with numbers, dates and times. Taking it
+    out of the system is on the audit trail, as the CSV is."""
+    if request.GET.get("export") != "xlsx":
+        return None
+    from django_tables2 import RequestConfig
+
+    from cage.registers import register_title, register_workbook
+
+    event = access.event
+    RequestConfig(request, paginate=False).configure(table)
+    content, rows = register_workbook(
+        table, title=register_title(event, form), made=made_now(access.person, request.user)
+    )
+    audit.exported(event, "register", "xlsx", rows=rows)
+    response = HttpResponse(content, content_type=CONTENT_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}.register.xlsx"'
+    return response
 
 
 def voids(request, slug):

@@ -202,6 +202,7 @@ MATRIX: dict[str, Entry] = {
     "reports:event": page("GET", read=READERS),
     "reports:event_json": page("GET", read=READERS),
     "reports:event_csv": page("GET", read=READERS),
+    "reports:event_xlsx": page("GET", read=READERS),  # the CSV's twin, as a workbook
     "reports:event_pdf": page("GET", read=READERS),
     "reports:event_sign": page("POST", write=CAGE_WRITE),  # the three designated persons (T&C 2.7)
     "reports:day": page("GET", read=READERS),

@@ -1,36 +1,103 @@
-"""A gaming day's control sheets as CSV and as one PDF, laid out from reports.daily.day_sheets.
+"""A gaming day's control sheets as CSV, as XLSX and as one PDF, laid out from
+reports.daily.day_sheets.
 
 Nothing here computes a figure: each sheet's columns and rows are drawn as they are given. The
 CSV's header names the columns by their keys, the same in every language; its cells are the
-sheets' own text, in the language they were built in. The PDF is in that language too.
+sheets' own text, in the language they were built in. The PDF is in that language too. The XLSX
+is written from the same typed rows as the CSV (typed_rows): its amounts are numbers, its times
+times, and its headings the columns' labels, in the reader's language.
 """
 
+import datetime
 import io
+import re
+from decimal import Decimal
 from xml.sax.saxutils import escape as _escape
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext, pgettext_lazy
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import landscape, letter
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import inch
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from core import xlsx
 from core.local import moment
 from core.pdf_layout import content_widths, page_canvas, words_whole
+from core.xlsx import Cents, Clock, Hidden, Hours, Moment
 from events import csv_safe
-from reports.daily import Sheet
+from reports.daily import BLIND, NotCounted, Sheet
+
+# --- the sheets' typed rows: the CSV and the workbook are both written from them ----------------
+
+# The columns that hold a time of day, written as the reader writes it ("19:05", "19 h 05").
+TIME_KEYS = {"time", "from", "until"}
+_CLOCK = re.compile(r"([01]\d|2[0-3])(?::|\u00a0h\u00a0)([0-5]\d)")
+
+
+def _typed(column, value):
+    """A sheet's cell (reports.daily.Row) as a typed cell (core.xlsx), whose text is the CSV's
+    (reports.daily._plain): cents, hours, a figure not counted yet, a time of day, a count, text."""
+    if value is None:
+        return ""
+    if isinstance(value, NotCounted):
+        return Hidden(str(value))
+    if isinstance(value, Decimal):
+        return Hours(value)
+    if column.money and isinstance(value, int):
+        return Cents(value)
+    if isinstance(value, int):
+        return value
+    text = str(value)
+    found = _CLOCK.fullmatch(text) if column.key in TIME_KEYS else None
+    # The sheets give a time as the reader's words (core.local.clock): read back as a time, the
+    # CSV keeping those words.
+    return Clock(datetime.time(int(found[1]), int(found[2])), text) if found else text
+
+
+def typed_rows(sheet: Sheet) -> list[tuple[str, list]]:
+    """Each row of the sheet as (its kind: line, subtotal, total or blind; its typed cells)."""
+    return [
+        (row.kind or "line", [_typed(c, v) for c, v in zip(sheet.columns, row.cells, strict=True)])
+        for row in sheet.rows
+    ]
 
 
 def sheet_csv(sheet: Sheet) -> str:
     """One sheet: a header of column names, then one line per row; money as 1234.56."""
     out = io.StringIO()
     writer = csv_safe.writer(out)
-    keys = ["row"] + [c.key for c in sheet.columns]
-    writer.writerow(keys)
-    for row in sheet.plain():
-        writer.writerow([row[k] for k in keys])
+    writer.writerow(["row"] + [c.key for c in sheet.columns])
+    for kind, cells in typed_rows(sheet):
+        writer.writerow([kind, *cells])
     return out.getvalue()
+
+
+def sign_off_rows(data: dict) -> list[list]:
+    """The close's signatures, as the PDF's "Reviewed and approved" block gives them: one row per
+    capacity (capacity, role, name, signed at, slip), its name and time empty while nobody has
+    signed it."""
+    slip = data["sign_off"]["slip"] or ""
+    return [
+        [
+            line["capacity"],
+            line["role"],
+            line["name"] or "",
+            Moment(datetime.datetime.fromisoformat(line["signed_iso"])) if line["signed_iso"] else "",
+            slip,
+        ]
+        for line in data["sign_off"]["lines"]
+    ]
+
+
+SIGN_OFF_COLUMNS = ("capacity", "role", "name", "signed_at", "slip")
+
+
+def day_sheets_of(data: dict) -> list[Sheet]:
+    """The day's sheets in their order: the summary of its figures first."""
+    return [data["figures"]["sheets"][0], *data["sheets"]]
 
 
 def sheets_csv(data: dict) -> str:
@@ -39,21 +106,13 @@ def sheets_csv(data: dict) -> str:
     out = io.StringIO()
     writer = csv_safe.writer(out)
     writer.writerow(["date", "sheet", "line", "row", "column", "value"])
-    for sheet in [data["figures"]["sheets"][0], *data["sheets"]]:
-        for number, row in enumerate(sheet.plain(), start=1):
-            for column in sheet.columns:
-                writer.writerow([data["date"], sheet.key, number, row["row"], column.key, row[column.key]])
-    # The close's signatures, as the PDF's "Reviewed and approved" block gives them: one line per
-    # capacity, its name and time empty while nobody has signed it.
-    for number, line in enumerate(data["sign_off"]["lines"], start=1):
-        for column, value in (
-            ("capacity", line["capacity"]),
-            ("role", line["role"]),
-            ("name", line["name"]),
-            ("signed_at", line["signed_iso"]),
-            ("slip", data["sign_off"]["slip"]),
-        ):
-            writer.writerow([data["date"], SIGN_OFF, number, "line", column, value or ""])
+    for sheet in day_sheets_of(data):
+        for number, (kind, cells) in enumerate(typed_rows(sheet), start=1):
+            for column, cell in zip(sheet.columns, cells, strict=True):
+                writer.writerow([data["date"], sheet.key, number, kind, column.key, cell])
+    for number, line in enumerate(sign_off_rows(data), start=1):
+        for column, cell in zip(SIGN_OFF_COLUMNS, line, strict=True):
+            writer.writerow([data["date"], SIGN_OFF, number, "line", column, cell])
     # The locked day's seal (core.chain): the digest its signatures stand beside.
     if data["sign_off"].get("seal"):
         writer.writerow([data["date"], SEAL, 1, "line", "digest", data["sign_off"]["seal"]])
@@ -62,6 +121,57 @@ def sheets_csv(data: dict) -> str:
 
 SIGN_OFF = "sign_off"  # the CSV's sheet name for the close's signatures
 SEAL = "seal"  # and for the locked day's seal
+
+
+# --- the same rows as workbooks (core.xlsx) ------------------------------------------------------
+
+# A row's kind, as a person reads it (the CSV keeps the code).
+ROW_KINDS = {
+    "line": pgettext_lazy("kind of a sheet's row", "line"),
+    "subtotal": pgettext_lazy("kind of a sheet's row", "subtotal"),
+    "total": pgettext_lazy("kind of a sheet's row", "total"),
+    BLIND: pgettext_lazy("kind of a sheet's row", "blind count"),
+}
+
+
+def _worksheet(data: dict, name: str, what: str, header: list[str], rows: list[list], strong=()) -> xlsx.Sheet:
+    title = _("%(event)s: %(sheet)s, %(day)s") % {
+        "event": data["event"].name,
+        "sheet": what,
+        "day": xlsx.days_words(data["day"].date, data["day"].date),
+    }
+    return xlsx.Sheet(name, title, header, rows, set(strong))
+
+
+def sheet_worksheet(data: dict, sheet: Sheet) -> xlsx.Sheet:
+    """One sheet as a worksheet: its CSV's rows and columns (sheet_csv), headed in the reader's
+    language, subtotals and totals in bold."""
+    rows = typed_rows(sheet)
+    return _worksheet(
+        data,
+        str(sheet.title),
+        str(sheet.title),
+        [pgettext("kind of a sheet's row", "Row"), *(str(c.label) for c in sheet.columns)],
+        [[str(ROW_KINDS.get(kind, kind)), *cells] for kind, cells in rows],
+        strong=[i for i, (kind, _cells) in enumerate(rows) if kind in ("subtotal", "total")],
+    )
+
+
+def sheet_xlsx(data: dict, sheet: Sheet, made: xlsx.Made) -> bytes:
+    return xlsx.workbook([sheet_worksheet(data, sheet)], made)
+
+
+def sheets_xlsx(data: dict, made: xlsx.Made) -> bytes:
+    """Every sheet of the day, a worksheet each (each the twin of that sheet's own CSV), then the
+    close's signatures and the locked day's seal: what sheets_csv gives a line per cell."""
+    signed = _("Reviewed and approved")
+    sheets = [sheet_worksheet(data, sheet) for sheet in day_sheets_of(data)]
+    headings = [_("Capacity"), _("Role"), _("Name"), _("Date and time"), _("Slip")]
+    sheets.append(_worksheet(data, signed, signed, headings, sign_off_rows(data)))
+    if data["sign_off"].get("seal"):
+        seal = _("Seal of the day's records")
+        sheets.append(_worksheet(data, seal, seal, [seal], [[data["sign_off"]["seal"]]]))
+    return xlsx.workbook(sheets, made)
 
 
 CELL = ParagraphStyle("daycell", fontName="Helvetica", fontSize=8, leading=10)

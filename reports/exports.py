@@ -1,10 +1,15 @@
-"""The event's figures as CSV and as the PDF financial report for the licensing authority (T&C 2.7).
+"""The event's figures as CSV, as XLSX and as the PDF financial report for the licensing authority
+(T&C 2.7).
 
-Both are laid out from reports.figures.event_figures; nothing here computes a figure of its own.
-The CSV is cage-report/1 row by row, the same in every language; the PDF is in the active one.
+All are laid out from reports.figures.event_figures; nothing here computes a figure of its own.
+The CSV is cage-report/1 row by row, the same in every language; the XLSX is the same rows
+(figure_rows) with amounts as numbers and headings in the active language; the PDF is in the
+active one.
 """
 
+import datetime
 import io
+import re
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
@@ -23,10 +28,12 @@ from cage.models import Slip
 from cage.selectors.seals import day_seals
 from cage.selectors.slips import signed_in_full
 from cage.slip_types import EXPENSES
+from core import xlsx
 from core.local import moment
 from core.money import cents_str, dollars, hours_text
 from core.pdf_layout import RED, content_widths, page_canvas, words_whole
 from core.rules import cite
+from core.xlsx import Cents
 from events import csv_safe
 from events.models import Event, Role, game_name
 from reports.charts import chip_liability, report_charts
@@ -63,6 +70,43 @@ def expense_lines(event: Event) -> list[dict]:
     ]
 
 
+FIGURE_COLUMNS = ["section", "date", "subject", "measure", "value", "note"]
+
+
+def figure_rows(figures: dict) -> list[list]:
+    """Every figure of the report as one row: section, date, subject, measure, value, note; the
+    value in cents (core.xlsx.Cents) and the date a date, for the CSV and the workbook alike."""
+
+    def row(section, date, subject, measure, value, note=""):
+        return [section, datetime.date.fromisoformat(date) if date else "", subject, measure, _cell(value), note]
+
+    rows = []
+    for t in figures["tables"]:
+        rows += [row("tables", t["date"], t["table"], m, t[m], t["game"]) for m in TABLE_MEASURES]
+    rows += [row("games", g["date"], g["game"], "win", g["win"]) for g in figures["games"]]
+    for d in figures["days"]:
+        rows += [row("days", d["date"], "", m, v) for m, v in d.items() if m != "date"]
+    rows += [row("event_totals", "", figures["event"], m, v) for m, v in figures["event_totals"].items()]
+    rows += [
+        row("tip_shares", t["date"], t["person"], "amount", t["amount"], "hours " + t["hours"])
+        for t in figures["tip_shares"]
+    ]
+    rows += [
+        row("variances", v["date"], v["account"], v["instrument"], v["amount"], v["reason"])
+        for v in figures["variances"]
+    ]
+    return rows
+
+
+TABLE_MEASURES = ("opener", "fills", "credits", "closer", "win")
+_AMOUNT = re.compile(r"-?\d+\.\d\d")
+
+
+def _cell(value):
+    """A cage-report/1 amount ("-2.00") in cents; anything else as the report gives it."""
+    return Cents(cents_of(value)) if isinstance(value, str) and _AMOUNT.fullmatch(value) else value
+
+
 def figures_csv(figures: dict) -> str:
     """Every figure of the report as one row: section, date, subject, measure, value, note.
 
@@ -70,23 +114,36 @@ def figures_csv(figures: dict) -> str:
     same in every language, like the JSON it is read from."""
     out = io.StringIO()
     writer = csv_safe.writer(out)
-    writer.writerow(["section", "date", "subject", "measure", "value", "note"])
-    for row in figures["tables"]:
-        for measure in ("opener", "fills", "credits", "closer", "win"):
-            writer.writerow(["tables", row["date"], row["table"], measure, row[measure], row["game"]])
-    for row in figures["games"]:
-        writer.writerow(["games", row["date"], row["game"], "win", row["win"], ""])
-    for row in figures["days"]:
-        for measure, value in row.items():
-            if measure != "date":
-                writer.writerow(["days", row["date"], "", measure, value, ""])
-    for measure, value in figures["event_totals"].items():
-        writer.writerow(["event_totals", "", figures["event"], measure, value, ""])
-    for row in figures["tip_shares"]:
-        writer.writerow(["tip_shares", row["date"], row["person"], "amount", row["amount"], "hours " + row["hours"]])
-    for row in figures["variances"]:
-        writer.writerow(["variances", row["date"], row["account"], row["instrument"], row["amount"], row["reason"]])
+    writer.writerow(FIGURE_COLUMNS)
+    writer.writerows(figure_rows(figures))
     return out.getvalue()
+
+
+def figure_headings() -> list[str]:
+    # The CSV's columns, named for people: which part of the report, the day, what the figure is of
+    # (a table, a game, a dealer, a place), which figure, the amount, and a note.
+    return [
+        pgettext("a part of the report", "Section"),
+        _("Date"),
+        _("Subject"),
+        _("Measure"),
+        _("Value"),
+        _("Note"),
+    ]
+
+
+def figures_xlsx(event: Event, figures: dict, made: xlsx.Made) -> bytes:
+    """The CSV's rows and columns as a workbook: amounts as currency, dates as dates. Its title and
+    headings are in the reader's language; its cells keep the published format's codes ("tables",
+    "win", "BJ-1"), as the CSV and the JSON do, so that what is worked out from one file reads the
+    other, in either language. The report for people to read is the PDF."""
+    dates = list(event.days.order_by("date").values_list("date", flat=True)) or [None]
+    title = _("%(event)s: the event's figures, %(days)s") % {
+        "event": event.name,
+        "days": xlsx.days_words(dates[0], dates[-1]),
+    }
+    sheet = xlsx.Sheet(str(_("Event figures")), title, figure_headings(), figure_rows(figures))
+    return xlsx.workbook([sheet], made)
 
 
 CELL = ParagraphStyle("cell", fontName="Helvetica", fontSize=9, leading=11)

@@ -7,6 +7,7 @@ urlpatterns = [
     path("<slug:slug>/", views.event_report, name="event"),
     path("<slug:slug>/report.json", views.event_report_json, name="event_json"),
     path("<slug:slug>/report.csv", views.event_report_csv, name="event_csv"),
+    path("<slug:slug>/report.xlsx", views.event_report_xlsx, name="event_xlsx"),
     path("<slug:slug>/sign/", views.event_report_sign, name="event_sign"),
     path("<slug:slug>/financial-report.pdf", views.event_report_pdf, name="event_pdf"),
     path("<slug:slug>/days/<str:date>/", views.day_report, name="day"),

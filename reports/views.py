@@ -191,6 +191,21 @@ def event_report_csv(request, slug):
     return response
 
 
+def event_report_xlsx(request, slug):
+    """The CSV's rows and columns as a workbook (reports.exports.figures_xlsx), under the same rules."""
+    from core.xlsx import CONTENT_TYPE, made_now
+    from reports.exports import figures_xlsx
+
+    access = event_access(request, slug)
+    if counts_awaited(access.event):
+        return _awaited_refusal(request, slug)
+    content = figures_xlsx(access.event, event_figures(access.event), made_now(access.person, request.user))
+    audit.exported(access.event, "event_report", "xlsx")
+    response = HttpResponse(content, content_type=CONTENT_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{access.event.slug}.report.xlsx"'
+    return response
+
+
 def event_report_pdf(request, slug):
     """The financial report in one click. Rendered outside any transaction: it only reads."""
     from reports.exports import figures_pdf
@@ -209,8 +224,9 @@ def event_report_pdf(request, slug):
 
 
 def day_report(request, slug, date):
-    """The day's control sheets on a page; `?format=csv` (all sheets, or `&sheet=KEY`) and
-    `?format=pdf`. Read-only: a GET writes nothing."""
+    """The day's control sheets on a page; `?format=csv` or `?format=xlsx` (all sheets, or
+    `&sheet=KEY`) and `?format=pdf`. Read-only: a GET writes nothing but the export's entry on the
+    audit trail."""
     import datetime
 
     from django.http import Http404
@@ -218,7 +234,6 @@ def day_report(request, slug, date):
 
     from events.models import GamingDay
     from reports.daily import day_sheets
-    from reports.daily_exports import sheet_csv, sheets_csv, sheets_pdf
 
     access = event_access(request, slug)
     try:
@@ -227,30 +242,41 @@ def day_report(request, slug, date):
         raise Http404(_("no such date")) from exc
     day = get_object_or_404(GamingDay.objects.select_related("event__licensee"), event=access.event, date=when)
     data = day_sheets(day)
-    name = f"{access.event.slug}-{day.date.isoformat()}"
     kind = request.GET.get("format")
-    if kind == "csv":
-        key = request.GET.get("sheet")
-        if key:
-            sheet = next((s for s in data["sheets"] + data["figures"]["sheets"] if s.key == key), None)
-            if sheet is None:
-                raise Http404(_("no such sheet"))
-            content, filename = sheet_csv(sheet), f"{name}-{key}.csv"
-        else:
-            content, filename = sheets_csv(data), f"{name}-sheets.csv"
-        audit.exported(access.event, "day_sheets", "csv", day=day)
-        response = HttpResponse(content, content_type="text/csv")
-        response["Content-Disposition"] = f'attachment; filename="{filename}"'
-        return response
-    if kind == "pdf":
-        content = sheets_pdf(data)
-        audit.exported(access.event, "day_sheets", "pdf", day=day)
-        response = HttpResponse(content, content_type="application/pdf")
-        response["Content-Disposition"] = f'inline; filename="{name}-sheets.pdf"'
-        return response
+    if kind in ("csv", "xlsx", "pdf"):
+        return _day_download(request, access, data, kind)
     days = list(access.event.days.values_list("date", flat=True))
     return render(
         request,
         "reports/day.html",
         {"access": access, "event": access.event, "day": day, "data": data, "days": days},
     )
+
+
+def _day_download(request, access, data: dict, kind: str) -> HttpResponse:
+    """The day's sheets as a file: CSV or XLSX (every sheet, or `?sheet=KEY`), or the PDF; on the
+    audit trail as it leaves the system."""
+    from django.http import Http404
+
+    from core.xlsx import CONTENT_TYPE, made_now
+    from reports.daily_exports import sheet_csv, sheet_xlsx, sheets_csv, sheets_pdf, sheets_xlsx
+
+    name = f"{access.event.slug}-{data['day'].date.isoformat()}"
+    key = request.GET.get("sheet") if kind != "pdf" else None
+    sheet = next((s for s in data["sheets"] + data["figures"]["sheets"] if s.key == key), None)
+    if key and sheet is None:
+        raise Http404(_("no such sheet"))
+    filename = f"{name}-{key or 'sheets'}.{kind}"
+    if kind == "pdf":
+        response = HttpResponse(sheets_pdf(data), content_type="application/pdf")
+        response["Content-Disposition"] = f'inline; filename="{filename}"'
+    elif kind == "csv":
+        response = HttpResponse(sheet_csv(sheet) if key else sheets_csv(data), content_type="text/csv")
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    else:
+        made = made_now(access.person, request.user)
+        content = sheet_xlsx(data, sheet, made) if key else sheets_xlsx(data, made)
+        response = HttpResponse(content, content_type=CONTENT_TYPE)
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    audit.exported(access.event, "day_sheets", kind, day=data["day"])
+    return response
