@@ -10,7 +10,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/cage_ci
 # its own test database, and every test makes what it uses. WORKERS=0 runs it in this process.
 WORKERS ?= auto
 
-.PHONY: run test lint test-postgres check-ledger catalogues messages bench
+.PHONY: run serve test lint test-postgres check-ledger catalogues messages bench
 
 $(STAMP): requirements.txt
 	$(PYTHON) -c 'import sys; sys.exit("Python 3.11 or newer is needed") if sys.version_info < (3, 11) else None'
@@ -34,6 +34,22 @@ run: $(STAMP) catalogues
 	@echo "          Never use it for a real event: see 'Running an event for real' in README.md."
 	@echo
 	$(PY) manage.py runserver 127.0.0.1:8000
+
+# The production server on the fair's network (README: Running the cage at a fair): gunicorn over
+# TLS, with a certificate from the event's own authority made on first use; the event's own
+# database (not the demo's), a secret key kept in a file, static files collected with their hashes.
+# Each may be set instead; SERVE_ARGS passes options to `manage.py serve` (--port, --bind, --name).
+SERVE_VAR ?= $(CURDIR)/var
+serve: export DATABASE_URL ?= sqlite:///$(SERVE_VAR)/event.sqlite3
+serve: export SECRET_KEY_FILE ?= $(SERVE_VAR)/secret_key
+serve: export STATIC_ROOT ?= $(SERVE_VAR)/static
+serve: export TLS_DIR ?= $(SERVE_VAR)/tls
+serve: $(STAMP) catalogues
+	mkdir -p $(SERVE_VAR)
+	test -n "$$SECRET_KEY" || test -s "$$SECRET_KEY_FILE" || (umask 077 && $(PY) -c 'import secrets; print(secrets.token_urlsafe(50))' > "$$SECRET_KEY_FILE")
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(PY) manage.py serve $(SERVE_ARGS)
 
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .

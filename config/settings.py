@@ -38,6 +38,14 @@ def env_list(name: str, default: list[str]) -> list[str]:
 DEBUG = env_bool("DEBUG", False)
 LAPTOP_SECRET_KEY = "laptop-only-secret-key-do-not-use-in-production"
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
+# Or read from a file of its own (mode 0600), which `make serve` makes on first use, so a laptop at
+# a fair keeps one key across restarts without anyone typing it.
+SECRET_KEY_FILE = os.environ.get("SECRET_KEY_FILE", "")
+if not SECRET_KEY and SECRET_KEY_FILE:
+    try:
+        SECRET_KEY = Path(SECRET_KEY_FILE).read_text().strip()
+    except OSError as exc:
+        raise ImproperlyConfigured(f"SECRET_KEY_FILE {SECRET_KEY_FILE} cannot be read: {exc.strerror}") from exc
 if not DEBUG and SECRET_KEY in ("", LAPTOP_SECRET_KEY):
     raise ImproperlyConfigured(
         "SECRET_KEY must be set to a key of your own when DEBUG is off, e.g. the output of "
@@ -117,6 +125,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # A page read over the network in plain http (HTTPS=false) says so.
+                "events.plain_http.plain_http",
             ],
         },
     },
@@ -238,13 +248,23 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-# Static files in production: WhiteNoise serves them from the app itself, straight from their
-# folders (static/ and each app's), found once at start-up, with cache headers; nothing to
-# collect first, and no web server to configure. A site that would rather have its own web
-# server serve them sets STATIC_ROOT and runs `manage.py collectstatic`.
+# Static files: WhiteNoise serves them from the app itself, no web server to configure. The demo
+# and the tests find them in their folders (static/ and each app's) at start-up. The production
+# server (`make serve`) sets STATIC_ROOT and collects them there first: each file's name then
+# carries a hash of its content, compressed copies sit beside it, and browsers may keep them
+# for a year (a changed file is a new name), so a tablet on the fair's Wi-Fi fetches them once.
 WHITENOISE_USE_FINDERS = True
 if os.environ.get("STATIC_ROOT"):
     STATIC_ROOT = os.environ["STATIC_ROOT"]
+    WHITENOISE_USE_FINDERS = False
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+
+# Where the event's own certificate authority and the server's certificate live (events.local_ca):
+# made by `make serve` on first use, the authority's key never leaving this folder.
+TLS_DIR = Path(os.environ.get("TLS_DIR", BASE_DIR / "var" / "tls"))
 
 # A 500 shows templates/500.html and nothing else; what went wrong goes to the log: warnings and
 # errors (django.request's 500s with their traceback, refused hosts, CSRF failures) to stderr,

@@ -105,6 +105,17 @@ MATRIX: dict[str, Entry] = {
     "events:login_setup": page("GET POST", read=EVERYONE, write=EVERYONE, scope=SITE),
     # The English/French switch in every page's header, the login page's too.
     "events:set_language": page("POST", write=EVERYONE, scope=SITE),
+    # The server's health, for monitoring, and the certificate authority a tablet must trust before
+    # it can log in: both public, and neither says anything private.
+    "events:health": page("GET", read=EVERYONE, scope=SITE),
+    "events:trust_ca": page("GET", read=EVERYONE, scope=SITE),
+    "events:trust_ca_pem": page("GET", read=EVERYONE, scope=SITE),
+    "events:trust": page(
+        "GET",
+        read={STAFF},
+        scope=SITE,
+        refusal=_("Only the licensee's administrators set up the tablets' trust in the cage's certificate."),
+    ),
     # Logins and failed logins tied to no event.
     "audit:logins": page(
         "GET",

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import language, views, views_accounts, views_games
+from . import language, views, views_accounts, views_games, views_site
 
 app_name = "events"
 urlpatterns = [
@@ -9,6 +9,10 @@ urlpatterns = [
     path("me/password/", views_accounts.password_change, name="password_change"),
     path("setup/", views_accounts.setup, name="login_setup"),
     path("language/", language.set_language, name="set_language"),
+    path("health/", views_site.health, name="health"),
+    path("trust/", views_site.trust, name="trust"),
+    path("trust/fair-cage-ca.crt", views_site.trust_ca, name="trust_ca"),
+    path("trust/fair-cage-ca.pem", views_site.trust_ca, {"encoding": "pem"}, name="trust_ca_pem"),
     path("events/new/", views.event_create, name="create"),
     path("events/<slug:slug>/", views.event_detail, name="detail"),
     path("events/<slug:slug>/tables/", views.tables, name="tables"),

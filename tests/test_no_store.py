@@ -9,6 +9,7 @@ so a page added later is covered without a line here.
 import pytest
 from django.test import Client
 
+from events import local_ca
 from events.models import Role
 from events.permissions import ANONYMOUS, STAFF, entry_for
 from tests.test_permission_matrix import PATTERNS, fill_kwargs, pattern_url, variants
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 # Who asks, in this order: the first of them the page is open to.
 ASKERS = (STAFF, Role.DRIC, Role.RUNNER, ANONYMOUS)
-EXPORTS = ("?export=csv", "")
+EXPORTS = ("?export=csv", "?export=xlsx", "")
 
 
 def private(response) -> bool:
@@ -26,7 +27,9 @@ def private(response) -> bool:
     return {"no-store", "private", "no-cache"} <= directives
 
 
-def test_every_page_and_every_download_is_no_store_and_private():
+def test_every_page_and_every_download_is_no_store_and_private(settings, tmp_path):
+    settings.TLS_DIR = tmp_path
+    local_ca.ensure_authority(tmp_path)  # as after the first `make serve`: its certificate is a page
     world = make_world()
     asked, wrong = 0, []
     for group in dict.fromkeys(name for name, _p, _r in PATTERNS):

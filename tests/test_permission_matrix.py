@@ -13,6 +13,7 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 
 from cage.slip_types import ENTRY_KINDS
+from events import local_ca
 from events.models import Appointment, Role
 from events.permissions import (
     ANONYMOUS,
@@ -175,6 +176,13 @@ def logged_in(world, who):
     if world.users[who] is not None:
         client.force_login(world.users[who])
     return client
+
+
+@pytest.fixture(autouse=True)
+def certificate_authority(settings, tmp_path):
+    """The event's authority exists, as after the first `make serve`: its certificate is a page."""
+    settings.TLS_DIR = tmp_path
+    local_ca.ensure_authority(tmp_path)
 
 
 @pytest.mark.parametrize("group", groups())
