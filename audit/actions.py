@@ -91,6 +91,7 @@ VIEW_ACTIONS = {
     "cage:slip_new": "slip_recorded",
     "cage:slip_sign": "slip_signed",
     "cage:slip_print": "slip_printed",
+    "cage:slip_print_printer": "slip_printed",
     "cage:paper_print": "paper_book_printed",
     "cage:paper_reprint": "paper_book_reprinted",
     "cage:paper_written": "paper_written",

@@ -3,6 +3,10 @@
 Only layout lives here. The caller builds the `sheet` (see render_slip_pdf) with every text already in the
 reader's language; the labels this module adds are marked for translation. Everything from the sheet is
 escaped before it reaches a Paragraph, because reportlab reads its text as markup.
+
+The same sheet also prints on an 80 mm receipt (cage.receipt): the words both layouts add to the sheet
+(the licence line, the written and printed lines, the chips' rows, a signer, the stamps, the QR code's
+caption) are made here, once, and the receipt takes them from here.
 """
 
 import io
@@ -16,6 +20,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from cage.paper_pdf import qr_code
 from core.local import moment, weekday
 from core.money import count_text, dollars
 from core.pdf_layout import content_widths
@@ -62,6 +67,16 @@ FIGURE_HEAD = ParagraphStyle("slip-figure-head", parent=FIGURE, fontName="Helvet
 # A seal is read and typed character by character: a fixed-width face, on a line of its own.
 SEAL = ParagraphStyle("slip-seal", parent=BODY, fontName="Courier-Bold", fontSize=11, leading=14)
 SIGNER = ParagraphStyle("slip-signer", parent=BODY, fontName="Helvetica-Bold", fontSize=11, leading=13)
+# VOID (or REFUSED) in the flow, under the header: read first, and over nothing else.
+STAMP = ParagraphStyle(
+    "slip-stamp", parent=BODY, fontName="Helvetica-Bold", fontSize=34, leading=38, alignment=1, textColor=STAMP_RED
+)
+STAMP_TEXT = ParagraphStyle(
+    "slip-stamp-text", parent=BODY, fontName="Helvetica-Bold", fontSize=13, leading=16, alignment=1, textColor=STAMP_RED
+)
+QR_CAPTION = ParagraphStyle("slip-qr-caption", parent=BODY, fontSize=8, leading=9.5, textColor=MUTED, alignment=1)
+# Big enough for a tablet's camera held over the table: about 25 mm.
+QR_SIZE = 1.0 * inch
 
 
 def _p(text, style=BODY) -> Paragraph:
@@ -76,6 +91,78 @@ def _when(at) -> str:
 def _day(date) -> str:
     # The weekday helps people at a fair that runs several days.
     return weekday(date)
+
+
+# --- the words both layouts add to the sheet (cage.receipt prints them too) ---------------------
+
+
+def licence_line(sheet: dict) -> str:
+    return _("Licence %(number)s") % {"number": sheet["licence_number"]}
+
+
+def written_line(sheet: dict) -> str:
+    return _("Gaming day %(day)s · written %(at)s") % {"day": _day(sheet["gaming_day"]), "at": _when(sheet["at"])}
+
+
+def printed_line(sheet: dict) -> str:
+    """What the paper says of its own printing: when, and whether it is a copy for reading."""
+    if sheet.get("for_reading"):
+        return _("%(title)s · copy for reading printed %(at)s") % {
+            "title": sheet["title"],
+            "at": _when(sheet["printed_at"]),
+        }
+    return _("%(title)s · printed %(at)s") % {"title": sheet["title"], "at": _when(sheet["printed_at"])}
+
+
+def piece_rows(heading: str, lines: list[dict], total_label: str) -> list[list[str]]:
+    """Chips or bills and coins as text: a header, label, count and value per line, and a total row."""
+    rows = [[heading, _("Count"), _("Value")]]
+    rows += [[line["label"], count_text(line["count"]), dollars(line["cents"])] for line in lines]
+    rows.append(
+        [
+            total_label,
+            count_text(sum(line["count"] for line in lines)),
+            dollars(sum(line["cents"] for line in lines)),
+        ]
+    )
+    return rows
+
+
+def signer_label(capacity: str, role: str) -> str:
+    return _("%(capacity)s (%(role)s)") % {"capacity": capacity, "role": role}
+
+
+def copy_stamp(sheet: dict) -> str | None:
+    """What this copy is stamped, if anything: a copy for reading, or one of the cage's reprints."""
+    if sheet.get("for_reading"):
+        # A copy for reading is never one of the cage's copies: its stamp stands where REPRINT would.
+        return _("Copy for reading: not the original")
+    if sheet.get("reprint"):
+        return _("REPRINT")
+    return None
+
+
+def cancel_stamp(sheet: dict) -> tuple[str, str] | None:
+    """A voided slip's stamp and the void's text; or a refused slip's, with the refusal's."""
+    if sheet.get("voided"):
+        return _("VOID"), sheet["voided"]
+    if sheet.get("refused"):
+        # Refused by the DRIC: it moved nothing, and its paper must not pass for a done slip.
+        return _("REFUSED"), sheet["refused"]
+    return None
+
+
+def count_caption() -> str:
+    """Under a count's expected and counted figures."""
+    return _("Expected: what the books held when the count was made. Variance: counted - expected.")
+
+
+def qr_caption() -> str:
+    """Under the QR code, which holds the address of the slip's page (sheet["url"])."""
+    return _("Scan to open this slip's page")
+
+
+# --- the letter-size page ---------------------------------------------------------------------
 
 
 def _ruled(rows, widths, *, right=(), total_row=False) -> Table:
@@ -100,25 +187,22 @@ def _ruled(rows, widths, *, right=(), total_row=False) -> Table:
 
 def _pieces(heading: str, lines: list[dict], total_label: str) -> Table:
     """Chips or bills and coins: label, count, value, and a total row."""
-    rows = [[heading, _("Count"), _("Value")]]
-    rows += [[_p(line["label"], CELL), count_text(line["count"]), dollars(line["cents"])] for line in lines]
-    rows.append(
-        [
-            total_label,
-            count_text(sum(line["count"] for line in lines)),
-            dollars(sum(line["cents"] for line in lines)),
-        ]
-    )
+    rows = piece_rows(heading, lines, total_label)
+    for row in rows[1:-1]:
+        row[0] = _p(row[0], CELL)  # a label wraps rather than run into the count
     return _ruled(rows, [WIDTH - 3.3 * inch, 1.5 * inch, 1.8 * inch], right=(1, 2), total_row=True)
 
 
 def _header(sheet: dict) -> list:
+    # The QR code at the header's right: the dealer scans the runner's slip and lands on its page.
+    qr_width = QR_SIZE + 14 if sheet.get("url") else 0
+    inner = WIDTH - qr_width
     top = Table(
         [
-            [_p(sheet["event"], EVENT), _p(_("Licence %(number)s") % {"number": sheet["licence_number"]}, LICENCE)],
+            [_p(sheet["event"], EVENT), _p(licence_line(sheet), LICENCE)],
             [_p(sheet["licensee"]), ""],
         ],
-        colWidths=[WIDTH * 0.65, WIDTH * 0.35],
+        colWidths=[inner * 0.65, inner * 0.35],
     )
     top.setStyle(
         TableStyle(
@@ -132,10 +216,7 @@ def _header(sheet: dict) -> list:
             ]
         )
     )
-    title = Table(
-        [[_p(sheet["title"], TITLE), _p(sheet["state"], STATE)]],
-        colWidths=[WIDTH * 0.6, WIDTH * 0.4],
-    )
+    title = Table([[_p(sheet["title"], TITLE), _p(sheet["state"], STATE)]], colWidths=[inner * 0.6, inner * 0.4])
     title.setStyle(
         TableStyle(
             [
@@ -146,8 +227,45 @@ def _header(sheet: dict) -> list:
             ]
         )
     )
-    when = _("Gaming day %(day)s · written %(at)s") % {"day": _day(sheet["gaming_day"]), "at": _when(sheet["at"])}
-    return [top, title, Spacer(1, 3), _p(when), Spacer(1, 6)]
+    head = [top, title]
+    if qr_width:
+        qr = [qr_code(sheet["url"], QR_SIZE), _p(qr_caption(), QR_CAPTION)]
+        beside = Table([[head, qr]], colWidths=[inner, qr_width])
+        beside.setStyle(
+            TableStyle(
+                [
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                    ("TOPPADDING", (0, 0), (-1, -1), 0),
+                    ("LEFTPADDING", (1, 0), (1, 0), 14),
+                ]
+            )
+        )
+        head = [beside]
+    return [*head, Spacer(1, 3), _p(written_line(sheet)), Spacer(1, 6)]
+
+
+def _cancel_box(sheet: dict) -> list:
+    """VOID (or REFUSED) as a stamp of its own in the flow, boxed under the header, with the void's
+    text: read first, and lying over no figure, name or signature (drawn across the page, it crossed
+    the signatures table)."""
+    stamp = cancel_stamp(sheet)
+    if stamp is None:
+        return []
+    label, text = stamp
+    box = Table([[_p(label, STAMP)], [_p(text, STAMP_TEXT)]], colWidths=[WIDTH], hAlign="LEFT")
+    box.setStyle(
+        TableStyle(
+            [
+                ("BOX", (0, 0), (-1, -1), 3, STAMP_RED),
+                ("TOPPADDING", (0, 0), (-1, 0), 6),
+                ("BOTTOMPADDING", (0, 0), (-1, 0), 2),
+                ("BOTTOMPADDING", (0, -1), (-1, -1), 10),
+            ]
+        )
+    )
+    return [box, Spacer(1, 8)]
 
 
 def _facts(sheet: dict) -> list:
@@ -195,11 +313,8 @@ def _money(sheet: dict) -> list:
         story += [_p(_("Reason"), HEADING), _p(sheet["reason"])]
     if sheet.get("reason_details"):
         story += [_p(_("Details"), HEADING), _p(sheet["reason_details"])]
-    if sheet.get("voided"):
-        # Also in the flow, level and wrapped, so the void reads plainly under the diagonal stamp.
-        story += [_p(_("Voided"), HEADING), _p(sheet["voided"])]
     if sheet.get("void_notes"):
-        story += [_p(_("Voids"), HEADING), *[_p(_named(what, note)) for what, note in sheet["void_notes"]]]
+        story += [_p(_("Voids"), HEADING), *[_p(named(what, note)) for what, note in sheet["void_notes"]]]
     return story
 
 
@@ -231,7 +346,7 @@ def _count_lines(sheet: dict) -> list:
             [_p(line["what"], CELL), figure(line, "expected"), figure(line, "counted"), _p(variance, CELL_RIGHT)]
         )
     table = _ruled(rows, [1.3 * inch, 1.75 * inch, 1.75 * inch, WIDTH - 4.8 * inch])
-    caption = _p(_("Expected: what the books held when the count was made. Variance: counted - expected."), CAPTION)
+    caption = _p(count_caption(), CAPTION)
     return [KeepTogether([_p(_("Expected and counted"), HEADING), table, Spacer(1, 2), caption])]
 
 
@@ -290,7 +405,7 @@ def _seal(sheet: dict) -> list:
 
 def _blank_line(line: dict) -> list:
     """Room for a pen: a signature line, a printed-name line and a time line, each captioned below."""
-    who = _("%(capacity)s (%(role)s)") % {"capacity": line["capacity"], "role": line["role"]}
+    who = signer_label(line["capacity"], line["role"])
     table = Table(
         [
             ["", "", "", "", ""],
@@ -316,61 +431,28 @@ def _blank_line(line: dict) -> list:
 
 
 class _SlipDoc(SimpleDocTemplate):
-    """Draws the stamps after the page's content, so they lie on top of what they cancel."""
+    """Draws the copy's stamp (REPRINT, or a copy for reading) in the top margin of every page, after
+    the page's content. VOID and REFUSED are in the flow (_cancel_box)."""
 
     def __init__(self, *args, sheet: dict, **kwargs):
         super().__init__(*args, **kwargs)
         self.sheet = sheet
 
     def afterPage(self):
+        label = copy_stamp(self.sheet)
+        if label is None:
+            return
         canvas = self.canv
         canvas.saveState()
-        # Level stamps first: poppler's text reader drops level text that follows rotated text on a page.
         if self.sheet.get("for_reading"):
-            _reading_stamp(canvas)
-        elif self.sheet.get("reprint"):
-            _reprint_stamp(canvas)
-        if self.sheet.get("voided"):
-            _void_stamp(canvas, self.sheet["voided"])
-        elif self.sheet.get("refused"):
-            # Refused by the DRIC: it moved nothing, and its paper must not pass for a done slip.
-            _void_stamp(canvas, self.sheet["refused"], label=_("REFUSED"))
+            _reading_stamp(canvas, label)
+        else:
+            _reprint_stamp(canvas, label)
         canvas.restoreState()
 
 
-def _void_stamp(canvas, text: str, *, label: str | None = None) -> None:
-    canvas.saveState()
-    canvas.translate(PAGE_WIDTH / 2, PAGE_HEIGHT / 2)
-    canvas.rotate(35)
-    canvas.setFillColor(STAMP_RED)
-    canvas.setStrokeColor(STAMP_RED)
-    # See-through, so every figure under the stamp can still be read.
-    canvas.setFillAlpha(0.28)
-    canvas.setStrokeAlpha(0.5)
-    # As large as the stamp's box takes: "VOID" at 140 pt, a longer word (French "ANNULÉE") smaller.
-    label = label or _("VOID")
-    big = 140
-    while big > 60 and canvas.stringWidth(label, "Helvetica-Bold", big) > 470:
-        big -= 2
-    canvas.setFont("Helvetica-Bold", big)
-    canvas.drawCentredString(0, -10, label)
-    canvas.setFillAlpha(0.6)
-    # The void's text must stay inside the stamp's box; the flow prints it whole in any case.
-    size = 16
-    while size > 9 and canvas.stringWidth(text, "Helvetica-Bold", size) > 470:
-        size -= 1
-    while canvas.stringWidth(text, "Helvetica-Bold", size) > 470:
-        text = text[:-2] + "…"
-    canvas.setFont("Helvetica-Bold", size)
-    canvas.drawCentredString(0, -42, text)
-    canvas.setLineWidth(4)
-    canvas.roundRect(-250, -62, 500, 175, 12, stroke=1, fill=0)
-    canvas.restoreState()
-
-
-def _reprint_stamp(canvas) -> None:
-    # Top right, in the margin above the header: clear of the VOID stamp and of every figure.
-    label = _("REPRINT")
+def _reprint_stamp(canvas, label: str) -> None:
+    # Top right, in the margin above the header: clear of every figure.
     canvas.saveState()
     canvas.setFillColor(STAMP_RED)
     canvas.setStrokeColor(STAMP_RED)
@@ -383,10 +465,9 @@ def _reprint_stamp(canvas) -> None:
     canvas.restoreState()
 
 
-def _reading_stamp(canvas) -> None:
+def _reading_stamp(canvas, label: str) -> None:
     # Across the top margin, where REPRINT would stand: the whole width, so no trimming of the
     # sheet leaves a copy for reading that could pass for the cage's original.
-    label = _("Copy for reading: not the original")
     size = 15
     while size > 9 and canvas.stringWidth(label, "Helvetica-Bold", size) > RIGHT - LEFT - 24:
         size -= 1
@@ -409,14 +490,7 @@ def _footer(sheet: dict, pages: int | None):
         y = MARGIN - 24
         canvas.setStrokeColor(RULE)
         canvas.line(LEFT, y + 14, RIGHT, y + 14)
-        if sheet.get("for_reading"):
-            printed = _("%(title)s · copy for reading printed %(at)s") % {
-                "title": sheet["title"],
-                "at": _when(sheet["printed_at"]),
-            }
-        else:
-            printed = _("%(title)s · printed %(at)s") % {"title": sheet["title"], "at": _when(sheet["printed_at"])}
-        canvas.drawString(LEFT, y, printed)
+        canvas.drawString(LEFT, y, printed_line(sheet))
         page = _("page %(page)s of %(pages)s") % {"page": doc.page, "pages": pages or doc.page}
         canvas.drawRightString(RIGHT, y, page)
         canvas.restoreState()
@@ -437,7 +511,15 @@ def _build(sheet: dict, pages: int | None) -> tuple[bytes, int]:
         title=f"{sheet['title']}: {sheet['event']}",
         author=sheet["licensee"],
     )
-    story = _header(sheet) + _facts(sheet) + _money(sheet) + _day_figures(sheet) + _signatures(sheet) + _seal(sheet)
+    story = (
+        _header(sheet)
+        + _cancel_box(sheet)
+        + _facts(sheet)
+        + _money(sheet)
+        + _day_figures(sheet)
+        + _signatures(sheet)
+        + _seal(sheet)
+    )
     footer = _footer(sheet, pages)
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
     return buffer.getvalue(), doc.page
@@ -451,8 +533,9 @@ def render_slip_pdf(sheet: dict) -> bytes:
     total (cents), reason, reason_details (optional: the counter's words beside a count's reason),
     count_lines (optional: a count's [{what, expected, counted, expected_count, counted_count, variance, how}]),
     state, signatures [{capacity, role, name, signed_at}], to_sign [{capacity, role}],
-    voided (None or the void's text), reprint (bool), for_reading (optional bool: a reader's copy, stamped
-    so instead of REPRINT), printed_at (aware datetime).
+    voided (None or the void's text), refused (optional: a refused slip's text), reprint (bool), for_reading
+    (optional bool: a reader's copy, stamped so instead of REPRINT), printed_at (aware datetime), url (optional:
+    the absolute address of the slip's page, printed as a QR code; the pages always give it).
     """
     # "page 1 of N" needs N before the first footer is drawn: lay the slip out once to count its pages.
     # A slip is small, so the second pass costs little; it lays out the same story, so N holds.
@@ -461,6 +544,6 @@ def render_slip_pdf(sheet: dict) -> bytes:
     return pdf
 
 
-def _named(name: str, value: str) -> str:
+def named(name: str, value: str) -> str:
     """ "Void refused: …", as the reader's language punctuates it (a no-break space before a French colon)."""
     return pgettext("a value after its name", "%(name)s: %(value)s") % {"name": name, "value": value}

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_paper, views_registers
+from . import views, views_paper, views_print, views_registers
 from .views_people import mine
 
 app_name = "cage"
@@ -48,4 +48,10 @@ urlpatterns += [
     path("<slug:slug>/paper/<int:book>/<int:number>/", views_paper.paper_enter, name="paper_enter"),
     path("<slug:slug>/paper/<int:book>/<int:number>/void/", views_paper.paper_void, name="paper_void"),
     path("<slug:slug>/paper/signatures/<int:signature>/confirm/", views_paper.paper_confirm, name="paper_confirm"),
+]
+
+# Printing a slip: the terminal's paper and receipt printer, and a slip sent to that printer (cage.views_print).
+urlpatterns += [
+    path("<slug:slug>/slips/<int:pk>/print/terminal/", views_print.print_terminal, name="slip_print_terminal"),
+    path("<slug:slug>/slips/<int:pk>/print/printer/", views_print.print_on_printer, name="slip_print_printer"),
 ]

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.utils.translation import gettext_noop as N_
 from django.views.decorators.cache import never_cache
 
-from cage import day_sheets, services
+from cage import day_sheets, services, terminal
 from cage.forms import SignForm, SlipForm
 from cage.models import Account, PaperDraft, Slip, SlipPrint
 from cage.selectors import people
@@ -395,9 +395,11 @@ def slip_pdf(request, slug, pk):
     """The printable slip. A copy the cage prints after its first is stamped REPRINT; printing is a
     POST (slip_print), so that opening the PDF to look at it writes nothing. Whoever only reads the
     slip (Access.prints_original) gets a copy for reading, stamped so on every page, whether they
-    printed it or only opened it: nothing they hold can pass for the original."""
-    # ReportLab is imported here, not at start-up: every manage.py command would pay for it.
-    from cage.slip_pdf import render_slip_pdf
+    printed it or only opened it: nothing they hold can pass for the original.
+
+    Laid out on the terminal's paper, letter or an 80 mm receipt (cage.terminal), with a QR code of the
+    slip's page on either."""
+    from cage.views_print import render_pdf, slip_url  # here: cage.views_print imports this module
 
     access = event_access(request, slug)
     slip = _slip_for(access, pk)
@@ -408,9 +410,11 @@ def slip_pdf(request, slug, pk):
         for_reading = for_reading or SlipPrint.objects.filter(slip=slip, pk=copy, for_reading=True).exists()
         earlier = earlier.filter(pk__lt=copy)
     sheet = slip_sheet(slip, reprint=not for_reading and earlier.exists(), for_reading=for_reading)
-    pdf = render_slip_pdf(sheet)
+    layout = terminal.layout_of(request)
+    pdf = render_pdf(sheet | {"url": slip_url(request, slug, slip)}, layout)
     response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{slugify(slip.number)}.pdf"'
+    name = slugify(slip.number) + ("-receipt" if layout == terminal.RECEIPT else "")
+    response["Content-Disposition"] = f'inline; filename="{name}.pdf"'
     return response
 
 
@@ -418,7 +422,9 @@ def slip_print(request, slug, pk):
     access = event_access(request, slug)
     slip = _slip_for(access, pk)
     printed = services.slip_printed(slip=slip, user=request.user, for_reading=not access.prints_original)
-    return redirect(reverse("cage:slip_pdf", args=[slug, slip.pk]) + f"?copy={printed.pk}")
+    response = redirect(reverse("cage:slip_pdf", args=[slug, slip.pk]) + f"?copy={printed.pk}")
+    terminal.renew(request, response)  # the terminal in use keeps its paper
+    return response
 
 
 def slip_sign(request, slug, pk):

@@ -305,6 +305,30 @@ def env_positive_int(name: str, default: int) -> int:
     return int(value)
 
 
+# Receipt printers on the cage's network that slips may be sent to straight from the server
+# (ESC/POS over TCP: cage.receipt_printer), by name: "name=host[:port]" separated by commas, e.g.
+# RECEIPT_PRINTERS="cage-left=192.168.1.50:9100,cage-right=192.168.1.51" (port 9100 when none is
+# given). A terminal picks one of these names; the server never connects to an address a browser sends.
+PRINTER_ITEM = r"([A-Za-z0-9][A-Za-z0-9_.-]{0,39})=([A-Za-z0-9][A-Za-z0-9.-]{0,252})(?::([0-9]{1,5}))?"
+
+
+def env_printers(name: str) -> dict[str, tuple[str, int]]:
+    printers = {}
+    for item in env_list(name, []):
+        found = re.fullmatch(PRINTER_ITEM, item)
+        port = int(found.group(3) or 9100) if found else 0
+        if not found or not 1 <= port <= 65535 or found.group(1) in printers:
+            raise ImproperlyConfigured(
+                f"{name} must be printers named once each as name=host or name=host:port, separated by commas "
+                f"(e.g. cage-left=192.168.1.50:9100,cage-right=192.168.1.51), not {item!r}"
+            )
+        printers[found.group(1)] = (found.group(2), port)
+    return printers
+
+
+RECEIPT_PRINTERS = env_printers("RECEIPT_PRINTERS")
+
+
 # The DRIC's queue: a slip in transit or waiting for a signature this many minutes stands out
 # (T&C 2: witness and authorize all cage transactions in a timely manner).
 CAGE_QUEUE_OVERDUE_MINUTES = env_positive_int("CAGE_QUEUE_OVERDUE_MINUTES", 15)

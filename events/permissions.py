@@ -170,6 +170,10 @@ MATRIX: dict[str, Entry] = {
     "cage:slip": page("GET", read=READERS | FLOOR, own_slips=FLOOR),
     "cage:slip_pdf": page("GET", read=READERS | FLOOR, own_slips=FLOOR),
     "cage:slip_print": page("POST", write=ON_EVENT, own_slips=FLOOR),
+    # The terminal's paper and receipt printer (kept in its browser), and a slip sent to that
+    # printer: whoever may print the slip (cage.views_print).
+    "cage:slip_print_terminal": page("POST", write=ON_EVENT, own_slips=FLOOR),
+    "cage:slip_print_printer": page("POST", write=ON_EVENT, own_slips=FLOOR),
     "cage:slip_sign": page("POST", write=SIGNERS, own_slips=FLOOR),
     "cage:queue": page("GET", read=READERS),
     "cage:queue_approve": page("POST", write={Role.DRIC}),

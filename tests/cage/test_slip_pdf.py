@@ -2,6 +2,7 @@
 
 import copy
 import datetime
+import re
 import subprocess
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -82,7 +83,7 @@ def pdftotext(path: Path, *options: str) -> str:
 
 
 def read(sheet, tmp_path, name="slip") -> tuple[str, Path]:
-    """The page as laid out, without the diagonal VOID stamp, which -layout scatters letter by letter."""
+    """The page as laid out (-nodiag: no stamp is drawn at an angle any more, and none may be)."""
     pdf = render_slip_pdf(copy.deepcopy(sheet))
     assert pdf.startswith(b"%PDF")
     path = tmp_path / f"{name}.pdf"
@@ -91,7 +92,7 @@ def read(sheet, tmp_path, name="slip") -> tuple[str, Path]:
 
 
 def stamps(path: Path) -> set[str]:
-    """The stamps on the page, read in drawing order (-raw keeps the rotated VOID whole)."""
+    """The stamps on the page, read in drawing order."""
     words = set(pdftotext(path, "-raw").split())
     return words & {"VOID", "REPRINT"}
 
@@ -99,6 +100,24 @@ def stamps(path: Path) -> set[str]:
 def squeezed(text: str) -> set[str]:
     """Each line of the page with runs of spaces made one, so columns compare as words."""
     return {" ".join(line.split()) for line in text.splitlines()}
+
+
+def words(path: Path) -> list[tuple[str, float, float, float, float]]:
+    """Every word on the first page with its box (xMin, yMin, xMax, yMax), y from the top."""
+    html = pdftotext(path, "-bbox")
+    page = html.split("</page>")[0]
+    found = re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>', page)
+    return [(w, float(x0), float(y0), float(x1), float(y1)) for x0, y0, x1, y1, w in found]
+
+
+def overlapping(boxes) -> list[tuple[str, str]]:
+    """The pairs of words that lie over one another (by more than half a point)."""
+    return [
+        (w, v)
+        for i, (w, x0, y0, x1, y1) in enumerate(boxes)
+        for v, a0, b0, a1, b1 in boxes[i + 1 :]
+        if x0 < a1 - 0.5 and a0 < x1 - 0.5 and y0 < b1 - 0.5 and b0 < y1 - 0.5
+    ]
 
 
 def pages(path: Path) -> int:
@@ -144,7 +163,7 @@ def test_a_voided_reprinted_sale_is_stamped_and_shows_its_cash(tmp_path, poppler
     to_png(path, "slip-pdf-void-reprint")
     lines = squeezed(text)
     assert stamps(path) == {"VOID", "REPRINT"}
-    assert "Void 2: slip written for BJ-2" in lines  # level in the flow, not only in the diagonal stamp
+    assert "Void 2: slip written for BJ-2" in lines  # in the VOID stamp's box, in the flow
     assert "$25 chips 8 $200.00" in lines and "Total chips 28 $300.00" in lines
     assert "Cash: $300.00" in lines
     assert "$20 bills 14 $280.00" in lines and "Total cash 16 $300.00" in lines
@@ -218,3 +237,25 @@ def test_a_copy_for_reading_is_stamped_so_on_every_page_and_never_reprint(tmp_pa
     text, path = read(long, tmp_path, "long")
     assert pages(path) > 1
     assert text.count("Copy for reading: not the original") == pages(path)
+
+
+def test_the_void_stamp_lies_over_no_text_and_every_signer_reads_whole(tmp_path, poppler):  # noqa: F811
+    # Drawn across the page, the stamp crossed the signatures table; now it is a box of its own
+    # under the header, and nothing is drawn over anything else.
+    signers = [
+        {"capacity": "Sold by", "role": "Chip Cashier", "name": "Cora Singh-Beauchemin", "signed_at": at(20, 15)},
+        {"capacity": "Authorized by", "role": "DRIC", "name": "Anne-Marie Tremblay", "signed_at": at(20, 16)},
+        {"capacity": "Witnessed by", "role": "General Cashier", "name": "Gus Ouellette", "signed_at": at(20, 17)},
+    ]
+    sheet = SALE | {"signatures": signers, "url": "http://testserver/cage/lakeside/slips/12/"}
+    text, path = read(sheet, tmp_path)
+    to_png(path, "slip-pdf-void-clear")
+    lines = squeezed(text)
+    assert "Sold by Chip Cashier Cora Singh-Beauchemin 2026-09-11 20:15" in lines
+    assert "Authorized by DRIC Anne-Marie Tremblay 2026-09-11 20:16" in lines
+    assert "Witnessed by General Cashier Gus Ouellette 2026-09-11 20:17" in lines
+    boxes = words(path)
+    assert overlapping(boxes) == []
+    void = next(b for b in boxes if b[0] == "VOID")
+    signatures = next(b for b in boxes if b[0] == "Signatures")
+    assert void[4] < signatures[2]  # the stamp ends above the signatures begin
