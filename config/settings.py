@@ -8,8 +8,9 @@ import os
 import re
 from pathlib import Path
 
-import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+from config.database_url import database_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -139,12 +140,12 @@ WSGI_APPLICATION = "config.wsgi.application"
 # cashiers posting at once queue (up to the timeout) instead of failing half-way.
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    try:
-        # Each web worker keeps its connection between requests (checked before reuse): opening one
-        # is a new PostgreSQL process, which cost a slip at the window about 15 ms (bench/load.py).
-        DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
-    except Exception as exc:  # dj_database_url raises several types for a bad URL
-        raise ImproperlyConfigured(f"DATABASE_URL is not a database URL: {exc}") from exc
+    # Each web worker keeps its connection between requests (checked before reuse): opening one
+    # is a new PostgreSQL process, which cost a slip at the window about 15 ms (bench/load.py).
+    # The check before reuse is also what lets a standby laptop take over: a connection that died
+    # with the primary fails it and is closed, and the request opens one to the server that now
+    # takes writes (a list of hosts, config/database_url.py).
+    DATABASES = {"default": database_settings(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
 else:
     DATABASES = {
         "default": {
