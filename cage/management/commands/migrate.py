@@ -5,14 +5,15 @@ and the application's role, the user of DATABASE_URL, is then granted what it ne
 (cage.db_roles). Without it, Django's own migrate, unchanged.
 """
 
-import dj_database_url
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.core.management.base import CommandError
 from django.core.management.commands import migrate
 from django.db import connections
 from django.utils.translation import gettext as _
 
 from cage import db_roles
+from config.database_url import database_settings
 
 
 class Command(migrate.Command):
@@ -25,13 +26,16 @@ class Command(migrate.Command):
         app_role = connection.settings_dict["USER"]
         saved = dict(connection.settings_dict)
         try:
-            owner = dj_database_url.parse(owner_url)
-        except ValueError as exc:
-            raise CommandError(_("MIGRATE_DATABASE_URL is not a database URL: %(error)s") % {"error": exc}) from None
+            # Read as DATABASE_URL is: a standby's list of hosts too (config.database_url).
+            owner = database_settings(owner_url, name="MIGRATE_DATABASE_URL")
+        except ImproperlyConfigured as exc:
+            raise CommandError(str(exc)) from None
         connection.close()
         connection.settings_dict.update(
             {k: v for k, v in owner.items() if k in ("NAME", "USER", "PASSWORD", "HOST", "PORT")}
         )
+        if "," in owner["HOST"]:
+            connection.settings_dict["OPTIONS"] = {**saved.get("OPTIONS", {}), **owner.get("OPTIONS", {})}
         try:
             super().handle(*args, **options)
             if app_role and app_role != connection.settings_dict["USER"]:
