@@ -62,6 +62,14 @@ class LicensedGameField(forms.ChoiceField):
         return value in games.REGISTRY
 
 
+class SupplierForm(CheckedInput, forms.Form):
+    supplier_registration_number = forms.CharField(
+        label=_("Supplier's registration number"),
+        max_length=40,
+        help_text=_("As the supplier's registration under the Gaming Control Act, 1992 gives it."),
+    )
+
+
 class TablesLicensedForm(CheckedInput, forms.Form):
     count = forms.IntegerField(label=_("Tables the licence allows"), min_value=1, max_value=200)
 

@@ -134,6 +134,12 @@ MATRIX: dict[str, Entry] = {
     # the lockout and on the audit trail (the admin's password forms and model edits went round both).
     # --- an event's setup (events/urls.py) -------------------------------------------------
     "events:detail": page("GET", read=ON_EVENT),
+    # What the event still lacks before its first gaming day opens (events.readiness), for those who
+    # set it up. Reads only: each line links to the page that fixes it.
+    "events:checklist": page("GET", read=SETUP_BY),
+    # The registered supplier's registration number (T&C 4.1): entered by the licensee's
+    # administrator from the supplier's papers, as the licence's figures are.
+    "events:supplier": page("GET POST", read=ON_EVENT, write={STAFF}),
     "events:tables": page("GET POST", read=ON_EVENT, write=SETUP_BY),
     "events:chips": page("GET POST", read=ON_EVENT, write=SETUP_BY),
     # The licence's figures no seed states (limits of baccarat and craps, a tie's payout): entered

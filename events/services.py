@@ -28,8 +28,8 @@ from core.money import face
 from core.rules import ClockZone, Lower, N_plural, RuleViolation, Several, When, Words, cite
 from core.trail import record
 
-from . import game_rules, games, lockout, wheel_layouts
-from .compliance import ADULT_AGE, describe_gap, roster_gaps, underage
+from . import game_rules, games, lockout, readiness, wheel_layouts
+from .compliance import ADULT_AGE, underage
 from .designation import check_not_administrator, check_one_hat, check_takes_part
 from .game_text import refusal_words, section_lazy
 from .games import wheel_of_fortune
@@ -173,6 +173,47 @@ def _check_new_event(slug: str, games_authorized: list[str], authority: str) -> 
         )
     for code in games_authorized:
         check_game_of_authority(authority, code, field="games")
+
+
+def supplier_registration_set(*, event: Event, number: str) -> Event:
+    """The registered supplier's registration number, as the licensee's administrator enters it
+    from the supplier's papers (T&C 4.1); the new event's form leaves it to later, and the first
+    gaming day does not open without it (events.readiness)."""
+    number = (number or "").strip()
+    if not number:
+        raise RuleViolation(
+            Words(
+                N_(
+                    "enter the registered supplier's registration number: equipment is rented only from a "
+                    "supplier registered under the Gaming Control Act, 1992"
+                )
+            ),
+            "T&C 4.1",
+            field="supplier_registration_number",
+            code="event.supplier_number_blank",
+        )
+    longest = Event._meta.get_field("supplier_registration_number").max_length
+    if len(number) > longest:
+        raise RuleViolation(
+            Words(N_("a registration number is at most %(longest)s characters"), longest=longest),
+            "T&C 4.1",
+            field="supplier_registration_number",
+            code="event.supplier_number_too_long",
+        )
+    before = event.supplier_registration_number
+    if number == before:
+        return event
+    event.supplier_registration_number = number
+    event.save(update_fields=["supplier_registration_number"])
+    record(
+        "supplier_registered",
+        N_("Registered supplier %(supplier)s: registration number %(number)s"),
+        {"supplier": event.supplier, "number": number},
+        event=event,
+        old={"supplier_registration_number": before},
+        new={"supplier_registration_number": number},
+    )
+    return event
 
 
 def check_game_of_authority(authority: str, game: str, *, field: str | None = None) -> None:
@@ -1649,71 +1690,20 @@ def opening_refusal(day: GamingDay, *, records_file: bool = False) -> tuple[Word
             GAMING_DAY,
             "day.earlier_not_closed",
         )
-    people = day.event.people.filter(registration=Person.Registration.GOOD)
-    for role in DESIGNATED:
-        if not people.filter(assignments__role=role).exists():
-            return (
-                Words(
-                    N_("The event has no %(position)s; three designated persons are required"),
-                    position=Role(role).label,
-                ),
-                "T&C 2",
-                "day.designated_missing",
-            )
-    gaps = roster_gaps(day)
-    if gaps:
-        listed = "; ".join(describe_gap(role, s, e) for role, spans in gaps.items() for s, e in spans)
-        return (
-            Words(
-                N_("The roster leaves designated positions empty: %(gaps)s; each must be present continuously"),
-                gaps=listed,
-            ),
-            "T&C 2",
-            "day.roster_gaps",
-        )
-    if not records_file and not event_has_opened(day.event):
-        return first_day_refusal(day.event)
-    return None
+    # What the day waits for in its setup is the checklist's (events.readiness), so that its page and
+    # this refusal never disagree: every check for the event's first gaming day, the checks of every
+    # day for a later one and for a day a records file records.
+    first = not records_file and not event_has_opened(day.event)
+    missing = readiness.first_missing(day.event, day, first=first)
+    return None if missing is None else missing.refusal
 
 
 def first_day_refusal(event: Event) -> tuple[Words, object, str] | None:
-    """What the event's first gaming day waits for before it opens: the supplier's registration (T&C
-    4.1), the licence's number of tables of each of its games (1.3), and for each designated person their identification (1.4.4), the terms and conditions
-    brought to their attention (1.4.6) and their other activities in the organization (2)."""
-    if not event.supplier_registration_number.strip():
-        return (
-            Words(
-                N_(
-                    "the registered supplier's registration number is not entered: equipment is rented only from a supplier registered under the Gaming Control Act, 1992"
-                )
-            ),
-            "T&C 4.1",
-            "day.supplier_unregistered",
-        )
-    for game in event.games:
-        if game not in event.tables_licensed:
-            return (
-                Words(
-                    N_(
-                        "the number of %(game)s tables the licence allows is not entered: the licence approves the "
-                        "number of tables of each game it authorizes, and the licensee's administrator enters it on "
-                        "the Games page"
-                    ),
-                    game=game_name(game),
-                ),
-                "T&C 1.3",
-                "day.tables_licensed_missing",
-            )
-    designated = (
-        event.people.filter(registration=Person.Registration.GOOD, assignments__role__in=DESIGNATED)
-        .distinct()
-        .order_by("name")
-    )
-    for person in designated:
-        refusal = declarations_refusal(person)
-        if refusal is not None:
-            return refusal
-    return None
+    """What the event's first gaming day still waits for, as (message, rule, code): the first line of
+    its checklist still missing (events.readiness), from the supplier's registration (T&C 4.1) to the
+    roster (2); None when nothing is."""
+    missing = readiness.first_missing(event)
+    return None if missing is None else missing.refusal
 
 
 # What a designated person has recorded before they serve: (is it missing, what is missing in a

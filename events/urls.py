@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import language, views, views_accounts, views_games, views_site
+from . import language, views, views_accounts, views_checklist, views_games, views_site
 
 app_name = "events"
 urlpatterns = [
@@ -15,6 +15,8 @@ urlpatterns = [
     path("trust/fair-cage-ca.pem", views_site.trust_ca, {"encoding": "pem"}, name="trust_ca_pem"),
     path("events/new/", views.event_create, name="create"),
     path("events/<slug:slug>/", views.event_detail, name="detail"),
+    path("events/<slug:slug>/checklist/", views_checklist.checklist, name="checklist"),
+    path("events/<slug:slug>/supplier/", views_checklist.supplier, name="supplier"),
     path("events/<slug:slug>/tables/", views.tables, name="tables"),
     path("events/<slug:slug>/games/", views_games.games, name="games"),
     path("events/<slug:slug>/tables/<str:table>/layout/", views_games.wheel_layout, name="wheel_layout"),

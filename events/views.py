@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from core.local import long_day
 from core.rules import RuleViolation
 
-from . import services
+from . import readiness, services
 from .access import event_access, visible_events
 from .compliance import describe_gap, event_compliance, roster_gaps
 from .designation import is_administrator
@@ -134,6 +134,8 @@ def event_detail(request, slug):
             "days": event.days.all(),
             "denominations": event.denominations.all(),
             "tables": event.tables.all(),
+            # What is left before the first gaming day, where the administrator looks first.
+            "checklist": readiness.checklist(event) if access.may("events:checklist") else None,
         },
     )
 
@@ -409,9 +411,12 @@ def days(request, slug):
             messages.success(request, _("Gaming day added."))
             return redirect("events:days", slug)
     days_shown = list(access.event.days.all())
+    first_day = None if services.event_has_opened(access.event) else readiness.first_day(access.event)
     for day in days_shown:
         # Why a day in setup cannot open yet, said beside it instead of a button that is refused.
         day.cannot_open = services.opening_refusal_text(day) if day.status == GamingDay.Status.SETUP else ""
+        # The first day waits for the event's checklist: its page lists everything still missing.
+        day.checklist = first_day is not None and day.pk == first_day.pk and access.may("events:checklist")
     return render(
         request,
         "events/days.html",

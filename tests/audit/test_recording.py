@@ -18,7 +18,7 @@ from cage.models import Slip
 from events.models import GameTable
 from reports.audit_trail.reading import summary
 from tests.audit.helpers import ADDRESS, last
-from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED, SALE_SIGNED, open_table, stock
+from tests.cage.helpers import CLOSE_SIGNED, COUNT_SIGNED, SALE_SIGNED, open_table, roster_the_designated, stock
 from tests.conftest import DAY, PASSWORD, PIN, Client, event_form, login, make_cast
 
 pytestmark = pytest.mark.django_db
@@ -136,6 +136,7 @@ def test_setup_changes_on_the_pages_are_recorded_with_the_dric_and_old_and_new_v
     registration = last("registration_changed", about=cast.runner)
     assert (registration.old, registration.new) == ({"registration": "good"}, {"registration": "suspended"})
 
+    roster_the_designated(cast)  # the last line of the first day's checklist
     client.post(reverse("events:day_open", args=[slug, DAY.isoformat()]))
     opened = last("day_opened", event=cast.event)
     assert (opened.old, opened.new, opened.person) == ({"status": "setup"}, {"status": "open"}, cast.dric)

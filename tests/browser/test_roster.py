@@ -7,6 +7,7 @@ import pytest
 from events import services
 from events.models import GamingDay
 from tests.browser.conftest import at_both_widths, follow, log_in, screenshot
+from tests.cage.helpers import roster_the_designated
 from tests.conftest import PASSWORD, make_cast
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -49,6 +50,7 @@ def test_a_roster_gap_keeps_the_day_closed_until_the_dric_fills_it(page):
 
 def test_the_dric_opens_the_day_from_the_gaming_days_list_the_cage_page_points_to(page):
     cast = make_cast(open_day=False)  # 11 Sep 2026, in setup
+    roster_the_designated(cast)  # the last line of the first day's checklist
     services.day_add(event=cast.event, date=datetime.date(2026, 9, 12))
     log_in(page, cast.dric.user.username, PASSWORD)
     page.goto(f"/cage/{cast.event.slug}/")

@@ -79,6 +79,13 @@ def roster_dealers(cast, hours=24, *, dealers=("dealer", "dealer2"), start=0, ro
         )
 
 
+def roster_the_designated(cast, hours=24):
+    """The cast's DRIC, General Cashier and Chip Cashier on the day's roster in their positions, from
+    midnight for `hours` hours: the last thing an event's first day waits for (events.readiness)."""
+    for persona in (Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER):
+        roster_dealers(cast, hours, dealers=(persona,), role=persona)
+
+
 def count_short_and_close(cast):
     """A day on the books: stock in, bank cash counted even, the chip bank two $1 chips short
     ("missing chips" chosen from the list, no words), and the day closed."""

@@ -192,6 +192,9 @@ def test_a_gaming_day_must_fall_within_the_licensed_dates():
 def _staffed_event():
     event = make_event()
     people = {role: add_person(event, role, role) for role in ("dric", "general_cashier", "chip_cashier")}
+    # A chip and a table: what else the first day waits for before its roster (events.readiness).
+    services.denomination_add(event=event, value="5")
+    services.table_create(event=event, code="BJ-1", game="blackjack")
     return event, people
 
 

@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from events.models import GameTable, GamingDay, Person
+from tests.cage.helpers import roster_the_designated
 from tests.conftest import event_form, login, make_cast
 from tests.refusals import refuses
 
@@ -220,6 +221,7 @@ def test_only_the_dric_records_registration_changes(client, cast):
 
 def test_the_dric_opens_a_day_in_setup_from_the_gaming_days_list(client, db):
     cast = make_cast("opens-from-list", open_day=False)
+    roster_the_designated(cast)  # the last line of the first day's checklist
     slug = cast.event.slug
     days = reverse("events:days", args=[slug])
     open_url = reverse("events:day_open", args=[slug, cast.day.date.isoformat()])

@@ -142,6 +142,7 @@ def french_event():
         supplier_registration_number="GS-44120",
         games_authorized=["blackjack", "wheel_of_fortune"],
         licensing_authority="Commission des alcools et des jeux de l'Ontario",
+        tables_licensed={"blackjack": 2, "wheel_of_fortune": 1},
     )
     services.denomination_add(event=event, value="1", colour="blanc")
     services.denomination_add(event=event, value="0.50")
