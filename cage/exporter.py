@@ -14,8 +14,10 @@ import json
 from collections import defaultdict
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from cage.models import DaySeal, LedgerLink, Posting, Signature, Slip
+from cage.progress import QUIET, Progress
 from cage.slip_fields import RECORD_KEYS
 from cage.slip_types import SLIP_KINDS
 from events import game_rules, wheel_layouts
@@ -24,8 +26,9 @@ from events.models import Event, GamingDay, Person
 FORMAT = "cage-records/1"
 
 
-def export_event(event: Event) -> dict:
-    """The event as a cage-records/1 file (a dict, ready for `dumps`)."""
+def export_event(event: Event, progress: Progress = QUIET) -> dict:
+    """The event as a cage-records/1 file (a dict, ready for `dumps`); `progress` is told how many
+    of its slips are written out as records."""
     slips = list(
         Slip.objects.filter(event=event)
         .order_by("id")
@@ -42,8 +45,10 @@ def export_event(event: Event) -> dict:
     refs = _refs(slips)
     seals = dict(DaySeal.objects.filter(day__event=event).values_list("day_id", "digest"))
     by_day = defaultdict(list)
-    for slip in slips:
-        by_day[slip.day_id].append(_record(slip, signatures[slip.id], cash_moved[slip.id], refs))
+    with progress.stage(_("Reading"), unit=_("records"), total=len(slips)) as meter:
+        for slip in slips:
+            by_day[slip.day_id].append(_record(slip, signatures[slip.id], cash_moved[slip.id], refs))
+            meter.advance()
     return {
         "format": FORMAT,
         "event": _event(event),

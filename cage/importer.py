@@ -29,6 +29,7 @@ from audit.models import AuditEntry
 from cage import records_file, services, staging
 from cage.fields import BillsAndCoins
 from cage.models import Account, Slip
+from cage.progress import QUIET, Meter, Progress
 from cage.records_file import FORMAT_RULE as FORMAT
 from cage.records_file import cited as _cited
 from cage.records_file import problem_at as _at
@@ -54,28 +55,29 @@ class ImportFailed(Exception):
         super().__init__("\n".join(problems))
 
 
-def import_file(path: str | Path) -> Event:
+def import_file(path: str | Path, progress: Progress = QUIET) -> Event:
     try:
         raw = Path(path).read_bytes()
     except OSError as exc:
         raise ImportFailed(
             [_at("file", _("cannot read %(path)s: %(reason)s") % {"path": path, "reason": exc.strerror})]
         ) from None
-    return import_bytes(raw)
+    return import_bytes(raw, progress)
 
 
-def import_bytes(raw: bytes) -> Event:
+def import_bytes(raw: bytes, progress: Progress = QUIET) -> Event:
     """A records file's bytes, as read from a disk or an upload."""
     try:
         data = records_file.load(raw)
     except ValueError as exc:
         raise ImportFailed([str(exc)]) from None
-    return import_records(data)
+    return import_records(data, progress)
 
 
-def import_records(data) -> Event:
+def import_records(data, progress: Progress = QUIET) -> Event:
     """Check every record of the file in a scratch database, then write the event in one short
-    transaction. Raises ImportFailed, with every problem found, and writes nothing, if any."""
+    transaction. Raises ImportFailed, with every problem found, and writes nothing, if any.
+    `progress` is told how many records are checked, then how far the writing is."""
     slug = _slug_of(data)
     _refuse_existing(slug)
     # What no records file holds (NUL bytes, unpaired surrogates, very long text, NaN, deep
@@ -92,7 +94,8 @@ def import_records(data) -> Event:
     with staging.scratch(attachable=attach) as scratch:
         # Every record goes on the audit trail as the web pages' would: the entries are held in
         # memory and copied with the event's own rows, all of it or none.
-        with audit.batch() as entries:
+        checking = progress.stage(_("Checking"), unit=_("records"), total=_record_total(data))
+        with audit.batch() as entries, checking as importer.checked:
             event = importer.run(data)
         if importer.problems:
             raise ImportFailed(importer.problems)
@@ -100,7 +103,8 @@ def import_records(data) -> Event:
         # mapped the rows they name: never through the scratch database.
         trail = staging.held_rows(AuditEntry, entries)
         rows = None if attach else staging.read_rows(as_stored=sqlite)
-        with scratch.real_database():
+        # Three steps: the event's rows, its audit trail, the trail's chain.
+        with scratch.real_database(), progress.stage(_("Writing"), unit=_("steps"), total=3) as written:
             try:
                 with scratch.attached() if attach else nullcontext(), transaction.atomic():
                     _refuse_existing(slug)  # another import of the same event may have finished meanwhile
@@ -108,8 +112,11 @@ def import_records(data) -> Event:
                         new_pk = staging.copy_attached()
                     else:
                         new_pk = staging.copy_rows(rows, as_stored=sqlite)
+                    written.advance()
                     copied = staging.copy_rows([trail], new_pk=new_pk)
+                    written.advance()
                     audit_chain.link_written(staging.copied_rows(trail, copied))
+                    written.advance()
             except DatabaseError as exc:
                 # What the scratch database let through and this one does not (a limit only
                 # PostgreSQL enforces, an import of the same event finishing first): refused, and
@@ -119,6 +126,15 @@ def import_records(data) -> Event:
                     [_at("file", _cited(_("the database refused the event as written: %(error)s") % {"error": exc}))]
                 ) from None
             return Event.objects.get(pk=new_pk[Event][event.pk])
+
+
+def _record_total(data) -> int:
+    """How many records the file's days hold, as far as its shape can be read (what is not a list
+    is refused later, with its problem)."""
+    days = data.get("days") if isinstance(data, dict) else None
+    if not isinstance(days, list):
+        return 0
+    return sum(len(day["records"]) for day in days if isinstance(day, dict) and isinstance(day.get("records"), list))
 
 
 def _slug_of(data):
@@ -253,6 +269,7 @@ class _Importer:
         self.refs: dict[str, Slip] = {}
         # Registrations changed after the records (an exported event): applied once they are in.
         self.later_registrations: list[tuple[str, Person, str]] = []
+        self.checked = Meter()  # counts the records checked (cage.progress)
 
     # --- setup ---------------------------------------------------------------------------
 
@@ -598,6 +615,7 @@ class _Importer:
                 )
                 return
             for n, record in enumerate(records, start=1):
+                self.checked.advance()
                 kind = record.get("type") if isinstance(record, dict) else None
                 try:
                     if not isinstance(record, dict):

@@ -5,6 +5,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cage.exporter import dumps, export_event
+from cage.management.commands._progress import add_progress_argument, progress_for
 from events.commands import Command as TranslatedHelpCommand
 from events.models import Event
 
@@ -18,12 +19,13 @@ class Command(TranslatedHelpCommand):
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("--out", help=gettext_lazy("write to this file instead of standard output"))
+        add_progress_argument(parser)
 
     def handle(self, *args, slug, out=None, **options):
         event = Event.objects.filter(slug=slug).first()
         if event is None:
             raise CommandError(_("no event %(slug)s") % {"slug": repr(slug)})
-        data = export_event(event)
+        data = export_event(event, progress_for(self, options))
         content = dumps(data)
         if out:
             try:

@@ -3,6 +3,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cage.importer import ImportFailed, import_file
+from cage.management.commands._progress import add_progress_argument, progress_for
 from events.commands import Command as TranslatedHelpCommand
 
 
@@ -11,10 +12,11 @@ class Command(TranslatedHelpCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file")
+        add_progress_argument(parser)
 
     def handle(self, *args, file, **options):
         try:
-            event = import_file(file)
+            event = import_file(file, progress_for(self, options))
         except ImportFailed as failed:
             for line in failed.problems:
                 self.stderr.write(line)

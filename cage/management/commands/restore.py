@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy
 
 from cage.backup import BackupError, database_name, restore, unapplied_migrations
 from cage.chain_check import last_seals
+from cage.management.commands._progress import add_progress_argument, progress_for
 from events.commands import Command as TranslatedHelpCommand
 from events.models import Event
 
@@ -23,10 +24,11 @@ class Command(TranslatedHelpCommand):
             action="store_true",
             help=gettext_lazy("replace a database that already holds data with the backup"),
         )
+        add_progress_argument(parser)
 
     def handle(self, *args, path, force=False, **options):
         try:
-            restore(Path(path), force=force)
+            restore(Path(path), force=force, progress=progress_for(self, options))
         except BackupError as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(_("Restored %(path)s into %(database)s.") % {"path": path, "database": database_name()})
