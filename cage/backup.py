@@ -257,6 +257,14 @@ def _run_pg(tool: str, *args: str, while_running=None) -> None:
         env["PGPASSWORD"] = str(settings["PASSWORD"])
     if settings.get("OPTIONS", {}).get("sslmode"):
         env["PGSSLMODE"] = settings["OPTIONS"]["sslmode"]
+    # A standby's list of hosts (config.database_url): the tools, like the app, go to the one that
+    # takes writes, never to the read-only standby (a restore there would fail half-way).
+    for option, variable in (
+        ("target_session_attrs", "PGTARGETSESSIONATTRS"),
+        ("connect_timeout", "PGCONNECT_TIMEOUT"),
+    ):
+        if settings.get("OPTIONS", {}).get(option):
+            env[variable] = str(settings["OPTIONS"][option])
     target = [f"--dbname={settings['NAME']}"]
     if settings.get("HOST"):
         target.append(f"--host={settings['HOST']}")
