@@ -10,7 +10,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/cage_ci
 # its own test database, and every test makes what it uses. WORKERS=0 runs it in this process.
 WORKERS ?= auto
 
-.PHONY: run serve test lint test-postgres check-ledger catalogues messages bench
+.PHONY: run serve serve-setup admin test lint test-postgres check-ledger catalogues messages bench
 
 $(STAMP): requirements.txt
 	$(PYTHON) -c 'import sys; sys.exit("Python 3.11 or newer is needed") if sys.version_info < (3, 11) else None'
@@ -40,16 +40,23 @@ run: $(STAMP) catalogues
 # database (not the demo's), a secret key kept in a file, static files collected with their hashes.
 # Each may be set instead; SERVE_ARGS passes options to `manage.py serve` (--port, --bind, --name).
 SERVE_VAR ?= $(CURDIR)/var
-serve: export DATABASE_URL ?= sqlite:///$(SERVE_VAR)/event.sqlite3
-serve: export SECRET_KEY_FILE ?= $(SERVE_VAR)/secret_key
-serve: export STATIC_ROOT ?= $(SERVE_VAR)/static
-serve: export TLS_DIR ?= $(SERVE_VAR)/tls
-serve: $(STAMP) catalogues
+serve admin serve-setup: export DATABASE_URL ?= sqlite:///$(SERVE_VAR)/event.sqlite3
+serve admin serve-setup: export SECRET_KEY_FILE ?= $(SERVE_VAR)/secret_key
+serve admin serve-setup: export STATIC_ROOT ?= $(SERVE_VAR)/static
+serve admin serve-setup: export TLS_DIR ?= $(SERVE_VAR)/tls
+
+serve-setup: $(STAMP) catalogues
 	mkdir -p $(SERVE_VAR)
 	test -n "$$SECRET_KEY" || test -s "$$SECRET_KEY_FILE" || (umask 077 && $(PY) -c 'import secrets; print(secrets.token_urlsafe(50))' > "$$SECRET_KEY_FILE")
 	$(PY) manage.py migrate --noinput
+
+serve: serve-setup
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py serve $(SERVE_ARGS)
+
+# The licensee's administrator, in the database `make serve` serves (Django's createsuperuser).
+admin: serve-setup
+	$(PY) manage.py createsuperuser $(ADMIN_ARGS)
 
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .

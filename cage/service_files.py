@@ -93,6 +93,8 @@ def server_unit(installation: Installation) -> str:
         "[Service]",
         "Type=simple",
         *_service_lines(installation),
+        # The static files of this version, collected before each start (a no-op when unchanged).
+        "ExecStartPre=" + _command(installation, "collectstatic", "--noinput", "--verbosity", "0"),
         "ExecStart=" + _command(installation, "serve"),
         "Restart=always",
         "RestartSec=5",
@@ -158,7 +160,7 @@ def _comment(text: str) -> list[str]:
     return [*lines, line]
 
 
-def env_file(*, secret_key: str, database_url: str, allowed_hosts: str, backup_dir: Path) -> str:
+def env_file(*, secret_key: str, database_url: str, allowed_hosts: str, backup_dir: Path, project: Path) -> str:
     """The services' settings file, each setting with what it is for."""
     lines = [
         *_comment(
@@ -190,6 +192,22 @@ def env_file(*, secret_key: str, database_url: str, allowed_hosts: str, backup_d
             )
         ),
         f"DATABASE_URL={_setting(database_url)}",
+        "",
+        *_comment(
+            _(
+                "Where the static files are collected, each name with a hash of its content, so the tablets "
+                "keep them a year: the server collects them each time it starts, as make serve does."
+            )
+        ),
+        f"STATIC_ROOT={_setting(str(project / 'var' / 'static'))}",
+        "",
+        *_comment(
+            _(
+                "The event's certificate authority and the server's certificate, made by serve on first use "
+                "(the same folder as make serve's, so the tablets that trust it keep trusting it)."
+            )
+        ),
+        f"TLS_DIR={_setting(str(project / 'var' / 'tls'))}",
         "",
         *_comment(
             _(

@@ -56,6 +56,8 @@ def test_the_server_runs_the_venvs_python_on_manage_py_serve_restarted_always_an
     unit = read_unit(written / service_files.SERVER)
     python = Path(sys.executable).absolute()
     assert unit["Service"]["ExecStart"] == f"{python} {ROOT / 'manage.py'} serve"
+    # The static files of this version are collected before each start, where the settings say.
+    assert unit["Service"]["ExecStartPre"] == f"{python} {ROOT / 'manage.py'} collectstatic --noinput --verbosity 0"
     assert unit["Service"]["WorkingDirectory"] == str(ROOT)
     assert unit["Service"]["EnvironmentFile"] == str(written / "env")
     assert unit["Service"]["User"] == ME
@@ -86,6 +88,8 @@ def test_the_settings_file_is_private_explained_and_never_overwritten(written, t
     settings = read_settings(env)
     assert len(settings["SECRET_KEY"]) >= 50 and settings["DEBUG"] == "false"
     assert settings["DATABASE_URL"] and settings["ALLOWED_HOSTS"]
+    # The same folders as make serve's: the tablets keep trusting the same authority.
+    assert (settings["STATIC_ROOT"], settings["TLS_DIR"]) == (str(ROOT / "var" / "static"), str(ROOT / "var" / "tls"))
     text = env.read_text()
     assert f"# BACKUP_DIR={tmp_path / 'usb'}" in text  # where the copies go, said where settings are read
     assert text.count("\n#") >= 10  # each setting with what it is for

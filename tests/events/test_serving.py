@@ -6,6 +6,7 @@ import json
 import os
 import signal
 import socket
+import sqlite3
 import ssl
 import subprocess
 import sys
@@ -85,9 +86,21 @@ def organiser_environment(var: Path) -> dict:
 def test_make_serve_answers_over_tls_with_the_events_authority(tmp_path):
     port = free_port()
     var = tmp_path / "var"
+    # First the licensee's administrator, as the README has the organiser make one.
+    env = organiser_environment(var)
+    admin = ["make", "-s", "admin", f"PY={sys.executable}", f"SERVE_VAR={var}"]
+    admin.append("ADMIN_ARGS=--noinput --username organiser --email organiser@example.org")
+    done = subprocess.run(
+        admin,
+        cwd=ROOT,
+        env={**env, "DJANGO_SUPERUSER_PASSWORD": "a long pass phrase 2026"},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
     command = ["make", "-s", "serve", f"PY={sys.executable}", f"SERVE_VAR={var}"]
     command.append(f"SERVE_ARGS=--bind 127.0.0.1 --port {port} --workers 1")
-    served = Served(command, organiser_environment(var), tmp_path / "serve.log")
+    served = Served(command, env, tmp_path / "serve.log")
     trusting = None
 
     def answers() -> bool:
@@ -125,7 +138,8 @@ def test_make_serve_answers_over_tls_with_the_events_authority(tmp_path):
     # The key stays with its owner; the event's database and key are the organiser's, not the demo's.
     assert (var / "tls" / "ca.key").stat().st_mode & 0o777 == 0o600
     assert (var / "secret_key").stat().st_mode & 0o777 == 0o600
-    assert (var / "event.sqlite3").exists()
+    users = sqlite3.connect(var / "event.sqlite3").execute("SELECT username, is_staff FROM auth_user").fetchall()
+    assert users == [("organiser", 1)]
 
 
 @pytest.mark.skipif(on_postgres_pass(), reason="runs on its own SQLite file; the SQLite pass runs it")

@@ -160,6 +160,7 @@ class Command(TranslatedHelpCommand):
             database_url=options["database_url"] or _database_url(installation.project),
             allowed_hosts=options["allowed_hosts"] or os.environ.get("ALLOWED_HOSTS") or "localhost,127.0.0.1",
             backup_dir=installation.backup_dir,
+            project=installation.project,
         )
         if _write_private(path, text):
             self.stdout.write(
