@@ -183,3 +183,13 @@ def count_as_the_books_hold(day, signed: dict, *, at=None):
             signed=signed,
             **({"at": at} if at else {}),
         )
+
+
+def tables_written(queries) -> list[str]:
+    """The tables each write of a captured run of queries (CaptureQueriesContext) went to, in order:
+    a GET that writes nothing but its audit entry writes ["audit_auditentry", "audit_auditlink"]."""
+    return [
+        q["sql"].split('"')[1]
+        for q in queries.captured_queries
+        if q["sql"].lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))
+    ]
