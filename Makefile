@@ -46,7 +46,7 @@ serve admin serve-setup: export STATIC_ROOT ?= $(SERVE_VAR)/static
 serve admin serve-setup: export TLS_DIR ?= $(SERVE_VAR)/tls
 
 serve-setup: $(STAMP) catalogues
-	mkdir -p $(SERVE_VAR)
+	mkdir -p $(SERVE_VAR) && chmod 700 $(SERVE_VAR)  # the database, its key and the authority's: the owner's only
 	test -n "$$SECRET_KEY" || test -s "$$SECRET_KEY_FILE" || (umask 077 && $(PY) -c 'import secrets; print(secrets.token_urlsafe(50))' > "$$SECRET_KEY_FILE")
 	$(PY) manage.py migrate --noinput
 

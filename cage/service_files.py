@@ -160,8 +160,11 @@ def _comment(text: str) -> list[str]:
     return [*lines, line]
 
 
-def env_file(*, secret_key: str, database_url: str, allowed_hosts: str, backup_dir: Path, project: Path) -> str:
-    """The services' settings file, each setting with what it is for."""
+def env_file(
+    *, secret_key: str, database_url: str, allowed_hosts: str, backup_dir: Path, project: Path, key_file: str = ""
+) -> str:
+    """The services' settings file, each setting with what it is for. With `key_file` (the key
+    `make serve` keeps), the services read that key, so nobody is logged out by the move."""
     lines = [
         *_comment(
             _(
@@ -172,7 +175,7 @@ def env_file(*, secret_key: str, database_url: str, allowed_hosts: str, backup_d
         ),
         "",
         *_comment(_("The key that signs the logins' sessions, this site's own. Changing it logs everyone out.")),
-        f"SECRET_KEY={_setting(secret_key)}",
+        f"SECRET_KEY_FILE={_setting(key_file)}" if key_file else f"SECRET_KEY={_setting(secret_key)}",
         "",
         *_comment(_("Always false at a fair: true is for the demo only (make run).")),
         "DEBUG=false",

@@ -108,6 +108,16 @@ def test_the_settings_file_is_private_explained_and_never_overwritten(written, t
     assert f"{env} can be read by other users (mode 0644): chmod 600 {env}" in err
 
 
+def test_the_services_keep_the_key_make_serve_made(tmp_path, monkeypatch):
+    key = tmp_path / "secret_key"
+    key.write_text("k" * 60)
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    monkeypatch.setenv("SECRET_KEY_FILE", str(key))
+    install("--dir", str(tmp_path / "units"), "--user", ME)
+    settings = read_settings(tmp_path / "units" / "env")
+    assert settings["SECRET_KEY_FILE"] == str(key) and "SECRET_KEY" not in settings  # nobody is logged out
+
+
 def test_a_new_settings_file_takes_the_database_and_names_given(tmp_path):
     install(
         "--dir",

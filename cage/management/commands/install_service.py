@@ -161,6 +161,8 @@ class Command(TranslatedHelpCommand):
             allowed_hosts=options["allowed_hosts"] or os.environ.get("ALLOWED_HOSTS") or "localhost,127.0.0.1",
             backup_dir=installation.backup_dir,
             project=installation.project,
+            # The key make serve made, if that is the one in use: the same sessions go on.
+            key_file=_key_file(),
         )
         if _write_private(path, text):
             self.stdout.write(
@@ -241,3 +243,12 @@ def _install_command(installation: service_files.Installation) -> str:
         f"--keep={installation.keep}",
     ]
     return " ".join(shlex.quote(str(word)) for word in words)
+
+
+def _key_file() -> str:
+    """The absolute path of the key file in use (SECRET_KEY_FILE, as `make serve` sets it), or ""
+    where the key is given as SECRET_KEY or its file cannot be read."""
+    path = os.environ.get("SECRET_KEY_FILE", "")
+    if os.environ.get("SECRET_KEY") or not path or not os.access(path, os.R_OK):
+        return ""
+    return str(Path(path).resolve())

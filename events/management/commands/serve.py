@@ -65,7 +65,9 @@ class Command(TranslatedHelpCommand):
         gunicorn = shutil.which("gunicorn", path=os.path.dirname(sys.executable)) or shutil.which("gunicorn")
         if gunicorn is None:
             raise CommandError(_("gunicorn is not installed: pip install -r requirements.txt"))
-        names = local_ca.laptop_names(tuple(name) + tuple(h for h in settings.ALLOWED_HOSTS if h != "*"))
+        # "testserver" is the test client's name, in the default ALLOWED_HOSTS: no tablet uses it.
+        given = tuple(h for h in settings.ALLOWED_HOSTS if h not in ("*", "testserver"))
+        names = local_ca.laptop_names(tuple(name) + given)
         command = [gunicorn, "config.wsgi:application", f"--bind={_url_host(bind)}:{port}", f"--workers={workers}"]
         command += ["--no-control-socket", "--preload", "--access-logfile=-", "--timeout=120"]
         if settings.HTTPS:
@@ -96,14 +98,24 @@ class Command(TranslatedHelpCommand):
         return event.name if event else ""
 
     def _say_where(self, scheme: str, bind: str, port: int, names: tuple[str, ...]) -> None:
-        listening_everywhere = bind in ("0.0.0.0", "::")
-        where = [n for n in names if listening_everywhere or n == bind] or [bind]
-        if not listening_everywhere and _is_loopback(bind):
+        """The addresses a tablet may type: every name and address of the laptop that the listening
+        address answers on (0.0.0.0 answers IPv4 only; :: both), or the one address it listens on."""
+        if bind in ("0.0.0.0", "::"):
+            where = [n for n in names if bind == "::" or _family(n) != 6]
+        else:
             where = [bind]
         self.stdout.write(_("The cage answers at:"))
         for host in where:
             self.stdout.write(f"  {scheme}://{_url_host(host)}:{port}/")
+        network = next((h for h in where if _family(h) == 4 and not _is_loopback(h)), where[0])
         self.stdout.write(
             _("Trusting the certificate: %(url)s (administrator)")
-            % {"url": f"{scheme}://{_url_host(where[0])}:{port}/trust/"}
+            % {"url": f"{scheme}://{_url_host(network)}:{port}/trust/"}
         )
+
+
+def _family(name: str) -> int | None:
+    try:
+        return ipaddress.ip_address(name).version
+    except ValueError:
+        return None
