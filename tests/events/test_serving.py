@@ -2,6 +2,7 @@
 plain http only when asked for and then said on every page, and /health/ for the organiser."""
 
 import http.client
+import io
 import json
 import os
 import signal
@@ -17,6 +18,7 @@ import pytest
 from cryptography import x509
 from cryptography.x509.oid import ExtendedKeyUsageOID
 from django.core.management import CommandError, call_command
+from django.core.management.base import OutputWrapper
 from django.urls import reverse
 
 from core.version import version
@@ -137,6 +139,11 @@ def test_make_serve_answers_over_tls_with_the_events_authority(tmp_path):
         served.stop()
     # The key stays with its owner; the event's database and key are the organiser's, not the demo's.
     assert (var / "tls" / "ca.key").stat().st_mode & 0o777 == 0o600
+    assert var.stat().st_mode & 0o777 == 0o700  # the database and the keys: the organiser's only
+    server = x509.load_pem_x509_certificates((var / "tls" / "server.crt").read_bytes())[0]
+    named = server.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+    assert "localhost" in named.get_values_for_type(x509.DNSName)
+    assert "testserver" not in named.get_values_for_type(x509.DNSName)
     assert (var / "secret_key").stat().st_mode & 0o777 == 0o600
     users = sqlite3.connect(var / "event.sqlite3").execute("SELECT username, is_staff FROM auth_user").fetchall()
     assert users == [("organiser", 1)]
@@ -260,3 +267,17 @@ def test_anyone_fetches_the_authoritys_certificate_never_its_key(client, setting
     pem = client.get(reverse("events:trust_ca_pem"))
     assert x509.load_pem_x509_certificate(pem.content) == authority
     assert b"PRIVATE KEY" not in der.content + pem.content
+
+
+def test_serve_lists_only_the_addresses_it_answers_on():
+    from events.management.commands.serve import Command
+
+    command, out = Command(), io.StringIO()
+    command.stdout = OutputWrapper(out)
+    command._say_where("https", "0.0.0.0", 8443, ("localhost", "127.0.0.1", "::1", "192.168.8.10"))
+    said = out.getvalue()
+    assert "https://192.168.8.10:8443/" in said and "[::1]" not in said  # 0.0.0.0 answers IPv4 only
+    assert "https://192.168.8.10:8443/trust/" in said  # the trust page at the address tablets use
+    out.truncate(0)
+    command._say_where("https", "127.0.0.1", 8443, ("localhost", "127.0.0.1", "192.168.8.10"))
+    assert "192.168.8.10" not in out.getvalue()
