@@ -87,7 +87,7 @@ def print_on_printer(request, slug, pk):
             % {"name": exc.name, "address": exc.address},
         )
         return back
-    services.slip_printed(slip=slip, user=request.user, for_reading=for_reading)
+    services.slip_printed(slip=slip, user=request.user, for_reading=for_reading, printer=name)
     messages.success(request, _("%(slip)s printed on %(printer)s.") % {"slip": slip.number, "printer": name})
     terminal.renew(request, back)
     return back

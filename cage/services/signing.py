@@ -315,9 +315,11 @@ def refuse(*, slip: Slip, person: Person, reason: str, at: datetime.datetime | N
     return refusal
 
 
-def slip_printed(*, slip: Slip, user, for_reading: bool = False) -> SlipPrint:
+def slip_printed(*, slip: Slip, user, for_reading: bool = False, printer: str = "") -> SlipPrint:
     """Record that a copy of the slip is being printed, so later copies say REPRINT.
 
+    `printer`: the receipt printer the server sent it to (cage.views_print), kept on the trail; ""
+    for a copy the browser printed.
     `for_reading`: the copy of someone who only reads the slip (events.access.Access.prints_original).
     It is on the trail as such and never counts among the cage's copies: the cage's first print
     stays the original whoever printed a copy for reading before it."""
@@ -330,7 +332,7 @@ def slip_printed(*, slip: Slip, user, for_reading: bool = False) -> SlipPrint:
                 {"slip": str(slip.number)},
                 event=slip.event_id,
                 slip=slip,
-                new={"for_reading": True},
+                new={"for_reading": True, **({"printer": printer} if printer else {})},
             )
             return printed
         printed = SlipPrint.objects.create(slip=slip, printed_by=user)
@@ -341,6 +343,6 @@ def slip_printed(*, slip: Slip, user, for_reading: bool = False) -> SlipPrint:
             {"slip": str(slip.number), "copy": copies},
             event=slip.event_id,
             slip=slip,
-            new={"copy": copies, "reprint": copies > 1},
+            new={"copy": copies, "reprint": copies > 1, **({"printer": printer} if printer else {})},
         )
     return printed

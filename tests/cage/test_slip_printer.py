@@ -145,12 +145,12 @@ def test_the_slip_arrives_whole_at_the_printer_and_a_second_copy_says_reprint(cl
     assert CUT in data[-8:] and b"REPRINT" not in data
     assert "Fill 1 printed on cage-left." in said(client, response)
     # On the trail like any print, and the first is the original; nothing else changed.
-    assert last("slip_printed", slip=slip).new == {"copy": 1, "reprint": False}
+    assert last("slip_printed", slip=slip).new == {"copy": 1, "reprint": False, "printer": "cage-left"}
     assert SlipPrint.objects.filter(slip=slip, for_reading=False).count() == 1 and ledger() == before
 
     send_to(client, cast, slip)
     assert b"REPRINT" in printer.receipt()
-    assert last("slip_printed", slip=slip).new == {"copy": 2, "reprint": True}
+    assert last("slip_printed", slip=slip).new == {"copy": 2, "reprint": True, "printer": "cage-left"}
     # The browser's print after them is a reprint too: one numbering of the cage's copies.
     printed = client.post(reverse("cage:slip_print", args=[slug, slip.pk]))
     assert "REPRINT" in read_pdf(client.get(printed.url).content, tmp_path, raw=True)
@@ -173,7 +173,7 @@ def test_a_reader_sends_a_copy_for_reading(client, cast, printer):
     send_to(client, cast, slip)
     data = printer.receipt()
     assert b"Copy for reading: not the original" in data and b"REPRINT" not in data
-    assert last("slip_printed_for_reading", slip=slip).new == {"for_reading": True}
+    assert last("slip_printed_for_reading", slip=slip).new == {"for_reading": True, "printer": "cage-left"}
     assert not SlipPrint.objects.filter(for_reading=False).exists()
 
 
@@ -193,7 +193,7 @@ def test_a_printer_nothing_answers_at_is_said_so_and_nothing_is_recorded(client,
     assert not SlipPrint.objects.exists() and AuditEntry.objects.filter(action="slip_printed").count() == before
     # The browser's print is still the original: nothing came out of the printer.
     client.post(reverse("cage:slip_print", args=[cast.event.slug, slip.pk]))
-    assert last("slip_printed", slip=slip).new == {"copy": 1, "reprint": False}
+    assert last("slip_printed", slip=slip).new == {"copy": 1, "reprint": False}  # the browser's: no printer
 
 
 @pytest.mark.django_db
