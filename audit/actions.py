@@ -118,6 +118,7 @@ VIEW_ACTIONS = {
 PAGE_NAMES = {
     "login": _("Log in"),
     "events:home": _("Events"),
+    "events:landing": _("Start"),
     "events:my_pin": _("Signing PIN"),
     "events:password_change": _("Password"),
     "events:login_setup": _("Set up your login"),

@@ -186,7 +186,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "events:home"
+# Each person lands on the page their role works from (events.access.landing_url).
+LOGIN_REDIRECT_URL = "events:landing"
 LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "en-ca"

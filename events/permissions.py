@@ -99,6 +99,8 @@ MATRIX: dict[str, Entry] = {
     "login": page("GET POST", read=EVERYONE, write=EVERYONE, scope=SITE),
     "logout": page("POST", write=LOGGED_IN, scope=SITE),
     "events:home": page("GET", read=LOGGED_IN, scope=SITE),
+    # Where a login lands: a redirect to the page the person's role works from (events.access.landing_url).
+    "events:landing": page("GET", read=LOGGED_IN, scope=SITE),
     "events:my_pin": page("GET POST", read=LOGGED_IN, write=LOGGED_IN, scope=SITE),
     "events:password_change": page("GET POST", read=LOGGED_IN, write=LOGGED_IN, scope=SITE),
     # A new login's owner sets it up with the code on their paper, before they can log in.

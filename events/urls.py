@@ -5,6 +5,7 @@ from . import language, views, views_accounts, views_checklist, views_games, vie
 app_name = "events"
 urlpatterns = [
     path("", views.home, name="home"),
+    path("start/", views.landing, name="landing"),
     path("me/pin/", views.my_pin, name="my_pin"),
     path("me/password/", views_accounts.password_change, name="password_change"),
     path("setup/", views_accounts.setup, name="login_setup"),

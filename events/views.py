@@ -15,7 +15,7 @@ from core.local import long_day
 from core.rules import RuleViolation
 
 from . import readiness, services
-from .access import event_access, visible_events
+from .access import event_access, landing_url, visible_events
 from .compliance import describe_gap, event_compliance, roster_gaps
 from .designation import is_administrator
 from .forms import (
@@ -59,6 +59,11 @@ def applied_counting_tries(form, action) -> bool:
 
 def home(request):
     return render(request, "events/home.html", {"events": visible_events(request.user)})
+
+
+def landing(request):
+    """Where a login lands (LOGIN_REDIRECT_URL): the page the person's role works from."""
+    return redirect(landing_url(request.user, timezone.localdate()))
 
 
 def my_pin(request):

@@ -38,14 +38,14 @@ def test_french_chosen_on_the_login_page_follows_the_login_to_another_browser(br
         page.wait_for_selector("html[lang=fr-ca]")
         assert page.inner_text("h1") == "Ouvrir une session"
         log_in(page, annie.user.username)
-        assert page.inner_text("h1") == "Activités"
+        assert page.inner_text("h1") == "File du RDR"  # the DRIC lands on her queue, in French
         assert LanguagePreference.objects.get(user=annie.user).language == "fr-ca"
 
         # Another browser, set to English, never switched: English until Annie logs in there.
         other.goto("/login/")
         assert other.inner_text("h1") == "Log in"
         log_in(other, annie.user.username)
-        assert other.get_attribute("html", "lang") == "fr-ca" and other.inner_text("h1") == "Activités"
+        assert other.get_attribute("html", "lang") == "fr-ca" and other.inner_text("h1") == "File du RDR"
         other.goto(f"/events/{event.slug}/people/")
         text = other.inner_text("main")
         for role in SEED_000_ROLES:

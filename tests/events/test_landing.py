@@ -1,0 +1,62 @@
+"""After logging in, each person lands on the page their role works from: the DRIC on her queue, a
+cashier or the auditor on the cage, a runner or a dealer on their own slips; the licensee's
+administrator, and someone on several events, on the events list to choose."""
+
+import datetime
+
+import pytest
+from django.urls import reverse
+
+from events.access import landing_url
+from events.models import Event, Role
+from tests.conftest import PASSWORD, add_person, make_cast
+
+pytestmark = pytest.mark.django_db
+
+
+def landed(client, username: str) -> str:
+    response = client.post(reverse("login"), {"username": username, "password": PASSWORD}, follow=True)
+    assert response.status_code == 200
+    return response.redirect_chain[-1][0]
+
+
+@pytest.mark.parametrize(
+    "persona, page",
+    [
+        ("dric", "cage:queue"),
+        ("general_cashier", "cage:home"),
+        ("chip_cashier", "cage:home"),
+        ("auditor", "cage:home"),
+        ("runner", "cage:mine"),
+        ("dealer", "cage:mine"),
+    ],
+)
+def test_each_role_lands_where_its_work_starts(client, cast, persona, page):
+    assert landed(client, getattr(cast, persona).user.username) == reverse(page, args=[cast.event.slug])
+
+
+def test_the_administrator_lands_on_the_events_list(client, admin_user):
+    assert landed(client, admin_user.username) == reverse("events:home")
+
+
+def test_a_page_asked_for_before_the_login_comes_first(client, cast):
+    wanted = reverse("cage:register", args=[cast.event.slug])
+    response = client.post(
+        reverse("login") + f"?next={wanted}",
+        {"username": cast.general_cashier.user.username, "password": PASSWORD},
+    )
+    assert response.url == wanted
+
+
+def test_someone_on_two_events_lands_on_the_one_running_today_or_chooses(cast):
+    other = make_cast("riverside")
+    user = cast.dealer.user
+    second = add_person(other.event, "dealer-two", Role.DEALER, login=False)
+    second.user = user
+    second.save(update_fields=["user"])
+    # Neither runs on a day between their dates: the events list, to choose.
+    outside = max(cast.event.last_day, other.event.last_day) + datetime.timedelta(days=30)
+    assert landing_url(user, outside) == reverse("events:home")
+    # On a day of the first event only: its page for a dealer.
+    Event.objects.filter(pk=other.event.pk).update(first_day=outside, last_day=outside + datetime.timedelta(days=2))
+    assert landing_url(user, cast.event.first_day) == reverse("cage:mine", args=[cast.event.slug])
