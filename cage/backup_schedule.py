@@ -38,6 +38,8 @@ EXTENSIONS = {"sqlite": "sqlite3", "postgresql": "pgdump"}
 PARTIAL, FAILED = ".partial", ".failed"
 # While a day is open, a copy at least this often.
 EVERY = datetime.timedelta(hours=1)
+# How many good copies the timer keeps unless told otherwise: two days of hourly copies.
+KEEP = 48
 UNDER_WAY = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
 # The check's own messages, at most this many lines of them, go into the refusal.
 SHOWN_LINES = 8

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cage import service_files
+from cage.backup_schedule import KEEP
 from cage.management.commands.scheduled_backup import copies_to_keep
 from events.commands import Command as TranslatedHelpCommand
 
@@ -63,8 +64,8 @@ class Command(TranslatedHelpCommand):
         parser.add_argument(
             "--keep",
             type=copies_to_keep,
-            default=48,
-            help=gettext_lazy("how many backups the timer keeps (default 48)"),
+            default=KEEP,
+            help=gettext_lazy("how many backups the timer keeps (default %(default)s)"),
         )
         parser.add_argument(
             "--database-url",

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cage.backup import BackupError
-from cage.backup_schedule import CopyFailed, Refused, scheduled_backup
+from cage.backup_schedule import KEEP, CopyFailed, Refused, scheduled_backup
 from cage.management.commands._progress import add_progress_argument, progress_for
 from events.commands import Command as TranslatedHelpCommand
 
@@ -40,8 +40,8 @@ class Command(TranslatedHelpCommand):
         parser.add_argument(
             "--keep",
             type=copies_to_keep,
-            default=48,
-            help=gettext_lazy("how many good copies to keep, the newest (default 48); older ones are removed"),
+            default=KEEP,
+            help=gettext_lazy("how many good copies to keep, the newest (default %(default)s); older ones are removed"),
         )
         add_progress_argument(parser)
 
