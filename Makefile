@@ -88,5 +88,6 @@ check-ledger: $(STAMP)
 	$(PY) manage.py check_ledger
 
 # Speed beside its floor, on SQLite and PostgreSQL (README: Speed); results in bench/results/.
+# QUICK=1: the pages' ratios alone, on smaller events (bench/pages.py), in a minute or two.
 bench: $(DEV_STAMP) catalogues
-	$(PY) -m bench.run
+	$(PY) -m bench.run $(if $(QUICK),--quick)

@@ -14,6 +14,7 @@ and chips counted, takes longer still): the latency a cashier sees when 16 windo
 tests/faults' (tests/faults/server.py), on a fresh database of each kind.
 """
 
+import itertools
 import os
 import random
 import statistics
@@ -40,6 +41,21 @@ SET_UP = (
     f"set_up({SLUG!r}, chips={{'5': 1_000_000}}, cash=100_000, trays={{'5': 20}}, "
     "logins=('chip_cashier', 'runner'))"
 )
+
+
+# Every slip a different number of chips: the slip forms ask before recording a second slip of the
+# same type and amount within a minute (cage.forms.SlipForm.confirm_second_slip), a double tap's
+# guard; a terminal posting the same slip over and over would only be asked. Shared by the terminals,
+# from 1 to DISTINCT and again (a run posts fewer slips than that in a minute), started again by each
+# run, so that the bank's million $5 chips see every run through.
+DISTINCT = 1000
+_chips = itertools.count()
+
+
+def distinct(slip_type: str, data: dict) -> dict:
+    """The slip's form with a number of $5 chips no other slip of the last minute has (a sale's cash to match)."""
+    chips = 1 + next(_chips) % DISTINCT
+    return {**data, "chips_5": str(chips), **({"cash": f"{5 * chips}.00"} if slip_type == "sale" else {})}
 
 
 class Cashier(threading.Thread):
@@ -80,7 +96,8 @@ class Cashier(threading.Thread):
             try:
                 key, token = self.terminal.open_form(path)
                 started = time.perf_counter()
-                status, headers, page = self.terminal.request("POST", path, {**data, **token, "request_key": key})
+                form = {**distinct(slip_type, data), **token, "request_key": key}
+                status, headers, page = self.terminal.request("POST", path, form)
                 elapsed = time.perf_counter() - started
             except Exception as exc:  # noqa: BLE001 - every failure is counted and shown, never hidden
                 self.errors.append(f"{slip_type}: {exc!r}")
@@ -101,6 +118,8 @@ def percentile(values: list[float], p: float) -> float:
 def load(
     vendor: str, directory: Path, *, cashiers: int, seconds: float, workers: int, pace: float | None = None
 ) -> dict:
+    global _chips
+    _chips = itertools.count()
     directory = Path(tempfile.mkdtemp(dir=directory))  # a SQLite file of its own for each run
     with fresh_database(vendor, directory, "bench_load") as database:
         ids = database.python(SET_UP)

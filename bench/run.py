@@ -16,7 +16,12 @@ Sizes: small = 3 days x 5 tables x 60 records a day; large = 18 days x 40 tables
 a day (about 88,000 records). BENCH_LARGE="days,tables,records_per_day" sets another large size;
 BENCH_DATABASES="sqlite" or "postgres" runs one database only; PG_URL names the server.
 
-The results go to bench/results/<date>.md, to be committed: these machines are noisy, so the ratios
+Last, the pages beside the smallest page of the same server (bench/pages.py): the window's slips and
+pages, a day's sheets, the register, the voids and the audit trail by the size of the event, and 4
+terminals beside 1 through gunicorn. `--quick` (`make bench QUICK=1`) runs that part alone, smaller;
+`--tiny` is the smoke test's (tests/test_bench.py).
+
+The results go to bench/results/<date>.md (BENCH_RESULTS: another directory), to be committed: these machines are noisy, so the ratios
 (product / floor) are what to compare from one run to the next.
 """
 
@@ -251,7 +256,23 @@ def load_table(loads: list) -> str:
     return "\n".join(lines) + "\n"
 
 
+def results_file() -> Path:
+    """bench/results/<date>.md, or the same name in BENCH_RESULTS (a directory) where it is set."""
+    directory = Path(os.environ.get("BENCH_RESULTS") or ROOT / "bench" / "results")
+    return directory / f"{datetime.date.today().isoformat()}.md"
+
+
 def main() -> None:
+    # --quick (`make bench QUICK=1`) and --tiny (the smoke test): the pages part alone, smaller
+    # (bench/pages.py), appended to the results file; without either, everything, the pages last.
+    mode = "quick" if "--quick" in sys.argv else "tiny" if "--tiny" in sys.argv else "full"
+    if mode != "full":
+        from bench import pages
+
+        out = results_file()
+        pages.run(mode, pages.Results(out))
+        print(f"bench: appended to {out}")
+        return
     kinds = os.environ.get("BENCH_DATABASES", "sqlite,postgres").split(",")
     shapes = sizes()
     results = {}
@@ -285,10 +306,13 @@ def main() -> None:
     report = markdown(results, shapes, startup) + load_table(loads)
     if any(result["errors"] for _kind, result in loads):
         print("\n".join(e for _kind, result in loads for e in result["errors"][:20]))
-    out = ROOT / "bench" / "results" / f"{datetime.date.today().isoformat()}.md"
+    out = results_file()
     out.write_text(report)
     print(report)
-    print(f"bench: written to {out.relative_to(ROOT)}")
+    from bench import pages
+
+    pages.run("full", pages.Results(out))
+    print(f"bench: written to {out}")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ _reader: dict[str, Callable] = {}
 
 
 def register(*, day_figures: Callable, expense_sheet: Callable) -> None:
-    """`day_figures(day, close=False)`: the day's figures and sheets (reports.daily.day_figures);
+    """`day_figures(day, close=False, counter=False)`: the day's figures and sheets (reports.daily.day_figures);
     `expense_sheet(day)`: the day's expenses as a sheet."""
     _reader.update(day_figures=day_figures, expense_sheet=expense_sheet)
 
@@ -32,8 +32,9 @@ def _read_by(name: str) -> Callable:
         ) from None
 
 
-def day_figures(day, *, close: bool = False) -> dict:
-    return _read_by("day_figures")(day, close=close)
+def day_figures(day, *, close: bool = False, counter: bool = False) -> dict:
+    """`counter`: read by one of those who count the places (cage.selectors.counts.blind_places)."""
+    return _read_by("day_figures")(day, close=close, counter=counter)
 
 
 def expense_sheet(day):

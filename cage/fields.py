@@ -39,11 +39,14 @@ class CashField(forms.Field):
 
     widget = forms.TextInput
 
-    def __init__(self, *, min_cents: int = 0, max_cents: int = MAX_AMOUNT_CENTS, **kwargs):
+    def __init__(self, *, min_cents: int = 0, max_cents: int = MAX_AMOUNT_CENTS, matching=None, **kwargs):
         if not 0 <= min_cents <= max_cents <= MAX_AMOUNT_CENTS:
             raise ValueError(f"CashField needs 0 <= min_cents <= max_cents <= {MAX_AMOUNT_CENTS}")
         self.min_cents = min_cents
         self.max_cents = max_cents
+        # What the amount is expected to be, asked as it is read (a sale's chips, cleaned before
+        # its cash): "1,500" is then read as $1,500.00 when that is it (core.money.parse_cash).
+        self.matching = matching
         super().__init__(**kwargs)
 
     def widget_attrs(self, widget):
@@ -59,7 +62,8 @@ class CashField(forms.Field):
             return None
         if isinstance(value, int) and not isinstance(value, bool):
             return value
-        return parse_cash(value if isinstance(value, str) else str(value))
+        matching = self.matching() if self.matching is not None else None
+        return parse_cash(value if isinstance(value, str) else str(value), matching=matching)
 
     def validate(self, value):
         super().validate(value)

@@ -12,23 +12,41 @@ import uuid
 from dataclasses import dataclass, field
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_noop as N_
 
-from cage.fields import BillsAndCoins, ConfirmLargeAmounts
+from cage.fields import BillsAndCoins, ConfirmAmountInput, ConfirmLargeAmounts
 from cage.models import Account, CountShown, PaperConfirmation, Slip
-from cage.selectors.amounts import amount_of
+from cage.selectors.amounts import amount_of, cash_moved_subquery
 from cage.selectors.counts import count_states, counted_lines, standing_counts
 from cage.services.counts import keep_count_shown
 from cage.services.day import recount_text
 from cage.services.ledger import account_label, balance, chips_label
-from cage.slip_types import ACCOUNT, COUNTS, DAY_CLOSE_KIND, HOURS, TARGET, SlipKind
+from cage.services.slips import TABLE_STATE
+from cage.slip_types import (
+    ACCOUNT,
+    CLOSED,
+    CLOSERS,
+    COUNTS,
+    DAY_CLOSE_KIND,
+    HOURS,
+    OPENERS,
+    RUNNER_FIELD,
+    TARGET,
+    SlipKind,
+)
 from core.local import clock
 from core.money import dollars
-from core.rules import RuleViolation, cite
+from core.rules import Clock, Lower, Money, Rule, RuleViolation, Several, Words, cite
 from events.form_input import CheckedInput
 from events.models import GamingDay, Person, Role
 from events.services import pin_verify
+
+# A slip is written once for what changes hands once: the same slip again within a minute is
+# asked about before it is recorded (SlipForm.confirm_second_slip).
+SECOND_SLIP_RULE = Rule("second_slip", gettext_lazy("one slip for each transaction"))
 
 # The fixed places the cage counts, by their account's code (runners are "runner:<id>").
 COUNTED = ("bank_cash", "chip_bank", "tip_pool")
@@ -60,8 +78,69 @@ class PersonChoice(forms.ModelChoiceField):
 
 
 class TableChoice(forms.ModelChoiceField):
+    """A table the slip is written for, among those its type may be written for now. `among`: the
+    tables a choice is read from beyond those offered (the event's), so that one offered when the
+    form was opened and no longer (it closed since) is refused in words (table_gone)."""
+
+    def __init__(self, *args, among=None, day: GamingDay | None = None, kind: SlipKind | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.among, self.day, self.kind = among, day, kind
+
     def label_from_instance(self, table):
         return _("table %(table)s") % {"table": table.code}
+
+    def to_python(self, value):
+        if self.among is None:
+            return super().to_python(value)
+        offered, self.queryset = self.queryset, self.among
+        try:
+            table = super().to_python(value)
+        finally:
+            self.queryset = offered
+        if table is not None and not offered.filter(pk=table.pk).exists():
+            raise table_gone(self.day, self.kind, table)
+        return table
+
+
+def table_gone(day: GamingDay, kind: SlipKind, table) -> RuleViolation:
+    """Why a table chosen on a form opened earlier no longer takes this slip: it closed, or opened,
+    since (at the time its closer or opener was written), as the services would refuse it."""
+    slip = Lower(kind.label)
+    if table.state == CLOSED:
+        closer = Slip.objects.filter(day=day, table=table, slip_type__in=CLOSERS).order_by("-id").first()
+        if closer is not None:
+            return RuleViolation(
+                Words(
+                    N_("%(table)s closed at %(time)s; this %(slip)s can no longer be written for it"),
+                    table=table.code,
+                    time=Clock(closer.at),
+                    slip=slip,
+                ),
+                TABLE_STATE,
+                code="table.closed_since_the_form",
+            )
+        return RuleViolation(
+            Words(N_("table %(table)s is closed; a %(slip)s needs it open"), table=table.code, slip=slip),
+            TABLE_STATE,
+            code="table.needs_open",
+        )
+    opener = Slip.objects.filter(day=day, table=table, slip_type__in=OPENERS).order_by("-id").first()
+    if opener is not None:
+        return RuleViolation(
+            Words(
+                N_("%(table)s opened at %(time)s; this %(slip)s can no longer be written for it"),
+                table=table.code,
+                time=Clock(opener.at),
+                slip=slip,
+            ),
+            TABLE_STATE,
+            code="table.opened_since_the_form",
+        )
+    return RuleViolation(
+        Words(N_("table %(table)s is open; a %(slip)s needs it closed"), table=table.code, slip=slip),
+        TABLE_STATE,
+        code="table.needs_closed",
+    )
 
 
 class SlipChoice(forms.ModelChoiceField):
@@ -168,6 +247,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
 
     tip_pool = None
     standing = None
+    tender_note = ""  # what a sale or a redemption is paid with (slip_fields.Tender)
     tip_pool_blind = False
     recounts: list = []
 
@@ -191,22 +271,24 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         own = self.signer.role_codes() if self.signer else set()
         mine_taken = False
         for cap in self.kind.capacities:
+            roles = cap.roles
+            if self.runner_signs(cap):
+                # The runner chosen above signs here: they are not chosen a second time. A sale
+                # with no runner is the Chip Cashier's, chosen here (T&C 3.4.2).
+                roles = tuple(r for r in cap.roles if r != Role.RUNNER)
+                if not roles or self.runner_on_the_floor():
+                    self.fields[f"pin_{cap.code}"] = pin_field(_("Their signing PIN"))
+                    continue
             # The logged-in person's own capacity is preselected (once): they sign without a PIN.
             # A later custody step signs when the chips arrive, never as the slip is written.
-            mine = (
-                not mine_taken
-                and bool(own & set(cap.roles))
-                and (
-                    cap.code != self.kind.runner_capacity or not self.kind.runner_required or self.runner_on_the_floor()
-                )
-                and cap.step in (1, None)
-            )
+            mine = not mine_taken and bool(own & set(roles)) and cap.step in (1, None)
             mine_taken = mine_taken or mine
             self.fields[f"sign_{cap.code}"] = PersonChoice(
                 label=_("%(capacity)s (%(roles)s)") % {"capacity": cap.label, "roles": cap.roles_label()},
-                queryset=people_with(self.event, cap.roles),
+                queryset=people_with(self.event, roles),
                 initial=self.signer.pk if mine else None,
-                required=self.signs_now(cap),
+                # Chosen only for a sale at the cage, with no runner named (clean_signatures).
+                required=self.signs_now(cap) and roles == cap.roles,
                 empty_label=_("Signs later") if not self.signs_now(cap) else _("Choose who signs"),
                 # The app's own words when nobody is chosen (the page's forms are not left to the
                 # browser's "required" bubble).
@@ -216,6 +298,11 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
                 },
             )
             self.fields[f"pin_{cap.code}"] = pin_field(_("Their signing PIN"))
+
+    def runner_signs(self, cap) -> bool:
+        """The capacity the runner named on the slip signs (the service holds them to it): a fill's
+        carrier, a runner issue's receiver, a sale's seller when a runner sells."""
+        return cap.code == self.kind.runner_capacity and self.kind.takes(RUNNER_FIELD)
 
     def signs_now(self, cap) -> bool:
         """Capacities that must sign as the slip is written: the first custody step of a one-step
@@ -231,11 +318,35 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         return any(not self.signs_now(c) for c in self.kind.capacities)
 
     def signature_rows(self):
-        """(person field, PIN field, capacity) for the template."""
+        """(person field, PIN field, capacity) for the nightly close's template (no runner signs it)."""
         return [(self[f"sign_{c.code}"], self[f"pin_{c.code}"], c) for c in self.kind.capacities]
 
+    def slip_signature_rows(self):
+        """(person field or None, PIN field, capacity, whether the runner chosen above signs it)
+        for the slip form's template."""
+        return [
+            (
+                self[f"sign_{c.code}"] if f"sign_{c.code}" in self.fields else None,
+                self[f"pin_{c.code}"],
+                c,
+                self.runner_signs(c),
+            )
+            for c in self.kind.capacities
+        ]
+
+    def runner_named(self) -> str:
+        """The name of the runner the form names now (sent, or first shown), for the row they sign."""
+        field = self.fields.get("runner")
+        value = self["runner"].value() if field is not None else None
+        if not value:
+            return ""
+        try:
+            return field.to_python(value).name
+        except forms.ValidationError:
+            return ""
+
     def entry_fields(self):
-        skip = ("sign_", "pin_", "chips_", "cash_", "confirm_large", "hours_")
+        skip = ("sign_", "pin_", "chips_", "cash_", "confirm_large", "confirm_second", "hours_")
         return [f for f in self.visible_fields() if not f.name.startswith(skip) and f.name != "cash"]
 
     def hours_fields(self):
@@ -274,13 +385,92 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
                 self.compare_with_the_books(data)
         elif "cash" in self.fields:
             data["cash_cents"] = data.get("cash")
-        if self.kind.table_figure == "opener" and not self.errors:
+        if self.kind.table_figure == "opener":
+            # Whatever else is refused, an opener set beside the tray's books stays as first typed.
             self.count_stands(data)
         if self.kind.takes(HOURS):
             data["hours"] = [(p, data[f"hours_{p.code}"]) for p in self.dealers if data.get(f"hours_{p.code}")]
         if not self.errors:
             self.confirm_large_amount(self.total_cents(data))
+        if not self.errors:
+            self.confirm_second_slip(data)
         return data
+
+    # A slip like one written less than this long ago is asked about before it is recorded.
+    SECOND_SLIP_WITHIN = datetime.timedelta(minutes=1)
+    checks_twice = True
+
+    def chips_cents_cleaned(self) -> int | None:
+        """The chips' value as cleaned so far: their fields come before the cash's, so that a sale's
+        cash is read against it (CashField.matching). None while a count of them is refused."""
+        cleaned, errors, cents = getattr(self, "cleaned_data", {}), self._errors or {}, 0
+        for d in self.denominations:
+            name = f"chips_{d.key}"
+            if name in errors:
+                return None
+            cents += (cleaned.get(name) or 0) * d.value_cents
+        return cents
+
+    def slip_amount(self, data) -> int:
+        """What this slip is about, as cage.selectors.amounts.amount_of reads a written one."""
+        chips = sum(d.value_cents * (data.get("chips") or {}).get(d.key, 0) for d in self.denominations)
+        if chips and self.kind.runner_figure == "returned":
+            return chips + (data.get("cash_cents") or 0)
+        return chips or data.get("cash_cents") or 0
+
+    def confirm_second_slip(self, data) -> None:
+        """A slip of the same type, amount, table and runner as one the same person wrote less than a
+        minute ago is asked about: a second slip, or the same one sent twice (a double tap, a form
+        opened twice)? Ticking "Yes, this is a second slip" confirms it against that earlier slip
+        only. Another window's slip is never asked about: two cashiers selling $20 of chips in the
+        same minute is the window at work, not a slip sent twice."""
+        if not self.checks_twice or self.kind.takes(ACCOUNT) or self.kind.takes(TARGET) or self.kind.takes(HOURS):
+            return
+        amount = self.slip_amount(data)
+        if not amount:
+            return
+        recent = (
+            Slip.objects.filter(
+                day=self.day,
+                slip_type=self.kind.type,
+                table=data.get("table"),
+                runner=data.get("runner"),
+                at__gte=timezone.now() - self.SECOND_SLIP_WITHIN,
+                created_by=self.request.user,
+            )
+            .exclude(request_key=data.get("request_key"))
+            .annotate(cash_moved=cash_moved_subquery())
+            .order_by("-id")
+        )
+        values = {d.key: d.value_cents for d in self.denominations}
+        earlier = next((slip for slip in recent if amount_of(slip, values, slip.cash_moved) == amount), None)
+        if earlier is None:
+            return
+        field = forms.BooleanField(
+            label=_("Yes, this is a second slip"), required=False, widget=ConfirmAmountInput(earlier.pk)
+        )
+        self.fields["confirm_second"] = field
+        ticked = field.widget.value_from_datadict(self.data, self.files, self.add_prefix("confirm_second"))
+        if ticked == str(earlier.pk):
+            return
+        self.add_error(
+            None,
+            RuleViolation(
+                Words(
+                    N_(
+                        "%(slip)s, for the same amount of %(amount)s, was recorded at %(time)s, less than a minute "
+                        "ago. If this is another %(kind)s, not the same one sent again, tick “Yes, this is a second "
+                        "slip” and record it."
+                    ),
+                    slip=Several(self.kind.label, earlier.serial),
+                    amount=Money(amount),
+                    time=Clock(earlier.at),
+                    kind=Lower(self.kind.label),
+                ),
+                SECOND_SLIP_RULE,
+                code="slip.second_within_a_minute",
+            ),
+        )
 
     void_preview = None
 
@@ -310,6 +500,9 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         signed = {}
         for cap in self.kind.capacities:
             person = data.get(f"sign_{cap.code}")
+            named = self.runner_signs(cap) and data.get("runner") is not None
+            if named:
+                person = data["runner"]  # the runner chosen above, whatever the row's list says
             if person is None:
                 if (data.get(f"pin_{cap.code}") or "").strip():
                     # A PIN typed for nobody is a mistake to point out, never one to ignore.
@@ -320,18 +513,19 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
                         )
                         % {"capacity": str(cap.label).lower()},
                     )
+                elif self.runner_signs(cap) and self.signs_now(cap) and f"sign_{cap.code}" in self.fields:
+                    # A sale at the cage, with no runner named: the Chip Cashier sells it.
+                    self.add_error(f"sign_{cap.code}", self.fields[f"sign_{cap.code}"].error_messages["required"])
                 continue
             if self.signer is not None and person.pk == self.signer.pk:
                 signed[cap.code] = person
                 continue
             pin = data.get(f"pin_{cap.code}") or ""
             if not pin.strip():
-                # Nothing typed is not a wrong try: it burns none of their tries.
-                self.add_error(
-                    f"pin_{cap.code}",
-                    _("%(name)s types their signing PIN here, or choose “Signs later” for them to sign later.")
-                    % {"name": person.name},
-                )
+                # Nothing typed is not a wrong try: it burns none of their tries. The runner named
+                # above signs later from their own session, where the slip lets them.
+                if not (named and not self.signs_now(cap)):
+                    self.add_error(f"pin_{cap.code}", self.pin_missing(cap, person, named))
                 continue
             try:
                 pin_verify(request=self.request, person=person, pin=pin)
@@ -340,6 +534,16 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
                 continue
             signed[cap.code] = person
         return signed
+
+    def pin_missing(self, cap, person, named: bool) -> str:
+        if named:
+            return _("%(name)s, the runner named above, types their signing PIN here to sign as %(capacity)s.") % {
+                "name": person.name,
+                "capacity": str(cap.label).lower(),
+            }
+        return _("%(name)s types their signing PIN here, or choose “Signs later” for them to sign later.") % {
+            "name": person.name
+        }
 
     def clean_count(self, data):
         """A count of bank cash is by bill and coin; of the chip bank and the tip pool, by chips; of
@@ -409,6 +613,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         shown = self.count_shown(self.counted_where(data))
         if shown is not None and self.kind.table_figure == "opener":
             self.lock_counted_inputs()  # an opener's figures stay locked until it records
+            self.standing = self.opener_standing(data["table"].pk)
         if shown is None or shown.figures == self.counted_figures(data):
             return True
         first = shown.figures
@@ -437,6 +642,14 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
             restored["account"] = first["account"] or ""
         self.data = restored
         return False
+
+    def lock_opener(self, data) -> None:
+        """An opener refused for its difference from the tray has now been set beside its books: its
+        figures stand as first typed, locked, and only its reason is left to give."""
+        self.keep_count_shown(data)
+        self.lock_counted_inputs()
+        if data.get("table") is not None:
+            self.standing = self.opener_standing(data["table"].pk)
 
     def keep_count_shown(self, data) -> None:
         """The books are about to be shown beside this count without recording it: keep the
@@ -731,6 +944,13 @@ class PaperSlipForm(SlipForm):
     @property
     def some_sign_later(self) -> bool:
         return True
+
+    # Entered as the paper was written: every capacity named as signed on it, and slips of the same
+    # amount one after another as the book has them.
+    checks_twice = False
+
+    def runner_signs(self, cap) -> bool:
+        return False
 
     def clean_signatures(self, data) -> dict[str, Person]:
         """Who signed the paper; `confirmed` says who has confirmed it so far."""

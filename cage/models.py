@@ -82,6 +82,7 @@ class SlipType(StrEnum):
     VOID = "void"
     EXPENSE = "expense"
     CLOSE_DAY = "close_day"
+    HANDOVER = "handover"
 
 
 class SlipCounter(models.Model):
@@ -558,3 +559,51 @@ class PaperDraft(models.Model):
         from cage.slip_types import SLIP_KINDS  # the declarations read this module
 
         return f"{SLIP_KINDS[self.book.slip_type].label} {paper_serial(self.number)}"
+
+
+class FillRequest(AppendOnly):
+    """A dealer's request, from her tablet, for a fill of her table: the chips she wants. It moves
+    nothing; the Chip Cashier makes it into a fill (the slip that moves the chips), or declines it,
+    or the dealer withdraws it (FillRequestOutcome). Written once, never changed."""
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="fill_requests")
+    day = models.ForeignKey(GamingDay, on_delete=models.PROTECT, related_name="fill_requests")
+    table = models.ForeignKey(GameTable, on_delete=models.PROTECT, related_name="+")
+    chips = models.JSONField(default=dict)  # {denomination key: count}, in the event's order
+    note = models.TextField(blank=True)
+    asked_by = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["day", "at"])]
+        verbose_name = _("fill request")
+        verbose_name_plural = _("fill requests")
+
+
+class FillRequestOutcome(AppendOnly):
+    """What became of a fill request, once: made into a fill (the slip), withdrawn by the dealer who
+    asked, or declined by the Chip Cashier with a reason. A request with no outcome is open."""
+
+    class Outcome(models.TextChoices):
+        MADE = "made", _("Made into a fill")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+        DECLINED = "declined", _("Declined")
+
+    request = models.OneToOneField(FillRequest, on_delete=models.PROTECT, related_name="outcome")
+    outcome = models.CharField(max_length=10, choices=Outcome.choices)
+    slip = models.OneToOneField(Slip, on_delete=models.PROTECT, null=True, blank=True, related_name="fill_request")
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="+")
+    reason = models.TextField(blank=True)
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(outcome="made", slip__isnull=False) | ~models.Q(outcome="made"),
+                name="made_fill_request_names_its_fill",
+            ),
+        ]
+        verbose_name = _("fill request answered")
+        verbose_name_plural = _("fill requests answered")

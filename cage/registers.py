@@ -1,6 +1,7 @@
 """The register of slips as a django-tables2 table, its filter form, and its CSV and XLSX exports."""
 
 import inspect
+import re
 
 import django_tables2 as tables
 from django import forms
@@ -14,8 +15,9 @@ from django_tables2.utils import Accessor, OrderBy
 from cage.selectors.slips import State
 from cage.slip_types import SLIP_KINDS
 from core import xlsx
-from core.local import clock
-from core.money import dollars
+from core.local import clock, long_day
+from core.money import dollars, parse_cash
+from core.rules import RuleViolation
 from core.xlsx import Cents, Clock, days_words
 from events.form_input import CheckedInput
 from events.form_input import _text_problem as text_problem
@@ -26,7 +28,8 @@ PER_PAGE = 50
 
 class DayChoice(forms.ModelChoiceField):
     def label_from_instance(self, obj):
-        return obj.date.isoformat()
+        # A gaming day as the pages name one ("11 Sep 2026"); the table's columns keep ISO.
+        return long_day(obj.date)
 
 
 class PersonChoice(forms.ModelChoiceField):
@@ -39,13 +42,15 @@ class ListFilter(CheckedInput, forms.Form):
     is not in its list (a changed or mistyped address: ?day=abc, ?type=bogus) is said beside its
     field in plain words, and the page lists nothing (refused), rather than every row."""
 
+    TYPED: tuple[str, ...] = ()  # fields typed rather than chosen: their own messages stand
+
     def clean(self):
         data = super().clean()
         for name in list(self.errors):
             sent = self.data.get(self.add_prefix(name), "")
             # What CheckedInput says of damaged text (control characters, bytes that are not
             # UTF-8, a value too long) stands; a value merely not in the list reads plainly.
-            if name not in self.fields or text_problem(self.fields[name], sent):
+            if name not in self.fields or name in self.TYPED or text_problem(self.fields[name], sent):
                 continue
             self.errors.pop(name)
             self.add_error(name, _("“%(value)s” is not in this list; pick one of its choices.") % {"value": sent[:20]})
@@ -90,6 +95,21 @@ class RegisterFilter(ListFilter):
         help_text=_("who signed the slip, or the runner named on it"),
     )
     state = forms.ChoiceField(required=False, label=_("State"))
+    # To find a slip across the event's days, as the DRIC or the auditor is told of it.
+    serial = forms.CharField(
+        required=False, max_length=20, label=_("Serial"), help_text=_("the slip's number: 4 for “Fill 4”")
+    )
+    amount = forms.CharField(
+        required=False, max_length=20, label=_("Amount"), help_text=_("in dollars: 1500 or 1,500.00")
+    )
+    who = forms.CharField(
+        required=False,
+        max_length=200,
+        label=_("Name or code"),
+        help_text=_("part of a person's name, or their whole code"),
+    )
+
+    TYPED = ("serial", "amount", "who")
 
     def __init__(self, data, *, event):
         super().__init__(data)
@@ -98,6 +118,32 @@ class RegisterFilter(ListFilter):
         self.fields["table"].queryset = event.tables.order_by("code")
         self.fields["person"].queryset = event.people.order_by("name")
         self.fields["state"].choices = [("", _("Any state"))] + State.CHOICES
+        for name in ("serial", "amount"):
+            self.fields[name].widget.attrs.update(inputmode="decimal" if name == "amount" else "numeric", size=10)
+
+    def clean_serial(self) -> int | None:
+        text = self.cleaned_data["serial"].strip()
+        if not text:
+            return None
+        # "4", "#4" or "Fill 4": the number at its end is the serial.
+        found = re.fullmatch(r"\D{0,40}?(\d{1,9})", text)
+        if found is None:
+            raise forms.ValidationError(_("A serial is the slip's number, as 4 in “Fill 4”."))
+        return int(found.group(1))
+
+    def clean_amount(self) -> int | None:
+        text = self.cleaned_data["amount"].strip()
+        if not text:
+            return None
+        try:
+            return parse_cash(text)
+        except RuleViolation as exc:
+            raise forms.ValidationError(exc.text) from exc
+
+    @property
+    def refused_typed(self) -> bool:
+        """Refused for what was typed (a serial, an amount), not for a choice out of its list."""
+        return self.refused and all(name in self.TYPED for name in self.errors)
 
     def criteria(self) -> dict:
         """The valid choices as the selector's keyword arguments; an invalid one narrows nothing."""
@@ -109,6 +155,9 @@ class RegisterFilter(ListFilter):
             "table": data.get("table"),
             "person": data.get("person"),
             "state": data.get("state") or None,
+            "serial": data.get("serial"),
+            "amount": data.get("amount"),
+            "who": (data.get("who") or "").strip(),
         }
 
 
@@ -311,6 +360,9 @@ def register_title(event, form) -> str:
         "table": data["table"].code if data["table"] else None,
         "person": data["person"].name if data["person"] else None,
         "state": State.LABELS[data["state"]] if data["state"] else None,
+        "serial": data["serial"],
+        "amount": dollars(data["amount"]) if data["amount"] is not None else None,
+        "who": data["who"] or None,
     }
     words = [
         _("%(label)s: %(value)s") % {"label": form.fields[name].label, "value": value}

@@ -112,7 +112,14 @@ class Table(SlipField):
         from cage.selectors.offered import tables_for
 
         form.fields[self.name] = TableChoice(
-            label=self.label(), queryset=tables_for(form.day, form.kind.type), empty_label=_("Choose the table")
+            label=self.label(),
+            queryset=tables_for(form.day, form.kind.type),
+            empty_label=_("Choose the table"),
+            # Any of the event's tables is read: one offered when the form was opened and no longer
+            # (it closed since) is refused in words, not as "not one of the choices".
+            among=form.event.tables.all(),
+            day=form.day,
+            kind=form.kind,
         )
 
     def from_record(self, reader, kind, record, common):
@@ -259,11 +266,18 @@ class Cash(SlipField):
 
     def add_to(self, form):
         required = form.kind.cash_required
+        # A sale's or a redemption's cash is its chips at face value (T&C 3.6): the page fills it
+        # in from the chips for the cashier to check, and "1,500" is read as the chips' $1,500.00.
+        face_value = form.kind.takes(Tender.name)
         form.fields["cash"] = CashField(
             label=_("Cash"),
             required=required,
             min_cents=1 if required else 0,
-            help_text=_('As counted: "12,50" or "12.50".'),
+            matching=form.chips_cents_cleaned if face_value else None,
+            help_text=_("Filled in from the chips at face value (%(rule)s): check it against the cash in hand.")
+            % {"rule": cite("T&C 3.6")}
+            if face_value
+            else _('As counted: "12,50" or "12.50".'),
         )
 
     def from_form(self, form, data):
@@ -340,9 +354,18 @@ class Tender(SlipField):
     name = "tender"
 
     def add_to(self, form):
+        # Only Canadian cash is offered: the page says so and sends it. Another tender sent anyway
+        # reaches the service, which refuses it with its rule (T&C 3.6, 3.7).
         form.fields["tender"] = forms.ChoiceField(
-            label=_("Paid with"), choices=[(k, v[2]) for k, v in TENDERS.items()], initial="cad_cash"
+            label=_("Paid with"),
+            choices=[(k, v[2]) for k, v in TENDERS.items()],
+            initial="cad_cash",
+            required=False,  # none sent is Canadian cash (from_form)
+            widget=forms.HiddenInput,
         )
+        form.tender_note = _("Paid with Canadian cash only: no card, cheque or other currency (%(rule)s).") % {
+            "rule": cite("T&C 3.6, 3.7")
+        }
 
     def from_form(self, form, data):
         currency, tender, _label = TENDERS[data.get("tender") or "cad_cash"]
@@ -368,15 +391,16 @@ class Hours(SlipField):
 
     def add_to(self, form):
         from cage.forms import people_with, recounts_after_payout
-        from cage.selectors.counts import blind_places
+        from cage.selectors.counts import blind_places, counts_places
         from cage.services.ledger import balance
         from events.roster import rostered
 
         day, event = form.day, form.event
         # What the payout shares out: the whole pool (T&C 2.6). Read, never created, on a GET; not
-        # shown while the pool is counted blind.
+        # shown while the pool is counted blind, to a cashier on an open day too (blind_places).
         pool = Account.objects.filter(event=event, kind=Account.Kind.TIP_POOL).first()
-        form.tip_pool_blind = Account.Kind.TIP_POOL in blind_places(day)
+        counter = form.signer is None or counts_places(form.signer.role_codes())
+        form.tip_pool_blind = Account.Kind.TIP_POOL in blind_places(day, counter=counter)
         form.tip_pool = sum(balance(pool).values()) if pool and not form.tip_pool_blind else 0
         form.recounts = recounts_after_payout(day)
         # In the order of the event's people, as a records file lists them: the order of the shares
@@ -547,14 +571,161 @@ class Reason(SlipField):
         return [PaperLine("box", str(self.label))]
 
 
+# A note is a line for the table and the runner ("two racks of $5, please"), not a report: short
+# enough to print on an 80 mm receipt. The same limit at the window, in a records file and for a
+# dealer's fill request (cage.services.fill_requests).
+NOTE_LONGEST = 200
+NOTE_RULE = gettext_lazy("the length of a note")
+
+
+def check_note(note) -> str:
+    """A note as kept: its words without spaces around them, refused when too long or not text."""
+    if note is None:
+        return ""
+    if not isinstance(note, str):
+        raise RuleViolation(
+            Words(N_("note: %(value)s must be text"), value=shown(note)), FORMAT, field="note", code="note.not_text"
+        )
+    note = note.strip()
+    if len(note) > NOTE_LONGEST:
+        raise RuleViolation(
+            Words(
+                N_("the note is %(length)s characters long; a note takes at most %(most)s"),
+                length=len(note),
+                most=NOTE_LONGEST,
+            ),
+            NOTE_RULE,
+            field="note",
+            code="note.too_long",
+        )
+    return note
+
+
+class Note(SlipField):
+    """An optional line of free text on a fill or a credit: what the dealer asked for, what the
+    runner should know. Kept in the slip's details; an extension of the records file's fill and
+    credit records (docs/cage-records-extensions.md)."""
+
+    name = "note"
+
+    def add_to(self, form):
+        form.fields[self.name] = forms.CharField(
+            label=_("Note"),
+            required=False,
+            # One more than the limit, so the service's refusal (which names the rule) is the one shown.
+            max_length=NOTE_LONGEST + 1,
+            help_text=_("Optional, at most %(most)s characters: printed on the slip.") % {"most": NOTE_LONGEST},
+        )
+
+    def from_form(self, form, data):
+        return {self.name: data.get(self.name) or ""}
+
+    def from_record(self, reader, kind, record, common):
+        return {self.name: check_note(record.get(self.name))}
+
+    def to_record(self, slip, details, cash_moved, refs):
+        return {self.name: details[self.name]} if details.get(self.name) else {}
+
+    def facts(self, slip, kind, details):
+        return [(_("Note"), details[self.name])] if details.get(self.name) else []
+
+    def on_paper(self, kind):
+        return [PaperLine("box", _("Note"))]
+
+
+class HandedPlace(SlipField):
+    """The place a shift handover passes from one cashier to the next: bank cash (the General
+    Cashier's) or the chip bank (the Chip Cashier's). Not a count's `account`: a handover counts the
+    place but settles nothing, so the close never takes it for the place's count."""
+
+    name = "place"
+    # The places handed over, and the role of the cashier who holds each (DESIGN: custody).
+    PLACES = {Account.Kind.BANK_CASH: Role.GENERAL_CASHIER, Account.Kind.CHIP_BANK: Role.CHIP_CASHIER}
+
+    def add_to(self, form):
+        form.fields["place"] = forms.ChoiceField(
+            label=_("Handed over"),
+            choices=[(Account.Kind.BANK_CASH, _("bank cash")), (Account.Kind.CHIP_BANK, _("chip bank"))],
+            help_text=_(
+                "Bank cash passes between General Cashiers, counted by bill and coin; the chip bank between "
+                "Chip Cashiers, counted by chip."
+            ),
+        )
+
+    def from_form(self, form, data):
+        return {"place": data.get("place")}
+
+    def from_record(self, reader, kind, record, common):
+        return {"place": record.get("place")}
+
+    def to_record(self, slip, details, cash_moved, refs):
+        return {"place": details["place"]}
+
+    def facts(self, slip, kind, details):
+        """Beside the count (CountedPlace names the place): what the books expected, and the
+        difference, noted at the handover; the books may be seen once the count is recorded."""
+        if "differences" not in details or not slip.account_id:
+            return []
+        values = {d.key: d.value_cents for d in slip.event.denominations.all()}
+        chips = sum(values.get(k, 0) * n for k, n in (details.get("chips") or {}).items())
+        counted = chips + (details.get("cash") or 0)
+        difference = sum(d["amount"] for d in details["differences"])
+        return [(_("Expected"), dollars(counted - difference)), (_("Difference"), dollars(difference))]
+
+    def on_paper(self, kind):
+        places = (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK)
+        return [PaperLine("choices", _("Handed over"), choices=tuple(str(Account.Kind(p).label) for p in places))]
+
+
+class HandedCash(SlipField):
+    """The cash counted at a handover of bank cash, by bill and coin; none for the chip bank."""
+
+    name = "cash"
+
+    def add_to(self, form):
+        form.bill_fields = BillsAndCoins.add_fields(form, prefix="cash_")
+
+    def from_form(self, form, data):
+        cash, lines = BillsAndCoins.total(data, prefix="cash_")
+        if data.get("place") != Account.Kind.BANK_CASH:
+            return {"cash": cash or None}  # the service refuses cash in the chip bank
+        return {"cash": cash, "cash_lines": lines}
+
+    def from_record(self, reader, kind, record, common):
+        cash = reader.cents(record["cash"]) if record.get("cash") is not None else None
+        lines = reader.count_details({"cash_lines": record["cash_lines"]}, cash) if "cash_lines" in record else {}
+        return {"cash": cash, **lines}
+
+    def to_record(self, slip, details, cash_moved, refs):
+        return CountedCash().to_record(slip, details, cash_moved, refs)
+
+    def on_paper(self, kind):
+        return [PaperLine("amount", _("Cash counted"))]
+
+
 # The order fields come in, on the form and on the printed slip.
-ORDER = ("table", "to_table", "runner", "account", "chips", "cash", "tender", "hours", "target", "expense", "reason")
+ORDER = (
+    "table",
+    "to_table",
+    "runner",
+    "account",
+    "place",
+    "chips",
+    "cash",
+    "tender",
+    "hours",
+    "target",
+    "expense",
+    "reason",
+    "note",
+)
 # The order of a record's keys in an export, as docs/examples writes them.
 RECORD_KEYS = (
     "table",
     "to_table",
     "runner",
     "account",
+    "place",
     "chips",
     "cash",
     "hours",
@@ -565,6 +736,7 @@ RECORD_KEYS = (
     "reason",
     "variance_reason",
     "cash_lines",
+    "note",
 )
 # Each field's lines on a slip's page, read from the slip itself (a void names its slip's table).
-PRINTED = (Table(), ToTable(), Runner(), CountedPlace(), Hours(), Expense())
+PRINTED = (Table(), ToTable(), Runner(), CountedPlace(), HandedPlace(), Hours(), Expense(), Note())

@@ -27,7 +27,10 @@ from cage.slip_fields import (
     CountedCash,
     CountedPlace,
     Expense,
+    HandedCash,
+    HandedPlace,
     Hours,
+    Note,
     Reason,
     SlipField,
     Table,
@@ -74,6 +77,7 @@ CAPACITY_LABELS = {
     "carried_by": _("Carried by"),
     "counted_by": _("Counted by"),
     "deposited_by": _("Deposited by"),
+    "handed_over_by": _("Handed over by"),
     "issued_by": _("Issued by"),
     "paid_by": _("Paid by"),
     "prepared_by": _("Prepared by"),
@@ -82,6 +86,7 @@ CAPACITY_LABELS = {
     "requested_by": _("Requested by"),
     "returned_by": _("Returned by"),
     "sold_by": _("Sold by"),
+    "taken_over_by": _("Taken over by"),
     "verified_by": _("Verified by"),
     "witnessed_by": _("Witnessed by"),
 }
@@ -147,6 +152,9 @@ class SlipKind:
     stocks_tray: int = 0
     # It may take chips out of the patrons' hands (cage.services.ledger.check_patrons_hold_chips).
     from_patrons: bool = False
+    # A dealer may ask for one from her tablet (cage.services.fill_requests): the request moves
+    # nothing, and the slip made from it answers it.
+    asked_for: bool = False
     # What the audit trail calls its writing (audit.actions).
     trail_action: str = "slip_recorded"
     help: str = field(default="", compare=False)
@@ -319,7 +327,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
                 C("received_by", DEALER, step=2),
                 W("authorized_by", DRIC),
             ],
-            [Table(), RunnerField(), Chips()],
+            [Table(), RunnerField(), Chips(), Note()],
             "fill",
             cash_required=False,
             runner_required=True,
@@ -331,6 +339,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             table_figure="fills",
             runner_figure="carried",
             table_state=OPEN,
+            asked_for=True,
         ),
         _kind(
             SlipType.CREDIT,
@@ -341,7 +350,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
                 C("received_by", CC, step=2),
                 W("authorized_by", DRIC),
             ],
-            [Table(), RunnerField(), Chips()],
+            [Table(), RunnerField(), Chips(), Note()],
             "credit",
             cash_required=False,
             runner_required=True,
@@ -495,6 +504,11 @@ SLIP_KINDS: dict[str, SlipKind] = {
             chips_required=False,
             deferred=True,
             moves=(Account.Kind.TRUST, Account.Kind.EXPENSES),
+            # Said on its form: the cashier types what the trust account paid, not cash of the cage.
+            help=_(
+                "The licensee's trust account pays this expense, not the cage: no cash leaves the bank. "
+                "Type the amount paid from the trust account, as the invoice or the cheque shows it."
+            ),
         ),
         _kind(
             SlipType.CLOSE_DAY,
@@ -505,6 +519,30 @@ SLIP_KINDS: dict[str, SlipKind] = {
             chips_required=False,
             cash_required=False,
             trail_action="day_closed",
+        ),
+        _kind(
+            SlipType.HANDOVER,
+            pgettext_lazy("slip", "Shift handover"),
+            # The outgoing cashier hands the place over and the incoming one takes it, both there as
+            # it is counted: two custody signatures, the other's with their signing PIN (T&C 2). It
+            # moves nothing; from then on the incoming cashier is the place's custodian for the day
+            # (cage.selectors.handovers), and the outgoing one no longer signs for it.
+            [C("handed_over_by", GC, CC), C("taken_over_by", GC, CC)],
+            [
+                HandedPlace(),
+                Chips(absent=None),
+                HandedCash(),
+                Reason(label=_("Details"), help_text=_("Optional: anything the DRIC should know of the handover.")),
+            ],
+            "handover",
+            chips_required=False,
+            cash_required=False,
+            help=_(
+                "Between two cashiers of the same role, at a change of shift: the place is counted together "
+                "and both sign. The books are shown beside the count once it is recorded; a difference is "
+                "noted, not posted (the nightly count settles the books). The incoming cashier holds the "
+                "place for the rest of the day."
+            ),
         ),
     ]
 }
@@ -531,6 +569,7 @@ PAPER_KINDS = [k for k in ENTRY_KINDS if k is not VOID_KIND]
 COUNTS = types_that(lambda k: k.takes(ACCOUNT))  # a count of a place
 DEPOSITS = types_that(lambda k: k.moves == (Account.Kind.BANK_CASH, Account.Kind.TRUST))
 EXPENSES = types_that(lambda k: k.takes(EXPENSE))
+HANDOVERS = types_that(lambda k: k.takes(HandedPlace.name))  # a place passed between cashiers
 TIP_PAYOUTS = types_that(lambda k: k.takes(HOURS))
 FLOATS = types_that(lambda k: k.moves == (Account.Kind.TRUST, Account.Kind.BANK_CASH))
 OPENERS = types_that(lambda k: k.table_figure == "opener")

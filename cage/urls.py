@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_paper, views_print, views_registers
+from . import views, views_fill_requests, views_paper, views_print, views_registers
 from .views_people import mine
 
 app_name = "cage"
@@ -14,6 +14,7 @@ urlpatterns = [
     path("<slug:slug>/slips/<int:pk>/sign/", views.slip_sign, name="slip_sign"),
     path("<slug:slug>/queue/", views.queue, name="queue"),
     path("<slug:slug>/queue/<int:pk>/approve/", views.queue_approve, name="queue_approve"),
+    path("<slug:slug>/queue/approve/", views.queue_batch, name="queue_batch"),
     path("<slug:slug>/queue/<int:pk>/void/", views.queue_void, name="queue_void"),
     path("<slug:slug>/queue/<int:pk>/refuse/", views.queue_refuse, name="queue_refuse"),
     path("<slug:slug>/queue/logins/<int:person_id>/confirm/", views.login_confirm, name="login_confirm"),
@@ -54,4 +55,19 @@ urlpatterns += [
 urlpatterns += [
     path("<slug:slug>/slips/<int:pk>/print/terminal/", views_print.print_terminal, name="slip_print_terminal"),
     path("<slug:slug>/slips/<int:pk>/print/printer/", views_print.print_on_printer, name="slip_print_printer"),
+]
+
+# A dealer's fill requests (cage.views_fill_requests): asked for from My slips, answered at the cage home.
+urlpatterns += [
+    path("<slug:slug>/fill-requests/", views_fill_requests.fill_request_ask, name="fill_request_ask"),
+    path(
+        "<slug:slug>/fill-requests/<int:request_id>/withdraw/",
+        views_fill_requests.fill_request_withdraw,
+        name="fill_request_withdraw",
+    ),
+    path(
+        "<slug:slug>/fill-requests/<int:request_id>/decline/",
+        views_fill_requests.fill_request_decline,
+        name="fill_request_decline",
+    ),
 ]

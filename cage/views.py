@@ -25,18 +25,21 @@ from cage.selectors import people
 from cage.selectors.amounts import amount_of, cash_moved_subquery
 from cage.selectors.cage_state import cage_state
 from cage.selectors.close import CLOSABLE, close_checklist, close_progress
-from cage.selectors.counts import blind_places, nothing_to_count
+from cage.selectors.counts import blind_places, counts_places, nothing_to_count
+from cage.selectors.fill_requests import open_requests, request_of
 from cage.selectors.four_eyes import given_to_acknowledge, is_designated, logins_to_confirm, waiting_count
-from cage.selectors.offered import kinds_offered
+from cage.selectors.offered import kinds_offered, tables_for
 from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
 from cage.selectors.paper import unconfirmed_signatures
 from cage.selectors.paper import waiting_count as paper_waiting
 from cage.selectors.people import current_day
+from cage.selectors.queue_batch import confirmation
 from cage.selectors.slip_sheet import slip_sheet
 from cage.selectors.slips import (
     State,
     can_sign,
     overdue_after,
+    pending_count,
     pending_slips,
     search_amount,
     search_text,
@@ -48,6 +51,7 @@ from cage.selectors.slips import (
     still_to_sign,
     to_sign_for,
 )
+from cage.services.batch import chosen as batch_chosen
 from cage.services.ledger import DuplicateRequest
 from cage.services.signing import REFUSE_RULE
 from cage.slip_types import (
@@ -66,7 +70,7 @@ from core.rules import RuleViolation, Words
 from events import services as event_services
 from events.access import READ_ALL, RoleRefused, event_access
 from events.form_input import CheckedInput
-from events.models import Appointment, GamingDay
+from events.models import Appointment, GameTable, GamingDay
 
 
 class QueueVoidForm(CheckedInput, forms.Form):
@@ -96,7 +100,7 @@ def home(request, slug):
         if day
         else {"total": 0, "closers": 0}
     )
-    panels = cage_state(event, day)
+    panels = _live_panels(access, day)
     values = {d.key: d.value_cents for d in event.denominations.all()}
     search = slip_search(query)
     # A sum finds the slips of that amount too, as the Amount column shows it; not while the bank
@@ -126,7 +130,7 @@ def home(request, slug):
         # While the bank is counted blind the day's amounts, added up, would give its books away:
         # each slip's own page still shows its amount, as it must to be signed or voided.
         slip.dollars = "" if amount is None or panels["books_hidden"] else dollars(amount)
-    problems = services.close_problems(day) if day and day.status in CLOSABLE else []
+    problems = _close_problems(day)
     return render(
         request,
         "cage/home.html",
@@ -164,6 +168,36 @@ def home(request, slug):
     )
 
 
+def _live_panels(access, day) -> dict:
+    """What the home's live panels show (cage_state), bounded whatever the number of slips waiting
+    (CAGE_HOME_PANEL_ROWS: the latest, and how many more), with the Sign buttons and the dealers'
+    fill requests; the home page and its refresh alike."""
+    panels = cage_state(access.event, day, counter=counts_places(access.roles), latest=settings.CAGE_HOME_PANEL_ROWS)
+    _sign_buttons(access, panels["pending"])
+    return {**panels, "access": access, **_fill_requests(access, day)}
+
+
+def _close_problems(day) -> list[str]:
+    """What stands in the way of the close, naming at most CAGE_HOME_PANEL_ROWS waiting slips."""
+    if day is None or day.status not in CLOSABLE:
+        return []
+    return services.close_problems(day, most_slips=settings.CAGE_HOME_PANEL_ROWS)
+
+
+def _sign_buttons(access, pending) -> None:
+    """Each waiting slip of the home's panel with the capacities the reader may sign now
+    (`item.caps`): the same as the Sign buttons of their own page and of the DRIC's queue."""
+    for item in pending:
+        item.caps = can_sign(access.person, item, access.roles)
+
+
+def _fill_requests(access, day) -> dict:
+    """The dealers' fill requests still open, the latest first, for the Chip Cashier to make into
+    fills (cage.services.fill_requests); bounded as the other panels are."""
+    rows, more = open_requests(day, latest=settings.CAGE_HOME_PANEL_ROWS)
+    return {"fill_requests": rows, "fill_requests_more": more}
+
+
 def _paper_notices(day) -> dict:
     """The paper slips of an outage still to enter (they come first), and those refused when their
     turn came; no query beyond one on a day that used no paper."""
@@ -177,9 +211,10 @@ def home_panels(request, slug):
     """The home page's inventory and tables panels alone, for the page to swap in every few
     seconds; the same readers as the home page."""
     access = event_access(request, slug)
-    context = cage_state(access.event, current_day(access.event))
+    context = _live_panels(access, current_day(access.event))
     html = "".join(
-        render_to_string(f"cage/{name}.html", context, request) for name in ("_pending", "_inventory", "_tables")
+        render_to_string(f"cage/{name}.html", context, request)
+        for name in ("_pending", "_fill_requests", "_inventory", "_tables")
     )
     return HttpResponse(html)
 
@@ -273,7 +308,7 @@ def slip_new(request, slug, slip_type):
     # Who writes which slip type: events.permissions (runners record their own sales, T&C 3.4.2).
     access = event_access(request, slug)
     day = current_day(access.event)
-    closed = _window_closed(request, access, day, kind)
+    closed = _window_closed(request, access, day, kind) or _recorded_from_this_form(request, access, kind)
     if closed is not None:
         return closed
     initial, initial_chips = {}, None
@@ -299,6 +334,7 @@ def slip_new(request, slug, slip_type):
             initial_chips = {row["denomination"].key: row["count"] for row in held["chips"]}
             if held["cash_cents"]:
                 initial["cash"] = held["cash_cents"]
+    asked, initial_chips = _fill_request_form(request, access, kind, initial, initial_chips)
     form = SlipForm(
         request.POST or None,
         kind=kind,
@@ -318,6 +354,7 @@ def slip_new(request, slug, slip_type):
                 request_key=form.cleaned_data["request_key"],
                 allow_pending=True,
                 **form.service_kwargs(),
+                **({"fill_request": asked} if asked is not None else {}),
             )
         except DuplicateRequest as duplicate:
             messages.info(request, _("This slip was already recorded as %(slip)s.") % {"slip": duplicate.slip.number})
@@ -326,10 +363,7 @@ def slip_new(request, slug, slip_type):
             # A refusal about one field (a dealer's hours) is shown beside it.
             form.add_error(exc.field if exc.field in form.fields else None, exc.text)
             if kind.table_figure == "opener" and exc.field == "reason":
-                # The opener has now been set beside the tray's books: its figures stand as
-                # first typed, and only its reason is left to give (as a count's, SlipForm).
-                form.keep_count_shown(form.cleaned_data)
-                form.lock_counted_inputs()
+                form.lock_opener(form.cleaned_data)  # set beside the tray's books: it stands as typed
         else:
             return _slip_response(request, slug, slip, _recorded_message(slip))
     return render(
@@ -338,6 +372,68 @@ def slip_new(request, slug, slip_type):
         {"access": access, "event": access.event, "day": day, "form": form, "kind": kind},
         status=200,
     )
+
+
+# A form's one-time key, as SlipForm makes it (uuid4().hex) or a test writes one.
+FORM_KEY = re.compile(r"[0-9A-Za-z-]{1,40}")
+
+
+def _recorded_from_this_form(request, access, kind):
+    """A form whose one-time key has already recorded a slip: sent again, it goes to that slip and
+    records nothing (before anything else is checked: its table may have closed since); come back
+    to with the browser's Back (the page asks ?key=, static/slip_form.js), it says so and shows no
+    form to send again. Only the reader's own slips are found by their key. None otherwise."""
+    key = request.POST.get("request_key") if request.method == "POST" else request.GET.get("key")
+    if not isinstance(key, str) or not FORM_KEY.fullmatch(key):
+        return None
+    slip = Slip.objects.filter(event=access.event, request_key=key, created_by=request.user).first()
+    if slip is None:
+        return None
+    if request.method == "POST":
+        messages.info(request, _("This slip was already recorded as %(slip)s.") % {"slip": slip.number})
+        return redirect("cage:slip", access.event.slug, slip.pk)
+    return render(
+        request,
+        "cage/slip_recorded.html",
+        {
+            "access": access,
+            "event": access.event,
+            "kind": kind,
+            "slip": slip,
+            "record_another": record_another_url(request, access, slip),
+        },
+    )
+
+
+def record_another_url(request, access, slip) -> str | None:
+    """The form for another slip of the same type, for whoever just wrote this one while the window
+    still offers its type: fresh but for its table, kept where another slip of the type is often
+    written for the same table while it stays open (fills, credits, chip transfers). None when
+    there is none to offer."""
+    if slip.created_by_id != request.user.id or not request.user.is_authenticated:
+        return None
+    kind = SLIP_KINDS[slip.slip_type]
+    day = current_day(access.event)
+    if day is None or slip.day_id != day.pk or not access.may("cage:slip_new", "POST", slip_type=kind.type):
+        return None
+    if kind not in kinds_offered(day):
+        return None
+    url = reverse("cage:slip_new", args=[access.event.slug, kind.type])
+    keeps_table = kind.table_state == GameTable.State.OPEN and kind.table_figure != "closer"
+    if keeps_table and slip.table_id and tables_for(day, kind.type).filter(pk=slip.table_id).exists():
+        url += f"?table={slip.table_id}"
+    return url
+
+
+def _fill_request_form(request, access, kind, initial: dict, chips):
+    """A fill made from a dealer's request (?request=N, still open, on the GET that opens the form
+    and on its POST alike): the form starts from her table, chips and note, and the fill recorded
+    answers the request (cage.services.fill_requests.made_into). (the request or None, the chips)."""
+    asked = request_of(access.event, query_id(request, "request"), still_open=True) if kind.asked_for else None
+    if asked is None:
+        return None, chips
+    initial.update(table=asked.table_id, note=asked.note)
+    return asked, asked.chips
 
 
 def _slip_for(access, pk) -> Slip:
@@ -387,6 +483,7 @@ def slip_detail(request, slug, pk):
             ],
             # The cage's copies only: a copy for reading is never the original nor a reprint.
             "prints": SlipPrint.objects.filter(slip=slip, for_reading=False).count(),
+            "record_another": record_another_url(request, access, slip),
         },
     )
 
@@ -488,8 +585,13 @@ def close_waiting(day):
 def queue(request, slug):
     """The DRIC's queue: every slip in transit or waiting for a signature, oldest first."""
     access = event_access(request, slug)
-    items = pending_slips(access.event)
+    # Bounded whatever the number waiting: one page of the oldest (CAGE_QUEUE_ROWS), and how many more.
+    size, waiting = settings.CAGE_QUEUE_ROWS, pending_count(access.event)
+    pages = max(1, -(-waiting // size))
+    page = _page_number(request.GET.get("page"), pages)
+    items = pending_slips(access.event, rows=slice((page - 1) * size, page * size))
     rows = [(item, can_sign(access.person, item, access.roles)) for item in items]
+    dric = access.person is not None and "dric" in access.roles
     # ?panel=1: the rows alone, for the page to swap in every few seconds.
     return render(
         request,
@@ -499,6 +601,15 @@ def queue(request, slug):
             "access": access,
             "event": access.event,
             "rows": rows,
+            # What she may tick and approve at once (cage:queue_batch): the rows of hers to sign.
+            "approvable": [item.slip.pk for item, caps in rows if dric and caps],
+            "page": page,
+            "pages": pages,
+            "waiting": waiting,
+            "shown_from": (page - 1) * size + 1,
+            "shown_to": (page - 1) * size + len(rows),
+            "more": max(0, waiting - page * size),
+            "size": size,
             "overdue_minutes": int(overdue_after().total_seconds() // 60),
             "void_form": QueueVoidForm(),
             "voidable": sorted(VOIDABLE),
@@ -516,6 +627,75 @@ def queue(request, slug):
             "paper_unconfirmed": unconfirmed_signatures(access.event),
         },
     )
+
+
+def _page_number(asked, pages: int) -> int:
+    """The page asked for, within 1..pages: a page past the end (its slips signed meanwhile), or
+    anything not a number, shows the nearest one rather than an error."""
+    try:
+        page = int(asked or 1)
+    except (TypeError, ValueError):
+        page = 1
+    return min(max(page, 1), pages)
+
+
+def queue_batch(request, slug):
+    """The DRIC approves several slips at once: those she ticked, or all the queue shows. A GET is
+    the confirmation page, listing each chosen slip as she will sign it, and writes nothing; her
+    POST carries the exact list she saw, approved all in one transaction or none
+    (cage.services.batch)."""
+    access = event_access(request, slug)
+    if request.method == "POST":
+        return _batch_confirmed(request, access)
+    ids = request.GET.getlist("shown") if request.GET.get("all") else request.GET.getlist("slip")
+    try:
+        slips = batch_chosen(access.event, ids)
+    except RuleViolation as exc:
+        messages.error(request, exc.text)
+        return redirect("cage:queue", slug)
+    rows = confirmation(slips, access.person)
+    return render(
+        request,
+        "cage/queue_batch.html",
+        {
+            "access": access,
+            "event": access.event,
+            "rows": rows,
+            # Slips with nothing of hers to sign now (signed meanwhile, or waiting for another
+            # signature first): confirming would be refused, so the page says so and offers no button.
+            "blocked": ", ".join(row.slip.number for row in rows if not row.hers),
+        },
+    )
+
+
+def _batch_confirmed(request, access):
+    try:
+        done = services.approve_batch(event=access.event, ids=request.POST.getlist("slip"), person=access.person)
+    except RuleViolation as exc:
+        refused = getattr(exc, "slip", None)
+        if refused is None:
+            messages.error(request, exc.text)
+        else:
+            messages.error(
+                request,
+                _("Nothing is signed: %(slip)s is refused: %(refusal)s")
+                % {"slip": refused.number, "refusal": exc.text},
+            )
+        return redirect("cage:queue", access.event.slug)
+    messages.success(
+        request,
+        ngettext("%(count)d slip approved: %(slips)s.", "%(count)d slips approved: %(slips)s.", len(done))
+        % {"count": len(done), "slips": ", ".join(slip.number for slip in done)},
+    )
+    # Her signature may not be the last: a fill in transit still waits for the table's.
+    waiting = [(slip, still) for slip in done if (still := still_to_sign(slip))]
+    if waiting:
+        messages.success(
+            request,
+            _("Still waiting after your approval: %(slips)s.")
+            % {"slips": "; ".join(f"{slip.number}: {still}" for slip, still in waiting)},
+        )
+    return redirect("cage:queue", access.event.slug)
 
 
 def queue_approve(request, slug, pk):
@@ -710,7 +890,13 @@ def day_close(request, slug):
         **close_checklist(day, problems),
         # The day's figures in front of the DRIC as she approves (a closed day's too); while the
         # bank is counted blind they wait for its counts (reports.daily).
-        "figures": day_sheets.day_figures(day, close=True) if day.status != GamingDay.Status.SETUP else None,
+        # To those who count the places, an uncounted place's expected figure stays blind while
+        # the floor runs too (cage.selectors.counts.blind_places); the DRIC sees it as she approves.
+        "figures": (
+            day_sheets.day_figures(day, close=True, counter=counts_places(access.roles))
+            if day.status != GamingDay.Status.SETUP
+            else None
+        ),
     }
     return render(request, "cage/day_close.html", context)
 

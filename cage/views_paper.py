@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from cage.forms import PaperSlipForm
 from cage.models import PaperBook, PaperBookPrint, PaperConfirmation, PaperDraft, PaperSerial, Signature, paper_serial
 from cage.selectors.cage_state import cage_state
+from cage.selectors.counts import counts_places
 from cage.selectors.paper import (
     books_of_day,
     printer_name,
@@ -167,7 +168,7 @@ def inventory_pdf(request, slug):
     from cage.inventory_pdf import render_inventory
 
     access = event_access(request, slug)
-    state = cage_state(access.event, current_day(access.event))
+    state = cage_state(access.event, current_day(access.event), counter=counts_places(access.roles))
     pdf = render_inventory(state, printed_by=request.user)
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{access.event.slug}-inventory.pdf"'

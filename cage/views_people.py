@@ -1,31 +1,45 @@
 """Pages for the people on the floor: each person's own page, and the refusal page that tells
 anyone refused what they asked for, why, and where they can go instead."""
 
+from django.conf import settings
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.cache import never_cache
 
 from cage.models import Account
 from cage.selectors import people
 from cage.selectors.counts import blind_places, books_blind
+from cage.selectors.fill_requests import requests_of, tables_to_ask_for
 from cage.selectors.paper import unconfirmed_signatures
-from cage.selectors.slips import to_sign_at_my_table
+from cage.selectors.slips import on_the_way, pending_slips, to_sign_at_my_table
 from events.access import ROLE_PHRASES, RoleRefused, event_access, in_role_order, standing
+from events.idle import is_poll
 from events.models import Event, Role
 
 
 def _to_sign(event, person, roles) -> dict:
-    here, elsewhere = to_sign_at_my_table(event, person, roles)
-    return {"to_sign": here, "to_sign_elsewhere": elsewhere}
+    # The day's waiting slips, read once for both lists.
+    items = pending_slips(event) if person is not None else []
+    here, elsewhere = to_sign_at_my_table(event, person, roles, items=items)
+    return {
+        "to_sign": here,
+        "to_sign_elsewhere": elsewhere,
+        "on_the_way": on_the_way(event, person, roles, items=items),
+    }
 
 
 CUSTODY_ROLES = {Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER, Role.RUNNER, Role.DEALER}
 
 
+@never_cache
 def mine(request, slug):
-    """What this person holds, the slips of the day that name them, their tip shares, their roles."""
+    """What this person holds, the slips of the day that name them, their tip shares, their roles.
+
+    The page refreshes itself as the cage home does (static/live_panels.js): ?panel=1 answers its
+    live panels alone, and is not activity for the idle lock (events.idle)."""
     access = event_access(request, slug)
     event, person = access.event, access.person
     on_floor = person is not None and bool(access.roles)
@@ -33,8 +47,11 @@ def mine(request, slug):
     runner = on_floor and Role.RUNNER in access.roles
     return render(
         request,
-        "cage/mine.html",
+        "cage/_mine_poll.html" if is_poll(request) else "cage/mine.html",
         {
+            "refresh_seconds": settings.CAGE_REFRESH_SECONDS,
+            # Where a Sign button returns: the page itself, never its panels' refresh (?panel=1).
+            "next_url": reverse("cage:mine", args=[event.slug]),
             "access": access,
             "event": event,
             "person": person if on_floor else None,
@@ -53,8 +70,25 @@ def mine(request, slug):
             if on_floor and day
             else [],
             **_to_sign(event, person if on_floor else None, access.roles),
+            **_fill_request_block(request, access, day),
         },
     )
+
+
+def _fill_request_block(request, access, day) -> dict:
+    """A dealer's fill requests of the day and the form to ask for one (cage.views_fill_requests);
+    nothing for anyone else, nor for the page's refresh, which leaves the block alone."""
+    if access.person is None or Role.DEALER not in access.roles or is_poll(request):
+        return {}
+    from cage.views_fill_requests import FillRequestForm  # it imports cage.views, which is heavier
+
+    return {
+        "my_fill_requests": requests_of(day, access.person),
+        "fill_request_form": FillRequestForm(event=access.event, day=day, person=access.person)
+        if tables_to_ask_for(day, access.person)
+        else None,
+        "fill_requests_shown": True,
+    }
 
 
 # What a refused page is, by the part of the site it belongs to; %(roles)s names who it is for.

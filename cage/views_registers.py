@@ -34,6 +34,8 @@ def register(request, slug):
     slips = no_slips(event) if form.refused else register_slips(event, **form.criteria(), hidden_days=hidden)
     table = RegisterTable(slips, event=event, hidden_days=hidden)
     context = {"access": access, "event": event, "form": form, "count": len(slips), "hidden_days": sorted(hidden)}
+    # Beyond the first page: how many more match, said above the table (a search across the days).
+    context.update(per_page=PER_PAGE, more=max(0, context["count"] - PER_PAGE))
     if form.refused:
         # The page, as the CSV's answer too: the form's errors beside their fields, no rows.
         return table_page(request, "cage/register.html", table, per_page=PER_PAGE, context=context, status=400)

@@ -53,6 +53,10 @@ if not DEBUG and SECRET_KEY in ("", LAPTOP_SECRET_KEY):
         "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
     )
 SECRET_KEY = SECRET_KEY or LAPTOP_SECRET_KEY
+# The local demo (`make run`): DEBUG on the repository's laptop key, which no real site may start
+# on (above). Every page then says it is the demo (events.demo), so its published passwords and
+# made-up figures are never taken for an event's.
+DEMO = DEBUG and SECRET_KEY == LAPTOP_SECRET_KEY
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 # True only when the app runs behind a reverse proxy that sets X-Forwarded-For: the audit trail
 # then takes the client's address from the entry that proxy added, not from REMOTE_ADDR (the proxy).
@@ -101,8 +105,8 @@ MIDDLEWARE = [
     "events.permissions.PagePermissionMiddleware",
     # A form body that is not UTF-8 reaches the form as "\ufffd", which it refuses.
     "events.form_input.Utf8FormMiddleware",
-    # A session left idle at a cage terminal ends (CAGE_IDLE_MINUTES); the panels' polling does
-    # not keep it alive.
+    # A session left idle at a cage terminal or tablet locks (CAGE_IDLE_MINUTES) until its owner's
+    # signing PIN unlocks it; the panels' polling does not keep it alive.
     "events.idle.IdleLogoutMiddleware",
     # Last, as django-axes asks: turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -128,6 +132,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 # A page read over the network in plain http (HTTPS=false) says so.
                 "events.plain_http.plain_http",
+                # The local demo says so on every page.
+                "events.demo.demo",
             ],
         },
     },
@@ -334,8 +340,15 @@ RECEIPT_PRINTERS = env_printers("RECEIPT_PRINTERS")
 # The DRIC's queue: a slip in transit or waiting for a signature this many minutes stands out
 # (T&C 2: witness and authorize all cage transactions in a timely manner).
 CAGE_QUEUE_OVERDUE_MINUTES = env_positive_int("CAGE_QUEUE_OVERDUE_MINUTES", 15)
+# The DRIC's queue shows this many slips at once, the oldest first, and says how many more wait (a
+# page each): its size and time stay bounded whatever the number waiting, and "Approve all shown"
+# never takes more than one page.
+CAGE_QUEUE_ROWS = env_positive_int("CAGE_QUEUE_ROWS", 50)
 # The cage home's inventory and tables panels refresh themselves this often.
 CAGE_REFRESH_SECONDS = env_positive_int("CAGE_REFRESH_SECONDS", 20)
+# The cage home lists at most this many rows per panel (slips waiting, fill requests), the latest,
+# and says how many more: its size and time stay the same however many slips wait.
+CAGE_HOME_PANEL_ROWS = env_positive_int("CAGE_HOME_PANEL_ROWS", 25)
 
 
 # Lockout (django-axes). LOGIN_MAX_FAILURES wrong tries in a row (a password at the login page or
@@ -365,8 +378,9 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 # The lockout page is our own, translated, with when the lock ends.
 AXES_LOCKOUT_CALLABLE = "events.views_accounts.locked_out"
 
-# A session with no activity for this many minutes is logged out (events.idle); the panels'
-# refresh is not activity. Short: a cage terminal is left unattended at a busy window.
+# A session with no activity for this many minutes locks, and its owner's signing PIN unlocks it
+# (a login with no PIN is logged out: events.idle); the panels' refresh is not activity. Short: a
+# cage terminal is left unattended at a busy window.
 CAGE_IDLE_MINUTES = env_positive_int("CAGE_IDLE_MINUTES", 15)
 
 # A one-time setup code, handed over on paper to the person a login was made for, works this many

@@ -131,7 +131,7 @@ def _check_groups(text: str, groups: list[str]) -> None:
         )
 
 
-def parse_cash(text: str) -> int:
+def parse_cash(text: str, *, matching: int | None = None) -> int:
     """Dollars as a cashier types them, to integer cents: "12,50", "12.50", "$12.50", "1 234,56" → cents.
 
     A comma or a point followed by one or two digits is the decimal separator. Alone and followed
@@ -140,6 +140,11 @@ def parse_cash(text: str) -> int:
     not the decimal separator, and only in an amount that shows its cents ("1,234.56",
     "1.234,56", "1 234,56"). One dollar sign may lead or follow. No sign, exponent or letters;
     at most MAX_AMOUNT_CENTS. Every refusal is a RuleViolation citing the amount limits of a slip.
+
+    `matching`: the cents this amount is expected to be (a sale's cash is its chips' face value).
+    An amount grouped in thousands without cents ("1,500", "1 500", "1.500", "1,234,567"), whose
+    whole dollars are exactly that, is read so: what it is meant to be leaves no doubt. Any other
+    reading is refused as without it.
     """
     shown, body = _typed(text)
     groups, seps = _groups(shown, body)
@@ -148,9 +153,19 @@ def parse_cash(text: str) -> int:
     last, tail = seps[-1], groups[-1]
     if last in ",." and len(tail) <= 2:
         return _with_cents(shown, groups, seps)
+    if matching is not None and _whole_thousands(groups, seps) == matching:
+        return _bounded(shown, matching)
     if last in ",." and len(seps) == 1:
         _refuse_one_separator(shown, groups, last)
     _refuse_no_cents(shown, groups, seps)
+
+
+def _whole_thousands(groups: list[str], seps: list[str]) -> int | None:
+    """The cents of whole dollars grouped in thousands by one kind of separator ("1,500",
+    "1 234 567"), or None when the groups are not thousands."""
+    if len(set(seps)) != 1 or not groups[0] or len(groups[0]) > 3 or any(len(g) != 3 for g in groups[1:]):
+        return None
+    return int("".join(groups)) * 100
 
 
 def _typed(text) -> tuple[str, str]:

@@ -2,7 +2,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from core.local import moment, zone_name
+from core.local import long_day, moment, zone_name
 
 from . import games
 from .form_input import CheckedInput
@@ -249,6 +249,23 @@ class ShiftForm(CheckedInput, forms.Form):
         self.fields["person"].queryset = day.event.people.all()
 
 
+class EarlierDayChoice(forms.ModelChoiceField):
+    def label_from_instance(self, obj):
+        return long_day(obj.date)
+
+
+class RosterCopyForm(CheckedInput, forms.Form):
+    """Copy the shifts of an earlier day of the event (events.services.roster_copy): the days
+    offered are those with shifts to copy."""
+
+    source = EarlierDayChoice(label=_("Copy the shifts of"), queryset=GamingDay.objects.none())
+
+    def __init__(self, *args, day: GamingDay, **kwargs):
+        super().__init__(*args, **kwargs)
+        earlier = day.event.days.filter(date__lt=day.date, shifts__isnull=False).distinct().order_by("-date")
+        self.fields["source"].queryset = earlier
+
+
 class PinForm(CheckedInput, forms.Form):
     """The owner sets their signing PIN. Nothing is ever rendered back into these fields, and the
     browser is asked not to fill them in: a session left open at the cage must not set a PIN."""
@@ -406,4 +423,16 @@ class WheelLayoutForm(CheckedInput, forms.Form):
         widget=forms.Textarea(attrs={"rows": 16, "cols": 24}),
         max_length=6000,
         help_text=_("One segment a line: the symbol painted on it, a space, and the odds it pays, such as $5 5:1."),
+    )
+
+
+class UnlockForm(CheckedInput, forms.Form):
+    """The owner of a locked session types their signing PIN (events.views_accounts.unlock). The
+    PIN is never rendered back, and the browser is asked not to remember it."""
+
+    pin = forms.CharField(
+        label=_("Your signing PIN"),
+        strip=False,
+        max_length=8,
+        widget=forms.PasswordInput(attrs={"autocomplete": "off", "inputmode": "numeric", "autofocus": True}),
     )

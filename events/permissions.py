@@ -103,6 +103,8 @@ MATRIX: dict[str, Entry] = {
     "events:landing": page("GET", read=LOGGED_IN, scope=SITE),
     "events:my_pin": page("GET POST", read=LOGGED_IN, write=LOGGED_IN, scope=SITE),
     "events:password_change": page("GET POST", read=LOGGED_IN, write=LOGGED_IN, scope=SITE),
+    # An idle session's lock page: its owner's signing PIN unlocks it (events.idle).
+    "events:unlock": page("GET POST", read=LOGGED_IN, write=LOGGED_IN, scope=SITE),
     # A new login's owner sets it up with the code on their paper, before they can log in.
     "events:login_setup": page("GET POST", read=EVERYONE, write=EVERYONE, scope=SITE),
     # The English/French switch in every page's header, the login page's too.
@@ -185,6 +187,8 @@ MATRIX: dict[str, Entry] = {
     "cage:slip_sign": page("POST", write=SIGNERS, own_slips=FLOOR),
     "cage:queue": page("GET", read=READERS),
     "cage:queue_approve": page("POST", write={Role.DRIC}),
+    # Several at once: the confirmation page (a GET, writing nothing) and her confirmation.
+    "cage:queue_batch": page("GET POST", read={Role.DRIC}, write={Role.DRIC}),
     "cage:queue_void": page("POST", write={Role.DRIC}),
     "cage:queue_refuse": page("POST", write={Role.DRIC}),
     # Four eyes: a second designated person confirms a login's setup code, or acknowledges a role or
@@ -198,6 +202,11 @@ MATRIX: dict[str, Entry] = {
     "cage:day_close_sign": page("POST", write=CAGE_WRITE),
     "cage:day_reconcile": page("POST", write=CAGE_WRITE),
     "cage:mine": page("GET", read=ON_EVENT),
+    # A dealer asks for a fill of her table from her tablet, or withdraws her request; the Chip
+    # Cashier declines one at the cage home (making it into a fill is the fill form's, cage:slip_new).
+    "cage:fill_request_ask": page("POST", write={Role.DEALER}),
+    "cage:fill_request_withdraw": page("POST", write={Role.DEALER}),
+    "cage:fill_request_decline": page("POST", write={Role.CHIP_CASHIER}),
     # Books of blank paper slips for when the system is down (cage.services.paper): printed by the
     # Chip Cashier, who holds them, the DRIC or the licensee's administrator; read by the readers.
     # A book's PDF is a GET of a printing already recorded: opening it writes nothing.

@@ -1668,6 +1668,73 @@ def shift_add(
     return shift
 
 
+def _same_clock_on(at: datetime.datetime, date: datetime.date) -> datetime.datetime:
+    """The same local time of day on another date, `date` standing for `at`'s own gaming day: a
+    shift from 11:30 to 02:00 keeps its hours, across midnight and across a change of the clocks."""
+    local = timezone.localtime(at)
+    return timezone.make_aware(datetime.datetime.combine(date, local.time().replace(tzinfo=None)))
+
+
+def _roster_copy_check(day: GamingDay, source: GamingDay) -> None:
+    """Refuse a copy of `source`'s shifts to `day` but to an empty roster of a day still in setup:
+    added to a roster already begun, a copy would double the shifts already there."""
+    if source.event_id != day.event_id or source.date >= day.date:
+        raise RuleViolation(
+            Words(
+                N_("Shifts are copied from an earlier gaming day of the same event, not from %(date)s"),
+                date=When(source.date),
+            ),
+            ROSTER,
+            field="source",
+            code="roster.copy_source_not_earlier",
+        )
+    if day.status != GamingDay.Status.SETUP:
+        raise RuleViolation(
+            Words(
+                N_("Gaming day %(date)s has opened: its roster is no longer copied from another day"),
+                date=When(day.date),
+            ),
+            ROSTER,
+            code="roster.copy_day_opened",
+        )
+    if day.shifts.exists():
+        raise RuleViolation(
+            Words(N_("Gaming day %(date)s already has shifts: a copy fills an empty roster only"), date=When(day.date)),
+            ROSTER,
+            code="roster.copy_day_has_shifts",
+        )
+
+
+@transaction.atomic
+def roster_copy(*, day: GamingDay, source: GamingDay) -> list[Shift]:
+    """Copy every shift of an earlier day to `day`, at the same times of day, each through
+    shift_add so that every rule of a shift holds for the copy (the person still holds the role,
+    one hat). One refused shift refuses the copy whole, naming the shift: nothing is kept."""
+    day = GamingDay.objects.select_for_update().get(pk=day.pk)
+    roster_open(day)
+    _roster_copy_check(day, source)
+    offset = day.date - source.date
+    copied = []
+    for shift in source.shifts.select_related("person", "person__event").order_by("starts_at", "pk"):
+        starts = _same_clock_on(shift.starts_at, timezone.localtime(shift.starts_at).date() + offset)
+        ends = _same_clock_on(shift.ends_at, timezone.localtime(shift.ends_at).date() + offset)
+        try:
+            copied.append(shift_add(day=day, person=shift.person, role=shift.role, starts_at=starts, ends_at=ends))
+        except RuleViolation as exc:
+            words = Words(
+                N_("The shift of %(name)s as %(role)s from %(starts)s to %(ends)s is not copied: %(reason)s"),
+                name=shift.person.name,
+                role=Role(shift.role).label,
+                starts=When(starts),
+                ends=When(ends),
+                reason=exc.words or exc.message_text,
+            )
+            # The rule the shift broke, cited in the reader's language: its reference is the
+            # catalogue's own msgid ("roster", "T&C 2").
+            raise RuleViolation(words, _lazy(exc.rule_reference), code="roster.copy_shift_refused") from exc
+    return copied
+
+
 def opening_refusal(day: GamingDay, *, records_file: bool = False) -> tuple[Words, object, str] | None:
     """Why the gaming day cannot open yet, as (message, rule, code): what day_open refuses it with; None
     when it may open. The pages say it beside the day rather than offer a button that is refused
@@ -1902,4 +1969,93 @@ def pin_verify(*, request, person: Person, pin: str) -> None:
         PIN_RULE,
         field="pin",
         code="pin.wrong",
+    )
+
+
+# A locked session (events.idle): its owner goes on by typing their signing PIN, as a login by PIN.
+UNLOCK_RULE = _lazy("locked screen")
+# The refusals after which the session cannot be unlocked by PIN: it is logged out, for a full login.
+UNLOCK_LOGS_OUT = frozenset({"unlock.no_pin", "unlock.locked_out", "unlock.pin_locked"})
+
+
+def session_unlock(*, request, user, pin: str) -> None:
+    """The owner of a locked session unlocks it with their signing PIN; RuleViolation while it
+    stays locked, with a code in UNLOCK_LOGS_OUT when it must end in a full login instead.
+
+    The lock page stands in for the login page, so a wrong PIN there counts as a failed login of
+    its owner from this address (events.lockout), and a right one sets that count back to 0: once
+    LOGIN_MAX_FAILURES are counted the login is locked out here for LOGIN_LOCK_MINUTES, as after
+    wrong passwords, and the session is logged out. A PIN locked by wrong tries on slips does not
+    unlock either. Each unlock is on the audit trail; each wrong PIN is, as a failed login and as
+    this refusal. Call it outside a transaction: the count must stay when it refuses.
+    """
+    username = user.get_username()
+    signing_pin = SigningPin.objects.filter(user=user).first()
+    if signing_pin is None:
+        raise RuleViolation(
+            Words(N_("%(username)s has no signing PIN to unlock with; log in with your password"), username=username),
+            UNLOCK_RULE,
+            code="unlock.no_pin",
+        )
+    if lockout.is_locked(request, username):
+        raise _unlock_locked_out(request, username)
+    if lockout.is_locked(request, username, pin=True):
+        raise RuleViolation(
+            Words(N_("your signing PIN is locked after wrong tries; log in with your password")),
+            UNLOCK_RULE,
+            code="unlock.pin_locked",
+        )
+    if not isinstance(pin, str) or not re.fullmatch(r"[0-9]{4,8}", pin):
+        # Not a PIN at all: refused without a try counted, as pin_verify does.
+        raise RuleViolation(
+            Words(N_("a signing PIN is 4 to 8 digits 0 to 9; what was typed is not a PIN")),
+            UNLOCK_RULE,
+            field="pin",
+            code="unlock.not_a_pin",
+        )
+    if check_password(pin, signing_pin.pin_hash, preferred=PIN_HASHER):
+        lockout.count_success(request, username)
+        record(
+            "session_unlocked",
+            N_("%(username)s unlocked their session with their signing PIN"),
+            {"username": username},
+            user=user,
+        )
+        return
+    lockout.count_failure(request, username)
+    if lockout.is_locked(request, username):
+        raise _unlock_locked_out(request, username)
+    raise RuleViolation(
+        Words(
+            N_plural(
+                "your signing PIN is wrong; %(left)s try left before the session is logged out",
+                "your signing PIN is wrong; %(left)s tries left before the session is logged out",
+            ),
+            plural_by="left",
+            left=lockout.tries_left(request, username),
+        ),
+        UNLOCK_RULE,
+        field="pin",
+        code="unlock.wrong_pin",
+    )
+
+
+def _unlock_locked_out(request, username: str) -> RuleViolation:
+    ends = lockout.lock_ends(request, username)
+    n = lockout.limit(request, username)
+    return RuleViolation(
+        Words(
+            N_plural(
+                "%(username)s is locked after %(n)s wrong try, so the session is logged out; "
+                "log in with your password at %(time)s",
+                "%(username)s is locked after %(n)s wrong tries, so the session is logged out; "
+                "log in with your password at %(time)s",
+            ),
+            plural_by="n",
+            username=username,
+            n=n,
+            time=ClockZone(ends) if ends else "?",
+        ),
+        UNLOCK_RULE,
+        code="unlock.locked_out",
     )

@@ -8,7 +8,7 @@ from .models import GameTable, Person
 
 
 class GameTableTable(tables.Table):
-    code = tables.Column(verbose_name=gettext_lazy("Table"))
+    code = tables.Column(verbose_name=gettext_lazy("Table"), attrs={"td": {"class": "code"}})
     game = tables.Column(accessor="game_name", verbose_name=gettext_lazy("Game"), orderable=False)
     state = tables.Column(verbose_name=gettext_lazy("State"))
     # The posted rules, limits and odds (T&C 3.5) in both languages, and a wheel's layout.

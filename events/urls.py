@@ -8,6 +8,7 @@ urlpatterns = [
     path("start/", views.landing, name="landing"),
     path("me/pin/", views.my_pin, name="my_pin"),
     path("me/password/", views_accounts.password_change, name="password_change"),
+    path("locked/", views_accounts.unlock, name="unlock"),
     path("setup/", views_accounts.setup, name="login_setup"),
     path("language/", language.set_language, name="set_language"),
     path("health/", views_site.health, name="health"),

@@ -28,6 +28,7 @@ from .forms import (
     PinForm,
     RegistrationForm,
     RoleForm,
+    RosterCopyForm,
     ShiftForm,
     TableForm,
 )
@@ -447,26 +448,43 @@ def roster(request, slug, date):
         except RuleViolation as exc:
             messages.error(request, exc.text)
             return redirect("events:roster", slug, date)
-    form = ShiftForm(request.POST or None, day=day)
-    if request.method == "POST" and form.is_valid():
+    # Two forms post here: a shift added, or the shifts of an earlier day copied (its own button).
+    copying = request.method == "POST" and "copy" in request.POST
+    form = ShiftForm(None if copying else request.POST or None, day=day)
+    copy_form = RosterCopyForm(request.POST if copying else None, day=day, auto_id="copy_%s")
+    if copying and copy_form.is_valid():
+        source = copy_form.cleaned_data["source"]
+        if applied(copy_form, lambda: services.roster_copy(day=day, source=source)):
+            messages.success(
+                request, _("The shifts of %(date)s are copied to this day.") % {"date": long_day(source.date)}
+            )
+            return redirect("events:roster", slug, date)
+    elif request.method == "POST" and not copying and form.is_valid():
         if applied(form, lambda: services.shift_add(day=day, **form.cleaned_data)):
             messages.success(request, _("Shift added to the roster."))
             return redirect("events:roster", slug, date)
+    return render(request, "events/roster.html", _roster_context(access, day, form, copy_form))
+
+
+def _roster_context(access, day, form, copy_form) -> dict:
     gaps = [describe_gap(role, s, e) for role, spans in roster_gaps(day).items() for s, e in spans]
-    return render(
-        request,
-        "events/roster.html",
-        {
-            "access": access,
-            "event": access.event,
-            "day": day,
-            "form": form,
-            "gaps": gaps,
-            # Why it cannot open yet, said beside where the button would be (never a button refused).
-            "cannot_open": services.opening_refusal_text(day) if day.status == GamingDay.Status.SETUP else "",
-            "shifts": day.shifts.select_related("person"),
-        },
-    )
+    shifts = list(day.shifts.select_related("person"))
+    in_setup = day.status == GamingDay.Status.SETUP
+    return {
+        "access": access,
+        "event": access.event,
+        "day": day,
+        "form": form,
+        "gaps": gaps,
+        # Why it cannot open yet, said beside where the button would be (never a button refused).
+        "cannot_open": services.opening_refusal_text(day) if in_setup else "",
+        "shifts": shifts,
+        # Offered to an empty roster of a day in setup, from a day with shifts (services.roster_copy).
+        "copy_form": copy_form
+        if copy_form.errors or (in_setup and not shifts and copy_form.fields["source"].queryset.exists())
+        else None,
+        "roles_on_roster": sorted({s.get_role_display() for s in shifts}),
+    }
 
 
 def day_open(request, slug, date):

@@ -1,17 +1,24 @@
 """Each person's own login: setting it up with the code they were handed, changing their own
-password, and the page shown when too many wrong tries have locked a login."""
+password, unlocking their idle session with their signing PIN, and the page shown when too many
+wrong tries have locked a login."""
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_not_required
+from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 
-from . import lockout, services
-from .forms import LoginSetupForm, PasswordChangeForm
+from core.rules import RuleViolation
+
+from . import idle, lockout, services
+from .forms import LoginSetupForm, PasswordChangeForm, UnlockForm
 from .views import applied_counting_tries
 
 
@@ -51,6 +58,46 @@ def password_change(request):
             messages.success(request, _("Your password is changed."))
             return redirect("events:password_change")
     return render(request, "registration/password_change.html", {"form": form})
+
+
+def _safe_next(request) -> str:
+    """The page to go back to once unlocked, if it is one of ours (a `next` pointing at another
+    site, or at the lock page itself, is ignored): else where a login lands."""
+    back = request.POST.get("next") or request.GET.get("next") or ""
+    ours = url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure())
+    if back and ours and not back.startswith(reverse("events:unlock")):
+        return back
+    return reverse(settings.LOGIN_REDIRECT_URL)
+
+
+@sensitive_post_parameters()
+@never_cache
+def unlock(request):
+    """A locked session (events.idle): who is logged in, and their signing PIN asked to go on.
+    Nothing of the page behind it is shown; "Not you?" logs out."""
+    back = _safe_next(request)
+    if not idle.is_locked(request):
+        return redirect(back)
+    form = UnlockForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.session_unlock(request=request, user=request.user, pin=form.cleaned_data["pin"])
+        except RuleViolation as exc:
+            if exc.code not in services.UNLOCK_LOGS_OUT:
+                form.add_error(exc.field if exc.field in form.fields else None, exc.text)
+            else:
+                # No unlocking by PIN now: a full login, under the lockout's rules as any login.
+                logout(request)
+                messages.error(request, exc.text)
+                return redirect_to_login(back)
+        else:
+            idle.unlocked(request)
+            return redirect(back)
+    return render(
+        request,
+        "registration/unlock.html",
+        {"form": form, "next": back, "minutes": settings.CAGE_IDLE_MINUTES, "locked": True},
+    )
 
 
 def locked_out(request, response=None, credentials=None):

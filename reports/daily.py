@@ -6,9 +6,11 @@ fixed number of queries whatever the size of the day; `day_figures(day)` is the 
 at the nightly close. The page, the CSV and the PDF (reports.daily_exports) only lay these out.
 
 The figures agree with the event report by construction: the day's win, sales, redemptions, tips
-and variances are read from reports.figures.event_figures, and chips outstanding is its definition
-(chip sales − redemptions − win − tips) added up over every day up to this one. Voided slips count
-for nothing.
+and variances are the event report's own tally of this day's slips (reports.figures.day_totals),
+and chips outstanding is its definition (chip sales − redemptions − win − tips) added up over
+every day up to this one, the days before in one aggregate query (chips_outstanding_before). Voided
+slips count for nothing. Nothing here reads every earlier day's slips: a day's sheets cost the same
+on the twentieth day of an event as on the two hundredth.
 """
 
 import functools
@@ -16,7 +18,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Prefetch, Sum
+from django.db.models import Exists, OuterRef, Prefetch, Sum
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -24,13 +26,24 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from cage.models import Account, Posting, Signature, Slip
 from cage.selectors.amounts import cash_moved_subquery, chip_counts, chips_value
-from cage.selectors.counts import blind_places, books_blind
+from cage.selectors.counts import BOOKS, blind_places, books_blind
 from cage.selectors.openers import check_text, closer_check_of
 from cage.selectors.paper import books_of_day, serial_ranges, used_any
 from cage.selectors.registers import serial_checks
 from cage.selectors.seals import seal_digest
 from cage.selectors.slips import State, slip_state
-from cage.slip_types import COUNTS, DAY_CLOSE_KIND, DEPOSITS, EXPENSES, SLIP_KINDS, TIP_PAYOUTS, VOID_KIND, types_that
+from cage.services.ledger import account_label
+from cage.slip_types import (
+    COUNTS,
+    DAY_CLOSE_KIND,
+    DEPOSITS,
+    EXPENSES,
+    HANDOVERS,
+    SLIP_KINDS,
+    TIP_PAYOUTS,
+    VOID_KIND,
+    types_that,
+)
 from cage.variances import variance_reason
 from core.chain import grouped
 from core.local import clock
@@ -39,7 +52,7 @@ from core.rules import cite
 from events.access import ROLE_NAMES
 from events.compliance import roster_gaps
 from events.models import DESIGNATED, GamingDay, Person, Role, game_name
-from reports.figures import event_figures
+from reports.figures import chips_outstanding_before, day_totals, event_figures, held_before
 from reports.names import instrument_name, place_names
 from reports.table_days import TableDays
 
@@ -193,7 +206,8 @@ class _Loaded:
     """What the sheets are built from: four groups of queries, each a fixed number."""
 
     day: GamingDay
-    figures: dict  # event_figures of the whole event
+    totals: dict  # the day's row of the event's figures, in cents (reports.figures.day_totals)
+    outstanding_before: int  # chips outstanding at the end of the day before, in cents
     slips: list[Slip]  # the day's slips, signatures prefetched
     voided: dict[int, Slip]  # slip id -> the void that voids it
     values: dict[str, int]
@@ -202,7 +216,11 @@ class _Loaded:
 
 def _load(day: GamingDay) -> _Loaded:
     event = day.event
-    figures = event_figures(event)  # 3 queries
+    totals = day_totals(day)
+    before = chips_outstanding_before(day)
+    if before is None:
+        # An earlier day not closed yet: its figures, slip by slip (the event's, up to this day).
+        before = sum(_outstanding(row) for row in event_figures(event)["days"] if row["date"] < day.date.isoformat())
     values = {d.key: d.value_cents for d in event.denominations.all()}
     slips = list(
         Slip.objects.filter(day=day)
@@ -219,21 +237,22 @@ def _load(day: GamingDay) -> _Loaded:
         if s.slip_type == VOID_KIND.type and set(VOID_KIND.codes) <= {sig.capacity for sig in s.signatures.all()}
     }
     names = dict(event.people.values_list("code", "name"))
-    return _Loaded(day, figures, slips, voided, values, names)
+    return _Loaded(day, totals, before, slips, voided, values, names)
+
+
+def _outstanding(row: dict) -> int:
+    """A day's share of chips outstanding, from its row of the event's figures."""
+    return _cents(row["chip_sales"]) - _cents(row["redemptions"]) - _cents(row["win"]) - _cents(row["tips"])
 
 
 def _day_totals(loaded: _Loaded) -> dict[str, int]:
-    date = loaded.day.date.isoformat()
     totals = dict.fromkeys(FIGURE_KEYS, 0)
-    outstanding = 0
-    for row in loaded.figures["days"]:
-        if row["date"] > date:
-            continue
-        outstanding += _cents(row["chip_sales"]) - _cents(row["redemptions"]) - _cents(row["win"]) - _cents(row["tips"])
-        if row["date"] == date:
-            for key in ("win", "chip_sales", "redemptions", "tips", "cash_over_short", "chip_over_short"):
-                totals[key] = _cents(row[key])
-    totals["chips_outstanding"] = outstanding
+    for key in ("win", "chip_sales", "redemptions", "tips", "cash_over_short", "chip_over_short"):
+        totals[key] = loaded.totals[key]
+    day = loaded.totals
+    totals["chips_outstanding"] = (
+        loaded.outstanding_before + day["chip_sales"] - day["redemptions"] - day["win"] - day["tips"]
+    )
     totals["deposits"] = sum(_cash(s) for s in _live(loaded, *DEPOSITS))
     return totals
 
@@ -562,15 +581,25 @@ def _variance_sheet(variances: list[dict]) -> Sheet:
     )
 
 
-def day_figures(day: GamingDay, *, close: bool = False) -> dict:
+def _books(day: GamingDay, hidden: set[str]) -> set[str]:
+    """The blind counts the day's totals wait for (counts.books_blind); on an open day, read by
+    one who counts, those of bank cash, the chip bank and the tip pool blind to them (`hidden`):
+    the day's sales, redemptions, trays and tips would give their books away as they do at night."""
+    if day.status == GamingDay.Status.OPEN:
+        return {code for code in BOOKS if code in hidden}
+    return books_blind(day)
+
+
+def day_figures(day: GamingDay, *, close: bool = False, counter: bool = False) -> dict:
     """The day's figures, for the nightly close: {"totals": {key: cents}, "tables", "games",
     "variances", "deposits", "sheets"}. A fixed number of queries. `close`: with the tip
     distribution and the cage accountability (each place's walk from its opening balance to
     expected and counted) the daily sheets show, for the DRIC to approve with (the same sheets,
-    under the same blind rules)."""
+    under the same blind rules). `counter`: read by one of those who count the places, to whom
+    an uncounted place's expected figure stays blind on an open day too (counts.blind_places)."""
     loaded = _load(day)
-    hidden = blind_places(day)
-    figures = _figures(loaded, place_names(day.event), hidden, books_blind(day))
+    hidden = blind_places(day, counter=counter)
+    figures = _figures(loaded, place_names(day.event), hidden, _books(day, hidden))
     if close:
         figures["sheets"] += [_tips_sheet(loaded, hidden), _cage_sheet(loaded, _balances(day), hidden)]
     return figures
@@ -773,30 +802,32 @@ def _tips_sheet(loaded: _Loaded, hidden: set[str]) -> Sheet:
 def _balances(day: GamingDay) -> dict:
     """{(account id): {"before": {instrument: cents}, "by_type": {slip type: cents}, ...}} for bank
     cash, the chip bank and the runners, up to the end of the day; voided slips and their voids
-    left out (they cancel). One query."""
-    rows = (
-        Posting.objects.filter(
-            account__event=day.event,
-            account__kind__in=(Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.RUNNER),
-            slip__day__date__lte=day.date,
-        )
+    left out (they cancel). Two aggregate queries, neither over the earlier days' slips
+    (reports.figures.held_before)."""
+    kinds = (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.RUNNER)
+    # A runner's line is there once something of theirs stands on this day or before (the runner
+    # sheet leaves out one who has held nothing yet), whatever it adds up to: one query.
+    held = (
+        Posting.objects.filter(account=OuterRef("pk"), slip__day__date__lte=day.date)
         .exclude(slip__slip_type=VOID_KIND.type)
-        .exclude(slip__in=Slip.objects.voided())
-        .values(
-            "account_id", "account__kind", "account__person_id", "slip__day_id", "slip__slip_type", "denomination_id"
-        )
-        .annotate(total=Sum("amount"))
+        .exclude(Exists(Slip.objects.voids_done().filter(voids=OuterRef("slip_id"))))
+    )
+    runners = set(
+        Account.objects.filter(event=day.event, kind=Account.Kind.RUNNER)
+        .filter(Exists(held))
+        .values_list("person_id", flat=True)
     )
     result: dict = defaultdict(lambda: {"before": 0, "by_type": defaultdict(int), "cash": 0, "chips": 0, "kind": ""})
-    for row in rows:
-        entry = result[(row["account__kind"], row["account__person_id"])]
-        entry["kind"] = row["account__kind"]
-        total = row["total"] or 0
-        if row["slip__day_id"] != day.pk:
+    for (kind, person, denomination, when), total in held_before(day, kinds=kinds).items():
+        if when == "later" or (kind == Account.Kind.RUNNER and person not in runners):
+            continue
+        entry = result[(kind, person)]
+        entry["kind"] = kind
+        if not when:
             entry["before"] += total
         else:
-            entry["by_type"][row["slip__slip_type"]] += total
-        entry["cash" if row["denomination_id"] is None else "chips"] += total
+            entry["by_type"][when] += total
+        entry["cash" if denomination is None else "chips"] += total
     return result
 
 
@@ -929,6 +960,50 @@ def _cage_sheet(loaded: _Loaded, balances: dict, hidden: set[str]) -> Sheet:
     )
 
 
+def _handover_sheet(loaded: _Loaded) -> Sheet:
+    """The shift handovers of the day: bank cash or the chip bank passed from one cashier to the
+    next, counted together; what the books expected beside the count, and the difference (noted,
+    not posted: the nightly count settles the books). Shown once recorded, as a count's books are."""
+    columns = slip_columns(
+        Column("place", _("Place")),
+        Column("outgoing", _("Handed over by")),
+        Column("incoming", _("Taken over by")),
+        Column("counted", _("Counted"), money=True),
+        Column("expected", _("Expected"), money=True),
+        Column("difference", _("Difference"), money=True),
+    )
+    rows = []
+    for slip in _live(loaded, *HANDOVERS):
+        details = slip.details or {}
+        counted = chips_value(details.get("chips") or {}, loaded.values) + (details.get("cash") or 0)
+        difference = sum(d["amount"] for d in details.get("differences") or [])
+        signers = _signers(slip)
+        rows.append(
+            Row(
+                [
+                    slip.number,
+                    clock(slip.at),
+                    account_label(slip.account),
+                    signers.get("handed_over_by", ""),
+                    signers.get("taken_over_by", ""),
+                    counted,
+                    counted - difference,
+                    difference,
+                ]
+            )
+        )
+    return Sheet(
+        "handovers",
+        _("Shift handovers"),
+        columns,
+        rows,
+        notes=[_("Difference: counted − expected, noted at the handover; the nightly count settles the books.")]
+        if rows
+        else [],
+        empty=_("No shift handover this day."),
+    )
+
+
 def _staffing_sheet(loaded: _Loaded, shifts, gaps: dict) -> Sheet:
     rows = []
     for shift in shifts:
@@ -1047,17 +1122,18 @@ def expense_sheet(day: GamingDay) -> Sheet:
     )
 
 
-def day_sheets(day: GamingDay) -> dict:
+def day_sheets(day: GamingDay, *, counter: bool = False) -> dict:
     """Every daily control sheet of one gaming day, and its figures. A fixed number of queries.
 
     {"event", "date", "figures": day_figures' dict, "sheets": [Sheet, ...], "sign_off": the day
-    close's signatures (see _close_sign_off)}.
+    close's signatures (see _close_sign_off)}. `counter`: as day_figures.
     """
     event = day.event
     loaded = _load(day)
-    # While the day reconciles, the places counted blind show no balance until their count is in.
-    hidden = blind_places(day)
-    figures = _figures(loaded, place_names(event), hidden, books_blind(day))
+    # While the day reconciles, the places counted blind show no balance until their count is in;
+    # to those who count them, on an open day too (counts.blind_places).
+    hidden = blind_places(day, counter=counter)
+    figures = _figures(loaded, place_names(event), hidden, _books(day, hidden))
     balances = _balances(day)
     runners = list(event.people.filter(assignments__role=Role.RUNNER).order_by("name"))
     shifts = list(day.shifts.select_related("person").order_by("starts_at", "role"))
@@ -1073,6 +1149,7 @@ def day_sheets(day: GamingDay) -> dict:
         _tips_sheet(loaded, hidden),
         _runner_sheet(loaded, balances, runners, hidden),
         _cage_sheet(loaded, balances, hidden),
+        _handover_sheet(loaded),
         _staffing_sheet(loaded, shifts, roster_gaps(day)),
     ]
     if used_any(day):

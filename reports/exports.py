@@ -38,7 +38,14 @@ from events import csv_safe
 from events.models import Event, Role, game_name
 from reports.charts import chip_liability, report_charts
 from reports.names import day_shown, named_variances
-from reports.services import cents_of, deposit_lines, difference_words, reconciliation, report_state
+from reports.services import (
+    cents_of,
+    deposit_lines,
+    difference_words,
+    net_proceeds_lines,
+    reconciliation,
+    report_state,
+)
 
 # The event totals as people read them on the report page; the keys stay the JSON report's own.
 TOTAL_LABELS = {
@@ -628,13 +635,7 @@ def _net_proceeds(event: Event, figures: dict, pdf: _Styles) -> list:
     story += [
         para(_("D. Net proceeds and the trust account"), heading),
         _grid(
-            [
-                [_("Win"), _money(totals["win"])],
-                [_("plus chips outstanding"), _money(totals["chips_outstanding"])],
-                [_("plus cash over/short"), _money(totals["cash_over_short"])],
-                [_("less expenses"), dollars(-cents_of(totals["expenses"]))],
-                [_("Net proceeds"), _money(totals["net_proceeds"])],
-            ],
+            [[label, dollars(cents)] for label, cents in net_proceeds_lines(totals)],
             [3.5 * inch, 1.4 * inch],
             header=False,
             right=(1,),

@@ -10,15 +10,15 @@ from collections import defaultdict
 from decimal import Decimal
 from typing import NamedTuple
 
-from django.db.models import BooleanField, ExpressionWrapper, F, Q
+from django.db.models import BooleanField, Case, Exists, ExpressionWrapper, F, OuterRef, Q, Sum, Value, When
 
-from cage.models import Slip
+from cage.models import Account, Posting, Slip
 from cage.selectors import json_text
 from cage.selectors.slips import with_signature_counts
 from cage.slip_types import EXPENSES, SLIP_KINDS, TIP_PAYOUTS, VOID_KIND
 from cage.variances import reason_in_records, variance_reason
 from core.money import cents_str, shortest_decimal
-from events.models import Event
+from events.models import Event, GamingDay
 from reports.table_days import TableDays
 
 
@@ -58,14 +58,78 @@ def report_figures(event: Event) -> tuple[dict, list[dict]]:
     """event_figures, and beside its variances (in their order) what the format has no place
     for and the report page and PDF show: {"reason", "details"} of each, the reason as chosen
     from the reconciliation's list in the reader's language (cage.variances). The same queries."""
-    values = {d.key: d.value_cents for d in event.denominations.all()}
     days = list(event.days.all())
-    tally = _Tally(days, values, functools.partial(_table_named, event))
-    for slip in _standing(event, _slip_rows(event)):
-        tally.add(slip, values)
-    table_rows, game_wins = _table_wins(tally)
+    tally, table_rows, game_wins = _tallied(event, days)
     figures = _report_json(event, days, tally, table_rows, game_wins)
     return figures, tally.variance_notes
+
+
+def _tallied(event: Event, days: list, day=None) -> tuple:
+    """The tally of the event's slips (of one gaming day's alone, where given), its tables' rows and
+    its games' wins."""
+    values = {d.key: d.value_cents for d in event.denominations.all()}
+    tally = _Tally(days, values, functools.partial(_table_named, event))
+    for slip in _standing(event, _slip_rows(event, day), day):
+        tally.add(slip, values)
+    table_rows, game_wins = _table_wins(tally)
+    return tally, table_rows, game_wins
+
+
+def day_totals(day) -> dict[str, int]:
+    """One gaming day's row of the event's figures ("days" in cage-report/1), in cents, read from
+    that day's slips alone: a day's figures are its own slips' (a table's day opens and closes on
+    it), so the day's sheets cost the same whatever the number of days before it. Three queries."""
+    tally, _rows, _wins = _tallied(day.event, [day], day)
+    return dict(tally.per_day[day.id])
+
+
+def chips_outstanding_before(day) -> int | None:
+    """Chips outstanding (chip sales − redemptions − win − tips) added up over every gaming day
+    before this one, in cents: what the patrons hold in chips by the ledger. The two agree once
+    every earlier day is closed, since a floor closes only with every table closed
+    (cage.selectors.close), and a table's close posts to the patrons what its day's win gives them
+    (its count against its tray). None while an earlier day is not closed: the caller adds those
+    days up slip by slip. Three queries, none of them over the earlier days' slips (held_before)."""
+    if day.event.days.filter(date__lt=day.date).exclude(status=GamingDay.Status.CLOSED).exists():
+        return None
+    held = held_before(day, kinds=(Account.Kind.PATRONS,), chips_only=True)
+    return sum(total for (*_place, when), total in held.items() if not when)
+
+
+def held_before(day, *, kinds, chips_only=False) -> dict:
+    """{(account kind, its person's id, denomination id, when): cents} for the event's accounts of
+    these kinds: when "", what they held at the start of the gaming day; else the slip type of the
+    day's own movements that add to it, or "later" for what later days moved. Voided slips and their
+    voids left out.
+
+    Two aggregate queries: every posting of the accounts ever, summed from the postings' own index
+    (cage_posting_balances), less the standing slips' of this day and every later one. A done void's
+    postings reverse its slip's, account by account, so the voids and what they void add up to
+    nothing, and what is left is what the days before moved: the same figure as adding up the earlier
+    days' standing slips, without reading them."""
+    postings = Posting.objects.filter(account__event=day.event, account__kind__in=kinds)
+    if chips_only:
+        postings = postings.filter(denomination__isnull=False)
+    held: dict = defaultdict(int)
+    place = ("account__kind", "account__person_id", "denomination_id")
+    for kind, person, denomination, total in postings.values_list(*place).annotate(total=Sum("amount")):
+        held[(kind, person, denomination, "")] += total or 0
+    # From the slips of this day and the later ones (their day's index), to their postings: never a
+    # pass over the event's slips or postings.
+    later = (
+        Posting.objects.filter(slip__day__in=day.event.days.filter(date__gte=day.date), account__kind__in=kinds)
+        .exclude(slip__slip_type=VOID_KIND.type)
+        .exclude(Exists(Slip.objects.voids_done().filter(voids=OuterRef("slip_id"))))
+    )
+    if chips_only:
+        later = later.filter(denomination__isnull=False)
+    when = Case(When(slip__day_id=day.pk, then=F("slip__slip_type")), default=Value("later"))
+    for kind, person, denomination, moved, total in (
+        later.annotate(when=when).values_list(*place, "when").annotate(total=Sum("amount"))
+    ):
+        held[(kind, person, denomination, "")] -= total or 0
+        held[(kind, person, denomination, moved)] += total or 0
+    return held
 
 
 def _table_named(event: Event, code: str) -> _TableRow:
@@ -73,16 +137,17 @@ def _table_named(event: Event, code: str) -> _TableRow:
     return _TableRow(*event.tables.values_list("code", "game").get(code=code))
 
 
-def _slip_rows(event: Event) -> list:
-    """The event's slips, as plain rows of the columns the figures need."""
+def _slip_rows(event: Event, day=None) -> list:
+    """The event's slips (one gaming day's, where given), as plain rows of the columns the figures need."""
     # Only the columns the figures need, as plain rows: a season's tens of thousands of slips as
     # model instances took most of the report's time.
     # The details as their JSON text (json_text): half the report's time went into the JSON field's
     # own reading of them.
     columns = [c if c != "details" else "details_text" for c in SLIP_COLUMNS]
+    # A day's slips by the day alone (its own index), not the event's filtered.
+    slips = Slip.objects.filter(event=event) if day is None else Slip.objects.filter(day=day)
     rows = (
-        Slip.objects.filter(event=event)
-        .annotate(details_text=json_text("details"))
+        slips.annotate(details_text=json_text("details"))
         .order_by("id")
         .values_list(*columns, "table__code", "table__game")
     )
@@ -96,13 +161,22 @@ def _slip_rows(event: Event) -> list:
     return slips
 
 
-def _standing(event: Event, slips: list) -> list:
-    """The slips that count: neither voided nor a void, and no expense the DRIC has not approved."""
+def _standing(event: Event, slips: list, day=None) -> list:
+    """The slips that count: neither voided nor a void, and no expense the DRIC has not approved.
+    `day`: the slips are that gaming day's, so only the voids of its slips (made that day or later)
+    and its own expenses are read."""
     # What stands waits on its signatures: a slip counts for nothing once a void of it is done (one
     # asked for moves nothing until authorized), and an expense only once the DRIC approved it.
     voided, waiting = set(), set()
+    if day is None:
+        which = Slip.objects.filter(event=event, slip_type__in=(VOID_KIND.type, *EXPENSES))
+    else:
+        # By the day's index and the voids' (voids_id): the day's own voids and expenses, and the voids
+        # of its slips made on a later day. A void of another day's slip voids nothing here.
+        of_the_day = Slip.objects.filter(day=day).values("pk")
+        which = Slip.objects.filter(Q(voids__in=of_the_day) | Q(day=day), slip_type__in=(VOID_KIND.type, *EXPENSES))
     for pk, slip_type, target, full in (
-        with_signature_counts(Slip.objects.filter(event=event, slip_type__in=(VOID_KIND.type, *EXPENSES)))
+        with_signature_counts(which)
         .annotate(full=ExpressionWrapper(Q(signed_count__gte=F("needed_count")), output_field=BooleanField()))
         .values_list("pk", "slip_type", "voids_id", "full")
     ):

@@ -236,6 +236,18 @@ def cents_of(text: str) -> int:
     return sign * (int(whole) * 100 + int(part))
 
 
+def net_proceeds_lines(totals: dict) -> list[tuple[str, int]]:
+    """How net proceeds is derived from the win, as (label, cents) lines ending with it: what the
+    financial report's section D prints and the report page shows, from the same event totals."""
+    return [
+        (_("Win"), cents_of(totals["win"])),
+        (_("plus chips outstanding"), cents_of(totals["chips_outstanding"])),
+        (_("plus cash over/short"), cents_of(totals["cash_over_short"])),
+        (_("less expenses"), -cents_of(totals["expenses"])),
+        (_("Net proceeds"), cents_of(totals["net_proceeds"])),
+    ]
+
+
 def difference_words(rec: dict) -> str:
     """The reconciliation's difference named in words."""
     difference, held = rec["difference"], rec["held"]

@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from audit import services as audit
-from cage.selectors.counts import books_blind
+from cage.selectors.counts import books_blind, counts_places
 from cage.selectors.seals import day_seals
 from core.money import dollars, hours_text
 from core.rules import RuleViolation, cite
@@ -17,7 +17,7 @@ from events.access import ROLE_NAMES, event_access
 from events.models import GamingDay, game_name
 from reports.figures import event_figures, report_figures
 from reports.names import day_shown, named_variances
-from reports.services import RULE, cents_of, designated_role, report_sign, report_state
+from reports.services import RULE, cents_of, designated_role, net_proceeds_lines, report_sign, report_state
 
 
 def counts_awaited(event, days=None) -> set[str]:
@@ -74,6 +74,8 @@ def event_report(request, slug):
             "event": access.event,
             "figures": shown,
             "totals": [(TOTAL_LABELS[key], value) for key, value in shown["event_totals"].items()],
+            # How net proceeds is derived: the lines of the financial report's section D.
+            "net_lines": [(label, dollars(cents)) for label, cents in net_proceeds_lines(figures["event_totals"])],
             "liability": chip_liability(access.event),
             # by day over the page's days; win by table over the whole event (one bar a table)
             "charts": report_charts({**figures, "days": paged["days"]}),
@@ -241,16 +243,35 @@ def day_report(request, slug, date):
     except ValueError as exc:
         raise Http404(_("no such date")) from exc
     day = get_object_or_404(GamingDay.objects.select_related("event__licensee"), event=access.event, date=when)
-    data = day_sheets(day)
+    # Those who count the places read no uncounted place's expected figure (counts.blind_places).
+    data = day_sheets(day, counter=counts_places(access.roles))
     kind = request.GET.get("format")
     if kind in ("csv", "xlsx", "pdf"):
         return _day_download(request, access, data, kind)
-    days = list(access.event.days.values_list("date", flat=True))
     return render(
         request,
         "reports/day.html",
-        {"access": access, "event": access.event, "day": day, "data": data, "days": days},
+        {"access": access, "event": access.event, "day": day, "data": data, "days": days_around(access.event, day)},
     )
+
+
+# How many gaming days the day's page links on each side of it, beside the event's first and last.
+DAYS_AROUND = 3
+
+
+def days_around(event, day) -> list:
+    """The dates the day's page links to: the event's first and last, and the DAYS_AROUND days on
+    each side of this one, None where days are left out between them (shown as "…"), so that the
+    page is the same size on the two hundredth day of an event as on the twentieth."""
+    dates = list(event.days.order_by("date").values_list("date", flat=True))
+    at = dates.index(day.date)
+    shown = sorted({0, len(dates) - 1, *range(max(0, at - DAYS_AROUND), min(len(dates), at + DAYS_AROUND + 1))})
+    around: list = []
+    for before, i in zip([None, *shown], shown, strict=False):
+        if before is not None and i > before + 1:
+            around.append(None)
+        around.append(dates[i])
+    return around
 
 
 def _day_download(request, access, data: dict, kind: str) -> HttpResponse:

@@ -1,31 +1,55 @@
 /* Live totals as the cashier counts: each chip or bill line's value, the chips' total, and for a
    sale or redemption the cash at face value (T&C 3.6), filled only on a fresh form and only until
    the cashier types a cash amount herself: a form the server refused (data-bound) shows exactly
-   what was typed, and a second Record sends exactly that. The server checks everything again; this
-   only saves arithmetic at the window. Once submitted, the button is disabled so a double click
-   sends one slip (the form's one-time key refuses a second anyway). */
+   what was typed, and a second Record sends exactly that. A count that is not a whole number of
+   digits ("2O", "1.5") shows as not a count, never as a number, and fills in no cash. The server
+   checks everything again; this only saves arithmetic at the window. Once submitted, the button is
+   disabled so a double click sends one slip (the form's one-time key refuses a second anyway). */
 document.querySelectorAll("form[data-slip-form]").forEach(function (form) {
   var lang = (document.documentElement.lang || "en").toLowerCase().indexOf("fr") === 0 ? "fr-CA" : "en-CA";
   var money = new Intl.NumberFormat(lang, { style: "currency", currency: "CAD" });
-  function count(input) { var n = parseInt((input.value || "").trim(), 10); return isNaN(n) || n < 0 ? 0 : n; }
+  var notACount = form.dataset.notACount || "?";
+  // A count as the server reads it (cage.fields.CountField): digits only, spaces around allowed;
+  // empty is 0; anything else is null, not a count.
+  function count(input) {
+    var text = (input.value || "").trim();
+    if (!text) return 0;
+    return /^[0-9]{1,12}$/.test(text) ? parseInt(text, 10) : null;
+  }
   function update() {
-    var cents = 0, chips = 0, cash = 0;
+    var cents = 0, chips = 0, cash = 0, invalid = false;
     form.querySelectorAll("input[data-cents]").forEach(function (input) {
-      var line = count(input) * parseInt(input.dataset.cents, 10);
+      var n = count(input);
       var cell = form.querySelector('.line-total[data-for="' + input.id + '"]');
-      if (cell) cell.textContent = money.format(line / 100);
+      if (n === null) {
+        invalid = true;
+        input.setAttribute("aria-invalid", "true");
+        input.classList.add("invalid");
+        if (cell) { cell.textContent = notACount; cell.classList.add("fails"); }
+        return;
+      }
+      input.removeAttribute("aria-invalid");
+      input.classList.remove("invalid");
+      var line = n * parseInt(input.dataset.cents, 10);
+      if (cell) { cell.textContent = money.format(line / 100); cell.classList.remove("fails"); }
       // By name, not by place: a locked count's figures are hidden inputs outside the tables.
-      if (input.name.indexOf("cash_") === 0) { cash += line; } else { cents += line; chips += count(input); }
+      if (input.name.indexOf("cash_") === 0) { cash += line; } else { cents += line; chips += n; }
     });
     var total = form.querySelector("#chips-total");
-    if (total) { total.textContent = money.format(cents / 100); form.querySelector("#chips-count-total").textContent = chips; }
+    if (total) {
+      total.textContent = invalid ? notACount : money.format(cents / 100);
+      total.classList.toggle("fails", invalid);
+      form.querySelector("#chips-count-total").textContent = invalid ? "—" : chips;
+    }
     var cashTotal = form.querySelector("#cash-total");
-    if (cashTotal) cashTotal.textContent = money.format(cash / 100);
+    if (cashTotal) cashTotal.textContent = invalid ? notACount : money.format(cash / 100);
     var cashInput = form.querySelector("input[name=cash]");
     // Chips change hands at face value: the cash follows the chips until the cashier types it.
-    if (cashInput && form.dataset.faceValue === "yes" && form.dataset.bound !== "yes" && cents && !cashInput.dataset.typed) {
-      // Written as the cashier writes it: "12,50" in French, "12.50" in English.
-      cashInput.value = lang === "fr-CA" ? (cents / 100).toFixed(2).replace(".", ",") : (cents / 100).toFixed(2);
+    if (cashInput && form.dataset.faceValue === "yes" && form.dataset.bound !== "yes" && !cashInput.dataset.typed) {
+      // Written as the cashier writes it: "12,50" in French, "12.50" in English; nothing while a
+      // count is not a count, so that no figure stands for what was mistyped.
+      var filled = lang === "fr-CA" ? (cents / 100).toFixed(2).replace(".", ",") : (cents / 100).toFixed(2);
+      cashInput.value = invalid || !cents ? "" : filled;
     }
   }
   var typedCash = form.querySelector("input[name=cash]");
@@ -34,22 +58,56 @@ document.querySelectorAll("form[data-slip-form]").forEach(function (form) {
   update();
   window.addEventListener("pageshow", update);
   var submit = form.querySelector("button[type=submit]");
-  form.addEventListener("submit", function () { submit.disabled = true; });
+  var key = form.querySelector("input[name=request_key]");
+  form.addEventListener("submit", function () {
+    submit.disabled = true;
+    // This page's history entry remembers the form's one-time key: come back to it with Back, and
+    // the page asks the server whether it has recorded a slip (below).
+    if (key && window.history.replaceState) {
+      window.history.replaceState(Object.assign({}, window.history.state, { slipFormKey: key.value }), "");
+    }
+  });
   // Back to this page from the browser's cache: the button works again (a resent form is still
   // recognised by its one-time key and records nothing twice).
   window.addEventListener("pageshow", function () { submit.disabled = false; });
-  // Your own signature needs no PIN: its box shows only for someone else.
+  // Back to a form that was sent: the page is shown again fresh (pages are not kept), so it asks
+  // the server about the form that was sent, which says whether it recorded a slip, and which.
+  window.addEventListener("pageshow", function () {
+    var sent = window.history.state && window.history.state.slipFormKey;
+    var params = new URLSearchParams(window.location.search);
+    if (!sent || params.get("key") === sent) return;
+    params.set("key", sent);
+    window.location.replace(window.location.pathname + "?" + params.toString());
+  });
+  // Your own signature needs no PIN: its box shows only for someone else. The runner chosen above
+  // signs the row that is theirs (carried by, received by…): their name shows there as chosen.
+  var runner = form.querySelector("select[name=runner]");
   function togglePins() {
     form.querySelectorAll("select[name^=sign_]").forEach(function (select) {
       var pin = form.querySelector("input[name=pin_" + select.name.slice(5) + "]");
       if (pin) pin.closest("td").hidden = !select.value || select.value === form.dataset.self;
     });
+    form.querySelectorAll("tr[data-runner-signs]").forEach(function (row) {
+      var named = row.querySelector(".runner-named"), atCage = row.querySelector(".at-cage");
+      var chosen = runner && runner.value ? runner.options[runner.selectedIndex].text : "";
+      if (named) named.textContent = chosen || named.dataset.none;
+      // A sale with no runner is sold at the cage by whoever is chosen here.
+      if (atCage) atCage.hidden = !!chosen;
+      var pin = row.querySelector("input[name^=pin_]");
+      if (!pin) return;
+      var select = atCage && atCage.querySelector("select");
+      var who = chosen ? runner.value : select ? select.value : "";
+      pin.closest("td").hidden = !who || who === form.dataset.self;
+    });
   }
-  form.addEventListener("change", function (event) { if (event.target.name && event.target.name.indexOf("sign_") === 0) togglePins(); });
+  form.addEventListener("change", function (event) {
+    if (event.target.name && (event.target.name.indexOf("sign_") === 0 || event.target.name === "runner")) togglePins();
+  });
   togglePins();
   // Back to this page: the browser puts back what was chosen after this script ran.
   window.addEventListener("pageshow", togglePins);
-  var account = form.querySelector("select[name=account]");
+  // A count's place, or the place a shift handover passes on: each counted in what it holds.
+  var account = form.querySelector("select[name=account], select[name=place]");
   function showCounted() {
     if (!account) return;
     var chips = form.querySelector("#chip-counts"), bills = form.querySelector("#cash-counts");

@@ -44,11 +44,17 @@ def test_every_page_and_every_download_is_no_store_and_private(settings, tmp_pat
             client = Client(raise_request_exception=False)
             if world.users[who] is not None:
                 client.force_login(world.users[who])
-            for query in EXPORTS if name in ("cage:register", "cage:voids", "audit:event", "audit:logins") else ("",):
+            queries = ("",)
+            if name in ("cage:register", "cage:voids", "audit:event", "audit:logins"):
+                queries = EXPORTS
+            elif name == "cage:queue_batch":  # the confirmation of the slips the DRIC ticked
+                queries = (f"?slip={world.involved.pk}",)
+            for query in queries:
                 response = client.get(pattern_url(name, pattern, kwargs) + query)
                 asked += 1
-                # The login's landing is a redirect to the role's page; it is no-store all the same.
-                answered = 302 if name == "events:landing" else 200
+                # The login's landing is a redirect to the role's page, and so is the lock page of a
+                # session not locked (back to its page); they are no-store all the same.
+                answered = 302 if name in ("events:landing", "events:unlock") else 200
                 if response.status_code != answered or not private(response):
                     wrong.append(f"{case}{query} as {who}: {response.status_code} {response.get('Cache-Control')!r}")
     assert not wrong, "\n".join(wrong)

@@ -12,6 +12,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 
+from cage.models import FillRequest
 from cage.slip_types import ENTRY_KINDS
 from events import local_ca
 from events.models import Appointment, Role
@@ -110,6 +111,7 @@ def fill_kwargs(world: World, pattern, extra: dict, which) -> dict:
         # The General Cashier the administrator designated during the day (tests/world.py).
         "person_id": world.cast.event.people.get(code="newcashier").pk,
         "appointment_id": Appointment.objects.filter(person__code="newcashier").first().pk,
+        "request_id": FillRequest.objects.get(event=world.cast.event).pk,
     }
     keys = list(pattern.pattern.converters) + list(pattern.pattern.regex.groupindex)
     return {key: extra[key] if key in extra else values[key] for key in dict.fromkeys(keys)}
@@ -134,6 +136,7 @@ APPLIED_BY_FIRST_WRITER = {
     "cage:slip_print[uninvolved]",
     "cage:slip_sign[involved]",
     "cage:queue_approve[involved]",
+    "cage:queue_batch",
     "cage:queue_void[involved]",
 }
 

@@ -13,7 +13,7 @@ from cage import services
 from core.rules import RuleViolation
 from events import services as event_services
 from events.models import Assignment, Role
-from tests.cage.helpers import open_table, stock
+from tests.cage.helpers import open_table, roster_dealers, stock
 from tests.conftest import add_person
 
 pytestmark = pytest.mark.django_db
@@ -139,7 +139,20 @@ CASES = {
         "T&C 3.4.3",
         "M&C 3.4.3",
     ),
+    "tips paid out before the tip pool is counted": (lambda c: payout_before_the_count(c), "T&C 2.6", "M&C 2.7"),
 }
+
+
+def payout_before_the_count(cast):
+    roster_dealers(cast)
+    services.tips(
+        day=cast.day, table=cast.bj, chips={"1": 4}, signed=cast.signed(counted_by="dealer", verified_by="chip_cashier")
+    )
+    return lambda: services.tip_payout(
+        day=cast.day,
+        hours=[(cast.dealer, Decimal("4"))],
+        signed=cast.signed(paid_by="general_cashier", verified_by="chip_cashier", authorized_by="dric"),
+    )
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from cage import services
 from cage.models import PaperBookPrint, Signature, Slip
-from cage.services import paper
+from cage.services import fill_requests, paper
 from events import services as event_services
 from events.models import Role
 from events.permissions import ANONYMOUS, OUTSIDER, STAFF
@@ -46,6 +46,8 @@ def make_world() -> World:
         allow_pending=True,
     )
     uninvolved = Slip.objects.filter(event=cast.event, slip_type="float_in").get()
+    # A dealer's fill request, open: withdrawn by her, declined by the Chip Cashier (cage.views_fill_requests).
+    fill_requests.ask(day=cast.day, table=cast.bj, chips={"5": 4}, person=cast.dealer)
     suspended = add_person(cast.event, "sam", Role.GENERAL_CASHIER)
     event_services.registration_change(person=suspended, registration="suspended")
     User = get_user_model()
@@ -132,6 +134,8 @@ def payload(world: World, case: str, which) -> dict:
             "ends_at": f"{DAY}T18:00",
         },
         "cage:queue_void": {"reason": "written in error", "request_key": uuid.uuid4().hex},
+        # The DRIC approves several at once: here the one fill waiting for her witness.
+        "cage:queue_batch": {"slip": [str(world.involved.pk)]},
         "events:password_change": {
             "old_password": PASSWORD,
             "new_password": "a-new-pass-2027",

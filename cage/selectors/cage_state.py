@@ -3,12 +3,19 @@ paper (cage.inventory_pdf) for when the screen goes dark."""
 
 from cage.selectors.counts import awaiting_opener, blind_places, books_blind
 from cage.selectors.inventory import inventory, table_states
-from cage.selectors.slips import pending_slips
+from cage.selectors.slips import pending_count, pending_slips
 
 
-def cage_state(event, day) -> dict:
+def cage_state(event, day, *, latest: int | None = None, counter: bool = False) -> dict:
     """What the pending, inventory and tables panels show; the home page, its refresh and the
-    printed inventory share it."""
+    printed inventory share it. `latest`: the pending panel lists only that many slips, the latest
+    (the home page: bounded whatever the number waiting), and `pending_more` says how many more.
+    `counter`: read by one of those who count the places (counts.counts_places): the places the
+    close counts stay blind to them on an open day too (counts.blind_places)."""
+    pending = pending_slips(event, day=day, latest=latest) if day else []
+    # Counted in the database whenever the panel is bounded, full or not: the page asks the same
+    # whatever the number waiting.
+    more = pending_count(event, day=day) - len(pending) if latest is not None and day else 0
     # While the day reconciles, a place is counted blind: no figure of it until its count is in;
     # nor, until bank cash, the chip bank and the tip pool are counted, the trays, fills, credits
     # and patrons' chips that would give their books away (cage.selectors.counts.books_blind).
@@ -19,9 +26,10 @@ def cage_state(event, day) -> dict:
         # A closed table still to open today: its opener is counted blind, so its tray shows once
         # the opener is in (counts.awaiting_opener).
         "inventory": inventory(
-            event, hidden=blind_places(day), books_hidden=books_hidden, at_opener=awaiting_opener(day)
+            event, hidden=blind_places(day, counter=counter), books_hidden=books_hidden, at_opener=awaiting_opener(day)
         ),
         "table_states": table_states(day, event),
         "books_hidden": books_hidden,
-        "pending": pending_slips(event, day=day) if day else [],
+        "pending": pending,
+        "pending_more": more,
     }

@@ -106,10 +106,14 @@ def close_checklist(day: GamingDay, problems: list) -> dict:
     opened = any(t in done_today for t in OPENERS)
     tables_open = event.tables.filter(state="open").exists()
     closed = day.status == GamingDay.Status.CLOSED
+    tasks = count_links(day, states)
     return {
         "pending": pending,
         "sign_offs": sign_offs,
-        "count_links": count_links(day, states),
+        # The tip pool is counted before its payout (T&C 2.6), so its count heads the tips' step;
+        # bank cash and the chip bank, which the payout moves, are counted after it.
+        "tip_count": next((t for t in tasks if t.where == Account.Kind.TIP_POOL), None),
+        "count_links": [t for t in tasks if t.where != Account.Kind.TIP_POOL],
         "return_links": returns,
         "tips_to_pay": to_pay,
         "steps": {

@@ -80,15 +80,43 @@ def count_states(day: GamingDay) -> dict[str, CountState]:
     return states
 
 
-def blind_places(day: GamingDay | None, states: dict[str, CountState] | None = None) -> set[str]:
+# Who may read a place's books before it is counted: the DRIC, who approves the close with every
+# figure in front of her, and the auditor, who reads the books; neither counts a place. Everyone
+# else at the cage counts, or verifies a count (the cashiers), so is kept blind (counter=True).
+SEE_THE_BOOKS = (Role.DRIC, Role.AUDITOR)
+
+
+def counts_places(roles) -> bool:
+    """Whether a reader holding `roles` (role codes) is one of those who count the places, whose
+    pages keep an uncounted place's expected figure from them while the floor runs (blind_places)."""
+    return not set(roles) & set(SEE_THE_BOOKS)
+
+
+def blind_places(
+    day: GamingDay | None, states: dict[str, CountState] | None = None, *, counter: bool = False
+) -> set[str]:
     """The places whose book balance no page shows yet: while the day reconciles, every counted
     place (bank cash, the chip bank, each runner, the tip pool) until its count is in. The count
-    form then shows expected and counted side by side. Empty while the day is open or closed.
+    form then shows expected and counted side by side. Empty once the day is closed.
+
+    `counter`: the page is read by one of those who count (counts_places): for them the places the
+    close must count (bank cash, the chip bank, the tip pool) are blind on an open day too, from the
+    opening until a count of the place after its last movement, so a count taken before the floor
+    closes (a day may close from open) is as blind as one after; a place that has not moved today
+    holds what its last count left, and shows. Runners are not: the Chip Cashier
+    brings them back to zero by their returns during play, from what they hold. For the DRIC and
+    the auditor an open day hides nothing.
     `states`: count_states(day), when the caller has it already."""
-    if day is None or day.status != GamingDay.Status.RECONCILING:
+    if day is None or day.status == GamingDay.Status.OPEN and not counter:
+        return set()
+    if day.status not in (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING):
         return set()
     states = count_states(day) if states is None else states
-    places = {Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.TIP_POOL} | runners_to_count(day, states)
+    places = {Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.TIP_POOL}
+    if day.status == GamingDay.Status.OPEN:
+        # Until a place moves today, its books are what its last count left: nothing to hide.
+        return {code for code in places if code in states and states[code].due}
+    places |= runners_to_count(day, states)
     return {code for code in places if not (code in states and states[code].counted)}
 
 

@@ -12,8 +12,11 @@ from django.core.paginator import Page, Paginator
 from django.db.models import (
     BooleanField,
     Case,
+    Count,
     ExpressionWrapper,
     IntegerField,
+    Max,
+    Min,
     OuterRef,
     Prefetch,
     Q,
@@ -97,21 +100,36 @@ def register_slips(
     table: GameTable | None = None,
     person: Person | None = None,
     state: str | None = None,
+    serial: int | None = None,
+    amount: int | None = None,
+    who: str = "",
     hidden_days: frozenset = frozenset(),
 ) -> "RegisterSlips":
     """Every slip of the event, oldest first, narrowed by day, type, table, person (who signed
-    it or the runner named on it) and state: a lazy sequence of RegisterRows (RegisterSlips).
-    hidden_days: the days counted blind tonight, whose slips sort by amount as slips with none."""
+    it or the runner named on it) and state; and, to find a slip across the event's days, by its
+    serial, its amount (cents) and a person's name (any part) or code (whole), as typed: a lazy
+    sequence of RegisterRows (RegisterSlips). hidden_days: the days counted blind tonight, whose
+    slips sort by amount as slips with none, and are never found by amount."""
     slips = Slip.objects.filter(event=event)
     if day is not None:
-        slips = slips.filter(day=day)
+        # By the day alone (its index, day and type), not the event's slips filtered: a day's register
+        # costs the same whatever the number of days. A day of another event lists nothing.
+        slips = Slip.objects.filter(day=day) if day.event_id == event.pk else Slip.objects.none()
     if slip_type:
         slips = slips.filter(slip_type=slip_type)
     if table is not None:
         slips = slips.filter(table=table)
     if person is not None:
         slips = slips.filter(Q(runner=person) | Q(pk__in=Signature.objects.filter(person=person).values("slip_id")))
-    return RegisterSlips(event, slips, state=state, hidden_days=hidden_days)
+    if serial is not None:
+        slips = slips.filter(serial=serial)
+    if who:
+        named = Q(name__icontains=who) | Q(code__iexact=who)
+        people = Person.objects.filter(named, event=event).values("pk")
+        slips = slips.filter(
+            Q(runner__in=people) | Q(pk__in=Signature.objects.filter(person__in=people).values("slip_id"))
+        )
+    return RegisterSlips(event, slips, state=state, amount=amount, hidden_days=hidden_days)
 
 
 def no_slips(event: Event) -> "RegisterSlips":
@@ -162,10 +180,20 @@ class RegisterSlips:
 
     CHUNK = 1000
 
-    def __init__(self, event: Event, slips, *, state: str | None = None, hidden_days: frozenset = frozenset()):
+    def __init__(
+        self,
+        event: Event,
+        slips,
+        *,
+        state: str | None = None,
+        amount: int | None = None,
+        hidden_days: frozenset = frozenset(),
+    ):
         self.event = event
         self.slips = slips  # the SQL filters, unordered
         self.state = state
+        self.amount = amount  # cents: only the slips of this amount (worked out, as the amount order is)
+        self._amounts = None  # {id: amount or None} of the candidates, once worked out
         self.order = DEFAULT_ORDER
         self._matching = None  # the ids in the state asked for (a set), once worked out
         self._ids = None  # every id, in order, where SQL cannot page them alone
@@ -196,6 +224,19 @@ class RegisterSlips:
         if self.state == State.REFUSED:
             return self.slips.filter(refusal__isnull=False)
         return self.slips.standing().filter(refusal__isnull=True)
+
+    @property
+    def narrowed(self) -> bool:
+        """Narrowed by what Python works out (a state, an amount): SQL cannot page the ids alone."""
+        return self.state is not None or self.amount is not None
+
+    def _matching_ids(self) -> set[int] | None:
+        """The ids in the state and of the amount asked for; None when neither is asked for."""
+        in_state = self._in_state()
+        if self.amount is None:
+            return in_state
+        of_amount = {pk for pk, cents in self._amounts_of().items() if cents == self.amount}
+        return of_amount if in_state is None else of_amount & in_state
 
     def _in_state(self) -> set[int] | None:
         if self.state is None:
@@ -232,6 +273,17 @@ class RegisterSlips:
         return self.slips.order_by(*fields)
 
     def _by_amount(self) -> list[int]:
+        amounts = self._amounts_of()
+        matching = self._matching_ids()
+        ids = amounts if matching is None else [pk for pk in amounts if pk in matching]
+        # As RegisterRow.amount_key: no amount (a day close) sorts below every amount.
+        return sorted(ids, key=lambda pk: (-1 if amounts[pk] is None else amounts[pk], pk), reverse=self.order[1])
+
+    def _amounts_of(self) -> dict[int, int | None]:
+        """{id: amount in cents, None for none or for a day counted blind} of the candidates: one
+        light pass over plain values, whatever the number of days."""
+        if self._amounts is not None:
+            return self._amounts
         values = self.values()
         amounts = {}
         light = self._candidates().annotate(
@@ -253,18 +305,16 @@ class RegisterSlips:
             target = _Light(target_type, details=json.loads(target_details)) if voids_id else None
             slip = _Light(slip_type, voids_id, json.loads(details), target, cash)
             amounts[pk] = amount_of(slip, values, cash)
-        matching = self._in_state()
-        ids = amounts if matching is None else [pk for pk in amounts if pk in matching]
-        # As RegisterRow.amount_key: no amount (a day close) sorts below every amount.
-        return sorted(ids, key=lambda pk: (-1 if amounts[pk] is None else amounts[pk], pk), reverse=self.order[1])
+        self._amounts = amounts
+        return amounts
 
     def ids(self) -> list[int] | None:
         """Every id in order, where SQL cannot page them alone; None where it can."""
         if self._ids is None:
             if self.order[0] == "amount_key":
                 self._ids = self._by_amount()
-            elif self.state is not None:
-                matching = self._in_state()
+            elif self.narrowed:
+                matching = self._matching_ids()
                 self._ids = [pk for pk in self._sql_ordered().values_list("pk", flat=True) if pk in matching]
         return self._ids
 
@@ -272,8 +322,8 @@ class RegisterSlips:
 
     def __len__(self) -> int:
         if self._count is None:
-            if self.state is not None:
-                self._count = len(self._in_state())
+            if self.narrowed:
+                self._count = len(self._matching_ids())
             elif self._ids is not None:
                 self._count = len(self._ids)
             else:
@@ -412,8 +462,9 @@ def voids_page(
     past the end the last, as on the register. refused: the filter was sent with a day not in its
     list, and the page lists no void. Four queries, whatever the number of voids."""
     voids = Slip.objects.none() if refused else Slip.objects.filter(event=event, slip_type=VOID_KIND.type)
-    if day is not None:
-        voids = voids.filter(day=day)
+    if day is not None and not refused:
+        # By the day's own index (day, type), as the register's day (register_slips).
+        voids = Slip.objects.filter(day=day, slip_type=VOID_KIND.type) if day.event_id == event.pk else voids.none()
     voids = (
         voids.select_related("day", "voids", "refusal__person")
         .prefetch_related(Prefetch("signatures", queryset=Signature.objects.select_related("person")))
@@ -507,36 +558,65 @@ def runs_text(pairs: list[tuple[int, int]]) -> str:
 def serial_checks(event: Event, *, through: GamingDay | None = None) -> list[SerialCheck]:
     """For each slip type in use, the serials between 1 and the last issued that no slip bears.
     The counter hands serials out without gaps, so each should have none; this checks the slips
-    themselves, and also flags any slip numbered past the counter's last. Two queries.
+    themselves, and also flags any slip numbered past the counter's last. Three queries (two
+    without `through`), and a fourth only where some type's serials are not the plain run 1 to N.
 
     `through`: a gaming day's sheets, which read the same whenever they are printed: the event's
     serials up to that day (its own in `day_serials`), and, once it is locked, not the counter,
-    which later days move on."""
+    which later days move on.
+
+    Each type's serials are counted, not read: how many distinct ones, the lowest and the highest
+    (one aggregate query), since N distinct serials from 1 to N are the run 1 to N, with no gap; only a
+    type whose aren't, or that has serials past its counter, has them read one by one, so the page
+    costs the same on the two hundredth day of an event as on the twentieth."""
     last = dict(SlipCounter.objects.filter(event=event).values_list("slip_type", "last"))
     slips = Slip.objects.filter(event=event)
     locked = through is not None and through.status == GamingDay.Status.CLOSED
     if through is not None:
         slips = slips.filter(day__date__lte=through.date)
+    spans = {
+        row["slip_type"]: row
+        for row in slips.values("slip_type").annotate(
+            count=Count("serial", distinct=True), lowest=Min("serial"), highest=Max("serial")
+        )
+    }
+    counters = {t: spans[t]["highest"] if t in spans else 0 for t in SLIP_KINDS} if locked else last
+    irregular = [
+        t
+        for t, span in spans.items()
+        if span["lowest"] < 1 or span["count"] != span["highest"] or span["highest"] > counters.get(t, 0)
+    ]
     serials: dict[str, set[int]] = defaultdict(set)
+    if irregular:
+        for slip_type, serial in slips.filter(slip_type__in=irregular).values_list("slip_type", "serial"):
+            serials[slip_type].add(serial)
     own: dict[str, list[int]] = defaultdict(list)
-    for slip_type, serial, day_id in slips.values_list("slip_type", "serial", "day_id"):
-        serials[slip_type].add(serial)
-        if through is not None and day_id == through.pk:
+    if through is not None:
+        for slip_type, serial in Slip.objects.filter(day=through).values_list("slip_type", "serial"):
             own[slip_type].append(serial)
     checks = []
     for slip_type, kind in SLIP_KINDS.items():
-        issued = serials.get(slip_type, set())
-        counter = max(issued, default=0) if locked else last.get(slip_type, 0)
-        highest = max([counter, *issued])
+        span = spans.get(slip_type)
+        counter = counters.get(slip_type, 0)
+        highest = max(counter, span["highest"] if span else 0)
         if highest == 0:
             continue
+        if slip_type in irregular:
+            issued = serials[slip_type]
+            missing = runs([n for n in range(1, highest + 1) if n not in issued])
+            above = sorted(n for n in issued if n > counter)
+        else:
+            # The run 1 to the last slip's, none past the counter: missing only what the counter
+            # handed out after it.
+            top = span["highest"] if span else 0
+            missing, above = ([(top + 1, highest)] if highest > top else []), []
         checks.append(
             SerialCheck(
                 label=str(kind.label),
                 last=counter,
                 highest=highest,
-                missing=runs([n for n in range(1, highest + 1) if n not in issued]),
-                above_counter=sorted(n for n in issued if n > counter),
+                missing=missing,
+                above_counter=above,
                 day_serials=runs(own.get(slip_type, [])),
             )
         )

@@ -130,19 +130,34 @@ def overdue_after() -> datetime.timedelta:
     return datetime.timedelta(minutes=getattr(settings, "CAGE_QUEUE_OVERDUE_MINUTES", 15))
 
 
-def pending_slips(event, *, day: GamingDay | None = None, now=None) -> list[Pending]:
-    """Every slip still in transit or waiting for a signature, oldest first, with its age. Days
-    that are closed have none (a day cannot close while any slip waits)."""
-    now = now or timezone.now()
+def _waiting(event, day: GamingDay | None):
     slips = Slip.objects.filter(event=event)
     slips = slips.filter(day=day) if day else slips.exclude(day__status=GamingDay.Status.CLOSED)
+    return unsigned(slips)
+
+
+def pending_count(event, *, day: GamingDay | None = None) -> int:
+    """How many slips wait, counted in the database (one query, never fetched)."""
+    return _waiting(event, day).count()
+
+
+def pending_slips(
+    event, *, day: GamingDay | None = None, now=None, latest: int | None = None, rows: slice | None = None
+) -> list[Pending]:
+    """Every slip still in transit or waiting for a signature, oldest first, with its age. Days
+    that are closed have none (a day cannot close while any slip waits). `latest`: only that many,
+    the latest written, newest first (the cage home, bounded whatever the number waiting). `rows`:
+    only those of the oldest first (a page of the DRIC's queue, bounded the same way)."""
+    now = now or timezone.now()
     slips = (
-        unsigned(slips)
+        _waiting(event, day)
         .annotate(cash_moved=cash_moved_subquery())
         .select_related("table", "runner", "day", "voids", "account__person", "account__table")
         .prefetch_related("signatures__person")
-        .order_by("at", "id")
     )
+    slips = slips.order_by("at", "id") if latest is None else slips.order_by("-at", "-id")[:latest]
+    if rows is not None:
+        slips = slips[rows]
     limit = overdue_after()
     values = {d.key: d.value_cents for d in event.denominations.all()}
     result = []
@@ -188,37 +203,67 @@ def can_sign(person: Person | None, item: Pending, roles: set[str]) -> list[Capa
     return result
 
 
-def to_sign_for(event, person: Person | None, roles: set[str], *, now=None) -> list[tuple[Pending, list[Capacity]]]:
-    """The waiting slips that this person may sign, with the capacities they may sign."""
+def to_sign_for(
+    event, person: Person | None, roles: set[str], *, now=None, items: list[Pending] | None = None
+) -> list[tuple[Pending, list[Capacity]]]:
+    """The waiting slips that this person may sign, with the capacities they may sign; `items`:
+    pending_slips(event), when the caller has them already."""
     if person is None:
         return []
+    waiting = pending_slips(event, now=now) if items is None else items
     items = []
-    for item in pending_slips(event, now=now):
+    for item in waiting:
         caps = can_sign(person, item, roles)
         if caps:
             items.append((item, caps))
     return items
 
 
-def to_sign_at_my_table(event, person: Person | None, roles: set[str], *, now=None):
-    """(the slips to sign at this person's own tables or not at a table, those of other tables).
-
-    A dealer's tables are those whose opener they counted that day: a dealer receiving a fill
-    sees their own table's first, so that a tap at 1 a.m. does not sign another table's fill.
-    """
-    items = to_sign_for(event, person, roles, now=now)
-    if person is None or Role.DEALER not in roles:
-        return items, []
-    mine = set(
+def dealer_tables(event, person: Person) -> set[int]:
+    """A dealer's tables: those whose opener they counted on a day not yet closed."""
+    return set(
         Signature.objects.filter(
             person=person, capacity="counted_by", slip__slip_type__in=OPENERS, slip__day__event=event
         )
         .exclude(slip__day__status=GamingDay.Status.CLOSED)
         .values_list("slip__table_id", flat=True)
     )
+
+
+def to_sign_at_my_table(event, person: Person | None, roles: set[str], *, now=None, items=None):
+    """(the slips to sign at this person's own tables or not at a table, those of other tables).
+
+    A dealer's tables are those whose opener they counted that day: a dealer receiving a fill
+    sees their own table's first, so that a tap at 1 a.m. does not sign another table's fill.
+    """
+    items = to_sign_for(event, person, roles, now=now, items=items)
+    if person is None or Role.DEALER not in roles:
+        return items, []
+    mine = dealer_tables(event, person)
     here = [(i, c) for i, c in items if i.slip.table_id is None or i.slip.table_id in mine]
     elsewhere = [(i, c) for i, c in items if not (i.slip.table_id is None or i.slip.table_id in mine)]
     return here, elsewhere
+
+
+def on_the_way(
+    event, person: Person | None, roles: set[str], *, now=None, items: list[Pending] | None = None
+) -> list[tuple[Pending, list[Capacity]]]:
+    """The fills and credits not yet received that concern this person on the floor: those they
+    carry (the runner named on them) and, for a dealer, those of their own tables (dealer_tables);
+    each with the capacities they may sign now, none while it is still on its way to them. What
+    a dealer's or runner's tablet shows at the top of their page, so a fill is not missed."""
+    if person is None:
+        return []
+    items = pending_slips(event, now=now) if items is None else items
+    tables = dealer_tables(event, person) if Role.DEALER in roles else set()
+    return [
+        (item, can_sign(person, item, roles))
+        for item in items
+        if SLIP_KINDS[item.slip.slip_type].two_step
+        # Received once every custody step is signed; the DRIC's witness is no part of the trip.
+        and any(not c.witness for c in item.missing)
+        and (item.slip.runner_id == person.pk or (item.slip.table_id is not None and item.slip.table_id in tables))
+    ]
 
 
 def states_of(slips: list[Slip]) -> dict[int, str]:

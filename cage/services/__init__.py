@@ -1,5 +1,6 @@
 """Every action that moves value or signs. Views and the records importer call these only."""
 
+from .batch import approve_batch
 from .close import posted_since_text, prepare_close, sign_close
 from .counts import keep_count_shown
 from .day import close_day, close_problems, day_reconcile
@@ -17,6 +18,7 @@ from .slips import (
     expense,
     fill,
     float_in,
+    handover,
     redemption,
     runner_issue,
     runner_return,
@@ -35,6 +37,7 @@ __all__ = [
     "EXPENSE_CATEGORIES",
     "account_get",
     "approve",
+    "approve_batch",
     "balance",
     "balances",
     "chip_transfer",
@@ -49,6 +52,7 @@ __all__ = [
     "expense",
     "fill",
     "float_in",
+    "handover",
     "keep_count_shown",
     "opener_sign_off",
     "posted_since_text",

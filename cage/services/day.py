@@ -10,7 +10,7 @@ from cage.selectors.counts import MUST_COUNT, count_states
 from cage.selectors.four_eyes import given_to_acknowledge
 from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
 from cage.selectors.paper import unaccounted_problems
-from cage.selectors.slips import pending_slips
+from cage.selectors.slips import pending_count, pending_slips
 from cage.slip_types import DAY_CLOSE_KIND, SLIP_KINDS, TIP_PAYOUTS
 from core.rules import RuleViolation, Words
 from events.models import GamingDay
@@ -26,9 +26,39 @@ from .openers import opener_sign_off
 RECORDS_FILE_COUNTS = (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK)
 
 
-def close_problems(day: GamingDay, *, records_file: bool = False) -> list[str]:
+def _waiting_problems(event, day: GamingDay, most: int | None) -> list[str]:
+    """A line per slip still waiting; with `most`, the latest `most` and a line for the rest."""
+    lines = [
+        _("%(slip)s (%(state)s) still needs %(missing)s")
+        % {
+            "slip": item.slip.number,
+            "state": str(item.state_label).lower(),
+            "missing": ", ".join(
+                _("%(capacity)s (%(roles)s)") % {"capacity": str(c.label).lower(), "roles": c.roles_label()}
+                for c in item.missing
+            ),
+        }
+        for item in pending_slips(event, day=day, latest=most)
+    ]
+    # Counted whenever bounded, full or not: the cage home asks the same whatever the number waiting.
+    more = pending_count(event, day=day) - len(lines) if most is not None else 0
+    if more > 0:
+        lines.append(
+            ngettext(
+                "and %(n)s more slip still waiting for a signature (the DRIC's queue lists them all)",
+                "and %(n)s more slips still waiting for a signature (the DRIC's queue lists them all)",
+                more,
+            )
+            % {"n": more}
+        )
+    return lines
+
+
+def close_problems(day: GamingDay, *, records_file: bool = False, most_slips: int | None = None) -> list[str]:
     """What stands between the day and its close; empty when it may close. `records_file`: the
-    close of a day read from a records file (cage-records/1), which says what it needs."""
+    close of a day read from a records file (cage-records/1), which says what it needs.
+    `most_slips`: name at most that many waiting slips, the latest, and say how many more (the cage
+    home, bounded whatever the number waiting)."""
     event = day.event
     problems = []
     still_open = open_tables(event)
@@ -39,18 +69,7 @@ def close_problems(day: GamingDay, *, records_file: bool = False) -> list[str]:
     for runner in runners:
         if any(held.get(runner.id, {}).values()):
             problems.append(_("%(place)s still holds chips or cash") % {"place": account_label(runner)})
-    for item in pending_slips(event, day=day):
-        problems.append(
-            _("%(slip)s (%(state)s) still needs %(missing)s")
-            % {
-                "slip": item.slip.number,
-                "state": str(item.state_label).lower(),
-                "missing": ", ".join(
-                    _("%(capacity)s (%(roles)s)") % {"capacity": str(c.label).lower(), "roles": c.roles_label()}
-                    for c in item.missing
-                ),
-            }
-        )
+    problems += _waiting_problems(event, day, most_slips)
     for slip in waiting_sign_off(event, day=day):
         problems.append(
             _("%(slip)s (table %(table)s) %(check)s; the DRIC signs it off from her queue")

@@ -19,9 +19,11 @@ from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
 from cage.models import Account, Posting, Signature, Slip, SlipCounter
+from cage.selectors.handovers import custodians
 from cage.selectors.paper import waiting_count as paper_waiting
 from cage.services import links, trail
 from cage.services import memo as remembered
+from cage.slip_fields import HandedPlace
 from cage.slip_types import SALES, SLIP_KINDS, SlipKind, types_that
 from core.money import AMOUNT_LIMITS_RULE, MAX_CHIP_COUNT, count_text, face
 from core.rules import Clock, Day, Face, Lower, Money, N_plural, Rule, RuleViolation, When, Words
@@ -355,8 +357,44 @@ def check_signer(
         )
     check_not_administrator(person)
     if day is not None:
-        for role in person.role_codes() & set(roles) & set(DESIGNATED):
-            check_on_duty(day, person, role, at or timezone.now())
+        _check_on_the_day(day, kind, cap, person, roles, at)
+
+
+def _check_on_the_day(day: GamingDay, kind: SlipKind, cap, person: Person, roles, at) -> None:
+    """What the day's roster and handovers say of who signs: a designated person on duty, and a
+    cashier's custody signature only while they hold the place (check_holds_the_place)."""
+    for role in person.role_codes() & set(roles) & set(DESIGNATED):
+        check_on_duty(day, person, role, at or timezone.now())
+    if not cap.witness and not kind.takes(HandedPlace.name):
+        check_holds_the_place(day, person, set(roles), at)
+
+
+def check_holds_the_place(day: GamingDay, person: Person, roles: set[str], at) -> None:
+    """After a shift handover the place is the incoming cashier's for the rest of the day: a
+    cashier whose bank cash (or chip bank) was handed over to another no longer signs custody in
+    that role (cage.selectors.handovers). One query, and only for a cashier's custody signature."""
+    own = person.role_codes() & roles
+    cashier = own & set(HandedPlace.PLACES.values())
+    if not cashier or own - cashier:
+        return  # not as a cashier (a runner's sale), or in another role too
+    holders = custodians(day, until=at)
+    if any(holders.get(role, person.pk) == person.pk for role in cashier):
+        return
+    role = next(iter(cashier))
+    raise RuleViolation(
+        Words(
+            N_(
+                "%(name)s handed over %(place)s at a change of shift today: %(holder)s holds it now and signs "
+                "as %(position)s"
+            ),
+            name=person.name,
+            place=Lower(Account.Kind(next(p for p, r in HandedPlace.PLACES.items() if r == role)).label),
+            holder=Person.objects.get(pk=holders[role]).name,
+            position=Role(role).label,
+        ),
+        "T&C 2",
+        code="signing.handed_over",
+    )
 
 
 def rostered_as(day: GamingDay, role: str) -> dict[int, Rostered]:

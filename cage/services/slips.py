@@ -7,11 +7,15 @@ its postings and its signatures together.
 
 import functools
 from decimal import Decimal
+from reprlib import repr as shown
 
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
 from cage.models import Account, Slip
+from cage.selectors.counts import count_states
+from cage.selectors.handovers import custodians
+from cage.slip_fields import HandedPlace, check_note
 from cage.slip_types import CHIPS, SALES, SLIP_KINDS, VOIDABLE, SlipKind, day_states
 from cage.variances import own_words
 from core.money import AMOUNT_LIMITS_RULE, MAX_AMOUNT_CENTS, hours_text, largest_remainder_split
@@ -19,6 +23,7 @@ from core.rules import Day, Lower, Money, N_plural, RuleViolation, Several, Word
 from events.models import DESIGNATED, GameTable, GamingDay, Person, Role
 from events.roster import rostered
 
+from .fill_requests import made_into
 from .ledger import (
     CASH,
     Leg,
@@ -170,10 +175,12 @@ def _counted_chips(day: GamingDay, chips: dict[str, int]) -> dict:
 # --- supplier, float and deposit ---------------------------------------------------------
 
 
-def _post_chips(kind: SlipKind, day, chips: dict, signed, meta: dict, **slip) -> Slip:
+def _post_chips(kind: SlipKind, day, chips: dict, signed, meta: dict, note: str = "", **slip) -> Slip:
     """Post a slip of `kind` that keeps the chips as counted on it (with its table, runner, legs
-    or steps in `slip`)."""
+    or steps in `slip`), and its note if it has one (a fill's or a credit's: cage.slip_fields.Note)."""
     details = {"chips": _counted_chips(day, chips)}
+    if note:
+        details["note"] = note
     return post_slip(day=day, slip_type=kind.type, signed=signed, details=details, **slip, **meta)
 
 
@@ -251,8 +258,9 @@ def _transit_service(name: str, doc: str):
     slip_type = kind.type
 
     @atomic_slip
-    def service(*, day, table, chips, signed, runner=None, **meta) -> Slip:
+    def service(*, day, table, chips, signed, runner=None, note="", fill_request=None, **meta) -> Slip:
         day = lock_day(day, allowed=day_states(slip_type))
+        note = check_note(note)
         table = _table(day, table)
         _require_state(table, OPEN_TABLE, _kind_name(slip_type))
         runner = runner or signed.get(kind.runner_capacity)
@@ -265,7 +273,7 @@ def _transit_service(name: str, doc: str):
         _runner(day, runner)
         event = day.event
         value = chips_legs_value(event, chips)
-        return _post_chips(
+        slip = _post_chips(
             kind,
             day,
             chips,
@@ -274,7 +282,12 @@ def _transit_service(name: str, doc: str):
             steps=transit_steps(slip_type, event, table=table, runner=runner, value=value),
             table=table,
             runner=runner,
+            note=note,
         )
+        if fill_request is not None:
+            # The dealer's request, answered by this fill in the same transaction: both or neither.
+            made_into(fill_request, slip, signed=signed, created_by=meta.get("created_by"))
+        return slip
 
     service.__name__ = service.__qualname__ = name
     service.__doc__ = doc
@@ -653,6 +666,8 @@ def tip_payout(kind, *, day, hours: list[tuple[Person, Decimal]], signed, record
         raise RuleViolation(
             Words(N_("the tip pool is empty; there is nothing to pay out")), "T&C 2.6", code="tip_payout.pool_empty"
         )
+    if not records_file:
+        _check_pool_counted(day, pool)
     chips = {d.pk: d for d in denominations(event)}
     chip_value = {chips[k]: v for k, v in held.items() if k is not CASH}
     total = sum(held.values())
@@ -668,6 +683,25 @@ def tip_payout(kind, *, day, hours: list[tuple[Person, Decimal]], signed, record
         "shares": [{"person": p.code, "hours": str(w), "amount": s} for (p, w), s in zip(hours, shares, strict=True)],
     }
     return post_slip(day=day, slip_type=kind.type, signed=signed, legs=legs, details=details, **meta)
+
+
+def _check_pool_counted(day, pool: Account) -> None:
+    """The pool is counted blind before it is paid out (T&C 2.6: the dealers share what the pool
+    holds): a count of the day after the last tips went in. Paid out first, the pool's count
+    would be of nothing ($0), and what the tips came to would rest on the books alone. A records
+    file's payout is exempt: cage-records/1 has no count of the tip pool."""
+    state = count_states(day).get(pool.code)
+    if state is None or not state.counted:
+        raise RuleViolation(
+            Words(
+                N_(
+                    "the tip pool is counted before it is paid out: count it (blind, verified) after the last "
+                    "tips were put in, then pay it out"
+                )
+            ),
+            "T&C 2.6",
+            code="tip_payout.pool_not_counted",
+        )
 
 
 def _check_share(event, person: Person, worked, seen: set) -> None:
@@ -870,6 +904,104 @@ def count(
         details=details,
         **meta,
     )
+
+
+HANDOVER = gettext_lazy("shift handover")
+
+
+@atomic_slip
+@_posts
+def handover(
+    kind,
+    *,
+    day,
+    place,
+    signed,
+    cash: int | None = None,
+    chips: dict | None = None,
+    cash_lines: list | None = None,
+    reason="",
+    **meta,
+) -> Slip:
+    """A shift handover: the outgoing cashier and the incoming one count bank cash (General
+    Cashiers) or the chip bank (Chip Cashiers) together and both sign. Nothing is posted: the count
+    is kept beside what the books expected, and a difference is noted, not settled (the nightly
+    count settles the books, DESIGN: counts). From then on the incoming cashier holds the place for
+    the rest of the day (cage.selectors.handovers: the outgoing one no longer signs for it)."""
+    day = lock_day(day, allowed=SETTLING)
+    event = day.event
+    role = HandedPlace.PLACES.get(place) if isinstance(place, str) else None
+    if role is None:
+        raise RuleViolation(
+            Words(
+                N_("%(place)s is not a place handed over; a handover passes bank cash or the chip bank"),
+                place=shown(place),
+            ),
+            HANDOVER,
+            field="place",
+            code="handover.not_a_place",
+        )
+    account = account_get(event, place)
+    if isinstance(chips, dict):
+        # The form sends every denomination, those not counted as 0: a count of none is no chips.
+        chips = {key: n for key, n in chips.items() if not (type(n) is int and n == 0)} or None
+    _check_counted(event, account, cash, chips)
+    if account.kind == Account.Kind.CHIP_BANK and not chips:
+        raise RuleViolation(
+            Words(N_("a handover of the chip bank gives the chips counted")), HANDOVER, code="handover.chips_missing"
+        )
+    value = chips_legs_value(event, chips or {}, allow_empty=True)
+    _check_hands(day, role, account, signed, meta.get("at"))
+    diffs = _count_against(account, value, cash=cash)
+    details = {
+        "place": place,
+        "chips": _counted_chips(day, chips or {}),
+        "cash": cash,
+        # What the books expected, as a count's variances read (counted − expected): noted only.
+        "differences": _variance_details(day, account, diffs),
+    }
+    if cash_lines:
+        details["cash_lines"] = [{"cents": line["unit_cents"], "count": line["count"]} for line in cash_lines]
+    return post_slip(
+        day=day, slip_type=kind.type, signed=signed, legs=[], account=account, reason=reason, details=details, **meta
+    )
+
+
+def _check_hands(day, role: str, account: Account, signed: dict, at) -> None:
+    """Both cashiers hold the place's role and are on the day's roster in it, and the outgoing one
+    holds the place now (the last to take it over today, if anyone did)."""
+    for capacity in ("handed_over_by", "taken_over_by"):
+        person = signed.get(capacity)
+        if person is None:
+            continue  # check_signatures says which signature is missing
+        if role not in person.role_codes() or person.pk not in rostered_as(day, role):
+            raise RuleViolation(
+                Words(
+                    N_(
+                        "%(name)s is not on the roster of %(date)s as %(position)s: a place passes only between "
+                        "cashiers of its role on duty that day"
+                    ),
+                    name=person.name,
+                    date=Day(day.date),
+                    position=Role(role).label,
+                ),
+                "T&C 2",
+                field=f"sign_{capacity}",
+                code="handover.not_rostered",
+            )
+    outgoing = signed.get("handed_over_by")
+    holder = custodians(day, until=at).get(role)
+    if outgoing is not None and holder is not None and holder != outgoing.pk:
+        raise RuleViolation(
+            Words(
+                N_("%(name)s does not hold %(place)s: it was handed over to %(holder)s today, who hands it over next"),
+                name=outgoing.name,
+                place=place_said(account),
+                holder=Person.objects.get(pk=holder).name,
+            ),
+            "T&C 2",
+            code="handover.not_the_holder",
+        )
 
 
 @atomic_slip

@@ -56,14 +56,15 @@ def test_a_chip_sale_in_french_from_the_form_to_the_printed_slip(page, tmp_path)
     page.wait_for_selector("#slip-form")
     form = plain(page.inner_text("#slip-form"))
     assert "Vente de jetons" in plain(page.inner_text("h1"))
-    for label in ("Jetons, comptés par valeur nominale", "jetons de 5 $", "Mode de paiement", "Argent", "Signatures"):
+    for label in ("Jetons, comptés par valeur nominale", "jetons de 5 $", "Argent", "Signatures"):
         assert label in form, label
     assert page.inner_text("button[type=submit]") == "Enregistrer"
     # The totals count in French as the cashier types; the cash follows the chips at face value.
     page.fill("input[name=chips_5]", "30")
     expect(page.locator("#chips-total")).to_have_text(f"150,00{NBSP}$")
     assert page.input_value("input[name=cash]") == "150,00"
-    page.select_option("select[name=tender]", label="Argent canadien")
+    # Only Canadian cash is offered: said, not chosen.
+    assert "Payé en argent canadien seulement" in plain(page.inner_text("#tender-note"))
     page.click("button[type=submit]")
 
     page.wait_for_url("**/slips/*/")

@@ -63,8 +63,10 @@ def test_the_panels_refresh_without_touching_what_is_typed(page, settings, cast,
     assert "$250.00" in page.inner_text('#table-states tr[data-table="BJ-1"]')
     bj = page.locator('#inventory tr[data-place="table:BJ-1"]')
     assert bj.locator("td").nth(2).inner_text().split() == ["10", "$250.00"]
+    # The chip bank moved today: to the General Cashier, who counts it tonight, it is blind until
+    # its count is in (issue 25: blind stays blind before the floor closes too).
     chip_bank = page.locator('#inventory tr[data-place="chip_bank"]')
-    assert chip_bank.locator("td").nth(2).inner_text().split() == ["30", "$750.00"]
+    assert "Counted blind" in chip_bank.inner_text()
     assert page.inner_text("#refresh-status") == ""
     # The filter still works on the slips list below the panels.
     assert page.locator("#slips tbody tr:visible").count() == 1

@@ -12,7 +12,7 @@ from django.utils import timezone
 from cage.models import Slip
 from events import services as event_services
 from events.models import Role
-from tests.browser.conftest import at_both_widths, log_in, person_page
+from tests.browser.conftest import at_both_widths, follow, log_in, person_page
 from tests.cage.helpers import close_clean_day
 from tests.cage.test_blind_counts import count, reconciling
 from tests.conftest import PASSWORD, PIN, make_cast
@@ -46,14 +46,17 @@ def test_the_close_is_blind_pays_the_tips_first_and_says_which_count_to_take_aga
     tips = page.locator("#sheet-totals tr", has_text="Tips (dealers")
     assert "not counted yet" in tips.inner_text() and "$9.00" not in page.inner_text("#sheet-totals")
     steps = page.inner_text("ol.steps")
-    assert steps.index("The tips paid out to the dealers") < steps.index("Counted blind")
-    assert steps.index("Pay out the tips") < steps.index("Count the tip pool")
+    # The tip pool is counted before it is paid out, the bank after (issue 25).
+    assert steps.index("The tip pool counted blind") < steps.index("Counted blind, after")
+    assert steps.index("Count the tip pool") < steps.index("Pay out the tips") < steps.index("Count bank cash")
     at_both_widths(page, "close-gaps-close-blind")
 
     # Bank cash and the chip bank counted first, as a new user might: the payout warns before it is sent.
+    count(cast, "tip_pool", chips={"1": 9})
     count(cast, "bank_cash", cash=104_500)
     count(cast, "chip_bank", chips={"1": 835, "5": 320})
-    page.click("text=Pay out the tips")
+    page.goto(f"/cage/{slug}/close/")
+    follow(page, "#close-pay-tips a")
     warning = page.inner_text("#recount-warning")
     assert "Already counted: bank cash, chip bank." in warning
     assert "their counts will have to be taken again before the day closes" in warning

@@ -44,3 +44,31 @@ def test_the_counter_sees_no_total_then_the_dric_sees_every_figure(page):
     assert SALES in totals and WIN in totals and "hidden" not in totals
     assert TRAY in page.inner_text("#sheet-tables")
     at_both_widths(page, "fully-blind-close-counted")
+
+
+def test_before_the_floor_closes_the_cashier_counts_blind_and_the_dric_sees_the_books(browser, live_server):
+    """Blind stays blind on an open day too (issue 25): the General Cashier's close page and cage
+    home show no expected figure of bank cash once it moved today, until her count is in; the
+    DRIC's show it. Each in their own browser, at both widths."""
+    from cage import services
+    from tests.browser.conftest import person_page
+    from tests.cage.helpers import SALE_SIGNED, stock
+
+    cast = make_cast()
+    stock(cast, chips={"1": 1000, "5": 400}, cash=100_000)
+    services.sale(day=cast.day, chips={"1": 45}, cash=4_500, signed=cast.signed(**SALE_SIGNED))
+    slug = cast.event.slug
+    cashier = person_page(browser, live_server, cast.general_cashier)
+    dric = person_page(browser, live_server, cast.dric)
+    cashier.goto(f"/cage/{slug}/close/")
+    assert "$1,045.00" not in cashier.inner_text("main")
+    assert "Counted blind" in cashier.inner_text("#sheet-cage_accountability")
+    at_both_widths(cashier, "blind-open-day-close")
+    cashier.goto(f"/cage/{slug}/")
+    assert "Counted blind" in cashier.inner_text('#inventory tr[data-place="bank_cash"]')
+    at_both_widths(cashier, "blind-open-day-home")
+    dric.goto(f"/cage/{slug}/close/")
+    assert "$1,045.00" in dric.inner_text("#sheet-cage_accountability")
+    at_both_widths(dric, "blind-open-day-close-dric")
+    cashier.context.close()
+    dric.context.close()

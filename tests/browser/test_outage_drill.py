@@ -258,8 +258,8 @@ def test_the_laptop_dies_the_backup_is_restored_and_the_paper_slips_are_entered(
 
         # The DRIC approves what waits for her witness.
         page = ann.go(f"/cage/{SLUG}/queue/")
-        while page.locator("button:has-text('Approve')").count():
-            ann.submit("button:has-text('Approve') >> nth=0")
+        while page.locator("#queue button:has-text('Approve')").count():
+            ann.submit("#queue button:has-text('Approve') >> nth=0")
         assert "Paper slips whose signers have not confirmed" not in page.content()
 
         # At the close the blank slips go back into the Chip Cashier's count.

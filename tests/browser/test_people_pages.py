@@ -6,7 +6,7 @@ import pytest
 
 from cage import services
 from tests.browser.conftest import log_in, screenshot
-from tests.cage.helpers import roster_dealers
+from tests.cage.helpers import count_tip_pool, roster_dealers
 from tests.cage.test_people_pages import PAYOUT_SIGNED, runner_on_the_floor
 from tests.conftest import PASSWORD, make_cast
 
@@ -41,6 +41,7 @@ def test_a_runner_and_a_dealer_see_their_own_pages_and_are_refused_the_cage(brow
         chips={"1": 30, "5": 2},
         signed=cast.signed(counted_by="dealer", verified_by="chip_cashier"),
     )
+    count_tip_pool(cast)  # counted before it is paid out (T&C 2.6)
     services.tip_payout(
         day=cast.day,
         hours=[(cast.dealer, Decimal(3)), (cast.dealer2, Decimal(1))],

@@ -42,7 +42,8 @@ def test_a_roster_gap_keeps_the_day_closed_until_the_dric_fills_it(page):
     assert "(T&C 2)" in page.inner_text("#cannot-open")
     screenshot(page, "roster-gap")
     add_shift(page, "Chip Cashier", "Chip Cashier", "2026-09-12T15:00", "2026-09-12T18:30")
-    page.click("text=Open the gaming day")
+    page.click("text=Open the gaming day")  # a second step says what opens, then opens it
+    page.click("#open-day-confirm")
     page.wait_for_selector("text=Gaming day 12 Sep 2026 is open.")
     screenshot(page, "roster-open")
     assert GamingDay.objects.get(event=cast.event, date="2026-09-12").status == GamingDay.Status.OPEN

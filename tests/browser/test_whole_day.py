@@ -112,7 +112,9 @@ def count_chips(page, chips):
 def co_sign(page, record, *capacities):
     """The people beside the cashier sign these capacities on her screen with their own PIN."""
     for capacity in capacities:
-        page.select_option(f"select[name=sign_{capacity}]", label=NAMES[record["signed"][capacity]])
+        # The runner chosen above signs their own row (carried by, returned by…): not chosen again.
+        if page.locator(f"select[name=sign_{capacity}]").is_visible():
+            page.select_option(f"select[name=sign_{capacity}]", label=NAMES[record["signed"][capacity]])
         page.fill(f"input[name=pin_{capacity}]", PIN)
 
 

@@ -193,3 +193,19 @@ def tables_written(queries) -> list[str]:
         for q in queries.captured_queries
         if q["sql"].lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))
     ]
+
+
+def count_tip_pool(cast, *, at=None):
+    """The tip pool counted at what it holds: the count a payout waits for (T&C 2.6, counted
+    before it is paid out)."""
+    event = cast.event
+    account = services.account_get(event, "tip_pool")
+    held = services.balance(account)
+    chips = {d.key: held.get(d.pk, 0) // d.value_cents for d in event.denominations.all() if held.get(d.pk)}
+    return services.count(
+        day=cast.day,
+        account=account,
+        chips=chips,
+        signed=cast.signed(**COUNT_SIGNED),
+        **({"at": at} if at else {}),
+    )

@@ -122,12 +122,65 @@ def test_a_movement_after_the_count_makes_the_place_blind_again(cast):
     assert "bank_cash" in blind_places(cast.day)
 
 
-def test_nothing_is_blind_while_the_day_is_open(client, cast):
-    stock(cast, chips={"1": 1000, "5": 400}, cash=104_500)
-    assert blind_places(cast.day) == set()
+def test_while_the_day_is_open_the_cashiers_see_no_uncounted_balance_and_the_dric_does(client, cast):
+    """Blind stays blind before the floor closes: the close page and the daily sheets (a day may
+    close from open) and the cage home show those who count no expected figure of bank cash, the
+    chip bank or the tip pool once it moved today, until its count is recorded; the DRIC and the
+    auditor see the books as they always did."""
+    stock(cast, chips={"1": 1000, "5": 400}, cash=100_000)
+    assert blind_places(cast.day) == set()  # for the DRIC and the auditor: nothing while it is open
+    assert blind_places(cast.day, counter=True) == {"bank_cash", "chip_bank"}  # moved today
+    services.sale(day=cast.day, chips={"1": 45}, cash=4_500, signed=cast.signed(**SALE_SIGNED))
+    home = reverse("cage:home", args=[cast.event.slug])
+    close = reverse("cage:day_close", args=[cast.event.slug])
+    sheets = reverse("reports:day", args=[cast.event.slug, cast.day.date.isoformat()])
+    for persona in ("general_cashier", "chip_cashier"):
+        login(client, cast, persona)
+        page = client.get(home).content.decode()
+        assert "Counted blind: shown once its count is in" in place_row(page, "bank_cash"), persona
+        assert BANK_CASH not in page and CHIP_BANK_ONES not in place_row(page, "chip_bank")
+        for url in (close, sheets):
+            page = client.get(url).content.decode()
+            assert BANK_CASH not in page and "Counted blind: shown once its count is in" in page, (persona, url)
+            # Nor the day's totals that, with the morning's count, give the books away.
+            assert "$45.00" not in page and "hidden until the counts are in (blind count)" in page, (persona, url)
+        for kind in ("csv", "pdf"):
+            assert b"1045.00" not in client.get(sheets, {"format": kind}).content
+        assert "Counted blind" in place_row(
+            client.get(reverse("cage:home_panels", args=[cast.event.slug])).content.decode(), "bank_cash"
+        )
+        client.logout()
+    for persona in ("dric", "auditor"):
+        login(client, cast, persona)
+        page = client.get(close).content.decode()
+        assert BANK_CASH in page and "Counted blind: shown once" not in page, persona
+        assert "$45.00" in page and "hidden until the counts are in" not in page
+        assert BANK_CASH in client.get(sheets).content.decode()
+        client.logout()
+
+    # Once counted (blind), the cashier sees the books beside her count; a movement hides them again.
+    count(cast, "bank_cash", cash=104_500)
     login(client, cast, "general_cashier")
-    page = client.get(reverse("cage:home", args=[cast.event.slug])).content.decode()
-    assert BANK_CASH in place_row(page, "bank_cash") and "Counted blind" not in page
+    assert BANK_CASH in place_row(client.get(home).content.decode(), "bank_cash")
+    assert "Expected $1,045.00 · counted $1,045.00" in client.get(close).content.decode()
+    services.redemption(
+        day=cast.day, chips={"1": 5}, cash=500, signed=cast.signed(paid_by="general_cashier", authorized_by="dric")
+    )
+    assert "Counted blind" in place_row(client.get(home).content.decode(), "bank_cash")
+
+
+def test_on_an_open_day_a_place_is_blind_to_its_counters_only_once_it_moved_today(cast):
+    # Before it moves today a place holds what its last count left: the counter knows it already.
+    assert blind_places(cast.day, counter=True) == set()
+    stock(cast, chips={"1": 1000, "5": 400}, cash=104_500)
+    assert blind_places(cast.day, counter=True) == {"bank_cash", "chip_bank"}
+    open_table(cast)
+    services.tips(
+        day=cast.day, table=cast.bj, chips={"1": 4}, signed=cast.signed(counted_by="dealer", verified_by="chip_cashier")
+    )
+    assert blind_places(cast.day, counter=True) == {"bank_cash", "chip_bank", "tip_pool"}
+    count(cast, "tip_pool", chips={"1": 4})
+    assert blind_places(cast.day, counter=True) == {"bank_cash", "chip_bank"}
 
 
 def test_the_count_form_the_payout_and_the_runner_return_show_no_book_balance_before_the_count(client, cast):

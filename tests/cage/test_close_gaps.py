@@ -156,14 +156,23 @@ def payout_form(cast, **hours):
     return {"request_key": uuid.uuid4().hex, **{f"hours_{k}": v for k, v in hours.items()}, **signed}
 
 
-def test_the_close_checklist_pays_the_tips_out_before_the_counts(client, cast):
+def test_the_close_checklist_counts_the_tip_pool_then_pays_the_tips_out_before_the_bank_counts(client, cast):
+    """The tip pool is counted before it is paid out (T&C 2.6), never as a count of $0 after; the
+    payout moves bank cash and the chip bank, so their counts come after it."""
     reconciling(cast)
     login(client, cast, "general_cashier")
     close = page(client, "cage:day_close", cast)
-    step = element(close, "close-tip-payout")
-    assert "before the counts" in step and "Pay out the tips" in step
+    assert "never paid out before its count" in element(close, "close-tip-payout")
+    step = element(close, "close-tip-count")
+    assert "Count the tip pool" in step
     payout = reverse("cage:slip_new", args=[cast.event.slug, "tip_payout"])
-    assert close.index(payout) < close.index("Count bank cash") < close.index("Count the tip pool")
+    # Not offered until the pool's count stands.
+    assert payout not in step and "Pay out the tips once the tip pool is counted." in step
+    count(cast, "tip_pool", chips={"1": 9})
+    close = page(client, "cage:day_close", cast)
+    step = element(close, "close-tip-count")
+    assert step.index("Tip pool: counted by") < step.index(payout)
+    assert close.index('id="close-tip-payout"') < close.index("Count bank cash")
 
 
 def test_the_payout_form_warns_of_the_counts_it_undoes_and_the_close_page_says_which_and_why(client, cast):

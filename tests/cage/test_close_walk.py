@@ -150,7 +150,9 @@ def test_the_close_checklist_shows_a_done_count_with_a_tick_and_who_counted(clie
     assert slip.number in done and "Count bank cash" not in counts
     assert re.search(r'<a class="recount" href="[^"]*/count/\?account=bank_cash">Recount</a>', done)
     assert "Count the chip bank" in counts and "?account=chip_bank" in counts
-    assert "Count the tip pool" in counts
+    # The tip pool's count heads the tips' step: it is counted before its payout (T&C 2.6).
+    assert "Count the tip pool" not in counts
+    assert "Count the tip pool" in element(get(client, cast, "cage:day_close"), "close-tip-count")
 
     # Moved after its count: a task again.
     services.redemption(

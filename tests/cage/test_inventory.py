@@ -12,7 +12,15 @@ from cage.models import Account, Slip
 from cage.selectors.inventory import inventory, table_states
 from events import services as event_services
 from events.models import Role
-from tests.cage.helpers import CREDIT_SIGNED, FILL_SIGNED, SALE_SIGNED, open_table, roster_dealers, stock
+from tests.cage.helpers import (
+    CREDIT_SIGNED,
+    FILL_SIGNED,
+    SALE_SIGNED,
+    count_tip_pool,
+    open_table,
+    roster_dealers,
+    stock,
+)
 from tests.conftest import PASSWORD, add_person, login, make_cast
 
 pytestmark = pytest.mark.django_db
@@ -127,6 +135,7 @@ def test_an_empty_event_lists_its_places_without_creating_any_account(cast):
 def test_the_dealers_tips_paid_and_the_outside_world_are_not_places_in_the_grid(cast):
     a_busy_day(cast)
     roster_dealers(cast)
+    count_tip_pool(cast)
     services.tip_payout(
         day=cast.day,
         hours=[(cast.dealer, Decimal("4"))],

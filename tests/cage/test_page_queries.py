@@ -25,8 +25,13 @@ pytestmark = pytest.mark.django_db
 # The report page: +1 for the seals of the gaming days (cage.selectors.seals).
 # The cage home: +2 for the paper slips of an outage (cage.selectors.paper): whether the day used
 # any, for the close's checks, and how many wait to be entered. The queue: +1 for the signatures on
-# entered paper slips still to confirm.
-EXACT = {"cage:home": 45, "cage:home_panels": 17, "cage:queue": 15, "reports:event": 19}
+# entered paper slips still to confirm. The queue: +1 for the number of slips waiting, now that it shows
+# one page of them (CAGE_QUEUE_ROWS) and says how many more wait.
+# The cage home: +4 now that it is bounded whatever the number of slips waiting (issue 25): how many
+# slips wait, counted for the pending panel and for what stands in the way of the close (each lists
+# only the latest), and the dealers' fill requests still open with their count. Its panels: +3 (the
+# pending count, the fill requests and their count).
+EXACT = {"cage:home": 49, "cage:home_panels": 20, "cage:queue": 16, "reports:event": 19}
 
 # The register and the voids read one page of 50 (cage.selectors.registers.RegisterSlips): the
 # default order and a day are SQL's; a state and the amount order take one light pass each.

@@ -54,4 +54,6 @@ def test_chips_a_fill_leaves_out_are_refused_with_the_formats_section():
 
 def test_an_exported_record_keeps_the_formats_order_of_keys():
     assert RECORD_KEYS.index("reason") < RECORD_KEYS.index("variance_reason") < RECORD_KEYS.index("cash_lines")
-    assert {f.name for f in PRINTED} == {"table", "to_table", "runner", "account", "hours", "expense"}
+    # A fill's or credit's note (an extension, issue 25) comes last, after the format's own keys.
+    assert RECORD_KEYS[-1] == "note"
+    assert {f.name for f in PRINTED} == {"table", "to_table", "runner", "account", "place", "hours", "expense", "note"}

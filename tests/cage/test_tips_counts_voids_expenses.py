@@ -15,6 +15,7 @@ from tests.cage.helpers import (
     CREDIT_SIGNED,
     FILL_SIGNED,
     SALE_SIGNED,
+    count_tip_pool,
     open_table,
     roster_dealers,
     stock,
@@ -43,6 +44,7 @@ def test_largest_remainder_gives_leftover_cents_to_the_largest_remainders_first_
 def test_the_tip_pool_is_paid_pro_rata_to_hours(cast):
     stock(cast)
     pool_tips(cast, {"1": 100})
+    count_tip_pool(cast)
     slip = services.tip_payout(
         day=cast.day,
         hours=[
@@ -61,6 +63,7 @@ def test_the_tip_pool_is_paid_pro_rata_to_hours(cast):
 def test_odd_cents_go_to_the_dealer_listed_first(cast):
     stock(cast)
     pool_tips(cast, {"1": 1})
+    count_tip_pool(cast)
     slip = services.tip_payout(
         day=cast.day, hours=[(cast.dealer2, Decimal(1)), (cast.dealer, Decimal(1))], signed=cast.signed(**PAYOUT_SIGNED)
     )
@@ -69,6 +72,7 @@ def test_odd_cents_go_to_the_dealer_listed_first(cast):
         day=cast.day, table=cast.bj, chips={"1": 1}, signed=cast.signed(counted_by="dealer", verified_by="chip_cashier")
     )
     assert pool_tips_again
+    count_tip_pool(cast)
     slip = services.tip_payout(
         day=cast.day, hours=[(cast.dealer2, Decimal(2)), (cast.dealer, Decimal(1))], signed=cast.signed(**PAYOUT_SIGNED)
     )
@@ -89,9 +93,32 @@ def test_an_empty_tip_pool_is_not_paid_out(cast):
         services.tip_payout(day=cast.day, hours=[(cast.dealer, Decimal(4))], signed=cast.signed(**PAYOUT_SIGNED))
 
 
+def test_the_tip_pool_is_counted_before_it_is_paid_out_never_as_nothing_after(cast):
+    """T&C 2.6: the dealers share what the pool holds, so the pool is counted blind first; paid out
+    first, its count would be of $0. Tips put in after the count call for a count again."""
+    roster_dealers(cast)
+    stock(cast)
+    pool_tips(cast, {"1": 10})
+    with refuses("tip_payout.pool_not_counted"):
+        services.tip_payout(day=cast.day, hours=[(cast.dealer, Decimal(4))], signed=cast.signed(**PAYOUT_SIGNED))
+    assert not Slip.objects.filter(slip_type="tip_payout").exists()
+    count_tip_pool(cast)
+    services.tips(
+        day=cast.day, table=cast.bj, chips={"1": 2}, signed=cast.signed(counted_by="dealer", verified_by="chip_cashier")
+    )
+    with refuses("tip_payout.pool_not_counted"):
+        services.tip_payout(day=cast.day, hours=[(cast.dealer, Decimal(4))], signed=cast.signed(**PAYOUT_SIGNED))
+    count_tip_pool(cast)
+    slip = services.tip_payout(day=cast.day, hours=[(cast.dealer, Decimal(4))], signed=cast.signed(**PAYOUT_SIGNED))
+    assert slip.details["total"] == 1_200
+    # The pool's count stands after the payout that emptied it: the close asks no count of $0.
+    assert "the tip pool has not been counted since the last tips were put in" not in services.close_problems(cast.day)
+
+
 def test_a_tip_payout_needs_bank_cash_to_pay(cast):
     stock(cast, cash=0)
     pool_tips(cast, {"1": 10})
+    count_tip_pool(cast)
     with refuses("custody.short", held=Money(0)):
         services.tip_payout(day=cast.day, hours=[(cast.dealer, Decimal(4))], signed=cast.signed(**PAYOUT_SIGNED))
 

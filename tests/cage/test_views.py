@@ -13,7 +13,7 @@ from django.urls import reverse
 from cage import services
 from cage.models import Account, Slip, SlipPrint
 from events.models import SigningPin
-from tests.cage.helpers import COUNT_SIGNED, SALE_SIGNED, open_table, roster_dealers, stock
+from tests.cage.helpers import COUNT_SIGNED, SALE_SIGNED, count_tip_pool, open_table, roster_dealers, stock
 from tests.conftest import PASSWORD, PIN, login
 from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
 
@@ -76,6 +76,7 @@ def tipped(cast):
         chips={"1": 10},
         signed=cast.signed(counted_by="dealer", verified_by="chip_cashier"),
     )
+    count_tip_pool(cast)  # counted before it is paid out (T&C 2.6)
 
 
 def rostered(cast):
@@ -349,7 +350,8 @@ REFUSED = {
         "chip_cashier",
         opened,
         lambda c: {"table": c.bj.pk, "chips_1": "10", **signed_by(c, issued_by="chip_cashier", received_by="dealer")},
-        "Select a valid choice",
+        # The table opened since the form was shown: said in words, with the rule.
+        "; this table issue can no longer be written for it (table state)",
     ),
     "table_return": (
         "chip_cashier",
@@ -729,7 +731,10 @@ def test_a_sale_posted_twice_is_recorded_once(client, cast):
     slip = Slip.objects.get(slip_type="sale")
     assert first.url == reverse("cage:slip", args=[cast.event.slug, slip.pk])
     assert "This slip was already recorded as Chip sale 1." in second.content.decode()
-    client.post(url, form(**HAPPY["sale"][2](cast)))
+    # The same sale again from a fresh form, within a minute: asked about, then recorded once confirmed.
+    again = form(**HAPPY["sale"][2](cast))
+    assert "Yes, this is a second slip" in client.post(url, again).content.decode()
+    client.post(url, {**again, "confirm_second": str(slip.pk)})
     assert Slip.objects.filter(slip_type="sale").count() == 2
 
 
@@ -831,7 +836,7 @@ def test_a_blank_pin_burns_none_of_the_signers_tries(client, cast):
     data = form(runner=cast.runner.pk, chips_5="1", **signed_by(cast, issued_by="chip_cashier", received_by="runner"))
     data["pin_received_by"] = ""
     page = client.post(new_slip(cast.event.slug, "runner_issue"), data).content.decode()
-    assert "Runner types their signing PIN here, or choose “Signs later”" in page
+    assert "Runner, the runner named above, types their signing PIN here to sign as received by." in page
     assert not AccessAttempt.objects.filter(username=cast.runner.user.username).exists()
     assert not Slip.objects.filter(slip_type="runner_issue").exists()
 

@@ -1,4 +1,6 @@
-"""A session idle for CAGE_IDLE_MINUTES is logged out; the live panels' refresh is not activity.
+"""A session idle for CAGE_IDLE_MINUTES locks (its owner unlocks it with their signing PIN:
+tests/events/test_pin_lock.py), or is logged out where its login has no signing PIN; the live
+panels' refresh is not activity.
 
 No clock is waited for: the time of the last activity kept in the session is moved back instead.
 """
@@ -8,7 +10,8 @@ import time
 import pytest
 from django.urls import reverse
 
-from events.idle import LAST_ACTIVITY
+from events.idle import LAST_ACTIVITY, LOCKED
+from events.models import SigningPin
 from tests.conftest import PASSWORD, make_cast
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +48,9 @@ def test_the_idle_time_counts_from_the_login(client, cast):
     assert before <= last_activity(client) <= int(time.time())
 
 
-def test_a_session_idle_too_long_is_logged_out_and_told_why(client, cast):
+def test_a_session_with_no_signing_pin_idle_too_long_is_logged_out_and_told_why(client, cast):
+    # No PIN to unlock with: a full login again, as before the lock.
+    SigningPin.objects.filter(user=cast.chip_cashier.user).delete()
     logged_in(client, cast.chip_cashier)
     idle_for(client, 16)
     url = reverse("cage:home", args=[cast.event.slug])
@@ -74,13 +79,13 @@ def test_the_panels_refresh_is_not_activity(client, cast):
         kept = last_activity(client)
         assert client.get(url).status_code == 200
         assert last_activity(client) == kept, url
-    # Refreshing for longer than the idle time: the next refresh logs the screen out (401), and
-    # the page's script reloads the page, which goes to the login (static/live_panels.js).
+    # Refreshing for longer than the idle time: the next refresh locks the screen (401), and the
+    # page's script reloads the page, which goes to the lock page (static/live_panels.js).
     idle_for(client, 16)
     assert client.get(polls(cast)[1]).status_code == 401
-    assert "_auth_user_id" not in client.session
+    assert client.session[LOCKED] is True
     page = client.get(reverse("cage:queue", args=[cast.event.slug]), follow=True).content.decode()
-    assert "You were logged out after 15 minutes without activity." in page
+    assert "It locked after 15 minutes without activity." in page and 'id="unlock-form"' in page
 
 
 def test_the_idle_time_comes_from_the_settings(client, cast, settings):
@@ -91,7 +96,7 @@ def test_the_idle_time_comes_from_the_settings(client, cast, settings):
     idle_for(client, 2.5)
     response = client.get(reverse("events:home"))
     assert response.status_code == 302
-    assert "You were logged out after 2 minutes without activity." in client.get(response.url).content.decode()
+    assert "It locked after 2 minutes without activity." in client.get(response.url).content.decode()
 
 
 def test_the_pages_poll_with_panel_1(client, cast):

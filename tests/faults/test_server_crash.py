@@ -13,6 +13,7 @@ postings); serials have no gap; and check_ledger passes. On SQLite and on Postgr
 """
 
 import http.client
+import itertools
 import re
 import threading
 
@@ -99,27 +100,45 @@ class Cashier(threading.Thread):
 
 
 def chip_cashier_slips(ids):
-    """Sales at the cage, and fills carried by the runner, who signs with their PIN."""
+    """Sales at the cage, and fills carried by the runner, who signs with their PIN. Each slip has
+    a number of chips of its own: the same slip again within a minute would be asked about first
+    (SlipForm.confirm_second_slip), as a double tap is."""
     people, tables = ids["people"], ids["tables"]
-    sale = {"chips_5": "2", "cash": "10.00", "tender": "cad_cash", "runner": "", "sign_sold_by": people["chip_cashier"]}
-    fill = {
-        "table": tables["bj"],
-        "runner": people["runner"],
-        "chips_5": "4",
-        "sign_issued_by": people["chip_cashier"],
-        "sign_carried_by": people["runner"],
-        "pin_carried_by": PIN,
-    }
-    while True:
-        yield "sale", sale
-        yield "fill", fill
+    for n in itertools.count():
+        chips = 100 + n  # a sale well ahead of the redemptions, so that the patrons hold the chips
+        yield (
+            "sale",
+            {
+                "chips_5": str(chips),
+                "cash": f"{5 * chips}.00",
+                "tender": "cad_cash",
+                "runner": "",
+                "sign_sold_by": people["chip_cashier"],
+            },
+        )
+        yield (
+            "fill",
+            {
+                "table": tables["bj"],
+                "runner": people["runner"],
+                "chips_5": str(4 + n),
+                "sign_issued_by": people["chip_cashier"],
+                "sign_carried_by": people["runner"],
+                "pin_carried_by": PIN,
+            },
+        )
 
 
 def general_cashier_slips(ids):
-    while True:
+    for n in itertools.count():
         yield (
             "redemption",
-            {"chips_5": "1", "cash": "5,00", "tender": "cad_cash", "sign_paid_by": ids["people"]["general_cashier"]},
+            {
+                "chips_5": str(1 + n),
+                "cash": f"{5 * (1 + n)},00",
+                "tender": "cad_cash",
+                "sign_paid_by": ids["people"]["general_cashier"],
+            },
         )
 
 

@@ -1,0 +1,99 @@
+"""Dealers' fill requests as people read them: those still open at the cage home, a dealer's own on
+My slips, and the tables a dealer asks for."""
+
+from dataclasses import dataclass
+
+from django.db.models import Count
+from django.utils.translation import gettext_lazy as _
+
+from cage.models import FillRequest, FillRequestOutcome, Signature
+from cage.selectors.amounts import chip_counts
+from cage.slip_types import OPENERS
+from core.money import dollars
+from events.models import GameTable, GamingDay, Person
+
+STATE_LABELS = {
+    "open": _("Waiting for the cage"),
+    FillRequestOutcome.Outcome.MADE: _("Made into a fill"),
+    FillRequestOutcome.Outcome.WITHDRAWN: _("Withdrawn"),
+    FillRequestOutcome.Outcome.DECLINED: _("Declined"),
+}
+
+
+def dealer_tables(day: GamingDay, person: Person) -> set[int]:
+    """The tables a dealer is at today: those whose opener she counted on this gaming day, as the
+    slips waiting for her signature know her table (cage.selectors.slips.to_sign_at_my_table)."""
+    return set(
+        Signature.objects.filter(
+            person=person, capacity="counted_by", slip__slip_type__in=OPENERS, slip__day=day
+        ).values_list("slip__table_id", flat=True)
+    )
+
+
+def tables_to_ask_for(day: GamingDay | None, person: Person | None) -> list[GameTable]:
+    """The open tables a dealer may ask a fill for today."""
+    if day is None or person is None or day.status != GamingDay.Status.OPEN:
+        return []
+    return list(GameTable.objects.filter(pk__in=dealer_tables(day, person), state=GameTable.State.OPEN))
+
+
+@dataclass
+class Asked:
+    request: FillRequest
+
+    @property
+    def state(self) -> str:
+        outcome = getattr(self.request, "outcome", None)
+        return "open" if outcome is None else outcome.outcome
+
+    @property
+    def state_label(self):
+        return STATE_LABELS[self.state]
+
+    @property
+    def outcome(self) -> FillRequestOutcome | None:
+        return getattr(self.request, "outcome", None)
+
+    @property
+    def chips(self) -> str:
+        return ", ".join(chip_counts(self.request.chips))
+
+    @property
+    def dollars(self) -> str:
+        values = {d.key: d.value_cents for d in self.request.event.denominations.all()}
+        return dollars(sum(values.get(k, 0) * n for k, n in self.request.chips.items()))
+
+
+def _requests(day: GamingDay):
+    return (
+        FillRequest.objects.filter(day=day)
+        .select_related("table", "asked_by", "event", "outcome__slip", "outcome__person")
+        .prefetch_related("event__denominations")
+    )
+
+
+def open_requests(day: GamingDay | None, *, latest: int) -> tuple[list[Asked], int]:
+    """The day's requests no one has answered yet, the latest `latest` first, and how many more."""
+    if day is None:
+        return [], 0
+    waiting = _requests(day).filter(outcome__isnull=True)
+    rows = [Asked(r) for r in waiting.order_by("-at", "-id")[:latest]]
+    total = FillRequest.objects.filter(day=day, outcome__isnull=True).aggregate(n=Count("id"))["n"]
+    return rows, total - len(rows)
+
+
+def requests_of(day: GamingDay | None, person: Person | None, *, latest: int = 25) -> list[Asked]:
+    """A dealer's own requests of the day, the latest first, whatever became of them."""
+    if day is None or person is None:
+        return []
+    return [Asked(r) for r in _requests(day).filter(asked_by=person).order_by("-at", "-id")[:latest]]
+
+
+def request_of(event, pk: int | None, *, still_open: bool = False) -> FillRequest | None:
+    """One request of the event by its id, or None."""
+    if pk is None:
+        return None
+    found = FillRequest.objects.filter(event=event, pk=pk).select_related("table", "asked_by", "day")
+    if still_open:
+        found = found.filter(outcome__isnull=True)
+    return found.first()

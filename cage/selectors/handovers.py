@@ -1,0 +1,27 @@
+"""Who holds bank cash and the chip bank today: the cashier who last took the place over at a shift
+handover (cage.services.slips.handover), for the rest of the gaming day. Read-only, one query.
+
+A day without a handover has no custodian named here: every General Cashier (or Chip Cashier) on
+duty signs for the place, as the roster and the designation allow (cage.services.ledger)."""
+
+import datetime
+
+from cage.models import Signature
+from cage.slip_fields import HandedPlace
+from cage.slip_types import HANDOVERS
+from events.models import GamingDay
+
+TAKES = "taken_over_by"  # the incoming cashier's capacity (cage.slip_types)
+
+
+def custodians(day: GamingDay, *, until: datetime.datetime | None = None) -> dict[str, int]:
+    """{role: person id}: for each role whose place was handed over today (before `until`, when
+    given: a slip entered later from paper is held to the custody of its own time), the cashier
+    who took it over last."""
+    taken = Signature.objects.filter(slip__day=day, slip__slip_type__in=HANDOVERS, capacity=TAKES)
+    if until is not None:
+        taken = taken.filter(slip__at__lte=until)
+    holders = {}
+    for place, person in taken.order_by("slip_id").values_list("slip__account__kind", "person_id"):
+        holders[HandedPlace.PLACES[place]] = person
+    return holders

@@ -1,0 +1,94 @@
+"""Small things a new user met (issue 25): the demo says so on every page while it runs, and only
+then; the expense form says the trust account pays it; every page starts with a skip link; table
+codes are never broken across lines."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.test import override_settings
+from django.urls import reverse
+
+from tests.conftest import Client, login, make_cast
+
+pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def cast(db):
+    return make_cast()
+
+
+def demo_setting(**env) -> str:
+    """settings.DEMO as config.settings works it out in a fresh process with this environment."""
+    clean = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DEBUG", "SECRET_KEY_FILE")}
+    out = subprocess.run(
+        [sys.executable, "-c", "from django.conf import settings; print(settings.DEMO)"],
+        env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return out.stdout.strip()
+
+
+def test_the_demo_is_the_debug_server_on_the_laptop_key_and_nothing_else():
+    assert demo_setting(DEBUG="true") == "True"  # make run
+    assert demo_setting(DEBUG="true", SECRET_KEY="a-key-of-this-site-only-0123456789abcdef") == "False"
+    assert demo_setting(DEBUG="false", SECRET_KEY="a-key-of-this-site-only-0123456789abcdef") == "False"
+
+
+def test_every_page_says_demo_while_the_demo_runs_and_never_otherwise(client, cast):
+    login(client, cast, "dric")
+    pages = [
+        reverse("events:home"),
+        reverse("cage:home", args=[cast.event.slug]),
+        reverse("events:roster", args=[cast.event.slug, "2026-09-11"]),
+    ]
+    for url in pages:
+        assert 'id="demo-banner"' not in client.get(url).content.decode(), url
+    with override_settings(DEMO=True):
+        for url in pages:
+            assert 'id="demo-banner"' in client.get(url).content.decode(), url
+        anonymous = Client().get(reverse("login")).content.decode()
+        assert 'id="demo-banner"' in anonymous and "Never use it for a real event" in anonymous
+        french = Client(HTTP_ACCEPT_LANGUAGE="fr-CA,fr;q=0.9").get(reverse("login")).content.decode()
+        assert '<html lang="fr-ca">' in french and 'id="demo-banner"' in french
+
+
+def test_the_expense_form_says_the_trust_account_pays_it_and_a_sale_does_not(client, cast):
+    login(client, cast, "general_cashier")
+    url = reverse("cage:slip_new", args=[cast.event.slug, "expense"])
+    page = client.get(url).content.decode()
+    assert 'id="kind-help"' in page and "trust account pays this expense" in page
+    assert page.index('id="kind-help"') < page.index('id="slip-form"')
+    sale = client.get(reverse("cage:slip_new", args=[cast.event.slug, "sale"])).content.decode()
+    assert 'id="kind-help"' not in sale
+
+
+def test_the_expense_help_reads_in_french(cast):
+    french = Client(HTTP_ACCEPT_LANGUAGE="fr-CA,fr;q=0.9")
+    french.force_login(cast.general_cashier.user)
+    page = french.get(reverse("cage:slip_new", args=[cast.event.slug, "expense"])).content.decode()
+    assert 'id="kind-help"' in page
+
+
+def test_every_page_starts_with_a_skip_link_to_its_content(client, cast):
+    login(client, cast, "dric")
+    for url in (reverse("login"), reverse("cage:home", args=[cast.event.slug])):
+        page = (client if "login" not in url else Client()).get(url).content.decode()
+        body = page[page.index("<body>") :]
+        assert body.index('class="skip-link"') < body.index("<header")
+        assert 'href="#content"' in body and 'id="content" tabindex="-1"' in body
+
+
+def test_table_codes_hold_on_one_line_where_they_print(client, cast):
+    login(client, cast, "dric")
+    tables = client.get(reverse("events:tables", args=[cast.event.slug])).content.decode()
+    assert '<td class="code">BJ-1</td>' in tables
+    css = (ROOT / "static" / "site.css").read_text()
+    assert "table.grid .date, table.grid .code { white-space: nowrap; }" in css
