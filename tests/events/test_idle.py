@@ -12,7 +12,8 @@ from django.urls import reverse
 
 from events.idle import LAST_ACTIVITY, LOCKED
 from events.models import SigningPin
-from tests.conftest import PASSWORD, make_cast
+from tests.conftest import make_cast
+from tests.events.sessions import idle_for, logged_in
 
 pytestmark = pytest.mark.django_db
 
@@ -20,17 +21,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def cast(db):
     return make_cast()
-
-
-def logged_in(client, person):
-    assert client.login(username=person.user.username, password=PASSWORD)
-    return client
-
-
-def idle_for(client, minutes: float):
-    session = client.session
-    session[LAST_ACTIVITY] = int(time.time() - minutes * 60)
-    session.save()
 
 
 def last_activity(client) -> int | None:

@@ -16,6 +16,7 @@ from audit.models import AuditEntry
 from events.idle import LAST_ACTIVITY, LOCKED
 from events.models import SigningPin
 from tests.conftest import PASSWORD, PIN, make_cast
+from tests.events.sessions import idle_for, logged_in
 
 pytestmark = pytest.mark.django_db
 
@@ -25,17 +26,6 @@ UNLOCK = reverse("events:unlock")
 @pytest.fixture
 def cast(db):
     return make_cast()
-
-
-def logged_in(client, person):
-    assert client.login(username=person.user.username, password=PASSWORD)
-    return client
-
-
-def idle_for(client, minutes: float):
-    session = client.session
-    session[LAST_ACTIVITY] = int(time.time() - minutes * 60)
-    session.save()
 
 
 def locked(client, person, page: str):
