@@ -118,30 +118,52 @@ def percentile(values: list[float], p: float) -> float:
 def load(
     vendor: str, directory: Path, *, cashiers: int, seconds: float, workers: int, pace: float | None = None
 ) -> dict:
+    """`cashiers` terminals posting sales and fills for `seconds`, on a fresh database and server."""
+    return load_runs(vendor, directory, [cashiers], seconds=seconds, workers=workers, pace=pace)[0]
+
+
+def load_runs(
+    vendor: str, directory: Path, cashiers: list[int], *, seconds: float, workers: int, pace: float | None = None
+) -> list[dict]:
+    """One run per number of terminals in `cashiers`, in turn, on one fresh database and one
+    server (a comparison of 4 terminals beside 1 on the same server, started once)."""
     global _chips
     _chips = itertools.count()
     directory = Path(tempfile.mkdtemp(dir=directory))  # a SQLite file of its own for each run
     with fresh_database(vendor, directory, "bench_load") as database:
         ids = database.python(SET_UP)
-        server = Server(database, directory / f"gunicorn-{vendor}-{cashiers}.log", workers=workers)
+        server = Server(database, directory / f"gunicorn-{vendor}-{'-'.join(map(str, cashiers))}.log", workers=workers)
         server.start()
         try:
-            terminals = []
-            for _ in range(cashiers):
-                terminal = Terminal(server)
-                terminal.log_in(ids["usernames"]["chip_cashier"], PASSWORD)
-                terminals.append(terminal)
-            until = time.monotonic() + seconds
-            threads = [Cashier(t, ids, until, i, pace) for i, t in enumerate(terminals)]
-            started = time.perf_counter()
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
-            elapsed = time.perf_counter() - started
+            runs = [_drive(server, ids, n, seconds, pace) for n in cashiers]
         finally:
             server.stop()
         ledger = database.run("check_ledger").stdout.strip().splitlines()[-1]
+    return [
+        _figures(threads, elapsed, n, pace, workers, ledger)
+        for n, (threads, elapsed) in zip(cashiers, runs, strict=True)
+    ]
+
+
+def _drive(server, ids: dict, cashiers: int, seconds: float, pace: float | None) -> tuple[list, float]:
+    """`cashiers` terminals logged in and posting until `seconds` have passed: (their threads, the
+    seconds they ran)."""
+    terminals = []
+    for _ in range(cashiers):
+        terminal = Terminal(server)
+        terminal.log_in(ids["usernames"]["chip_cashier"], PASSWORD)
+        terminals.append(terminal)
+    until = time.monotonic() + seconds
+    threads = [Cashier(t, ids, until, i, pace) for i, t in enumerate(terminals)]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return threads, time.perf_counter() - started
+
+
+def _figures(threads, elapsed: float, cashiers: int, pace: float | None, workers: int, ledger: str) -> dict:
     sales = [x for t in threads for x in t.latencies["sale"]]
     fills = [x for t in threads for x in t.latencies["fill"]]
     errors = [e for t in threads for e in t.errors]

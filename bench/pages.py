@@ -327,12 +327,12 @@ def _growth(records: list[dict], results: Results) -> None:
 
 
 def _terminals(mode: str, results: Results, directory: Path) -> dict:
-    """4 terminals beside 1 through gunicorn (4 workers), posting sales and fills (bench/load.py)."""
-    from bench.load import load
+    """4 terminals beside 1 through gunicorn (4 workers), posting sales and fills (bench/load.py),
+    on one server started once."""
+    from bench.load import load_runs
 
     seconds = MODES[mode]["load_seconds"]
-    one = load("sqlite", directory, cashiers=1, seconds=seconds, workers=4)
-    four = load("sqlite", directory, cashiers=4, seconds=seconds, workers=4)
+    one, four = load_runs("sqlite", directory, [1, 4], seconds=seconds, workers=4)
     ratio = {
         "throughput": four["slips_per_second"] / one["slips_per_second"],
         "sale_p50": four["sale_ms"][50] / one["sale_ms"][50],

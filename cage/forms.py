@@ -12,6 +12,7 @@ import uuid
 from dataclasses import dataclass, field
 
 from django import forms
+from django.forms import BoundField
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -23,8 +24,9 @@ from cage.selectors.amounts import amount_of, cash_moved_subquery
 from cage.selectors.counts import count_states, counted_lines, standing_counts
 from cage.services.counts import keep_count_shown
 from cage.services.day import recount_text
-from cage.services.ledger import account_label, balance, chips_label
+from cage.services.ledger import account_label, balance, chips_label, rostered_as
 from cage.services.slips import TABLE_STATE
+from cage.slip_fields import HandedPlace
 from cage.slip_types import (
     ACCOUNT,
     CLOSED,
@@ -32,6 +34,7 @@ from cage.slip_types import (
     COUNTS,
     DAY_CLOSE_KIND,
     HOURS,
+    OPEN,
     OPENERS,
     RUNNER_FIELD,
     TARGET,
@@ -77,6 +80,25 @@ class PersonChoice(forms.ModelChoiceField):
         return person.name
 
 
+class HolderSelect(forms.Select):
+    """A shift handover's list of who signs: each cashier on the day's roster is tagged with the
+    place their position holds (data-place), and those of the other place are neither shown nor
+    chosen; slip_form.js swaps them when the place handed over changes."""
+
+    def __init__(self, *args, holds: dict[int, str], shown: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.holds, self.shown = holds, shown
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex=subindex, attrs=attrs)
+        place = self.holds.get(getattr(value, "value", value))
+        if place is not None:
+            option["attrs"]["data-place"] = place
+            if place != self.shown:
+                option["attrs"].update(hidden=True, disabled=True)
+        return option
+
+
 class TableChoice(forms.ModelChoiceField):
     """A table the slip is written for, among those its type may be written for now. `among`: the
     tables a choice is read from beyond those offered (the event's), so that one offered when the
@@ -102,44 +124,48 @@ class TableChoice(forms.ModelChoiceField):
         return table
 
 
+@dataclass(frozen=True)
+class TableGone:
+    """What a table's state now says to a slip that needs the other: the slips that put it in this
+    state today, and the words and codes for either case (changed since the form, or all along)."""
+
+    since: tuple  # the slip types that put the table in this state (its closers, or its openers)
+    since_words: str
+    since_code: str
+    needs_words: str
+    needs_code: str
+
+
+# By the state the table is in now: the words the services would refuse it with (TABLE_STATE).
+TABLE_GONE = {
+    CLOSED: TableGone(
+        CLOSERS,
+        N_("%(table)s closed at %(time)s; this %(slip)s can no longer be written for it"),
+        "table.closed_since_the_form",
+        N_("table %(table)s is closed; a %(slip)s needs it open"),
+        "table.needs_open",
+    ),
+    OPEN: TableGone(
+        OPENERS,
+        N_("%(table)s opened at %(time)s; this %(slip)s can no longer be written for it"),
+        "table.opened_since_the_form",
+        N_("table %(table)s is open; a %(slip)s needs it closed"),
+        "table.needs_closed",
+    ),
+}
+
+
 def table_gone(day: GamingDay, kind: SlipKind, table) -> RuleViolation:
     """Why a table chosen on a form opened earlier no longer takes this slip: it closed, or opened,
     since (at the time its closer or opener was written), as the services would refuse it."""
-    slip = Lower(kind.label)
-    if table.state == CLOSED:
-        closer = Slip.objects.filter(day=day, table=table, slip_type__in=CLOSERS).order_by("-id").first()
-        if closer is not None:
-            return RuleViolation(
-                Words(
-                    N_("%(table)s closed at %(time)s; this %(slip)s can no longer be written for it"),
-                    table=table.code,
-                    time=Clock(closer.at),
-                    slip=slip,
-                ),
-                TABLE_STATE,
-                code="table.closed_since_the_form",
-            )
-        return RuleViolation(
-            Words(N_("table %(table)s is closed; a %(slip)s needs it open"), table=table.code, slip=slip),
-            TABLE_STATE,
-            code="table.needs_open",
-        )
-    opener = Slip.objects.filter(day=day, table=table, slip_type__in=OPENERS).order_by("-id").first()
-    if opener is not None:
-        return RuleViolation(
-            Words(
-                N_("%(table)s opened at %(time)s; this %(slip)s can no longer be written for it"),
-                table=table.code,
-                time=Clock(opener.at),
-                slip=slip,
-            ),
-            TABLE_STATE,
-            code="table.opened_since_the_form",
-        )
+    gone, slip = TABLE_GONE[table.state], Lower(kind.label)
+    since = Slip.objects.filter(day=day, table=table, slip_type__in=gone.since).order_by("-id").first()
+    if since is None:
+        return RuleViolation(Words(gone.needs_words, table=table.code, slip=slip), TABLE_STATE, code=gone.needs_code)
     return RuleViolation(
-        Words(N_("table %(table)s is open; a %(slip)s needs it closed"), table=table.code, slip=slip),
+        Words(gone.since_words, table=table.code, time=Clock(since.at), slip=slip),
         TABLE_STATE,
-        code="table.needs_closed",
+        code=gone.since_code,
     )
 
 
@@ -215,7 +241,21 @@ class StandingCount:
     books: list = field(default_factory=list)
 
 
+class SlipBoundField(BoundField):
+    """A field of the slip form as the page shows it. On a refused form the keyboard starts at the
+    first field in error, in the page's order (SlipForm.first_in_error), never at the form's first
+    field: decided as the field is shown, once every refusal is known (the view adds the services'
+    refusals after the form's own)."""
+
+    def build_widget_attrs(self, attrs, widget=None):
+        attrs = super().build_widget_attrs(attrs, widget)
+        if self.form.is_bound and self.form.errors:
+            attrs["autofocus"] = self.name == self.form.first_in_error()  # False: not written at all
+        return attrs
+
+
 class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
+    bound_field_class = SlipBoundField
     # One per form shown: a second POST of the same form is recognised and records nothing.
     request_key = forms.CharField(widget=forms.HiddenInput, max_length=40)
 
@@ -237,6 +277,8 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         for slip_field in kind.fields:
             slip_field.add_to(self)
         self.add_signature_fields()
+        if kind.takes(HandedPlace.name):
+            self.offer_the_place_holders()
         if kind.takes(ACCOUNT) and not self.is_bound:
             self.standing = self.count_standing(self.initial.get("account"))
         if kind.table_figure == "opener" and not self.is_bound and self.initial.get("table"):
@@ -299,6 +341,31 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
             )
             self.fields[f"pin_{cap.code}"] = pin_field(_("Their signing PIN"))
 
+    def offer_the_place_holders(self):
+        """A shift handover passes its place between two cashiers of the place's own position on
+        the day's roster (cage.services.slips.handover refuses anyone else): each list of who signs
+        offers only them, never a Chip Cashier to take over bank cash nor a General Cashier the
+        chip bank."""
+        holds = {person: place for place, role in HandedPlace.PLACES.items() for person in rostered_as(self.day, role)}
+        shown = self.place_shown()
+        for cap in self.kind.capacities:
+            field = self.fields[f"sign_{cap.code}"]
+            field.widget = HolderSelect(holds=holds, shown=shown)
+            field.widget.is_required = field.required
+            # The logged-in cashier, preselected, is unchosen if the place changes to the other's:
+            # the list then says so rather than showing blank.
+            field.empty_label = field.empty_label or _("Choose who signs")
+            field.queryset = field.queryset.filter(pk__in=holds)  # and gives the new list its choices
+
+    def place_shown(self) -> str:
+        """The place the handover form is about now: as sent; else the one the logged-in cashier's
+        position holds (a Chip Cashier hands over the chip bank), else bank cash, first on the list."""
+        if self.is_bound:
+            return self["place"].data or ""
+        own = self.signer.role_codes() if self.signer else set()
+        place = next((p for p, role in HandedPlace.PLACES.items() if role in own), Account.Kind.BANK_CASH)
+        return self.initial.setdefault("place", place)
+
     def runner_signs(self, cap) -> bool:
         """The capacity the runner named on the slip signs (the service holds them to it): a fill's
         carrier, a runner issue's receiver, a sale's seller when a runner sells."""
@@ -359,6 +426,29 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
     def bill_bound_fields(self):
         return [self[name] for name in getattr(self, "bill_fields", [])]
 
+    def shown_in_order(self) -> list[str]:
+        """The fields a person types in or chooses, in the order the page lays them out
+        (slip_form.html): the slip's own, the hours, the chips, the bills and coins, the cash, the
+        boxes to tick, then who signs and their PINs. Figures standing as first typed are not shown."""
+        fields = [*self.entry_fields(), *self.hours_fields(), *self.chip_fields(), *self.bill_bound_fields()]
+        fields += [self[name] for name in ("cash", "confirm_large", "confirm_second") if name in self.fields]
+        for person, pin, _cap, _runner_signs in self.slip_signature_rows():
+            fields += [person, pin] if person is not None else [pin]
+        return [f.name for f in fields if not f.is_hidden]
+
+    def first_in_error(self) -> str | None:
+        return next((name for name in self.shown_in_order() if name in self.errors), None)
+
+    def field_refusals(self) -> list[tuple]:
+        """(field, refusal) for each refusal of a field shown, in the page's order: the list at the
+        top of a refused form names each with its field, beside which it is said again."""
+        return [(self[name], error) for name in self.shown_in_order() for error in self.errors.get(name, [])]
+
+    @property
+    def focus_on_refusals(self) -> bool:
+        """A form refused as a whole (no field in error): the keyboard starts at its refusals."""
+        return self.is_bound and bool(self.errors) and self.first_in_error() is None
+
     def count_choices(self):
         choices = [("bank_cash", _("bank cash")), ("chip_bank", _("chip bank"))]
         choices += [
@@ -371,6 +461,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
 
     def clean(self):
         data = super().clean()
+        self.cash_waits_for_the_chips()
         if self.kind.takes(TARGET) and not self.errors and self.confirm_void_target(data):
             # The slip to void is shown first: nobody's PIN is tried before it is checked.
             data["signed"] = {}
@@ -395,6 +486,16 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         if not self.errors:
             self.confirm_second_slip(data)
         return data
+
+    def cash_waits_for_the_chips(self) -> None:
+        """A sale's or a redemption's cash is filled in from its chips (T&C 3.6, slip_form.js), and
+        nothing is filled in while a count of them is not a count ("2O"): its empty cash is then no
+        refusal of its own, and the count's refusal alone says what to put right."""
+        cash = self.fields.get("cash")
+        if getattr(cash, "matching", None) is None or self.chips_cents_cleaned() is not None:
+            return
+        if [error.code for error in self.errors.as_data().get("cash", [])] == ["required"]:
+            del self.errors["cash"]
 
     # A slip like one written less than this long ago is asked about before it is recorded.
     SECOND_SLIP_WITHIN = datetime.timedelta(minutes=1)
@@ -614,7 +715,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         if shown is not None and self.kind.table_figure == "opener":
             self.lock_counted_inputs()  # an opener's figures stay locked until it records
             self.standing = self.opener_standing(data["table"].pk)
-        if shown is None or shown.figures == self.counted_figures(data):
+        if shown is None or self.as_first_typed(shown.figures) == self.counted_figures(data):
             return True
         first = shown.figures
         self.add_error(
@@ -657,7 +758,17 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         where = self.counted_where(data)
         if where is None or self.count_shown(where) is not None:
             return
-        keep_count_shown(day=self.day, where=where, figures=self.counted_figures(data), person=self.signer)
+        figures = self.counted_figures(data)
+        if self.kind.table_figure == "opener":
+            # Who counted the tray and who verified it, for the words that name them: the session
+            # that showed the books may be the verifier's, never the counter's alone.
+            figures["signed"] = {cap: person.pk for cap, person in (data.get("signed") or {}).items()}
+        keep_count_shown(day=self.day, where=where, figures=figures, person=self.signer)
+
+    @staticmethod
+    def as_first_typed(figures: dict) -> dict:
+        """The figures of a count set beside the books, without who signed them (an opener's)."""
+        return {key: value for key, value in figures.items() if key != "signed"}
 
     def count_standing(self, where) -> "StandingCount | None":
         """What stands of the day's count of this place, for a fresh count form pointed at it (the
@@ -726,10 +837,15 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         chips = shown.figures.get("chips", {})
         self.fill_counted_inputs(chips, {})
         self.lock_counted_inputs()
+        # Named in their capacities as they signed the count; one kept before they were kept with
+        # it names nobody rather than the session's person, who may have verified it.
+        signed = shown.figures.get("signed") or {}
+        names = dict(Person.objects.filter(pk__in=signed.values()).values_list("pk", "name")) if signed else {}
         return StandingCount(
             state="opener",
             place=_("table %(table)s") % {"table": table.code},
-            counted_by=shown.person.name if shown.person else "",
+            counted_by=names.get(signed.get("counted_by"), ""),
+            verified_by=names.get(signed.get("verified_by"), ""),
             at=shown.shown_at,
             lines=self.figure_lines(chips, {}),
         )

@@ -30,6 +30,7 @@ from cage.records_file import FORMAT_RULE as FORMAT
 from core.money import cents_str, dollars, hours_text
 from core.rules import RuleViolation, Words, cite
 from events.models import DESIGNATED, Role
+from events.selectors import chip_values
 
 # How the patron pays: only Canadian cash is accepted (T&C 3.6, 3.7); the others are listed so
 # that a cashier who is offered them sees the rule that refuses them.
@@ -578,26 +579,26 @@ NOTE_LONGEST = 200
 NOTE_RULE = gettext_lazy("the length of a note")
 
 
-def check_note(note) -> str:
-    """A note as kept: its words without spaces around them, refused when too long or not text."""
+def check_note(
+    note,
+    *,
+    field: str = "note",
+    too_long: str = N_("the note is %(length)s characters long; a note takes at most %(most)s"),
+    code: str = "note.too_long",
+) -> str:
+    """A note as kept: its words without spaces around them, refused when too long or not text.
+    The one check of a line the table reads: a slip's note, a dealer's fill request's, and the
+    reason the Chip Cashier declines a request with, each refused in its own words (`too_long`,
+    with %(length)s and %(most)s; `code`) beside its own `field`."""
     if note is None:
         return ""
     if not isinstance(note, str):
         raise RuleViolation(
-            Words(N_("note: %(value)s must be text"), value=shown(note)), FORMAT, field="note", code="note.not_text"
+            Words(N_("note: %(value)s must be text"), value=shown(note)), FORMAT, field=field, code="note.not_text"
         )
     note = note.strip()
     if len(note) > NOTE_LONGEST:
-        raise RuleViolation(
-            Words(
-                N_("the note is %(length)s characters long; a note takes at most %(most)s"),
-                length=len(note),
-                most=NOTE_LONGEST,
-            ),
-            NOTE_RULE,
-            field="note",
-            code="note.too_long",
-        )
+        raise RuleViolation(Words(too_long, length=len(note), most=NOTE_LONGEST), NOTE_RULE, field=field, code=code)
     return note
 
 
@@ -666,7 +667,7 @@ class HandedPlace(SlipField):
         difference, noted at the handover; the books may be seen once the count is recorded."""
         if "differences" not in details or not slip.account_id:
             return []
-        values = {d.key: d.value_cents for d in slip.event.denominations.all()}
+        values = chip_values(slip.event)
         chips = sum(values.get(k, 0) * n for k, n in (details.get("chips") or {}).items())
         counted = chips + (details.get("cash") or 0)
         difference = sum(d["amount"] for d in details["differences"])

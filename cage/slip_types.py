@@ -157,6 +157,9 @@ class SlipKind:
     asked_for: bool = False
     # What the audit trail calls its writing (audit.actions).
     trail_action: str = "slip_recorded"
+    # The cage home's key for a new slip of this kind, by language (cage.shortcuts): a letter of
+    # the kind's name in that language, unique on the page.
+    keys: tuple[tuple[str, str], ...] = ()
     help: str = field(default="", compare=False)
 
     # The declarations never change: what every slip written asks of them is worked out once.
@@ -340,6 +343,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             runner_figure="carried",
             table_state=OPEN,
             asked_for=True,
+            keys=(("en", "f"), ("fr", "p")),  # Fill, remPlissage (R is rachat's)
         ),
         _kind(
             SlipType.CREDIT,
@@ -362,6 +366,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             table_figure="credits",
             runner_figure="carried",
             table_state=OPEN,
+            keys=(("en", "c"), ("fr", "c")),  # Credit, Crédit
         ),
         _kind(
             SlipType.CHIP_TRANSFER,
@@ -413,6 +418,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             report_total="chip_sales",
             floor_only=True,
             runner_figure="sold",
+            keys=(("en", "s"), ("fr", "v")),  # Sale, Vente
         ),
         _kind(
             SlipType.REDEMPTION,
@@ -423,6 +429,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             voidable=True,
             report_total="redemptions",
             from_patrons=True,
+            keys=(("en", "r"), ("fr", "r")),  # Redemption, Rachat
         ),
         _kind(
             SlipType.RUNNER_ISSUE,

@@ -26,7 +26,7 @@ from cage.selectors.amounts import amount_of, cash_moved_subquery
 from cage.selectors.cage_state import cage_state
 from cage.selectors.close import CLOSABLE, close_checklist, close_progress
 from cage.selectors.counts import blind_places, counts_places, nothing_to_count
-from cage.selectors.fill_requests import open_requests, request_of
+from cage.selectors.fill_requests import Asked, open_requests, request_of
 from cage.selectors.four_eyes import given_to_acknowledge, is_designated, logins_to_confirm, waiting_count
 from cage.selectors.offered import kinds_offered, tables_for
 from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
@@ -71,6 +71,7 @@ from events import services as event_services
 from events.access import READ_ALL, RoleRefused, event_access
 from events.form_input import CheckedInput
 from events.models import Appointment, GameTable, GamingDay
+from events.selectors import chip_values
 
 
 class QueueVoidForm(CheckedInput, forms.Form):
@@ -101,7 +102,7 @@ def home(request, slug):
         else {"total": 0, "closers": 0}
     )
     panels = _live_panels(access, day)
-    values = {d.key: d.value_cents for d in event.denominations.all()}
+    values = chip_values(event)
     search = slip_search(query)
     # A sum finds the slips of that amount too, as the Amount column shows it; not while the bank
     # is counted blind, when that column is empty (each slip's own page still shows its amount).
@@ -114,7 +115,7 @@ def home(request, slug):
         list(
             listed.annotate(cash_moved=cash_moved_subquery())
             .select_related("table", "runner", "voids", "account__person", "account__table")
-            .prefetch_related("signatures__person")
+            .with_signers()
             .order_by("-id")[:HOME_SLIPS]
         )
         if day
@@ -130,7 +131,7 @@ def home(request, slug):
         # While the bank is counted blind the day's amounts, added up, would give its books away:
         # each slip's own page still shows its amount, as it must to be signed or voided.
         slip.dollars = "" if amount is None or panels["books_hidden"] else dollars(amount)
-    problems = _close_problems(day)
+    problems = _close_problems(day, panels)
     return render(
         request,
         "cage/home.html",
@@ -150,7 +151,7 @@ def home(request, slug):
             "floor_can_close": day is not None
             and day.status == GamingDay.Status.OPEN
             and tally["closers"] > 0
-            and not event.tables.filter(state="open").exists(),
+            and not any(state.is_open for state in panels["table_states"]),
             "problems": problems,
             # A close prepared and waiting for the Chip Cashier's or the DRIC's signature.
             "close_progress": close_waiting(day),
@@ -177,11 +178,16 @@ def _live_panels(access, day) -> dict:
     return {**panels, "access": access, **_fill_requests(access, day)}
 
 
-def _close_problems(day) -> list[str]:
-    """What stands in the way of the close, naming at most CAGE_HOME_PANEL_ROWS waiting slips."""
+def _close_problems(day, panels: dict) -> list[str]:
+    """What stands in the way of the close, naming the waiting slips the pending panel lists (the
+    latest CAGE_HOME_PANEL_ROWS) and how many more."""
     if day is None or day.status not in CLOSABLE:
         return []
-    return services.close_problems(day, most_slips=settings.CAGE_HOME_PANEL_ROWS)
+    waiting = (panels["pending"], panels["pending_more"])
+    still_open = [state.table.code for state in panels["table_states"] if state.is_open]
+    if day.status == GamingDay.Status.OPEN and still_open:
+        return services.floor_problems(day, still_open, waiting)
+    return services.close_problems(day, waiting=waiting)
 
 
 def _sign_buttons(access, pending) -> None:
@@ -334,7 +340,7 @@ def slip_new(request, slug, slip_type):
             initial_chips = {row["denomination"].key: row["count"] for row in held["chips"]}
             if held["cash_cents"]:
                 initial["cash"] = held["cash_cents"]
-    asked, initial_chips = _fill_request_form(request, access, kind, initial, initial_chips)
+    asked, initial_chips = _fill_request_form(request, access, day, kind, initial, initial_chips)
     form = SlipForm(
         request.POST or None,
         kind=kind,
@@ -366,12 +372,10 @@ def slip_new(request, slug, slip_type):
                 form.lock_opener(form.cleaned_data)  # set beside the tray's books: it stands as typed
         else:
             return _slip_response(request, slug, slip, _recorded_message(slip))
-    return render(
-        request,
-        "cage/slip_form.html",
-        {"access": access, "event": access.event, "day": day, "form": form, "kind": kind},
-        status=200,
-    )
+    page = {"access": access, "event": access.event, "day": day, "form": form, "kind": kind}
+    # Said at the form's top: the request this fill answers, or what became of it.
+    page["fill_request"] = Asked(asked) if asked is not None else None
+    return render(request, "cage/slip_form.html", page, status=200)
 
 
 # A form's one-time key, as SlipForm makes it (uuid4().hex) or a test writes one.
@@ -425,15 +429,32 @@ def record_another_url(request, access, slip) -> str | None:
     return url
 
 
-def _fill_request_form(request, access, kind, initial: dict, chips):
-    """A fill made from a dealer's request (?request=N, still open, on the GET that opens the form
-    and on its POST alike): the form starts from her table, chips and note, and the fill recorded
-    answers the request (cage.services.fill_requests.made_into). (the request or None, the chips)."""
-    asked = request_of(access.event, query_id(request, "request"), still_open=True) if kind.asked_for else None
-    if asked is None:
+def _fill_request_form(request, access, day, kind, initial: dict, chips):
+    """A fill made from a dealer's request (?request=N, on the GET that opens the form and on its
+    POST alike): the form starts from her table, chips and note, and the fill recorded answers the
+    request (cage.services.fill_requests.made_into). One answered meanwhile (withdrawn, declined, or
+    made into a fill at another window) fills in nothing: the page says what became of it, and a
+    form sent for it is refused by the service, never recorded as a fill no one asked for anymore.
+    (the request or None, the chips)."""
+    if not kind.asked_for:
         return None, chips
+    asked = request_of(access.event, query_id(request, "request"))
+    if asked is None or Asked(asked).outcome is not None:
+        _the_one_open_table(request, day, kind, initial)
+        return asked, chips
     initial.update(table=asked.table_id, note=asked.note)
     return asked, asked.chips
+
+
+def _the_one_open_table(request, day, kind, initial: dict) -> None:
+    """A fill written while one table alone is open can only be for it: chosen already on the form
+    that opens, as a dealer's request is for her one table. A table named by the link (?table=)
+    stands; a paper slip is entered as written, from its own form (cage.views_paper)."""
+    if request.method != "GET" or day is None or initial.get("table") is not None:
+        return
+    open_tables = list(tables_for(day, kind.type).values_list("pk", flat=True)[:2])
+    if len(open_tables) == 1:
+        initial["table"] = open_tables[0]
 
 
 def _slip_for(access, pk) -> Slip:
@@ -586,10 +607,9 @@ def queue(request, slug):
     """The DRIC's queue: every slip in transit or waiting for a signature, oldest first."""
     access = event_access(request, slug)
     # Bounded whatever the number waiting: one page of the oldest (CAGE_QUEUE_ROWS), and how many more.
-    size, waiting = settings.CAGE_QUEUE_ROWS, pending_count(access.event)
+    size = settings.CAGE_QUEUE_ROWS
+    page, items, waiting = _queue_page(access.event, request.GET.get("page"), size)
     pages = max(1, -(-waiting // size))
-    page = _page_number(request.GET.get("page"), pages)
-    items = pending_slips(access.event, rows=slice((page - 1) * size, page * size))
     rows = [(item, can_sign(access.person, item, access.roles)) for item in items]
     dric = access.person is not None and "dric" in access.roles
     # ?panel=1: the rows alone, for the page to swap in every few seconds.
@@ -627,6 +647,18 @@ def queue(request, slug):
             "paper_unconfirmed": unconfirmed_signatures(access.event),
         },
     )
+
+
+def _queue_page(event, asked, size: int) -> tuple[int, list, int]:
+    """(the page of the queue shown, its slips, how many wait in all). The first page, not full,
+    is every slip waiting: counted only when there may be more (the usual queue, a few slips, asks
+    one query less on every refresh)."""
+    if asked in (None, "", "1"):
+        items = pending_slips(event, rows=slice(0, size))
+        return 1, items, len(items) if len(items) < size else pending_count(event)
+    waiting = pending_count(event)
+    page = _page_number(asked, max(1, -(-waiting // size)))
+    return page, pending_slips(event, rows=slice((page - 1) * size, page * size)), waiting
 
 
 def _page_number(asked, pages: int) -> int:

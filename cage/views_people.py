@@ -77,18 +77,21 @@ def mine(request, slug):
 
 def _fill_request_block(request, access, day) -> dict:
     """A dealer's fill requests of the day and the form to ask for one (cage.views_fill_requests);
-    nothing for anyone else, nor for the page's refresh, which leaves the block alone."""
-    if access.person is None or Role.DEALER not in access.roles or is_poll(request):
+    nothing for anyone else. The page's refresh answers her requests alone, a live panel, so what
+    the cage made of them shows by itself; the form is left as it is, being typed in."""
+    if access.person is None or Role.DEALER not in access.roles:
         return {}
+    block = {"my_fill_requests": requests_of(day, access.person), "fill_requests_shown": True}
+    if is_poll(request):
+        return block
     from cage.views_fill_requests import FillRequestForm  # it imports cage.views, which is heavier
 
-    return {
-        "my_fill_requests": requests_of(day, access.person),
-        "fill_request_form": FillRequestForm(event=access.event, day=day, person=access.person)
+    block["fill_request_form"] = (
+        FillRequestForm(event=access.event, day=day, person=access.person)
         if tables_to_ask_for(day, access.person)
-        else None,
-        "fill_requests_shown": True,
-    }
+        else None
+    )
+    return block
 
 
 # What a refused page is, by the part of the site it belongs to; %(roles)s names who it is for.

@@ -108,6 +108,9 @@ MIDDLEWARE = [
     # A session left idle at a cage terminal or tablet locks (CAGE_IDLE_MINUTES) until its owner's
     # signing PIN unlocks it; the panels' polling does not keep it alive.
     "events.idle.IdleLogoutMiddleware",
+    # A GET or HEAD writes nothing: within it each question of the books is answered once
+    # (core.reading), however many of a page's parts ask it.
+    "core.reading.OneReadingMiddleware",
     # Last, as django-axes asks: turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -342,8 +345,9 @@ RECEIPT_PRINTERS = env_printers("RECEIPT_PRINTERS")
 CAGE_QUEUE_OVERDUE_MINUTES = env_positive_int("CAGE_QUEUE_OVERDUE_MINUTES", 15)
 # The DRIC's queue shows this many slips at once, the oldest first, and says how many more wait (a
 # page each): its size and time stay bounded whatever the number waiting, and "Approve all shown"
-# never takes more than one page.
-CAGE_QUEUE_ROWS = env_positive_int("CAGE_QUEUE_ROWS", 50)
+# never takes more than one page. 25, as the cage home's panels: more than a screen holds, and a page
+# of rows, each with its forms, is most of what the queue costs to show on every refresh.
+CAGE_QUEUE_ROWS = env_positive_int("CAGE_QUEUE_ROWS", 25)
 # The cage home's inventory and tables panels refresh themselves this often.
 CAGE_REFRESH_SECONDS = env_positive_int("CAGE_REFRESH_SECONDS", 20)
 # The cage home lists at most this many rows per panel (slips waiting, fill requests), the latest,

@@ -1,8 +1,11 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from events.views_accounts import LoginView
+
 urlpatterns = [
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    # A `next` of the site's root lands by role, as no `next` does (events.views_accounts.LoginView).
+    path("login/", LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("cage/", include("cage.urls")),
     path("reports/", include("reports.urls")),

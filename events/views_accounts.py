@@ -2,9 +2,12 @@
 password, unlocking their idle session with their signing PIN, and the page shown when too many
 wrong tries have locked a login."""
 
+from urllib.parse import urlsplit
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import redirect, render
@@ -60,12 +63,28 @@ def password_change(request):
     return render(request, "registration/password_change.html", {"form": form})
 
 
+def lands_by_role(back: str) -> bool:
+    """A `next` that names no page but the site's root (empty, or "/": after a logout, a lock, or a
+    login page opened at the root): the login lands on the page its role works from
+    (events.access.landing_url), not on the events list the root shows."""
+    return urlsplit(back).path in ("", reverse("events:home"))
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login page, whose `next` of the site's root lands by role as no `next` does."""
+
+    def get_redirect_url(self):
+        back = super().get_redirect_url()
+        return "" if lands_by_role(back) else back
+
+
 def _safe_next(request) -> str:
     """The page to go back to once unlocked, if it is one of ours (a `next` pointing at another
-    site, or at the lock page itself, is ignored): else where a login lands."""
+    site, or at the lock page itself, is ignored; the site's root lands by role): else where a
+    login lands."""
     back = request.POST.get("next") or request.GET.get("next") or ""
     ours = url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure())
-    if back and ours and not back.startswith(reverse("events:unlock")):
+    if ours and not lands_by_role(back) and not back.startswith(reverse("events:unlock")):
         return back
     return reverse(settings.LOGIN_REDIRECT_URL)
 

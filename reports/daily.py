@@ -52,6 +52,7 @@ from core.rules import cite
 from events.access import ROLE_NAMES
 from events.compliance import roster_gaps
 from events.models import DESIGNATED, GamingDay, Person, Role, game_name
+from events.selectors import chip_values
 from reports.figures import chips_outstanding_before, day_totals, event_figures, held_before
 from reports.names import instrument_name, place_names
 from reports.table_days import TableDays
@@ -221,7 +222,7 @@ def _load(day: GamingDay) -> _Loaded:
     if before is None:
         # An earlier day not closed yet: its figures, slip by slip (the event's, up to this day).
         before = sum(_outstanding(row) for row in event_figures(event)["days"] if row["date"] < day.date.isoformat())
-    values = {d.key: d.value_cents for d in event.denominations.all()}
+    values = chip_values(event)
     slips = list(
         Slip.objects.filter(day=day)
         .select_related("table", "runner", "account__person", "account__table", "voids", "sign_off__person")

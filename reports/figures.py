@@ -19,6 +19,7 @@ from cage.slip_types import EXPENSES, SLIP_KINDS, TIP_PAYOUTS, VOID_KIND
 from cage.variances import reason_in_records, variance_reason
 from core.money import cents_str, shortest_decimal
 from events.models import Event, GamingDay
+from events.selectors import chip_values
 from reports.table_days import TableDays
 
 
@@ -67,7 +68,7 @@ def report_figures(event: Event) -> tuple[dict, list[dict]]:
 def _tallied(event: Event, days: list, day=None) -> tuple:
     """The tally of the event's slips (of one gaming day's alone, where given), its tables' rows and
     its games' wins."""
-    values = {d.key: d.value_cents for d in event.denominations.all()}
+    values = chip_values(event)
     tally = _Tally(days, values, functools.partial(_table_named, event))
     for slip in _standing(event, _slip_rows(event, day), day):
         tally.add(slip, values)

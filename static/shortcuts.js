@@ -1,7 +1,9 @@
 // The cage home's keyboard shortcuts, as its "Keyboard" help lists them (templates/cage/_keyboard.html):
 // one key, pressed while no box to type in has focus, opens a new slip's form or goes to "Find a slip".
 // Each shortcut is an element of the help with data-key and either data-href (go there) or
-// data-focus (the id of the box to type in); a key not listed does nothing.
+// data-focus (the id of the box to type in); a key not listed does nothing. The keys are those of
+// the reader's language (cage.shortcuts: V for vente in French, S for sale in English), read here
+// from the help as printed, so the keys that work are the keys the help shows.
 (function () {
   "use strict";
   var help = document.getElementById("keyboard-help");

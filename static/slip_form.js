@@ -1,9 +1,11 @@
 /* Live totals as the cashier counts: each chip or bill line's value, the chips' total, and for a
-   sale or redemption the cash at face value (T&C 3.6), filled only on a fresh form and only until
-   the cashier types a cash amount herself: a form the server refused (data-bound) shows exactly
-   what was typed, and a second Record sends exactly that. A count that is not a whole number of
-   digits ("2O", "1.5") shows as not a count, never as a number, and fills in no cash. The server
-   checks everything again; this only saves arithmetic at the window. Once submitted, the button is
+   sale or redemption the cash at face value (T&C 3.6), filled only until the cashier types a cash
+   amount herself: a form the server refused (data-bound) shows exactly what was typed, and a second
+   Record sends exactly that; its cash follows the chips again only if it was sent empty and a count
+   is changed. A count that is not a whole number of digits ("2O", "1.5") shows as not a count,
+   never as a number, and fills in no cash; the empty cash then does not stop the form (the browser
+   would ask for the cash first): the server refuses the count by name. The server checks
+   everything again; this only saves arithmetic at the window. Once submitted, the button is
    disabled so a double click sends one slip (the form's one-time key refuses a second anyway). */
 document.querySelectorAll("form[data-slip-form]").forEach(function (form) {
   var lang = (document.documentElement.lang || "en").toLowerCase().indexOf("fr") === 0 ? "fr-CA" : "en-CA";
@@ -43,18 +45,26 @@ document.querySelectorAll("form[data-slip-form]").forEach(function (form) {
     }
     var cashTotal = form.querySelector("#cash-total");
     if (cashTotal) cashTotal.textContent = invalid ? notACount : money.format(cash / 100);
-    var cashInput = form.querySelector("input[name=cash]");
+    // The count's own refusal comes first (cage.forms.SlipForm.cash_waits_for_the_chips), never the
+    // browser's "Please fill out this field" on the cash that waits for it.
+    if (cashRequired) cashInput.required = !invalid;
     // Chips change hands at face value: the cash follows the chips until the cashier types it.
-    if (cashInput && form.dataset.faceValue === "yes" && form.dataset.bound !== "yes" && !cashInput.dataset.typed) {
+    if (followsChips) {
       // Written as the cashier writes it: "12,50" in French, "12.50" in English; nothing while a
       // count is not a count, so that no figure stands for what was mistyped.
       var filled = lang === "fr-CA" ? (cents / 100).toFixed(2).replace(".", ",") : (cents / 100).toFixed(2);
       cashInput.value = invalid || !cents ? "" : filled;
     }
   }
-  var typedCash = form.querySelector("input[name=cash]");
-  if (typedCash) typedCash.addEventListener("input", function () { typedCash.dataset.typed = "yes"; });
-  form.addEventListener("input", update);
+  var cashInput = form.querySelector("input[name=cash]");
+  var faceValue = !!cashInput && form.dataset.faceValue === "yes";
+  var cashRequired = !!cashInput && cashInput.required;
+  var followsChips = faceValue && form.dataset.bound !== "yes";
+  form.addEventListener("input", function (event) {
+    if (event.target === cashInput) followsChips = false;
+    else if (faceValue && event.target.matches("input[data-cents]") && !cashInput.value) followsChips = true;
+    update();
+  });
   update();
   window.addEventListener("pageshow", update);
   var submit = form.querySelector("button[type=submit]");
@@ -115,6 +125,25 @@ document.querySelectorAll("form[data-slip-form]").forEach(function (form) {
     if (bills) bills.hidden = account.value === "chip_bank" || account.value === "tip_pool";
   }
   if (account) { account.addEventListener("change", showCounted); showCounted(); }
+  // A shift handover passes its place between two cashiers of its own position (cage.forms
+  // HolderSelect): each list of who signs offers only those whose position holds the place chosen,
+  // and one chosen for the other place is unchosen.
+  var handed = form.querySelector("select[name=place]");
+  function offerHolders() {
+    if (!handed) return;
+    form.querySelectorAll("select[name^=sign_] option[data-place]").forEach(function (option) {
+      var other = option.dataset.place !== handed.value;
+      if (other && option.selected) option.parentNode.value = "";
+      option.hidden = other;
+      option.disabled = other;
+    });
+    togglePins();
+  }
+  if (handed) {
+    handed.addEventListener("change", offerHolders);
+    offerHolders();
+    window.addEventListener("pageshow", offerHolders);
+  }
   var table = form.querySelector("select[name=table]");
   // A closer starts from the table's last count: choosing the table fetches it. An opener is
   // counted blind and never reloads with figures; a refused form is never reloaded (it would lose

@@ -13,9 +13,8 @@ def cage_state(event, day, *, latest: int | None = None, counter: bool = False) 
     `counter`: read by one of those who count the places (counts.counts_places): the places the
     close counts stay blind to them on an open day too (counts.blind_places)."""
     pending = pending_slips(event, day=day, latest=latest) if day else []
-    # Counted in the database whenever the panel is bounded, full or not: the page asks the same
-    # whatever the number waiting.
-    more = pending_count(event, day=day) - len(pending) if latest is not None and day else 0
+    # Counted in the database only when the bounded panel is full: fewer than `latest` is all.
+    more = pending_count(event, day=day) - len(pending) if latest is not None and len(pending) >= latest else 0
     # While the day reconciles, a place is counted blind: no figure of it until its count is in;
     # nor, until bank cash, the chip bank and the tip pool are counted, the trays, fills, credits
     # and patrons' chips that would give their books away (cage.selectors.counts.books_blind).

@@ -23,6 +23,7 @@ from cage.services.ledger import account_label, balance
 from cage.slip_types import CLOSERS, DAY_CLOSE_KIND, OPENERS, TIP_PAYOUTS, Capacity
 from core.money import dollars
 from events.models import GamingDay, Person, Role
+from events.selectors import chip_values
 
 CLOSE = DAY_CLOSE_KIND
 PREPARED = "prepared_by"
@@ -210,7 +211,7 @@ def count_links(day, states=None) -> list[CountTask]:
             links.append((where, _("Count runner %(name)s") % {"name": person.name}))
     links.append(("tip_pool", _("Count the tip pool")))
     done = standing_counts(day, states) if day.status != GamingDay.Status.SETUP else {}
-    values = {d.key: d.value_cents for d in event.denominations.all()}
+    values = chip_values(event)
     earlier = earlier_variances(day, done) if done else {}
     return [
         CountTask(

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from django.db.models import Max
 
 from cage.models import Account, Slip
+from cage.selectors.places import places_of_kind
 from cage.slip_types import CLOSERS, COUNTS, OPENERS, TIP_PAYOUTS
+from core.reading import read_once
 from events.models import GameTable, GamingDay, Role
 
 # The places the nightly reconciliation counts; a table's count is its closer.
@@ -41,9 +43,11 @@ class CountState:
         return self.moved and not self.counted
 
 
+@read_once
 def count_states(day: GamingDay) -> dict[str, CountState]:
-    """{account code: CountState} for every counted place of the event that has an account."""
-    accounts = list(Account.objects.filter(event_id=day.event_id, kind__in=COUNTED).select_related("person"))
+    """{account code: CountState} for every counted place of the event that has an account (once
+    per page: core.reading)."""
+    accounts = places_of_kind(day.event_id, COUNTED)
     last_count = dict(
         Slip.objects.filter(day=day, slip_type__in=COUNTS, account__in=accounts)
         .values("account_id")
@@ -186,7 +190,7 @@ def standing_counts(day: GamingDay, states: dict[str, CountState] | None = None)
     It is the counter's own count, not the books, so a blind day shows it (two queries)."""
     states = count_states(day) if states is None else states
     ids = {state.last_count: code for code, state in states.items() if state.counted}
-    slips = Slip.objects.filter(pk__in=ids).select_related("account__person").prefetch_related("signatures__person")
+    slips = Slip.objects.filter(pk__in=ids).select_related("account__person").with_signers()
     return {ids[slip.pk]: slip for slip in slips}
 
 

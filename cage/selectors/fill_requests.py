@@ -5,12 +5,15 @@ from dataclasses import dataclass
 
 from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop as N_
 
 from cage.models import FillRequest, FillRequestOutcome, Signature
 from cage.selectors.amounts import chip_counts
 from cage.slip_types import OPENERS
 from core.money import dollars
+from core.rules import Clock, Words
 from events.models import GameTable, GamingDay, Person
+from events.selectors import chip_values
 
 STATE_LABELS = {
     "open": _("Waiting for the cage"),
@@ -18,6 +21,27 @@ STATE_LABELS = {
     FillRequestOutcome.Outcome.WITHDRAWN: _("Withdrawn"),
     FillRequestOutcome.Outcome.DECLINED: _("Declined"),
 }
+
+
+# What became of a request already answered, as a whole sentence: what a stale Withdraw, Decline
+# or "Make the fill" is told (cage.services.fill_requests), and what the fill form opened from it says.
+Outcome = FillRequestOutcome.Outcome
+ANSWERED = {
+    Outcome.MADE: N_("This fill request was already answered: %(name)s made it into %(slip)s at %(time)s"),
+    Outcome.DECLINED: N_("This fill request was already answered: %(name)s declined it at %(time)s"),
+    Outcome.WITHDRAWN: N_("This fill request was already answered: %(name)s withdrew it at %(time)s"),
+}
+
+
+def already_answered(outcome: FillRequestOutcome | None) -> Words:
+    """The sentence that says who answered a request, how and when; `outcome` None when it is not
+    found (answered at the same moment from another terminal, and not yet readable here)."""
+    if outcome is None:
+        return Words(N_("This fill request was already answered from another terminal"))
+    values = {"name": outcome.person.name, "time": Clock(outcome.at)}
+    if outcome.slip_id:
+        values["slip"] = outcome.slip.number
+    return Words(ANSWERED[outcome.outcome], **values)
 
 
 def dealer_tables(day: GamingDay, person: Person) -> set[int]:
@@ -55,12 +79,17 @@ class Asked:
         return getattr(self.request, "outcome", None)
 
     @property
+    def answered(self) -> str:
+        """Who answered it, how and when, as a sentence; "" while it waits."""
+        return "" if self.outcome is None else str(already_answered(self.outcome))
+
+    @property
     def chips(self) -> str:
         return ", ".join(chip_counts(self.request.chips))
 
     @property
     def dollars(self) -> str:
-        values = {d.key: d.value_cents for d in self.request.event.denominations.all()}
+        values = chip_values(self.request.event)
         return dollars(sum(values.get(k, 0) * n for k, n in self.request.chips.items()))
 
 
@@ -89,11 +118,11 @@ def requests_of(day: GamingDay | None, person: Person | None, *, latest: int = 2
     return [Asked(r) for r in _requests(day).filter(asked_by=person).order_by("-at", "-id")[:latest]]
 
 
-def request_of(event, pk: int | None, *, still_open: bool = False) -> FillRequest | None:
-    """One request of the event by its id, or None."""
+def request_of(event, pk: int | None) -> FillRequest | None:
+    """One request of the event by its id, with its outcome if it has one, or None."""
     if pk is None:
         return None
-    found = FillRequest.objects.filter(event=event, pk=pk).select_related("table", "asked_by", "day")
-    if still_open:
-        found = found.filter(outcome__isnull=True)
+    found = FillRequest.objects.filter(event=event, pk=pk).select_related(
+        "table", "asked_by", "day", "event", "outcome__slip", "outcome__person"
+    )
     return found.first()

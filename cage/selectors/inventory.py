@@ -10,10 +10,11 @@ from django.db.models import Case, Count, Sum, Value, When
 from django.utils.translation import gettext as _
 
 from cage.models import Account, Posting, Slip
-from cage.services.ledger import balances
+from cage.selectors.places import held_by_places, places_of_kind
 from cage.slip_types import OPENERS, types_that
 from core.money import count_text, dollars
 from events.models import ChipDenomination, Event, GameTable, GamingDay, Person, Role
+from events.selectors import chip_set, tables_of
 
 # --- inventory grid -------------------------------------------------------------------------
 
@@ -131,13 +132,9 @@ def inventory(
     Runners (everyone holding the runner role) and tables are listed even when they hold nothing.
     Five queries: denominations, accounts, runners, tables, and one aggregate for the balances.
     """
-    denominations = list(event.denominations.all())
-    accounts = list(
-        Account.objects.filter(event=event, kind__in=(*GRID_KINDS, Account.Kind.PATRONS)).select_related(
-            "person", "table"
-        )
-    )
-    held = balances(accounts)
+    denominations = chip_set(event)
+    accounts = places_of_kind(event.pk, (*GRID_KINDS, Account.Kind.PATRONS))
+    held = held_by_places(event.pk)
     by_kind: dict[str, Account] = {}
     by_person: dict[int, Account] = {}
     by_table: dict[int, Account] = {}
@@ -170,7 +167,7 @@ def inventory(
         rows.append(
             row(_("runner %(name)s") % {"name": person.name}, f"runner:{person.code}", by_person.get(person.pk))
         )
-    for table in GameTable.objects.filter(event=event).order_by("code"):
+    for table in tables_of(event.pk):
         rows.append(row(_("table %(table)s") % {"table": table.code}, f"table:{table.code}", by_table.get(table.pk)))
     rows.append(row(_("tip pool"), Account.Kind.TIP_POOL, by_kind.get(Account.Kind.TIP_POOL)))
 
@@ -230,7 +227,7 @@ def table_states(day: GamingDay | None, event: Event | None = None) -> list[Tabl
     and the void itself is not a fill or a credit. Three queries with a day, one without.
     """
     event = event or day.event
-    tables = list(GameTable.objects.filter(event=event).order_by("code"))
+    tables = tables_of(event.pk)
     openers: dict[int, int] = {}
     moved: dict[tuple[int, str], Movements] = {}
     if day is not None:

@@ -7,6 +7,7 @@ from django.db.models import QuerySet
 from cage.models import Slip
 from cage.slip_types import ENTRY_KINDS, SLIP_KINDS, SlipKind, day_states
 from events.models import GameTable, GamingDay
+from events.selectors import tables_of
 
 
 def _takes(kind: SlipKind, table_state: str, opened_today: bool) -> bool:
@@ -21,7 +22,7 @@ def _tables(day: GamingDay) -> list[tuple[int, str, bool]]:
     """(id, state, opened today) of each of the event's tables: two queries."""
     openers = [k.type for k in SLIP_KINDS.values() if k.table_figure == "opener"]
     opened = set(Slip.objects.filter(day=day, slip_type__in=openers).values_list("table_id", flat=True))
-    return [(pk, state, pk in opened) for pk, state in day.event.tables.values_list("pk", "state")]
+    return [(t.pk, t.state, t.pk in opened) for t in tables_of(day.event_id)]
 
 
 def tables_for(day: GamingDay, slip_type: str) -> QuerySet[GameTable]:

@@ -57,8 +57,4 @@ def waiting_sign_off(event, *, day: GamingDay | None = None) -> list[Slip]:
     cannot close while one waits). Two queries; openers are few (one per table per day)."""
     openers = Slip.objects.filter(event=event, slip_type__in=OPENERS, sign_off__isnull=True)
     openers = openers.filter(day=day) if day else openers.exclude(day__status=GamingDay.Status.CLOSED)
-    return [
-        s
-        for s in openers.select_related("table", "day").prefetch_related("signatures__person").order_by("at", "id")
-        if is_flagged(s)
-    ]
+    return [s for s in openers.select_related("table", "day").with_signers().order_by("at", "id") if is_flagged(s)]

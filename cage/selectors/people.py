@@ -12,6 +12,7 @@ from cage.selectors.amounts import amount_of, cash_moved_subquery
 from cage.slip_types import SLIP_KINDS, TIP_PAYOUTS
 from core.money import dollars, hours_text
 from events.models import Event, GamingDay, Person
+from events.selectors import chip_values
 
 
 def current_day(event: Event) -> GamingDay | None:
@@ -62,7 +63,7 @@ def day_slips(day: GamingDay | None, person: Person) -> list[dict]:
     """
     if day is None:
         return []
-    values = {d.key: d.value_cents for d in day.event.denominations.all()}
+    values = chip_values(day.event)
     signed = Signature.objects.filter(person=person).values("slip_id")
     slips = (
         Slip.objects.filter(day=day)

@@ -11,6 +11,7 @@ from cage.selectors.amounts import amount_of, cash_moved_subquery
 from cage.slip_types import SLIP_KINDS, VOID_KIND
 from core.money import dollars
 from events.models import Person
+from events.selectors import chip_values
 
 
 @dataclass
@@ -25,12 +26,14 @@ class Chosen:
 
 
 def _what_it_does(slip: Slip, cap) -> str:
+    # Each follows "<capacity>: " on the page (queue_batch.html), so carries no colon of its own:
+    # "Authorized by: you witness it, which moves nothing", never "Authorized by: your witness: …".
     if cap.witness:
         # Her witness of what has already moved (a sale at the window, a fill on its way).
-        return _("your witness: it moves nothing")
+        return _("you witness it, which moves nothing")
     if slip.slip_type == VOID_KIND.type and slip.voids_id:
-        return _("you authorize the void: %(slip)s is voided and its reversal posted") % {"slip": slip.voids.number}
-    return _("you authorize it: what it moves is posted")
+        return _("you authorize the void, so %(slip)s is voided and its reversal posted") % {"slip": slip.voids.number}
+    return _("you authorize it, so what it moves is posted")
 
 
 def confirmation(slips: list[Slip], person: Person) -> list[Chosen]:
@@ -41,13 +44,13 @@ def confirmation(slips: list[Slip], person: Person) -> list[Chosen]:
     if not slips:
         return []
     event = slips[0].event
-    values = {d.key: d.value_cents for d in event.denominations.all()}
+    values = chip_values(event)
     rows = []
     for slip in (
         Slip.objects.filter(pk__in=[s.pk for s in slips])
         .annotate(cash_moved=cash_moved_subquery())
         .select_related("table", "voids", "event")
-        .prefetch_related("signatures__person")
+        .with_signers()
         .order_by("at", "id")
     ):
         kind = SLIP_KINDS[slip.slip_type]

@@ -34,6 +34,7 @@ from cage.selectors.amounts import cash_moved_subquery as _cash_moved
 from cage.selectors.slips import State, slip_state
 from cage.slip_types import SLIP_KINDS, VOID_KIND
 from events.models import Event, GameTable, GamingDay, Person
+from events.selectors import chip_values
 
 
 @dataclass
@@ -352,7 +353,7 @@ class RegisterSlips:
 
     def values(self) -> dict[str, int]:
         if self._values is None:
-            self._values = {d.key: d.value_cents for d in self.event.denominations.all()}
+            self._values = chip_values(self.event)
         return self._values
 
     def rows(self, ids: list[int]) -> list[RegisterRow]:
@@ -472,7 +473,7 @@ def voids_page(
         .order_by("at", "id")
     )
     page = Paginator(voids, VOIDS_PER_PAGE).get_page(number)
-    values = {d.key: d.value_cents for d in event.denominations.all()} if page.object_list else {}
+    values = chip_values(event) if page.object_list else {}
     page.object_list = void_rows(page.object_list, values, hidden_days)
     page.links = list(page.paginator.get_elided_page_range(page.number))  # cage/page_links.html
     return page

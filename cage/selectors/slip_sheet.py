@@ -44,9 +44,7 @@ def slip_sheet(slip: Slip, *, reprint: bool = False, for_reading: bool = False) 
     event = slip.event
     signatures = list(slip.signatures.select_related("person").prefetch_related("person__assignments"))
     signed = {s.capacity for s in signatures}
-    voids = list(
-        slip.void_requests.select_related("refusal__person").prefetch_related("signatures__person").order_by("id")
-    )
+    voids = list(slip.void_requests.select_related("refusal__person").with_signers().order_by("id"))
     done = set(Slip.objects.voids_done().filter(voids=slip).values_list("pk", flat=True)) if voids else set()
     voided_by = next((v for v in voids if v.pk in done), None)
     refusal = Refusal.objects.select_related("person").filter(slip=slip).first()

@@ -3,7 +3,7 @@
 from .batch import approve_batch
 from .close import posted_since_text, prepare_close, sign_close
 from .counts import keep_count_shown
-from .day import close_day, close_problems, day_reconcile
+from .day import close_day, close_problems, day_reconcile, floor_problems
 from .ledger import CAPACITIES, account_get, balance, balances
 from .openers import opener_sign_off
 from .signing import approve, refusable, refuse, sign, slip_printed
@@ -45,6 +45,7 @@ __all__ = [
     "chips_returned",
     "close_day",
     "close_problems",
+    "floor_problems",
     "count",
     "credit",
     "day_reconcile",

@@ -10,6 +10,7 @@ from cage.selectors.counts import MUST_COUNT, count_states
 from cage.selectors.four_eyes import given_to_acknowledge
 from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
 from cage.selectors.paper import unaccounted_problems
+from cage.selectors.places import places_of_kind
 from cage.selectors.slips import pending_count, pending_slips
 from cage.slip_types import DAY_CLOSE_KIND, SLIP_KINDS, TIP_PAYOUTS
 from core.rules import RuleViolation, Words
@@ -26,8 +27,11 @@ from .openers import opener_sign_off
 RECORDS_FILE_COUNTS = (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK)
 
 
-def _waiting_problems(event, day: GamingDay, most: int | None) -> list[str]:
-    """A line per slip still waiting; with `most`, the latest `most` and a line for the rest."""
+def _waiting_problems(event, day: GamingDay, most: int | None, waiting: tuple | None) -> list[str]:
+    """A line per slip still waiting; with `most`, the latest `most` and a line for the rest.
+    `waiting`: (the latest waiting slips, how many more), when the caller has read them already
+    (the cage home's panel lists the same ones)."""
+    items, more = waiting if waiting is not None else _latest_waiting(event, day, most)
     lines = [
         _("%(slip)s (%(state)s) still needs %(missing)s")
         % {
@@ -38,10 +42,8 @@ def _waiting_problems(event, day: GamingDay, most: int | None) -> list[str]:
                 for c in item.missing
             ),
         }
-        for item in pending_slips(event, day=day, latest=most)
+        for item in items
     ]
-    # Counted whenever bounded, full or not: the cage home asks the same whatever the number waiting.
-    more = pending_count(event, day=day) - len(lines) if most is not None else 0
     if more > 0:
         lines.append(
             ngettext(
@@ -54,22 +56,45 @@ def _waiting_problems(event, day: GamingDay, most: int | None) -> list[str]:
     return lines
 
 
-def close_problems(day: GamingDay, *, records_file: bool = False, most_slips: int | None = None) -> list[str]:
+def _latest_waiting(event, day: GamingDay, most: int | None) -> tuple[list, int]:
+    """(the waiting slips, all of them or the latest `most`, and how many more)."""
+    items = pending_slips(event, day=day, latest=most)
+    # Counted only when the list is full: fewer than `most` is all of them.
+    more = pending_count(event, day=day) - len(items) if most is not None and len(items) >= most else 0
+    return items, more
+
+
+def _tables_open(codes: list[str]) -> str:
+    return _("tables still open: %(tables)s") % {"tables": ", ".join(codes)}
+
+
+def floor_problems(day: GamingDay, still_open: list[str], waiting: tuple) -> list[str]:
+    """While tables are open the floor cannot close: the open tables and the slips waiting (the
+    latest, and how many more) are what stands in the way now. The rest of the close's checklist
+    (runners at zero, counts, paper books, sign-offs) is the close page's, and is read once the
+    tables have closed, not on every refresh of the window."""
+    return [_tables_open(still_open), *_waiting_problems(day.event, day, None, waiting)]
+
+
+def close_problems(
+    day: GamingDay, *, records_file: bool = False, most_slips: int | None = None, waiting: tuple | None = None
+) -> list[str]:
     """What stands between the day and its close; empty when it may close. `records_file`: the
     close of a day read from a records file (cage-records/1), which says what it needs.
     `most_slips`: name at most that many waiting slips, the latest, and say how many more (the cage
-    home, bounded whatever the number waiting)."""
+    home, bounded whatever the number waiting); `waiting`: those slips and how many more, when the
+    caller has read them already."""
     event = day.event
     problems = []
     still_open = open_tables(event)
     if still_open:
-        problems.append(_("tables still open: %(tables)s") % {"tables": ", ".join(still_open)})
-    runners = list(Account.objects.filter(event=event, kind=Account.Kind.RUNNER).select_related("person"))
+        problems.append(_tables_open(still_open))
+    runners = places_of_kind(event.pk, (Account.Kind.RUNNER,))
     held = balances(runners)
     for runner in runners:
         if any(held.get(runner.id, {}).values()):
             problems.append(_("%(place)s still holds chips or cash") % {"place": account_label(runner)})
-    problems += _waiting_problems(event, day, most_slips)
+    problems += _waiting_problems(event, day, most_slips, waiting)
     for slip in waiting_sign_off(event, day=day):
         problems.append(
             _("%(slip)s (table %(table)s) %(check)s; the DRIC signs it off from her queue")

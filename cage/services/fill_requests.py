@@ -10,8 +10,8 @@ from django.utils.translation import gettext_noop as N_
 
 from audit.services import record
 from cage.models import FillRequest, FillRequestOutcome, Slip
-from cage.selectors.fill_requests import dealer_tables
-from cage.slip_fields import NOTE_LONGEST, NOTE_RULE, check_note
+from cage.selectors.fill_requests import already_answered, dealer_tables
+from cage.slip_fields import check_note
 from cage.slip_types import SLIP_KINDS
 from core.rules import Day, RuleViolation, Words
 from events.models import GameTable, GamingDay, Person, Role
@@ -93,22 +93,31 @@ def _trail(action: str, message: str, asked: FillRequest, person: Person, **new)
     )
 
 
+def _answered(asked: FillRequest) -> RuleViolation | None:
+    """The refusal of a request someone has answered already, saying who answered it, how and when
+    (a dealer's stale Withdraw reads it on her tablet); None while it is open."""
+    done = FillRequestOutcome.objects.filter(request=asked).select_related("slip", "person").first()
+    if done is None:
+        return None
+    return RuleViolation(already_answered(done), FILL_RULE, code="fill_request.answered")
+
+
 def _answer(asked: FillRequest, outcome: str, person: Person, **fields) -> FillRequestOutcome:
     """The request's one outcome; a request already answered is refused, whoever answered it."""
     asked = FillRequest.objects.select_for_update().get(pk=asked.pk)
-    if FillRequestOutcome.objects.filter(request=asked).exists():
-        raise RuleViolation(
-            Words(N_("this fill request was already answered")), FILL_RULE, code="fill_request.answered"
-        )
+    refused = _answered(asked)
+    if refused is not None:
+        raise refused
     try:
         with transaction.atomic():
             return FillRequestOutcome.objects.create(
                 request=asked, outcome=outcome, person=person, at=timezone.now(), **fields
             )
     except IntegrityError:  # answered at the same moment from another terminal
-        raise RuleViolation(
-            Words(N_("this fill request was already answered")), FILL_RULE, code="fill_request.answered"
-        ) from None
+        refused = _answered(asked)
+        if refused is None:  # not readable here yet: said without who or how
+            refused = RuleViolation(already_answered(None), FILL_RULE, code="fill_request.answered")
+        raise refused from None
 
 
 @transaction.atomic
@@ -128,24 +137,19 @@ def withdraw(*, asked: FillRequest, person: Person) -> FillRequestOutcome:
 @transaction.atomic
 def decline(*, asked: FillRequest, person: Person, reason: str) -> FillRequestOutcome:
     """The Chip Cashier declines a request, with a reason the dealer reads on her tablet."""
-    reason = (reason or "").strip()
+    # The dealer reads the reason on her tablet as she reads a request's note: held to the same line.
+    reason = check_note(
+        reason,
+        field="reason",
+        too_long=N_("the reason is %(length)s characters long; it takes at most %(most)s"),
+        code="fill_request.reason_too_long",
+    )
     if not reason:
         raise RuleViolation(
             Words(N_("declining a fill request needs a reason")),
             FILL_RULE,
             field="reason",
             code="fill_request.reason_missing",
-        )
-    if len(reason) > NOTE_LONGEST:
-        raise RuleViolation(
-            Words(
-                N_("the reason is %(length)s characters long; it takes at most %(most)s"),
-                length=len(reason),
-                most=NOTE_LONGEST,
-            ),
-            NOTE_RULE,
-            field="reason",
-            code="fill_request.reason_too_long",
         )
     if Role.CHIP_CASHIER not in person.role_codes():
         raise RuleViolation(

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_noop as N_
 from cage.models import Account, Posting, Signature, Slip, SlipCounter
 from cage.selectors.handovers import custodians
 from cage.selectors.paper import waiting_count as paper_waiting
+from cage.selectors.places import balances_read
 from cage.services import links, trail
 from cage.services import memo as remembered
 from cage.slip_fields import HandedPlace
@@ -30,6 +31,7 @@ from core.rules import Clock, Day, Face, Lower, Money, N_plural, Rule, RuleViola
 from events.designation import check_not_administrator, check_takes_part
 from events.models import DESIGNATED, ChipDenomination, Event, GameTable, GamingDay, Person, Role
 from events.roster import Rostered, rostered
+from events.selectors import tables_of
 
 CASH = None  # the instrument key for cash; chips are keyed by their ChipDenomination
 
@@ -165,7 +167,7 @@ def balances(accounts: Iterable[Account]) -> dict[int, dict[int | None, int]]:
     if memo is not None:
         unread = [a for a in accounts if a.pk not in memo.balances]
         if unread:
-            read = _balances_read(unread)
+            read = balances_read(unread)
             for account in unread:
                 memo.balances[account.pk] = dict(read.get(account.pk, {}))
         remembered_balances = memo.balances
@@ -176,20 +178,7 @@ def balances(accounts: Iterable[Account]) -> dict[int, dict[int | None, int]]:
                 if held:
                     result[account.pk] = held
         return result
-    return _balances_read(accounts)
-
-
-def _balances_read(accounts: list[Account]) -> dict[int, dict[int | None, int]]:
-    result: dict[int, dict[int | None, int]] = defaultdict(dict)
-    rows = (
-        Posting.objects.filter(account__in=accounts)
-        .values("account_id", "denomination_id")
-        .annotate(total=Sum("amount"))
-    )
-    for row in rows:
-        if row["total"]:
-            result[row["account_id"]][row["denomination_id"]] = row["total"]
-    return result
+    return balances_read(accounts)
 
 
 def balance(account: Account) -> dict[int | None, int]:
@@ -610,7 +599,7 @@ def open_tables(event: Event) -> list[str]:
     memo = remembered.current()
     if memo is not None:
         return sorted(t.code for t in memo.event_tables(event.pk).values() if t.state == GameTable.State.OPEN)
-    return list(event.tables.filter(state=GameTable.State.OPEN).values_list("code", flat=True))
+    return [t.code for t in tables_of(event.pk) if t.state == GameTable.State.OPEN]
 
 
 def next_serial(event: Event, slip_type: str) -> int:

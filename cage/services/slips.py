@@ -967,14 +967,35 @@ def handover(
     )
 
 
+# The designated persons (T&C 2), and the bank each cashier runs (T&C 2.1: bank cash the General
+# Cashier's, the chip bank the Chip Cashier's): a place passes only between two of its own position.
+HANDS_RULE = "T&C 2, 2.1"
+
+
 def _check_hands(day, role: str, account: Account, signed: dict, at) -> None:
     """Both cashiers hold the place's role and are on the day's roster in it, and the outgoing one
-    holds the place now (the last to take it over today, if anyone did)."""
+    holds the place now (the last to take it over today, if anyone did). A Chip Cashier on duty
+    does not take over bank cash, nor a General Cashier the chip bank."""
     for capacity in ("handed_over_by", "taken_over_by"):
         person = signed.get(capacity)
         if person is None:
             continue  # check_signatures says which signature is missing
-        if role not in person.role_codes() or person.pk not in rostered_as(day, role):
+        if role not in person.role_codes():
+            raise RuleViolation(
+                Words(
+                    N_(
+                        "%(name)s does not hold the position of %(position)s: %(place)s passes only between "
+                        "cashiers in that position on the day's roster"
+                    ),
+                    name=person.name,
+                    position=Role(role).label,
+                    place=place_said(account),
+                ),
+                HANDS_RULE,
+                field=f"sign_{capacity}",
+                code="handover.role_not_held",
+            )
+        if person.pk not in rostered_as(day, role):
             raise RuleViolation(
                 Words(
                     N_(
@@ -985,7 +1006,7 @@ def _check_hands(day, role: str, account: Account, signed: dict, at) -> None:
                     date=Day(day.date),
                     position=Role(role).label,
                 ),
-                "T&C 2",
+                HANDS_RULE,
                 field=f"sign_{capacity}",
                 code="handover.not_rostered",
             )

@@ -1,6 +1,7 @@
 """A dealer asks for a fill from her tablet; the Chip Cashier, in her own browser, sees the request
-at the cage home, makes it into the fill (the form opens with the table, the chips and the note),
-and the dealer's page then names the fill. The Chip Cashier also signs a credit in transit from the
+at the cage home, makes it into the fill (the form opens with the table, the chips and the note,
+and says at its top which request it answers), and the dealer's page then names the fill. A request
+declined at the cage shows so on the dealer's tablet by itself, without a reload. The Chip Cashier also signs a credit in transit from the
 cage home's panel, where she is the one to sign. At a laptop's width and a tablet's, in English and
 in French (for French, the page's structure: the words are the translators')."""
 
@@ -15,6 +16,8 @@ from tests.cage.helpers import open_table, stock
 from tests.conftest import make_cast
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ACCENT = "rgb(11, 83, 148)"  # static/site.css --accent: a notice's border, where an error's is --bad
 
 
 @pytest.fixture
@@ -66,6 +69,15 @@ def make_the_fill(cashier, slug, asked, *, french):
     at_both_widths(cashier, f"fill-request-at-the-cage-{'fr' if french else 'en'}")
     cashier.set_viewport_size({"width": 1366, "height": 900})
     follow(cashier, f'#fill-request-rows tr[data-request="{asked.pk}"] a.button')
+    # Which request this fill answers, at the form's top, in the site's notice style (not an error's).
+    top = cashier.locator("#fill-request-answered")
+    expect(top).to_be_visible()
+    said = top.inner_text()
+    assert "Dealer" in said and "BJ-1" in said and "two racks, please" in said
+    assert top.evaluate("e => e.getBoundingClientRect().bottom") <= cashier.locator("#slip-form").evaluate(
+        "e => e.getBoundingClientRect().top"
+    )
+    assert top.evaluate("e => getComputedStyle(e).borderLeftColor") == ACCENT
     assert cashier.input_value("select[name=table]") == str(asked.table_id)
     assert cashier.input_value("input[name=chips_5]") == "20"
     assert cashier.input_value("input[name=chips_25]") == "4"
@@ -117,3 +129,33 @@ def test_a_dealer_asks_the_cashier_makes_the_fill_and_signs_in_transit(browser, 
 
     credit = Slip.objects.get(slip_type="credit")
     sign_the_credit_from_the_panel(cashier, slug, credit)
+
+
+def test_a_declined_request_shows_on_the_dealers_tablet_by_itself(browser, live_server, cast, settings):
+    settings.CAGE_REFRESH_SECONDS = 1
+    slug = cast.event.slug
+    dealer = person_page(browser, live_server, cast.dealer, width=768, height=1024)
+    cashier = person_page(browser, live_server, cast.chip_cashier)
+    try:
+        ask_for_a_fill(dealer, slug, french=False)
+        asked = FillRequest.objects.get()
+        dealer.evaluate("window.notReloaded = true")
+        row = dealer.locator(f'#my-fill-requests tr[data-request="{asked.pk}"]')
+        expect(row).to_contain_text("Waiting for the cage")
+
+        cashier.goto(f"/cage/{slug}/")
+        cashier.click(f'#fill-request-rows tr[data-request="{asked.pk}"] details.decline summary')
+        cashier.fill(f"#decline-{asked.pk}", "No runner free for ten minutes")
+        follow(cashier, f'#fill-request-rows tr[data-request="{asked.pk}"] details.decline button')
+        expect(cashier.locator(".messages li.success")).to_have_count(1)
+
+        # On her tablet, by the next refresh: declined, with the reason, and nothing left to withdraw.
+        expect(row).to_contain_text("Declined", timeout=10_000)
+        expect(row).to_contain_text("No runner free for ten minutes")
+        expect(row.locator("form")).to_have_count(0)
+        assert dealer.evaluate("window.notReloaded === true")  # it came in by itself, the page kept
+        assert dealer.locator("#refresh-status").inner_text() == ""
+        at_both_widths(dealer, "fill-request-declined-by-itself")
+    finally:
+        dealer.context.close()
+        cashier.context.close()

@@ -73,3 +73,37 @@ def test_the_outgoing_cashier_hands_bank_cash_over_and_the_incoming_one_holds_it
     at_both_widths(incoming, f"handover-form-fr-{width}")
     outgoing.context.close()
     incoming.context.close()
+
+
+def test_the_lists_of_who_signs_follow_the_place_handed_over(browser, live_server):
+    """A Chip Cashier is never offered to take over bank cash, nor a General Cashier the chip bank:
+    the lists change with the place chosen, and one chosen for the other place is unchosen."""
+    cast = make_cast()
+    on_duty(cast)
+    page = person_page(browser, live_server, cast.general_cashier, width=1366, height=900)
+    page.goto(f"/cage/{cast.event.slug}/slips/new/handover/")
+
+    def offered(capacity):
+        return set(
+            page.eval_on_selector_all(
+                f"select[name=sign_{capacity}] option[data-place]",
+                "options => options.filter(o => !o.hidden && !o.disabled).map(o => o.textContent)",
+            )
+        )
+
+    assert page.input_value("select[name=place]") == "bank_cash"
+    assert offered("handed_over_by") == offered("taken_over_by") == {"General Cashier", "Gc2"}
+    page.select_option("select[name=sign_taken_over_by]", str(cast.gc2.pk))
+    page.select_option("select[name=place]", "chip_bank")
+    assert offered("handed_over_by") == offered("taken_over_by") == {"Chip Cashier", "Cc2"}
+    # The General Cashiers chosen for bank cash are unchosen, and no PIN is asked of nobody.
+    assert page.input_value("select[name=sign_taken_over_by]") == ""
+    assert page.input_value("select[name=sign_handed_over_by]") == ""
+    assert page.is_hidden("input[name=pin_taken_over_by]")
+    page.select_option("select[name=sign_taken_over_by]", str(cast.cc2.pk))
+    assert page.is_visible("input[name=pin_taken_over_by]")
+    at_both_widths(page, "handover-lists-chip-bank")
+    page.select_option("select[name=place]", "bank_cash")
+    assert offered("taken_over_by") == {"General Cashier", "Gc2"}
+    assert page.input_value("select[name=sign_taken_over_by]") == ""
+    page.context.close()

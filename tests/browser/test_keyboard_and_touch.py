@@ -5,6 +5,7 @@ is at least 44 px tall, measured in the browser. In English and in French, at 13
 
 import pytest
 
+from cage.shortcuts import KEYS
 from tests.browser.conftest import at_both_widths, follow, person_page
 from tests.conftest import make_cast
 
@@ -73,22 +74,23 @@ def test_the_cage_home_shortcuts_open_a_sale_and_the_search(browser, live_server
     page.click("#keyboard-help summary")
     keys = page.eval_on_selector_all("#keyboard-help [data-key]", "els => els.map(e => e.dataset.key)")
     # One key for each of sale, redemption, fill and credit the page offers (a fill or a credit only
-    # once a table is open), and "/" for the search.
+    # once a table is open), and one for the search: the keys of the page's language (cage.shortcuts).
     offered = page.eval_on_selector_all("#slip-types a", "els => els.map(e => e.getAttribute('href'))")
-    wanted = {"s": "sale", "r": "redemption", "f": "fill", "c": "credit"}
-    assert set(keys) == {"/"} | {k for k, t in wanted.items() if any(h.endswith(f"/new/{t}/") for h in offered)}
-    assert {"s", "r"} <= set(keys)
+    own = KEYS[language]
+    wanted = {own[t]: t for t in ("sale", "redemption", "fill", "credit")}
+    assert set(keys) == {own["find"]} | {k for k, t in wanted.items() if any(h.endswith(f"/new/{t}/") for h in offered)}
+    assert {own["sale"], own["redemption"]} <= set(keys)
     at_both_widths(page, f"cage-home-keyboard-{language}")
     page.set_viewport_size({"width": 1366, "height": 900})
-    # "/" puts the cursor in "Find a slip"; a letter typed there is typed, not a shortcut.
+    # "/" ("T" in French) puts the cursor in "Find a slip"; a letter typed there is typed, not a shortcut.
     page.locator("body").click(position={"x": 5, "y": 300})
-    page.keyboard.press("/")
+    page.keyboard.press(own["find"])
     assert page.evaluate("document.activeElement.id") == "slip-filter"
-    page.keyboard.type("s")
-    assert page.input_value("#slip-filter") == "s" and page.url.endswith(f"/cage/{cast.event.slug}/")
+    page.keyboard.type(own["sale"])
+    assert page.input_value("#slip-filter") == own["sale"] and page.url.endswith(f"/cage/{cast.event.slug}/")
     page.evaluate("document.activeElement.blur()")
     with page.expect_navigation():
-        page.keyboard.press("s")
+        page.keyboard.press(own["sale"])
     assert page.url.endswith(f"/cage/{cast.event.slug}/slips/new/sale/")
     assert page.locator("#slip-form").is_visible()
     page.context.close()

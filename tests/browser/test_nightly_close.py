@@ -152,7 +152,8 @@ def test_the_floor_closes_and_every_place_is_counted_blind_the_tip_pool_too(page
 
     # The floor is closed: the window offers no opener, fill or sale (the services refuse them).
     links = page.inner_text("#slip-types")
-    assert not {"Opener", "Fill", "Credit", "Chip sale", "Runner issue", "Closer"} & set(links.split(" · "))
+    offered = set(page.eval_on_selector_all("#slip-types a", "links => links.map(a => a.textContent.trim())"))
+    assert not {"Opener", "Fill", "Credit", "Chip sale", "Runner issue", "Closer"} & offered
     assert "Redemption" in links and "Count" in links
 
     # The close's checklist ticks the tip pool's count, with who counted it.

@@ -35,6 +35,19 @@ def test_an_opener_that_differs_from_the_last_closer_is_flagged_and_the_dric_sig
     assert page.get_attribute("input[name=chips_5]", "type") == "hidden"
     assert page.locator("#chip-counts .locked-figure").nth(1).inner_text() == "79"
     assert page.inner_text("#chips-total") == "$495.00" and page.inner_text("#chips-count-total") == "179"
+    # The dealer counted; the Chip Cashier, whose session this is, verified: each named as such.
+    standing = page.inner_text("#opener-standing")
+    assert "counted by Dealer and verified by Chip Cashier" in standing and "by Chip Cashier was" not in standing
+    # The keyboard is at the reason, the field in error, which lines up with the other fields.
+    assert page.evaluate("document.activeElement.name") == "reason"
+    assert "#id_reason" == page.get_attribute("#form-refusals a", "href")
+    for width in (1366, 768):
+        page.set_viewport_size({"width": width, "height": 900})
+        reason, box = page.locator("label[for=id_reason]").bounding_box(), page.locator("#id_reason").bounding_box()
+        table = page.locator("label[for=id_table]").bounding_box()
+        assert reason["x"] == table["x"]  # in line with the table's label, refused or not
+        if width == 1366:  # side by side: the label at the box's first line, not at its foot
+            assert abs(reason["y"] - box["y"]) < 8, (reason, box)
     at_both_widths(page, "opener-refused-locked")
     page.fill("textarea[name=reason]", "one $5 chip missing from the tray")
     page.fill("input[name=pin_counted_by]", PIN)

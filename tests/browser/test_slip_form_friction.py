@@ -44,7 +44,23 @@ def test_a_sale_by_its_chips_record_another_a_mistyped_count_and_the_same_sale_a
     screenshot(page, f"{name}-not-a-count")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
-    # Counted right: the cash follows the chips for the cashier to check.
+    # Sent as it is: the empty cash does not stop it (no "Please fill out this field" on the cash
+    # before the count's own refusal); the server refuses each count by name, listed at the top one
+    # a line, each leading to its field, and the keyboard is at the first of them.
+    assert page.evaluate("document.querySelector('input[name=cash]').validationMessage") == ""
+    follow(page, "#slip-form button[type=submit]")
+    refusals = page.locator("#form-refusals li")
+    expect(refusals).to_have_count(2)
+    assert "2O" in refusals.nth(0).inner_text() and "1.5" in refusals.nth(1).inner_text()
+    assert [refusals.nth(i).locator("a").get_attribute("href") for i in (0, 1)] == ["#id_chips_5", "#id_chips_25"]
+    assert page.evaluate("document.activeElement.name") == "chips_5"
+    first, second = (refusals.nth(i).bounding_box() for i in (0, 1))
+    assert second["y"] >= first["y"] + first["height"]  # one a line, with room between them
+    screenshot(page, f"{name}-count-refused")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert not Slip.objects.filter(slip_type="sale").exists()
+
+    # Counted right: the cash, sent empty, follows the chips again for the cashier to check.
     page.fill("input[name=chips_25]", "")
     page.fill("input[name=chips_5]", "20")
     expect(page.locator("input[name=chips_5]")).not_to_have_attribute("aria-invalid", "true")
@@ -65,6 +81,7 @@ def test_a_sale_by_its_chips_record_another_a_mistyped_count_and_the_same_sale_a
     page.fill("input[name=chips_5]", "20")
     follow(page, "#slip-form button[type=submit]")
     expect(page.locator("#confirm-second input[type=checkbox]")).to_be_visible()
+    assert page.evaluate("document.activeElement.id") == "form-refusals"  # refused as a whole
     assert Slip.objects.filter(slip_type="sale").count() == 1
     screenshot(page, f"{name}-second")
     assert page.evaluate("document.documentElement.scrollWidth") <= width

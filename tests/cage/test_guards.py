@@ -236,13 +236,13 @@ def test_a_places_balances_are_read_from_the_index_alone():
     """Migration 0013: the amount is in the balances' index, so a sum over a place's postings reads
     the index and never the table's rows (SQLite says so in its plan; PostgreSQL chooses by its
     statistics, an index-only scan once the table is vacuumed)."""
-    from cage.services.ledger import _balances_read
+    from cage.selectors.places import balances_read
 
     cast = make_cast("covered")
     stock(cast)
     accounts = list(Account.objects.filter(event=cast.event))
     with CaptureQueriesContext(connection) as queries:
-        held = _balances_read(accounts)
+        held = balances_read(accounts)
     assert held  # the stocked bank's balances
     (query,) = queries.captured_queries
     if connection.vendor == "sqlite":

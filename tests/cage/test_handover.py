@@ -9,13 +9,15 @@ import uuid
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from cage import services
 from cage.exporter import export_event
+from cage.forms import PaperSlipForm
 from cage.importer import import_records
 from cage.models import Posting, Slip
 from cage.selectors.handovers import custodians
+from cage.slip_types import SLIP_KINDS
 from events.models import Role
 from reports.daily import day_sheets
 from tests.cage.helpers import COUNT_SIGNED, roster_dealers, stock
@@ -106,8 +108,19 @@ def test_a_handover_counts_the_place_moves_nothing_and_passes_custody(cast):
     [
         # One person never signs both capacities (T&C 2).
         (lambda c: hand_over_bank_cash(c, incoming="general_cashier"), "signing.same_person"),
-        # A Chip Cashier does not take over bank cash.
-        (lambda c: hand_over_bank_cash(c, incoming="chip_cashier"), "handover.not_rostered"),
+        # A Chip Cashier on duty does not take over bank cash, nor a General Cashier the chip bank,
+        # nor does either hand over the other's place.
+        (lambda c: hand_over_bank_cash(c, incoming="chip_cashier"), "handover.role_not_held"),
+        (lambda c: hand_over_bank_cash(c, outgoing="cc2"), "handover.role_not_held"),
+        (
+            lambda c: services.handover(
+                day=c.day,
+                place="chip_bank",
+                chips={"1": 955, "5": 400},
+                signed=c.signed(handed_over_by="chip_cashier", taken_over_by="gc2"),
+            ),
+            "handover.role_not_held",
+        ),
         # Bank cash is counted in cash, the chip bank in chips.
         (lambda c: hand_over_bank_cash(c, cash=-5), "count.cash_negative"),
         (lambda c: hand_over_bank_cash(c, cash=None), "count.bank_cash_missing"),
@@ -163,6 +176,21 @@ def test_a_handover_is_refused_with_its_code_and_changes_nothing(cast, call, cod
         call(cast)
     assert not Slip.objects.filter(slip_type="handover").exists()
     assert custodians(cast.day) == {}
+
+
+def test_the_refusal_of_another_position_names_it_and_cites_the_designated_persons(cast):
+    on_duty(cast)
+    with refuses("handover.role_not_held", name="Chip Cashier") as refused:
+        hand_over_bank_cash(cast, incoming="chip_cashier")
+    assert refused.value.field == "sign_taken_over_by"
+    text = str(refused.value.text)
+    assert "does not hold the position of General Cashier" in text and "bank cash" in text
+    # T&C 2 names the designated persons, 2.1 the cashiers who run the bank.
+    assert refused.value.rule_reference == "T&C 2, 2.1" and text.endswith("(T&C 2, 2.1)"), text
+    # Cited as the French text numbers them: its designated persons' block is 2.1.
+    with translation.override("fr-ca"), refuses("handover.role_not_held") as refused:
+        hand_over_bank_cash(cast, incoming="chip_cashier")
+    assert str(refused.value.text).endswith("(M&C 2.1, 2.2)"), str(refused.value.text)
 
 
 def test_a_cashier_not_on_the_days_roster_in_the_role_takes_nothing_over(cast):
@@ -282,3 +310,76 @@ def test_the_handover_form_is_blind_then_shows_the_books_and_the_new_holder(clie
     # the handover, is held to the custody of its own time.
     before = slip.at - datetime.timedelta(minutes=5)
     assert custodians(cast.day, until=before) == {} and timezone.now() >= slip.at
+
+
+def offered(page: str, capacity: str) -> dict[str, str]:
+    """Who the form's list of `capacity` holds: {name: "offered" or "hidden"} (hidden options are
+    also disabled: the other place's cashiers, shown again by slip_form.js when the place changes)."""
+    listed = re.search(rf'<select name="sign_{capacity}"[^>]*>(.*?)</select>', page, re.S).group(1)
+    people = {}
+    for attrs, name in re.findall(r'<option value="\d+"([^>]*)>(.*?)</option>', listed):
+        hidden = " hidden" in attrs and " disabled" in attrs
+        people[name] = "hidden" if hidden else "offered"
+    return people
+
+
+def test_the_form_offers_only_cashiers_of_the_places_position_on_the_days_roster(client, cast):
+    on_duty(cast)
+    add_person(cast.event, "gc3", Role.GENERAL_CASHIER)  # a General Cashier not on today's roster
+    url = reverse("cage:slip_new", args=[cast.event.slug, "handover"])
+    login(client, cast, "general_cashier")
+    page = client.get(url).content.decode()
+    # A General Cashier hands over bank cash: the form starts there.
+    assert re.search(r'<option value="bank_cash" selected>', page)
+    cashiers = {"General Cashier": "offered", "Gc2": "offered", "Chip Cashier": "hidden", "Cc2": "hidden"}
+    assert offered(page, "taken_over_by") == cashiers
+    assert offered(page, "handed_over_by") == cashiers
+    assert 'data-place="chip_bank"' in page and 'data-place="bank_cash"' in page
+    # A Chip Cashier hands over the chip bank, to a Chip Cashier.
+    login(client, cast, "chip_cashier")
+    page = client.get(url).content.decode()
+    assert re.search(r'<option value="chip_bank" selected>', page)
+    assert offered(page, "taken_over_by") == {
+        "General Cashier": "hidden",
+        "Gc2": "hidden",
+        "Chip Cashier": "offered",
+        "Cc2": "offered",
+    }
+
+
+def test_a_chip_cashier_sent_to_take_over_bank_cash_is_refused_beside_their_name(client, cast):
+    on_duty(cast)
+    login(client, cast, "general_cashier")
+    url = reverse("cage:slip_new", args=[cast.event.slug, "handover"])
+    data = {
+        "request_key": uuid.uuid4().hex,
+        "place": "bank_cash",
+        "cash_10000": "10",
+        "cash_2000": "2",
+        "cash_500": "1",
+        "sign_handed_over_by": cast.general_cashier.pk,
+        "sign_taken_over_by": cast.cc2.pk,
+        "pin_taken_over_by": PIN,
+    }
+    page = client.post(url, data).content.decode()
+    assert not Slip.objects.filter(slip_type="handover").exists()
+    assert "Cc2 does not hold the position of General Cashier" in page and "T&amp;C 2, 2.1" in page
+    # The form shown again is about bank cash: the Chip Cashiers are not on offer.
+    assert offered(page, "taken_over_by")["Cc2"] == "hidden"
+    assert custodians(cast.day) == {}
+
+
+def test_a_paper_handover_entered_by_the_dric_offers_the_same_cashiers(cast):
+    """Entered from paper by the DRIC (no cashier's position to start from): bank cash first, its
+    General Cashiers on the roster offered, the Chip Cashiers hidden until the chip bank is chosen."""
+    on_duty(cast)
+    form = PaperSlipForm(
+        kind=SLIP_KINDS["handover"], day=cast.day, signer=cast.dric, request=None, written_on=cast.day.date
+    )
+    assert form["place"].value() == "bank_cash"
+    assert offered(str(form["sign_taken_over_by"]), "taken_over_by") == {
+        "General Cashier": "offered",
+        "Gc2": "offered",
+        "Chip Cashier": "hidden",
+        "Cc2": "hidden",
+    }

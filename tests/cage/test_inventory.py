@@ -10,6 +10,7 @@ from django.urls import reverse
 from cage import services
 from cage.models import Account, Slip
 from cage.selectors.inventory import inventory, table_states
+from core.reading import one_reading
 from events import services as event_services
 from events.models import Role
 from tests.cage.helpers import (
@@ -185,7 +186,8 @@ def test_a_closed_table_keeps_its_days_figures(cast):
 
 def test_the_panels_run_a_fixed_number_of_queries_however_big_the_event(cast):
     a_busy_day(cast)
-    with CaptureQueriesContext(connection) as small:
+    # As a page reads them: once per reading (core.reading), the event's places and tables shared.
+    with CaptureQueriesContext(connection) as small, one_reading():
         inventory(cast.event)
         table_states(cast.day)
     for n in range(6):
@@ -193,7 +195,7 @@ def test_the_panels_run_a_fixed_number_of_queries_however_big_the_event(cast):
         event_services.table_create(event=cast.event, code=f"BJ-{n + 2}", game="blackjack")
     open_table(cast, cast.wheel, chips={"1": 50})
     services.fill(day=cast.day, table=cast.wheel, chips={"1": 5}, signed=cast.signed(**FILL_SIGNED))
-    with CaptureQueriesContext(connection) as big:
+    with CaptureQueriesContext(connection) as big, one_reading():
         inv = inventory(cast.event)
         states = table_states(cast.day)
     assert len(inv.rows) == 2 + 8 + 8 + 1 and len(states) == 8
@@ -202,7 +204,7 @@ def test_the_panels_run_a_fixed_number_of_queries_however_big_the_event(cast):
 
 def test_the_grid_takes_one_aggregate_query_for_balances(cast, django_assert_max_num_queries):
     a_busy_day(cast)
-    with django_assert_max_num_queries(5):
+    with django_assert_max_num_queries(5), one_reading():
         inventory(cast.event)
     with django_assert_max_num_queries(3):
         table_states(cast.day)

@@ -1,6 +1,8 @@
 """My slips refreshes itself as the cage home does (?panel=1, not activity, writing nothing), and a
-fill or credit on its way to a dealer's table, or carried by a runner, shows as a notice at its top,
-with a Sign button where the reader is the one to sign it."""
+fill or credit on its way to a dealer's table, or carried by a runner, shows as a notice at its top
+once the runner has signed that she carries it (in transit), never before, with a Sign button where
+the reader is the one to sign it; a notice, not an error. A dealer's own fill requests are one of
+the live panels: what the cage made of them shows without a reload."""
 
 import time
 
@@ -59,7 +61,7 @@ def test_my_slips_refreshes_itself_with_panel_1_as_the_cage_home_does(client, ca
     part = panel(client, cast)
     # The panels alone: every [data-panel] of the page, and none of the page around them.
     assert "<html" not in part and "<h1" not in part
-    for name in ("on-the-way", "paper", "to-sign", "holdings", "slips"):
+    for name in ("on-the-way", "my-fill-requests", "paper", "to-sign", "holdings", "slips"):
         assert f'data-panel="{name}"' in page and f'data-panel="{name}"' in part, name
     # The notices are read out when they appear.
     assert 'data-panel="on-the-way" id="on-the-way" role="status" aria-live="polite"' in part
@@ -83,11 +85,13 @@ def test_the_refresh_is_not_activity_and_writes_nothing(client, cast, open_bj):
 
 def test_a_fill_on_its_way_shows_at_the_top_of_the_dealers_page_with_her_sign_button(client, cast, open_bj):
     login(client, cast, "dealer")
-    assert 'class="card flag notice"' not in panel(client, cast)
+    assert 'class="card notice"' not in panel(client, cast)
     slip = fill(cast, issued_by="chip_cashier", carried_by="runner")
     part = panel(client, cast)
     notice = notices(part)
     assert "Fill 1 for BJ-1 is on its way: $200.00 in chips, carried by Runner." in notice
+    # News, not an error: the site's notice card, never the error colour of .flag.
+    assert 'class="card notice"' in notice and "flag" not in notice
     assert "40 × $5" in notice
     # She is the one to sign it, on arrival; the button comes back to My slips, not to its panels.
     assert f'action="{reverse("cage:slip_sign", args=[cast.event.slug, slip.pk])}"' in notice
@@ -108,34 +112,59 @@ def test_a_fill_on_its_way_shows_at_the_top_of_the_dealers_page_with_her_sign_bu
     assert "Fill 1" not in notices(panel(client, cast))  # received: no longer on its way
 
 
-def test_the_runner_sees_what_she_carries_and_signs_for_it(client, cast, open_bj):
-    fill(cast, issued_by="chip_cashier")  # written at the cage; the runner has not taken it yet
+def to_sign(html: str) -> str:
+    """The "Waiting for your signature" panel of My slips."""
+    return html.split('id="to-sign"', 1)[1].split('data-panel="holdings"', 1)[0]
+
+
+def test_the_runner_signs_for_the_fill_in_her_list_then_it_is_on_its_way(client, cast, open_bj):
+    slip = fill(cast, issued_by="chip_cashier")  # written at the cage; the runner has not taken it yet
     login(client, cast, "runner")
+    part = panel(client, cast)
+    # Still at the cage: no notice yet; she signs for it from "Waiting for your signature".
+    assert "is on its way" not in notices(part)
+    assert "Fill 1" in to_sign(part) and 'value="carried_by"' in to_sign(part)
+    client.post(
+        reverse("cage:slip_sign", args=[cast.event.slug, slip.pk]), {"capacity": "carried_by", "next": mine(cast)}
+    )
     notice = notices(panel(client, cast))
     assert "Fill 1 for BJ-1 is on its way: $200.00 in chips, carried by you." in notice
-    assert 'value="carried_by"' in notice and "Sign as Carried by" in notice
+    assert "<form" not in notice  # the dealer signs it on arrival, not she
 
 
-def test_the_dealer_sees_no_sign_button_before_the_runner_has_taken_the_fill(client, cast, open_bj):
-    fill(cast, issued_by="chip_cashier")
+def test_the_dealer_sees_no_notice_before_the_runner_has_taken_the_fill(client, cast, open_bj):
+    slip = fill(cast, issued_by="chip_cashier")
     login(client, cast, "dealer")
+    part = panel(client, cast)
+    assert "Fill 1" not in notices(part) and "Fill 1" not in to_sign(part)
+    services.sign(slip=slip, capacity="carried_by", person=cast.runner)
     notice = notices(panel(client, cast))
-    assert "Fill 1 for BJ-1 is on its way" in notice and "<form" not in notice
+    assert "Fill 1 for BJ-1 is on its way: $200.00 in chips, carried by Runner." in notice
+    assert 'value="received_by"' in notice
 
 
-def test_a_credit_to_release_shows_to_the_dealer_with_her_sign_button(client, cast, open_bj):
-    services.credit(day=cast.day, table=cast.bj, chips={"1": 10}, runner=cast.runner, signed={}, allow_pending=True)
+def test_a_credit_shows_once_released_and_carried(client, cast, open_bj):
+    credit = services.credit(
+        day=cast.day, table=cast.bj, chips={"1": 10}, runner=cast.runner, signed={}, allow_pending=True
+    )
     login(client, cast, "dealer")
+    part = panel(client, cast)
+    # Still at her table: she releases it from her list, and nothing is on its way yet.
+    assert "Credit 1" not in notices(part)
+    assert "Credit 1" in to_sign(part) and 'value="released_by"' in to_sign(part)
+    services.sign(slip=credit, capacity="released_by", person=cast.dealer)
+    assert "Credit 1" not in notices(panel(client, cast))  # released, but the runner has not taken it
+    services.sign(slip=credit, capacity="carried_by", person=cast.runner)
     notice = notices(panel(client, cast))
     assert "Credit 1 for BJ-1 is on its way: $10.00 in chips, carried by Runner." in notice
-    assert 'value="released_by"' in notice
+    assert "<form" not in notice  # the Chip Cashier receives it at the cage
 
 
 def test_another_tables_fill_and_other_peoples_pages_show_no_notice(client, cast, open_bj):
     fill(cast, issued_by="chip_cashier", carried_by="runner")
     for persona in ("dealer2", "runner2", "general_cashier"):
         login(client, cast, persona)
-        assert 'class="card flag notice"' not in panel(client, cast), persona
+        assert 'class="card notice"' not in panel(client, cast), persona
         client.logout()
 
 

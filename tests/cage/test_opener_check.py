@@ -417,6 +417,9 @@ def test_a_refused_opener_stands_as_first_typed_only_its_reason_is_left_to_give(
     refused = client.post(url, opener_form(cast, day2, **{"1": 100, "5": 79})).content.decode()
     assert "tray by -$5.00 in $5 chips (1 chip short)" in refused
     assert 'id="opener-standing"' in refused and 'data-locked="yes"' in refused
+    # The dealer counted, the Chip Cashier (whose session this is) verified: each named as such.
+    counted = "The opener of table BJ-1, counted by Dealer and verified by Chip Cashier, was set beside"
+    assert counted in refused and "counted by Chip Cashier" not in refused
     # Fixed up to match: refused, nothing recorded, the first figures put back.
     fixed = client.post(url, {**opener_form(cast, day2, **TRAY), "reason": "recounted"})
     page = fixed.content.decode()
@@ -426,12 +429,33 @@ def test_a_refused_opener_stands_as_first_typed_only_its_reason_is_left_to_give(
     # A fresh form for the table shows the first figures, locked.
     fresh = client.get(url + f"?table={cast.bj.pk}").content.decode()
     assert 'id="opener-standing"' in fresh and re.search(r'type="hidden" name="chips_5" value="79"', fresh)
+    assert counted in fresh and "counted by Chip Cashier" not in fresh
     data = {**opener_form(cast, day2, **{"1": 100, "5": 79}), "reason": "one $5 chip missing from the tray"}
     assert client.post(url, data).status_code == 302
     opener = Slip.objects.get(slip_type="table_open", day=day2)
     assert opener.details["chips"] == {"1": 100, "5": 79}
     assert opener.details["closer_check"]["differences"] == {"5": -1}
     assert [slip.number for slip in waiting_sign_off(cast.event)] == ["Opener 2"]
+
+
+def test_an_opener_set_beside_the_books_without_its_signers_names_nobody_rather_than_the_session(client, cast):
+    """An opener kept beside the tray's books before who signed it was kept with it: the page
+    names nobody rather than the person whose session showed it, who may have verified it."""
+    day2 = first_day_closed(cast)
+    services.keep_count_shown(
+        day=day2,
+        where="table:BJ-1",
+        figures={"account": "table:BJ-1", "chips": {"1": 100, "5": 79}, "pieces": {}},
+        person=cast.chip_cashier,
+    )
+    login_person(client, cast.chip_cashier)
+    url = reverse("cage:slip_new", args=[cast.event.slug, "table_open"])
+    fresh = client.get(url + f"?table={cast.bj.pk}").content.decode()
+    assert "The opener of table BJ-1 was set beside the tray's books at" in fresh
+    assert "counted by" not in fresh.split('id="opener-standing"')[1].split("</div>")[0]
+    # Recorded with its reason, it stands as first typed, the figures checked without the signers.
+    data = {**opener_form(cast, day2, **{"1": 100, "5": 79}), "reason": "one $5 chip missing from the tray"}
+    assert client.post(url, data).status_code == 302
 
 
 def test_a_tray_is_hidden_on_a_day_still_in_setup_too(client, cast):

@@ -287,6 +287,39 @@ def test_a_table_issue_for_a_table_opened_since_says_when_it_opened(client, cast
     assert "BJ-1 opened at " in response.content.decode()
 
 
+def test_a_table_gone_is_said_by_its_state_now_whether_it_changed_today_or_never_was_so(cast):
+    """table_gone, for each state a table may be in: what put it there today and when, or, when
+    nothing did, the state the slip needs; the words and codes as the services refuse them."""
+    from cage.forms import table_gone
+    from cage.slip_types import SLIP_KINDS
+
+    fill, issue = SLIP_KINDS["fill"], SLIP_KINDS["table_issue"]
+    said = table_gone(cast.day, fill, cast.bj)  # closed all day
+    assert (said.code, str(said)) == ("table.needs_open", "table BJ-1 is closed; a fill needs it open (table state)")
+    stock(cast)
+    open_table(cast)
+    opener = Slip.objects.get(slip_type="table_open")
+    said = table_gone(cast.day, issue, cast.bj)
+    assert said.code == "table.opened_since_the_form"
+    assert (
+        str(said)
+        == f"BJ-1 opened at {clock(opener.at)}; this table issue can no longer be written for it (table state)"
+    )
+    closer = services.table_close(
+        day=cast.day, table=cast.bj, chips={"1": 100, "5": 80}, signed=cast.signed(**OPENER_SIGNED)
+    )
+    cast.bj.refresh_from_db()
+    said = table_gone(cast.day, fill, cast.bj)
+    assert said.code == "table.closed_since_the_form"
+    assert str(said) == f"BJ-1 closed at {clock(closer.at)}; this fill can no longer be written for it (table state)"
+    cast.wheel.state = "open"  # as read, with no opener of it today
+    said = table_gone(cast.day, issue, cast.wheel)
+    assert (said.code, str(said)) == (
+        "table.needs_closed",
+        "table WOF-1 is open; a table issue needs it closed (table state)",
+    )
+
+
 def test_a_table_of_another_event_is_still_not_a_choice(client, cast):
     from tests.conftest import make_cast
 
@@ -355,6 +388,8 @@ def test_a_second_slip_of_the_same_amount_within_a_minute_asks_for_confirmation(
     page = response.content.decode()
     assert "Fill 1, for the same amount of $20.00, was recorded at" in page
     assert f'type="checkbox" name="confirm_second" value="{first.pk}"' in page
+    # Refused as a whole, not for a field: the keyboard starts at the refusal, not at the table.
+    assert autofocused(page) == ["form-refusals"]
     assert Slip.objects.filter(slip_type="fill").count() == 1
     assert client.post(url, {**again, "confirm_second": str(first.pk)}).status_code == 302
     assert Slip.objects.filter(slip_type="fill").count() == 2
@@ -428,6 +463,56 @@ def test_a_mistyped_count_is_refused_by_name_and_records_nothing(client, cast, t
     assert codes(response, "chips_5") == [code]
     assert words.replace('"', "&quot;") in response.content.decode()
     assert not Slip.objects.filter(slip_type="sale").exists()
+
+
+def autofocused(page: str) -> list[str]:
+    """What the page starts the keyboard at: the id of each element marked autofocus."""
+    tags = re.findall(r"<[a-z]+ [^>]*\bautofocus\b[^>]*>", page)
+    return [re.search(r'\bid="([^"]+)"', tag).group(1) for tag in tags]
+
+
+def test_a_mistyped_count_with_its_cash_left_empty_is_refused_for_the_count_alone(client, cast):
+    """The page fills in no cash while a count is not a count ("2O"), and lets the form go: the
+    server refuses the count by name (count.letters), says nothing of the empty cash that waits
+    for it, and the keyboard starts at the count, not at the runner, the form's first field."""
+    stock(cast)
+    login(client, cast, "chip_cashier")
+    fresh = client.get(new_slip(cast.event.slug, "sale")).content.decode()
+    assert autofocused(fresh) == ["id_runner"]
+    data = form(chips_5="2O", chips_25="1.5", cash="", **signed_by(cast, sold_by="chip_cashier"))
+    response = client.post(new_slip(cast.event.slug, "sale"), data)
+    page = response.content.decode()
+    assert codes(response, "chips_5") == ["count.letters"] and codes(response, "chips_25") == ["count.not_whole"]
+    assert "cash" not in response.context["form"].errors
+    assert autofocused(page) == ["id_chips_5"]
+    # Listed at the top one a line, each naming its field and leading to it, in the page's order.
+    refusals = page.split('id="form-refusals"')[1].split("</div>")[0]
+    assert re.findall(r'<li><a href="#(id_[a-z_0-9]+)">', refusals) == ["id_chips_5", "id_chips_25"]
+    assert "$5 chips: &quot;2O&quot; contains letters" in refusals
+    assert not Slip.objects.filter(slip_type="sale").exists()
+
+
+def test_an_empty_cash_is_still_refused_when_the_chips_are_counts(client, cast):
+    stock(cast)
+    login(client, cast, "chip_cashier")
+    data = form(chips_5="4", cash="", **signed_by(cast, sold_by="chip_cashier"))
+    response = client.post(new_slip(cast.event.slug, "sale"), data)
+    assert codes(response, "cash") == ["required"]
+    assert autofocused(response.content.decode()) == ["id_cash"]
+    assert not Slip.objects.filter(slip_type="sale").exists()
+
+
+def test_a_refused_pin_takes_the_keyboard_after_a_refused_count_above_it(client, cast):
+    stock(cast)
+    login(client, cast, "chip_cashier")
+    data = form(chips_5="2O", cash="10", sign_authorized_by=cast.dric.pk, pin_authorized_by="")
+    data.update(signed_by(cast, sold_by="chip_cashier"))
+    response = client.post(new_slip(cast.event.slug, "sale"), data)
+    page = response.content.decode()
+    assert "pin_authorized_by" in response.context["form"].errors
+    assert autofocused(page) == ["id_chips_5"]
+    refusals = page.split('id="form-refusals"')[1].split("</div>")[0]
+    assert re.findall(r'<li><a href="#(id_[a-z_0-9]+)">', refusals) == ["id_chips_5", "id_pin_authorized_by"]
 
 
 def test_the_services_still_hold_a_fills_carrier_to_the_runner_it_names(cast):

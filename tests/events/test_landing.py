@@ -20,19 +20,45 @@ def landed(client, username: str) -> str:
     return response.redirect_chain[-1][0]
 
 
-@pytest.mark.parametrize(
-    "persona, page",
-    [
-        ("dric", "cage:queue"),
-        ("general_cashier", "cage:home"),
-        ("chip_cashier", "cage:home"),
-        ("auditor", "cage:home"),
-        ("runner", "cage:mine"),
-        ("dealer", "cage:mine"),
-    ],
-)
+ROLE_PAGES = [
+    ("dric", "cage:queue"),
+    ("general_cashier", "cage:home"),
+    ("chip_cashier", "cage:home"),
+    ("auditor", "cage:home"),
+    ("runner", "cage:mine"),
+    ("dealer", "cage:mine"),
+]
+
+
+@pytest.mark.parametrize("persona, page", ROLE_PAGES)
 def test_each_role_lands_where_its_work_starts(client, cast, persona, page):
     assert landed(client, getattr(cast, persona).user.username) == reverse(page, args=[cast.event.slug])
+
+
+@pytest.mark.parametrize("persona, page", ROLE_PAGES)
+@pytest.mark.parametrize("root", ["/", "", "/?from=logout"])
+def test_a_next_of_the_site_root_lands_by_role_not_on_the_events_list(client, cast, persona, page, root):
+    """The login page reached from the root (after a logout, a lock, or typing the address) asks for
+    `next=/`: that names no page of its own, so each role lands where its work starts, as with no
+    `next` at all; the field the login form sends back carries nothing either."""
+    shown = client.get(reverse("login"), {"next": root}).content.decode()
+    assert '<input type="hidden" name="next" value="">' in shown
+    response = client.post(
+        reverse("login") + f"?next={root}", {"username": getattr(cast, persona).user.username, "password": PASSWORD}
+    )
+    assert response.status_code == 302 and response.url == reverse("events:landing")
+    assert client.get(response.url).url == reverse(page, args=[cast.event.slug])
+    # Sent back in the form's own field, as the login page does.
+    client.logout()
+    response = client.post(
+        reverse("login"), {"username": getattr(cast, persona).user.username, "password": PASSWORD, "next": root}
+    )
+    assert response.url == reverse("events:landing")
+
+
+def test_the_administrator_with_a_next_of_the_root_still_chooses_an_event(client, admin_user):
+    response = client.post(reverse("login") + "?next=/", {"username": admin_user.username, "password": PASSWORD})
+    assert client.get(response.url).url == reverse("events:home")
 
 
 def test_the_administrator_lands_on_the_events_list(client, admin_user):

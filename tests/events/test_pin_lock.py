@@ -104,6 +104,16 @@ def test_the_lock_page_of_a_session_not_locked_goes_back_at_once(client, cast):
     assert client.get(f"{UNLOCK}?next={mine(cast)}").url == mine(cast)
 
 
+def test_a_session_locked_on_the_site_root_unlocks_to_the_page_its_role_works_from(client, cast):
+    response = locked(client, cast.dealer, reverse("events:home"))
+    assert response.url == f"{UNLOCK}?next=%2F"
+    # The lock page sends the login's landing back, not the root's events list.
+    assert f'name="next" value="{reverse("events:landing")}"' in client.get(response.url).content.decode()
+    response = client.post(UNLOCK, {"pin": PIN, "next": "/"})
+    assert response.status_code == 302 and response.url == reverse("events:landing")
+    assert client.get(response.url).url == mine(cast)
+
+
 @pytest.mark.parametrize("elsewhere", ["https://evil.example/", "//evil.example/cage/", "javascript:alert(1)"])
 def test_an_unsafe_next_is_refused(client, cast, elsewhere):
     locked(client, cast.dealer, mine(cast))

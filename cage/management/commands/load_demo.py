@@ -1,5 +1,7 @@
 """Load the demo event: one full gaming day of records through import_records, a login for each
-role, and the next gaming day scheduled with a full roster, ready for the DRIC to open.
+role, and the next gaming day scheduled with a full roster, ready for the DRIC to open. On that day
+a second General Cashier and a second Chip Cashier take over at a change of shift, so that a shift
+handover can be tried (cage.services.slips.handover).
 
 Each demo login is made as any login is (events.services.login_create, with a one-time setup
 code) and then set up with the demo password and PIN as its owner would on the setup page. Known
@@ -30,17 +32,38 @@ PIN = "2468"  # each demo person's signing PIN, set at the login's setup as its 
 # Who is on the roster of each demo day: (people, role, from hour, until hour; 24 is midnight). The
 # designated persons are there from the chips' delivery at 10:00 until 1 a.m., after the day's close:
 # they sign only while on duty (T&C 2).
+FLOOR = [
+    (("dana", "dev", "del"), Role.DEALER, 12, 23),
+    (("rita", "ron"), Role.RUNNER, 12, 22),
+]
 ROSTER = [
     (("ann",), Role.DRIC, 10, 25),
     (("gus",), Role.GENERAL_CASHIER, 10, 25),
     (("cora",), Role.CHIP_CASHIER, 10, 25),
-    (("dana", "dev", "del"), Role.DEALER, 12, 23),
-    (("rita", "ron"), Role.RUNNER, 12, 22),
+    *FLOOR,
+]
+# The second day's cashiers change at 18:00: Gwen takes bank cash over from Gus, Cal the chip bank
+# from Cora. Both of each pair are on duty from 18:00 to 19:00, to count the place together and sign
+# the handover; each position stays present continuously (T&C 2).
+SHIFT_CHANGE_ROSTER = [
+    (("ann",), Role.DRIC, 10, 25),
+    (("gus",), Role.GENERAL_CASHIER, 10, 19),
+    (("gwen",), Role.GENERAL_CASHIER, 18, 25),
+    (("cora",), Role.CHIP_CASHIER, 10, 19),
+    (("cal",), Role.CHIP_CASHIER, 18, 25),
+    *FLOOR,
+]
+# The incoming cashiers, who are not in the records file: its day ran on one of each.
+RELIEF = [  # (person id, name, born on, role)
+    ("gwen", "Gwen Lavoie", datetime.date(1984, 10, 5), Role.GENERAL_CASHIER),
+    ("cal", "Cal Nguyen", datetime.date(1979, 1, 22), Role.CHIP_CASHIER),
 ]
 LOGINS = [  # (person id, role shown)
     ("ann", Role.DRIC),
     ("gus", Role.GENERAL_CASHIER),
+    ("gwen", Role.GENERAL_CASHIER),
     ("cora", Role.CHIP_CASHIER),
+    ("cal", Role.CHIP_CASHIER),
     ("rita", Role.RUNNER),
     ("ron", Role.RUNNER),
     ("dana", Role.DEALER),
@@ -102,17 +125,34 @@ class Command(TranslatedHelpCommand):
                 other_activities=True,
                 terms_acknowledged=True,
             )
+        self.add_relief(event)
         for person in event.people.all():
             setup = services.login_create(person=person, username=person.code, by=None)
             services.login_setup_complete(
                 request=None, username=person.code, code=setup.code, password=PASSWORD, pin=PIN
             )
 
-        # The next day, scheduled with the same roster, ready for the DRIC to open.
+        # The next day, scheduled with its change of shift, ready for the DRIC to open.
         second = services.day_add(
             event=event, date=datetime.date(2026, 9, 12), opens_at=datetime.time(12, 0), closes_at=datetime.time(23, 0)
         )
-        self.roster(event, second)
+        self.roster(event, second, SHIFT_CHANGE_ROSTER)
+
+    @staticmethod
+    def add_relief(event: Event):
+        """The second General Cashier and Chip Cashier, their declarations made before they are
+        designated (T&C 1.4.4, 1.4.6, 2), as the administrator would on the People page."""
+        for code, name, born_on, role in RELIEF:
+            person = services.person_add(
+                event=event,
+                code=code,
+                name=name,
+                born_on=born_on,
+                identification="Ontario driver's licence",
+                other_activities=True,
+                terms_acknowledged=True,
+            )
+            services.role_assign(person=person, role=role, by=None)
 
     @staticmethod
     def shifts(date: str) -> list[dict]:
@@ -133,13 +173,13 @@ class Command(TranslatedHelpCommand):
                 )
         return rows
 
-    def roster(self, event, day):
+    def roster(self, event, day, roster):
         def at(hours):
             midnight = timezone.make_aware(datetime.datetime.combine(day.date, datetime.time()))
             return midnight + datetime.timedelta(hours=hours)
 
         people = {p.code: p for p in event.people.all()}
-        for codes, role, start, end in ROSTER:
+        for codes, role, start, end in roster:
             for code in codes:
                 services.shift_add(day=day, person=people[code], role=role, starts_at=at(start), ends_at=at(end))
 

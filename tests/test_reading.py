@@ -1,0 +1,76 @@
+"""One reading of the books per page (core.reading): within a GET a `@read_once` selector asks the
+database once however many parts of the page ask it; outside a reading (a service, a POST, the
+importer) every ask reads afresh, so a write between two asks is seen."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from core.reading import OneReadingMiddleware, one_reading, read_once
+from events.models import ChipDenomination
+from events.selectors import chip_set, chip_values, tables_of
+
+pytestmark = pytest.mark.django_db
+
+
+def test_within_a_reading_the_chip_set_is_read_once(cast):
+    with CaptureQueriesContext(connection) as ctx, one_reading():
+        first = chip_values(cast.event)
+        again = chip_values(cast.event)
+        same_event_read_again = chip_set(type(cast.event).objects.get(pk=cast.event.pk))
+    chip_queries = [q for q in ctx.captured_queries if "chipdenomination" in q["sql"]]
+    assert first == again and len(first) > 0
+    assert len(same_event_read_again) == len(first)  # the same row, by its key, is the same question
+    assert len(chip_queries) == 1
+
+
+def test_outside_a_reading_a_write_between_two_asks_is_seen(cast):
+    before = chip_values(cast.event)
+    ChipDenomination.objects.create(event=cast.event, key="5000", value_cents=500_000)
+    after = chip_values(cast.event)
+    assert "5000" not in before and after["5000"] == 500_000
+
+
+def test_each_reading_starts_afresh_and_a_nested_one_shares_the_outer(cast):
+    with one_reading():
+        codes = [t.code for t in tables_of(cast.event.pk)]
+        with one_reading(), CaptureQueriesContext(connection) as nested:
+            assert [t.code for t in tables_of(cast.event.pk)] == codes
+        assert nested.captured_queries == []
+    ChipDenomination.objects.create(event=cast.event, key="5000", value_cents=500_000)
+    with one_reading():
+        assert chip_values(cast.event)["5000"] == 500_000
+
+
+def test_answers_differ_by_their_arguments():
+    asked = []
+
+    @read_once
+    def double(n, *, times=2):
+        asked.append((n, times))
+        return n * times
+
+    with one_reading():
+        assert [double(2), double(2), double(3), double(2, times=3), double(2, times=3)] == [4, 4, 6, 6, 6]
+    assert asked == [(2, 2), (3, 2), (2, 3)]
+
+
+def test_only_a_get_or_a_head_is_one_reading(rf):
+    seen = {}
+
+    @read_once
+    def ask():
+        seen["n"] = seen.get("n", 0) + 1
+        return seen["n"]
+
+    def page(request):
+        ask()
+        ask()
+        return seen.get("n")
+
+    middleware = OneReadingMiddleware(page)
+    assert middleware(rf.get("/")) == 1
+    seen.clear()
+    assert middleware(rf.head("/")) == 1
+    seen.clear()
+    assert middleware(rf.post("/")) == 2
