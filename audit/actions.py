@@ -50,6 +50,7 @@ ACTIONS = {
     "fill_request_withdrawn": _("Fill request withdrawn"),
     "fill_request_declined": _("Fill request declined"),
     "slip_approved": _("Approval"),
+    "batch_approved": _("Approvals confirmed together"),
     "slip_printed": _("Slip printed"),
     "slip_printed_for_reading": _("Slip printed for reading"),
     "paper_book_printed": _("Paper slips printed"),

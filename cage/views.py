@@ -12,7 +12,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.utils.translation import gettext_noop as N_
@@ -507,33 +506,6 @@ def slip_detail(request, slug, pk):
             "record_another": record_another_url(request, access, slip),
         },
     )
-
-
-def slip_pdf(request, slug, pk):
-    """The printable slip. A copy the cage prints after its first is stamped REPRINT; printing is a
-    POST (slip_print), so that opening the PDF to look at it writes nothing. Whoever only reads the
-    slip (Access.prints_original) gets a copy for reading, stamped so on every page, whether they
-    printed it or only opened it: nothing they hold can pass for the original.
-
-    Laid out on the terminal's paper, letter or an 80 mm receipt (cage.terminal), with a QR code of the
-    slip's page on either."""
-    from cage.views_print import render_pdf, slip_url  # here: cage.views_print imports this module
-
-    access = event_access(request, slug)
-    slip = _slip_for(access, pk)
-    copy = query_id(request, "copy")
-    for_reading = not access.prints_original
-    earlier = SlipPrint.objects.filter(slip=slip, for_reading=False)
-    if copy is not None:
-        for_reading = for_reading or SlipPrint.objects.filter(slip=slip, pk=copy, for_reading=True).exists()
-        earlier = earlier.filter(pk__lt=copy)
-    sheet = slip_sheet(slip, reprint=not for_reading and earlier.exists(), for_reading=for_reading)
-    layout = terminal.layout_of(request)
-    pdf = render_pdf(sheet | {"url": slip_url(request, slug, slip)}, layout)
-    response = HttpResponse(pdf, content_type="application/pdf")
-    name = slugify(slip.number) + ("-receipt" if layout == terminal.RECEIPT else "")
-    response["Content-Disposition"] = f'inline; filename="{name}.pdf"'
-    return response
 
 
 def slip_print(request, slug, pk):

@@ -8,14 +8,16 @@ reading. Nothing else changes.
 """
 
 from django.contrib import messages
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from cage import services, terminal
 from cage.models import SlipPrint
 from cage.selectors.slip_sheet import slip_sheet
-from cage.views import _form_refused, _slip_for
+from cage.views import _form_refused, _slip_for, query_id
 from events.access import event_access
 
 
@@ -34,6 +36,31 @@ def render_pdf(sheet: dict, layout: str) -> bytes:
     from cage.slip_pdf import render_slip_pdf
 
     return render_slip_pdf(sheet)
+
+
+def slip_pdf(request, slug, pk):
+    """The printable slip. A copy the cage prints after its first is stamped REPRINT; printing is a
+    POST (slip_print), so that opening the PDF to look at it writes nothing. Whoever only reads the
+    slip (Access.prints_original) gets a copy for reading, stamped so on every page, whether they
+    printed it or only opened it: nothing they hold can pass for the original.
+
+    Laid out on the terminal's paper, letter or an 80 mm receipt (cage.terminal), with a QR code of the
+    slip's page on either."""
+    access = event_access(request, slug)
+    slip = _slip_for(access, pk)
+    copy = query_id(request, "copy")
+    for_reading = not access.prints_original
+    earlier = SlipPrint.objects.filter(slip=slip, for_reading=False)
+    if copy is not None:
+        for_reading = for_reading or SlipPrint.objects.filter(slip=slip, pk=copy, for_reading=True).exists()
+        earlier = earlier.filter(pk__lt=copy)
+    sheet = slip_sheet(slip, reprint=not for_reading and earlier.exists(), for_reading=for_reading)
+    layout = terminal.layout_of(request)
+    pdf = render_pdf(sheet | {"url": slip_url(request, slug, slip)}, layout)
+    response = HttpResponse(pdf, content_type="application/pdf")
+    name = slugify(slip.number) + ("-receipt" if layout == terminal.RECEIPT else "")
+    response["Content-Disposition"] = f'inline; filename="{name}.pdf"'
+    return response
 
 
 def print_terminal(request, slug, pk):

@@ -12,6 +12,7 @@ from cage.models import Slip
 from core.rules import N_plural, RuleViolation, Words
 from events.models import Event, Person
 
+from . import trail
 from .signing import approve
 
 # Approving several at once is her witness and authorization of each (T&C 2), given only to slips
@@ -69,7 +70,8 @@ def chosen(event: Event, ids) -> list[Slip]:
 def approve_batch(*, event: Event, ids, person: Person) -> list[Slip]:
     """Approve each chosen slip as the queue's Approve button does, oldest first, all or none: the
     first refusal undoes those already signed and is raised with `.slip`, the slip it refused, for
-    the page to name. Each approval is on the audit trail as a single one is (its own entry)."""
+    the page to name. Each approval is on the audit trail as a single one is (its own entry), and
+    the batch as one entry naming them all (trail.batch_approved)."""
     done = []
     for slip in chosen(event, ids):
         try:
@@ -77,4 +79,5 @@ def approve_batch(*, event: Event, ids, person: Person) -> list[Slip]:
         except RuleViolation as refused:
             refused.slip = slip
             raise
+    trail.batch_approved(event, done, person)
     return done

@@ -46,6 +46,20 @@ def slip_recorded(slip, signed: dict, *, day_status: str) -> AuditEntry:
     return record(kind.trail_action, message, params, event=slip.event, slip=slip, old=old, new=new)
 
 
+def batch_approved(event, slips, person: Person) -> AuditEntry:
+    """The DRIC's approvals confirmed together from her queue: one entry naming them all, beside
+    each slip's own approval, so the trail shows which she saw listed and signed in one tap."""
+    numbers = [str(slip.number) for slip in slips]
+    return record(
+        "batch_approved",
+        N_("%(name)s approved in one confirmation: %(slips)s"),
+        {"name": person.name, "slips": ", ".join(numbers)},
+        event=event,
+        about=person,
+        new={"slips": numbers},
+    )
+
+
 def slip_signed(slip, capacity_label: str, person: Person) -> AuditEntry:
     return record(
         "slip_signed",

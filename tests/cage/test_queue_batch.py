@@ -64,6 +64,9 @@ def test_a_batch_approves_each_slip_and_records_each_approval(cast):
     entries = AuditEntry.objects.filter(action="slip_approved", outcome="done")
     assert sorted(e.slip_id for e in entries) == sorted(s.pk for s in chosen)
     assert all(e.new == {"signed": {"authorized_by": cast.dric.name}} for e in entries)
+    # And the batch as one entry naming every slip she confirmed together.
+    (batch,) = AuditEntry.objects.filter(action="batch_approved", outcome="done")
+    assert batch.new == {"slips": [str(s.number) for s in chosen]} and batch.about == cast.dric
 
 
 def test_one_refused_slip_signs_none_and_is_named(cast):
@@ -75,6 +78,7 @@ def test_one_refused_slip_signs_none_and_is_named(cast):
     assert refused.value.slip == second
     assert "T&C 2" in refused.value.text
     assert Signature.objects.count() == before  # the first, signed before the refusal, is undone
+    assert not AuditEntry.objects.filter(action="batch_approved").exists()
     assert not witnessed_by(first, cast.dric) and not witnessed_by(third, cast.dric)
 
 
