@@ -31,6 +31,32 @@ def pytest_configure(config):
         compile_all()
 
 
+# The files that take longest run first. With each file on one worker (`--dist loadfile`), a long
+# file handed out last holds the whole run up while the other worker sits idle: longest first keeps
+# both busy to the end (the walks in a browser, the faults that start servers, the bench's smoke
+# test, the backups and the property tests; `--durations` lists them).
+SLOW_FIRST = (
+    "tests/browser/test_whole_day.py",
+    "tests/browser/test_outage_drill.py",
+    "tests/test_bench.py",
+    "tests/cage/test_ledger_properties.py",
+    "tests/cage/test_backup_restore.py",
+    "tests/browser/test_page_widths.py",
+    "tests/faults/",
+    "tests/cage/test_import_while_cage_works.py",
+    "tests/reports/test_pages_by_event_size.py",
+    "tests/test_permission_matrix.py",
+    "tests/browser/",
+)
+
+
+def pytest_collection_modifyitems(items):
+    def rank(item):
+        return next((i for i, start in enumerate(SLOW_FIRST) if item.nodeid.startswith(start)), len(SLOW_FIRST))
+
+    items.sort(key=rank)  # stable: each file's tests keep their order
+
+
 @pytest.fixture(scope="session", autouse=True)
 def application_role(request):
     """With APP_ROLE set (.ci/run's PostgreSQL run), every test runs as the application's own role
@@ -304,6 +330,18 @@ def quebec_unset(db) -> Quebec:
     return make_quebec(settings_entered=False)
 
 
+@contextlib.contextmanager
+def built_once(django_db_blocker):
+    """For a module-scoped fixture whose rows the module's tests only read: built once, in a
+    transaction of its own that is rolled back after the module. Each test still runs in its own
+    savepoint inside it (pytest-django's `db`), so what a test writes goes with it."""
+    from django.db import transaction
+
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
 def cast(db) -> Cast:
     return make_cast()
@@ -323,8 +361,9 @@ def admin_user(db):
 def fast_password_hashing(settings):
     # Every persona has a login; the real hasher's deliberate slowness would dominate the suite.
     # tests/events/test_accounts.py checks the real hashers (argon2) on their own.
-    # Signing PINs keep their own hasher, cheap by design (events/hashers.py).
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", "events.hashers.SigningPinHasher"]
+    # Signing PINs keep their own hasher's algorithm and format, with argon2's least memory
+    # (tests/hashers.py).
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", "tests.hashers.CheapSigningPinHasher"]
 
 
 class Client(django.test.Client):

@@ -21,7 +21,7 @@ from cage.slip_types import VOID_KIND
 from reports.daily import _balances, day_figures
 from reports.figures import event_figures
 from reports.views import DAYS_AROUND
-from tests.conftest import give_login
+from tests.conftest import built_once, give_login
 from tests.records_generator import generated_event
 
 pytestmark = pytest.mark.django_db
@@ -37,9 +37,11 @@ def imported(slug: str, days: int):
     return event
 
 
-@pytest.fixture
-def events():
-    return imported("short-event", 3), imported("long-event", 40)
+@pytest.fixture(scope="module")
+def events(django_db_setup, django_db_blocker):
+    # Built once for the module: its tests only read them.
+    with built_once(django_db_blocker):
+        yield imported("short-event", 3), imported("long-event", 40)
 
 
 def pages(event) -> dict[str, str]:

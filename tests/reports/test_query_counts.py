@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from cage.importer import import_records
-from tests.conftest import give_login
+from tests.conftest import built_once, give_login
 from tests.reports.test_figures import EXAMPLE, two_days_data
 
 pytestmark = pytest.mark.django_db
@@ -109,16 +109,26 @@ EXPORTS = {
 }
 
 
+@pytest.fixture(scope="module")
+def two_sizes(django_db_setup, django_db_blocker):
+    """The example event and a larger one, each with its DRIC's login; built once for the module,
+    whose tests only read them."""
+    with built_once(django_db_blocker):
+        events = small_event(), larger_event()
+        for event in events:
+            dric = event.people.get(code="ann")
+            if dric.user is None:
+                give_login(dric, f"ann-{event.slug}")
+        yield events
+
+
 @pytest.mark.parametrize("name", EXACT)
-def test_each_report_runs_an_exact_number_of_queries_whatever_the_size(client, name):
-    small, large = small_event(), larger_event()
+def test_each_report_runs_an_exact_number_of_queries_whatever_the_size(client, name, two_sizes):
+    small, large = two_sizes
     assert large.slips.count() > 2 * small.slips.count()
     counts = []
     for event in (small, large):
         dric = event.people.get(code="ann")
-        if dric.user is None:
-            give_login(dric, f"ann-{event.slug}")
-            dric.refresh_from_db()
         client.force_login(dric.user)
         counts.append(queries(client, report_urls(event)[name]))
     exact = EXACT[name] + (1 if name in EXPORTS and connection.vendor == "postgresql" else 0)
