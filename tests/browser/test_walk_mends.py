@@ -21,6 +21,7 @@ from cage.models import Slip
 from cage.shortcuts import KEYS
 from tests.browser.conftest import WIDTHS, follow, person_page
 from tests.browser.test_cage_french import in_french
+from tests.browser.test_queue_batch import sale
 from tests.cage.helpers import open_table, stock
 from tests.conftest import make_cast
 
@@ -45,16 +46,6 @@ def in_language(page, language):
         in_french(page)
 
 
-def waiting_sale(cast, fives=2) -> Slip:
-    return services.sale(
-        day=cast.day,
-        chips={"5": fives},
-        cash=fives * 500,
-        signed=cast.signed(sold_by="chip_cashier"),
-        allow_pending=True,
-    )
-
-
 def fill_in_transit(cast) -> Slip:
     return services.fill(
         day=cast.day,
@@ -72,7 +63,7 @@ def cast():
     stock(cast)
     open_table(cast)
     fill_in_transit(cast)
-    waiting_sale(cast)
+    sale(cast, 2)
     return cast
 
 

@@ -42,6 +42,22 @@ def refused(code, act):
     return caught.value
 
 
+def answered_each_way(cast, made, declined, withdrawn, *, reason: str):
+    """One request made into a fill, one declined by the Chip Cashier, one withdrawn by its dealer;
+    the fill."""
+    fill = services.fill(
+        day=cast.day,
+        table=cast.bj,
+        chips=made.chips,
+        signed=cast.signed(issued_by="chip_cashier", carried_by="runner"),
+        allow_pending=True,
+        fill_request=made,
+    )
+    fill_requests.decline(asked=declined, person=cast.chip_cashier, reason=reason)
+    fill_requests.withdraw(asked=withdrawn, person=cast.dealer)
+    return fill
+
+
 def test_a_request_moves_nothing_and_is_on_the_trail(floor):
     postings = Posting.objects.count()
     asked = ask(floor, chips={"5": 20, "1": 0}, note="two racks")
@@ -234,16 +250,7 @@ def test_what_the_cage_made_of_her_requests_comes_with_the_refresh(floor, client
     # The refresh answers her requests alone: the form she may be typing in is left as it is.
     assert 'id="fill-request-form"' not in part
 
-    fill_requests.decline(asked=declined, person=cast.chip_cashier, reason="the table closes in five minutes")
-    fill = services.fill(
-        day=cast.day,
-        table=cast.bj,
-        chips=made.chips,
-        signed=cast.signed(issued_by="chip_cashier", carried_by="runner"),
-        allow_pending=True,
-        fill_request=made,
-    )
-    fill_requests.withdraw(asked=withdrawn, person=cast.dealer)
+    fill = answered_each_way(cast, made, declined, withdrawn, reason="the table closes in five minutes")
     part = my_requests_panel(client, cast)
     rows = {a.pk: part.split(f'data-request="{a.pk}"', 1)[1].split("</tr>", 1)[0] for a in (declined, made, withdrawn)}
     assert "Declined" in rows[declined.pk] and "the table closes in five minutes" in rows[declined.pk]
@@ -272,16 +279,7 @@ def test_only_a_dealers_page_and_its_refresh_have_her_requests_panel(floor, clie
 def test_a_stale_answer_says_who_answered_the_request_how_and_when(floor):
     cast = floor
     made, declined, withdrawn = ask(cast), ask(cast), ask(cast)
-    fill = services.fill(
-        day=cast.day,
-        table=cast.bj,
-        chips=made.chips,
-        signed=cast.signed(issued_by="chip_cashier", carried_by="runner"),
-        allow_pending=True,
-        fill_request=made,
-    )
-    fill_requests.decline(asked=declined, person=cast.chip_cashier, reason="no runner free")
-    fill_requests.withdraw(asked=withdrawn, person=cast.dealer)
+    fill = answered_each_way(cast, made, declined, withdrawn, reason="no runner free")
     at = {a.pk: local.clock(FillRequestOutcome.objects.get(request=a).at) for a in (made, declined, withdrawn)}
     text = refused("fill_request.answered", lambda: fill_requests.withdraw(asked=made, person=cast.dealer)).text
     assert text == (
