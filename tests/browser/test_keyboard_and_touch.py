@@ -5,8 +5,10 @@ is at least 44 px tall, measured in the browser. In English and in French, at 13
 
 import pytest
 
+from cage import services
 from cage.shortcuts import KEYS
 from tests.browser.conftest import at_both_widths, follow, person_page
+from tests.cage.helpers import stock
 from tests.conftest import make_cast
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -14,7 +16,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 # Every control a finger taps, visible on the page, with its size: (what, height, width).
 MEASURE = """() => {
   const seen = [...document.querySelectorAll(
-    'button, input:not([type=hidden]):not([type=checkbox]):not([type=radio]), select, textarea, a.button, summary.button, table a'
+    'button, input:not([type=hidden]):not([type=checkbox]):not([type=radio]), select, textarea, a.button, summary.button, table a, label.pick, .notice a'
   )].filter(el => el.offsetParent !== null && getComputedStyle(el).visibility !== 'hidden');
   return seen.map(el => {
     const box = el.getBoundingClientRect();
@@ -32,7 +34,8 @@ def too_small(page):
     return [
         (html, round(height), round(width))
         for html, height, width, tag in page.evaluate(MEASURE)
-        if height < 44 or (tag == "BUTTON" and width < 44)
+        # A button, and a tick box's label (the queue's), are as wide as they are tall.
+        if height < 44 or (tag in ("BUTTON", "LABEL") and width < 44)
     ]
 
 
@@ -98,12 +101,18 @@ def test_the_cage_home_shortcuts_open_a_sale_and_the_search(browser, live_server
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_every_control_is_44_px_tall_on_a_tablet(browser, live_server, cast, language):
+    # A sale waiting for her witness: the queue shows its tick box.
+    stock(cast)
+    services.sale(
+        day=cast.day, chips={"5": 2}, cash=1000, signed=cast.signed(sold_by="chip_cashier"), allow_pending=True
+    )
     page = person_page(browser, live_server, cast.dric, width=768, height=1024)
     if language == "fr":
         follow(page, "#language-fr-ca")
     slug = cast.event.slug
     for path in (
         f"/cage/{slug}/",
+        f"/cage/{slug}/queue/",
         f"/cage/{slug}/slips/new/fill/",
         f"/cage/{slug}/register/",
         f"/events/{slug}/people/",
