@@ -26,14 +26,17 @@ class Chosen:
 
 
 def _what_it_does(slip: Slip, cap) -> str:
-    # Each follows "<capacity>: " on the page (queue_batch.html), so carries no colon of its own:
-    # "Authorized by: you witness it, which moves nothing", never "Authorized by: your witness: …".
+    """What her signature in this capacity does, as one sentence that names the capacity: a
+    witness is not an authorization, and the page says which (one colon, no label before it)."""
+    capacity = str(cap.label)
     if cap.witness:
         # Her witness of what has already moved (a sale at the window, a fill on its way).
-        return _("you witness it, which moves nothing")
+        return _("Your signature as “%(capacity)s” witnesses it: nothing moves.") % {"capacity": capacity}
     if slip.slip_type == VOID_KIND.type and slip.voids_id:
-        return _("you authorize the void, so %(slip)s is voided and its reversal posted") % {"slip": slip.voids.number}
-    return _("you authorize it, so what it moves is posted")
+        return _(
+            "Your signature as “%(capacity)s” authorizes the void: %(slip)s is voided and its reversal posted."
+        ) % {"capacity": capacity, "slip": slip.voids.number}
+    return _("Your signature as “%(capacity)s” authorizes it: what it moves is posted.") % {"capacity": capacity}
 
 
 def confirmation(slips: list[Slip], person: Person) -> list[Chosen]:

@@ -93,11 +93,11 @@ def test_the_queue_names_each_box_and_the_confirmation_says_authorized_by_once(b
         expect(cells).to_have_count(2)
         for text in cells.all_inner_texts():
             first_line = text.strip().splitlines()[0]
-            # "Authorized by: you witness it, which moves nothing": one colon, after the capacity.
+            # One sentence naming the capacity, with one colon: a witness is said to be one.
             assert first_line.count(":") == 1, first_line
             assert "::" not in text.replace(" ", "").replace("\u00a0", "")
         if language == "en":
-            assert "Authorized by: you witness it, which moves nothing" in cells.first.inner_text()
+            assert "Your signature as “Authorized by” witnesses it: nothing moves." in cells.first.inner_text()
         photograph(ann, f"walk-batch-confirm-{language}")
     finally:
         ann.context.close()

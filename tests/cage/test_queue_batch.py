@@ -170,14 +170,16 @@ def test_the_confirmation_lists_every_chosen_slip_and_writes_nothing(client, cas
     assert "Fill" in fill_row and "BJ-1" in fill_row and "$50.00" in fill_row
     assert 'Chip Cashier <span class="muted">(issued by)</span>' in fill_row
     assert 'Runner <span class="muted">(carried by)</span>' in fill_row
-    assert "<strong>Authorized by</strong>: you witness it, which moves nothing" in fill_row
+    assert "Your signature as “Authorized by” witnesses it: nothing moves." in fill_row
     # Said once: the capacity's colon is the only one in what her signature does.
     hers = fill_row[fill_row.index('class="hers"') :].split("</td>")[0]
     assert hers.count(":") == 1, hers
-    assert "then it still waits for received by (Dealer)" in fill_row
+    assert "It then still waits for received by (Dealer)." in fill_row
     sale_row = page[page.index(f'<tr data-slip="{first.pk}"') :].split("</tr>")[0]
     assert (
-        "$10.00" in sale_row and "you witness it, which moves nothing" in sale_row and "then it is complete" in sale_row
+        "$10.00" in sale_row
+        and "Your signature as “Authorized by” witnesses it: nothing moves." in sale_row
+        and "The slip is then complete." in sale_row
     )
     # The form carries the exact list she saw, and says how many.
     form = page[page.index('id="batch-confirm-form"') :].split("</form>")[0]
@@ -295,8 +297,8 @@ def test_the_confirmation_says_her_signature_authorizes_a_void_and_posts_it(clie
     page = client.get(batch_url(cast), {"slip": [first.pk, void.pk]}).content.decode()
     row = page[page.index(f'<tr data-slip="{void.pk}"') :].split("</tr>")[0]
     assert (
-        "you authorize the void, so Chip sale 2 is voided and its reversal posted" in row
-        and "then it is complete" in row
+        "Your signature as “Authorized by” authorizes the void: Chip sale 2 is voided and its reversal posted." in row
+        and "The slip is then complete." in row
     )
     client.post(batch_url(cast), {"slip": [first.pk, void.pk]})
     assert witnessed_by(first, cast.dric) and witnessed_by(void, cast.dric)
