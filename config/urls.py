@@ -1,12 +1,11 @@
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from events.views_accounts import LoginView
+from events.views_accounts import LoginView, LogoutView
 
 urlpatterns = [
     # A `next` of the site's root lands by role, as no `next` does (events.views_accounts.LoginView).
     path("login/", LoginView.as_view(), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", LogoutView.as_view(), name="logout"),
     path("cage/", include("cage.urls")),
     path("reports/", include("reports.urls")),
     path("audit/", include("reports.audit_trail.urls")),

@@ -70,6 +70,18 @@ def lands_by_role(back: str) -> bool:
     return urlsplit(back).path in ("", reverse("events:home"))
 
 
+class LogoutView(auth_views.LogoutView):
+    """Django's logout, which says so on the login page it leads to: at a shared terminal the next
+    person sees that the last one's session is over (kept in a cookie: the session is gone)."""
+
+    def post(self, request, *args, **kwargs):
+        was_in = request.user.is_authenticated
+        response = super().post(request, *args, **kwargs)
+        if was_in:
+            messages.info(request, _("You are logged out."))
+        return response
+
+
 class LoginView(auth_views.LoginView):
     """Django's login page, whose `next` of the site's root lands by role as no `next` does."""
 

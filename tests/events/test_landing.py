@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from events.access import landing_url
 from events.models import Event, Role
-from tests.conftest import PASSWORD, add_person, make_cast
+from tests.conftest import PASSWORD, add_person, login, make_cast
 
 pytestmark = pytest.mark.django_db
 
@@ -86,3 +86,15 @@ def test_someone_on_two_events_lands_on_the_one_running_today_or_chooses(cast):
     # On a day of the first event only: its page for a dealer.
     Event.objects.filter(pk=other.event.pk).update(first_day=outside, last_day=outside + datetime.timedelta(days=2))
     assert landing_url(user, cast.event.first_day) == reverse("cage:mine", args=[cast.event.slug])
+
+
+def test_logging_out_says_so_on_the_login_page(client, cast):
+    """At a shared terminal the next person sees that the last one's session is over."""
+    login(client, cast, "chip_cashier")
+    page = client.post(reverse("logout"), follow=True)
+    assert page.request["PATH_INFO"] == reverse("login")
+    assert "You are logged out." in page.content.decode()
+    assert not page.wsgi_request.user.is_authenticated
+    # Said once, and only to someone who was logged in.
+    assert "You are logged out." not in client.get(reverse("login")).content.decode()
+    assert "You are logged out." not in client.post(reverse("logout"), follow=True).content.decode()
