@@ -78,13 +78,15 @@ def import_records(data, progress: Progress = QUIET) -> Event:
     """Check every record of the file in a scratch database, then write the event in one short
     transaction. Raises ImportFailed, with every problem found, and writes nothing, if any.
     `progress` is told how many records are checked, then how far the writing is."""
-    slug = _slug_of(data)
-    _refuse_existing(slug)
     # What no records file holds (NUL bytes, unpaired surrogates, very long text, NaN, deep
-    # nesting, numbers beyond any amount) is refused before anything reads it.
+    # nesting, numbers beyond any amount) is refused before anything reads it, the database's
+    # check for an event of the same slug included: PostgreSQL cannot even be asked about a slug
+    # holding half a character.
     problems = records_file.document_problems(data)
     if problems:
         raise ImportFailed(problems)
+    slug = _slug_of(data)
+    _refuse_existing(slug)
     importer = _Importer()
     # Into SQLite the scratch database is attached to the real one and copied by SQLite itself,
     # which SQLite allows only outside a transaction; inside the caller's, or into PostgreSQL, its

@@ -267,3 +267,15 @@ def test_a_variance_reason_that_is_no_word_is_refused_not_a_crash():
     data = exported_example()
     record(data, "count")["variance_reason"] = []
     assert any("variance_reason: [] is not one of miscount" in p for p in refused(data))
+
+
+def test_a_slug_holding_half_a_character_is_refused_before_the_database_is_asked():
+    """Found by the property test above on PostgreSQL: the check for an event of the same slug
+    asked the database about "\\ud800", which PostgreSQL cannot be sent; the file's own checks now
+    refuse it first, on both databases."""
+    data = copy.deepcopy(EXTENDED)
+    data["event"]["slug"] = "\ud800"
+    with pytest.raises(ImportFailed) as failed:
+        import_records(data)
+    assert any("half of a character" in problem for problem in failed.value.problems)
+    assert not Event.objects.exists()
