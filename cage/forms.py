@@ -22,6 +22,7 @@ from cage.fields import BillsAndCoins, ConfirmAmountInput, ConfirmLargeAmounts
 from cage.models import Account, CountShown, PaperConfirmation, Slip
 from cage.selectors.amounts import amount_of, cash_moved_subquery
 from cage.selectors.counts import count_states, counted_lines, standing_counts
+from cage.selectors.handovers import custodians, handed_over
 from cage.services.counts import keep_count_shown
 from cage.services.day import recount_text
 from cage.services.ledger import account_label, balance, chips_label, rostered_as
@@ -279,6 +280,8 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         self.add_signature_fields()
         if kind.takes(HandedPlace.name):
             self.offer_the_place_holders()
+        else:
+            self.leave_out_those_handed_over()
         if kind.takes(ACCOUNT) and not self.is_bound:
             self.standing = self.count_standing(self.initial.get("account"))
         if kind.table_figure == "opener" and not self.is_bound and self.initial.get("table"):
@@ -340,6 +343,24 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
                 },
             )
             self.fields[f"pin_{cap.code}"] = pin_field(_("Their signing PIN"))
+
+    def leave_out_those_handed_over(self):
+        """A cashier who handed bank cash or the chip bank over at a change of shift signs no custody
+        in that position for the rest of the day (cage.services.ledger.check_holds_the_place refuses
+        it, T&C 2): the lists of who signs no longer offer them. One query, none on a day without a
+        handover."""
+        holders = custodians(self.day)
+        if not holders:
+            return
+        for cap in self.kind.capacities:
+            field = self.fields.get(f"sign_{cap.code}")
+            if field is None or cap.witness:
+                continue
+            handed = [p.pk for p in field.queryset if handed_over(p.role_codes() & set(cap.roles), p.pk, holders)]
+            if handed:
+                field.queryset = field.queryset.exclude(pk__in=handed)
+                if field.initial in handed:
+                    field.initial = None
 
     def offer_the_place_holders(self):
         """A shift handover passes its place between two cashiers of the place's own position on

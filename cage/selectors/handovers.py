@@ -14,6 +14,13 @@ from events.models import GamingDay
 TAKES = "taken_over_by"  # the incoming cashier's capacity (cage.slip_types)
 
 
+def handed_over(own: set[str], person_id: int, holders: dict[str, int]) -> bool:
+    """Whether someone signing in the roles `own` signs only as a cashier whose every place was
+    taken over today by another (`holders`: custodians): they sign no custody in that position."""
+    cashier = own & set(HandedPlace.PLACES.values())
+    return bool(cashier) and not own - cashier and all(holders.get(role, person_id) != person_id for role in cashier)
+
+
 def custodians(day: GamingDay, *, until: datetime.datetime | None = None) -> dict[str, int]:
     """{role: person id}: for each role whose place was handed over today (before `until`, when
     given: a slip entered later from paper is held to the custody of its own time), the cashier

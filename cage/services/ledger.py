@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
 from cage.models import Account, Posting, Signature, Slip, SlipCounter
-from cage.selectors.handovers import custodians
+from cage.selectors.handovers import custodians, handed_over
 from cage.selectors.paper import waiting_count as paper_waiting
 from cage.selectors.places import balances_read
 from cage.services import links, trail
@@ -365,9 +365,9 @@ def check_holds_the_place(day: GamingDay, person: Person, roles: set[str], at) -
     own = person.role_codes() & roles
     cashier = own & set(HandedPlace.PLACES.values())
     if not cashier or own - cashier:
-        return  # not as a cashier (a runner's sale), or in another role too
+        return  # not as a cashier (a runner's sale), or in another role too: no query
     holders = custodians(day, until=at)
-    if any(holders.get(role, person.pk) == person.pk for role in cashier):
+    if not handed_over(own, person.pk, holders):
         return
     role = next(iter(cashier))
     raise RuleViolation(

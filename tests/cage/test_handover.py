@@ -383,3 +383,28 @@ def test_a_paper_handover_entered_by_the_dric_offers_the_same_cashiers(cast):
         "Chip Cashier": "hidden",
         "Cc2": "hidden",
     }
+
+
+def test_a_cashier_who_handed_over_is_no_longer_offered_to_sign_custody(client, cast):
+    """After the handover the outgoing General Cashier signs no redemption (the service refuses it,
+    signing.handed_over): the redemption form no longer offers her, nor preselects her; the
+    incoming one is offered. Before it, both are."""
+    on_duty(cast)
+    url = reverse("cage:slip_new", args=[cast.event.slug, "redemption"])
+    login(client, cast, "general_cashier")
+
+    def paid_by_offered() -> set[str]:
+        page = client.get(url).content.decode()
+        select = page[page.index('name="sign_paid_by"') :].split("</select>")[0]
+        return set(re.findall(r'<option value="\d+"[^>]*>([^<]+)</option>', select))
+
+    assert {"General Cashier", "Gc2"} <= paid_by_offered()
+    hand_over_bank_cash(cast)
+    offered_now = paid_by_offered()
+    assert "Gc2" in offered_now and "General Cashier" not in offered_now
+    page = client.get(url).content.decode()
+    select = page[page.index('name="sign_paid_by"') :].split("</select>")[0]
+    assert " selected" not in select  # she was preselected as the one logged in; no longer
+    # And the service still refuses her, should a form name her.
+    with refuses("signing.handed_over"):
+        redeem(cast, paid_by="general_cashier")
