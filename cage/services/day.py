@@ -11,7 +11,7 @@ from cage.selectors.four_eyes import given_to_acknowledge
 from cage.selectors.openers import check_text, closer_check_of, waiting_sign_off
 from cage.selectors.paper import unaccounted_problems
 from cage.selectors.places import places_of_kind
-from cage.selectors.slips import pending_count, pending_slips
+from cage.selectors.slips import pending_slips
 from cage.slip_types import DAY_CLOSE_KIND, SLIP_KINDS, TIP_PAYOUTS
 from core.rules import RuleViolation, Words
 from events.models import GamingDay
@@ -27,11 +27,11 @@ from .openers import opener_sign_off
 RECORDS_FILE_COUNTS = (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK)
 
 
-def _waiting_problems(event, day: GamingDay, most: int | None, waiting: tuple | None) -> list[str]:
-    """A line per slip still waiting; with `most`, the latest `most` and a line for the rest.
-    `waiting`: (the latest waiting slips, how many more), when the caller has read them already
-    (the cage home's panel lists the same ones)."""
-    items, more = waiting if waiting is not None else _latest_waiting(event, day, most)
+def _waiting_problems(event, day: GamingDay, waiting: tuple | None) -> list[str]:
+    """A line per slip still waiting, and one for the rest. `waiting`: (the latest waiting slips,
+    how many more), when the caller has read them already (the cage home's panel lists the same
+    ones); else every slip waiting."""
+    items, more = waiting if waiting is not None else (pending_slips(event, day=day), 0)
     lines = [
         _("%(slip)s (%(state)s) still needs %(missing)s")
         % {
@@ -56,14 +56,6 @@ def _waiting_problems(event, day: GamingDay, most: int | None, waiting: tuple | 
     return lines
 
 
-def _latest_waiting(event, day: GamingDay, most: int | None) -> tuple[list, int]:
-    """(the waiting slips, all of them or the latest `most`, and how many more)."""
-    items = pending_slips(event, day=day, latest=most)
-    # Counted only when the list is full: fewer than `most` is all of them.
-    more = pending_count(event, day=day) - len(items) if most is not None and len(items) >= most else 0
-    return items, more
-
-
 def _tables_open(codes: list[str]) -> str:
     return _("tables still open: %(tables)s") % {"tables": ", ".join(codes)}
 
@@ -73,17 +65,14 @@ def floor_problems(day: GamingDay, still_open: list[str], waiting: tuple) -> lis
     latest, and how many more) are what stands in the way now. The rest of the close's checklist
     (runners at zero, counts, paper books, sign-offs) is the close page's, and is read once the
     tables have closed, not on every refresh of the window."""
-    return [_tables_open(still_open), *_waiting_problems(day.event, day, None, waiting)]
+    return [_tables_open(still_open), *_waiting_problems(day.event, day, waiting)]
 
 
-def close_problems(
-    day: GamingDay, *, records_file: bool = False, most_slips: int | None = None, waiting: tuple | None = None
-) -> list[str]:
+def close_problems(day: GamingDay, *, records_file: bool = False, waiting: tuple | None = None) -> list[str]:
     """What stands between the day and its close; empty when it may close. `records_file`: the
     close of a day read from a records file (cage-records/1), which says what it needs.
-    `most_slips`: name at most that many waiting slips, the latest, and say how many more (the cage
-    home, bounded whatever the number waiting); `waiting`: those slips and how many more, when the
-    caller has read them already."""
+    `waiting`: the latest waiting slips and how many more, as the cage home's panel read them (the
+    home names only those, bounded whatever the number waiting); else every slip waiting."""
     event = day.event
     problems = []
     still_open = open_tables(event)
@@ -94,7 +83,7 @@ def close_problems(
     for runner in runners:
         if any(held.get(runner.id, {}).values()):
             problems.append(_("%(place)s still holds chips or cash") % {"place": account_label(runner)})
-    problems += _waiting_problems(event, day, most_slips, waiting)
+    problems += _waiting_problems(event, day, waiting)
     for slip in waiting_sign_off(event, day=day):
         problems.append(
             _("%(slip)s (table %(table)s) %(check)s; the DRIC signs it off from her queue")
