@@ -93,31 +93,30 @@ def _trail(action: str, message: str, asked: FillRequest, person: Person, **new)
     )
 
 
-def _answered(asked: FillRequest) -> RuleViolation | None:
+def _outcome_of(asked: FillRequest) -> FillRequestOutcome | None:
+    return FillRequestOutcome.objects.filter(request=asked).select_related("slip", "person").first()
+
+
+def _answered(done: FillRequestOutcome | None) -> RuleViolation:
     """The refusal of a request someone has answered already, saying who answered it, how and when
-    (a dealer's stale Withdraw reads it on her tablet); None while it is open."""
-    done = FillRequestOutcome.objects.filter(request=asked).select_related("slip", "person").first()
-    if done is None:
-        return None
+    (a dealer's stale Withdraw reads it on her tablet); without who or how when `done` is not yet
+    readable here (answered at the same moment from another terminal)."""
     return RuleViolation(already_answered(done), FILL_RULE, code="fill_request.answered")
 
 
 def _answer(asked: FillRequest, outcome: str, person: Person, **fields) -> FillRequestOutcome:
     """The request's one outcome; a request already answered is refused, whoever answered it."""
     asked = FillRequest.objects.select_for_update().get(pk=asked.pk)
-    refused = _answered(asked)
-    if refused is not None:
-        raise refused
+    done = _outcome_of(asked)
+    if done is not None:
+        raise _answered(done)
     try:
         with transaction.atomic():
             return FillRequestOutcome.objects.create(
                 request=asked, outcome=outcome, person=person, at=timezone.now(), **fields
             )
     except IntegrityError:  # answered at the same moment from another terminal
-        refused = _answered(asked)
-        if refused is None:  # not readable here yet: said without who or how
-            refused = RuleViolation(already_answered(None), FILL_RULE, code="fill_request.answered")
-        raise refused from None
+        raise _answered(_outcome_of(asked)) from None
 
 
 @transaction.atomic
