@@ -46,6 +46,7 @@ from core.money import dollars
 from core.rules import Clock, Lower, Money, Rule, RuleViolation, Several, Words, cite
 from events.form_input import CheckedInput
 from events.models import GamingDay, Person, Role
+from events.selectors import chip_set
 from events.services import pin_verify
 
 # A slip is written once for what changes hands once: the same slip again within a minute is
@@ -272,7 +273,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         self.day = day
         self.event = event = day.event
         self.signer = signer
-        self.denominations = list(event.denominations.all())
+        self.denominations = chip_set(event)
         self.initial_chips = initial_chips
         # Each of the slip type's fields adds its own (cage.slip_fields), in the declaration's order.
         for slip_field in kind.fields:

@@ -31,7 +31,7 @@ from core.rules import Clock, Day, Face, Lower, Money, N_plural, Rule, RuleViola
 from events.designation import check_not_administrator, check_takes_part
 from events.models import DESIGNATED, ChipDenomination, Event, GameTable, GamingDay, Person, Role
 from events.roster import Rostered, rostered
-from events.selectors import tables_of
+from events.selectors import chip_set, tables_of
 
 CASH = None  # the instrument key for cash; chips are keyed by their ChipDenomination
 
@@ -130,7 +130,7 @@ def denominations(event: Event | int) -> list[ChipDenomination]:
     if isinstance(event, int):
         chips = list(ChipDenomination.objects.filter(event_id=event).select_related("event"))
     else:
-        chips = list(event.denominations.all())
+        chips = chip_set(event)  # once per page within a reading (core.reading), else afresh
     if memo is not None:
         memo.denominations[event_id] = chips
     return chips
