@@ -348,8 +348,8 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
     def leave_out_those_handed_over(self):
         """A cashier who handed bank cash or the chip bank over at a change of shift signs no custody
         in that position for the rest of the day (cage.services.ledger.check_holds_the_place refuses
-        it, T&C 2): the lists of who signs no longer offer them. One query, none on a day without a
-        handover."""
+        it, T&C 2): the lists of who signs no longer offer them. One query on a day without a
+        handover; after one, a query more for each list of who signs in custody."""
         holders = custodians(self.day)
         if not holders:
             return
