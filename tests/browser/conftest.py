@@ -73,8 +73,11 @@ def left_the_login_page(page):
 
 def follow(page, selector):
     """Click a link or button that leads to another page, and wait until that page has loaded:
-    reading right after a bare click may read the page being left."""
-    with page.expect_navigation():
+    reading right after a bare click may read the page being left. It waits for the new
+    document's load event, not for `expect_navigation`: a slip form's submit handler calls
+    `history.replaceState` (static/slip_form.js), which Playwright counts as a navigation, so
+    `expect_navigation` could return before the form's answer and let the test read the form."""
+    with page.expect_event("load"):
         page.click(selector)
 
 

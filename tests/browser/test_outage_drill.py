@@ -20,7 +20,7 @@ import subprocess
 import pytest
 from django.utils import timezone
 
-from tests.browser.conftest import at_both_widths, screenshot
+from tests.browser.conftest import at_both_widths, follow, screenshot
 from tests.browser.outage_night import PAPER, SLUG
 from tests.conftest import PASSWORD, PIN
 from tests.faults.harness import Database
@@ -58,8 +58,7 @@ class Person:
         return self.page
 
     def submit(self, selector: str):
-        with self.page.expect_navigation():
-            self.page.click(selector)
+        follow(self.page, selector)
         return self.page
 
     def close(self):
@@ -180,7 +179,7 @@ def test_the_laptop_dies_the_backup_is_restored_and_the_paper_slips_are_entered(
         ):
             row = page.locator("#paper-books tbody tr", has_text=label)
             row.locator("input[name=last]").fill(last)
-            with page.expect_navigation():
+            with page.expect_event("load"):
                 row.locator("button:has-text('Written')").click()
         assert "6 paper slips written during the outage are still to be entered" in page.content()
         at_both_widths(page, "outage-paper-page-waiting")
@@ -266,7 +265,7 @@ def test_the_laptop_dies_the_backup_is_restored_and_the_paper_slips_are_entered(
         page = cora.go(f"/cage/{SLUG}/paper/")
         while page.locator("#paper-used form.paper-close").count():
             form = page.locator("#paper-used form.paper-close").first
-            with page.expect_navigation():  # counted: every blank slip left is in the book
+            with page.expect_event("load"):  # counted: every blank slip left is in the book
                 form.locator("button:has-text('Every blank slip left returned unused')").click()
         assert page.locator("#paper-used").inner_text().count("Every serial accounted for") == 5
         screenshot(page, "outage-paper-serials-accounted")
