@@ -339,7 +339,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
                 # The app's own words when nobody is chosen (the page's forms are not left to the
                 # browser's "required" bubble).
                 error_messages={
-                    "required": _("Choose who signs as %(capacity)s (%(roles)s).")
+                    "required": _("Choose who signs as “%(capacity)s” (%(roles)s).")
                     % {"capacity": str(cap.label).lower(), "roles": cap.roles_label()}
                 },
             )
@@ -632,7 +632,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
                     self.add_error(
                         f"pin_{cap.code}",
                         _(
-                            "A PIN was typed, but nobody is chosen to sign as %(capacity)s: choose who signs, or clear the PIN."
+                            "A PIN was typed, but nobody is chosen to sign as “%(capacity)s”: choose who signs, or clear the PIN."
                         )
                         % {"capacity": str(cap.label).lower()},
                     )
@@ -660,7 +660,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
 
     def pin_missing(self, cap, person, named: bool) -> str:
         if named:
-            return _("%(name)s, the runner named above, types their signing PIN here to sign as %(capacity)s.") % {
+            return _("%(name)s, the runner named above, types their signing PIN here to sign as “%(capacity)s”.") % {
                 "name": person.name,
                 "capacity": str(cap.label).lower(),
             }
@@ -1073,7 +1073,7 @@ class PaperSlipForm(SlipForm):
                 required=not cap.witness,
                 empty_label=_("Not signed on the paper: signs later") if cap.witness else _("Who signed the paper"),
                 error_messages={
-                    "required": _("Choose who signed the paper as %(capacity)s (%(roles)s).")
+                    "required": _("Choose who signed the paper as “%(capacity)s” (%(roles)s).")
                     % {"capacity": str(cap.label).lower(), "roles": cap.roles_label()}
                 },
             )

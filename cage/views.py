@@ -244,7 +244,7 @@ def _recorded_message(slip) -> str:
     state = slip_state(slip, signed, voided=False)
     if state == State.IN_TRANSIT:
         waiting = [c for c in kind.capacities if c.code not in signed and not c.witness]
-        return _("%(slip)s recorded. In transit: the %(who)s signs as %(capacity)s when the chips arrive.") % {
+        return _("%(slip)s recorded. In transit: when the chips arrive, the %(who)s signs it as “%(capacity)s”.") % {
             "slip": slip.number,
             "who": " / ".join(c.roles_label() for c in waiting),
             "capacity": ", ".join(str(c.label).lower() for c in waiting),
@@ -260,9 +260,13 @@ def _recorded_message(slip) -> str:
         }
     if state == State.WAITING:
         waiting = [c for c in kind.capacities if c.code not in signed]
+        # Each signature still missing by its capacity and who may give it: “authorized by” (DRIC).
         return _("%(slip)s recorded. Still to sign: %(who)s.") % {
             "slip": slip.number,
-            "who": ", ".join(str(c.label).lower() for c in waiting),
+            "who": ", ".join(
+                _("“%(capacity)s” (%(roles)s)") % {"capacity": str(c.label).lower(), "roles": c.roles_label()}
+                for c in waiting
+            ),
         }
     return _("%(slip)s recorded.") % {"slip": slip.number}
 
@@ -535,7 +539,7 @@ def slip_sign(request, slug, pk):
         kind = SLIP_KINDS[signed.slip_type]
         messages.success(
             request,
-            _("%(name)s signed %(slip)s as %(capacity)s.")
+            _("%(name)s signed %(slip)s as “%(capacity)s”.")
             % {
                 "name": person.name,
                 "slip": signed.number,

@@ -94,7 +94,7 @@ MAX_CHIP_COUNT = 1_000_000
 # The product's own rules, named in the reader's language (core.rules.RuleViolation). At the
 # window (forms and the slip services) a refusal cites the limit as a cashier knows it; a records
 # file's own amounts, read by the importer, cite the format's section that sets them.
-AMOUNT_LIMITS_RULE = Rule("amount_limits", gettext_lazy("amount limits of a slip"))
+AMOUNT_LIMITS_RULE = Rule("amount_limits", gettext_lazy("amount limits of a slip or count"))
 AMOUNTS_RULE = gettext_lazy("cage-records/1: amounts")
 
 # Spaces that may group thousands: the space, the no-break space and the narrow no-break space.
@@ -139,7 +139,7 @@ def parse_cash(text: str, *, matching: int | None = None) -> int:
     refused. Thousands may be grouped by a space, a no-break space, or the comma or point that is
     not the decimal separator, and only in an amount that shows its cents ("1,234.56",
     "1.234,56", "1 234,56"). One dollar sign may lead or follow. No sign, exponent or letters;
-    at most MAX_AMOUNT_CENTS. Every refusal is a RuleViolation citing the amount limits of a slip.
+    at most MAX_AMOUNT_CENTS. Every refusal is a RuleViolation citing the amount limits of a slip or count.
 
     `matching`: the cents this amount is expected to be (a sale's cash is its chips' face value).
     An amount grouped in thousands without cents ("1,500", "1 500", "1.500", "1,234,567"), whose

@@ -306,7 +306,7 @@ class Rule:
 
     def __init__(self, code: str, name):
         self.code = code
-        self.name = name  # lazily translated: gettext_lazy("amount limits of a slip")
+        self.name = name  # lazily translated: gettext_lazy("amount limits of a slip or count")
 
     def __str__(self):
         return str(self.name)

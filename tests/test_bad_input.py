@@ -67,7 +67,7 @@ def test_a_pin_typed_for_nobody_is_pointed_out(world):
     client = as_person(world, "dric")
     data = slip_form(world, "float_in") | {"pin_witnessed_by": PIN}
     response = client.post(reverse("cage:slip_new", args=[world.cast.event.slug, "float_in"]), data)
-    assert "nobody is chosen to sign as witnessed by" in response.content.decode()
+    assert "nobody is chosen to sign as “witnessed by”" in response.content.decode()
     assert Slip.objects.filter(slip_type="float_in").count() == 1
 
 

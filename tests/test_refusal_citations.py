@@ -182,7 +182,7 @@ def test_a_product_rule_is_known_by_its_code_in_every_language():
                 parse_cash("12,345")
             except RuleViolation as refused:
                 assert refused.rule_code == AMOUNT_LIMITS_RULE.code == "amount_limits"
-                assert refused.rule_reference == "amount limits of a slip"
+                assert refused.rule_reference == "amount limits of a slip or count"
             else:
                 raise AssertionError("an ambiguous amount was taken")
     section = RuleViolation("no", "T&C 3.7")

@@ -373,11 +373,11 @@ def check_holds_the_place(day: GamingDay, person: Person, roles: set[str], at) -
     raise RuleViolation(
         Words(
             N_(
-                "%(name)s handed over %(place)s at a change of shift today: %(holder)s holds it now and signs "
+                "%(name)s handed over the %(place)s at a change of shift today: %(holder)s holds it now and signs "
                 "as %(position)s"
             ),
             name=person.name,
-            place=Lower(Account.Kind(next(p for p, r in HandedPlace.PLACES.items() if r == role)).label),
+            place=PLACE_NAMES[Account.Kind(next(p for p, r in HandedPlace.PLACES.items() if r == role))],
             holder=Person.objects.get(pk=holders[role]).name,
             position=Role(role).label,
         ),

@@ -70,7 +70,10 @@ def test_a_chip_sale_in_french_from_the_form_to_the_printed_slip(page, tmp_path)
     page.wait_for_url("**/slips/*/")
     slip = Slip.objects.get(slip_type=SlipType.SALE)
     assert slip.details["chips"] == {"5": 30}
-    assert plain(page.inner_text(".messages")) == "Fiche Vente de jetons 1 enregistrée. Reste à signer : autorisé par."
+    assert (
+        plain(page.inner_text(".messages"))
+        == "Fiche Vente de jetons 1 enregistrée. Reste à signer : « autorisé par » (RDR)."
+    )
     shown = plain(page.inner_text("main"))
     assert "Vente de jetons 1" in shown and "En attente de signature" in shown
     assert "Journée de jeu" in shown and "2026-09-11" in shown

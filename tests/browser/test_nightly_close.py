@@ -227,7 +227,7 @@ def test_the_three_sign_the_close_each_in_their_own_browser(browser, live_server
     chips.goto(f"/cage/{slug}/close/")
     assert chips.input_value("select[name=sign_prepared_by]") == ""
     chips.click("#close-form button[type=submit]")
-    chips.wait_for_selector("text=Choose who signs as prepared by (General Cashier).")
+    chips.wait_for_selector("text=Choose who signs as “prepared by” (General Cashier).")
     assert not CloseSignature.objects.exists()
 
     cashier.goto(f"/cage/{slug}/close/")

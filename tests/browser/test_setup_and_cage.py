@@ -61,7 +61,7 @@ def test_a_fill_is_issued_at_the_cage_received_at_the_table_and_approved_from_th
 
     dealer.goto(f"/cage/{cast.event.slug}/me/")
     dealer.click("#to-sign >> text=Sign as Received by")
-    dealer.wait_for_selector("text=Dealer signed Fill 1 as received by.")
+    dealer.wait_for_selector("text=Dealer signed Fill 1 as “received by”.")
 
     dric.goto(f"/cage/{cast.event.slug}/queue/")
     assert "Fill 1" in dric.inner_text("#queue")
@@ -97,7 +97,7 @@ def test_a_sale_fills_in_its_cash_from_the_chips_and_a_debit_card_is_refused(pag
     assert page.input_value("input[name=chips_25]") == "2"
     page.evaluate("document.querySelector('input[name=tender]').value = 'cad_cash'")
     page.click("#slip-form button[type=submit]")
-    page.wait_for_selector("text=Chip sale 1 recorded. Still to sign: authorized by.")
+    page.wait_for_selector("text=Chip sale 1 recorded. Still to sign: “authorized by” (DRIC).")
     assert Slip.objects.get(slip_type="sale").details["chips"] == {"5": 3, "25": 2}
 
 

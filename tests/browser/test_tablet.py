@@ -91,7 +91,7 @@ def test_a_dealers_tablet_shows_the_fill_on_its_way_then_locks_and_unlocks_with_
         tablet.wait_for_url(f"**/cage/{cast.event.slug}/me/")
         # Back on her page, and she signs the fill from its notice.
         follow(tablet, "#on-the-way button")
-        assert "Dealer signed Fill 1 as received by." in tablet.inner_text(".messages")
+        assert "Dealer signed Fill 1 as “received by”." in tablet.inner_text(".messages")
         assert tablet.url.endswith(f"/cage/{cast.event.slug}/me/")
         assert tablet.locator("#on-the-way .notice").count() == 0
     finally:

@@ -131,7 +131,7 @@ def test_close_and_lock_with_nothing_chosen_gets_the_apps_own_message(client, ca
     ready(cast)
     login(client, cast, "general_cashier")
     answer = prepare(client, cast, sign_prepared_by="").content.decode()
-    assert "Choose who signs as prepared by (General Cashier)." in answer
+    assert "Choose who signs as “prepared by” (General Cashier)." in answer
     assert not CloseSignature.objects.exists() and status(cast) == GamingDay.Status.OPEN
 
 

@@ -18,7 +18,7 @@ from core.money import MAX_AMOUNT_CENTS, parse_cash
 from tests.refusals import refuses
 
 # At the window a refusal cites the limit as a cashier knows it, not the records format.
-RULE = "(amount limits of a slip)"
+RULE = "(amount limits of a slip or count)"
 
 # --- parse_cash --------------------------------------------------------------------------------
 

@@ -81,7 +81,7 @@ def test_more_than_a_page_says_how_many_more(client, event):
     [
         ({"serial": "four"}, "A serial is the slip&#x27;s number"),
         ({"amount": "1,500"}, "1,500"),
-        ({"amount": "-5"}, "amount limits of a slip"),
+        ({"amount": "-5"}, "amount limits of a slip or count"),
     ],
 )
 def test_what_is_typed_wrong_lists_nothing_and_says_why(client, event, query, words):

@@ -270,15 +270,15 @@ def test_no_rule_of_the_cage_mixes_a_section_with_words():
 
 
 def test_at_the_window_an_amount_refusal_cites_a_limit_a_cashier_knows(cast):
-    """The form and the window's services cite "the amount limits of a slip" in the reader's
+    """The form and the window's services cite "the amount limits of a slip or count" in the reader's
     language, never the records format's section; the importer keeps citing the format."""
     from core.money import AMOUNT_LIMITS_RULE, parse_cash
 
     with override("fr-ca"), pytest.raises(RuleViolation) as refused:
         parse_cash("1,250")
-    assert plain(str(refused.value)).endswith("(limites de montant d’une fiche)")
+    assert plain(str(refused.value)).endswith("(limites de montant d’une fiche ou d’un comptage)")
     assert "cage-records" not in str(refused.value)
-    assert refused.value.rule_reference == str(AMOUNT_LIMITS_RULE) == "amount limits of a slip"
+    assert refused.value.rule_reference == str(AMOUNT_LIMITS_RULE) == "amount limits of a slip or count"
     with pytest.raises(RuleViolation) as refused:
         services.sale(day=cast.day, chips={"1": 10**7}, cash=100, signed=cast.signed(sold_by="chip_cashier"))
-    assert str(refused.value).endswith("(amount limits of a slip)")
+    assert str(refused.value).endswith("(amount limits of a slip or count)")

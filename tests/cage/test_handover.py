@@ -71,8 +71,13 @@ def test_a_handover_counts_the_place_moves_nothing_and_passes_custody(cast):
     assert custodians(cast.day) == {Role.GENERAL_CASHIER: cast.gc2.pk}
 
     # The outgoing cashier no longer signs for bank cash; the incoming one does.
-    with refuses("signing.handed_over"):
+    with refuses("signing.handed_over") as refused:
         redeem(cast, "general_cashier")
+    said = str(refused.value)
+    assert " handed over the bank cash at a change of shift today: " in said, said
+    with translation.override("fr-ca"):
+        said = str(refused.value.words)  # the sentence, as the audit trail puts it in French
+    assert " a cédé la garde de « encaisse » à un changement de quart aujourd’hui" in said.replace("\u00a0", " "), said
     assert redeem(cast, "gc2").signatures.get(capacity="paid_by").person == cast.gc2
     with refuses("signing.handed_over"):
         services.count(

@@ -184,7 +184,7 @@ def test_the_general_cashier_records_a_deposit_that_waits_for_the_dric(client, c
         form(cash="200", **signed_by(cast, deposited_by="general_cashier")),
         follow=True,
     )
-    assert "Deposit 1 recorded. Still to sign: witnessed by." in response.content.decode()
+    assert "Deposit 1 recorded. Still to sign: “witnessed by” (DRIC)." in response.content.decode()
     assert held(cast, Account.Kind.BANK_CASH) == {None: 50_000}
     login(client, cast, "dric")
     deposit = Slip.objects.get(slip_type="deposit")

@@ -80,7 +80,7 @@ def test_a_runner_issue_needs_the_named_runners_pin_now_and_a_wrong_one_is_refus
     url = new_slip(cast.event.slug, "runner_issue")
     data = form(runner=cast.runner2.pk, chips_5="2", **signed_by(cast, issued_by="chip_cashier"))
     page = client.post(url, data).content.decode()
-    assert "Runner2, the runner named above, types their signing PIN here to sign as received by." in page
+    assert "Runner2, the runner named above, types their signing PIN here to sign as “received by”." in page
     page = client.post(url, {**data, "pin_received_by": "0000"}).content.decode()
     assert "the signing PIN of Runner2 is wrong" in page
     assert not Slip.objects.filter(slip_type="runner_issue").exists()
@@ -118,7 +118,7 @@ def test_a_sale_at_the_cage_with_nobody_to_sell_it_is_refused_in_words(client, c
     stock(cast)
     login(client, cast, "dric")  # not a Chip Cashier: nothing is chosen for her
     page = client.post(new_slip(cast.event.slug, "sale"), form(chips_5="2", cash="10")).content.decode()
-    assert "Choose who signs as sold by (Chip Cashier / Runner)." in page
+    assert "Choose who signs as “sold by” (Chip Cashier / Runner)." in page
     assert not Slip.objects.filter(slip_type="sale").exists()
 
 

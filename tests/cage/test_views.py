@@ -249,7 +249,7 @@ def test_an_ambiguous_cash_amount_is_refused_and_what_was_typed_is_kept(client, 
         new_slip(cast.event.slug, "float_in"), form(cash="1,250", **signed_by(cast, received_by="general_cashier"))
     )
     page = response.content.decode()
-    assert response.status_code == 200 and "ambiguous" in page and "amount limits of a slip" in page
+    assert response.status_code == 200 and "ambiguous" in page and "amount limits of a slip or count" in page
     assert 'value="1,250"' in page
     assert not Slip.objects.filter(slip_type="float_in").exists()
 
@@ -400,7 +400,7 @@ REFUSED = {
         "dric",
         None,
         lambda c: {"category": "other", "description": "x", "cash": "twelve", **signed_by(c, approved_by="dric")},
-        "amount limits of a slip",
+        "amount limits of a slip or count",
     ),
 }
 
@@ -493,7 +493,7 @@ def fill_in_transit(client, cast):
     open_table(cast)
     login(client, cast, "chip_cashier")
     response = client.post(new_slip(cast.event.slug, "fill"), form(**HAPPY["fill"][2](cast)), follow=True)
-    assert "In transit: the Dealer signs as received by when the chips arrive." in response.content.decode()
+    assert "In transit: when the chips arrive, the Dealer signs it as “received by”." in response.content.decode()
     client.logout()
     return Slip.objects.get(slip_type="fill")
 
@@ -836,7 +836,7 @@ def test_a_blank_pin_burns_none_of_the_signers_tries(client, cast):
     data = form(runner=cast.runner.pk, chips_5="1", **signed_by(cast, issued_by="chip_cashier", received_by="runner"))
     data["pin_received_by"] = ""
     page = client.post(new_slip(cast.event.slug, "runner_issue"), data).content.decode()
-    assert "Runner, the runner named above, types their signing PIN here to sign as received by." in page
+    assert "Runner, the runner named above, types their signing PIN here to sign as “received by”." in page
     assert not AccessAttempt.objects.filter(username=cast.runner.user.username).exists()
     assert not Slip.objects.filter(slip_type="runner_issue").exists()
 
@@ -968,7 +968,7 @@ def test_a_chip_count_beyond_the_bound_is_refused_at_the_window(client, cast):
         form(chips_1="1000001", **signed_by(cast, received_by="chip_cashier")),
     )
     page = response.content.decode()
-    assert response.status_code == 200 and "1,000,000" in page and "amount limits of a slip" in page
+    assert response.status_code == 200 and "1,000,000" in page and "amount limits of a slip or count" in page
     assert not Slip.objects.filter(slip_type="chips_received").exists()
 
 
