@@ -274,6 +274,8 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         self.event = event = day.event
         self.signer = signer
         self.denominations = chip_set(event)
+        # {denomination key: cents}, from the chip set read just above (no query of its own).
+        self.chip_values = {d.key: d.value_cents for d in self.denominations}
         self.initial_chips = initial_chips
         # Each of the slip type's fields adds its own (cage.slip_fields), in the declaration's order.
         for slip_field in kind.fields:
@@ -565,7 +567,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
             .annotate(cash_moved=cash_moved_subquery())
             .order_by("-id")
         )
-        values = {d.key: d.value_cents for d in self.denominations}
+        values = self.chip_values
         earlier = next((slip for slip in recent if amount_of(slip, values, slip.cash_moved) == amount), None)
         if earlier is None:
             return
@@ -827,7 +829,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         lines = self.figure_lines(details.get("chips") or {}, pieces)
         if details.get("cash") and not pieces:
             lines.append((None, dollars(details["cash"])))  # cash counted as a sum (a records file)
-        values = {d.key: d.value_cents for d in self.denominations}
+        values = self.chip_values
         return StandingCount(
             state="recorded",
             place=account_label(account),
@@ -984,7 +986,7 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         return None
 
     def total_cents(self, data) -> int:
-        values = {d.key: d.value_cents for d in self.denominations}
+        values = self.chip_values
         chips = sum(values[k] * n for k, n in (data.get("chips") or {}).items())
         return max(chips, data.get("cash_cents") or 0)
 

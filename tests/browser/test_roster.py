@@ -59,11 +59,18 @@ def test_the_dric_opens_the_day_from_the_gaming_days_list_the_cage_page_points_t
     follow(page, "#open-from-days")
     at_both_widths(page, "days-list-open-buttons")
     # The next day is not offered: the list says why (the first is never closed).
-    assert page.locator("button[aria-label='Open the gaming day of 12 Sep 2026']").count() == 0
+    opener = "summary[aria-label='Open the gaming day of {} Sep 2026…']"
+    assert page.locator(opener.format(12)).count() == 0
     assert "never closed" in page.inner_text(".day-cannot-open")
-    page.click("button[aria-label='Open the gaming day of 11 Sep 2026']")
+    # Opening is not undone: the button asks first, and the day is still in setup until the yes.
+    page.click(opener.format(11))
+    confirm = page.locator(".day-open button:has-text('Yes, open the gaming day')")
+    assert "It is not undone." in page.inner_text(".day-open") and confirm.is_visible()
+    assert GamingDay.objects.get(pk=cast.day.pk).status == GamingDay.Status.SETUP
+    at_both_widths(page, "days-list-open-asks")
+    confirm.click()
     page.wait_for_selector("text=Gaming day 11 Sep 2026 is open.")
     assert page.url.endswith(f"/events/{cast.event.slug}/days/")
-    assert page.locator("button[aria-label='Open the gaming day of 11 Sep 2026']").count() == 0
+    assert page.locator(opener.format(11)).count() == 0
     at_both_widths(page, "days-list-opened")
     assert GamingDay.objects.get(pk=cast.day.pk).status == GamingDay.Status.OPEN

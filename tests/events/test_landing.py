@@ -98,3 +98,12 @@ def test_logging_out_says_so_on_the_login_page(client, cast):
     # Said once, and only to someone who was logged in.
     assert "You are logged out." not in client.get(reverse("login")).content.decode()
     assert "You are logged out." not in client.post(reverse("logout"), follow=True).content.decode()
+
+
+def test_the_sites_name_in_the_header_leads_each_person_to_their_own_page(client, cast):
+    """The product's name at the top of every page is the way back to where one's work starts: a
+    dealer's own slips, not the list of one event."""
+    client.force_login(cast.dealer.user)
+    page = client.get(reverse("cage:mine", args=[cast.event.slug])).content.decode()
+    assert f'<a href="{reverse("events:landing")}"><strong>Fair gaming cage</strong></a>' in page
+    assert client.get(reverse("events:landing")).url == reverse("cage:mine", args=[cast.event.slug])
