@@ -324,7 +324,9 @@ class Person(models.Model):
         prefetched = getattr(self, "_prefetched_objects_cache", {}).get("assignments")
         if prefetched is not None:
             return {a.role for a in prefetched}
-        return {a.role for a in self.assignments.all()}
+        from events.selectors import roles_of  # once per page, or per slip's transaction
+
+        return set(roles_of(self.pk))
 
 
 class Assignment(models.Model):

@@ -7,6 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from core.reading import OneReadingMiddleware, one_reading, read_once
+from core.rules import RuleViolation
 from events.models import ChipDenomination
 from events.selectors import chip_set, chip_values, tables_of
 
@@ -74,3 +75,54 @@ def test_only_a_get_or_a_head_is_one_reading(rf):
     assert middleware(rf.head("/")) == 1
     seen.clear()
     assert middleware(rf.post("/")) == 2
+
+
+def test_a_slips_transaction_reads_what_no_slip_changes_once_and_its_balances_afresh(cast):
+    """A sale asks the chip set, the cashier's roles and the cage's own places once each
+    (core.reading.settled_facts), and still reads the balances it checks, which slips change."""
+    from cage import services
+    from tests.cage.helpers import stock
+
+    stock(cast)
+    with CaptureQueriesContext(connection) as ctx:
+        services.sale(
+            day=cast.day, chips={"5": 2}, cash=1000, signed=cast.signed(sold_by="chip_cashier"), allow_pending=True
+        )
+    sql = [q["sql"] for q in ctx.captured_queries]
+    assert sum("events_chipdenomination" in q and q.lstrip().startswith("SELECT") for q in sql) == 1
+    assert sum('FROM "events_assignment"' in q for q in sql) == 1
+    assert sum('FROM "cage_account"' in q and "LIMIT" not in q for q in sql) == 1  # the own places
+    assert any('SUM("cage_posting"."amount")' in q for q in sql)
+    # Two sales, two transactions: the second reads afresh, so a chip added between them is known.
+    ChipDenomination.objects.create(event=cast.event, key="5000", value_cents=500_000)
+    with pytest.raises(RuleViolation) as refused:
+        services.sale(
+            day=cast.day,
+            chips={"5000": 1},
+            cash=500_000,
+            signed=cast.signed(sold_by="chip_cashier"),
+            allow_pending=True,
+        )
+    assert refused.value.code != "chips.unknown"  # known: refused only as the chip bank holds none
+
+
+def test_settled_facts_answer_only_settled_questions_and_start_afresh_each_time():
+    from core.reading import settled_facts
+
+    asked = []
+
+    @read_once(settled=True)
+    def settled():
+        asked.append("settled")
+        return len(asked)
+
+    @read_once
+    def moving():
+        asked.append("moving")
+        return len(asked)
+
+    with settled_facts():
+        settled(), settled(), moving(), moving()
+        with settled_facts():
+            settled()
+    assert asked == ["settled", "moving", "moving", "settled"]

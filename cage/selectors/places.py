@@ -16,6 +16,13 @@ def places_of(event_id: int) -> list[Account]:
     return list(Account.objects.filter(event_id=event_id).select_related("person", "table"))
 
 
+@read_once(settled=True)
+def own_places(event_id: int) -> dict[str, Account]:
+    """{code: account} of the cage's own places that exist (bank cash, chip bank, patrons...), not a
+    runner's or a table's, in one query (cage.services.ledger.account_get makes a missing one)."""
+    return {a.code: a for a in Account.objects.filter(event_id=event_id, person=None, table=None)}
+
+
 def places_of_kind(event_id: int, kinds) -> list[Account]:
     return [a for a in places_of(event_id) if a.kind in kinds]
 

@@ -21,12 +21,13 @@ from django.utils.translation import gettext_noop as N_
 from cage.models import Account, Posting, Signature, Slip, SlipCounter
 from cage.selectors.handovers import custodians, handed_over
 from cage.selectors.paper import waiting_count as paper_waiting
-from cage.selectors.places import balances_read
+from cage.selectors.places import balances_read, own_places
 from cage.services import links, trail
 from cage.services import memo as remembered
 from cage.slip_fields import HandedPlace
 from cage.slip_types import SALES, SLIP_KINDS, SlipKind, types_that
 from core.money import AMOUNT_LIMITS_RULE, MAX_CHIP_COUNT, count_text, face
+from core.reading import settled_facts
 from core.rules import Clock, Day, Face, Lower, Money, N_plural, Rule, RuleViolation, When, Words
 from events.designation import check_not_administrator, check_takes_part
 from events.models import DESIGNATED, ChipDenomination, Event, GameTable, GamingDay, Person, Role
@@ -112,6 +113,11 @@ def account_get(event: Event, kind: str, *, person: Person | None = None, table:
     memo = remembered.current()
     if memo is not None and (event.pk, code) in memo.accounts:
         return memo.accounts[(event.pk, code)]
+    if person is None and table is None:
+        # The cage's own places (bank cash, chip bank, patrons...), all read by the first ask.
+        account = own_places(event.pk).get(code)
+        if account is not None:
+            return account
     account, _ = Account.objects.get_or_create(
         event=event, code=code, defaults={"kind": kind, "person": person, "table": table}
     )
@@ -127,10 +133,8 @@ def denominations(event: Event | int) -> list[ChipDenomination]:
     memo = remembered.current()
     if memo is not None and event_id in memo.denominations:
         return memo.denominations[event_id]
-    if isinstance(event, int):
-        chips = list(ChipDenomination.objects.filter(event_id=event).select_related("event"))
-    else:
-        chips = chip_set(event)  # once per page within a reading (core.reading), else afresh
+    # Once per page within a reading, and once per slip (core.reading), else afresh.
+    chips = chip_set(Event(pk=event_id) if isinstance(event, int) else event)
     if memo is not None:
         memo.denominations[event_id] = chips
     return chips
@@ -1052,7 +1056,8 @@ def atomic_slip(func):
         return slip
 
     def _in_transaction(*args, **kwargs):
-        with transaction.atomic():
+        # The chip set, the signers' roles and the cage's own places are read once per slip.
+        with transaction.atomic(), settled_facts():
             key = kwargs.get("request_key")
             if key:
                 # The same form posted twice waits for the first post (SQLite queues every writer).
