@@ -113,14 +113,12 @@ def account_get(event: Event, kind: str, *, person: Person | None = None, table:
     memo = remembered.current()
     if memo is not None and (event.pk, code) in memo.accounts:
         return memo.accounts[(event.pk, code)]
-    if person is None and table is None:
-        # The cage's own places (bank cash, chip bank, patrons...), all read by the first ask.
-        account = own_places(event.pk).get(code)
-        if account is not None:
-            return account
-    account, _ = Account.objects.get_or_create(
-        event=event, code=code, defaults={"kind": kind, "person": person, "table": table}
-    )
+    # The cage's own places (bank cash, chip bank, patrons...) are all read by the first ask.
+    account = own_places(event.pk).get(code) if person is None and table is None else None
+    if account is None:
+        account, _ = Account.objects.get_or_create(
+            event=event, code=code, defaults={"kind": kind, "person": person, "table": table}
+        )
     if memo is not None:
         memo.accounts[(event.pk, code)] = account
     return account
