@@ -962,13 +962,13 @@ def day_close_sign(request, slug):
     if slip is not None:
         messages.success(
             request,
-            _("%(name)s signed the close as %(capacity)s. Gaming day %(date)s closed and locked.")
+            _("%(name)s signed the close as “%(capacity)s”. Gaming day %(date)s closed and locked.")
             % {"name": access.person.name, "capacity": label, "date": long_day(day.date)},
         )
     else:
         messages.success(
             request,
-            _("%(name)s signed the close as %(capacity)s; it waits for the signatures still missing.")
+            _("%(name)s signed the close as “%(capacity)s”; it waits for the signatures still missing.")
             % {"name": access.person.name, "capacity": label},
         )
     return redirect("cage:day_close", slug)

@@ -242,7 +242,7 @@ def test_the_three_sign_the_close_each_in_their_own_browser(browser, live_server
     at_both_widths(chips, "close-waiting-home")
     chips.click("#close-waiting >> text=Open the nightly close")
     chips.click("text=Verify the close (Chip Cashier)")
-    chips.wait_for_selector(f"text={cast.chip_cashier.name} signed the close as verified by")
+    chips.wait_for_selector(f"text={cast.chip_cashier.name} signed the close as “verified by”")
     assert chips.locator("text=Verify the close (Chip Cashier)").count() == 0
 
     dric.goto(f"/cage/{slug}/queue/")

@@ -142,7 +142,7 @@ def signs_from_my_slips(page, who, slip, capacity):
     page.goto(f"/cage/{SLUG}/me/")
     row = page.locator("#to-sign tr", has=page.locator(f"a:text-is('{slip}')"))
     row.locator(f"button:text-is('Sign as {capacity}')").click()
-    page.wait_for_selector(f"text={NAMES[who]} signed {slip} as {capacity.lower()}.")
+    page.wait_for_selector(f"text={NAMES[who]} signed {slip} as “{capacity.lower()}”.")
 
 
 def the_dric_approves_her_queue(floor, *, snap_as=None):

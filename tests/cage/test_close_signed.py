@@ -80,7 +80,7 @@ def test_each_signs_the_close_from_their_own_session_and_the_day_locks_once_all_
     mine = page(client, "cage:day_close", cast)
     assert "Verify the close (Chip Cashier)" in mine and "Approve the close" not in mine  # her capacity alone
     answer = sign(client, cast, "verified_by").content.decode()
-    assert f"{cast.chip_cashier.name} signed the close as verified by; it waits" in answer
+    assert f"{cast.chip_cashier.name} signed the close as “verified by”; it waits" in answer
     # Hers is done: nobody signs two capacities of the close.
     answer = sign(client, cast, "approved_by").content.decode()
     assert "Chip Cashier cannot sign both verified by and approved by" in answer
