@@ -23,6 +23,7 @@ from django.utils import timezone
 from tests.browser.conftest import at_both_widths, follow, screenshot
 from tests.browser.outage_night import PAPER, SLUG
 from tests.conftest import PASSWORD, PIN
+from tests.databases import migrated_sqlite
 from tests.faults.harness import Database
 from tests.faults.server import Server
 
@@ -141,10 +142,9 @@ def test_the_laptop_dies_the_backup_is_restored_and_the_paper_slips_are_entered(
 
     # The same night, recorded all online: what the report must come to.
     online = Database("sqlite", f"sqlite:///{tmp_path / 'online.sqlite3'}")
-    online.run("migrate", "--noinput", "-v0")
-    # The laptop starts from the same empty, migrated database (a copy: migrating twice costs
-    # the suite seconds and tests nothing more).
-    shutil.copyfile(tmp_path / "online.sqlite3", tmp_path / "laptop.sqlite3")
+    # Both start empty and migrated (copies of one migrated database: tests.databases).
+    migrated_sqlite(tmp_path / "online.sqlite3")
+    migrated_sqlite(tmp_path / "laptop.sqlite3")
     night(online, "online_half", "outage_online", "close", t0=stamp)
     expected = report(online)
 

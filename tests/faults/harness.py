@@ -19,6 +19,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from tests.databases import migrated_sqlite
+
 ROOT = Path(__file__).resolve().parents[2]
 # The PostgreSQL server the tests create their databases on: the suite's own when it runs on
 # PostgreSQL (make test-postgres), else CAGE_TEST_POSTGRES_URL, else the local server CI starts.
@@ -125,7 +127,10 @@ def fresh_database(vendor: str, directory: Path, prefix: str) -> Iterator[Databa
     """A migrated, empty database of the given kind."""
     opened = postgres_database(prefix) if vendor == "postgresql" else sqlite_database(directory)
     with opened as database:
-        database.run("migrate", "--noinput", "-v0")
+        if vendor == "sqlite":
+            migrated_sqlite(Path(database.url.removeprefix("sqlite:///")))  # a copy: tests.databases
+        else:
+            database.run("migrate", "--noinput", "-v0")
         yield database
 
 
