@@ -42,17 +42,22 @@ def refused(code, act):
     return caught.value
 
 
+def fill_for(cast, asked, **fields):
+    """The Chip Cashier's fill answering `asked`, carried by the runner: its chips and table unless
+    `fields` say otherwise."""
+    return services.fill(
+        day=cast.day,
+        **{"table": cast.bj, "chips": asked.chips, **fields},
+        signed=cast.signed(issued_by="chip_cashier", carried_by="runner"),
+        allow_pending=True,
+        fill_request=asked,
+    )
+
+
 def answered_each_way(cast, made, declined, withdrawn, *, reason: str):
     """One request made into a fill, one declined by the Chip Cashier, one withdrawn by its dealer;
     the fill."""
-    fill = services.fill(
-        day=cast.day,
-        table=cast.bj,
-        chips=made.chips,
-        signed=cast.signed(issued_by="chip_cashier", carried_by="runner"),
-        allow_pending=True,
-        fill_request=made,
-    )
+    fill = fill_for(cast, made)
     fill_requests.decline(asked=declined, person=cast.chip_cashier, reason=reason)
     fill_requests.withdraw(asked=withdrawn, person=cast.dealer)
     return fill
@@ -90,15 +95,7 @@ def test_refusals_each_with_its_code_and_nothing_written(floor):
 def test_the_fill_made_from_a_request_answers_it(floor):
     cast = floor
     asked = ask(cast, note="for the high table")
-    fill = services.fill(
-        day=cast.day,
-        table=cast.bj,
-        chips=asked.chips,
-        note=asked.note,
-        signed=cast.signed(issued_by="chip_cashier", carried_by="runner"),
-        allow_pending=True,
-        fill_request=asked,
-    )
+    fill = fill_for(cast, asked, note=asked.note)
     outcome = FillRequestOutcome.objects.get(request=asked)
     assert (outcome.outcome, outcome.slip, outcome.person) == ("made", fill, cast.chip_cashier)
     assert fill.details["note"] == "for the high table"
@@ -117,14 +114,7 @@ def test_a_fill_of_another_table_does_not_answer_a_request_and_is_not_written(fl
     fills = Slip.objects.filter(slip_type="fill").count()
     refused(
         "fill_request.other_table",
-        lambda: services.fill(
-            day=cast.day,
-            table=other,
-            chips={"5": 20},
-            signed=cast.signed(issued_by="chip_cashier", carried_by="runner"),
-            allow_pending=True,
-            fill_request=asked,
-        ),
+        lambda: fill_for(cast, asked, table=other, chips={"5": 20}),
     )
     assert Slip.objects.filter(slip_type="fill").count() == fills
     assert not FillRequestOutcome.objects.filter(request=asked).exists()
