@@ -1753,7 +1753,7 @@ def opening_refusal(day: GamingDay, *, records_file: bool = False) -> tuple[Word
     earlier = day.event.days.filter(date__lt=day.date).exclude(status=GamingDay.Status.CLOSED)
     if earlier.exists():
         return (
-            Words(N_("The gaming day %(date)s was never closed"), date=When(earlier.first().date)),
+            Words(N_("The gaming day %(date)s is not closed yet"), date=When(earlier.first().date)),
             GAMING_DAY,
             "day.earlier_not_closed",
         )

@@ -58,10 +58,10 @@ def test_the_dric_opens_the_day_from_the_gaming_days_list_the_cage_page_points_t
     assert "the DRIC opens it from the gaming days page" in page.inner_text("main")
     follow(page, "#open-from-days")
     at_both_widths(page, "days-list-open-buttons")
-    # The next day is not offered: the list says why (the first is never closed).
+    # The next day is not offered: the list says why (the first is not closed yet).
     opener = "summary[aria-label='Open the gaming day of {} Sep 2026…']"
     assert page.locator(opener.format(12)).count() == 0
-    assert "never closed" in page.inner_text(".day-cannot-open")
+    assert "is not closed yet" in page.inner_text(".day-cannot-open")
     # Opening is not undone: the button asks first, and the day is still in setup until the yes.
     page.click(opener.format(11))
     confirm = page.locator(".day-open button:has-text('Yes, open the gaming day')")

@@ -263,7 +263,7 @@ def test_a_record_in_a_day_after_a_day_never_closed_is_refused(tmp_path):
     closing = records(data).pop()
     data["days"].append({"date": "2026-09-12", "records": [dict(closing, at="2026-09-12T23:00")]})
     lines = refused(data, tmp_path)
-    assert "days[1].date: The gaming day 2026-09-11 was never closed (gaming day)" in lines
+    assert "days[1].date: The gaming day 2026-09-11 is not closed yet (gaming day)" in lines
 
 
 def test_a_record_in_a_closed_day_is_refused(tmp_path):
