@@ -48,7 +48,6 @@ from cage.selectors.slips import (
     slips_of_amount,
     states_of,
     still_to_sign,
-    to_sign_for,
 )
 from cage.services.batch import chosen as batch_chosen
 from cage.services.ledger import DuplicateRequest
@@ -473,7 +472,7 @@ def _slip_for(access, pk) -> Slip:
     involved = person is not None and (
         slip.runner_id == person.pk
         or slip.signatures.filter(person=person).exists()
-        or any(item.slip.pk == slip.pk for item, _caps in to_sign_for(access.event, person, access.roles))
+        or any(can_sign(person, item, access.roles) for item in pending_slips(access.event, slip=slip))
     )
     if not involved:
         raise RoleRefused(access, READ_ALL, write=False)
@@ -486,9 +485,8 @@ def slip_detail(request, slug, pk):
     sheet = slip_sheet(slip)
     mine = []
     if access.person is not None and sheet["state_code"] in (State.WAITING, State.IN_TRANSIT):
-        for item in pending_slips(access.event, day=slip.day):
-            if item.slip.pk == slip.pk:
-                mine = can_sign(access.person, item, access.roles)
+        for item in pending_slips(access.event, day=slip.day, slip=slip):
+            mine = can_sign(access.person, item, access.roles)
     return render(
         request,
         "cage/slip_detail.html",

@@ -148,16 +148,25 @@ def pending_count(event, *, day: GamingDay | None = None) -> int:
 
 
 def pending_slips(
-    event, *, day: GamingDay | None = None, now=None, latest: int | None = None, rows: slice | None = None
+    event,
+    *,
+    day: GamingDay | None = None,
+    now=None,
+    latest: int | None = None,
+    rows: slice | None = None,
+    slip: Slip | None = None,
 ) -> list[Pending]:
     """Every slip still in transit or waiting for a signature, oldest first, with its age. Days
     that are closed have none (a day cannot close while any slip waits). `latest`: only that many,
     the latest written, newest first (the cage home, bounded whatever the number waiting). `rows`:
-    only those of the oldest first (a page of the DRIC's queue, bounded the same way)."""
+    only those of the oldest first (a page of the DRIC's queue, bounded the same way). `slip`: that
+    one alone, if it waits (a slip's own page: the same answer, whatever else waits)."""
     now = now or timezone.now()
+    waiting = _waiting(event, day)
+    if slip is not None:
+        waiting = waiting.filter(pk=slip.pk)
     slips = (
-        _waiting(event, day)
-        .annotate(cash_moved=cash_moved_subquery())
+        waiting.annotate(cash_moved=cash_moved_subquery())
         .select_related("table", "runner", "day", "voids", "account__person", "account__table")
         .with_signers()
     )
