@@ -43,6 +43,17 @@ def browser():
         browser.close()
 
 
+@pytest.fixture(autouse=True)
+def no_browser_left_open(request):
+    """Every browser a test opened is closed when it ends, those of person_page() too: a page left
+    open goes on refreshing itself (My slips, the cage home) against the live server while the
+    worker's next tests run, and their database was found locked by it ("database table is locked")."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in list(request.getfixturevalue("browser").contexts):
+            context.close()
+
+
 @pytest.fixture
 def page(browser, live_server):
     context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
