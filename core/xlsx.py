@@ -115,7 +115,7 @@ MONEY_FORMATS = {"en": '"$"#,##0.00', "fr": '#,##0.00"\u00a0$"'}
 # The gaming day's date as the product writes it in both languages (core.local.day); the time as
 # each language writes it (core.local.clock: "18:30", "18 h 30").
 DATE_FORMAT = "yyyy-mm-dd"
-TIME_FORMATS = {"en": "hh:mm", "fr": 'hh"\u00a0h\u00a0"mm'}
+TIME_FORMATS = {"en": "hh:mm", "fr": 'h"\u00a0h\u00a0"mm'}
 COUNT_FORMAT = "#,##0"
 HOURS_FORMAT = "General"  # 4, 2.5: no trailing zeros, no stray decimal mark
 

@@ -84,9 +84,11 @@ def test_dates_and_times_in_each_language(language, moment, clock, weekday):
         assert local.clock(datetime.time(12, 0)) == clock.replace("14", "12").replace("30", "00")
         assert local.day(datetime.date(2026, 9, 11)) == "2026-09-11"
         assert local.weekday(datetime.date(2026, 9, 11)) == weekday
+        # The cage's clock keeps its leading zero; French writes the hour without one ("1 h 00").
         assert local.moment(datetime.datetime(2026, 9, 11, 0, 5, tzinfo=TORONTO)).endswith(
-            "00:05" if language == "en-ca" else f"00{NBSP}h{NBSP}05"
+            "00:05" if language == "en-ca" else f" 0{NBSP}h{NBSP}05"
         )
+        assert local.clock(datetime.time(1, 0)) == ("01:00" if language == "en-ca" else f"1{NBSP}h{NBSP}00")
 
 
 def test_the_template_filters_cite_the_rule_and_write_the_denomination():

@@ -142,7 +142,7 @@ def test_in_french_the_headings_title_and_formats_are_french(client, busy):
     assert ws.title == "Registre des fiches"
     fill = next(row for row in body(ws) if row[0].value == "Remplissage 1")
     assert fill[6].number_format == '#,##0.00"\u00a0$"' and Decimal(str(fill[6].value)) == Decimal("200.00")
-    assert fill[2].number_format == 'hh"\u00a0h\u00a0"mm'
+    assert fill[2].number_format == 'h"\u00a0h\u00a0"mm'
     # The same figures as the French CSV, row for row.
     assert [as_csv_text(row[6]) for row in body(ws)] == [row[6] for row in csv_rows_fr(client, busy)]
 
