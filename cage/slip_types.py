@@ -70,6 +70,12 @@ class Capacity:
 
         return " / ".join(str(ROLE_NAMES[r]) for r in self.roles)
 
+    def roles_in_a_sentence(self) -> str:
+        """The same after "the" in a sentence: "DRIC", "dealer", "Chip Cashier / runner"."""
+        from events.access import ROLE_IN_A_SENTENCE
+
+        return " / ".join(str(ROLE_IN_A_SENTENCE[r]) for r in self.roles)
+
 
 CAPACITY_LABELS = {
     "approved_by": _("Approved by"),

@@ -243,10 +243,26 @@ def _recorded_message(slip) -> str:
     state = slip_state(slip, signed, voided=False)
     if state == State.IN_TRANSIT:
         waiting = [c for c in kind.capacities if c.code not in signed and not c.witness]
-        return _("%(slip)s recorded. In transit: when the chips arrive, the %(who)s signs it as “%(capacity)s”.") % {
+        said = {
             "slip": slip.number,
-            "who": " / ".join(c.roles_label() for c in waiting),
+            "who": " / ".join(c.roles_in_a_sentence() for c in waiting),
             "capacity": ", ".join(str(c.label).lower() for c in waiting),
+        }
+        witnesses = [c for c in kind.capacities if c.code not in signed and c.witness]
+        if not witnesses:
+            return (
+                _("%(slip)s recorded. In transit: when the chips arrive, the %(who)s signs it as “%(capacity)s”.")
+                % said
+            )
+        # The DRIC's witness may come before the chips arrive or after: said too, so that the
+        # cashier does not take the table's signature for the last one.
+        return _(
+            "%(slip)s recorded. In transit: when the chips arrive, the %(who)s signs it as “%(capacity)s”; the "
+            "%(witness)s signs it as “%(witness_capacity)s” from the queue."
+        ) % {
+            **said,
+            "witness": " / ".join(c.roles_in_a_sentence() for c in witnesses),
+            "witness_capacity": ", ".join(str(c.label).lower() for c in witnesses),
         }
     if state == State.WAITING and slip.slip_type == VOID_KIND.type:
         waiting = [c for c in kind.capacities if c.code not in signed]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ImproperlyConfigured, PermissionDenied
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from . import permissions
@@ -30,6 +30,16 @@ ROLE_NAMES = {
     Role.RUNNER: _("Runner"),
     Role.DEALER: _("Dealer"),
     Role.AUDITOR: _("Auditor"),
+}
+# One person in a role, as a sentence names them after "the": the positions keep their capitals,
+# the dealer and the runner do not ("the dealer signs it as …", not "the Dealer").
+ROLE_IN_A_SENTENCE = {
+    Role.DRIC: _("DRIC"),
+    Role.GENERAL_CASHIER: _("General Cashier"),
+    Role.CHIP_CASHIER: _("Chip Cashier"),
+    Role.RUNNER: pgettext_lazy("one person in a role, in a sentence", "runner"),
+    Role.DEALER: pgettext_lazy("one person in a role, in a sentence", "dealer"),
+    Role.AUDITOR: pgettext_lazy("one person in a role, in a sentence", "auditor"),
 }
 # The same, as a sentence names them: "the DRIC, the General Cashier and the Chip Cashier".
 ROLE_PHRASES = {

@@ -60,7 +60,7 @@ def test_a_fill_is_issued_at_the_cage_received_at_the_table_and_approved_from_th
     assert "In transit" in cc.inner_text("h1")
 
     dealer.goto(f"/cage/{cast.event.slug}/me/")
-    dealer.click("#to-sign >> text=Sign as Received by")
+    dealer.click("#to-sign >> text=Sign as “received by”")
     dealer.wait_for_selector("text=Dealer signed Fill 1 as “received by”.")
 
     dric.goto(f"/cage/{cast.event.slug}/queue/")

@@ -73,7 +73,7 @@ def test_a_dealers_tablet_shows_the_fill_on_its_way_then_locks_and_unlocks_with_
         assert "Fill 1 for BJ-1 is on its way: $200.00 in chips, carried by Runner." in notice
         assert tablet.evaluate("window.notReloaded === true")  # it came in by itself, the page kept
         assert tablet.get_attribute("#on-the-way", "aria-live") == "polite"
-        assert tablet.locator("#on-the-way button", has_text="Sign as Received by").count() == 1
+        assert tablet.locator("#on-the-way button", has_text="Sign as “received by”").count() == 1
         # A notice in the site's accent, not an error's red (static/site.css: --accent, not --bad).
         border = tablet.locator("#on-the-way .notice").evaluate("e => getComputedStyle(e).borderLeftColor")
         assert border == "rgb(11, 83, 148)", border

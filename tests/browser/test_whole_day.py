@@ -141,7 +141,7 @@ def record_slip(page, record, *signed_here):
 def signs_from_my_slips(page, who, slip, capacity):
     page.goto(f"/cage/{SLUG}/me/")
     row = page.locator("#to-sign tr", has=page.locator(f"a:text-is('{slip}')"))
-    row.locator(f"button:text-is('Sign as {capacity}')").click()
+    row.locator(f"button:text-is('Sign as “{capacity.lower()}”')").click()
     page.wait_for_selector(f"text={NAMES[who]} signed {slip} as “{capacity.lower()}”.")
 
 

@@ -102,7 +102,7 @@ def test_the_transit_panel_signs_where_the_reader_is_the_one_to_sign(cast, clien
     login(client, cast, "chip_cashier")
     panel = pending_panel(client.get(home).content.decode())
     assert sign in panel and 'name="capacity" value="received_by"' in panel
-    assert "Sign as Received by" in panel
+    assert "Sign as “received by”" in panel
     # The panels' refresh carries the same button, and sends the signer back to the home, not to itself.
     refreshed = client.get(reverse("cage:home_panels", args=[cast.event.slug])).content.decode()
     assert sign in refreshed and f'name="next" value="{home}"' in refreshed

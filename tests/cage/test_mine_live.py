@@ -95,7 +95,7 @@ def test_a_fill_on_its_way_shows_at_the_top_of_the_dealers_page_with_her_sign_bu
     assert "40 × $5" in notice
     # She is the one to sign it, on arrival; the button comes back to My slips, not to its panels.
     assert f'action="{reverse("cage:slip_sign", args=[cast.event.slug, slip.pk])}"' in notice
-    assert 'name="capacity" value="received_by"' in notice and "Sign as Received by" in notice
+    assert 'name="capacity" value="received_by"' in notice and "Sign as “received by”" in notice
     assert f'name="next" value="{mine(cast)}"' in notice
     # Above everything else on the page.
     page = client.get(mine(cast)).content.decode()

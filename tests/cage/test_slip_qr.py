@@ -61,4 +61,4 @@ def test_a_dealer_who_scans_the_slip_logs_in_and_lands_on_it_ready_to_sign(clien
     logged_in = tablet.post(asked.url, {"username": cast.dealer.user.username, "password": PASSWORD, "next": page})
     assert logged_in.status_code == 302 and logged_in.url == page
     shown = tablet.get(logged_in.url).content.decode()
-    assert "Fill 1" in shown and "Sign as Received by" in shown
+    assert "Fill 1" in shown and "Sign as “received by”" in shown

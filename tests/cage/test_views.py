@@ -493,7 +493,10 @@ def fill_in_transit(client, cast):
     open_table(cast)
     login(client, cast, "chip_cashier")
     response = client.post(new_slip(cast.event.slug, "fill"), form(**HAPPY["fill"][2](cast)), follow=True)
-    assert "In transit: when the chips arrive, the Dealer signs it as “received by”." in response.content.decode()
+    assert (
+        "In transit: when the chips arrive, the dealer signs it as “received by”; the DRIC signs it as “authorized by” "
+        "from the queue." in response.content.decode()
+    )
     client.logout()
     return Slip.objects.get(slip_type="fill")
 
@@ -502,7 +505,7 @@ def test_the_dealer_signs_the_fill_at_the_table_from_their_own_page(client, cast
     slip = fill_in_transit(client, cast)
     login(client, cast, "dealer")
     mine = client.get(reverse("cage:mine", args=[cast.event.slug])).content.decode()
-    assert "Waiting for your signature" in mine and slip.number in mine and "Sign as Received by" in mine
+    assert "Waiting for your signature" in mine and slip.number in mine and "Sign as “received by”" in mine
     slip_page = client.get(reverse("cage:slip", args=[cast.event.slug, slip.pk]))
     assert slip_page.status_code == 200
     client.post(reverse("cage:slip_sign", args=[cast.event.slug, slip.pk]), {"capacity": "received_by"})
