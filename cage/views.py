@@ -599,6 +599,7 @@ def queue(request, slug):
     # Bounded whatever the number waiting: one page of the oldest (CAGE_QUEUE_ROWS), and how many more.
     size = settings.CAGE_QUEUE_ROWS
     page, items, waiting = _queue_page(access.event, request.GET.get("page"), size)
+    day = current_day(access.event)
     pages = max(1, -(-waiting // size))
     rows = [(item, can_sign(access.person, item, access.roles)) for item in items]
     dric = access.person is not None and "dric" in access.roles
@@ -630,7 +631,10 @@ def queue(request, slug):
             # Openers that differ from their table's last closer, for the DRIC to sign off.
             "sign_offs": [(slip, check_text(closer_check_of(slip))) for slip in waiting_sign_off(access.event)],
             # The day's close, prepared and waiting for a signature (cage.services.close).
-            "close_progress": close_waiting(current_day(access.event)),
+            "close_progress": close_waiting(day),
+            # No day open yet: "Nothing waits" alone would not tell her why nothing comes.
+            "day_to_open": day if day is not None and day.status == GamingDay.Status.SETUP else None,
+            "may_open": access.may("events:day_open", "POST"),
             # Four eyes (T&C 2): logins to confirm, roles and logins given today to acknowledge.
             "logins_to_confirm": logins_to_confirm(access.event),
             "given": given_to_acknowledge(access.event),
