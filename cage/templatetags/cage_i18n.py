@@ -1,7 +1,7 @@
 """Template filters for the cage's pages in either language."""
 
 from django import template
-from django.utils.html import escape
+from django.utils.html import escape, format_html_join
 
 from core import money
 from core.rules import cite as cite_rule
@@ -31,3 +31,13 @@ def face(key) -> str:
 def whole(n) -> str:
     """{{ total|whole }}: a count grouped as the reader's language groups it ("1,204", "1 204")."""
     return money.count_text(n)
+
+
+@register.filter
+def each_unbroken(chips: str):
+    """ "40 × $5, 2 × $25" with each count kept on one line ("4 ×" above "$25" on a tablet read as
+    two things); the list still wraps between counts. The text stays the text (the files and the
+    sheets are not HTML)."""
+    if not chips:
+        return ""
+    return format_html_join(", ", '<span class="unbroken">{}</span>', ((part,) for part in str(chips).split(", ")))
