@@ -35,6 +35,20 @@ def open_table(cast, table=None, chips=None):
     return table
 
 
+def fill_in_transit(cast, chips=None, runner=None):
+    """A fill to BJ-1 issued at the cage and carried by the runner: in transit, waiting for the
+    dealer's "received by" and the DRIC's "authorized by"."""
+    runner = runner or cast.runner
+    return services.fill(
+        day=cast.day,
+        table=cast.bj,
+        chips=chips or {"5": 4},
+        runner=runner,
+        signed={"issued_by": cast.chip_cashier, "carried_by": runner},
+        allow_pending=True,
+    )
+
+
 FILL_SIGNED = {"issued_by": "chip_cashier", "carried_by": "runner", "received_by": "dealer", "authorized_by": "dric"}
 CREDIT_SIGNED = {
     "released_by": "dealer",

@@ -4,9 +4,8 @@ tablet showed "4 ×" above "$25"); the list wraps between counts, and its text i
 import pytest
 from django.urls import reverse
 
-from cage import services
 from cage.templatetags.cage_i18n import each_unbroken
-from tests.cage.helpers import open_table, stock
+from tests.cage.helpers import fill_in_transit, open_table, stock
 from tests.conftest import login_person
 
 pytestmark = pytest.mark.django_db
@@ -23,14 +22,7 @@ def test_each_count_is_kept_whole_and_escaped():
 def test_the_queue_keeps_each_count_of_a_fill_whole(client, cast):
     stock(cast)
     open_table(cast)
-    services.fill(
-        day=cast.day,
-        table=cast.bj,
-        chips={"5": 20, "25": 4},
-        runner=cast.runner,
-        signed=cast.signed(issued_by="chip_cashier", carried_by="runner"),
-        allow_pending=True,
-    )
+    fill_in_transit(cast, chips={"5": 20, "25": 4})
     login_person(client, cast.dric)
     page = client.get(reverse("cage:queue", args=[cast.event.slug])).content.decode()
     assert '<span class="unbroken">20 × $5</span>, <span class="unbroken">4 × $25</span>' in page

@@ -9,21 +9,10 @@ from django.urls import reverse
 
 from cage import services
 from cage.selectors.slips import pending_slips
-from tests.cage.helpers import open_table, stock
+from tests.cage.helpers import fill_in_transit, open_table, stock
 from tests.conftest import login_person
 
 pytestmark = pytest.mark.django_db
-
-
-def fill_in_transit(cast):
-    return services.fill(
-        day=cast.day,
-        table=cast.bj,
-        chips={"5": 4},
-        runner=cast.runner,
-        signed=cast.signed(issued_by="chip_cashier", carried_by="runner"),
-        allow_pending=True,
-    )
 
 
 def sales_waiting(cast, n: int) -> None:
