@@ -564,11 +564,17 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
                 created_by=self.request.user,
             )
             .exclude(request_key=data.get("request_key"))
-            .annotate(cash_moved=cash_moved_subquery())
+            .only("serial", "at", "slip_type", "details")
             .order_by("-id")
         )
+        # Slips of a type that counts chips are worth their chips (amount_of): the cash they moved
+        # is read only where it is part of the amount, or is the amount.
+        if self.kind.runner_figure == "returned" or not any((data.get("chips") or {}).values()):
+            recent = recent.annotate(cash_moved=cash_moved_subquery())
         values = self.chip_values
-        earlier = next((slip for slip in recent if amount_of(slip, values, slip.cash_moved) == amount), None)
+        earlier = next(
+            (slip for slip in recent if amount_of(slip, values, getattr(slip, "cash_moved", None)) == amount), None
+        )
         if earlier is None:
             return
         field = forms.BooleanField(

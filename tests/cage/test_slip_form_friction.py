@@ -18,7 +18,7 @@ from core.local import clock
 from core.money import parse_cash
 from tests.cage.helpers import FILL_SIGNED, open_table, stock
 from tests.cage.test_opener_check import OPENER_SIGNED, TRAY, first_day_closed, opener_form
-from tests.cage.test_views import form, new_slip, signed_by
+from tests.cage.test_views import form, new_slip, runner_holds, signed_by
 from tests.conftest import PIN, login
 from tests.refusals import refuses
 
@@ -393,6 +393,41 @@ def test_a_second_slip_of_the_same_amount_within_a_minute_asks_for_confirmation(
     assert Slip.objects.filter(slip_type="fill").count() == 1
     assert client.post(url, {**again, "confirm_second": str(first.pk)}).status_code == 302
     assert Slip.objects.filter(slip_type="fill").count() == 2
+
+
+def test_a_second_deposit_of_the_same_cash_within_a_minute_is_asked_about_too(client, cast):
+    # A deposit counts no chips: its amount is the cash it moved, read only for such slips.
+    stock(cast)
+    login(client, cast, "general_cashier")
+    url = new_slip(cast.event.slug, "deposit")
+    assert client.post(url, form(cash="10.00", **signed_by(cast, deposited_by="general_cashier"))).status_code == 302
+    assert client.post(url, form(cash="12.00", **signed_by(cast, deposited_by="general_cashier"))).status_code == 302
+    again = form(cash="10.00", **signed_by(cast, deposited_by="general_cashier"))
+    response = client.post(url, again)
+    assert codes(response) == ["slip.second_within_a_minute"]
+    assert "for the same amount of $10.00" in response.content.decode()
+    assert Slip.objects.filter(slip_type="deposit").count() == 2
+
+
+def test_a_runner_return_is_worth_its_chips_and_the_cash_handed_back_when_asked_about(client, cast):
+    # $10 of chips and $10 of cash handed back, then $20 of chips: the same amount, asked about.
+    runner_holds(cast)
+    services.sale(
+        day=cast.day,
+        runner=cast.runner,
+        chips={"5": 4},
+        cash=2000,
+        signed=cast.signed(sold_by="runner", authorized_by="dric"),
+    )
+    login(client, cast, "chip_cashier")
+    url = new_slip(cast.event.slug, "runner_return")
+    signed = signed_by(cast, returned_by="runner", received_by="chip_cashier")
+    first = form(runner=cast.runner.pk, chips_5="2", cash="10.00", **signed)
+    assert client.post(url, first).status_code == 302
+    response = client.post(url, form(runner=cast.runner.pk, chips_5="4", **signed))
+    assert codes(response) == ["slip.second_within_a_minute"]
+    assert "for the same amount of $20.00" in response.content.decode()
+    assert Slip.objects.filter(slip_type="runner_return").count() == 1
 
 
 def test_another_amount_another_runner_or_a_minute_later_is_not_asked_about(client, cast, monkeypatch):
