@@ -66,6 +66,9 @@ ACTIONS = {
     "close_signed": _("Close signed"),
     "close_withdrawn": _("Close prepared again"),
     "report_signed": _("Report signed"),
+    "trust_account_set": _("Trust account named"),
+    "bank_slip_entered": _("Bank deposit slip entered"),
+    "bank_slip_checked": _("Bank deposit slip checked"),
     "exported": _("Export"),
     "page": _("Page view"),
     "csrf_refused": _("Form refused (CSRF check)"),
@@ -120,6 +123,9 @@ VIEW_ACTIONS = {
     "cage:day_close": "day_closed",
     "cage:day_close_sign": "close_signed",
     "reports:event_sign": "report_signed",
+    "reports:trust_account": "trust_account_set",
+    "reports:bank_slip": "bank_slip_entered",
+    "reports:bank_slip_check": "bank_slip_checked",
 }
 
 
@@ -176,6 +182,7 @@ PAGE_NAMES = {
     "reports:event_xlsx": _("Report (XLSX)"),
     "reports:event_pdf": _("Report (PDF)"),
     "reports:day": _("Day's control sheets"),
+    "reports:trust": _("Trust account and bank deposit slips"),
     "audit:event": _("Audit trail"),
 }
 SAFE_METHODS = ("GET", "HEAD")

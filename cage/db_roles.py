@@ -4,7 +4,8 @@ SELECT and INSERT only on the append-only records (slips, postings, signatures, 
 sign-offs, the chain's links and the days' seals, the books of paper slips and their serials, the
 audit trail and its links), so that not even the application's own password lets anyone UPDATE,
 DELETE or TRUNCATE them, drop their triggers or lift them (that takes the owner, or a superuser).
-Everything else it may change as it needs to.
+Records that are completed after they are written (a bank deposit slip, checked by the DRIC) it
+may update but never DELETE or TRUNCATE. Everything else it may change as it needs to.
 
 `python manage.py migrate` with MIGRATE_DATABASE_URL set migrates as the owner and then grants
 the application's role (the user of DATABASE_URL) what it needs (cage/management/commands/migrate.py).
@@ -14,6 +15,7 @@ from django.db import connection as default_connection
 
 from audit.models import AuditEntry, AuditLink
 from cage.models import (
+    BankSlip,
     DaySeal,
     LedgerLink,
     OpenerSignOff,
@@ -44,16 +46,20 @@ APPEND_ONLY = (
     AuditEntry,
     AuditLink,
 )
+# Completed after they are written, never deleted.
+NEVER_DELETED = (BankSlip,)
 
 
 def grant_statements(role: str, connection=default_connection) -> list[str]:
     quote = connection.ops.quote_name
     who = quote(role)
     kept = ", ".join(quote(model._meta.db_table) for model in APPEND_ONLY)
+    completed = ", ".join(quote(model._meta.db_table) for model in NEVER_DELETED)
     return [
         f"GRANT USAGE ON SCHEMA public TO {who}",
         f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {who}",
         f"REVOKE UPDATE, DELETE, TRUNCATE, TRIGGER, REFERENCES ON {kept} FROM {who}",
+        f"REVOKE DELETE, TRUNCATE, TRIGGER, REFERENCES ON {completed} FROM {who}",
         f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {who}",
     ]
 

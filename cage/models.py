@@ -613,3 +613,35 @@ class FillRequestOutcome(AppendOnly):
         ]
         verbose_name = _("fill request answered")
         verbose_name_plural = _("fill requests answered")
+
+
+class BankSlip(models.Model):
+    """The bank's deposit slip for one deposit from the cage to the trust account: its number and the
+    date the bank stamped on it, entered by the General Cashier once the deposit is made, and checked
+    by the DRIC against the stamped copy. A copy of each goes with the financial report (T&C 2.7).
+
+    One to one with the cage's deposit slip. Corrected by the General Cashier until the DRIC has
+    checked it, fixed after; never deleted, and every change is on the audit trail."""
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="bank_slips")
+    deposit = models.OneToOneField(Slip, on_delete=models.PROTECT, related_name="bank_slip")
+    number = models.CharField(max_length=40)
+    stamped_on = models.DateField()
+    entered_by = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="+")
+    entered_at = models.DateTimeField()
+    checked_by = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="+", null=True, blank=True)
+    checked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["stamped_on", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="one_bank_slip_per_number_per_event"),
+            models.CheckConstraint(
+                condition=models.Q(checked_by__isnull=True, checked_at__isnull=True)
+                | models.Q(checked_by__isnull=False, checked_at__isnull=False),
+                name="bank_slip_checked_by_someone_at_a_time",
+            ),
+        ]
+
+    def __str__(self):
+        return self.number

@@ -101,3 +101,11 @@ def check_takes_part(person: Person) -> None:
 
 def designated(person: Person) -> bool:
     return bool(person.role_codes() & set(DESIGNATED))
+
+
+def designated_role(person: Person | None) -> str | None:
+    """The designated position a person holds on their event (T&C 2: at most one), or None."""
+    if person is None or person.registration != Person.Registration.GOOD:
+        return None
+    held = person.role_codes()
+    return next((role for role in DESIGNATED if role in held), None)

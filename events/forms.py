@@ -51,6 +51,18 @@ class EventForm(CheckedInput, forms.Form):
     games = forms.MultipleChoiceField(
         label=_("Games the licence authorizes"), choices=game_choices, widget=forms.CheckboxSelectMultiple
     )
+    trust_bank = forms.CharField(label=_("Trust account: bank"), max_length=200, required=False)
+    trust_branch = forms.CharField(label=_("Trust account: branch"), max_length=200, required=False)
+    trust_account_last_four = forms.CharField(
+        label=_("Trust account: last four digits of its number"),
+        max_length=4,
+        required=False,
+        help_text=_(
+            "The licensee's designated trust account, which receives every deposit from the cage and pays the "
+            "expenses by cheque. The financial report names it by these; never enter the whole number. It can "
+            "be named later, on the trust account page."
+        ),
+    )
 
 
 class LicensedGameField(forms.ChoiceField):

@@ -77,6 +77,12 @@ class Event(models.Model):
     # not in it has no number entered yet.
     tables_licensed = models.JSONField(_("tables the licence allows"), default=dict, blank=True)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PLANNED)
+    # The licensee's designated trust account, which receives every deposit from the cage and pays
+    # the expenses by cheque: named on the financial report by its bank, branch and last four
+    # digits, never by its whole number (T&C 2.7; cage.services.bank_slips).
+    trust_bank = models.CharField(_("trust account's bank"), max_length=200, blank=True)
+    trust_branch = models.CharField(_("trust account's branch"), max_length=200, blank=True)
+    trust_account_last_four = models.CharField(_("trust account's last four digits"), max_length=4, blank=True)
 
     class Meta:
         verbose_name = _("event")
@@ -86,7 +92,11 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=models.Q(last_day__gte=models.F("first_day")),
                 name="event_last_day_not_before_first",
-            )
+            ),
+            models.CheckConstraint(
+                condition=models.Q(trust_account_last_four="") | models.Q(trust_account_last_four__regex=r"^[0-9]{4}$"),
+                name="event_trust_account_last_four_digits",
+            ),
         ]
 
     def __str__(self):

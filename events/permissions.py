@@ -237,6 +237,12 @@ MATRIX: dict[str, Entry] = {
     "reports:event_xlsx": page("GET", read=READERS),  # the CSV's twin, as a workbook
     "reports:event_pdf": page("GET", read=READERS),
     "reports:event_sign": page("POST", write=CAGE_WRITE),  # the three designated persons (T&C 2.7)
+    # The trust account and the bank's deposit slips (cage.services.bank_slips): the General Cashier enters a
+    # deposit's bank slip, the DRIC checks it; the DRIC or the administrator names the account.
+    "reports:trust": page("GET", read=READERS),
+    "reports:trust_account": page("POST", write=SETUP_BY),
+    "reports:bank_slip": page("POST", write={Role.GENERAL_CASHIER}),
+    "reports:bank_slip_check": page("POST", write={Role.DRIC}),
     "reports:day": page("GET", read=READERS),
     # --- the audit trail (reports/audit_trail/urls.py) -----------------------------------------------------
     "audit:event": page("GET", read=AUDIT_READ | {STAFF}),

@@ -53,6 +53,7 @@ from .models import (
     game_name,
     games_of,
 )
+from .trust_account import check_trust_account
 
 # The product's own rules, named in refusals beside the terms and conditions' sections.
 ONE_EVENT_PER_SLUG = _lazy("one event per slug")
@@ -98,8 +99,12 @@ def event_create(
     licensing_authority: str = "",
     authority: str = Authority.AGCO,
     tables_licensed: dict | None = None,
+    trust_account: tuple[str, str, str] = ("", "", ""),
 ) -> Event:
+    """A new event; `trust_account`: its trust account's bank, branch and last four digits, or
+    none yet (events.trust_account)."""
     _check_new_event(slug, games_authorized, authority)
+    trust_bank, trust_branch, trust_last_four = check_trust_account(*trust_account)
     event = Event(
         licensee=licensee,
         slug=slug,
@@ -113,6 +118,9 @@ def event_create(
         games=list(dict.fromkeys(games_authorized)),
         authority=authority,
         licensing_authority=licensing_authority or AUTHORITY_NAMES[authority],
+        trust_bank=trust_bank,
+        trust_branch=trust_branch,
+        trust_account_last_four=trust_last_four,
     )
     event.full_clean()
     event.save()
@@ -132,6 +140,7 @@ def event_create(
             "supplier": supplier,
             "games": event.games,
             "authority": authority,
+            **({"trust_account": [trust_bank, trust_branch, trust_last_four]} if trust_bank else {}),
         },
     )
     for game, count in (tables_licensed or {}).items():

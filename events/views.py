@@ -120,6 +120,7 @@ def event_create(request):
                 games_authorized=d["games"],
                 licensing_authority=d["licensing_authority"],
                 authority=d["authority"],
+                trust_account=(d["trust_bank"], d["trust_branch"], d["trust_account_last_four"]),
             )
 
         if applied(form, create):

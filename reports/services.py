@@ -21,7 +21,7 @@ from cage.slip_types import DEPOSITS, EXPENSES, FLOATS
 from core.money import dollars
 from core.rules import RuleViolation, Words
 from events.access import ROLE_NAMES
-from events.designation import check_not_administrator
+from events.designation import check_not_administrator, designated_role
 from events.models import DESIGNATED, Event, GamingDay, Person
 
 from .figures import event_figures
@@ -106,14 +106,6 @@ def report_state(event: Event, figures: dict | None = None) -> ReportState:
         designated=designated,
         signatures={role: signatures[role] for role in DESIGNATED if role in signatures},
     )
-
-
-def designated_role(person: Person | None) -> str | None:
-    """The designated position a person holds on their event (T&C 2: at most one), or None."""
-    if person is None or person.registration != Person.Registration.GOOD:
-        return None
-    held = person.role_codes()
-    return next((role for role in DESIGNATED if role in held), None)
 
 
 def report_sign(*, event: Event, person: Person | None) -> ReportSignature:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, views_trust
 
 app_name = "reports"
 urlpatterns = [
@@ -11,4 +11,8 @@ urlpatterns = [
     path("<slug:slug>/sign/", views.event_report_sign, name="event_sign"),
     path("<slug:slug>/financial-report.pdf", views.event_report_pdf, name="event_pdf"),
     path("<slug:slug>/days/<str:date>/", views.day_report, name="day"),
+    path("<slug:slug>/trust/", views_trust.trust, name="trust"),
+    path("<slug:slug>/trust/account/", views_trust.trust_account, name="trust_account"),
+    path("<slug:slug>/trust/deposits/<int:deposit>/bank-slip/", views_trust.bank_slip, name="bank_slip"),
+    path("<slug:slug>/trust/bank-slips/<int:bank_slip>/check/", views_trust.bank_slip_check, name="bank_slip_check"),
 ]

@@ -7,8 +7,10 @@ from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from audit import services as audit
+from cage.selectors.bank_slips import unconfirmed
 from cage.selectors.counts import books_blind, counts_places
 from cage.selectors.seals import day_seals
 from core.money import dollars, hours_text
@@ -86,9 +88,31 @@ def event_report(request, slug):
             "may_sign": role is not None and not state.draft and not signed,
             "counts_awaited": bool(counts_awaited(access.event, state.open_days)),
             "report_format": figures["format"],
+            "trust_note": trust_note(access.event),
             # the sections the page cites, numbered as the reader's language numbers them
             "rules": {"report": cite(RULE), "tips": cite("T&C 2.6")},
         },
+    )
+
+
+def trust_note(event) -> str:
+    """What the trust account's page still waits for: the account's name, the deposits whose bank
+    slip is not entered and checked yet (cage.selectors.bank_slips); "" when nothing."""
+    parts = [] if event.trust_bank else [_("the trust account is not named yet")]
+    waiting = len(unconfirmed(event))
+    if waiting:
+        parts.append(
+            ngettext(
+                "%(n)s deposit not yet confirmed by its bank slip",
+                "%(n)s deposits not yet confirmed by their bank slips",
+                waiting,
+            )
+            % {"n": waiting}
+        )
+    return (
+        parts[0]
+        if len(parts) == 1
+        else (_("%(first)s; %(second)s") % {"first": parts[0], "second": parts[1]} if parts else "")
     )
 
 

@@ -112,6 +112,8 @@ def fill_kwargs(world: World, pattern, extra: dict, which) -> dict:
         "person_id": world.cast.event.people.get(code="newcashier").pk,
         "appointment_id": Appointment.objects.filter(person__code="newcashier").first().pk,
         "request_id": FillRequest.objects.get(event=world.cast.event).pk,
+        "deposit": world.deposit.pk,
+        "bank_slip": world.bank_slip.pk,
     }
     keys = list(pattern.pattern.converters) + list(pattern.pattern.regex.groupindex)
     return {key: extra[key] if key in extra else values[key] for key in dict.fromkeys(keys)}
@@ -138,6 +140,9 @@ APPLIED_BY_FIRST_WRITER = {
     "cage:queue_approve[involved]",
     "cage:queue_batch",
     "cage:queue_void[involved]",
+    "reports:trust_account",
+    "reports:bank_slip",
+    "reports:bank_slip_check",
 }
 
 # --- what the matrix says each answer is ---------------------------------------------------

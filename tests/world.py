@@ -12,8 +12,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cage import services
-from cage.models import PaperBookPrint, Signature, Slip
+from cage.models import BankSlip, PaperBookPrint, Signature, Slip
 from cage.services import fill_requests, paper
+from cage.services.bank_slips import bank_slip_enter
 from events import services as event_services
 from events.models import Role
 from events.permissions import ANONYMOUS, OUTSIDER, STAFF
@@ -32,6 +33,8 @@ class World:
     uninvolved: Slip  # a float in: no runner, no dealer
     paper_book: PaperBookPrint  # a book of paper slips, as first printed
     paper_signature: Signature  # on a slip entered from paper, not yet confirmed
+    deposit: Slip  # a deposit to the trust account, made
+    bank_slip: BankSlip  # its bank deposit slip, entered by the General Cashier, not checked yet
 
 
 def make_world() -> World:
@@ -46,6 +49,10 @@ def make_world() -> World:
         allow_pending=True,
     )
     uninvolved = Slip.objects.filter(event=cast.event, slip_type="float_in").get()
+    deposit = services.deposit(
+        day=cast.day, cash=5_000, signed=cast.signed(deposited_by="general_cashier", witnessed_by="dric")
+    )
+    bank_slip = bank_slip_enter(deposit=deposit, number="BS-1", stamped_on=DAY, person=cast.general_cashier)
     # A dealer's fill request, open: withdrawn by her, declined by the Chip Cashier (cage.views_fill_requests).
     fill_requests.ask(day=cast.day, table=cast.bj, chips={"5": 4}, person=cast.dealer)
     suspended = add_person(cast.event, "sam", Role.GENERAL_CASHIER)
@@ -85,7 +92,7 @@ def make_world() -> World:
         chips={"1": 2},
         cash=200,
     )
-    return World(cast, users, involved, uninvolved, paper_book, on_paper.signatures.get())
+    return World(cast, users, involved, uninvolved, paper_book, on_paper.signatures.get(), deposit, bank_slip)
 
 
 # What a POST carries: a form an allowed user's POST would apply, so that a refusal is a real one.
@@ -144,6 +151,11 @@ def payload(world: World, case: str, which) -> dict:
         "events:login_setup": {"username": "nobody", "code": "AAAA-BBBB-CCCC", "password": "x", "pin": "1"},
         "events:set_language": {"language": "fr-ca", "next": "/"},
         "cage:paper_print": {"slip_type": "sale", "count": "2", "language": "en"},
+        "reports:trust_account": {"trust_bank": "TD", "trust_branch": "Main St", "trust_account_last_four": "4821"},
+        "reports:bank_slip": {
+            f"bank-{world.deposit.pk}-number": "BS-2",
+            f"bank-{world.deposit.pk}-stamped_on": DAY.isoformat(),
+        },
     }
     return forms.get(name, {})
 

@@ -8,7 +8,7 @@ import os
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from cage.db_roles import APPEND_ONLY
+from cage.db_roles import APPEND_ONLY, NEVER_DELETED
 from tests.cage.helpers import stock
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
@@ -37,6 +37,13 @@ def test_no_record_is_updated_deleted_or_truncated(cast, model):
     stock(cast)
     table = model._meta.db_table
     refused(f"UPDATE {table} SET id = id")
+    refused(f"DELETE FROM {table}")
+    refused(f"TRUNCATE {table} CASCADE")
+
+
+@pytest.mark.parametrize("model", NEVER_DELETED, ids=lambda m: m._meta.db_table)
+def test_a_record_completed_later_is_never_deleted_or_truncated(cast, model):
+    table = model._meta.db_table
     refused(f"DELETE FROM {table}")
     refused(f"TRUNCATE {table} CASCADE")
 

@@ -1,0 +1,69 @@
+"""The licensee's designated trust account, as the event names it: its bank, its branch and the last
+four digits of its number (never the whole number, which the product has no need to keep). Every
+deposit from the cage goes to it and the expenses are paid from it by cheque; the financial report
+names it (T&C 2.7; the bank's deposit slips: cage.services.bank_slips)."""
+
+import re
+
+from django.utils.translation import gettext_noop as N_
+
+from core.rules import RuleViolation, Words
+from core.trail import record
+
+from .models import Event, Person
+
+RULE = "T&C 2.7"
+LAST_FOUR = re.compile(r"[0-9]{4}")
+FIELDS = ("trust_bank", "trust_branch", "trust_account_last_four")
+
+
+def check_trust_account(bank: str, branch: str, last_four: str) -> tuple[str, str, str]:
+    """The three, stripped; all given or none (an account not named yet)."""
+    bank, branch, last_four = (value.strip() for value in (bank, branch, last_four))
+    if not (bank or branch or last_four):
+        return bank, branch, last_four
+    if last_four and not LAST_FOUR.fullmatch(last_four):
+        raise RuleViolation(
+            Words(
+                N_(
+                    "the trust account is named by the last four digits of its number, %(given)s is not four digits; "
+                    "the whole number is never entered"
+                ),
+                given=repr(last_four),
+            ),
+            RULE,
+            field="trust_account_last_four",
+            code="trust_account.last_four",
+        )
+    missing = [name for name, value in zip(FIELDS, (bank, branch, last_four), strict=True) if not value]
+    if missing:
+        raise RuleViolation(
+            Words(N_("the trust account is named by its bank, its branch and the last four digits of its number")),
+            RULE,
+            field=missing[0],
+            code="trust_account.incomplete",
+        )
+    return bank, branch, last_four
+
+
+def trust_account_set(*, event: Event, bank: str, branch: str, last_four: str, by: Person | None = None) -> Event:
+    """The event's trust account, named or corrected (by the DRIC, or by the licensee's administrator
+    when `by` is None)."""
+    bank, branch, last_four = check_trust_account(bank, branch, last_four)
+    old = {name: getattr(event, name) for name in FIELDS}
+    new = dict(zip(FIELDS, (bank, branch, last_four), strict=True))
+    if old == new:
+        return event
+    Event.objects.filter(pk=event.pk).update(**new)
+    for name, value in new.items():
+        setattr(event, name, value)
+    record(
+        "trust_account_set",
+        N_("Trust account named: %(bank)s, %(branch)s, account ending in %(last_four)s"),
+        {"bank": bank, "branch": branch, "last_four": last_four},
+        event=event,
+        about=by,
+        old=old,
+        new=new,
+    )
+    return event

@@ -1,0 +1,142 @@
+"""The trust account's page: the account the event names, and each deposit from the cage with the
+bank's deposit slip for it (cage.services.bank_slips; T&C 2.7)."""
+
+from django import forms
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from cage.models import BankSlip
+from cage.selectors.bank_slips import deposits_to_the_bank
+from cage.services.bank_slips import bank_slip_check as check_service
+from cage.services.bank_slips import bank_slip_enter
+from core.money import dollars
+from core.rules import RuleViolation, cite
+from events.access import event_access
+from events.form_input import CheckedInput
+from events.forms import DateInput
+from events.trust_account import trust_account_set
+
+from .names import day_shown
+from .services import RULE
+
+
+class TrustAccountForm(CheckedInput, forms.Form):
+    trust_bank = forms.CharField(label=gettext_lazy("Bank"), max_length=200, required=False)
+    trust_branch = forms.CharField(label=gettext_lazy("Branch"), max_length=200, required=False)
+    trust_account_last_four = forms.CharField(
+        label=gettext_lazy("Last four digits of the account's number"), max_length=4, required=False
+    )
+
+
+class BankSlipForm(CheckedInput, forms.Form):
+    number = forms.CharField(label=gettext_lazy("Bank slip number"), max_length=40)
+    stamped_on = forms.DateField(label=gettext_lazy("Stamped on"), widget=DateInput)
+
+
+def _page(request, access, *, account_form=None, refused_slip=None, refused_form=None, status=200):
+    event = access.event
+    lines = deposits_to_the_bank(event)
+    may_enter = access.may("reports:bank_slip", "POST")
+    for line in lines:
+        b = line.bank_slip
+        checked = b is not None and b.checked_by_id is not None
+        # As every report writes them: dates in one style, amounts as the reader's language does.
+        line.day_shown, line.amount = day_shown(line.slip.day.date), dollars(line.cents)
+        line.stamped = day_shown(b.stamped_on) if b else ""
+        line.checked_on = day_shown(timezone.localtime(b.checked_at).date()) if checked else ""
+        line.form = None
+        if may_enter and not checked:
+            if refused_slip == line.slip.pk:
+                line.form = refused_form
+            else:
+                initial = (
+                    {"number": line.bank_slip.number, "stamped_on": line.bank_slip.stamped_on} if line.bank_slip else {}
+                )
+                line.form = BankSlipForm(prefix=f"bank-{line.slip.pk}", initial=initial)
+    waiting = [line for line in lines if not line.confirmed]
+    if account_form is None and access.may("reports:trust_account", "POST"):
+        account_form = TrustAccountForm(
+            initial={name: getattr(event, name) for name in TrustAccountForm.base_fields},
+        )
+    return render(
+        request,
+        "reports/trust.html",
+        {
+            "access": access,
+            "event": event,
+            "lines": lines,
+            "waiting": waiting,
+            "account_form": account_form,
+            "may_check": access.may("reports:bank_slip_check", "POST"),
+            "rule": cite(RULE),
+        },
+        status=status,
+    )
+
+
+def trust(request, slug):
+    return _page(request, event_access(request, slug))
+
+
+def trust_account(request, slug):
+    access = event_access(request, slug)
+    form = TrustAccountForm(request.POST)
+    if form.is_valid():
+        d = form.cleaned_data
+        try:
+            trust_account_set(
+                event=access.event,
+                bank=d["trust_bank"],
+                branch=d["trust_branch"],
+                last_four=d["trust_account_last_four"],
+                by=access.person,
+            )
+        except RuleViolation as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.text)
+        else:
+            messages.success(request, _("The trust account is named."))
+            return redirect("reports:trust", slug)
+    return _page(request, access, account_form=form)
+
+
+def bank_slip(request, slug, deposit):
+    access = event_access(request, slug)
+    deposit = get_object_or_404(access.event.slips, pk=deposit)
+    form = BankSlipForm(request.POST, prefix=f"bank-{deposit.pk}")
+    if form.is_valid():
+        try:
+            entered = bank_slip_enter(
+                deposit=deposit,
+                number=form.cleaned_data["number"],
+                stamped_on=form.cleaned_data["stamped_on"],
+                person=access.person,
+            )
+        except RuleViolation as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.text)
+        else:
+            messages.success(
+                request,
+                _("Bank slip %(number)s entered for %(slip)s; the DRIC checks it against the stamped copy.")
+                % {"number": entered.number, "slip": deposit.number},
+            )
+            return redirect("reports:trust", slug)
+    return _page(request, access, refused_slip=deposit.pk, refused_form=form)
+
+
+def bank_slip_check(request, slug, bank_slip):
+    access = event_access(request, slug)
+    bank_slip = get_object_or_404(BankSlip.objects.select_related("deposit"), pk=bank_slip, event=access.event)
+    try:
+        check_service(bank_slip=bank_slip, person=access.person)
+    except RuleViolation as exc:
+        messages.error(request, exc.text)
+    else:
+        messages.success(
+            request,
+            _("Bank slip %(number)s of %(slip)s checked: that deposit is confirmed.")
+            % {"number": bank_slip.number, "slip": bank_slip.deposit.number},
+        )
+    return redirect("reports:trust", slug)
