@@ -32,7 +32,15 @@ def export_event(event: Event, progress: Progress = QUIET) -> dict:
     slips = list(
         Slip.objects.filter(event=event)
         .order_by("id")
-        .select_related("table", "runner", "account__person", "voids", "refusal__person")
+        .select_related(
+            "table",
+            "runner",
+            "account__person",
+            "voids",
+            "refusal__person",
+            "bank_slip__entered_by",
+            "bank_slip__checked_by",
+        )
     )
     signatures = defaultdict(list)
     for signature in Signature.objects.filter(slip__event=event).order_by("id").select_related("person"):
@@ -95,6 +103,12 @@ def _event(event: Event) -> dict:
         # The licence's figures of the games whose seeds state none, as the administrator typed them.
         "game_settings": {row.game: game_rules.game_settings_entered(row) for row in event.game_settings.all()},
         "tables_licensed": dict(event.tables_licensed),
+        # The licensee's trust account, named by its bank, branch and last four digits.
+        "trust_account": (
+            {"bank": event.trust_bank, "branch": event.trust_branch, "last_four": event.trust_account_last_four}
+            if event.trust_bank
+            else None
+        ),
     }
     return spec | {k: v for k, v in optional.items() if v}
 
@@ -198,7 +212,24 @@ def _record(slip: Slip, signatures: list[Signature], cash_moved: int, refs: dict
     refusal = getattr(slip, "refusal", None)
     if refusal is not None:
         record["refused"] = {"by": refusal.person.code, "at": _local(refusal.refused_at), "reason": refusal.reason}
+    bank_slip = getattr(slip, "bank_slip", None)
+    if bank_slip is not None:
+        record["bank_slip"] = _bank_slip(bank_slip)
     return record
+
+
+def _bank_slip(bank_slip) -> dict:
+    """A deposit's bank deposit slip (an extension), as the General Cashier entered it and, once
+    checked, as the DRIC checked it."""
+    written = {
+        "number": bank_slip.number,
+        "stamped_on": bank_slip.stamped_on.isoformat(),
+        "entered_by": bank_slip.entered_by.code,
+        "entered_at": _local(bank_slip.entered_at),
+    }
+    if bank_slip.checked_by_id is not None:
+        written |= {"checked_by": bank_slip.checked_by.code, "checked_at": _local(bank_slip.checked_at)}
+    return written
 
 
 def _local(moment: datetime.datetime) -> str:

@@ -33,8 +33,10 @@ from cage.progress import QUIET, Meter, Progress
 from cage.records_file import FORMAT_RULE as FORMAT
 from cage.records_file import cited as _cited
 from cage.records_file import problem_at as _at
+from cage.services import bank_slips
 from cage.services import memo as remembered
 from cage.slip_types import (
+    DEPOSITS,
     SLIP_KINDS,
 )
 from cage.variances import VARIANCE_REASONS
@@ -253,6 +255,18 @@ def _when(value, what: str) -> datetime.datetime:
     return moment if moment.tzinfo else timezone.make_aware(moment)
 
 
+def _date(value, what: str) -> datetime.date:
+    """An ISO date ("2026-09-12")."""
+    try:
+        return datetime.date.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise RuleViolation(
+            Words(N_("%(field)s: %(value)s is not an ISO date"), field=what, value=shown(value)),
+            FORMAT,
+            code="import.bad_date",
+        ) from None
+
+
 def _time_of_day(value, what: str, problems: list[str]) -> datetime.time | None:
     if value is None:
         return None
@@ -367,12 +381,31 @@ class _Importer:
                 supplier_registration_number=extra["supplier_registration_number"],
                 authority=authority,
                 tables_licensed=tables_licensed,
+                trust_account=self.trust_account(spec.get("trust_account")),
             )
         except RuleViolation as exc:
             self.problems.append(_at(f"event.{exc.field or 'slug'}", exc))
         except ValidationError as exc:  # a model's own validation (e.g. a bad slug)
             self.problems.append(_at("event", _cited(_messages(exc))))
         return None
+
+    @staticmethod
+    def trust_account(spec) -> tuple[str, str, str]:
+        """The licensee's trust account (an extension): {"bank", "branch", "last_four"}."""
+        if spec is None:
+            return "", "", ""
+        if (
+            not isinstance(spec, dict)
+            or set(spec) != {"bank", "branch", "last_four"}
+            or not all(isinstance(v, str) for v in spec.values())
+        ):
+            raise RuleViolation(
+                Words(N_('trust_account: {"bank", "branch", "last_four"}, each a string, is required')),
+                FORMAT,
+                field="trust_account",
+                code="import.bad_trust_account",
+            )
+        return spec["bank"], spec["branch"], spec["last_four"]
 
     def licence_extensions(self, spec: dict) -> tuple:
         """Extensions: who licensed the event (an Ontario licence unless told), and the licence's
@@ -785,6 +818,8 @@ class _Importer:
             self.refs[ref] = slip
         if record.get("refused") is not None:
             self.refused(slip, record)
+        if record.get("bank_slip") is not None:
+            self.bank_slip(slip, record["bank_slip"])
 
     def paper(self, paper) -> dict:
         """A slip entered from a paper slip (an extension): {"serial": "P-0012", "entered_by": person
@@ -803,6 +838,44 @@ class _Importer:
         by = self.person(paper["entered_by"])
         at = _when(paper["entered_at"], "paper.entered_at")
         return {"serial": paper["serial"], "entered_by": by.code, "entered_at": at.astimezone(datetime.UTC).isoformat()}
+
+    BANK_SLIP_KEYS = {"number", "stamped_on", "entered_by", "entered_at"}
+    CHECKED_KEYS = {"checked_by", "checked_at"}
+
+    def bank_slip(self, slip, spec) -> None:
+        """A deposit's bank deposit slip (an extension): {"number", "stamped_on", "entered_by",
+        "entered_at"}, and "checked_by" and "checked_at" once the DRIC checked it; entered and
+        checked by the services of the trust account's page, held to their rules."""
+        keys = set(spec) if isinstance(spec, dict) else set()
+        if (
+            slip.slip_type not in DEPOSITS
+            or not self.BANK_SLIP_KEYS <= keys <= self.BANK_SLIP_KEYS | self.CHECKED_KEYS
+            or len(keys & self.CHECKED_KEYS) == 1
+            or not isinstance(spec["number"], str)
+        ):
+            raise RuleViolation(
+                Words(
+                    N_(
+                        'bank_slip: a deposit\'s {"number", "stamped_on", "entered_by", "entered_at"} is required, '
+                        'with "checked_by" and "checked_at" once checked'
+                    )
+                ),
+                FORMAT,
+                code="import.bad_bank_slip",
+            )
+        entered = bank_slips.bank_slip_enter(
+            deposit=slip,
+            number=spec["number"],
+            stamped_on=_date(spec["stamped_on"], "bank_slip.stamped_on"),
+            person=self.person(spec["entered_by"]),
+            at=_when(spec["entered_at"], "bank_slip.entered_at"),
+        )
+        if "checked_by" in spec:
+            bank_slips.bank_slip_check(
+                bank_slip=entered,
+                person=self.person(spec["checked_by"]),
+                at=_when(spec["checked_at"], "bank_slip.checked_at"),
+            )
 
     def refused(self, slip, record: dict) -> None:
         """An exported slip the DRIC refused (an extension): {"by": person id, "at", "reason"}."""

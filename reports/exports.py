@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
@@ -25,6 +25,7 @@ from reportlab.lib.units import inch
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from cage.models import Slip
+from cage.selectors.bank_slips import deposits_to_the_bank
 from cage.selectors.seals import day_seals
 from cage.selectors.slips import signed_in_full
 from cage.slip_types import EXPENSES
@@ -40,7 +41,6 @@ from reports.charts import chip_liability, report_charts
 from reports.names import day_shown, named_variances
 from reports.services import (
     cents_of,
-    deposit_lines,
     difference_words,
     net_proceeds_lines,
     reconciliation,
@@ -631,7 +631,6 @@ def _net_proceeds(event: Event, figures: dict, pdf: _Styles) -> list:
     story = []
     totals = figures["event_totals"]
     rec = reconciliation(event, figures)
-    deposits = deposit_lines(event)
     story += [
         para(_("D. Net proceeds and the trust account"), heading),
         _grid(
@@ -642,16 +641,7 @@ def _net_proceeds(event: Event, figures: dict, pdf: _Styles) -> list:
             bold_last=True,
         ),
         para(_("Deposits to the trust account"), sub),
-        _grid(
-            [[_("Date"), _("Slip"), _("Amount")]]
-            + [[day_shown(d["date"]), d["slip"], dollars(d["cents"])] for d in deposits]
-            + [[_("Deposits, total"), "", dollars(rec["deposits"])]],
-            [1.2 * inch, 2.3 * inch, 1.4 * inch],
-            right=(2,),
-            bold_last=True,
-        )
-        if deposits
-        else para(_("No deposit to the trust account yet.")),
+        *_deposits(event, rec, pdf),
         para(_("Reconciliation"), sub),
         _grid(
             [
@@ -669,6 +659,72 @@ def _net_proceeds(event: Event, figures: dict, pdf: _Styles) -> list:
         ),
         para(difference_words(rec)),
     ]
+    return story
+
+
+def _trust_account(event: Event) -> str:
+    if not event.trust_bank:
+        return _("Trust account: not named yet.")
+    return _("Trust account: %(bank)s, %(branch)s, the account ending in %(last_four)s.") % {
+        "bank": event.trust_bank,
+        "branch": event.trust_branch,
+        "last_four": event.trust_account_last_four,
+    }
+
+
+def _bank_slip(line) -> str:
+    b = line.bank_slip
+    if b is None:
+        return _("not yet confirmed")
+    if not line.confirmed:
+        return _("%(number)s (not checked yet)") % {"number": b.number}
+    return b.number
+
+
+def _deposits(event: Event, rec: dict, pdf: _Styles) -> list:
+    """The trust account, each deposit with the bank's deposit slip for it, and the papers to send
+    with the report: a copy of each bank-stamped deposit slip (cage.selectors.bank_slips)."""
+    para = pdf.para
+    lines = deposits_to_the_bank(event)
+    story = [para(_trust_account(event), None if event.trust_bank else pdf.alert)]
+    if not lines:
+        return [*story, para(_("No deposit to the trust account yet."))]
+    rows = [[_("Date"), _("Slip"), _("Amount"), _("Bank slip"), _("Stamped on")]]
+    rows += [
+        [
+            day_shown(line.slip.day.date),
+            line.slip.number,
+            dollars(line.cents),
+            _bank_slip(line),
+            day_shown(line.bank_slip.stamped_on) if line.bank_slip else "",
+        ]
+        for line in lines
+    ]
+    rows.append([_("Deposits, total"), "", dollars(rec["deposits"]), "", ""])
+    widths = [1.25 * inch, 1.25 * inch, 1.1 * inch, 2.3 * inch, 1.1 * inch]
+    story.append(_grid(rows, widths, right=(2,), bold_last=True))
+    waiting = [line for line in lines if not line.confirmed]
+    if waiting:
+        story.append(
+            para(
+                ngettext(
+                    "%(n)s deposit not yet confirmed: the report cannot be filed until its bank slip is entered and "
+                    "checked.",
+                    "%(n)s deposits not yet confirmed: the report cannot be filed until their bank slips are entered "
+                    "and checked.",
+                    len(waiting),
+                )
+                % {"n": len(waiting)},
+                pdf.alert,
+            )
+        )
+    else:
+        story.append(
+            para(
+                _("To send with this report: a copy of each bank-stamped deposit slip, numbers %(numbers)s.")
+                % {"numbers": ", ".join(line.bank_slip.number for line in lines)}
+            )
+        )
     return story
 
 

@@ -14,6 +14,7 @@ from django.db.models import BooleanField, Case, Exists, ExpressionWrapper, F, O
 
 from cage.models import Account, Posting, Slip
 from cage.selectors import json_text
+from cage.selectors.bank_slips import deposits_to_the_bank
 from cage.selectors.slips import with_signature_counts
 from cage.slip_types import EXPENSES, SLIP_KINDS, TIP_PAYOUTS, VOID_KIND
 from cage.variances import reason_in_records, variance_reason
@@ -311,4 +312,32 @@ def _report_json(event: Event, days: list, tally: _Tally, table_rows: list, game
         "tip_shares": tally.tip_shares,
         "variances": tally.variances,
     }
+    trust = trust_account_figures(event)
+    if trust is not None:
+        figures["trust_account"] = trust
     return figures
+
+
+def trust_account_figures(event: Event) -> dict | None:
+    """This product's extension of cage-report/1 (docs/cage-records-extensions.md): the trust
+    account the event names and each deposit to it with its bank deposit slip. None while the
+    event holds neither (a records file of the format alone): its report is the format's own."""
+    deposits = deposits_to_the_bank(event)
+    if not event.trust_bank and not any(line.bank_slip for line in deposits):
+        return None
+    return {
+        "bank": event.trust_bank,
+        "branch": event.trust_branch,
+        "last_four": event.trust_account_last_four,
+        "deposits": [
+            {
+                "date": line.slip.day.date.isoformat(),
+                "slip": line.slip.serial,
+                "amount": cents_str(line.cents),
+                "bank_slip": line.bank_slip.number if line.bank_slip else None,
+                "stamped_on": line.bank_slip.stamped_on.isoformat() if line.bank_slip else None,
+                "confirmed": line.confirmed,
+            }
+            for line in deposits
+        ],
+    }

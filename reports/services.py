@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
-from cage.models import Account, Posting, Slip
+from cage.models import Account, Posting
 from cage.slip_types import DEPOSITS, EXPENSES, FLOATS
 from core.money import dollars
 from core.rules import RuleViolation, Words
@@ -168,22 +168,6 @@ def report_sign(*, event: Event, person: Person | None) -> ReportSignature:
 
 
 # --- the trust account, for the reconciliation -------------------------------------------------
-
-
-def deposit_lines(event: Event) -> list[dict]:
-    """Every deposit to the trust account that was not voided: {date, slip, cents}, in order."""
-    postings = (
-        Posting.objects.filter(
-            slip__event=event,
-            slip__slip_type__in=DEPOSITS,
-            account__kind=Account.Kind.TRUST,
-            denomination__isnull=True,
-        )
-        .exclude(slip__in=Slip.objects.voided())
-        .select_related("slip__day")
-        .order_by("slip__at", "slip_id")
-    )
-    return [{"date": p.slip.day.date, "slip": p.slip.number, "cents": p.amount} for p in postings]
 
 
 def reconciliation(event: Event, figures: dict) -> dict:

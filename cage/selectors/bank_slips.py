@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from cage.models import Account, BankSlip, Posting, Slip
 from cage.slip_types import DEPOSITS
+from core.reading import read_once
 from events.models import Event
 
 
@@ -22,9 +23,10 @@ class DepositToTheBank:
         return self.bank_slip is not None and self.bank_slip.checked_by_id is not None
 
 
+@read_once
 def deposits_to_the_bank(event: Event) -> list[DepositToTheBank]:
     """Every standing deposit from the cage to the trust account, in the order made, with its bank
-    slip if one is entered (one query). A deposit waiting for the DRIC's witness has moved nothing
+    slip if one is entered (one query, once a page: shared, never changed by a caller). A deposit waiting for the DRIC's witness has moved nothing
     yet and is not listed; a voided one counts for nothing."""
     postings = (
         Posting.objects.filter(

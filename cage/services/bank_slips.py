@@ -123,11 +123,13 @@ def _check_not_checked(bank_slip: BankSlip | None) -> None:
     )
 
 
-def bank_slip_enter(*, deposit: Slip, number: str, stamped_on: datetime.date, person: Person | None) -> BankSlip:
+def bank_slip_enter(
+    *, deposit: Slip, number: str, stamped_on: datetime.date, person: Person | None, at: datetime.datetime | None = None
+) -> BankSlip:
     """The General Cashier enters the bank's deposit slip for a deposit, or corrects it until the
-    DRIC has checked it. Refused: anyone else, a slip that is not a deposit made, no number, a number
-    another deposit's bank slip has, a date before the deposit's gaming day or still to come, and a
-    bank slip the DRIC has checked."""
+    DRIC has checked it (`at`: when, as a records file says; else now). Refused: anyone else, a slip
+    that is not a deposit made, no number, a number another deposit's bank slip has, a date before
+    the deposit's gaming day or still to come, and a bank slip the DRIC has checked."""
     event = deposit.event
     with transaction.atomic():
         # One bank slip entered at a time for the event: the number's check and its write hold together.
@@ -145,7 +147,7 @@ def bank_slip_enter(*, deposit: Slip, number: str, stamped_on: datetime.date, pe
         old = {"number": existing.number, "stamped_on": existing.stamped_on} if existing else None
         bank_slip = existing or BankSlip(event=event, deposit=deposit)
         bank_slip.number, bank_slip.stamped_on = number, stamped_on
-        bank_slip.entered_by, bank_slip.entered_at = person, timezone.now()
+        bank_slip.entered_by, bank_slip.entered_at = person, at or timezone.now()
         try:
             with transaction.atomic():
                 bank_slip.save()
@@ -165,8 +167,9 @@ def bank_slip_enter(*, deposit: Slip, number: str, stamped_on: datetime.date, pe
         return bank_slip
 
 
-def bank_slip_check(*, bank_slip: BankSlip, person: Person | None) -> BankSlip:
-    """The DRIC checks a bank slip against the stamped copy: from then on it is fixed."""
+def bank_slip_check(*, bank_slip: BankSlip, person: Person | None, at: datetime.datetime | None = None) -> BankSlip:
+    """The DRIC checks a bank slip against the stamped copy: from then on it is fixed (`at`: when,
+    as a records file says; else now)."""
     with transaction.atomic():
         bank_slip = BankSlip.objects.select_for_update(of=("self",)).select_related("deposit").get(pk=bank_slip.pk)
         _check_role(
@@ -176,7 +179,7 @@ def bank_slip_check(*, bank_slip: BankSlip, person: Person | None) -> BankSlip:
             "bank_slip.not_dric",
         )
         _check_not_checked(bank_slip)
-        bank_slip.checked_by, bank_slip.checked_at = person, timezone.now()
+        bank_slip.checked_by, bank_slip.checked_at = person, at or timezone.now()
         bank_slip.save(update_fields=["checked_by", "checked_at"])
         record(
             "bank_slip_checked",

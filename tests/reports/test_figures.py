@@ -127,4 +127,5 @@ def test_the_report_runs_a_fixed_number_of_queries_whatever_the_size():
     large = two_days("lakeside-two-days")
     with CaptureQueriesContext(connection) as two:
         event_figures(large)
-    assert len(one_day) == len(two) <= 4
+    # One of them reads the deposits with their bank slips (the trust_account extension).
+    assert len(one_day) == len(two) <= 5

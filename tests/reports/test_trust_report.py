@@ -1,0 +1,94 @@
+"""The trust account and the bank deposit slips on the financial report (T&C 2.7), read back from
+the PDF in English and in French: the worked example's deposit, not yet confirmed, then with its
+bank slip entered by the General Cashier and checked by the DRIC, and the papers to send."""
+
+import datetime
+import json
+
+import pytest
+from django.core.management import call_command
+
+from cage.models import Slip
+from cage.services.bank_slips import bank_slip_check, bank_slip_enter
+from events.models import Event
+from events.trust_account import trust_account_set
+from reports.figures import event_figures
+from tests.conftest import EXAMPLES
+from tests.reports.test_exports import poppler  # noqa: F401  (the fixture that skips without poppler-utils)
+from tests.reports.test_financial_report import SLUG, example, lines_of, pdf_pages, render
+
+pytestmark = pytest.mark.django_db
+EXAMPLE_REPORT = json.loads((EXAMPLES / "lakeside-one-day.report.json").read_text())
+
+
+def french(tmp_path) -> tuple[set[str], str]:
+    """The French report's lines, and its text as one line (a long sentence wraps)."""
+    pdf = tmp_path / "rapport.pdf"
+    call_command("event_report", SLUG, "--format", "pdf", "--lang", "fr", "--out", str(pdf))
+    pages = pdf_pages(pdf)
+    return lines_of(pages), " ".join(" ".join(pages).split())
+
+
+def test_a_deposit_without_its_bank_slip_is_not_yet_confirmed_and_the_report_says_so(tmp_path, poppler):  # noqa: F811
+    event = example()
+    trust_account_set(event=event, bank="Caisse Desjardins", branch="Lakeside", last_four="4821")
+    deposit = Slip.objects.get(event=event, slip_type="deposit")
+    lines = lines_of(render(SLUG, tmp_path))
+    assert "Trust account: Caisse Desjardins, Lakeside, the account ending in 4821." in lines
+    assert "2026-09-11 Deposit 1 $1,000.00 not yet confirmed" in lines
+    assert (
+        "1 deposit not yet confirmed: the report cannot be filed until its bank slip is entered and checked." in lines
+    )
+    bank_slip = bank_slip_enter(
+        deposit=deposit,
+        number="TD-558812",
+        stamped_on=datetime.date(2026, 9, 12),
+        person=event.people.get(code="gus"),
+    )
+    lines = lines_of(render(SLUG, tmp_path))
+    assert "2026-09-11 Deposit 1 $1,000.00 TD-558812 (not checked yet) 2026-09-12" in lines
+    assert (
+        "1 deposit not yet confirmed: the report cannot be filed until its bank slip is entered and checked." in lines
+    )
+    bank_slip_check(bank_slip=bank_slip, person=event.people.get(code="ann"))
+    lines = lines_of(render(SLUG, tmp_path))
+    assert "2026-09-11 Deposit 1 $1,000.00 TD-558812 2026-09-12" in lines
+    assert "Deposits, total $1,000.00" in lines
+    assert "To send with this report: a copy of each bank-stamped deposit slip, numbers TD-558812." in lines
+    assert not any("not yet confirmed" in line for line in lines)
+    lines, text = french(tmp_path)
+    assert "Compte en fiducie : Caisse Desjardins, Lakeside, le compte se terminant par 4821." in lines
+    assert "2026-09-11 Dépôt 1 1 000,00 $ TD-558812 2026-09-12" in lines
+    assert (
+        "À envoyer avec ce rapport : une copie de chaque bordereau de dépôt estampillé par la banque, numéros "
+        "TD-558812." in text
+    )
+
+
+def test_the_report_json_carries_the_trust_account_as_an_extension_only_when_the_event_holds_one():
+    event = example()
+    assert "trust_account" not in event_figures(event)  # a records file of the format alone: its own report
+    deposit = Slip.objects.get(event=event, slip_type="deposit")
+    bank_slip_enter(
+        deposit=deposit, number="TD-558812", stamped_on=datetime.date(2026, 9, 12), person=event.people.get(code="gus")
+    )
+    assert event_figures(event)["trust_account"] == {
+        "bank": "",
+        "branch": "",
+        "last_four": "",
+        "deposits": [
+            {
+                "date": "2026-09-11",
+                "slip": 1,
+                "amount": "1000.00",
+                "bank_slip": "TD-558812",
+                "stamped_on": "2026-09-12",
+                "confirmed": False,
+            }
+        ],
+    }
+    trust_account_set(event=event, bank="Caisse Desjardins", branch="Lakeside", last_four="4821")
+    figures = event_figures(Event.objects.get(pk=event.pk))
+    assert figures["trust_account"]["last_four"] == "4821"
+    # Every field the format defines is as it was.
+    assert {key: figures[key] for key in EXAMPLE_REPORT} == EXAMPLE_REPORT
