@@ -89,23 +89,33 @@ def _number_used(number: str, slip) -> None:
 
 
 def _check_stamped_on(deposit: Slip, stamped_on: datetime.date) -> None:
+    """The bank stamps a deposit slip on the day it takes the deposit: not before the deposit's
+    gaming day, and never a day still to come."""
     made_on = deposit.day.date
-    if made_on <= stamped_on <= timezone.localdate():
-        return
-    raise RuleViolation(
-        Words(
-            N_(
-                "the bank stamps a deposit slip on the day it takes the deposit: %(date)s is before "
-                "%(slip)s was made (%(made)s) or still to come"
+    if stamped_on < made_on:
+        raise RuleViolation(
+            Words(
+                N_(
+                    "the bank stamps a deposit slip once it takes the deposit: %(date)s is before %(slip)s, of %(made)s"
+                ),
+                date=Day(stamped_on),
+                slip=_named(deposit),
+                made=Day(made_on),
             ),
-            date=Day(stamped_on),
-            slip=_named(deposit),
-            made=Day(made_on),
-        ),
-        RULE,
-        field="stamped_on",
-        code="bank_slip.stamped_on",
-    )
+            RULE,
+            field="stamped_on",
+            code="bank_slip.stamped_before_deposit",
+        )
+    if stamped_on > timezone.localdate():
+        raise RuleViolation(
+            Words(
+                N_("%(date)s is still to come: a bank slip is entered as the bank stamped it, once it has"),
+                date=Day(stamped_on),
+            ),
+            RULE,
+            field="stamped_on",
+            code="bank_slip.stamped_in_future",
+        )
 
 
 def _check_not_checked(bank_slip: BankSlip | None) -> None:

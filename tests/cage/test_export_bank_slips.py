@@ -93,7 +93,7 @@ def test_a_bank_slip_comes_back_entered_but_not_checked():
         (lambda d: deposit_of(d)["bank_slip"].pop("checked_at"), "bank_slip: a deposit's"),
         (lambda d: d["days"][0]["records"][-1].update(bank_slip=deposit_of(d)["bank_slip"]), "bank_slip: a deposit's"),
         (lambda d: deposit_of(d)["bank_slip"].update(stamped_on="12/09/2026"), "'12/09/2026' is not an ISO date"),
-        (lambda d: deposit_of(d)["bank_slip"].update(stamped_on="2026-09-10"), "the bank stamps a deposit slip"),
+        (lambda d: deposit_of(d)["bank_slip"].update(stamped_on="2026-09-10"), "is before Deposit 1, of 2026-09-11"),
         (lambda d: deposit_of(d)["bank_slip"].update(entered_by="ann"), "the General Cashier enters"),
         (lambda d: d["event"].update(trust_account={"bank": "TD"}), "event.trust_account: trust_account:"),
         (

@@ -90,7 +90,8 @@ def test_a_bank_slip_number_used_twice_is_refused(cast, deposits):
 )
 def test_a_bank_slip_needs_its_number_and_a_date_from_the_deposits_day_to_today(cast, deposits, stamped_on, number):
     tomorrow = timezone.localdate() + datetime.timedelta(days=1)
-    code = "bank_slip.stamped_on" if number == "BS-1" else "bank_slip.number_missing"
+    code = {None: "bank_slip.stamped_in_future"}.get(stamped_on, "bank_slip.stamped_before_deposit")
+    code = code if number == "BS-1" else "bank_slip.number_missing"
     with refuses(code):
         enter(cast, deposits[0], number, stamped_on or tomorrow)
     assert not BankSlip.objects.exists()

@@ -1,0 +1,66 @@
+"""The trust account's page in real browsers, each person in their own: the DRIC names the account,
+the General Cashier enters a deposit's bank slip (refused first for a date still to come), the DRIC
+checks it. Screenshots at the cage's width and a tablet's, in English and in French."""
+
+import pytest
+
+from cage import services
+from tests.browser.conftest import at_both_widths, follow, person_page
+from tests.cage.helpers import stock
+from tests.conftest import DAY, make_cast
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def deposit(cast, cash):
+    signed = cast.signed(deposited_by="general_cashier", witnessed_by="dric")
+    return services.deposit(day=cast.day, cash=cash, signed=signed)
+
+
+def test_the_general_cashier_enters_a_bank_slip_and_the_dric_checks_it(browser, live_server):
+    cast = make_cast()
+    stock(cast, cash=100_000)
+    first, second = deposit(cast, 20_000), deposit(cast, 15_000)
+    slug = cast.event.slug
+    dric = person_page(browser, live_server, cast.dric, width=1366, height=900)
+    cashier = person_page(browser, live_server, cast.general_cashier, width=1366, height=900)
+
+    dric.goto(f"/reports/{slug}/")
+    assert "the trust account is not named yet; 2 deposits not yet confirmed" in dric.inner_text("#trust-link")
+    follow(dric, "#trust-link a")
+    dric.fill("input[name=trust_bank]", "Caisse Desjardins")
+    dric.fill("input[name=trust_branch]", "Lakeside")
+    dric.fill("input[name=trust_account_last_four]", "4821")
+    follow(dric, "#trust-account-form button[type=submit]")
+    assert "Caisse Desjardins, Lakeside: the account ending in 4821." in dric.inner_text("#trust-account")
+    # The DRIC enters no bank slip: she checks them.
+    assert dric.locator(f"#bank-slip-form-{first.pk}").count() == 0
+
+    cashier.goto(f"/reports/{slug}/trust/")
+    form = f"#bank-slip-form-{first.pk}"
+    cashier.fill(f"{form} input[name$=number]", "TD-558812")
+    cashier.fill(f"{form} input[name$=stamped_on]", "2099-01-01")
+    follow(cashier, f"{form} button[type=submit]")
+    assert "2099-01-01 is still to come" in cashier.inner_text(form)
+    at_both_widths(cashier, "trust-bank-slip-refused")
+    cashier.fill(f"{form} input[name$=stamped_on]", DAY.isoformat())
+    follow(cashier, f"{form} button[type=submit]")
+    assert "Bank slip TD-558812 entered for Deposit 1" in cashier.inner_text("main")
+    assert "2 deposits of 2 not yet confirmed" in cashier.inner_text("#bank-slips")
+
+    dric.goto(f"/reports/{slug}/trust/")
+    row = dric.inner_text(f"#deposit-{first.pk}")
+    assert "TD-558812" in row and "not checked yet" in row
+    follow(dric, f"#deposit-{first.pk} button[type=submit]")
+    assert "checked: that deposit is confirmed" in dric.inner_text("main")
+    assert "1 deposit of 2 not yet confirmed" in dric.inner_text("#bank-slips")
+    assert dric.locator(f"#deposit-{second.pk}").inner_text().count("not yet confirmed") == 1
+    at_both_widths(dric, "trust-page-dric")
+
+    # In French: the same page, the same figures.
+    dric.click("#language-fr-ca")
+    dric.wait_for_selector("#language-en-ca")
+    text = dric.inner_text("main")
+    assert "Compte en fiducie et bordereaux de dépôt bancaires" in text
+    assert "1 dépôt sur 2 n’est pas encore confirmé" in text and "TD-558812" in text
+    at_both_widths(dric, "trust-page-dric-fr")
