@@ -69,6 +69,8 @@ ACTIONS = {
     "trust_account_set": _("Trust account named"),
     "bank_slip_entered": _("Bank deposit slip entered"),
     "bank_slip_checked": _("Bank deposit slip checked"),
+    "report_due_set": _("Report's due date"),
+    "report_filed": _("Report filed"),
     "exported": _("Export"),
     "page": _("Page view"),
     "csrf_refused": _("Form refused (CSRF check)"),
@@ -126,6 +128,8 @@ VIEW_ACTIONS = {
     "reports:trust_account": "trust_account_set",
     "reports:bank_slip": "bank_slip_entered",
     "reports:bank_slip_check": "bank_slip_checked",
+    "reports:report_due": "report_due_set",
+    "reports:report_file": "report_filed",
 }
 
 

@@ -51,6 +51,12 @@ class EventForm(CheckedInput, forms.Form):
     games = forms.MultipleChoiceField(
         label=_("Games the licence authorizes"), choices=game_choices, widget=forms.CheckboxSelectMultiple
     )
+    report_due_on = forms.DateField(
+        label=_("Financial report due on"),
+        widget=DateInput,
+        required=False,
+        help_text=_("As the licence sets it; the event's page reminds the DRIC as it nears. It can be set later."),
+    )
     trust_bank = forms.CharField(label=_("Trust account: bank"), max_length=200, required=False)
     trust_branch = forms.CharField(label=_("Trust account: branch"), max_length=200, required=False)
     trust_account_last_four = forms.CharField(

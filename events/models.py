@@ -83,6 +83,9 @@ class Event(models.Model):
     trust_bank = models.CharField(_("trust account's bank"), max_length=200, blank=True)
     trust_branch = models.CharField(_("trust account's branch"), max_length=200, blank=True)
     trust_account_last_four = models.CharField(_("trust account's last four digits"), max_length=4, blank=True)
+    # The date the licence sets for the financial report (T&C 2.7); its filing is the report's
+    # (reports.filing).
+    report_due_on = models.DateField(_("financial report due on"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("event")

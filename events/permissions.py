@@ -243,6 +243,10 @@ MATRIX: dict[str, Entry] = {
     "reports:trust_account": page("POST", write=SETUP_BY),
     "reports:bank_slip": page("POST", write={Role.GENERAL_CASHIER}),
     "reports:bank_slip_check": page("POST", write={Role.DRIC}),
+    # The report's filing (reports.filing): its due date set by the DRIC or the administrator; its
+    # filing recorded by one of the three designated persons.
+    "reports:report_due": page("POST", write=SETUP_BY),
+    "reports:report_file": page("POST", write=CAGE_WRITE),
     "reports:day": page("GET", read=READERS),
     # --- the audit trail (reports/audit_trail/urls.py) -----------------------------------------------------
     "audit:event": page("GET", read=AUDIT_READ | {STAFF}),

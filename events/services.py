@@ -53,6 +53,7 @@ from .models import (
     game_name,
     games_of,
 )
+from .report_due import check_report_due
 from .trust_account import check_trust_account
 
 # The product's own rules, named in refusals beside the terms and conditions' sections.
@@ -100,11 +101,14 @@ def event_create(
     authority: str = Authority.AGCO,
     tables_licensed: dict | None = None,
     trust_account: tuple[str, str, str] = ("", "", ""),
+    report_due_on: datetime.date | None = None,
 ) -> Event:
     """A new event; `trust_account`: its trust account's bank, branch and last four digits, or
-    none yet (events.trust_account)."""
+    none yet (events.trust_account); `report_due_on`: the financial report's due date, as the
+    licence sets it (events.report_due)."""
     _check_new_event(slug, games_authorized, authority)
     trust_bank, trust_branch, trust_last_four = check_trust_account(*trust_account)
+    check_report_due(report_due_on, last_day)
     event = Event(
         licensee=licensee,
         slug=slug,
@@ -121,6 +125,7 @@ def event_create(
         trust_bank=trust_bank,
         trust_branch=trust_branch,
         trust_account_last_four=trust_last_four,
+        report_due_on=report_due_on,
     )
     event.full_clean()
     event.save()

@@ -121,6 +121,7 @@ def event_create(request):
                 licensing_authority=d["licensing_authority"],
                 authority=d["authority"],
                 trust_account=(d["trust_bank"], d["trust_branch"], d["trust_account_last_four"]),
+                report_due_on=d["report_due_on"],
             )
 
         if applied(form, create):

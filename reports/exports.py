@@ -387,6 +387,8 @@ def _licensee_and_event(event: Event, state, pdf: _Styles) -> list:
         [_("Registered supplier"), para(supplier)],
         [_("Games"), para(", ".join(game_name(code) for code in event.games))],
     ]
+    if event.report_due_on:
+        rows.append([_("Financial report due on"), para(day_shown(event.report_due_on))])
     rows += [
         [para(DESIGNATED_TITLES[role]), para(", ".join(p.name for p in people) or _("nobody designated"))]
         for role, people in state.designated.items()

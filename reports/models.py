@@ -1,4 +1,4 @@
-"""The designated persons' signatures on the financial report (T&C 2.7)."""
+"""The designated persons' signatures on the financial report, and its filing (T&C 2.7)."""
 
 from django.db import models
 from django.utils.translation import gettext as _
@@ -37,3 +37,17 @@ class ReportSignature(models.Model):
             "role": Role(self.role).label,
             "date": self.signed_at.date().isoformat(),
         }
+
+
+class ReportFiling(models.Model):
+    """The certified report filed with the licensing authority: the date it was sent, recorded by
+    a designated person, with the digest of the figures filed (reports.filing)."""
+
+    event = models.OneToOneField(Event, on_delete=models.PROTECT, related_name="report_filing")
+    filed_on = models.DateField()
+    filed_by = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+    figures_digest = models.CharField(max_length=64)
+
+    def __str__(self):
+        return f"{self.event} {self.filed_on.isoformat()}"

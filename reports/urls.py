@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_trust
+from . import views, views_filing, views_trust
 
 app_name = "reports"
 urlpatterns = [
@@ -9,6 +9,8 @@ urlpatterns = [
     path("<slug:slug>/report.csv", views.event_report_csv, name="event_csv"),
     path("<slug:slug>/report.xlsx", views.event_report_xlsx, name="event_xlsx"),
     path("<slug:slug>/sign/", views.event_report_sign, name="event_sign"),
+    path("<slug:slug>/due/", views_filing.report_due, name="report_due"),
+    path("<slug:slug>/filed/", views_filing.report_file, name="report_file"),
     path("<slug:slug>/financial-report.pdf", views.event_report_pdf, name="event_pdf"),
     path("<slug:slug>/days/<str:date>/", views.day_report, name="day"),
     path("<slug:slug>/trust/", views_trust.trust, name="trust"),

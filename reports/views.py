@@ -18,8 +18,10 @@ from core.rules import RuleViolation, cite
 from events.access import ROLE_NAMES, event_access
 from events.models import GamingDay, game_name
 from reports.figures import event_figures, report_figures
+from reports.filing import filing
 from reports.names import day_shown, named_variances
 from reports.services import RULE, cents_of, designated_role, net_proceeds_lines, report_sign, report_state
+from reports.views_filing import DueForm, FiledForm
 
 
 def counts_awaited(event, days=None) -> set[str]:
@@ -89,6 +91,11 @@ def event_report(request, slug):
             "counts_awaited": bool(counts_awaited(access.event, state.open_days)),
             "report_format": figures["format"],
             "trust_note": trust_note(access.event),
+            "filing": filing(access.event, state),
+            "due_form": DueForm(initial={"report_due_on": access.event.report_due_on})
+            if access.may("reports:report_due", "POST")
+            else None,
+            "filed_form": FiledForm() if access.may("reports:report_file", "POST") else None,
             # the sections the page cites, numbered as the reader's language numbers them
             "rules": {"report": cite(RULE), "tips": cite("T&C 2.6")},
         },

@@ -143,6 +143,7 @@ APPLIED_BY_FIRST_WRITER = {
     "reports:trust_account",
     "reports:bank_slip",
     "reports:bank_slip_check",
+    "reports:report_due",
 }
 
 # --- what the matrix says each answer is ---------------------------------------------------

@@ -151,6 +151,8 @@ def payload(world: World, case: str, which) -> dict:
         "events:login_setup": {"username": "nobody", "code": "AAAA-BBBB-CCCC", "password": "x", "pin": "1"},
         "events:set_language": {"language": "fr-ca", "next": "/"},
         "cage:paper_print": {"slip_type": "sale", "count": "2", "language": "en"},
+        "reports:report_due": {"report_due_on": "2026-10-11"},
+        "reports:report_file": {"filed_on": DAY.isoformat()},
         "reports:trust_account": {"trust_bank": "TD", "trust_branch": "Main St", "trust_account_last_four": "4821"},
         "reports:bank_slip": {
             f"bank-{world.deposit.pk}-number": "BS-2",

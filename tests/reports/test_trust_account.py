@@ -230,3 +230,12 @@ def test_the_trust_account_is_entered_with_the_event(client, admin_user):
     # Left empty, it is named later on the trust account's page.
     assert client.post(url, {**NEW_EVENT, "slug": "fall-fair"}).status_code == 302
     assert Event.objects.get(slug="fall-fair").trust_bank == ""
+
+
+def test_the_report_s_due_date_is_entered_with_the_event(client, admin_user):
+    client.force_login(admin_user)
+    url = reverse("events:create")
+    refused = client.post(url, {**NEW_EVENT, "report_due_on": "2027-04-30"})
+    assert "is before its last day" in refused.content.decode()
+    assert client.post(url, {**NEW_EVENT, "report_due_on": "2027-06-30"}).status_code == 302
+    assert Event.objects.get(slug="spring-fair").report_due_on == datetime.date(2027, 6, 30)

@@ -1,0 +1,129 @@
+"""The financial report's due date and its filing (reports.filing, events.report_due; T&C 2.7):
+filed only once certified by the three designated persons, with the trust account named and every
+deposit confirmed by its bank slip; the event's page reminds as the date nears."""
+
+import datetime
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from cage.models import Slip
+from cage.services.bank_slips import bank_slip_check, bank_slip_enter
+from events.models import Event
+from events.report_due import report_due_set
+from events.trust_account import trust_account_set
+from reports.filing import filing, reminder, report_file
+from reports.models import ReportFiling
+from reports.services import report_sign, report_state
+from tests.conftest import PASSWORD
+from tests.refusals import refuses
+from tests.reports.test_financial_report import SLUG, example
+
+pytestmark = pytest.mark.django_db
+TODAY = timezone.localdate()
+
+
+def people(event):
+    return {code: event.people.get(code=code) for code in ("ann", "gus", "cora", "rita")}
+
+
+def certify(event):
+    for code in ("ann", "gus", "cora"):
+        report_sign(event=event, person=event.people.get(code=code))
+
+
+def confirm_the_deposit(event):
+    trust_account_set(event=event, bank="Caisse Desjardins", branch="Lakeside", last_four="4821")
+    deposit = Slip.objects.get(event=event, slip_type="deposit")
+    entered = bank_slip_enter(
+        deposit=deposit, number="TD-558812", stamped_on=datetime.date(2026, 9, 12), person=people(event)["gus"]
+    )
+    bank_slip_check(bank_slip=entered, person=people(event)["ann"])
+
+
+def state_of(event):
+    event = Event.objects.get(pk=event.pk)
+    return filing(event, report_state(event))
+
+
+def test_the_report_is_filed_once_certified_with_every_deposit_confirmed():
+    event = example()
+    ann = people(event)["ann"]
+    assert state_of(event).state == "signing"
+    with refuses("filing.not_certified"):
+        report_file(event=event, person=ann, filed_on=TODAY)
+    certify(event)
+    assert state_of(event).state == "certified"
+    assert state_of(event).missing == [
+        "the trust account is not named",
+        "deposits not yet confirmed by their bank slips: Deposit 1",
+    ]
+    with refuses("filing.incomplete") as refused:
+        report_file(event=event, person=ann, filed_on=TODAY)
+    assert "the trust account is not named; deposits not yet confirmed by their bank slips: Deposit 1" in str(
+        refused.value
+    )
+    # The bank slip is part of the figures they certified: each signs again.
+    confirm_the_deposit(event)
+    assert state_of(event).state == "signing"
+    certify(event)
+    assert state_of(event).missing == []
+    for person in (people(event)["rita"], None):
+        with refuses("filing.not_designated"):
+            report_file(event=event, person=person, filed_on=TODAY)
+    for filed_on in (TODAY + datetime.timedelta(days=1), TODAY - datetime.timedelta(days=1)):
+        with refuses("filing.date"):
+            report_file(event=event, person=ann, filed_on=filed_on)
+    assert not ReportFiling.objects.exists()
+    report_file(event=event, person=people(event)["gus"], filed_on=TODAY)
+    done = ReportFiling.objects.get(event=event)
+    assert (done.filed_on, done.filed_by.code, done.figures_digest) == (TODAY, "gus", report_state(event).digest)
+    assert state_of(event).state == "filed"
+    with refuses("filing.already_filed"):
+        report_file(event=event, person=ann, filed_on=TODAY)
+
+
+def test_the_due_date_falls_after_the_event_and_the_event_page_reminds_as_it_nears(client):
+    event = example()
+    with refuses("filing.due_before_the_end"):
+        report_due_set(event=event, due_on=event.last_day - datetime.timedelta(days=1))
+    assert reminder(event) == ""
+    report_due_set(event=event, due_on=TODAY + datetime.timedelta(days=30))
+    assert reminder(event) == ""  # further than two weeks away
+    report_due_set(event=event, due_on=TODAY + datetime.timedelta(days=10))
+    assert reminder(event).startswith("The financial report is due on ") and "in 10 days" in reminder(event)
+    assert "1 day late" in reminder(event, today=TODAY + datetime.timedelta(days=11))
+    assert client.login(username="ann", password=PASSWORD)
+    page = client.get(reverse("events:detail", args=[SLUG])).content.decode()
+    assert 'id="report-reminder"' in page and "in 10 days, and is not filed yet." in page
+    assert client.login(username="rita", password=PASSWORD)
+    assert 'id="report-reminder"' not in client.get(reverse("events:detail", args=[SLUG])).content.decode()
+
+
+def test_the_report_page_records_the_filing_and_refuses_in_words(client):
+    event = example()
+    confirm_the_deposit(event)
+    certify(event)
+    assert client.login(username="cora", password=PASSWORD)
+    url = reverse("reports:event", args=[SLUG])
+    page = client.get(url).content.decode()
+    assert "Certified, not filed yet" in page and 'id="file-report"' in page
+    assert 'id="report-due"' not in page  # the DRIC or the administrator sets the due date
+    future = (TODAY + datetime.timedelta(days=3)).isoformat()
+    refused = client.post(reverse("reports:report_file", args=[SLUG]), {"filed_on": future}, follow=True)
+    assert "the report was filed on or after it was certified" in refused.content.decode()
+    client.post(reverse("reports:report_file", args=[SLUG]), {"filed_on": TODAY.isoformat()})
+    page = client.get(url).content.decode()
+    assert f"Filed on {TODAY.isoformat()} by Cora Singh." in page and 'id="file-report"' not in page
+
+
+def test_a_due_date_is_set_from_the_report_page_by_the_dric(client):
+    example()
+    assert client.login(username="ann", password=PASSWORD)
+    due = reverse("reports:report_due", args=[SLUG])
+    refused = client.post(due, {"report_due_on": "2026-09-01"}, follow=True).content.decode()
+    assert "is before its last day" in refused
+    client.post(due, {"report_due_on": "2026-10-11"})
+    assert Event.objects.get(slug=SLUG).report_due_on == datetime.date(2026, 10, 11)
+    assert "due on 2026-10-11" in client.get(reverse("reports:event", args=[SLUG])).content.decode()
