@@ -31,31 +31,32 @@ def _refused(request, form) -> None:
             messages.error(request, _("%(field)s: %(error)s") % {"field": label, "error": error})
 
 
-def report_due(request, slug):
+def _posted(request, slug, form_class, action, done: str):
+    """Apply a posted date with `action(access, cleaned data)`; a refusal or a bad date is said
+    at the top of the report page, and nothing is changed."""
     access = event_access(request, slug)
-    form = DueForm(request.POST)
+    form = form_class(request.POST)
     if not form.is_valid():
         _refused(request, form)
         return redirect("reports:event", slug)
     try:
-        report_due_set(event=access.event, due_on=form.cleaned_data["report_due_on"], by=access.person)
+        action(access, form.cleaned_data)
     except RuleViolation as exc:
         messages.error(request, exc.text)
     else:
-        messages.success(request, _("The financial report's due date is set."))
+        messages.success(request, done)
     return redirect("reports:event", slug)
+
+
+def report_due(request, slug):
+    def due(access, data):
+        report_due_set(event=access.event, due_on=data["report_due_on"], by=access.person)
+
+    return _posted(request, slug, DueForm, due, _("The financial report's due date is set."))
 
 
 def report_file(request, slug):
-    access = event_access(request, slug)
-    form = FiledForm(request.POST)
-    if not form.is_valid():
-        _refused(request, form)
-        return redirect("reports:event", slug)
-    try:
-        file_service(event=access.event, person=access.person, filed_on=form.cleaned_data["filed_on"])
-    except RuleViolation as exc:
-        messages.error(request, exc.text)
-    else:
-        messages.success(request, _("The financial report is recorded as filed."))
-    return redirect("reports:event", slug)
+    def filed(access, data):
+        file_service(event=access.event, person=access.person, filed_on=data["filed_on"])
+
+    return _posted(request, slug, FiledForm, filed, _("The financial report is recorded as filed."))
