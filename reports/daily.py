@@ -1086,8 +1086,8 @@ def _close_sign_off(loaded: _Loaded) -> dict:
 
 
 def expense_sheet(day: GamingDay) -> Sheet:
-    """The day's expenses paid from the cage: each standing expense slip (both signatures in, not
-    voided), its category, description and amount."""
+    """The day's expenses, paid from the licensee's trust account, never from the cage: each standing
+    expense slip (both signatures in, not voided), its category, description, invoice and amount."""
     from cage.slip_fields import EXPENSE_LABELS  # the categories as the form offers them
 
     expenses = (
@@ -1103,19 +1103,21 @@ def expense_sheet(day: GamingDay) -> Sheet:
                 _time(slip.at),
                 str(EXPENSE_LABELS.get(slip.details.get("category", ""), slip.details.get("category", ""))),
                 slip.details.get("description", ""),
+                slip.details.get("invoice", ""),
                 slip.paid,
             ]
         )
         for slip in expenses
     ]
     if rows:
-        rows.append(Row([_("Day's total"), "", "", "", sum(row.cells[-1] for row in rows)], "total"))
+        rows.append(Row([_("Day's total"), "", "", "", "", sum(row.cells[-1] for row in rows)], "total"))
     return Sheet(
         "expenses",
         _("Expenses"),
         slip_columns(
             Column("category", _("Category")),
             Column("description", _("Description")),
+            Column("invoice", _("Invoice")),
             Column("amount", _("Amount"), money=True),
         ),
         rows,
@@ -1152,6 +1154,8 @@ def day_sheets(day: GamingDay, *, counter: bool = False) -> dict:
         _cage_sheet(loaded, balances, hidden),
         _handover_sheet(loaded),
         _staffing_sheet(loaded, shifts, roster_gaps(day)),
+        # Paid from the trust account, not the cage, but the day's all the same (issue 26).
+        expense_sheet(day),
     ]
     if used_any(day):
         # The day worked on paper for a while (DESIGN: when the network or the power fails).

@@ -4,16 +4,19 @@ bank slip entered by the General Cashier and checked by the DRIC, and the papers
 
 import datetime
 import json
+import re
+from html import unescape
 
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 
 from cage.models import Slip
 from cage.services.bank_slips import bank_slip_check, bank_slip_enter
 from events.models import Event
 from events.trust_account import trust_account_set
 from reports.figures import event_figures
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, PASSWORD
 from tests.reports.test_exports import poppler  # noqa: F401  (the fixture that skips without poppler-utils)
 from tests.reports.test_financial_report import SLUG, example, lines_of, pdf_pages, render
 
@@ -92,3 +95,13 @@ def test_the_report_json_carries_the_trust_account_as_an_extension_only_when_the
     assert figures["trust_account"]["last_four"] == "4821"
     # Every field the format defines is as it was.
     assert {key: figures[key] for key in EXAMPLE_REPORT} == EXAMPLE_REPORT
+
+
+def test_the_day_s_expenses_are_on_its_sheets_with_their_invoices(client):
+    example()
+    assert client.login(username="ann", password=PASSWORD)
+    page = client.get(reverse("reports:day", args=[SLUG, "2026-09-11"])).content.decode()
+    sheet = re.search(r'id="sheet-expenses".*?</table>', page, re.S).group(0)
+    text = " ".join(unescape(re.sub(r"<[^>]+>", " ", sheet)).split())
+    assert "Table and wheel rental, one day NGS-5531 $60.00" in text
+    assert "Licence fee LIC-0117 $25.00" in text and "Day's total $85.00" in text
