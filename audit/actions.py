@@ -69,6 +69,7 @@ ACTIONS = {
     "trust_account_set": _("Trust account named"),
     "bank_slip_entered": _("Bank deposit slip entered"),
     "bank_slip_checked": _("Bank deposit slip checked"),
+    "cheque_entered": _("Cheque entered"),
     "report_due_set": _("Report's due date"),
     "report_filed": _("Report filed"),
     "exported": _("Export"),
@@ -128,6 +129,7 @@ VIEW_ACTIONS = {
     "reports:trust_account": "trust_account_set",
     "reports:bank_slip": "bank_slip_entered",
     "reports:bank_slip_check": "bank_slip_checked",
+    "reports:cheque": "cheque_entered",
     "reports:report_due": "report_due_set",
     "reports:report_file": "report_filed",
 }

@@ -4,8 +4,8 @@ SELECT and INSERT only on the append-only records (slips, postings, signatures, 
 sign-offs, the chain's links and the days' seals, the books of paper slips and their serials, the
 audit trail and its links), so that not even the application's own password lets anyone UPDATE,
 DELETE or TRUNCATE them, drop their triggers or lift them (that takes the owner, or a superuser).
-Records that are completed after they are written (a bank deposit slip, checked by the DRIC) it
-may update but never DELETE or TRUNCATE. Everything else it may change as it needs to.
+Records that may be corrected after they are written (a bank deposit slip, a cheque) it may update
+but never DELETE or TRUNCATE. Everything else it may change as it needs to.
 
 `python manage.py migrate` with MIGRATE_DATABASE_URL set migrates as the owner and then grants
 the application's role (the user of DATABASE_URL) what it needs (cage/management/commands/migrate.py).
@@ -16,6 +16,7 @@ from django.db import connection as default_connection
 from audit.models import AuditEntry, AuditLink
 from cage.models import (
     BankSlip,
+    Cheque,
     DaySeal,
     LedgerLink,
     OpenerSignOff,
@@ -47,7 +48,7 @@ APPEND_ONLY = (
     AuditLink,
 )
 # Completed after they are written, never deleted.
-NEVER_DELETED = (BankSlip,)
+NEVER_DELETED = (BankSlip, Cheque)
 
 
 def grant_statements(role: str, connection=default_connection) -> list[str]:

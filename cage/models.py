@@ -645,3 +645,29 @@ class BankSlip(models.Model):
 
     def __str__(self):
         return self.number
+
+
+class Cheque(models.Model):
+    """A cheque drawn on the licensee's trust account: the cheque register. Each expense is paid by
+    one (never cash from the cage), entered by the General Cashier with its number, date and payee
+    (cage.services.cheques); its amount is the expense's. Corrected by the General Cashier, never
+    deleted, and every change is on the audit trail."""
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="cheques")
+    number = models.CharField(max_length=20)
+    written_on = models.DateField()
+    payee = models.CharField(max_length=200)
+    amount = models.BigIntegerField()  # cents
+    expense = models.OneToOneField(Slip, on_delete=models.PROTECT, related_name="cheque")
+    entered_by = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="+")
+    entered_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["written_on", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="one_cheque_per_number_per_event"),
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="cheque_amount_positive"),
+        ]
+
+    def __str__(self):
+        return self.number

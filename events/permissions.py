@@ -243,6 +243,7 @@ MATRIX: dict[str, Entry] = {
     "reports:trust_account": page("POST", write=SETUP_BY),
     "reports:bank_slip": page("POST", write={Role.GENERAL_CASHIER}),
     "reports:bank_slip_check": page("POST", write={Role.DRIC}),
+    "reports:cheque": page("POST", write={Role.GENERAL_CASHIER}),  # the cheque that pays an expense
     # The report's filing (reports.filing): its due date set by the DRIC or the administrator; its
     # filing recorded by one of the three designated persons.
     "reports:report_due": page("POST", write=SETUP_BY),

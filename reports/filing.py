@@ -4,7 +4,8 @@ sign it, certified once the three have, filed once one of them records the date 
 due date is the event's own (events.report_due).
 
 A certified report is filed only when nothing it must carry is missing: the trust account named,
-and every deposit confirmed by its bank slip (cage.selectors.bank_slips). The event's page reminds
+every deposit confirmed by its bank slip and every expense paid by a cheque entered
+(cage.selectors.bank_slips). The event's page reminds
 the DRIC as the due date nears (`reminder`, shown by reports/templatetags/report_filing.py)."""
 
 import datetime
@@ -15,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy, ngettext
 from django.utils.translation import gettext_noop as N_
 
-from cage.selectors.bank_slips import deposits_to_the_bank
+from cage.selectors.bank_slips import deposits_to_the_bank, expenses_by_cheque
 from cage.slip_types import SLIP_KINDS
 from core import local
 from core.rules import Day, RuleViolation, Several, Words
@@ -74,6 +75,14 @@ def _missing(event: Event) -> list[Words]:
             Words(
                 N_("deposits not yet confirmed by their bank slips: %(slips)s"),
                 slips=Several(*(Several(SLIP_KINDS[s.slip_type].label, s.serial) for s in unconfirmed), sep=", "),
+            )
+        )
+    unpaid = [line.slip for line in expenses_by_cheque(event) if line.cheque is None]
+    if unpaid:
+        missing.append(
+            Words(
+                N_("expenses without the cheque that pays them: %(slips)s"),
+                slips=Several(*(Several(SLIP_KINDS[s.slip_type].label, s.serial) for s in unpaid), sep=", "),
             )
         )
     return missing

@@ -17,4 +17,5 @@ urlpatterns = [
     path("<slug:slug>/trust/account/", views_trust.trust_account, name="trust_account"),
     path("<slug:slug>/trust/deposits/<int:deposit>/bank-slip/", views_trust.bank_slip, name="bank_slip"),
     path("<slug:slug>/trust/bank-slips/<int:bank_slip>/check/", views_trust.bank_slip_check, name="bank_slip_check"),
+    path("<slug:slug>/trust/expenses/<int:expense>/cheque/", views_trust.cheque, name="cheque"),
 ]

@@ -9,9 +9,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cage.models import BankSlip
-from cage.selectors.bank_slips import deposits_to_the_bank
+from cage.selectors.bank_slips import deposits_to_the_bank, expenses_by_cheque
 from cage.services.bank_slips import bank_slip_check as check_service
 from cage.services.bank_slips import bank_slip_enter
+from cage.services.cheques import cheque_enter
 from core.money import dollars
 from core.rules import RuleViolation, cite
 from events.access import event_access
@@ -36,6 +37,36 @@ class BankSlipForm(CheckedInput, forms.Form):
     stamped_on = forms.DateField(label=gettext_lazy("Stamped on"), widget=DateInput)
 
 
+class ChequeForm(CheckedInput, forms.Form):
+    number = forms.CharField(label=gettext_lazy("Cheque number"), max_length=20)
+    written_on = forms.DateField(label=gettext_lazy("Dated"), widget=DateInput)
+    payee = forms.CharField(label=gettext_lazy("Payee"), max_length=200)
+
+
+def _cheque_lines(access, refused_slip=None, refused_form=None):
+    if not isinstance(refused_form, ChequeForm):
+        refused_slip = None
+    """The expenses with their cheques, each with its form for whoever enters them."""
+    lines = expenses_by_cheque(access.event)
+    may_enter = access.may("reports:cheque", "POST")
+    for line in lines:
+        c = line.cheque
+        line.day_shown, line.amount = day_shown(line.slip.day.date), dollars(line.cents)
+        line.written = day_shown(c.written_on) if c else ""
+        line.what_for = " · ".join(
+            v for v in (line.slip.details.get("description"), line.slip.details.get("invoice")) if v
+        )
+        line.form = None
+        if may_enter:
+            initial = {"number": c.number, "written_on": c.written_on, "payee": c.payee} if c else {}
+            line.form = (
+                refused_form
+                if refused_slip == line.slip.pk
+                else ChequeForm(prefix=f"cheque-{line.slip.pk}", initial=initial)
+            )
+    return lines
+
+
 def _page(request, access, *, account_form=None, refused_slip=None, refused_form=None, status=200):
     event = access.event
     lines = deposits_to_the_bank(event)
@@ -49,7 +80,7 @@ def _page(request, access, *, account_form=None, refused_slip=None, refused_form
         line.checked_on = day_shown(timezone.localtime(b.checked_at).date()) if checked else ""
         line.form = None
         if may_enter and not checked:
-            if refused_slip == line.slip.pk:
+            if refused_slip == line.slip.pk and isinstance(refused_form, BankSlipForm):
                 line.form = refused_form
             else:
                 initial = (
@@ -69,6 +100,7 @@ def _page(request, access, *, account_form=None, refused_slip=None, refused_form
             "event": event,
             "lines": lines,
             "waiting": waiting,
+            "cheques": _cheque_lines(access, refused_slip, refused_form),
             "account_form": account_form,
             "may_check": access.may("reports:bank_slip_check", "POST"),
             "rule": cite(RULE),
@@ -140,3 +172,21 @@ def bank_slip_check(request, slug, bank_slip):
             % {"number": bank_slip.number, "slip": bank_slip.deposit.number},
         )
     return redirect("reports:trust", slug)
+
+
+def cheque(request, slug, expense):
+    access = event_access(request, slug)
+    expense = get_object_or_404(access.event.slips, pk=expense)
+    form = ChequeForm(request.POST, prefix=f"cheque-{expense.pk}")
+    if form.is_valid():
+        try:
+            entered = cheque_enter(expense=expense, person=access.person, **form.cleaned_data)
+        except RuleViolation as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.text)
+        else:
+            messages.success(
+                request,
+                _("Cheque %(number)s entered for %(slip)s.") % {"number": entered.number, "slip": expense.number},
+            )
+            return redirect("reports:trust", slug)
+    return _page(request, access, refused_slip=expense.pk, refused_form=form)

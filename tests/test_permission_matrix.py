@@ -114,6 +114,7 @@ def fill_kwargs(world: World, pattern, extra: dict, which) -> dict:
         "request_id": FillRequest.objects.get(event=world.cast.event).pk,
         "deposit": world.deposit.pk,
         "bank_slip": world.bank_slip.pk,
+        "expense": world.expense.pk,
     }
     keys = list(pattern.pattern.converters) + list(pattern.pattern.regex.groupindex)
     return {key: extra[key] if key in extra else values[key] for key in dict.fromkeys(keys)}
@@ -144,6 +145,7 @@ APPLIED_BY_FIRST_WRITER = {
     "reports:bank_slip",
     "reports:bank_slip_check",
     "reports:report_due",
+    "reports:cheque",
 }
 
 # --- what the matrix says each answer is ---------------------------------------------------

@@ -35,6 +35,7 @@ class World:
     paper_signature: Signature  # on a slip entered from paper, not yet confirmed
     deposit: Slip  # a deposit to the trust account, made
     bank_slip: BankSlip  # its bank deposit slip, entered by the General Cashier, not checked yet
+    expense: Slip  # an expense approved, paid from the trust account, its cheque not entered yet
 
 
 def make_world() -> World:
@@ -53,6 +54,14 @@ def make_world() -> World:
         day=cast.day, cash=5_000, signed=cast.signed(deposited_by="general_cashier", witnessed_by="dric")
     )
     bank_slip = bank_slip_enter(deposit=deposit, number="BS-1", stamped_on=DAY, person=cast.general_cashier)
+    expense = services.expense(
+        day=cast.day,
+        category="licence_fee",
+        description="Licence fee",
+        cash=2_500,
+        invoice="LIC-1",
+        signed=cast.signed(prepared_by="general_cashier", approved_by="dric"),
+    )
     # A dealer's fill request, open: withdrawn by her, declined by the Chip Cashier (cage.views_fill_requests).
     fill_requests.ask(day=cast.day, table=cast.bj, chips={"5": 4}, person=cast.dealer)
     suspended = add_person(cast.event, "sam", Role.GENERAL_CASHIER)
@@ -92,7 +101,7 @@ def make_world() -> World:
         chips={"1": 2},
         cash=200,
     )
-    return World(cast, users, involved, uninvolved, paper_book, on_paper.signatures.get(), deposit, bank_slip)
+    return World(cast, users, involved, uninvolved, paper_book, on_paper.signatures.get(), deposit, bank_slip, expense)
 
 
 # What a POST carries: a form an allowed user's POST would apply, so that a refusal is a real one.
@@ -154,6 +163,11 @@ def payload(world: World, case: str, which) -> dict:
         "reports:report_due": {"report_due_on": "2026-10-11"},
         "reports:report_file": {"filed_on": DAY.isoformat()},
         "reports:trust_account": {"trust_bank": "TD", "trust_branch": "Main St", "trust_account_last_four": "4821"},
+        "reports:cheque": {
+            f"cheque-{world.expense.pk}-number": "1001",
+            f"cheque-{world.expense.pk}-written_on": DAY.isoformat(),
+            f"cheque-{world.expense.pk}-payee": "AGCO",
+        },
         "reports:bank_slip": {
             f"bank-{world.deposit.pk}-number": "BS-2",
             f"bank-{world.deposit.pk}-stamped_on": DAY.isoformat(),

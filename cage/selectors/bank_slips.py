@@ -1,10 +1,11 @@
-"""The cage's deposits to the licensee's trust account, each with the bank's deposit slip for it
-(cage.services.bank_slips): what the trust account's page and the financial report read."""
+"""The licensee's trust account as the cage's records show it: each deposit to it with the bank's
+deposit slip for it (cage.services.bank_slips), and each expense paid from it with its cheque
+(cage.services.cheques): what the trust account's page and the financial report read."""
 
 from dataclasses import dataclass
 
-from cage.models import Account, BankSlip, Posting, Slip
-from cage.slip_types import DEPOSITS
+from cage.models import Account, BankSlip, Cheque, Posting, Slip
+from cage.slip_types import DEPOSITS, EXPENSES
 from core.reading import read_once
 from events.models import Event
 
@@ -48,3 +49,31 @@ def deposits_to_the_bank(event: Event) -> list[DepositToTheBank]:
 
 def unconfirmed(event: Event) -> list[DepositToTheBank]:
     return [line for line in deposits_to_the_bank(event) if not line.confirmed]
+
+
+@dataclass
+class ExpenseByCheque:
+    """An expense paid from the trust account, and the cheque that pays it."""
+
+    slip: Slip
+    cents: int
+    cheque: Cheque | None
+
+
+@read_once
+def expenses_by_cheque(event: Event) -> list[ExpenseByCheque]:
+    """Every standing expense (both signatures in, not voided), in the order made, with its cheque if
+    one is entered: the cheque register as the trust account's page and the report read it (one
+    query, once a page: shared, never changed by a caller)."""
+    postings = (
+        Posting.objects.filter(
+            slip__event=event,
+            slip__slip_type__in=EXPENSES,
+            account__kind=Account.Kind.EXPENSES,
+            denomination__isnull=True,
+        )
+        .exclude(slip__in=Slip.objects.voided())
+        .select_related("slip__day", "slip__cheque__entered_by")
+        .order_by("slip__at", "slip_id")
+    )
+    return [ExpenseByCheque(slip=p.slip, cents=p.amount, cheque=getattr(p.slip, "cheque", None)) for p in postings]

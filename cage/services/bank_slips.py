@@ -26,12 +26,12 @@ RULE = "T&C 2.7"  # the financial report, which lists the deposits with their ba
 NUMBER_LONGEST = BankSlip._meta.get_field("number").max_length
 
 
-def _named(slip: Slip) -> Several:
+def named(slip: Slip) -> Several:
     """ "Deposit 3", said in the reader's language wherever the sentence is read again."""
     return Several(SLIP_KINDS[slip.slip_type].label, slip.serial)
 
 
-def _check_role(person: Person | None, role: str, what: str, code: str) -> Person:
+def check_role(person: Person | None, role: str, what: str, code: str) -> Person:
     if person is not None:
         check_not_administrator(person)
     if designated_role(person) != role:
@@ -48,7 +48,7 @@ def _standing_deposit(event: Event, deposit: Slip) -> DepositToTheBank:
                     "%(slip)s is not a deposit made to the trust account: only a deposit both signed, and not voided, "
                     "has a bank deposit slip"
                 ),
-                slip=_named(deposit),
+                slip=named(deposit),
             ),
             RULE,
             code="bank_slip.not_a_deposit",
@@ -71,7 +71,7 @@ def _checked_number(event: Event, deposit: Slip, number: str) -> str:
         )
     other = BankSlip.objects.filter(event=event, number=number).exclude(deposit=deposit).first()
     if other is not None:
-        _number_used(number, _named(other.deposit))
+        _number_used(number, named(other.deposit))
     return number
 
 
@@ -99,7 +99,7 @@ def _check_stamped_on(deposit: Slip, stamped_on: datetime.date) -> None:
                     "the bank stamps a deposit slip once it takes the deposit: %(date)s is before %(slip)s, of %(made)s"
                 ),
                 date=Day(stamped_on),
-                slip=_named(deposit),
+                slip=named(deposit),
                 made=Day(made_on),
             ),
             RULE,
@@ -125,7 +125,7 @@ def _check_not_checked(bank_slip: BankSlip | None) -> None:
     raise RuleViolation(
         Words(
             N_("the bank slip of %(slip)s was checked by the DRIC on %(date)s and is no longer corrected"),
-            slip=_named(bank_slip.deposit),
+            slip=named(bank_slip.deposit),
             date=Day(timezone.localtime(bank_slip.checked_at).date()),
         ),
         RULE,
@@ -144,7 +144,7 @@ def bank_slip_enter(
     with transaction.atomic():
         # One bank slip entered at a time for the event: the number's check and its write hold together.
         Event.objects.select_for_update().filter(pk=event.pk).first()
-        _check_role(
+        check_role(
             person,
             Role.GENERAL_CASHIER,
             N_("the General Cashier enters the bank's deposit slips, once the deposit is made"),
@@ -163,7 +163,7 @@ def bank_slip_enter(
                 bank_slip.save()
         except IntegrityError:
             # Another window entered the same number in the same moment: refused as above.
-            _number_used(number, _named(BankSlip.objects.get(event=event, number=number).deposit))
+            _number_used(number, named(BankSlip.objects.get(event=event, number=number).deposit))
         record(
             "bank_slip_entered",
             N_("Bank deposit slip %(number)s, stamped %(date)s, entered for %(slip)s"),
@@ -182,7 +182,7 @@ def bank_slip_check(*, bank_slip: BankSlip, person: Person | None, at: datetime.
     as a records file says; else now)."""
     with transaction.atomic():
         bank_slip = BankSlip.objects.select_for_update(of=("self",)).select_related("deposit").get(pk=bank_slip.pk)
-        _check_role(
+        check_role(
             person,
             Role.DRIC,
             N_("the DRIC checks the bank's deposit slips against the stamped copies"),

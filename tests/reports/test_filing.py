@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from cage.models import Slip
 from cage.services.bank_slips import bank_slip_check, bank_slip_enter
+from cage.services.cheques import cheque_enter
 from events.models import Event
 from events.report_due import report_due_set
 from events.trust_account import trust_account_set
@@ -40,6 +41,14 @@ def confirm_the_deposit(event):
         deposit=deposit, number="TD-558812", stamped_on=datetime.date(2026, 9, 12), person=people(event)["gus"]
     )
     bank_slip_check(bank_slip=entered, person=people(event)["ann"])
+    for number, expense in enumerate(Slip.objects.filter(event=event, slip_type="expense").order_by("pk"), 101):
+        cheque_enter(
+            expense=expense,
+            number=str(number),
+            written_on=datetime.date(2026, 9, 12),
+            payee="Northern Gaming Supply Ltd." if number == 101 else "AGCO",
+            person=people(event)["gus"],
+        )
 
 
 def state_of(event):
@@ -58,10 +67,11 @@ def test_the_report_is_filed_once_certified_with_every_deposit_confirmed():
     assert state_of(event).missing == [
         "the trust account is not named",
         "deposits not yet confirmed by their bank slips: Deposit 1",
+        "expenses without the cheque that pays them: Expense 1, Expense 2",
     ]
     with refuses("filing.incomplete") as refused:
         report_file(event=event, person=ann, filed_on=TODAY)
-    assert "the trust account is not named; deposits not yet confirmed by their bank slips: Deposit 1" in str(
+    assert "the trust account is not named; deposits not yet confirmed by their bank slips: Deposit 1; " in str(
         refused.value
     )
     # The bank slip is part of the figures they certified: each signs again.

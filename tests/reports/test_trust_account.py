@@ -10,9 +10,10 @@ from django.utils import timezone
 
 from audit.models import AuditEntry
 from cage import services
-from cage.models import BankSlip
-from cage.selectors.bank_slips import deposits_to_the_bank, unconfirmed
+from cage.models import BankSlip, Cheque
+from cage.selectors.bank_slips import deposits_to_the_bank, expenses_by_cheque, unconfirmed
 from cage.services.bank_slips import bank_slip_check, bank_slip_enter
+from cage.services.cheques import cheque_enter
 from events.models import Event
 from events.trust_account import trust_account_set
 from tests.cage.helpers import stock
@@ -239,3 +240,82 @@ def test_the_report_s_due_date_is_entered_with_the_event(client, admin_user):
     assert "is before its last day" in refused.content.decode()
     assert client.post(url, {**NEW_EVENT, "report_due_on": "2027-06-30"}).status_code == 302
     assert Event.objects.get(slug="spring-fair").report_due_on == datetime.date(2027, 6, 30)
+
+
+# --- the cheque register ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def expense(cast):
+    stock(cast, cash=100_000)
+    return services.expense(
+        day=cast.day,
+        category="licence_fee",
+        description="Licence fee",
+        cash=2_500,
+        invoice="LIC-1",
+        signed=cast.signed(prepared_by="general_cashier", approved_by="dric"),
+    )
+
+
+def pay(cast, expense, number="1001", written_on=STAMPED, payee="AGCO", person=None):
+    return cheque_enter(
+        expense=expense, number=number, written_on=written_on, payee=payee, person=person or cast.general_cashier
+    )
+
+
+def test_an_expense_is_paid_by_a_cheque_of_its_own_entered_by_the_general_cashier(cast, expense):
+    cheque = pay(cast, expense)
+    assert (cheque.number, cheque.amount, cheque.payee, cheque.expense) == ("1001", 2_500, "AGCO", expense)
+    assert [(line.slip, line.cents, line.cheque) for line in expenses_by_cheque(cast.event)] == [
+        (expense, 2_500, cheque)
+    ]
+    corrected = pay(cast, expense, "1002", payee="Alcohol and Gaming Commission of Ontario")
+    assert Cheque.objects.get().number == "1002" == corrected.number
+    second = services.expense(
+        day=cast.day,
+        category="bank_charges",
+        description="Deposit bag fee",
+        cash=1_250,
+        invoice="BNK-7",
+        signed=cast.signed(prepared_by="general_cashier", approved_by="dric"),
+    )
+    with refuses("cheque.number_used") as refused:
+        pay(cast, second, "1002")
+    assert "cheque 1002 already pays Expense 1" in str(refused.value)
+    for person in (cast.dric, cast.chip_cashier):
+        with refuses("cheque.not_general_cashier"):
+            pay(cast, second, "1003", person=person)
+    for written_on in (DAY - datetime.timedelta(days=1), timezone.localdate() + datetime.timedelta(days=1)):
+        with refuses("cheque.written_on"):
+            pay(cast, second, "1003", written_on=written_on)
+    with refuses("cheque.payee_missing"):
+        pay(cast, second, "1003", payee=" ")
+    with refuses("cheque.number_missing"):
+        pay(cast, second, "")
+    sale = services.sale(
+        day=cast.day, chips={"5": 2}, cash=1_000, signed=cast.signed(sold_by="chip_cashier"), allow_pending=True
+    )
+    with refuses("cheque.not_an_expense"):
+        pay(cast, sale, "1003")
+    assert Cheque.objects.count() == 1
+
+
+def test_the_general_cashier_enters_a_cheque_on_the_page(client, cast, expense):
+    login(client, cast, "general_cashier")
+    page = trust_page(client, cast)
+    assert "no cheque entered yet" in page and f'id="cheque-form-{expense.pk}"' in page
+    url = reverse("reports:cheque", args=[cast.event.slug, expense.pk])
+    prefix = f"cheque-{expense.pk}"
+    data = {f"{prefix}-number": "1001", f"{prefix}-written_on": "2099-01-01", f"{prefix}-payee": "AGCO"}
+    refused = client.post(url, data)
+    assert (
+        refused.status_code == 200 and "is dated from its gaming day (2026-09-11) to today" in refused.content.decode()
+    )
+    assert 'value="AGCO"' in refused.content.decode() and not Cheque.objects.exists()
+    client.post(url, {**data, f"{prefix}-written_on": STAMPED.isoformat()})
+    assert Cheque.objects.get().payee == "AGCO"
+    client.logout()
+    login(client, cast, "dric")
+    page = trust_page(client, cast)
+    assert "1001" in page and f'id="cheque-form-{expense.pk}"' not in page
