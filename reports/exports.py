@@ -25,7 +25,7 @@ from reportlab.lib.units import inch
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from cage.models import Slip
-from cage.selectors.bank_slips import deposits_to_the_bank
+from cage.selectors.bank_slips import deposits_to_the_bank, expenses_by_cheque
 from cage.selectors.seals import day_seals
 from cage.selectors.slips import signed_in_full
 from cage.slip_types import EXPENSES
@@ -624,7 +624,7 @@ def _expenses(event: Event, figures: dict, pdf: _Styles) -> list:
         )
     else:
         story.append(para(_("None.")))
-    return story
+    return story + _cheques(event, pdf)
 
 
 def _net_proceeds(event: Event, figures: dict, pdf: _Styles) -> list:
@@ -633,6 +633,7 @@ def _net_proceeds(event: Event, figures: dict, pdf: _Styles) -> list:
     story = []
     totals = figures["event_totals"]
     rec = reconciliation(event, figures)
+    deposits = deposits_to_the_bank(event)
     story += [
         para(_("D. Net proceeds and the trust account"), heading),
         _grid(
@@ -643,7 +644,16 @@ def _net_proceeds(event: Event, figures: dict, pdf: _Styles) -> list:
             bold_last=True,
         ),
         para(_("Deposits to the trust account"), sub),
-        *_deposits(event, rec, pdf),
+        _grid(
+            [[_("Date"), _("Slip"), _("Amount")]]
+            + [[day_shown(d.slip.day.date), d.slip.number, dollars(d.cents)] for d in deposits]
+            + [[_("Deposits, total"), "", dollars(rec["deposits"])]],
+            [1.2 * inch, 2.3 * inch, 1.4 * inch],
+            right=(2,),
+            bold_last=True,
+        )
+        if deposits
+        else para(_("No deposit to the trust account yet.")),
         para(_("Reconciliation"), sub),
         _grid(
             [
@@ -660,6 +670,8 @@ def _net_proceeds(event: Event, figures: dict, pdf: _Styles) -> list:
             bold_last=True,
         ),
         para(difference_words(rec)),
+        para(_("The trust account and the bank deposit slips"), sub),
+        *_bank_slips(event, deposits, pdf),
     ]
     return story
 
@@ -683,28 +695,19 @@ def _bank_slip(line) -> str:
     return b.number
 
 
-def _deposits(event: Event, rec: dict, pdf: _Styles) -> list:
-    """The trust account, each deposit with the bank's deposit slip for it, and the papers to send
-    with the report: a copy of each bank-stamped deposit slip (cage.selectors.bank_slips)."""
+def _bank_slips(event: Event, lines: list, pdf: _Styles) -> list:
+    """The trust account, the bank's deposit slip for each deposit, and the papers to send with the
+    report: a copy of each bank-stamped deposit slip (cage.selectors.bank_slips)."""
     para = pdf.para
-    lines = deposits_to_the_bank(event)
     story = [para(_trust_account(event), None if event.trust_bank else pdf.alert)]
     if not lines:
-        return [*story, para(_("No deposit to the trust account yet."))]
-    rows = [[_("Date"), _("Slip"), _("Amount"), _("Bank slip"), _("Stamped on")]]
+        return story
+    rows = [[_("Slip"), _("Bank slip"), _("Stamped on")]]
     rows += [
-        [
-            day_shown(line.slip.day.date),
-            line.slip.number,
-            dollars(line.cents),
-            _bank_slip(line),
-            day_shown(line.bank_slip.stamped_on) if line.bank_slip else "",
-        ]
+        [line.slip.number, _bank_slip(line), day_shown(line.bank_slip.stamped_on) if line.bank_slip else ""]
         for line in lines
     ]
-    rows.append([_("Deposits, total"), "", dollars(rec["deposits"]), "", ""])
-    widths = [1.25 * inch, 1.25 * inch, 1.1 * inch, 2.3 * inch, 1.1 * inch]
-    story.append(_grid(rows, widths, right=(2,), bold_last=True))
+    story.append(_grid(rows, [2.0 * inch, 2.6 * inch, 1.2 * inch]))
     waiting = [line for line in lines if not line.confirmed]
     if waiting:
         story.append(
@@ -725,6 +728,41 @@ def _deposits(event: Event, rec: dict, pdf: _Styles) -> list:
             para(
                 _("To send with this report: a copy of each bank-stamped deposit slip, numbers %(numbers)s.")
                 % {"numbers": ", ".join(line.bank_slip.number for line in lines)}
+            )
+        )
+    return story
+
+
+def _cheques(event: Event, pdf: _Styles) -> list:
+    """The cheque register: each expense with the trust account's cheque that pays it
+    (cage.selectors.bank_slips.expenses_by_cheque)."""
+    lines = expenses_by_cheque(event)
+    if not lines:
+        return []
+    rows = [[_("Cheque"), _("Date"), _("Payee"), _("Expense"), _("Amount")]]
+    rows += [
+        [
+            line.cheque.number,
+            day_shown(line.cheque.written_on),
+            line.cheque.payee,
+            line.slip.number,
+            dollars(line.cents),
+        ]
+        for line in lines
+        if line.cheque
+    ]
+    story = [pdf.para(_("Cheques drawn on the trust account"), pdf.sub)]
+    if len(rows) > 1:
+        story.append(_grid(rows, [1.0 * inch, 0.95 * inch, 2.4 * inch, 1.35 * inch, 1.0 * inch], right=(4,)))
+    unpaid = [line.slip.number for line in lines if line.cheque is None]
+    if unpaid:
+        story.append(
+            pdf.para(
+                _(
+                    "Expenses without the cheque that pays them: %(slips)s; the report cannot be filed until each has it."
+                )
+                % {"slips": ", ".join(unpaid)},
+                pdf.alert,
             )
         )
     return story

@@ -94,12 +94,13 @@ def queries(client, url) -> int:
 # their bank slips (cage.selectors.bank_slips, read once a page); the PDF read them already. One
 # more on the report page for its filing (reports.filing), and one for the cheques of the expenses,
 # once the report is no longer a draft (what its filing still waits for). One more on the day's sheets for the
-# day's expenses, paid from the trust account (reports.daily.expense_sheet).
+# day's expenses, paid from the trust account (reports.daily.expense_sheet). One more on the PDF for
+# the cheque register (section C).
 EXACT = {
     "report page": 21,
     "report JSON": 13,
     "report CSV": 13,
-    "financial report PDF": 27,
+    "financial report PDF": 28,
     "day's sheets page": 29,
     "day's sheets CSV": 31,
     "day's sheet CSV": 31,

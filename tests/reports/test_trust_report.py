@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from cage.models import Slip
 from cage.services.bank_slips import bank_slip_check, bank_slip_enter
+from cage.services.cheques import cheque_enter
 from events.models import Event
 from events.trust_account import trust_account_set
 from reports.figures import event_figures
@@ -38,7 +39,7 @@ def test_a_deposit_without_its_bank_slip_is_not_yet_confirmed_and_the_report_say
     deposit = Slip.objects.get(event=event, slip_type="deposit")
     lines = lines_of(render(SLUG, tmp_path))
     assert "Trust account: Caisse Desjardins, Lakeside, the account ending in 4821." in lines
-    assert "2026-09-11 Deposit 1 $1,000.00 not yet confirmed" in lines
+    assert "2026-09-11 Deposit 1 $1,000.00" in lines and "Deposit 1 not yet confirmed" in lines
     assert (
         "1 deposit not yet confirmed: the report cannot be filed until its bank slip is entered and checked." in lines
     )
@@ -49,19 +50,30 @@ def test_a_deposit_without_its_bank_slip_is_not_yet_confirmed_and_the_report_say
         person=event.people.get(code="gus"),
     )
     lines = lines_of(render(SLUG, tmp_path))
-    assert "2026-09-11 Deposit 1 $1,000.00 TD-558812 (not checked yet) 2026-09-12" in lines
+    assert "Deposit 1 TD-558812 (not checked yet) 2026-09-12" in lines
     assert (
         "1 deposit not yet confirmed: the report cannot be filed until its bank slip is entered and checked." in lines
     )
     bank_slip_check(bank_slip=bank_slip, person=event.people.get(code="ann"))
+    expense = Slip.objects.filter(event=event, slip_type="expense").order_by("pk").first()
+    cheque_enter(
+        expense=expense,
+        number="1001",
+        written_on=datetime.date(2026, 9, 12),
+        payee="Northern Gaming Supply Ltd.",
+        person=event.people.get(code="gus"),
+    )
     lines = lines_of(render(SLUG, tmp_path))
-    assert "2026-09-11 Deposit 1 $1,000.00 TD-558812 2026-09-12" in lines
+    assert "Deposit 1 TD-558812 2026-09-12" in lines
+    assert "1001 2026-09-12 Northern Gaming Supply Ltd. Expense 1 $60.00" in lines
+    assert any("Expenses without the cheque that pays them: Expense 2" in line for line in lines)
     assert "Deposits, total $1,000.00" in lines
     assert "To send with this report: a copy of each bank-stamped deposit slip, numbers TD-558812." in lines
     assert not any("not yet confirmed" in line for line in lines)
     lines, text = french(tmp_path)
     assert "Compte en fiducie : Caisse Desjardins, Lakeside, le compte se terminant par 4821." in lines
-    assert "2026-09-11 Dépôt 1 1 000,00 $ TD-558812 2026-09-12" in lines
+    assert "Dépôt 1 TD-558812 2026-09-12" in lines
+    assert "1001 2026-09-12 Northern Gaming Supply Ltd. Dépense 1 60,00 $" in lines
     assert (
         "À envoyer avec ce rapport : une copie de chaque bordereau de dépôt estampillé par la banque, numéros "
         "TD-558812." in text
