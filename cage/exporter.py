@@ -215,6 +215,16 @@ def _record(slip: Slip, signatures: list[Signature], cash_moved: int, refs: dict
     bank_slip = getattr(slip, "bank_slip", None)
     if bank_slip is not None:
         record["bank_slip"] = _bank_slip(bank_slip)
+    cheque = getattr(slip, "cheque", None)
+    if cheque is not None:
+        # The trust account's cheque that pays an expense (an extension).
+        record["cheque"] = {
+            "number": cheque.number,
+            "written_on": cheque.written_on.isoformat(),
+            "payee": cheque.payee,
+            "entered_by": cheque.entered_by.code,
+            "entered_at": _local(cheque.entered_at),
+        }
     return record
 
 

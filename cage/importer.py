@@ -33,10 +33,11 @@ from cage.progress import QUIET, Meter, Progress
 from cage.records_file import FORMAT_RULE as FORMAT
 from cage.records_file import cited as _cited
 from cage.records_file import problem_at as _at
-from cage.services import bank_slips
+from cage.services import bank_slips, cheques
 from cage.services import memo as remembered
 from cage.slip_types import (
     DEPOSITS,
+    EXPENSES,
     SLIP_KINDS,
 )
 from cage.variances import VARIANCE_REASONS
@@ -820,6 +821,8 @@ class _Importer:
             self.refused(slip, record)
         if record.get("bank_slip") is not None:
             self.bank_slip(slip, record["bank_slip"])
+        if record.get("cheque") is not None:
+            self.cheque(slip, record["cheque"])
 
     def paper(self, paper) -> dict:
         """A slip entered from a paper slip (an extension): {"serial": "P-0012", "entered_by": person
@@ -876,6 +879,36 @@ class _Importer:
                 person=self.person(spec["checked_by"]),
                 at=_when(spec["checked_at"], "bank_slip.checked_at"),
             )
+
+    CHEQUE_KEYS = {"number", "written_on", "payee", "entered_by", "entered_at"}
+
+    def cheque(self, slip, spec) -> None:
+        """The trust account's cheque that pays an expense (an extension): {"number", "written_on",
+        "payee", "entered_by", "entered_at"}; entered by the service of the trust account's page,
+        held to its rules."""
+        if (
+            slip.slip_type not in EXPENSES
+            or not isinstance(spec, dict)
+            or set(spec) != self.CHEQUE_KEYS
+            or not all(isinstance(spec[k], str) for k in ("number", "payee"))
+        ):
+            raise RuleViolation(
+                Words(
+                    N_(
+                        'cheque: an expense\'s {"number", "written_on", "payee", "entered_by", "entered_at"} is required'
+                    )
+                ),
+                FORMAT,
+                code="import.bad_cheque",
+            )
+        cheques.cheque_enter(
+            expense=slip,
+            number=spec["number"],
+            written_on=_date(spec["written_on"], "cheque.written_on"),
+            payee=spec["payee"],
+            person=self.person(spec["entered_by"]),
+            at=_when(spec["entered_at"], "cheque.entered_at"),
+        )
 
     def refused(self, slip, record: dict) -> None:
         """An exported slip the DRIC refused (an extension): {"by": person id, "at", "reason"}."""

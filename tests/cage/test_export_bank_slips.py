@@ -10,8 +10,9 @@ import pytest
 
 from cage.exporter import export_event
 from cage.importer import ImportFailed, import_records
-from cage.models import BankSlip, Slip
+from cage.models import BankSlip, Cheque, Slip
 from cage.services.bank_slips import bank_slip_check, bank_slip_enter
+from cage.services.cheques import cheque_enter
 from events.models import Event
 from events.trust_account import trust_account_set
 from reports.figures import event_figures
@@ -38,6 +39,14 @@ def example_with_its_bank_slip() -> Event:
         person=event.people.get(code="ann"),
         at=datetime.datetime(2026, 9, 12, 15, 0, tzinfo=datetime.UTC),
     )
+    cheque_enter(
+        expense=Slip.objects.filter(event=event, slip_type="expense").order_by("pk").first(),
+        number="1001",
+        written_on=datetime.date(2026, 9, 12),
+        payee="Northern Gaming Supply Ltd.",
+        person=event.people.get(code="gus"),
+        at=datetime.datetime(2026, 9, 12, 16, 0, tzinfo=datetime.UTC),
+    )
     return Event.objects.get(pk=event.pk)
 
 
@@ -53,6 +62,14 @@ def test_the_trust_account_and_a_checked_bank_slip_come_back_the_same(tmp_path):
         "entered_at": "2026-09-12T10:05:00",
         "checked_by": "ann",
         "checked_at": "2026-09-12T11:00:00",
+    }
+    expense = next(r for r in data["days"][0]["records"] if r["type"] == "expense")
+    assert expense["cheque"] == {
+        "number": "1001",
+        "written_on": "2026-09-12",
+        "payee": "Northern Gaming Supply Ltd.",
+        "entered_by": "gus",
+        "entered_at": "2026-09-12T12:00:00",
     }
     report = event_figures(event)
     assert report["trust_account"]["deposits"][0]["confirmed"] is True
@@ -70,11 +87,26 @@ def deposit_of(data) -> dict:
     return next(r for r in data["days"][0]["records"] if r["type"] == "deposit")
 
 
+def expense_of(data) -> dict:
+    return next(r for r in data["days"][0]["records"] if r["type"] == "expense" and "cheque" in r)
+
+
 def problems_of(data) -> list[str]:
     with pytest.raises(ImportFailed) as failed:
         import_records(data)
     assert not Event.objects.filter(slug="lakeside-again").exists()
     return failed.value.problems
+
+
+def test_an_expense_s_cheque_comes_back():
+    again = import_records(exported())
+    cheque = Cheque.objects.get(event=again)
+    assert (cheque.number, cheque.payee, cheque.amount, cheque.entered_by.code) == (
+        "1001",
+        "Northern Gaming Supply Ltd.",
+        6_000,
+        "gus",
+    )
 
 
 def test_a_bank_slip_comes_back_entered_but_not_checked():
@@ -95,6 +127,9 @@ def test_a_bank_slip_comes_back_entered_but_not_checked():
         (lambda d: deposit_of(d)["bank_slip"].update(stamped_on="12/09/2026"), "'12/09/2026' is not an ISO date"),
         (lambda d: deposit_of(d)["bank_slip"].update(stamped_on="2026-09-10"), "is before Deposit 1, of 2026-09-11"),
         (lambda d: deposit_of(d)["bank_slip"].update(entered_by="ann"), "the General Cashier enters"),
+        (lambda d: expense_of(d)["cheque"].pop("payee"), "cheque: an expense's"),
+        (lambda d: deposit_of(d).update(cheque=expense_of(d)["cheque"]), "cheque: an expense's"),
+        (lambda d: expense_of(d)["cheque"].update(written_on="2026-09-10"), "is dated from its gaming day"),
         (lambda d: d["event"].update(trust_account={"bank": "TD"}), "event.trust_account: trust_account:"),
         (
             lambda d: d["event"].update(trust_account={"bank": "TD", "branch": "Main", "last_four": "48"}),
