@@ -134,28 +134,34 @@ def trust_account(request, slug):
     return _page(request, access, account_form=form)
 
 
-def bank_slip(request, slug, deposit):
-    access = event_access(request, slug)
-    deposit = get_object_or_404(access.event.slips, pk=deposit)
-    form = BankSlipForm(request.POST, prefix=f"bank-{deposit.pk}")
+def _row_posted(request, access, slip, form, enter, done):
+    """A row's form (a deposit's bank slip, an expense's cheque): `enter(cleaned data)` records it
+    and `done(what was recorded)` says so; a refusal is shown beside the row's fields, as typed."""
     if form.is_valid():
         try:
-            entered = bank_slip_enter(
-                deposit=deposit,
-                number=form.cleaned_data["number"],
-                stamped_on=form.cleaned_data["stamped_on"],
-                person=access.person,
-            )
+            entered = enter(form.cleaned_data)
         except RuleViolation as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.text)
         else:
-            messages.success(
-                request,
-                _("Bank slip %(number)s entered for %(slip)s; the DRIC checks it against the stamped copy.")
-                % {"number": entered.number, "slip": deposit.number},
-            )
-            return redirect("reports:trust", slug)
-    return _page(request, access, refused_slip=deposit.pk, refused_form=form)
+            messages.success(request, done(entered))
+            return redirect("reports:trust", access.event.slug)
+    return _page(request, access, refused_slip=slip.pk, refused_form=form)
+
+
+def bank_slip(request, slug, deposit):
+    access = event_access(request, slug)
+    deposit = get_object_or_404(access.event.slips, pk=deposit)
+    return _row_posted(
+        request,
+        access,
+        deposit,
+        BankSlipForm(request.POST, prefix=f"bank-{deposit.pk}"),
+        lambda data: bank_slip_enter(deposit=deposit, person=access.person, **data),
+        lambda entered: (
+            _("Bank slip %(number)s entered for %(slip)s; the DRIC checks it against the stamped copy.")
+            % {"number": entered.number, "slip": deposit.number}
+        ),
+    )
 
 
 def bank_slip_check(request, slug, bank_slip):
@@ -177,16 +183,13 @@ def bank_slip_check(request, slug, bank_slip):
 def cheque(request, slug, expense):
     access = event_access(request, slug)
     expense = get_object_or_404(access.event.slips, pk=expense)
-    form = ChequeForm(request.POST, prefix=f"cheque-{expense.pk}")
-    if form.is_valid():
-        try:
-            entered = cheque_enter(expense=expense, person=access.person, **form.cleaned_data)
-        except RuleViolation as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.text)
-        else:
-            messages.success(
-                request,
-                _("Cheque %(number)s entered for %(slip)s.") % {"number": entered.number, "slip": expense.number},
-            )
-            return redirect("reports:trust", slug)
-    return _page(request, access, refused_slip=expense.pk, refused_form=form)
+    return _row_posted(
+        request,
+        access,
+        expense,
+        ChequeForm(request.POST, prefix=f"cheque-{expense.pk}"),
+        lambda data: cheque_enter(expense=expense, person=access.person, **data),
+        lambda entered: (
+            _("Cheque %(number)s entered for %(slip)s.") % {"number": entered.number, "slip": expense.number}
+        ),
+    )

@@ -24,27 +24,30 @@ class DepositToTheBank:
         return self.bank_slip is not None and self.bank_slip.checked_by_id is not None
 
 
+def _posted(event: Event, types, kind: str, *related: str):
+    """The postings of the event's standing slips of `types` to its place of `kind`, in cash, in the
+    order the slips were made, each with its slip, its day and what `related` names."""
+    return (
+        Posting.objects.filter(
+            slip__event=event, slip__slip_type__in=types, account__kind=kind, denomination__isnull=True
+        )
+        .exclude(slip__in=Slip.objects.voided())
+        .select_related("slip__day", *related)
+        .order_by("slip__at", "slip_id")
+    )
+
+
 @read_once
 def deposits_to_the_bank(event: Event) -> list[DepositToTheBank]:
     """Every standing deposit from the cage to the trust account, in the order made, with its bank
-    slip if one is entered (one query, once a page: shared, never changed by a caller). A deposit waiting for the DRIC's witness has moved nothing
-    yet and is not listed; a voided one counts for nothing."""
-    postings = (
-        Posting.objects.filter(
-            slip__event=event,
-            slip__slip_type__in=DEPOSITS,
-            account__kind=Account.Kind.TRUST,
-            denomination__isnull=True,
-        )
-        .exclude(slip__in=Slip.objects.voided())
-        .select_related("slip__day", "slip__bank_slip__entered_by", "slip__bank_slip__checked_by")
-        .order_by("slip__at", "slip_id")
+    slip if one is entered (one query, once a page: shared, never changed by a caller). A deposit
+    waiting for the DRIC's witness has moved nothing yet and is not listed."""
+    postings = _posted(
+        event, DEPOSITS, Account.Kind.TRUST, "slip__bank_slip__entered_by", "slip__bank_slip__checked_by"
     )
-    lines = []
-    for posting in postings:
-        slip = posting.slip
-        lines.append(DepositToTheBank(slip=slip, cents=posting.amount, bank_slip=getattr(slip, "bank_slip", None)))
-    return lines
+    return [
+        DepositToTheBank(slip=p.slip, cents=p.amount, bank_slip=getattr(p.slip, "bank_slip", None)) for p in postings
+    ]
 
 
 def unconfirmed(event: Event) -> list[DepositToTheBank]:
@@ -65,15 +68,5 @@ def expenses_by_cheque(event: Event) -> list[ExpenseByCheque]:
     """Every standing expense (both signatures in, not voided), in the order made, with its cheque if
     one is entered: the cheque register as the trust account's page and the report read it (one
     query, once a page: shared, never changed by a caller)."""
-    postings = (
-        Posting.objects.filter(
-            slip__event=event,
-            slip__slip_type__in=EXPENSES,
-            account__kind=Account.Kind.EXPENSES,
-            denomination__isnull=True,
-        )
-        .exclude(slip__in=Slip.objects.voided())
-        .select_related("slip__day", "slip__cheque__entered_by")
-        .order_by("slip__at", "slip_id")
-    )
+    postings = _posted(event, EXPENSES, Account.Kind.EXPENSES, "slip__cheque__entered_by")
     return [ExpenseByCheque(slip=p.slip, cents=p.amount, cheque=getattr(p.slip, "cheque", None)) for p in postings]
