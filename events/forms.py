@@ -61,7 +61,8 @@ class EventForm(CheckedInput, forms.Form):
     trust_branch = forms.CharField(label=_("Trust account: branch"), max_length=200, required=False)
     trust_account_last_four = forms.CharField(
         label=_("Trust account: last four digits of its number"),
-        max_length=4,
+        # Longer than four, so a whole number pasted here reaches the rule that refuses it, whole.
+        max_length=40,
         required=False,
         help_text=_(
             "The licensee's designated trust account, which receives every deposit from the cage and pays the "

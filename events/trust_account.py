@@ -11,6 +11,7 @@ from core.rules import RuleViolation, Words
 from core.trail import record
 
 from .models import Event, Person
+from .report_filed import check_not_filed
 
 RULE = "T&C 2.7"
 LAST_FOUR = re.compile(r"[0-9]{4}")
@@ -24,12 +25,12 @@ def check_trust_account(bank: str, branch: str, last_four: str) -> tuple[str, st
         return bank, branch, last_four
     if last_four and not LAST_FOUR.fullmatch(last_four):
         raise RuleViolation(
+            # Not echoed back: what was typed may be the whole number, which is never shown or kept.
             Words(
                 N_(
-                    "the trust account is named by the last four digits of its number, %(given)s is not four digits; "
-                    "the whole number is never entered"
-                ),
-                given=repr(last_four),
+                    "the trust account is named by the last four digits of its number, four digits and nothing "
+                    "else; the whole number is never entered"
+                )
             ),
             RULE,
             field="trust_account_last_four",
@@ -49,6 +50,7 @@ def check_trust_account(bank: str, branch: str, last_four: str) -> tuple[str, st
 def trust_account_set(*, event: Event, bank: str, branch: str, last_four: str, by: Person | None = None) -> Event:
     """The event's trust account, named or corrected (by the DRIC, or by the licensee's administrator
     when `by` is None)."""
+    check_not_filed(event, Words(N_("the trust account")))
     bank, branch, last_four = check_trust_account(bank, branch, last_four)
     old = {name: getattr(event, name) for name in FIELDS}
     new = dict(zip(FIELDS, (bank, branch, last_four), strict=True))

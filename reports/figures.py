@@ -14,7 +14,7 @@ from django.db.models import BooleanField, Case, Exists, ExpressionWrapper, F, O
 
 from cage.models import Account, Posting, Slip
 from cage.selectors import json_text
-from cage.selectors.bank_slips import deposits_to_the_bank
+from cage.selectors.bank_slips import deposits_to_the_bank, expenses_by_cheque
 from cage.selectors.slips import with_signature_counts
 from cage.slip_types import EXPENSES, SLIP_KINDS, TIP_PAYOUTS, VOID_KIND
 from cage.variances import reason_in_records, variance_reason
@@ -323,7 +323,8 @@ def trust_account_figures(event: Event) -> dict | None:
     account the event names and each deposit to it with its bank deposit slip. None while the
     event holds neither (a records file of the format alone): its report is the format's own."""
     deposits = deposits_to_the_bank(event)
-    if not event.trust_bank and not any(line.bank_slip for line in deposits):
+    expenses = expenses_by_cheque(event)
+    if not event.trust_bank and not any(line.bank_slip for line in deposits) and not any(e.cheque for e in expenses):
         return None
     return {
         "bank": event.trust_bank,
@@ -339,5 +340,17 @@ def trust_account_figures(event: Event) -> dict | None:
                 "confirmed": line.confirmed,
             }
             for line in deposits
+        ],
+        # The cheque register: each standing expense with the cheque that pays it (null until entered).
+        "cheques": [
+            {
+                "date": line.slip.day.date.isoformat(),
+                "expense": line.slip.serial,
+                "amount": cents_str(line.cents),
+                "number": line.cheque.number if line.cheque else None,
+                "written_on": line.cheque.written_on.isoformat() if line.cheque else None,
+                "payee": line.cheque.payee if line.cheque else None,
+            }
+            for line in expenses
         ],
     }

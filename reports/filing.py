@@ -55,6 +55,10 @@ def filed(event: Event) -> ReportFiling | None:
     return ReportFiling.objects.filter(event=event).select_related("filed_by").first()
 
 
+def filed_on(event: Event) -> datetime.date | None:
+    return ReportFiling.objects.filter(event=event).values_list("filed_on", flat=True).first()
+
+
 def filing(event: Event, state: ReportState) -> Filing:
     done = filed(event)
     if done is not None:

@@ -28,7 +28,7 @@ class TrustAccountForm(CheckedInput, forms.Form):
     trust_bank = forms.CharField(label=gettext_lazy("Bank"), max_length=200, required=False)
     trust_branch = forms.CharField(label=gettext_lazy("Branch"), max_length=200, required=False)
     trust_account_last_four = forms.CharField(
-        label=gettext_lazy("Last four digits of the account's number"), max_length=4, required=False
+        label=gettext_lazy("Last four digits of the account's number"), max_length=40, required=False
     )
 
 

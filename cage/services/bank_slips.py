@@ -21,6 +21,7 @@ from core.rules import Day, RuleViolation, Several, Words
 from core.trail import record
 from events.designation import check_not_administrator, designated_role
 from events.models import Event, Person, Role
+from events.report_filed import check_not_filed
 
 RULE = "T&C 2.7"  # the financial report, which lists the deposits with their bank slips
 NUMBER_LONGEST = BankSlip._meta.get_field("number").max_length
@@ -150,6 +151,7 @@ def bank_slip_enter(
             N_("the General Cashier enters the bank's deposit slips, once the deposit is made"),
             "bank_slip.not_general_cashier",
         )
+        check_not_filed(event, Words(N_("the bank slip of %(slip)s"), slip=named(deposit)))
         existing = _standing_deposit(event, deposit).bank_slip
         _check_not_checked(existing)
         number = _checked_number(event, deposit, number)

@@ -16,6 +16,7 @@ from cage.services.bank_slips import RULE, check_role, named
 from core.rules import Day, RuleViolation, Words
 from core.trail import record
 from events.models import Event, Person, Role
+from events.report_filed import check_not_filed
 
 NUMBER_LONGEST = Cheque._meta.get_field("number").max_length
 PAYEE_LONGEST = Cheque._meta.get_field("payee").max_length
@@ -79,6 +80,7 @@ def cheque_enter(
             N_("the General Cashier enters the cheques drawn on the trust account"),
             "cheque.not_general_cashier",
         )
+        check_not_filed(event, Words(N_("the cheque of %(slip)s"), slip=named(expense)))
         line = next((line for line in expenses_by_cheque(event) if line.slip.pk == expense.pk), None)
         if line is None:
             raise RuleViolation(

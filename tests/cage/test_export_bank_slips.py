@@ -133,7 +133,7 @@ def test_a_bank_slip_comes_back_entered_but_not_checked():
         (lambda d: d["event"].update(trust_account={"bank": "TD"}), "event.trust_account: trust_account:"),
         (
             lambda d: d["event"].update(trust_account={"bank": "TD", "branch": "Main", "last_four": "48"}),
-            "is not four digits",
+            "four digits and nothing else",
         ),
     ],
 )

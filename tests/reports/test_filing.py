@@ -94,6 +94,32 @@ def test_the_report_is_filed_once_certified_with_every_deposit_confirmed():
         report_file(event=event, person=ann, filed_on=TODAY)
 
 
+def test_a_cheque_corrected_after_signing_calls_for_signing_again_and_none_is_corrected_once_filed():
+    event = example()
+    confirm_the_deposit(event)
+    certify(event)
+    gus = people(event)["gus"]
+    expense = Slip.objects.filter(event=event, slip_type="expense").order_by("pk").first()
+    # The cheque register is part of the figures signed: a corrected payee leaves them to sign again.
+    cheque_enter(expense=expense, number="101", written_on=datetime.date(2026, 9, 12), payee="Northern", person=gus)
+    state = report_state(Event.objects.get(pk=event.pk))
+    assert state.stale and not state.certified
+    certify(event)
+    report_file(event=event, person=gus, filed_on=TODAY)
+    digest = report_state(event).digest
+    with refuses("filing.records_fixed") as refused:
+        cheque_enter(expense=expense, number="999", written_on=TODAY, payee="Someone else", person=gus)
+    assert "lists the cheque of Expense 1 as filed" in str(refused.value)
+    deposit = Slip.objects.get(event=event, slip_type="deposit")
+    with refuses("filing.records_fixed"):
+        bank_slip_enter(deposit=deposit, number="TD-1", stamped_on=datetime.date(2026, 9, 12), person=gus)
+    with refuses("filing.records_fixed"):
+        trust_account_set(event=event, bank="RBC", branch="Main", last_four="1111", by=people(event)["ann"])
+    event = Event.objects.get(pk=event.pk)
+    assert (event.trust_bank, expense.cheque.number, report_state(event).digest) == ("Caisse Desjardins", "101", digest)
+    assert ReportFiling.objects.get(event=event).figures_digest == digest
+
+
 def test_the_due_date_falls_after_the_event_and_the_event_page_reminds_as_it_nears(client):
     event = example()
     with refuses("filing.due_before_the_end"):

@@ -182,12 +182,20 @@ def test_the_dric_names_the_trust_account_on_the_page_and_a_refusal_keeps_what_w
     url = reverse("reports:trust_account", args=[cast.event.slug])
     refused = client.post(url, {"trust_bank": "TD", "trust_branch": "Main St", "trust_account_last_four": "48"})
     page = refused.content.decode()
-    assert "is not four digits" in page and 'value="Main St"' in page
+    assert "four digits and nothing else" in page and 'value="Main St"' in page
     assert Event.objects.get(pk=cast.event.pk).trust_bank == ""
+    # A whole number pasted in reaches the rule whole (the field is not cut to four), and the
+    # refusal neither shows it back nor keeps it on the audit trail.
+    whole = "004812345678901"
+    refused = client.post(url, {"trust_bank": "TD", "trust_branch": "Main St", "trust_account_last_four": whole})
+    page = refused.content.decode()
+    assert "the whole number is never entered" in page and 'maxlength="4"' not in page
+    assert Event.objects.get(pk=cast.event.pk).trust_account_last_four == ""
+    assert not any(whole in str(e.__dict__) for e in AuditEntry.objects.filter(event=cast.event))
     client.post(url, {"trust_bank": "TD", "trust_branch": "Main St", "trust_account_last_four": "4821"})
     assert "TD, Main St: the account ending in 4821." in trust_page(client, cast)
     entries = AuditEntry.objects.filter(action="trust_account_set", event=cast.event)
-    assert sorted(entries.values_list("outcome", flat=True)) == ["done", "refused"]
+    assert sorted(entries.values_list("outcome", flat=True)) == ["done", "refused", "refused"]
 
 
 def test_the_page_in_french(cast, deposits):

@@ -87,7 +87,12 @@ def test_the_report_json_carries_the_trust_account_as_an_extension_only_when_the
     bank_slip_enter(
         deposit=deposit, number="TD-558812", stamped_on=datetime.date(2026, 9, 12), person=event.people.get(code="gus")
     )
-    assert event_figures(event)["trust_account"] == {
+    trust = event_figures(event)["trust_account"]
+    assert [(c["expense"], c["amount"], c["number"]) for c in trust.pop("cheques")] == [
+        (1, "60.00", None),
+        (2, "25.00", None),
+    ]
+    assert trust == {
         "bank": "",
         "branch": "",
         "last_four": "",
@@ -105,6 +110,23 @@ def test_the_report_json_carries_the_trust_account_as_an_extension_only_when_the
     trust_account_set(event=event, bank="Caisse Desjardins", branch="Lakeside", last_four="4821")
     figures = event_figures(Event.objects.get(pk=event.pk))
     assert figures["trust_account"]["last_four"] == "4821"
+    # A cheque entered is in the register, so in the figures the designated persons sign.
+    expense = Slip.objects.filter(event=event, slip_type="expense").order_by("pk").first()
+    cheque_enter(
+        expense=expense,
+        number="1001",
+        written_on=datetime.date(2026, 9, 12),
+        payee="Northern",
+        person=event.people.get(code="gus"),
+    )
+    assert event_figures(event)["trust_account"]["cheques"][0] == {
+        "date": "2026-09-11",
+        "expense": 1,
+        "amount": "60.00",
+        "number": "1001",
+        "written_on": "2026-09-12",
+        "payee": "Northern",
+    }
     # Every field the format defines is as it was.
     assert {key: figures[key] for key in EXAMPLE_REPORT} == EXAMPLE_REPORT
 
