@@ -20,6 +20,7 @@ from cage.models import DaySeal, LedgerLink, Posting, Signature, Slip
 from cage.progress import QUIET, Progress
 from cage.slip_fields import RECORD_KEYS
 from cage.slip_types import SLIP_KINDS
+from core.money import cents_str
 from events import game_rules, wheel_layouts
 from events.models import Event, GamingDay, Person
 
@@ -103,10 +104,16 @@ def _event(event: Event) -> dict:
         # The licence's figures of the games whose seeds state none, as the administrator typed them.
         "game_settings": {row.game: game_rules.game_settings_entered(row) for row in event.game_settings.all()},
         "tables_licensed": dict(event.tables_licensed),
-        # The licensee's trust account, named by its bank, branch and last four digits.
+        # The licensee's trust account, named by its bank, branch and last four digits, and what it
+        # held before the event (its opening balance) once entered.
         "trust_account": (
             {"bank": event.trust_bank, "branch": event.trust_branch, "last_four": event.trust_account_last_four}
-            if event.trust_bank
+            | (
+                {}
+                if event.trust_opening_balance is None
+                else {"opening_balance": cents_str(event.trust_opening_balance)}
+            )
+            if event.trust_bank or event.trust_opening_balance is not None
             else None
         ),
     }

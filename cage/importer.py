@@ -286,6 +286,9 @@ class _Importer:
         self.refs: dict[str, Slip] = {}
         # Registrations changed after the records (an exported event): applied once they are in.
         self.later_registrations: list[tuple[str, Person, str]] = []
+        # The expenses' cheques, entered once every deposit is in: a cheque is never for more than
+        # the trust account holds, and a cheque may well be written days after its expense.
+        self.later_cheques: list[dict] = []
         self.checked = Meter()  # counts the records checked (cage.progress)
 
     # --- setup ---------------------------------------------------------------------------
@@ -318,6 +321,7 @@ class _Importer:
         self.people = {p.code: p for p in event.people.prefetch_related("assignments")}
         with remembered.remembering():
             self.day_list(event, data.get("days"))
+        self.cheques_entered()
         for where, person, registration in self.later_registrations:
             try:
                 event_services.registration_change(person=person, registration=registration)
@@ -383,6 +387,7 @@ class _Importer:
                 authority=authority,
                 tables_licensed=tables_licensed,
                 trust_account=self.trust_account(spec.get("trust_account")),
+                trust_opening_balance=self.opening_balance(spec.get("trust_account")),
             )
         except RuleViolation as exc:
             self.problems.append(_at(f"event.{exc.field or 'slug'}", exc))
@@ -392,21 +397,33 @@ class _Importer:
 
     @staticmethod
     def trust_account(spec) -> tuple[str, str, str]:
-        """The licensee's trust account (an extension): {"bank", "branch", "last_four"}."""
+        """The licensee's trust account (an extension): {"bank", "branch", "last_four"}, and
+        optionally its "opening_balance" (read by opening_balance)."""
         if spec is None:
             return "", "", ""
         if (
             not isinstance(spec, dict)
-            or set(spec) != {"bank", "branch", "last_four"}
+            or not {"bank", "branch", "last_four"} <= set(spec) <= {"bank", "branch", "last_four", "opening_balance"}
             or not all(isinstance(v, str) for v in spec.values())
         ):
             raise RuleViolation(
-                Words(N_('trust_account: {"bank", "branch", "last_four"}, each a string, is required')),
+                Words(
+                    N_(
+                        'trust_account: {"bank", "branch", "last_four"}, each a string, is required, and '
+                        '"opening_balance" may follow'
+                    )
+                ),
                 FORMAT,
                 field="trust_account",
                 code="import.bad_trust_account",
             )
         return spec["bank"], spec["branch"], spec["last_four"]
+
+    @staticmethod
+    def opening_balance(spec) -> int | None:
+        if spec is None or "opening_balance" not in spec:
+            return None
+        return _cents(spec["opening_balance"], "event.trust_account.opening_balance")
 
     def licence_extensions(self, spec: dict) -> tuple:
         """Extensions: who licensed the event (an Ontario licence unless told), and the licence's
@@ -822,7 +839,7 @@ class _Importer:
         if record.get("bank_slip") is not None:
             self.bank_slip(slip, record["bank_slip"])
         if record.get("cheque") is not None:
-            self.cheque(slip, record["cheque"])
+            self.later_cheques.append(self.cheque(slip, record["cheque"]))
 
     def paper(self, paper) -> dict:
         """A slip entered from a paper slip (an extension): {"serial": "P-0012", "entered_by": person
@@ -882,10 +899,10 @@ class _Importer:
 
     CHEQUE_KEYS = {"number", "written_on", "payee", "entered_by", "entered_at"}
 
-    def cheque(self, slip, spec) -> None:
+    def cheque(self, slip, spec) -> dict:
         """The trust account's cheque that pays an expense (an extension): {"number", "written_on",
-        "payee", "entered_by", "entered_at"}; entered by the service of the trust account's page,
-        held to its rules."""
+        "payee", "entered_by", "entered_at"}, read as the service of the trust account's page takes
+        it (cheques_entered enters it, held to that service's rules)."""
         if (
             slip.slip_type not in EXPENSES
             or not isinstance(spec, dict)
@@ -901,14 +918,26 @@ class _Importer:
                 FORMAT,
                 code="import.bad_cheque",
             )
-        cheques.cheque_enter(
-            expense=slip,
-            number=spec["number"],
-            written_on=_date(spec["written_on"], "cheque.written_on"),
-            payee=spec["payee"],
-            person=self.person(spec["entered_by"]),
-            at=_when(spec["entered_at"], "cheque.entered_at"),
-        )
+        return {
+            "expense": slip,
+            "number": spec["number"],
+            "written_on": _date(spec["written_on"], "cheque.written_on"),
+            "payee": spec["payee"],
+            "person": self.person(spec["entered_by"]),
+            "at": _when(spec["entered_at"], "cheque.entered_at"),
+        }
+
+    def cheques_entered(self) -> None:
+        """The cheques read with their expenses, entered in the order they were (entered_at)."""
+        for cheque in sorted(self.later_cheques, key=lambda c: c["at"]):
+            try:
+                cheques.cheque_enter(**cheque)
+            except RuleViolation as exc:
+                expense = cheque["expense"]
+                self.problems.append(
+                    _("the cheque of %(slip)s (%(date)s): %(problem)s")
+                    % {"slip": expense.number, "date": expense.day.date.isoformat(), "problem": exc}
+                )
 
     def refused(self, slip, record: dict) -> None:
         """An exported slip the DRIC refused (an extension): {"by": person id, "at", "reason"}."""

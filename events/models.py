@@ -85,6 +85,10 @@ class Event(models.Model):
     # Four digits, or none yet: checked by events.trust_account (no database rule: SQLite's own
     # connections, such as the backup's check, know no regular expressions).
     trust_account_last_four = models.CharField(_("trust account's last four digits"), max_length=4, blank=True)
+    # In cents: what the trust account held before the event's first float left it, as its statement
+    # shows; the bank reconciliation starts from it and no cheque is for more than the account holds
+    # (cage.selectors.bank_slips.trust_reconciliation). None until entered.
+    trust_opening_balance = models.BigIntegerField(_("trust account's opening balance"), null=True, blank=True)
     # The date the licence sets for the financial report (T&C 2.7); its filing is the report's
     # (reports.filing).
     report_due_on = models.DateField(_("financial report due on"), null=True, blank=True)
@@ -97,6 +101,10 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=models.Q(last_day__gte=models.F("first_day")),
                 name="event_last_day_not_before_first",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(trust_opening_balance__gte=0) | models.Q(trust_opening_balance__isnull=True),
+                name="event_trust_opening_balance_not_negative",
             ),
         ]
 

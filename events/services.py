@@ -54,7 +54,7 @@ from .models import (
     games_of,
 )
 from .report_due import check_report_due
-from .trust_account import check_trust_account
+from .trust_account import check_opening_balance, check_trust_account
 
 # The product's own rules, named in refusals beside the terms and conditions' sections.
 ONE_EVENT_PER_SLUG = _lazy("one event per slug")
@@ -101,10 +101,11 @@ def event_create(
     authority: str = Authority.AGCO,
     tables_licensed: dict | None = None,
     trust_account: tuple[str, str, str] = ("", "", ""),
+    trust_opening_balance: int | None = None,
     report_due_on: datetime.date | None = None,
 ) -> Event:
     """A new event; `trust_account`: its trust account's bank, branch and last four digits, or
-    none yet (events.trust_account); `report_due_on`: the financial report's due date, as the
+    none yet (events.trust_account), and its opening balance in cents; `report_due_on`: the financial report's due date, as the
     licence sets it (events.report_due)."""
     _check_new_event(slug, games_authorized, authority)
     trust_bank, trust_branch, trust_last_four = check_trust_account(*trust_account)
@@ -125,6 +126,7 @@ def event_create(
         trust_bank=trust_bank,
         trust_branch=trust_branch,
         trust_account_last_four=trust_last_four,
+        trust_opening_balance=check_opening_balance(trust_opening_balance),
         report_due_on=report_due_on,
     )
     event.full_clean()

@@ -16,6 +16,7 @@ from .report_filed import check_not_filed
 RULE = "T&C 2.7"
 LAST_FOUR = re.compile(r"[0-9]{4}")
 FIELDS = ("trust_bank", "trust_branch", "trust_account_last_four")
+KEEP = object()  # trust_account_set's opening balance left as it is
 
 
 def check_trust_account(bank: str, branch: str, last_four: str) -> tuple[str, str, str]:
@@ -47,13 +48,34 @@ def check_trust_account(bank: str, branch: str, last_four: str) -> tuple[str, st
     return bank, branch, last_four
 
 
-def trust_account_set(*, event: Event, bank: str, branch: str, last_four: str, by: Person | None = None) -> Event:
+def check_opening_balance(cents: int | None) -> int | None:
+    """What the account held before the event's first float: cents, none or more; None until entered."""
+    if cents is not None and cents < 0:
+        raise RuleViolation(
+            Words(
+                N_("the trust account's opening balance is what its statement shows before the event, never below zero")
+            ),
+            RULE,
+            field="trust_opening_balance",
+            code="trust_account.opening_balance",
+        )
+    return cents
+
+
+def trust_account_set(
+    *, event: Event, bank: str, branch: str, last_four: str, opening_balance=KEEP, by: Person | None = None
+) -> Event:
     """The event's trust account, named or corrected (by the DRIC, or by the licensee's administrator
-    when `by` is None)."""
+    when `by` is None), with its opening balance in cents (None: not entered; KEEP: as it is).
+    Refused once the report is filed, which names it."""
     check_not_filed(event, Words(N_("the trust account")))
     bank, branch, last_four = check_trust_account(bank, branch, last_four)
-    old = {name: getattr(event, name) for name in FIELDS}
-    new = dict(zip(FIELDS, (bank, branch, last_four), strict=True))
+    fields = (*FIELDS, "trust_opening_balance")
+    # As the row stands now, whatever the caller's copy of the event says.
+    old = Event.objects.filter(pk=event.pk).values(*fields).get()
+    if opening_balance is KEEP:
+        opening_balance = old["trust_opening_balance"]
+    new = dict(zip(fields, (bank, branch, last_four, check_opening_balance(opening_balance)), strict=True))
     if old == new:
         return event
     Event.objects.filter(pk=event.pk).update(**new)

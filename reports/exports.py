@@ -25,7 +25,7 @@ from reportlab.lib.units import inch
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from cage.models import Slip
-from cage.selectors.bank_slips import deposits_to_the_bank, expenses_by_cheque
+from cage.selectors.bank_slips import deposits_to_the_bank, expenses_by_cheque, trust_reconciliation
 from cage.selectors.seals import day_seals
 from cage.selectors.slips import signed_in_full
 from cage.slip_types import EXPENSES
@@ -40,6 +40,7 @@ from events.models import Event, Role, game_name
 from reports.charts import chip_liability, report_charts
 from reports.names import day_shown, named_variances
 from reports.services import (
+    bank_reconciliation_lines,
     cents_of,
     difference_words,
     net_proceeds_lines,
@@ -672,7 +673,32 @@ def _net_proceeds(event: Event, figures: dict, pdf: _Styles) -> list:
         para(difference_words(rec)),
         para(_("The trust account and the bank deposit slips"), sub),
         *_bank_slips(event, deposits, pdf),
+        *_bank_reconciliation(event, pdf),
     ]
+    return story
+
+
+def _bank_reconciliation(event: Event, pdf: _Styles) -> list:
+    """The trust account's statement as the records say it must stand: from its opening balance,
+    the floats, the deposits and the cheques drawn (cage.selectors.bank_slips.trust_reconciliation)."""
+    account = trust_reconciliation(event)
+    rows = [
+        [label, _("not entered") if cents is None else dollars(cents)]
+        for label, cents in bank_reconciliation_lines(account)
+    ]
+    story = [
+        pdf.para(_("Bank reconciliation of the trust account"), pdf.sub),
+        _grid(rows, [3.9 * inch, 1.4 * inch], header=False, right=(1,), bold_last=True),
+    ]
+    if account.opening is None:
+        story.append(
+            pdf.para(
+                _(
+                    "The trust account's opening balance is not entered: the balance its statement must show is unknown."
+                ),
+                pdf.alert,
+            )
+        )
     return story
 
 
@@ -726,7 +752,11 @@ def _bank_slips(event: Event, lines: list, pdf: _Styles) -> list:
     else:
         story.append(
             para(
-                _("To send with this report: a copy of each bank-stamped deposit slip, numbers %(numbers)s.")
+                ngettext(
+                    "To send with this report: a copy of the bank-stamped deposit slip, number %(numbers)s.",
+                    "To send with this report: a copy of each bank-stamped deposit slip, numbers %(numbers)s.",
+                    len(lines),
+                )
                 % {"numbers": ", ".join(line.bank_slip.number for line in lines)}
             )
         )

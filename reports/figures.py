@@ -14,7 +14,7 @@ from django.db.models import BooleanField, Case, Exists, ExpressionWrapper, F, O
 
 from cage.models import Account, Posting, Slip
 from cage.selectors import json_text
-from cage.selectors.bank_slips import deposits_to_the_bank, expenses_by_cheque
+from cage.selectors.bank_slips import deposits_to_the_bank, expenses_by_cheque, trust_reconciliation
 from cage.selectors.slips import with_signature_counts
 from cage.slip_types import EXPENSES, SLIP_KINDS, TIP_PAYOUTS, VOID_KIND
 from cage.variances import reason_in_records, variance_reason
@@ -320,16 +320,24 @@ def _report_json(event: Event, days: list, tally: _Tally, table_rows: list, game
 
 def trust_account_figures(event: Event) -> dict | None:
     """This product's extension of cage-report/1 (docs/cage-records-extensions.md): the trust
-    account the event names and each deposit to it with its bank deposit slip. None while the
-    event holds neither (a records file of the format alone): its report is the format's own."""
+    account the event names, each deposit to it with its bank deposit slip, the cheque register and
+    the bank reconciliation. None while the event holds none of these (a records file of the format alone): its report is the format's own."""
     deposits = deposits_to_the_bank(event)
-    expenses = expenses_by_cheque(event)
-    if not event.trust_bank and not any(line.bank_slip for line in deposits) and not any(e.cheque for e in expenses):
+    # No cheque is entered before the opening balance (cage.services.cheques): the register is read
+    # only for an event that holds one of these.
+    if not event.trust_bank and event.trust_opening_balance is None and not any(d.bank_slip for d in deposits):
         return None
+    expenses = expenses_by_cheque(event)
+    account = trust_reconciliation(event)
     return {
         "bank": event.trust_bank,
         "branch": event.trust_branch,
         "last_four": event.trust_account_last_four,
+        # The bank reconciliation: null until the opening balance is entered.
+        "opening_balance": None if account.opening is None else cents_str(account.opening),
+        "floats": cents_str(account.floats),
+        "cheques_total": cents_str(account.cheques),
+        "balance": None if account.balance is None else cents_str(account.balance),
         "deposits": [
             {
                 "date": line.slip.day.date.isoformat(),

@@ -3,8 +3,8 @@ licence sets it, and its state: a draft while a gaming day is open, signed as th
 sign it, certified once the three have, filed once one of them records the date it was sent. Its
 due date is the event's own (events.report_due).
 
-A certified report is filed only when nothing it must carry is missing: the trust account named,
-every deposit confirmed by its bank slip and every expense paid by a cheque entered
+A certified report is filed only when nothing it must carry is missing: the trust account named
+with its opening balance, every deposit confirmed by its bank slip and every expense paid by a cheque entered
 (cage.selectors.bank_slips). The event's page reminds
 the DRIC as the due date nears (`reminder`, shown by reports/templatetags/report_filing.py)."""
 
@@ -66,13 +66,17 @@ def filing(event: Event, state: ReportState) -> Filing:
     if state.draft:
         return Filing("draft", event.report_due_on)
     name = "certified" if state.certified else "signing"
-    return Filing(name, event.report_due_on, [str(w) for w in _missing(event)])
+    return Filing(name, event.report_due_on, [str(w) for w in missing(event)])
 
 
-def _missing(event: Event) -> list[Words]:
+def missing(event: Event) -> list[Words]:
+    """What keeps the report from being filed, as words (empty: nothing): the trust account's page
+    lists the same on the report page."""
     missing = []
     if not event.trust_bank:
         missing.append(Words(N_("the trust account is not named")))
+    if event.trust_opening_balance is None:
+        missing.append(Words(N_("the trust account's opening balance is not entered")))
     unconfirmed = [line.slip for line in deposits_to_the_bank(event) if not line.confirmed]
     if unconfirmed:
         missing.append(
@@ -147,12 +151,12 @@ def _check_fileable(event: Event, state: ReportState) -> None:
             RULE,
             code="filing.not_certified",
         )
-    missing = _missing(event)
-    if missing:
+    wanting = missing(event)
+    if wanting:
         raise RuleViolation(
             Words(
                 N_("the report cannot be filed yet: %(missing)s"),
-                missing=Several(*missing, sep="; "),
+                missing=Several(*wanting, sep="; "),
             ),
             RULE,
             code="filing.incomplete",

@@ -224,6 +224,19 @@ def net_proceeds_lines(totals: dict) -> list[tuple[str, int]]:
     ]
 
 
+def bank_reconciliation_lines(account) -> list[tuple[str, int | None]]:
+    """The trust account's bank reconciliation (cage.selectors.bank_slips.trust_reconciliation) as
+    (label, cents) lines ending with the balance its statement must show; None where the opening
+    balance is not entered. What the trust account's page and the report's section D print."""
+    return [
+        (_("Opening balance of the trust account"), account.opening),
+        (_("less floats paid to the cage"), -account.floats),
+        (_("plus deposits from the cage"), account.deposits),
+        (_("less cheques drawn on the account"), -account.cheques),
+        (_("Balance the trust account must show"), account.balance),
+    ]
+
+
 def difference_words(rec: dict) -> str:
     """The reconciliation's difference named in words."""
     difference, held = rec["difference"], rec["held"]

@@ -7,10 +7,8 @@ from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from audit import services as audit
-from cage.selectors.bank_slips import unconfirmed
 from cage.selectors.counts import books_blind, counts_places
 from cage.selectors.seals import day_seals
 from core.money import dollars, hours_text
@@ -18,7 +16,7 @@ from core.rules import RuleViolation, cite
 from events.access import ROLE_NAMES, event_access
 from events.models import GamingDay, game_name
 from reports.figures import event_figures, report_figures
-from reports.filing import filing
+from reports.filing import filing, missing
 from reports.names import day_shown, named_variances
 from reports.services import RULE, cents_of, designated_role, net_proceeds_lines, report_sign, report_state
 from reports.views_filing import DueForm, FiledForm
@@ -56,6 +54,7 @@ def event_report(request, slug):
     access = event_access(request, slug)
     figures, variance_notes = report_figures(access.event)
     state = report_state(access.event, figures)
+    filing_now = filing(access.event, state)
     role = designated_role(access.person)
     signed = role is not None and any(
         s.person_id == access.person.id and s.figures_digest == state.digest for s in state.signatures.values()
@@ -90,8 +89,8 @@ def event_report(request, slug):
             "may_sign": role is not None and not state.draft and not signed,
             "counts_awaited": bool(counts_awaited(access.event, state.open_days)),
             "report_format": figures["format"],
-            "trust_note": trust_note(access.event),
-            "filing": filing(access.event, state),
+            "trust_note": trust_note(access.event, filing_now),
+            "filing": filing_now,
             "due_form": DueForm(initial={"report_due_on": access.event.report_due_on})
             if access.may("reports:report_due", "POST")
             else None,
@@ -102,25 +101,10 @@ def event_report(request, slug):
     )
 
 
-def trust_note(event) -> str:
-    """What the trust account's page still waits for: the account's name, the deposits whose bank
-    slip is not entered and checked yet (cage.selectors.bank_slips); "" when nothing."""
-    parts = [] if event.trust_bank else [_("the trust account is not named yet")]
-    waiting = len(unconfirmed(event))
-    if waiting:
-        parts.append(
-            ngettext(
-                "%(n)s deposit not yet confirmed by its bank slip",
-                "%(n)s deposits not yet confirmed by their bank slips",
-                waiting,
-            )
-            % {"n": waiting}
-        )
-    return (
-        parts[0]
-        if len(parts) == 1
-        else (_("%(first)s; %(second)s") % {"first": parts[0], "second": parts[1]} if parts else "")
-    )
+def trust_note(event, filing_now) -> str:
+    """What the trust account's page still waits for before the report can be filed (reports.filing):
+    "" once nothing, or once it is filed."""
+    return "" if filing_now.filed else "; ".join(str(w) for w in missing(event))
 
 
 MONEY_KEYS = {

@@ -8,8 +8,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from cage.fields import CashField
 from cage.models import BankSlip
-from cage.selectors.bank_slips import deposits_to_the_bank, expenses_by_cheque
+from cage.selectors.bank_slips import deposits_to_the_bank, expenses_by_cheque, trust_reconciliation
 from cage.services.bank_slips import bank_slip_check as check_service
 from cage.services.bank_slips import bank_slip_enter
 from cage.services.cheques import cheque_enter
@@ -21,7 +22,7 @@ from events.forms import DateInput
 from events.trust_account import trust_account_set
 
 from .names import day_shown
-from .services import RULE
+from .services import RULE, bank_reconciliation_lines
 
 
 class TrustAccountForm(CheckedInput, forms.Form):
@@ -29,6 +30,11 @@ class TrustAccountForm(CheckedInput, forms.Form):
     trust_branch = forms.CharField(label=gettext_lazy("Branch"), max_length=200, required=False)
     trust_account_last_four = forms.CharField(
         label=gettext_lazy("Last four digits of the account's number"), max_length=40, required=False
+    )
+    trust_opening_balance = CashField(
+        label=gettext_lazy("Opening balance"),
+        required=False,
+        help_text=gettext_lazy("What the account's statement showed before the event's first float left it."),
     )
 
 
@@ -102,6 +108,10 @@ def _page(request, access, *, account_form=None, refused_slip=None, refused_form
             "waiting": waiting,
             "cheques": _cheque_lines(access, refused_slip, refused_form),
             "account_form": account_form,
+            "reconciliation": [
+                (label, None if cents is None else dollars(cents))
+                for label, cents in bank_reconciliation_lines(trust_reconciliation(event))
+            ],
             "may_check": access.may("reports:bank_slip_check", "POST"),
             "rule": cite(RULE),
         },
@@ -124,6 +134,7 @@ def trust_account(request, slug):
                 bank=d["trust_bank"],
                 branch=d["trust_branch"],
                 last_four=d["trust_account_last_four"],
+                opening_balance=d["trust_opening_balance"],
                 by=access.person,
             )
         except RuleViolation as exc:

@@ -16,7 +16,7 @@ from cage.models import BankSlip, PaperBookPrint, Signature, Slip
 from cage.services import fill_requests, paper
 from cage.services.bank_slips import bank_slip_enter
 from events import services as event_services
-from events.models import Role
+from events.models import Event, Role
 from events.permissions import ANONYMOUS, OUTSIDER, STAFF
 from tests.cage.helpers import open_table, stock
 from tests.conftest import DAY, PASSWORD, PIN, add_person, make_cast, make_event
@@ -41,6 +41,8 @@ class World:
 def make_world() -> World:
     cast = make_cast()
     stock(cast)
+    # What the trust account held before the float left it: the expense's cheque is checked against it.
+    Event.objects.filter(pk=cast.event.pk).update(trust_opening_balance=1_000_000)
     open_table(cast)
     involved = services.fill(
         day=cast.day,
@@ -162,7 +164,12 @@ def payload(world: World, case: str, which) -> dict:
         "cage:paper_print": {"slip_type": "sale", "count": "2", "language": "en"},
         "reports:report_due": {"report_due_on": "2026-10-11"},
         "reports:report_file": {"filed_on": DAY.isoformat()},
-        "reports:trust_account": {"trust_bank": "TD", "trust_branch": "Main St", "trust_account_last_four": "4821"},
+        "reports:trust_account": {
+            "trust_bank": "TD",
+            "trust_branch": "Main St",
+            "trust_account_last_four": "4821",
+            "trust_opening_balance": "10000.00",
+        },
         "reports:cheque": {
             f"cheque-{world.expense.pk}-number": "1001",
             f"cheque-{world.expense.pk}-written_on": DAY.isoformat(),

@@ -1,11 +1,14 @@
 """The licensee's trust account as the cage's records show it: each deposit to it with the bank's
 deposit slip for it (cage.services.bank_slips), and each expense paid from it with its cheque
-(cage.services.cheques): what the trust account's page and the financial report read."""
+(cage.services.cheques), and the bank reconciliation they make with the floats paid from it: what
+the trust account's page and the financial report read."""
 
 from dataclasses import dataclass
 
+from django.db.models import Sum
+
 from cage.models import Account, BankSlip, Cheque, Posting, Slip
-from cage.slip_types import DEPOSITS, EXPENSES
+from cage.slip_types import DEPOSITS, EXPENSES, FLOATS
 from core.reading import read_once
 from events.models import Event
 
@@ -70,3 +73,34 @@ def expenses_by_cheque(event: Event) -> list[ExpenseByCheque]:
     query, once a page: shared, never changed by a caller)."""
     postings = _posted(event, EXPENSES, Account.Kind.EXPENSES, "slip__cheque__entered_by")
     return [ExpenseByCheque(slip=p.slip, cents=p.amount, cheque=getattr(p.slip, "cheque", None)) for p in postings]
+
+
+@dataclass
+class TrustReconciliation:
+    """The trust account as the event's records say it must stand: what it held before the event,
+    less the floats paid to the cage, plus the cage's deposits, less the cheques drawn. `balance` is
+    None until the opening balance is entered: nothing is said of an account whose start is unknown."""
+
+    opening: int | None
+    floats: int
+    deposits: int
+    cheques: int
+
+    @property
+    def balance(self) -> int | None:
+        if self.opening is None:
+            return None
+        return self.opening - self.floats + self.deposits - self.cheques
+
+
+@read_once
+def trust_reconciliation(event: Event) -> TrustReconciliation:
+    """The bank reconciliation of the trust account (cents): floats and deposits as the cage's
+    standing slips moved them, cheques as the register holds them (each at its own amount)."""
+    floats = _posted(event, FLOATS, Account.Kind.TRUST).aggregate(total=Sum("amount"))["total"] or 0
+    return TrustReconciliation(
+        opening=event.trust_opening_balance,
+        floats=-floats,
+        deposits=sum(line.cents for line in deposits_to_the_bank(event)),
+        cheques=Cheque.objects.filter(event=event).aggregate(total=Sum("amount"))["total"] or 0,
+    )

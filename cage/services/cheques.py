@@ -11,9 +11,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop as N_
 
 from cage.models import Cheque, Slip
-from cage.selectors.bank_slips import expenses_by_cheque
+from cage.selectors.bank_slips import expenses_by_cheque, trust_reconciliation
 from cage.services.bank_slips import RULE, check_role, named
-from core.rules import Day, RuleViolation, Words
+from core.rules import Day, Money, RuleViolation, Words
 from core.trail import record
 from events.models import Event, Person, Role
 from events.report_filed import check_not_filed
@@ -46,6 +46,35 @@ def _check_written_on(expense: Slip, written_on: datetime.date) -> None:
     )
 
 
+def _check_held(event: Event, expense: Slip, cents: int, this_cheque: Cheque | None) -> None:
+    """A cheque is never for more than the trust account holds: its opening balance, less the floats
+    paid to the cage, plus the cage's deposits, less the other cheques drawn (trust_reconciliation)."""
+    account = trust_reconciliation(event)
+    if account.opening is None:
+        raise RuleViolation(
+            Words(
+                N_(
+                    "the trust account's opening balance is entered first, on the trust account's page: a cheque is "
+                    "never for more than the account holds"
+                )
+            ),
+            RULE,
+            code="cheque.opening_balance_missing",
+        )
+    held = account.balance + (this_cheque.amount if this_cheque else 0)
+    if cents > held:
+        raise RuleViolation(
+            Words(
+                N_("a cheque of %(amount)s for %(slip)s is more than the trust account holds, %(held)s"),
+                amount=Money(cents),
+                slip=named(expense),
+                held=Money(held),
+            ),
+            RULE,
+            code="cheque.more_than_held",
+        )
+
+
 def _number_used(number: str, other: Cheque) -> None:
     raise RuleViolation(
         Words(
@@ -70,10 +99,13 @@ def cheque_enter(
 ) -> Cheque:
     """The General Cashier enters the trust account's cheque that pays an expense, or corrects it.
     Refused: anyone else, a slip that is not an expense both signed, no number or payee, a number
-    another expense's cheque has, and a date before the expense's gaming day or still to come."""
+    another expense's cheque has, a date before the expense's gaming day or still to come, a cheque
+    for more than the trust account holds (or one whose opening balance is not entered), and any
+    change once the report is filed."""
     event = expense.event
     with transaction.atomic():
-        Event.objects.select_for_update().filter(pk=event.pk).first()
+        # One cheque at a time for the event, read afresh: what the account holds is checked and written together.
+        event = Event.objects.select_for_update().get(pk=event.pk)
         check_role(
             person,
             Role.GENERAL_CASHIER,
@@ -109,6 +141,7 @@ def cheque_enter(
         if other is not None:
             _number_used(number, other)
         _check_written_on(expense, written_on)
+        _check_held(event, expense, line.cents, line.cheque)
         cheque = line.cheque or Cheque(event=event, expense=expense, amount=line.cents)
         old = {"number": cheque.number, "written_on": cheque.written_on, "payee": cheque.payee} if line.cheque else None
         cheque.number, cheque.written_on, cheque.payee, cheque.amount = number, written_on, payee, line.cents

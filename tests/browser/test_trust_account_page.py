@@ -26,13 +26,26 @@ def test_the_general_cashier_enters_a_bank_slip_and_the_dric_checks_it(browser, 
     cashier = person_page(browser, live_server, cast.general_cashier, width=1366, height=900)
 
     dric.goto(f"/reports/{slug}/")
-    assert "the trust account is not named yet; 2 deposits not yet confirmed" in dric.inner_text("#trust-link")
+    waiting = dric.inner_text("#trust-link")
+    assert "the trust account is not named; the trust account's opening balance is not entered" in waiting
+    assert "deposits not yet confirmed by their bank slips: Deposit 1, Deposit 2" in waiting
     follow(dric, "#trust-link a")
+    assert "not entered" in dric.inner_text("#reconciliation")
     dric.fill("input[name=trust_bank]", "Caisse Desjardins")
     dric.fill("input[name=trust_branch]", "Lakeside")
     dric.fill("input[name=trust_account_last_four]", "4821")
+    dric.fill("input[name=trust_opening_balance]", "1,250.00")
     follow(dric, "#trust-account-form button[type=submit]")
     assert "Caisse Desjardins, Lakeside: the account ending in 4821." in dric.inner_text("#trust-account")
+    # The bank reconciliation: $1,250 before the event, the $1,000 float out, $350 deposited back.
+    rows = [" ".join(r.split()) for r in dric.locator("#reconciliation tr").all_inner_texts()]
+    assert rows == [
+        "Opening balance of the trust account $1,250.00",
+        "less floats paid to the cage -$1,000.00",
+        "plus deposits from the cage $350.00",
+        "less cheques drawn on the account $0.00",
+        "Balance the trust account must show $600.00",
+    ]
     # The DRIC enters no bank slip: she checks them.
     assert dric.locator(f"#bank-slip-form-{first.pk}").count() == 0
 
@@ -63,4 +76,6 @@ def test_the_general_cashier_enters_a_bank_slip_and_the_dric_checks_it(browser, 
     text = dric.inner_text("main")
     assert "Compte en fiducie et bordereaux de dépôt bancaires" in text
     assert "1 dépôt sur 2 n’est pas encore confirmé" in text and "TD-558812" in text
+    last = " ".join(dric.locator("#reconciliation tr").last.inner_text().split())
+    assert last == "Solde que le compte en fiducie doit afficher 600,00 $"
     at_both_widths(dric, "trust-page-dric-fr")

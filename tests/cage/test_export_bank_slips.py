@@ -25,7 +25,9 @@ pytestmark = pytest.mark.django_db
 
 def example_with_its_bank_slip() -> Event:
     event = import_records(json.loads((EXAMPLES / "lakeside-one-day.json").read_text()))
-    trust_account_set(event=event, bank="Caisse Desjardins", branch="Lakeside", last_four="4821")
+    trust_account_set(
+        event=event, bank="Caisse Desjardins", branch="Lakeside", last_four="4821", opening_balance=500_000
+    )
     deposit = Slip.objects.get(event=event, slip_type="deposit")
     entered = bank_slip_enter(
         deposit=deposit,
@@ -53,7 +55,12 @@ def example_with_its_bank_slip() -> Event:
 def test_the_trust_account_and_a_checked_bank_slip_come_back_the_same(tmp_path):
     event = example_with_its_bank_slip()
     data = export(event.slug, tmp_path / "out.json")
-    assert data["event"]["trust_account"] == {"bank": "Caisse Desjardins", "branch": "Lakeside", "last_four": "4821"}
+    assert data["event"]["trust_account"] == {
+        "bank": "Caisse Desjardins",
+        "branch": "Lakeside",
+        "last_four": "4821",
+        "opening_balance": "5000.00",
+    }
     deposit = next(r for r in data["days"][0]["records"] if r["type"] == "deposit")
     assert deposit["bank_slip"] == {
         "number": "TD-558812",
@@ -135,6 +142,14 @@ def test_a_bank_slip_comes_back_entered_but_not_checked():
             lambda d: d["event"].update(trust_account={"bank": "TD", "branch": "Main", "last_four": "48"}),
             "four digits and nothing else",
         ),
+        (lambda d: d["event"]["trust_account"].update(opening_balance="-5"), "opening_balance: '-5' is not written"),
+        # $10 before the event, the $1,000 float out and back: the $60 cheque is more than it holds.
+        (
+            lambda d: d["event"]["trust_account"].update(opening_balance="10"),
+            "the cheque of Expense 1 (2026-09-11): a cheque of $60.00 for Expense 1 is more than the trust account "
+            "holds, $10.00",
+        ),
+        (lambda d: d["event"]["trust_account"].pop("opening_balance"), "opening balance is entered first"),
     ],
 )
 def test_a_bad_bank_slip_or_trust_account_in_a_file_is_refused_naming_the_rule(change, problem):

@@ -100,7 +100,7 @@ EXACT = {
     "report page": 21,
     "report JSON": 13,
     "report CSV": 13,
-    "financial report PDF": 28,
+    "financial report PDF": 30,
     "day's sheets page": 29,
     "day's sheets CSV": 31,
     "day's sheet CSV": 31,

@@ -11,7 +11,7 @@ from django.utils import timezone
 from audit.models import AuditEntry
 from cage import services
 from cage.models import BankSlip, Cheque
-from cage.selectors.bank_slips import deposits_to_the_bank, expenses_by_cheque, unconfirmed
+from cage.selectors.bank_slips import deposits_to_the_bank, expenses_by_cheque, trust_reconciliation, unconfirmed
 from cage.services.bank_slips import bank_slip_check, bank_slip_enter
 from cage.services.cheques import cheque_enter
 from events.models import Event
@@ -173,7 +173,10 @@ def test_the_general_cashier_enters_a_bank_slip_and_the_dric_checks_it_on_the_pa
     page = trust_page(client, cast)
     assert "1 deposit of 2 not yet confirmed" in page and "Dric, " in page
     report = client.get(reverse("reports:event", args=[cast.event.slug])).content.decode()
-    assert "the trust account is not named yet; 1 deposit not yet confirmed by its bank slip" in report
+    assert (
+        "the trust account is not named; the trust account&#x27;s opening balance is not entered; deposits not yet "
+        "confirmed by their bank slips: Deposit 2" in report
+    )
 
 
 def test_the_dric_names_the_trust_account_on_the_page_and_a_refusal_keeps_what_was_typed(client, cast):
@@ -255,7 +258,9 @@ def test_the_report_s_due_date_is_entered_with_the_event(client, admin_user):
 
 @pytest.fixture
 def expense(cast):
-    stock(cast, cash=100_000)
+    stock(cast, cash=100_000)  # the float, paid from the trust account
+    # $30 left in the trust account once the float is paid.
+    trust_account_set(event=cast.event, bank="TD", branch="Main St", last_four="4821", opening_balance=103_000)
     return services.expense(
         day=cast.day,
         category="licence_fee",
@@ -307,6 +312,38 @@ def test_an_expense_is_paid_by_a_cheque_of_its_own_entered_by_the_general_cashie
     with refuses("cheque.not_an_expense"):
         pay(cast, sale, "1003")
     assert Cheque.objects.count() == 1
+
+
+def test_a_cheque_is_never_for_more_than_the_trust_account_holds(cast, expense):
+    Event.objects.filter(pk=cast.event.pk).update(trust_opening_balance=None)
+    with refuses("cheque.opening_balance_missing"):
+        pay(cast, expense)
+    trust_account_set(event=cast.event, bank="TD", branch="Main St", last_four="4821", opening_balance=103_000)
+    pay(cast, expense)  # $25.00 of the $30.00 held
+    pay(cast, expense, payee="AGCO, Toronto")  # its own correction: the same $25.00, not $50.00
+    second = services.expense(
+        day=cast.day,
+        category="bank_charges",
+        description="Deposit bag fee",
+        cash=1_250,
+        invoice="BNK-7",
+        signed=cast.signed(prepared_by="general_cashier", approved_by="dric"),
+    )
+    with refuses("cheque.more_than_held") as refused:
+        pay(cast, second, "1002")
+    assert "a cheque of $12.50 for Expense 2 is more than the trust account holds, $5.00" in str(refused.value)
+    assert Cheque.objects.count() == 1
+    # A deposit from the cage reaches the account: it then holds enough.
+    deposit(cast, cash=20_000)
+    pay(cast, second, "1002")
+    account = trust_reconciliation(cast.event)
+    assert (account.opening, account.floats, account.deposits, account.cheques, account.balance) == (
+        103_000,
+        100_000,
+        20_000,
+        3_750,
+        19_250,
+    )
 
 
 def test_the_general_cashier_enters_a_cheque_on_the_page(client, cast, expense):

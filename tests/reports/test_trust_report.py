@@ -35,7 +35,9 @@ def french(tmp_path) -> tuple[set[str], str]:
 
 def test_a_deposit_without_its_bank_slip_is_not_yet_confirmed_and_the_report_says_so(tmp_path, poppler):  # noqa: F811
     event = example()
-    trust_account_set(event=event, bank="Caisse Desjardins", branch="Lakeside", last_four="4821")
+    trust_account_set(
+        event=event, bank="Caisse Desjardins", branch="Lakeside", last_four="4821", opening_balance=500_000
+    )
     deposit = Slip.objects.get(event=event, slip_type="deposit")
     lines = lines_of(render(SLUG, tmp_path))
     assert "Trust account: Caisse Desjardins, Lakeside, the account ending in 4821." in lines
@@ -68,16 +70,34 @@ def test_a_deposit_without_its_bank_slip_is_not_yet_confirmed_and_the_report_say
     assert "1001 2026-09-12 Northern Gaming Supply Ltd. Expense 1 $60.00" in lines
     assert any("Expenses without the cheque that pays them: Expense 2" in line for line in lines)
     assert "Deposits, total $1,000.00" in lines
-    assert "To send with this report: a copy of each bank-stamped deposit slip, numbers TD-558812." in lines
+    assert "To send with this report: a copy of the bank-stamped deposit slip, number TD-558812." in lines
+    # The bank reconciliation: $5,000 held before the event, the $1,000 float out, the $1,000 deposit
+    # back, the one $60 cheque drawn so far (Expense 2 has none yet).
+    for line in (
+        "Opening balance of the trust account $5,000.00",
+        "less floats paid to the cage -$1,000.00",
+        "plus deposits from the cage $1,000.00",
+        "less cheques drawn on the account -$60.00",
+        "Balance the trust account must show $4,940.00",
+    ):
+        assert line in lines
     assert not any("not yet confirmed" in line for line in lines)
     lines, text = french(tmp_path)
     assert "Compte en fiducie : Caisse Desjardins, Lakeside, le compte se terminant par 4821." in lines
     assert "Dépôt 1 TD-558812 2026-09-12" in lines
     assert "1001 2026-09-12 Northern Gaming Supply Ltd. Dépense 1 60,00 $" in lines
     assert (
-        "À envoyer avec ce rapport : une copie de chaque bordereau de dépôt estampillé par la banque, numéros "
-        "TD-558812." in text
+        "À envoyer avec ce rapport : une copie du bordereau de dépôt estampillé par la banque, numéro TD-558812."
+        in text
     )
+    for line in (
+        "Solde d’ouverture du compte en fiducie 5 000,00 $",
+        "moins les fonds de caisse versés à la caisse -1 000,00 $",
+        "plus les dépôts de la caisse 1 000,00 $",
+        "moins les chèques tirés sur le compte -60,00 $",
+        "Solde que le compte en fiducie doit afficher 4 940,00 $",
+    ):
+        assert line in lines
 
 
 def test_the_report_json_carries_the_trust_account_as_an_extension_only_when_the_event_holds_one():
@@ -96,6 +116,10 @@ def test_the_report_json_carries_the_trust_account_as_an_extension_only_when_the
         "bank": "",
         "branch": "",
         "last_four": "",
+        "opening_balance": None,
+        "floats": "1000.00",
+        "cheques_total": "0.00",
+        "balance": None,
         "deposits": [
             {
                 "date": "2026-09-11",
@@ -107,9 +131,19 @@ def test_the_report_json_carries_the_trust_account_as_an_extension_only_when_the
             }
         ],
     }
-    trust_account_set(event=event, bank="Caisse Desjardins", branch="Lakeside", last_four="4821")
+    trust_account_set(
+        event=event, bank="Caisse Desjardins", branch="Lakeside", last_four="4821", opening_balance=500_000
+    )
     figures = event_figures(Event.objects.get(pk=event.pk))
     assert figures["trust_account"]["last_four"] == "4821"
+    # The bank reconciliation: what the account held before, and what its statement must show.
+    reconciled = {k: figures["trust_account"][k] for k in ("opening_balance", "floats", "cheques_total", "balance")}
+    assert reconciled == {
+        "opening_balance": "5000.00",
+        "floats": "1000.00",
+        "cheques_total": "0.00",
+        "balance": "5000.00",
+    }
     # A cheque entered is in the register, so in the figures the designated persons sign.
     expense = Slip.objects.filter(event=event, slip_type="expense").order_by("pk").first()
     cheque_enter(
