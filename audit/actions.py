@@ -70,6 +70,8 @@ ACTIONS = {
     "bank_slip_entered": _("Bank deposit slip entered"),
     "bank_slip_checked": _("Bank deposit slip checked"),
     "cheque_entered": _("Cheque entered"),
+    "purpose_added": _("Approved purpose added"),
+    "disbursement_entered": _("Cheque for an approved purpose entered"),
     "report_due_set": _("Report's due date"),
     "report_filed": _("Report filed"),
     "exported": _("Export"),
@@ -130,6 +132,9 @@ VIEW_ACTIONS = {
     "reports:bank_slip": "bank_slip_entered",
     "reports:bank_slip_check": "bank_slip_checked",
     "reports:cheque": "cheque_entered",
+    "reports:purpose": "purpose_added",
+    "reports:disbursement": "disbursement_entered",
+    "reports:disbursement_correct": "disbursement_entered",
     "reports:report_due": "report_due_set",
     "reports:report_file": "report_filed",
 }

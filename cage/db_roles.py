@@ -30,6 +30,7 @@ from cage.models import (
     Signature,
     Slip,
 )
+from events.models import ApprovedPurpose
 
 APPEND_ONLY = (
     Slip,
@@ -48,7 +49,7 @@ APPEND_ONLY = (
     AuditLink,
 )
 # Completed after they are written, never deleted.
-NEVER_DELETED = (BankSlip, Cheque)
+NEVER_DELETED = (BankSlip, Cheque, ApprovedPurpose)
 
 
 def grant_statements(role: str, connection=default_connection) -> list[str]:

@@ -116,6 +116,20 @@ def _event(event: Event) -> dict:
             if event.trust_bank or event.trust_opening_balance is not None
             else None
         ),
+        # The charitable purposes the licence approved, and the cheques that used the proceeds for them.
+        "approved_purposes": [p.name for p in event.approved_purposes.all()],
+        "disbursements": [
+            {
+                "purpose": c.purpose.name,
+                "number": c.number,
+                "written_on": c.written_on.isoformat(),
+                "payee": c.payee,
+                "amount": cents_str(c.amount),
+                "entered_by": c.entered_by.code,
+                "entered_at": _local(c.entered_at),
+            }
+            for c in event.cheques.filter(purpose__isnull=False).select_related("purpose", "entered_by")
+        ],
     }
     return spec | {k: v for k, v in optional.items() if v}
 

@@ -45,6 +45,7 @@ from core.money import AMOUNT_LIMITS_RULE, AMOUNTS_RULE, MAX_AMOUNT_CENTS, MAX_C
 from core.rules import RuleViolation, Words
 from events import services as event_services
 from events.models import Authority, Event, GamingDay, Licensee, Person, Role
+from events.proceeds import purpose_add
 
 # The auditor reads everything and signs nothing; listed so that an exported event comes back whole.
 RECORD_ROLES = {Role.DRIC, Role.GENERAL_CASHIER, Role.CHIP_CASHIER, Role.RUNNER, Role.DEALER, Role.AUDITOR}
@@ -319,6 +320,7 @@ class _Importer:
             return event  # the records need a sound setup; report what is wrong with it first
         # Who holds which role, read once: no record changes a role (cage.services.memo).
         self.people = {p.code: p for p in event.people.prefetch_related("assignments")}
+        self.proceeds(event, data["event"])
         with remembered.remembering():
             self.day_list(event, data.get("days"))
         self.cheques_entered()
@@ -839,7 +841,7 @@ class _Importer:
         if record.get("bank_slip") is not None:
             self.bank_slip(slip, record["bank_slip"])
         if record.get("cheque") is not None:
-            self.later_cheques.append(self.cheque(slip, record["cheque"]))
+            self.later_cheques.append((cheques.cheque_enter, self.cheque(slip, record["cheque"]), slip.number))
 
     def paper(self, paper) -> dict:
         """A slip entered from a paper slip (an extension): {"serial": "P-0012", "entered_by": person
@@ -928,16 +930,61 @@ class _Importer:
         }
 
     def cheques_entered(self) -> None:
-        """The cheques read with their expenses, entered in the order they were (entered_at)."""
-        for cheque in sorted(self.later_cheques, key=lambda c: c["at"]):
+        """The cheques read with their expenses and for the approved purposes, entered in the order
+        they were (entered_at)."""
+        for enter, cheque, paying in sorted(self.later_cheques, key=lambda c: c[1]["at"]):
             try:
-                cheques.cheque_enter(**cheque)
+                enter(**cheque)
             except RuleViolation as exc:
-                expense = cheque["expense"]
                 self.problems.append(
-                    _("the cheque of %(slip)s (%(date)s): %(problem)s")
-                    % {"slip": expense.number, "date": expense.day.date.isoformat(), "problem": exc}
+                    _("cheque %(number)s for %(paying)s: %(problem)s")
+                    % {"number": cheque["number"], "paying": paying, "problem": exc}
                 )
+
+    DISBURSEMENT_KEYS = {"purpose", "number", "written_on", "payee", "amount", "entered_by", "entered_at"}
+
+    def proceeds(self, event, spec: dict) -> None:
+        """The charitable purposes the licence approved (an extension: `approved_purposes`, their
+        names), added through the trust page's service, and the cheques that used the proceeds for
+        them (`disbursements`), entered with the other cheques once every deposit is in."""
+        names, spent = spec.get("approved_purposes", []), spec.get("disbursements", [])
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            self.problems.append(_at("event.approved_purposes", _cited(_("a list of names is required"))))
+            return
+        purposes = {}
+        for i, name in enumerate(names):
+            try:
+                purpose = purpose_add(event=event, name=name)
+            except RuleViolation as exc:
+                self.problems.append(_at(f"event.approved_purposes[{i}]", exc))
+            else:
+                purposes[purpose.name] = purpose
+        for i, d in enumerate(spent if isinstance(spent, list) else [None]):
+            if not isinstance(d, dict) or set(d) != self.DISBURSEMENT_KEYS or d["purpose"] not in purposes:
+                self.problems.append(
+                    _at(
+                        f"event.disbursements[{i}]",
+                        _cited(
+                            _("an object of %(keys)s, its purpose one of approved_purposes, is required")
+                            % {"keys": ", ".join(sorted(self.DISBURSEMENT_KEYS))}
+                        ),
+                    )
+                )
+                continue
+            try:
+                cheque = {
+                    "purpose": purposes[d["purpose"]],
+                    "number": d["number"],
+                    "written_on": _date(d["written_on"], f"event.disbursements[{i}].written_on"),
+                    "payee": d["payee"],
+                    "amount": _cents(d["amount"], f"event.disbursements[{i}].amount"),
+                    "person": self.person(d["entered_by"]),
+                    "at": _when(d["entered_at"], f"event.disbursements[{i}].entered_at"),
+                }
+            except RuleViolation as exc:
+                self.problems.append(_at(f"event.disbursements[{i}]", exc))
+                continue
+            self.later_cheques.append((cheques.disbursement_enter, cheque, d["purpose"]))
 
     def refused(self, slip, record: dict) -> None:
         """An exported slip the DRIC refused (an extension): {"by": person id, "at", "reason"}."""

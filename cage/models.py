@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from core.append_only import AppendOnly, AppendOnlyQuerySet
-from events.models import ChipDenomination, Event, GameTable, GamingDay, Person
+from events.models import ApprovedPurpose, ChipDenomination, Event, GameTable, GamingDay, Person
 
 
 class Account(models.Model):
@@ -650,7 +650,9 @@ class BankSlip(models.Model):
 class Cheque(models.Model):
     """A cheque drawn on the licensee's trust account: the cheque register. Each expense is paid by
     one (never cash from the cage), entered by the General Cashier with its number, date and payee
-    (cage.services.cheques); its amount is the expense's. Corrected by the General Cashier, never
+    (cage.services.cheques); its amount is the expense's. The net proceeds are used by cheques for
+    the purposes the licence approved (`purpose`, at the amount written): each cheque pays an expense
+    or a purpose, never both. Corrected by the General Cashier until the report is filed, never
     deleted, and every change is on the audit trail."""
 
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="cheques")
@@ -658,7 +660,10 @@ class Cheque(models.Model):
     written_on = models.DateField()
     payee = models.CharField(max_length=200)
     amount = models.BigIntegerField()  # cents
-    expense = models.OneToOneField(Slip, on_delete=models.PROTECT, related_name="cheque")
+    expense = models.OneToOneField(Slip, on_delete=models.PROTECT, related_name="cheque", null=True, blank=True)
+    purpose = models.ForeignKey(
+        ApprovedPurpose, on_delete=models.PROTECT, related_name="cheques", null=True, blank=True
+    )
     entered_by = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="+")
     entered_at = models.DateTimeField()
 
@@ -667,6 +672,11 @@ class Cheque(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["event", "number"], name="one_cheque_per_number_per_event"),
             models.CheckConstraint(condition=models.Q(amount__gt=0), name="cheque_amount_positive"),
+            models.CheckConstraint(
+                condition=models.Q(expense__isnull=False, purpose__isnull=True)
+                | models.Q(expense__isnull=True, purpose__isnull=False),
+                name="cheque_pays_an_expense_or_a_purpose",
+            ),
         ]
 
     def __str__(self):

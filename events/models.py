@@ -256,6 +256,26 @@ class GameSettings(models.Model):
         return f"{self.event.slug} {self.game}"
 
 
+class ApprovedPurpose(models.Model):
+    """A charitable purpose the licence approved the event's net proceeds for (T&C 1.3: the event is
+    conducted as the application and the licence set out), entered as the licence words it. Cheques
+    from the trust account for it are the use of proceeds the financial report accounts for
+    (cage.models.Cheque.purpose; T&C 2.7). Never deleted: a purpose entered in error is simply not
+    used, and the report shows it with nothing disbursed."""
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="approved_purposes")
+    name = models.CharField(_("approved purpose"), max_length=200)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["event", "name"], name="one_approved_purpose_per_name")]
+        verbose_name = _("approved purpose")
+        verbose_name_plural = _("approved purposes")
+
+    def __str__(self):
+        return self.name
+
+
 def game_name(code: str) -> str:
     """A game's name in the active language: "Wheel of Fortune", or "Roue de la fortune" in French.
     The game modules hold both names and know no language (they import nothing of Django)."""

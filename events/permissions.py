@@ -244,6 +244,9 @@ MATRIX: dict[str, Entry] = {
     "reports:bank_slip": page("POST", write={Role.GENERAL_CASHIER}),
     "reports:bank_slip_check": page("POST", write={Role.DRIC}),
     "reports:cheque": page("POST", write={Role.GENERAL_CASHIER}),  # the cheque that pays an expense
+    "reports:purpose": page("POST", write=SETUP_BY),  # a charitable purpose the licence approved
+    "reports:disbursement": page("POST", write={Role.GENERAL_CASHIER}),  # a cheque for an approved purpose
+    "reports:disbursement_correct": page("POST", write={Role.GENERAL_CASHIER}),
     # The report's filing (reports.filing): its due date set by the DRIC or the administrator; its
     # filing recorded by one of the three designated persons.
     "reports:report_due": page("POST", write=SETUP_BY),

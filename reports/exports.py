@@ -25,7 +25,7 @@ from reportlab.lib.units import inch
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from cage.models import Slip
-from cage.selectors.bank_slips import deposits_to_the_bank, expenses_by_cheque, trust_reconciliation
+from cage.selectors.bank_slips import deposits_to_the_bank, disbursements, expenses_by_cheque, trust_reconciliation
 from cage.selectors.seals import day_seals
 from cage.selectors.slips import signed_in_full
 from cage.slip_types import EXPENSES
@@ -36,7 +36,7 @@ from core.pdf_layout import RED, content_widths, page_canvas, words_whole
 from core.rules import cite
 from core.xlsx import Cents
 from events import csv_safe
-from events.models import Event, Role, game_name
+from events.models import ApprovedPurpose, Event, Role, game_name
 from reports.charts import chip_liability, report_charts
 from reports.names import day_shown, named_variances
 from reports.services import (
@@ -44,6 +44,7 @@ from reports.services import (
     cents_of,
     difference_words,
     net_proceeds_lines,
+    proceeds_use_lines,
     reconciliation,
     report_state,
 )
@@ -674,7 +675,37 @@ def _net_proceeds(event: Event, figures: dict, pdf: _Styles) -> list:
         para(_("The trust account and the bank deposit slips"), sub),
         *_bank_slips(event, deposits, pdf),
         *_bank_reconciliation(event, pdf),
+        *_use_of_proceeds(event, rec["net_proceeds"], pdf),
     ]
+    return story
+
+
+def _use_of_proceeds(event: Event, net_proceeds: int, pdf: _Styles) -> list:
+    """The purposes the licence approved, the cheques that used the net proceeds for them, and what
+    remains to use (events.proceeds, cage.selectors.bank_slips.disbursements)."""
+    cheques = disbursements(event)
+    purposes = list(ApprovedPurpose.objects.filter(event=event))
+    story = [pdf.para(_("Use of the net proceeds"), pdf.sub)]
+    if not purposes:
+        story.append(pdf.para(_("No charitable purpose the licence approved is entered."), pdf.alert))
+    else:
+        rows = [[_("Approved purpose"), _("Disbursed")]]
+        rows += [[p.name, dollars(sum(c.amount for c in cheques if c.purpose_id == p.pk))] for p in purposes]
+        story.append(_grid(rows, [3.9 * inch, 1.4 * inch], right=(1,)))
+    if cheques:
+        rows = [[_("Cheque"), _("Date"), _("Payee"), _("Approved purpose"), _("Amount")]]
+        rows += [[c.number, day_shown(c.written_on), c.payee, c.purpose.name, dollars(c.amount)] for c in cheques]
+        story.append(_grid(rows, [0.9 * inch, 0.95 * inch, 1.9 * inch, 1.95 * inch, 1.0 * inch], right=(4,)))
+    disbursed = sum(c.amount for c in cheques)
+    story.append(
+        _grid(
+            [[label, dollars(cents)] for label, cents in proceeds_use_lines(net_proceeds, disbursed)],
+            [3.9 * inch, 1.4 * inch],
+            header=False,
+            right=(1,),
+            bold_last=True,
+        )
+    )
     return story
 
 

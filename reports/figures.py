@@ -14,12 +14,12 @@ from django.db.models import BooleanField, Case, Exists, ExpressionWrapper, F, O
 
 from cage.models import Account, Posting, Slip
 from cage.selectors import json_text
-from cage.selectors.bank_slips import deposits_to_the_bank, expenses_by_cheque, trust_reconciliation
+from cage.selectors.bank_slips import deposits_to_the_bank, disbursements, expenses_by_cheque, trust_reconciliation
 from cage.selectors.slips import with_signature_counts
 from cage.slip_types import EXPENSES, SLIP_KINDS, TIP_PAYOUTS, VOID_KIND
 from cage.variances import reason_in_records, variance_reason
 from core.money import cents_str, shortest_decimal
-from events.models import Event, GamingDay
+from events.models import ApprovedPurpose, Event, GamingDay
 from events.selectors import chip_values
 from reports.table_days import TableDays
 
@@ -312,16 +312,17 @@ def _report_json(event: Event, days: list, tally: _Tally, table_rows: list, game
         "tip_shares": tally.tip_shares,
         "variances": tally.variances,
     }
-    trust = trust_account_figures(event)
+    trust = trust_account_figures(event, net)
     if trust is not None:
         figures["trust_account"] = trust
     return figures
 
 
-def trust_account_figures(event: Event) -> dict | None:
+def trust_account_figures(event: Event, net_proceeds: int) -> dict | None:
     """This product's extension of cage-report/1 (docs/cage-records-extensions.md): the trust
-    account the event names, each deposit to it with its bank deposit slip, the cheque register and
-    the bank reconciliation. None while the event holds none of these (a records file of the format alone): its report is the format's own."""
+    account the event names, each deposit to it with its bank deposit slip, the cheque register, the
+    bank reconciliation and the use of the net proceeds. None while the event holds none of these (a
+    records file of the format alone): its report is the format's own."""
     deposits = deposits_to_the_bank(event)
     # No cheque is entered before the opening balance (cage.services.cheques): the register is read
     # only for an event that holds one of these.
@@ -361,4 +362,29 @@ def trust_account_figures(event: Event) -> dict | None:
             }
             for line in expenses
         ],
+        "use_of_proceeds": _use_of_proceeds(event, net_proceeds, account.disbursed),
+    }
+
+
+def _use_of_proceeds(event: Event, net_proceeds: int, disbursed: int) -> dict:
+    """The purposes the licence approved, the cheques that used the net proceeds for them, and what
+    remains to use."""
+    cheques = disbursements(event)
+    return {
+        "purposes": [
+            {"name": p.name, "disbursed": cents_str(sum(c.amount for c in cheques if c.purpose_id == p.pk))}
+            for p in ApprovedPurpose.objects.filter(event=event)
+        ],
+        "disbursements": [
+            {
+                "number": c.number,
+                "written_on": c.written_on.isoformat(),
+                "payee": c.payee,
+                "amount": cents_str(c.amount),
+                "purpose": c.purpose.name,
+            }
+            for c in cheques
+        ],
+        "disbursed": cents_str(disbursed),
+        "remaining": cents_str(net_proceeds - disbursed),
     }

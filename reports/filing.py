@@ -22,7 +22,7 @@ from core import local
 from core.rules import Day, RuleViolation, Several, Words
 from core.trail import record
 from events.designation import check_not_administrator, designated_role
-from events.models import Event, Person
+from events.models import ApprovedPurpose, Event, Person
 
 from .models import ReportFiling
 from .services import RULE, ReportState, report_state
@@ -63,9 +63,7 @@ def filing(event: Event, state: ReportState) -> Filing:
     done = filed(event)
     if done is not None:
         return Filing("filed", event.report_due_on, filed=done)
-    if state.draft:
-        return Filing("draft", event.report_due_on)
-    name = "certified" if state.certified else "signing"
+    name = "draft" if state.draft else "certified" if state.certified else "signing"
     return Filing(name, event.report_due_on, [str(w) for w in missing(event)])
 
 
@@ -77,6 +75,8 @@ def missing(event: Event) -> list[Words]:
         missing.append(Words(N_("the trust account is not named")))
     if event.trust_opening_balance is None:
         missing.append(Words(N_("the trust account's opening balance is not entered")))
+    if not ApprovedPurpose.objects.filter(event=event).exists():
+        missing.append(Words(N_("no charitable purpose the licence approved is entered")))
     unconfirmed = [line.slip for line in deposits_to_the_bank(event) if not line.confirmed]
     if unconfirmed:
         missing.append(

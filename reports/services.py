@@ -232,8 +232,19 @@ def bank_reconciliation_lines(account) -> list[tuple[str, int | None]]:
         (_("Opening balance of the trust account"), account.opening),
         (_("less floats paid to the cage"), -account.floats),
         (_("plus deposits from the cage"), account.deposits),
-        (_("less cheques drawn on the account"), -account.cheques),
+        (_("less cheques paying expenses"), -(account.cheques - account.disbursed)),
+        (_("less cheques for the approved purposes"), -account.disbursed),
         (_("Balance the trust account must show"), account.balance),
+    ]
+
+
+def proceeds_use_lines(net_proceeds: int, disbursed: int) -> list[tuple[str, int]]:
+    """What was done with the net proceeds: the cheques for the purposes the licence approved, and
+    what remains to use, as (label, cents) lines ending with it (the report page and section D)."""
+    return [
+        (_("Net proceeds"), net_proceeds),
+        (_("less used for the approved purposes"), -disbursed),
+        (_("Net proceeds still to use"), net_proceeds - disbursed),
     ]
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_filing, views_trust
+from . import views, views_filing, views_proceeds, views_trust
 
 app_name = "reports"
 urlpatterns = [
@@ -18,4 +18,11 @@ urlpatterns = [
     path("<slug:slug>/trust/deposits/<int:deposit>/bank-slip/", views_trust.bank_slip, name="bank_slip"),
     path("<slug:slug>/trust/bank-slips/<int:bank_slip>/check/", views_trust.bank_slip_check, name="bank_slip_check"),
     path("<slug:slug>/trust/expenses/<int:expense>/cheque/", views_trust.cheque, name="cheque"),
+    path("<slug:slug>/trust/purposes/", views_proceeds.purpose, name="purpose"),
+    path("<slug:slug>/trust/disbursements/", views_proceeds.disbursement, name="disbursement"),
+    path(
+        "<slug:slug>/trust/disbursements/<int:cheque>/",
+        views_proceeds.disbursement,
+        name="disbursement_correct",
+    ),
 ]

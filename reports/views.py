@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from audit import services as audit
+from cage.selectors.bank_slips import disbursements
 from cage.selectors.counts import books_blind, counts_places
 from cage.selectors.seals import day_seals
 from core.money import dollars, hours_text
@@ -16,9 +17,17 @@ from core.rules import RuleViolation, cite
 from events.access import ROLE_NAMES, event_access
 from events.models import GamingDay, game_name
 from reports.figures import event_figures, report_figures
-from reports.filing import filing, missing
+from reports.filing import filing
 from reports.names import day_shown, named_variances
-from reports.services import RULE, cents_of, designated_role, net_proceeds_lines, report_sign, report_state
+from reports.services import (
+    RULE,
+    cents_of,
+    designated_role,
+    net_proceeds_lines,
+    proceeds_use_lines,
+    report_sign,
+    report_state,
+)
 from reports.views_filing import DueForm, FiledForm
 
 
@@ -79,6 +88,13 @@ def event_report(request, slug):
             "totals": [(TOTAL_LABELS[key], value) for key, value in shown["event_totals"].items()],
             # How net proceeds is derived: the lines of the financial report's section D.
             "net_lines": [(label, dollars(cents)) for label, cents in net_proceeds_lines(figures["event_totals"])],
+            "use_lines": [
+                (label, dollars(cents))
+                for label, cents in proceeds_use_lines(
+                    cents_of(figures["event_totals"]["net_proceeds"]),
+                    sum(c.amount for c in disbursements(access.event)),
+                )
+            ],
             "liability": chip_liability(access.event),
             # by day over the page's days; win by table over the whole event (one bar a table)
             "charts": report_charts({**figures, "days": paged["days"]}),
@@ -89,7 +105,7 @@ def event_report(request, slug):
             "may_sign": role is not None and not state.draft and not signed,
             "counts_awaited": bool(counts_awaited(access.event, state.open_days)),
             "report_format": figures["format"],
-            "trust_note": trust_note(access.event, filing_now),
+            "trust_note": trust_note(filing_now),
             "filing": filing_now,
             "due_form": DueForm(initial={"report_due_on": access.event.report_due_on})
             if access.may("reports:report_due", "POST")
@@ -101,10 +117,10 @@ def event_report(request, slug):
     )
 
 
-def trust_note(event, filing_now) -> str:
+def trust_note(filing_now) -> str:
     """What the trust account's page still waits for before the report can be filed (reports.filing):
     "" once nothing, or once it is filed."""
-    return "" if filing_now.filed else "; ".join(str(w) for w in missing(event))
+    return "; ".join(filing_now.missing)
 
 
 MONEY_KEYS = {

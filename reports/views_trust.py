@@ -22,6 +22,7 @@ from events.forms import DateInput
 from events.trust_account import trust_account_set
 
 from .names import day_shown
+from .proceeds_page import proceeds_context
 from .services import RULE, bank_reconciliation_lines
 
 
@@ -73,7 +74,7 @@ def _cheque_lines(access, refused_slip=None, refused_form=None):
     return lines
 
 
-def _page(request, access, *, account_form=None, refused_slip=None, refused_form=None, status=200):
+def _page(request, access, *, account_form=None, refused_slip=None, refused_form=None, proceeds=None, status=200):
     event = access.event
     lines = deposits_to_the_bank(event)
     may_enter = access.may("reports:bank_slip", "POST")
@@ -113,6 +114,7 @@ def _page(request, access, *, account_form=None, refused_slip=None, refused_form
                 for label, cents in bank_reconciliation_lines(trust_reconciliation(event))
             ],
             "may_check": access.may("reports:bank_slip_check", "POST"),
+            **proceeds_context(access, **(proceeds or {})),
             "rule": cite(RULE),
         },
         status=status,

@@ -115,6 +115,7 @@ def fill_kwargs(world: World, pattern, extra: dict, which) -> dict:
         "deposit": world.deposit.pk,
         "bank_slip": world.bank_slip.pk,
         "expense": world.expense.pk,
+        "cheque": world.disbursement.pk,
     }
     keys = list(pattern.pattern.converters) + list(pattern.pattern.regex.groupindex)
     return {key: extra[key] if key in extra else values[key] for key in dict.fromkeys(keys)}
@@ -146,6 +147,9 @@ APPLIED_BY_FIRST_WRITER = {
     "reports:bank_slip_check",
     "reports:report_due",
     "reports:cheque",
+    "reports:purpose",
+    "reports:disbursement",
+    "reports:disbursement_correct",
 }
 
 # --- what the matrix says each answer is ---------------------------------------------------

@@ -15,9 +15,11 @@ from cage import services
 from cage.models import BankSlip, PaperBookPrint, Signature, Slip
 from cage.services import fill_requests, paper
 from cage.services.bank_slips import bank_slip_enter
+from cage.services.cheques import disbursement_enter
 from events import services as event_services
 from events.models import Event, Role
 from events.permissions import ANONYMOUS, OUTSIDER, STAFF
+from events.proceeds import purpose_add
 from tests.cage.helpers import open_table, stock
 from tests.conftest import DAY, PASSWORD, PIN, add_person, make_cast, make_event
 
@@ -36,6 +38,7 @@ class World:
     deposit: Slip  # a deposit to the trust account, made
     bank_slip: BankSlip  # its bank deposit slip, entered by the General Cashier, not checked yet
     expense: Slip  # an expense approved, paid from the trust account, its cheque not entered yet
+    disbursement: object  # a cheque from the trust account for an approved purpose
 
 
 def make_world() -> World:
@@ -63,6 +66,15 @@ def make_world() -> World:
         cash=2_500,
         invoice="LIC-1",
         signed=cast.signed(prepared_by="general_cashier", approved_by="dric"),
+    )
+    food = purpose_add(event=cast.event, name="Lakeside Food Bank")
+    disbursement = disbursement_enter(
+        purpose=food,
+        number="2001",
+        written_on=DAY,
+        payee="Lakeside Food Bank",
+        amount=1_000,
+        person=cast.general_cashier,
     )
     # A dealer's fill request, open: withdrawn by her, declined by the Chip Cashier (cage.views_fill_requests).
     fill_requests.ask(day=cast.day, table=cast.bj, chips={"5": 4}, person=cast.dealer)
@@ -103,7 +115,8 @@ def make_world() -> World:
         chips={"1": 2},
         cash=200,
     )
-    return World(cast, users, involved, uninvolved, paper_book, on_paper.signatures.get(), deposit, bank_slip, expense)
+    signature = on_paper.signatures.get()
+    return World(cast, users, involved, uninvolved, paper_book, signature, deposit, bank_slip, expense, disbursement)
 
 
 # What a POST carries: a form an allowed user's POST would apply, so that a refusal is a real one.
@@ -174,6 +187,21 @@ def payload(world: World, case: str, which) -> dict:
             f"cheque-{world.expense.pk}-number": "1001",
             f"cheque-{world.expense.pk}-written_on": DAY.isoformat(),
             f"cheque-{world.expense.pk}-payee": "AGCO",
+        },
+        "reports:purpose": {"name": "Youth hockey equipment"},
+        "reports:disbursement": {
+            "disbursement-purpose": str(world.disbursement.purpose_id),
+            "disbursement-number": "2002",
+            "disbursement-written_on": DAY.isoformat(),
+            "disbursement-payee": "Lakeside Food Bank",
+            "disbursement-amount": "5.00",
+        },
+        "reports:disbursement_correct": {
+            f"disbursement-{world.disbursement.pk}-purpose": str(world.disbursement.purpose_id),
+            f"disbursement-{world.disbursement.pk}-number": "2001",
+            f"disbursement-{world.disbursement.pk}-written_on": DAY.isoformat(),
+            f"disbursement-{world.disbursement.pk}-payee": "Lakeside Food Bank Inc.",
+            f"disbursement-{world.disbursement.pk}-amount": "10.00",
         },
         "reports:bank_slip": {
             f"bank-{world.deposit.pk}-number": "BS-2",

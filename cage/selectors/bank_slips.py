@@ -5,7 +5,7 @@ the trust account's page and the financial report read."""
 
 from dataclasses import dataclass
 
-from django.db.models import Sum
+from django.db.models import Q, Sum
 
 from cage.models import Account, BankSlip, Cheque, Posting, Slip
 from cage.slip_types import DEPOSITS, EXPENSES, FLOATS
@@ -84,7 +84,8 @@ class TrustReconciliation:
     opening: int | None
     floats: int
     deposits: int
-    cheques: int
+    cheques: int  # every cheque drawn: those paying expenses and those for the approved purposes
+    disbursed: int  # of which for the approved purposes: the net proceeds used
 
     @property
     def balance(self) -> int | None:
@@ -98,9 +99,24 @@ def trust_reconciliation(event: Event) -> TrustReconciliation:
     """The bank reconciliation of the trust account (cents): floats and deposits as the cage's
     standing slips moved them, cheques as the register holds them (each at its own amount)."""
     floats = _posted(event, FLOATS, Account.Kind.TRUST).aggregate(total=Sum("amount"))["total"] or 0
+    cheques = Cheque.objects.filter(event=event).aggregate(
+        total=Sum("amount"), disbursed=Sum("amount", filter=Q(purpose__isnull=False))
+    )
     return TrustReconciliation(
         opening=event.trust_opening_balance,
         floats=-floats,
         deposits=sum(line.cents for line in deposits_to_the_bank(event)),
-        cheques=Cheque.objects.filter(event=event).aggregate(total=Sum("amount"))["total"] or 0,
+        cheques=cheques["total"] or 0,
+        disbursed=cheques["disbursed"] or 0,
+    )
+
+
+@read_once
+def disbursements(event: Event) -> list[Cheque]:
+    """The cheques that use the net proceeds for the purposes the licence approved, in the order
+    written, each with its purpose (one query, once a page)."""
+    return list(
+        Cheque.objects.filter(event=event, purpose__isnull=False)
+        .select_related("purpose", "entered_by")
+        .order_by("written_on", "id")
     )

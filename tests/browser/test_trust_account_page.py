@@ -43,7 +43,8 @@ def test_the_general_cashier_enters_a_bank_slip_and_the_dric_checks_it(browser, 
         "Opening balance of the trust account $1,250.00",
         "less floats paid to the cage -$1,000.00",
         "plus deposits from the cage $350.00",
-        "less cheques drawn on the account $0.00",
+        "less cheques paying expenses $0.00",
+        "less cheques for the approved purposes $0.00",
         "Balance the trust account must show $600.00",
     ]
     # The DRIC enters no bank slip: she checks them.

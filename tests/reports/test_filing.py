@@ -12,6 +12,7 @@ from cage.models import Slip
 from cage.services.bank_slips import bank_slip_check, bank_slip_enter
 from cage.services.cheques import cheque_enter
 from events.models import Event
+from events.proceeds import purpose_add
 from events.report_due import report_due_set
 from events.trust_account import trust_account_set
 from reports.filing import filing, reminder, report_file
@@ -38,6 +39,7 @@ def confirm_the_deposit(event):
     trust_account_set(
         event=event, bank="Caisse Desjardins", branch="Lakeside", last_four="4821", opening_balance=500_000
     )
+    purpose_add(event=event, name="Lakeside Food Bank")
     deposit = Slip.objects.get(event=event, slip_type="deposit")
     entered = bank_slip_enter(
         deposit=deposit, number="TD-558812", stamped_on=datetime.date(2026, 9, 12), person=people(event)["gus"]
@@ -69,12 +71,13 @@ def test_the_report_is_filed_once_certified_with_every_deposit_confirmed():
     assert state_of(event).missing == [
         "the trust account is not named",
         "the trust account's opening balance is not entered",
+        "no charitable purpose the licence approved is entered",
         "deposits not yet confirmed by their bank slips: Deposit 1",
         "expenses without the cheque that pays them: Expense 1, Expense 2",
     ]
     with refuses("filing.incomplete") as refused:
         report_file(event=event, person=ann, filed_on=TODAY)
-    assert "the trust account is not named; the trust account's opening balance is not entered; deposits not " in str(
+    assert "the trust account is not named; the trust account's opening balance is not entered; no charitable " in str(
         refused.value
     )
     # The bank slip is part of the figures they certified: each signs again.

@@ -97,10 +97,10 @@ def queries(client, url) -> int:
 # day's expenses, paid from the trust account (reports.daily.expense_sheet). One more on the PDF for
 # the cheque register (section C).
 EXACT = {
-    "report page": 21,
+    "report page": 23,
     "report JSON": 13,
     "report CSV": 13,
-    "financial report PDF": 30,
+    "financial report PDF": 32,
     "day's sheets page": 29,
     "day's sheets CSV": 31,
     "day's sheet CSV": 31,

@@ -174,8 +174,8 @@ def test_the_general_cashier_enters_a_bank_slip_and_the_dric_checks_it_on_the_pa
     assert "1 deposit of 2 not yet confirmed" in page and "Dric, " in page
     report = client.get(reverse("reports:event", args=[cast.event.slug])).content.decode()
     assert (
-        "the trust account is not named; the trust account&#x27;s opening balance is not entered; deposits not yet "
-        "confirmed by their bank slips: Deposit 2" in report
+        "the trust account is not named; the trust account&#x27;s opening balance is not entered; no charitable "
+        "purpose the licence approved is entered; deposits not yet confirmed by their bank slips: Deposit 2" in report
     )
 
 

@@ -77,7 +77,8 @@ def test_a_deposit_without_its_bank_slip_is_not_yet_confirmed_and_the_report_say
         "Opening balance of the trust account $5,000.00",
         "less floats paid to the cage -$1,000.00",
         "plus deposits from the cage $1,000.00",
-        "less cheques drawn on the account -$60.00",
+        "less cheques paying expenses -$60.00",
+        "less cheques for the approved purposes $0.00",
         "Balance the trust account must show $4,940.00",
     ):
         assert line in lines
@@ -94,7 +95,7 @@ def test_a_deposit_without_its_bank_slip_is_not_yet_confirmed_and_the_report_say
         "Solde d’ouverture du compte en fiducie 5 000,00 $",
         "moins les fonds de caisse versés à la caisse -1 000,00 $",
         "plus les dépôts de la caisse 1 000,00 $",
-        "moins les chèques tirés sur le compte -60,00 $",
+        "moins les chèques payant les dépenses -60,00 $",
         "Solde que le compte en fiducie doit afficher 4 940,00 $",
     ):
         assert line in lines
@@ -108,6 +109,7 @@ def test_the_report_json_carries_the_trust_account_as_an_extension_only_when_the
         deposit=deposit, number="TD-558812", stamped_on=datetime.date(2026, 9, 12), person=event.people.get(code="gus")
     )
     trust = event_figures(event)["trust_account"]
+    assert trust.pop("use_of_proceeds")["purposes"] == []
     assert [(c["expense"], c["amount"], c["number"]) for c in trust.pop("cheques")] == [
         (1, "60.00", None),
         (2, "25.00", None),

@@ -1,0 +1,60 @@
+"""The charitable purposes the licence approved the event's net proceeds for, entered as the licence
+words them (T&C 1.3): with the event, or on the trust account's page by the DRIC or the licensee's
+administrator. The cheques that use the proceeds for them are the cage's cheque register's
+(cage.services.cheques.disbursement_enter); the report accounts for them (T&C 2.7)."""
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext_noop as N_
+
+from core.rules import RuleViolation, Words
+from core.trail import record
+
+from .models import ApprovedPurpose, Event, Person
+from .report_filed import check_not_filed
+
+RULE = "T&C 1.3"  # the event as the licence approved it, its purposes included
+LONGEST = ApprovedPurpose._meta.get_field("name").max_length
+
+
+def check_purpose(name: str) -> str:
+    name = " ".join((name or "").split())
+    if not name or len(name) > LONGEST:
+        raise RuleViolation(
+            Words(N_("an approved purpose is entered as the licence words it, in at most %(n)s characters"), n=LONGEST),
+            RULE,
+            field="name",
+            code="purpose.name",
+        )
+    return name
+
+
+def _already(name: str) -> None:
+    raise RuleViolation(
+        Words(N_("%(name)s is already an approved purpose of this event"), name=name),
+        RULE,
+        field="name",
+        code="purpose.already",
+    )
+
+
+def purpose_add(*, event: Event, name: str, by: Person | None = None) -> ApprovedPurpose:
+    """Adds a purpose the licence approved (by the DRIC, or the administrator when `by` is None).
+    Refused: no name or too long a one, one the event has already, and once the report is filed."""
+    check_not_filed(event, Words(N_("the approved purposes")))
+    name = check_purpose(name)
+    if ApprovedPurpose.objects.filter(event=event, name=name).exists():
+        _already(name)
+    try:
+        with transaction.atomic():
+            purpose = ApprovedPurpose.objects.create(event=event, name=name)
+    except IntegrityError:  # the same purpose added from another window in the same moment
+        _already(name)
+    record(
+        "purpose_added",
+        N_("Approved purpose added: %(name)s"),
+        {"name": name},
+        event=event,
+        about=by,
+        new={"name": name},
+    )
+    return purpose

@@ -1,0 +1,51 @@
+"""The use of proceeds, posted from the trust account's page (reports.proceeds_page): an approved
+purpose added by the DRIC or the administrator, a cheque for one entered or corrected by the
+General Cashier. A refusal is shown on the page beside the form, as typed."""
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
+
+from cage.models import Cheque
+from cage.services.cheques import disbursement_enter
+from core.rules import RuleViolation
+from events.access import event_access
+from events.proceeds import purpose_add
+
+from .proceeds_page import PurposeForm, disbursement_form
+from .views_trust import _page
+
+
+def purpose(request, slug):
+    access = event_access(request, slug)
+    form = PurposeForm(request.POST)
+    if form.is_valid():
+        try:
+            added = purpose_add(event=access.event, name=form.cleaned_data["name"], by=access.person)
+        except RuleViolation as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.text)
+        else:
+            messages.success(request, _("Approved purpose added: %(name)s.") % {"name": added.name})
+            return redirect("reports:trust", slug)
+    return _page(request, access, proceeds={"purpose_form": form})
+
+
+def disbursement(request, slug, cheque=None):
+    access = event_access(request, slug)
+    if cheque is not None:
+        cheque = get_object_or_404(Cheque, pk=cheque, event=access.event, purpose__isnull=False)
+    form = disbursement_form(access.event, cheque, request.POST)
+    if form.is_valid():
+        try:
+            entered = disbursement_enter(person=access.person, cheque=cheque, **form.cleaned_data)
+        except RuleViolation as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.text)
+        else:
+            messages.success(
+                request,
+                _("Cheque %(number)s entered for the approved purpose %(purpose)s.")
+                % {"number": entered.number, "purpose": entered.purpose.name},
+            )
+            return redirect("reports:trust", slug)
+    refused = {"refused_form": form, "refused_cheque": cheque.pk if cheque else None}
+    return _page(request, access, proceeds=refused)
