@@ -38,6 +38,7 @@ from core.xlsx import Cents
 from events import csv_safe
 from events.models import ApprovedPurpose, Event, Role, game_name
 from reports.charts import chip_liability, report_charts
+from reports.filing import filed
 from reports.names import day_shown, named_variances
 from reports.services import (
     bank_reconciliation_lines,
@@ -873,5 +874,19 @@ def _certification(state, pdf: _Styles) -> list:
         ]
         if state.stale:
             block.append(para(state.stale_note(), alert))
+        block.append(para(_filing_words(state.event)))
         story += [Spacer(1, 0.2 * inch), KeepTogether(block)]
     return story
+
+
+def _filing_words(event: Event) -> str:
+    """Where the report's filing stands (reports.filing), as the certification's last line."""
+    done = filed(event)
+    if done is not None:
+        return _("Filed with the licensing authority on %(date)s, recorded by %(name)s.") % {
+            "date": day_shown(done.filed_on),
+            "name": done.filed_by.name,
+        }
+    if event.report_due_on is not None:
+        return _("Not filed yet; due on %(date)s.") % {"date": day_shown(event.report_due_on)}
+    return _("Not filed yet.")

@@ -67,6 +67,24 @@ def filing(event: Event, state: ReportState) -> Filing:
     return Filing(name, event.report_due_on, [str(w) for w in missing(event)])
 
 
+def with_filing(event: Event, figures: dict) -> dict:
+    """The report JSON as it leaves the product: the figures, and beside them, once the event has a
+    due date or is filed, where its filing stands (an extension, docs/cage-records-extensions.md).
+    Not part of the figures the designated persons sign: filing the report changes no figure."""
+    done = filed(event)
+    if event.report_due_on is None and done is None:
+        return figures
+    now = filing(event, report_state(event, figures))
+    return figures | {
+        "filing": {
+            "state": now.state,
+            "due_on": event.report_due_on.isoformat() if event.report_due_on else None,
+            "filed_on": done.filed_on.isoformat() if done else None,
+            "filed_by": done.filed_by.code if done else None,
+        }
+    }
+
+
 def missing(event: Event) -> list[Words]:
     """What keeps the report from being filed, as words (empty: nothing): the trust account's page
     lists the same on the report page."""

@@ -17,7 +17,7 @@ from core.rules import RuleViolation, cite
 from events.access import ROLE_NAMES, event_access
 from events.models import GamingDay, game_name
 from reports.figures import event_figures, report_figures
-from reports.filing import filing
+from reports.filing import filing, with_filing
 from reports.names import day_shown, named_variances
 from reports.services import (
     RULE,
@@ -203,7 +203,7 @@ def event_report_json(request, slug):
     access = event_access(request, slug)
     if counts_awaited(access.event):
         return _awaited_refusal(request, slug)
-    content = json.dumps(event_figures(access.event), indent=2)
+    content = json.dumps(with_filing(access.event, event_figures(access.event)), indent=2)
     # The one write of these GETs: the report leaving the system goes on the audit trail.
     audit.exported(access.event, "event_report", "json")
     response = HttpResponse(content, content_type="application/json")

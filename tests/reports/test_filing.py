@@ -3,8 +3,10 @@ filed only once certified by the three designated persons, with the trust accoun
 deposit confirmed by its bank slip; the event's page reminds as the date nears."""
 
 import datetime
+import json
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
@@ -17,10 +19,11 @@ from events.report_due import report_due_set
 from events.trust_account import trust_account_set
 from reports.filing import filing, reminder, report_file
 from reports.models import ReportFiling
-from reports.services import report_sign, report_state
+from reports.services import figures_digest, report_sign, report_state
 from tests.conftest import PASSWORD
 from tests.refusals import refuses
-from tests.reports.test_financial_report import SLUG, example
+from tests.reports.test_exports import poppler  # noqa: F401  (the fixture that skips without poppler-utils)
+from tests.reports.test_financial_report import SLUG, example, lines_of, render
 
 pytestmark = pytest.mark.django_db
 TODAY = timezone.localdate()
@@ -100,7 +103,7 @@ def test_the_report_is_filed_once_certified_with_every_deposit_confirmed():
         report_file(event=event, person=ann, filed_on=TODAY)
 
 
-def test_a_cheque_corrected_after_signing_calls_for_signing_again_and_none_is_corrected_once_filed():
+def test_a_cheque_corrected_after_signing_calls_for_signing_again_and_none_is_corrected_once_filed(tmp_path, poppler):  # noqa: F811
     event = example()
     confirm_the_deposit(event)
     certify(event)
@@ -124,6 +127,14 @@ def test_a_cheque_corrected_after_signing_calls_for_signing_again_and_none_is_co
     event = Event.objects.get(pk=event.pk)
     assert (event.trust_bank, expense.cheque.number, report_state(event).digest) == ("Caisse Desjardins", "101", digest)
     assert ReportFiling.objects.get(event=event).figures_digest == digest
+    # The JSON says where the filing stands beside the figures, which it does not change.
+    out = tmp_path / "report.json"
+    call_command("event_report", SLUG, "--format", "json", "--out", str(out))
+    report = json.loads(out.read_text())
+    assert report.pop("filing") == {"state": "filed", "due_on": None, "filed_on": TODAY.isoformat(), "filed_by": "gus"}
+    assert figures_digest(report) == digest
+    lines = lines_of(render(SLUG, tmp_path))
+    assert f"Filed with the licensing authority on {TODAY.isoformat()}, recorded by Gus Tremblay." in lines
 
 
 def test_the_due_date_falls_after_the_event_and_the_event_page_reminds_as_it_nears(client):

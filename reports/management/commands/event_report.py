@@ -10,6 +10,7 @@ from events.file_commands import LANGUAGES, DocumentCommand
 from events.models import Event
 from reports.exports import figures_csv, figures_pdf
 from reports.figures import report_figures
+from reports.filing import with_filing
 
 
 class Command(DocumentCommand):
@@ -30,7 +31,7 @@ class Command(DocumentCommand):
                 raise CommandError(_("no event %(slug)r") % {"slug": slug})
             figures, variance_notes = report_figures(event)
             if format == "json":
-                content = (json.dumps(figures, indent=2) + "\n").encode()
+                content = (json.dumps(with_filing(event, figures), indent=2) + "\n").encode()
             elif format == "csv":
                 content = figures_csv(figures).encode()
             else:
