@@ -537,6 +537,39 @@ class Expense(SlipField):
         return [PaperLine("box", _("Category")), PaperLine("box", _("Description")), PaperLine("box", _("Invoice"))]
 
 
+class MissingChipsBill(SlipField):
+    """An expense that is the supplier's bill for chips missing from its count when it takes its
+    chips back: what the supplier bills for chips not returned is an expense (cage-records/1), and
+    the report shows the missing chips as pending until such a bill is entered. Kept in the slip's
+    details; an extension of the records file's expense (docs/cage-records-extensions.md)."""
+
+    name = "missing_chips"
+
+    def add_to(self, form):
+        form.fields[self.name] = forms.BooleanField(
+            label=_("The supplier's bill for chips missing from its count"),
+            required=False,
+            help_text=_("Tick it when this expense pays for chips not returned to the supplier."),
+        )
+
+    def from_form(self, form, data):
+        return {self.name: bool(data.get(self.name))}
+
+    def from_record(self, reader, kind, record, common):
+        value = record.get(self.name, False)
+        if not isinstance(value, bool):
+            raise RuleViolation(
+                Words(N_("missing_chips: true or false, when present")), FORMAT, code="import.bad_missing_chips"
+            )
+        return {self.name: value}
+
+    def to_record(self, slip, details, cash_moved, refs):
+        return {self.name: True} if details.get(self.name) else {}
+
+    def facts(self, slip, kind, details):
+        return [(_("Bill for"), _("chips missing from the supplier's count"))] if details.get(self.name) else []
+
+
 class Reason(SlipField):
     """Words of the cashier's own: why (a void, a variance), or a count's details."""
 
@@ -717,6 +750,7 @@ ORDER = (
     "hours",
     "target",
     "expense",
+    "missing_chips",
     "reason",
     "note",
 )
@@ -734,10 +768,11 @@ RECORD_KEYS = (
     "category",
     "description",
     "invoice",
+    "missing_chips",
     "reason",
     "variance_reason",
     "cash_lines",
     "note",
 )
 # Each field's lines on a slip's page, read from the slip itself (a void names its slip's table).
-PRINTED = (Table(), ToTable(), Runner(), CountedPlace(), HandedPlace(), Hours(), Expense(), Note())
+PRINTED = (Table(), ToTable(), Runner(), CountedPlace(), HandedPlace(), Hours(), Expense(), MissingChipsBill(), Note())

@@ -30,6 +30,7 @@ from cage.slip_fields import (
     HandedCash,
     HandedPlace,
     Hours,
+    MissingChipsBill,
     Note,
     Reason,
     SlipField,
@@ -512,7 +513,7 @@ SLIP_KINDS: dict[str, SlipKind] = {
             # Prepared by the General Cashier, approved by the DRIC: never one signature (T&C 2). The
             # records format's expense has the DRIC's approval only; a file may add the preparer.
             [C("prepared_by", GC, file_optional=True), C("approved_by", DRIC)],
-            [Expense(), Cash(kept=True)],
+            [Expense(), Cash(kept=True), MissingChipsBill()],
             "expense",
             chips_required=False,
             deferred=True,

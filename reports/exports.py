@@ -39,6 +39,7 @@ from events import csv_safe
 from events.models import ApprovedPurpose, Event, Role, game_name
 from reports.charts import chip_liability, report_charts
 from reports.filing import filed
+from reports.missing_chips import missing_chips, missing_chips_words
 from reports.names import day_shown, named_variances
 from reports.services import (
     bank_reconciliation_lines,
@@ -231,20 +232,17 @@ def _money(text: str) -> str:
 
 
 def _expense_rows(event: Event) -> list[dict]:
-    slips = (
-        signed_in_full(Slip.objects.filter(event=event, slip_type__in=EXPENSES))
-        .select_related("day")
-        .order_by("at", "id")
-    )
+    """The standing expenses (both signed, not voided), by category: read from the cheque register's
+    own reading (cage.selectors.bank_slips.expenses_by_cheque), which section C lists the cheques of."""
     rows = [
         {
-            "category": slip.details["category"],
-            "date": slip.day.date.isoformat(),
-            "description": slip.details["description"],
-            "invoice": slip.details.get("invoice", ""),
-            "cents": slip.details["cash"],
+            "category": line.slip.details["category"],
+            "date": line.slip.day.date.isoformat(),
+            "description": line.slip.details["description"],
+            "invoice": line.slip.details.get("invoice", ""),
+            "cents": line.cents,
         }
-        for slip in slips
+        for line in expenses_by_cheque(event)
     ]
     order = list(EXPENSE_CATEGORY_NAMES)
     rows.sort(key=lambda r: order.index(r["category"]) if r["category"] in order else len(order))
@@ -627,7 +625,11 @@ def _expenses(event: Event, figures: dict, pdf: _Styles) -> list:
         )
     else:
         story.append(para(_("None.")))
-    return story + _cheques(event, pdf)
+    story += _cheques(event, pdf)
+    chips = missing_chips(cents_of(totals["chip_over_short"]), expenses_by_cheque(event))
+    if chips.missing or chips.billed:
+        story.append(pdf.para(missing_chips_words(chips), pdf.alert if chips.pending else None))
+    return story
 
 
 def _net_proceeds(event: Event, figures: dict, pdf: _Styles) -> list:

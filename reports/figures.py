@@ -21,6 +21,7 @@ from cage.variances import reason_in_records, variance_reason
 from core.money import cents_str, shortest_decimal
 from events.models import ApprovedPurpose, Event, GamingDay
 from events.selectors import chip_values
+from reports.missing_chips import missing_chips
 from reports.table_days import TableDays
 
 
@@ -312,13 +313,13 @@ def _report_json(event: Event, days: list, tally: _Tally, table_rows: list, game
         "tip_shares": tally.tip_shares,
         "variances": tally.variances,
     }
-    trust = trust_account_figures(event, net)
+    trust = trust_account_figures(event, net, event_totals["chip_over_short"])
     if trust is not None:
         figures["trust_account"] = trust
     return figures
 
 
-def trust_account_figures(event: Event, net_proceeds: int) -> dict | None:
+def trust_account_figures(event: Event, net_proceeds: int, chip_over_short: int) -> dict | None:
     """This product's extension of cage-report/1 (docs/cage-records-extensions.md): the trust
     account the event names, each deposit to it with its bank deposit slip, the cheque register, the
     bank reconciliation and the use of the net proceeds. None while the event holds none of these (a
@@ -363,7 +364,12 @@ def trust_account_figures(event: Event, net_proceeds: int) -> dict | None:
             for line in expenses
         ],
         "use_of_proceeds": _use_of_proceeds(event, net_proceeds, account.disbursed),
+        "missing_chips": _missing_chips(missing_chips(chip_over_short, expenses)),
     }
+
+
+def _missing_chips(chips) -> dict:
+    return {"missing": cents_str(chips.missing), "billed": cents_str(chips.billed), "pending": cents_str(chips.pending)}
 
 
 def _use_of_proceeds(event: Event, net_proceeds: int, disbursed: int) -> dict:

@@ -1099,10 +1099,14 @@ def void(kind, *, day, target: Slip, reason: str, signed, **meta) -> Slip:
 EXPENSE_CATEGORIES = ("supplier_equipment", "supplier_services", "licence_fee", "bank_charges", "advertising", "other")
 
 
+SUPPLIER_BILLS = ("supplier_equipment", "supplier_services")
+
+
 @atomic_slip
 @_posts
-def expense(kind, *, day, category, description, cash, invoice, signed, **meta) -> Slip:
-    """An expense paid from the trust account, never from the cage; it goes in the financial report."""
+def expense(kind, *, day, category, description, cash, invoice, signed, missing_chips=False, **meta) -> Slip:
+    """An expense paid from the trust account, never from the cage; it goes in the financial report.
+    `missing_chips`: the supplier's bill for chips missing from its count, one of its categories."""
     day = lock_day(day, allowed=SETTLING)
     if isinstance(category, str) and ("wage" in category.lower() or "salar" in category.lower()):
         raise RuleViolation(
@@ -1127,8 +1131,22 @@ def expense(kind, *, day, category, description, cash, invoice, signed, **meta) 
         )
     if not str(description).strip():
         raise RuleViolation(Words(N_("an expense needs a description")), "T&C 2.7", code="expense.description_missing")
+    if missing_chips and category not in SUPPLIER_BILLS:
+        raise RuleViolation(
+            Words(
+                N_(
+                    "a bill for chips missing from the supplier's count is the supplier's: its category is the "
+                    "supplier's equipment or services"
+                )
+            ),
+            "T&C 2.7",
+            field="category",
+            code="expense.missing_chips_category",
+        )
     event = day.event
     source, target = kind.moves
     legs = move(account_get(event, source), account_get(event, target), {CASH: _cash(cash)})
     details = {"category": category, "description": description, "invoice": invoice, "cash": cash}
+    if missing_chips:
+        details["missing_chips"] = True
     return post_slip(day=day, slip_type=kind.type, signed=signed, legs=legs, details=details, **meta)
