@@ -42,7 +42,10 @@ def check_not_filed(event, what: Words) -> None:
         return
     raise RuleViolation(
         Words(
-            N_("the financial report was filed on %(date)s and lists %(what)s as filed: it is no longer corrected"),
+            N_(
+                "the financial report was filed on %(date)s: %(what)s is no longer entered or corrected, so what "
+                "was filed stands"
+            ),
             date=Day(on),
             what=what,
         ),

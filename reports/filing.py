@@ -4,7 +4,7 @@ sign it, certified once the three have, filed once one of them records the date 
 due date is the event's own (events.report_due).
 
 A certified report is filed only when nothing it must carry is missing: the trust account named
-with its opening balance, every deposit confirmed by its bank slip and every expense paid by a cheque entered
+with its opening balance, an approved purpose, no cash left at the cage undeposited, every deposit confirmed by its bank slip and every expense paid by a cheque entered
 (cage.selectors.bank_slips). The event's page reminds
 the DRIC as the due date nears (`reminder`, shown by reports/templatetags/report_filing.py)."""
 
@@ -16,10 +16,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy, ngettext
 from django.utils.translation import gettext_noop as N_
 
-from cage.selectors.bank_slips import deposits_to_the_bank, expenses_by_cheque
+from cage.selectors.bank_slips import cash_at_the_cage, deposits_to_the_bank, expenses_by_cheque
 from cage.slip_types import SLIP_KINDS
 from core import local
-from core.rules import Day, RuleViolation, Several, Words
+from core.rules import Day, Money, RuleViolation, Several, Words
 from core.trail import record
 from events.designation import check_not_administrator, designated_role
 from events.models import ApprovedPurpose, Event, Person
@@ -95,6 +95,11 @@ def missing(event: Event) -> list[Words]:
         missing.append(Words(N_("the trust account's opening balance is not entered")))
     if not ApprovedPurpose.objects.filter(event=event).exists():
         missing.append(Words(N_("no charitable purpose the licence approved is entered")))
+    held = cash_at_the_cage(event)
+    if held:
+        missing.append(
+            Words(N_("cash still held at the cage, not deposited to the trust account: %(amount)s"), amount=Money(held))
+        )
     unconfirmed = [line.slip for line in deposits_to_the_bank(event) if not line.confirmed]
     if unconfirmed:
         missing.append(
@@ -134,8 +139,13 @@ def report_file(*, event: Event, person: Person | None, filed_on: datetime.date)
         if not certified_on <= filed_on <= timezone.localdate():
             raise RuleViolation(
                 Words(
-                    N_("the report was filed on or after it was certified (%(certified)s) and not after today"),
+                    N_(
+                        "%(date)s is not a filing date of this report: it is filed on or after the day it was "
+                        "certified (%(certified)s), and not after today (%(today)s)"
+                    ),
+                    date=Day(filed_on),
                     certified=Day(certified_on),
+                    today=Day(timezone.localdate()),
                 ),
                 RULE,
                 field="filed_on",

@@ -16,12 +16,15 @@ from .names import day_shown
 
 
 class PurposeForm(CheckedInput, forms.Form):
-    name = forms.CharField(label=gettext_lazy("Approved purpose, as the licence words it"), max_length=400)
+    # Not required and longer than kept: an empty or too long a name meets the rule's own refusal.
+    name = forms.CharField(
+        label=gettext_lazy("Approved purpose, as the licence words it"), max_length=400, required=False
+    )
 
 
 class DisbursementForm(CheckedInput, forms.Form):
     purpose = forms.ModelChoiceField(label=gettext_lazy("Approved purpose"), queryset=ApprovedPurpose.objects.none())
-    number = forms.CharField(label=gettext_lazy("Cheque number"), max_length=40)
+    number = forms.CharField(label=gettext_lazy("Cheque number"), max_length=21)
     written_on = forms.DateField(label=gettext_lazy("Dated"), widget=DateInput)
     payee = forms.CharField(label=gettext_lazy("Payee"), max_length=400)
     amount = CashField(label=gettext_lazy("Amount"), min_cents=1)
@@ -48,13 +51,14 @@ def disbursement_form(event, cheque=None, data=None) -> DisbursementForm:
     return DisbursementForm(data, event=event, prefix=prefix, initial=initial)
 
 
-def proceeds_context(access, *, purpose_form=None, refused_form=None, refused_cheque=None) -> dict:
+def proceeds_context(access, *, purpose_form=None, refused_form=None, refused_cheque=None, closed=False) -> dict:
     """The page's use of proceeds: each purpose with what was disbursed for it, the cheques, and
-    the forms for whoever may post them (a refused one as it was typed)."""
+    the forms for whoever may post them (a refused one as it was typed; none once `closed`, the
+    report filed)."""
     event = access.event
     cheques = disbursements(event)
     purposes = list(ApprovedPurpose.objects.filter(event=event))
-    may_enter = access.may("reports:disbursement", "POST")
+    may_enter = access.may("reports:disbursement", "POST") and not closed
     for purpose in purposes:
         purpose.disbursed = dollars(sum(c.amount for c in cheques if c.purpose_id == purpose.pk))
     for cheque in cheques:
@@ -65,7 +69,7 @@ def proceeds_context(access, *, purpose_form=None, refused_form=None, refused_ch
     new_form = None
     if may_enter and purposes:
         new_form = refused_form if refused_form is not None and refused_cheque is None else disbursement_form(event)
-    if purpose_form is None and access.may("reports:purpose", "POST"):
+    if purpose_form is None and access.may("reports:purpose", "POST") and not closed:
         purpose_form = PurposeForm()
     return {
         "purposes": purposes,

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
 from cage.models import Account, Posting
+from cage.selectors.bank_slips import cash_at_the_cage
 from cage.slip_types import DEPOSITS, EXPENSES, FLOATS
 from core.money import dollars
 from core.rules import RuleViolation, Words
@@ -186,14 +187,7 @@ def reconciliation(event: Event, figures: dict) -> dict:
     floats = -sum(trust.get(t, 0) for t in FLOATS)
     expenses = -sum(trust.get(t, 0) for t in EXPENSES)
     net_trust = deposits - floats - expenses
-    held = (
-        Posting.objects.filter(
-            account__event=event,
-            account__kind__in=(Account.Kind.BANK_CASH, Account.Kind.RUNNER),
-            denomination__isnull=True,
-        ).aggregate(total=Sum("amount"))["total"]
-        or 0
-    )
+    held = cash_at_the_cage(event)
     net = cents_of(figures["event_totals"]["net_proceeds"])
     return {
         "deposits": deposits,

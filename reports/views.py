@@ -107,10 +107,15 @@ def event_report(request, slug):
             "report_format": figures["format"],
             "trust_note": trust_note(filing_now),
             "filing": filing_now,
-            "due_form": DueForm(initial={"report_due_on": access.event.report_due_on})
+            # A refused date comes back in its box as it was typed (reports.views_filing).
+            "due_form": DueForm(
+                initial={"report_due_on": request.GET.get("report_due_on") or access.event.report_due_on}
+            )
             if access.may("reports:report_due", "POST")
             else None,
-            "filed_form": FiledForm() if access.may("reports:report_file", "POST") else None,
+            "filed_form": FiledForm(initial={"filed_on": request.GET.get("filed_on", "")})
+            if access.may("reports:report_file", "POST")
+            else None,
             # the sections the page cites, numbered as the reader's language numbers them
             "rules": {"report": cite(RULE), "tips": cite("T&C 2.6")},
         },

@@ -4,6 +4,8 @@ events.report_due; T&C 2.7)."""
 from django import forms
 from django.contrib import messages
 from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -33,19 +35,27 @@ def _refused(request, form) -> None:
 
 def _posted(request, slug, form_class, action, done: str):
     """Apply a posted date with `action(access, cleaned data)`; a refusal or a bad date is said
-    at the top of the report page, and nothing is changed."""
+    at the top of the report page, its box keeps what was typed, and nothing is changed."""
     access = event_access(request, slug)
     form = form_class(request.POST)
     if not form.is_valid():
         _refused(request, form)
-        return redirect("reports:event", slug)
+        return _back_with(slug, form)
     try:
         action(access, form.cleaned_data)
     except RuleViolation as exc:
         messages.error(request, exc.text)
-    else:
-        messages.success(request, done)
+        return _back_with(slug, form)
+    messages.success(request, done)
     return redirect("reports:event", slug)
+
+
+def _back_with(slug, form):
+    """The report page, its date box filled with what was typed (read by the page's GET, which
+    writes nothing)."""
+    (name,) = form.fields
+    typed = form.data.get(name, "")[:40]
+    return redirect(f"{reverse('reports:event', args=[slug])}?{urlencode({name: typed})}#filing-heading")
 
 
 def report_due(request, slug):

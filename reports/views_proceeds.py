@@ -13,7 +13,7 @@ from events.access import event_access
 from events.proceeds import purpose_add
 
 from .proceeds_page import PurposeForm, disbursement_form
-from .views_trust import _page
+from .views_trust import _page, refused
 
 
 def purpose(request, slug):
@@ -23,7 +23,7 @@ def purpose(request, slug):
         try:
             added = purpose_add(event=access.event, name=form.cleaned_data["name"], by=access.person)
         except RuleViolation as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.text)
+            refused(request, form, exc)
         else:
             messages.success(request, _("Approved purpose added: %(name)s.") % {"name": added.name})
             return redirect("reports:trust", slug)
@@ -39,7 +39,7 @@ def disbursement(request, slug, cheque=None):
         try:
             entered = disbursement_enter(person=access.person, cheque=cheque, **form.cleaned_data)
         except RuleViolation as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.text)
+            refused(request, form, exc)
         else:
             messages.success(
                 request,
@@ -47,5 +47,5 @@ def disbursement(request, slug, cheque=None):
                 % {"number": entered.number, "purpose": entered.purpose.name},
             )
             return redirect("reports:trust", slug)
-    refused = {"refused_form": form, "refused_cheque": cheque.pk if cheque else None}
-    return _page(request, access, proceeds=refused)
+    as_typed = {"refused_form": form, "refused_cheque": cheque.pk if cheque else None}
+    return _page(request, access, proceeds=as_typed)

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cage.fields import CashField
-from cage.models import BankSlip
+from cage.models import BankSlip, Cheque
 from cage.selectors.bank_slips import deposits_to_the_bank, expenses_by_cheque, trust_reconciliation
 from cage.services.bank_slips import bank_slip_check as check_service
 from cage.services.bank_slips import bank_slip_enter
@@ -21,6 +21,7 @@ from events.form_input import CheckedInput
 from events.forms import DateInput
 from events.trust_account import trust_account_set
 
+from .filing import filed
 from .names import day_shown
 from .proceeds_page import proceeds_context
 from .services import RULE, bank_reconciliation_lines
@@ -45,17 +46,19 @@ class BankSlipForm(CheckedInput, forms.Form):
 
 
 class ChequeForm(CheckedInput, forms.Form):
-    number = forms.CharField(label=gettext_lazy("Cheque number"), max_length=20)
+    # One more than the register keeps, so the service's refusal, which names the rule, is the one shown.
+    number = forms.CharField(label=gettext_lazy("Cheque number"), max_length=21)
     written_on = forms.DateField(label=gettext_lazy("Dated"), widget=DateInput)
     payee = forms.CharField(label=gettext_lazy("Payee"), max_length=200)
 
 
-def _cheque_lines(access, refused_slip=None, refused_form=None):
+def _cheque_lines(access, refused_slip=None, refused_form=None, *, closed=False):
+    """The expenses with their cheques, each with its form for whoever enters them (none once the
+    report is filed)."""
     if not isinstance(refused_form, ChequeForm):
         refused_slip = None
-    """The expenses with their cheques, each with its form for whoever enters them."""
     lines = expenses_by_cheque(access.event)
-    may_enter = access.may("reports:cheque", "POST")
+    may_enter = access.may("reports:cheque", "POST") and not closed
     for line in lines:
         c = line.cheque
         line.day_shown, line.amount = day_shown(line.slip.day.date), dollars(line.cents)
@@ -76,8 +79,10 @@ def _cheque_lines(access, refused_slip=None, refused_form=None):
 
 def _page(request, access, *, account_form=None, refused_slip=None, refused_form=None, proceeds=None, status=200):
     event = access.event
+    # Once the report is filed its records stand as filed (events.report_filed): no form is offered.
+    done = filed(event)
     lines = deposits_to_the_bank(event)
-    may_enter = access.may("reports:bank_slip", "POST")
+    may_enter = access.may("reports:bank_slip", "POST") and done is None
     for line in lines:
         b = line.bank_slip
         checked = b is not None and b.checked_by_id is not None
@@ -95,7 +100,7 @@ def _page(request, access, *, account_form=None, refused_slip=None, refused_form
                 )
                 line.form = BankSlipForm(prefix=f"bank-{line.slip.pk}", initial=initial)
     waiting = [line for line in lines if not line.confirmed]
-    if account_form is None and access.may("reports:trust_account", "POST"):
+    if account_form is None and access.may("reports:trust_account", "POST") and done is None:
         account_form = TrustAccountForm(
             initial={name: getattr(event, name) for name in TrustAccountForm.base_fields},
         )
@@ -107,18 +112,26 @@ def _page(request, access, *, account_form=None, refused_slip=None, refused_form
             "event": event,
             "lines": lines,
             "waiting": waiting,
-            "cheques": _cheque_lines(access, refused_slip, refused_form),
+            "cheques": _cheque_lines(access, refused_slip, refused_form, closed=done is not None),
+            "filed": done,
             "account_form": account_form,
             "reconciliation": [
                 (label, None if cents is None else dollars(cents))
                 for label, cents in bank_reconciliation_lines(trust_reconciliation(event))
             ],
-            "may_check": access.may("reports:bank_slip_check", "POST"),
-            **proceeds_context(access, **(proceeds or {})),
+            "may_check": access.may("reports:bank_slip_check", "POST") and done is None,
+            **proceeds_context(access, closed=done is not None, **(proceeds or {})),
             "rule": cite(RULE),
         },
         status=status,
     )
+
+
+def refused(request, form, exc: RuleViolation) -> None:
+    """A refusal beside the form's field, as typed, and said at the top of the page as well: the
+    page comes back at its top, where a success is said."""
+    form.add_error(exc.field if exc.field in form.fields else None, exc.text)
+    messages.error(request, _("Not recorded: %(reason)s") % {"reason": exc.text})
 
 
 def trust(request, slug):
@@ -140,7 +153,11 @@ def trust_account(request, slug):
                 by=access.person,
             )
         except RuleViolation as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.text)
+            refused(request, form, exc)
+            if exc.field == "trust_account_last_four":
+                # What was typed may be the whole number: never shown back.
+                form.data = form.data.copy()
+                form.data["trust_account_last_four"] = ""
         else:
             messages.success(request, _("The trust account is named."))
             return redirect("reports:trust", slug)
@@ -154,7 +171,7 @@ def _row_posted(request, access, slip, form, enter, done):
         try:
             entered = enter(form.cleaned_data)
         except RuleViolation as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.text)
+            refused(request, form, exc)
         else:
             messages.success(request, done(entered))
             return redirect("reports:trust", access.event.slug)
@@ -196,6 +213,7 @@ def bank_slip_check(request, slug, bank_slip):
 def cheque(request, slug, expense):
     access = event_access(request, slug)
     expense = get_object_or_404(access.event.slips, pk=expense)
+    corrected = Cheque.objects.filter(expense=expense).exists()
     return _row_posted(
         request,
         access,
@@ -203,6 +221,11 @@ def cheque(request, slug, expense):
         ChequeForm(request.POST, prefix=f"cheque-{expense.pk}"),
         lambda data: cheque_enter(expense=expense, person=access.person, **data),
         lambda entered: (
-            _("Cheque %(number)s entered for %(slip)s.") % {"number": entered.number, "slip": expense.number}
+            (
+                _("Cheque %(number)s of %(slip)s corrected.")
+                if corrected
+                else _("Cheque %(number)s entered for %(slip)s.")
+            )
+            % {"number": entered.number, "slip": expense.number}
         ),
     )

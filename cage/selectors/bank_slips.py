@@ -120,3 +120,14 @@ def disbursements(event: Event) -> list[Cheque]:
         .select_related("purpose", "entered_by")
         .order_by("written_on", "id")
     )
+
+
+def cash_at_the_cage(event: Event) -> int:
+    """Cash the cage still holds (bank cash and runners), in cents: not yet deposited to the trust
+    account. Every dollar of the proceeds is deposited before the report is filed (reports.filing)."""
+    held = Posting.objects.filter(
+        account__event=event,
+        account__kind__in=(Account.Kind.BANK_CASH, Account.Kind.RUNNER),
+        denomination__isnull=True,
+    ).aggregate(total=Sum("amount"))["total"]
+    return held or 0

@@ -97,7 +97,7 @@ def _number_used(number: str, other: Cheque) -> None:
     )
 
 
-def _locked(event: Event, person: Person | None, paying) -> Event:
+def _locked(event: Event, person: Person | None, what: Words) -> Event:
     """The event's row, locked and read afresh (one cheque at a time: what the account holds is
     checked and written together), once the writer may write this cheque."""
     event = Event.objects.select_for_update().get(pk=event.pk)
@@ -107,7 +107,7 @@ def _locked(event: Event, person: Person | None, paying) -> Event:
         N_("the General Cashier enters the cheques drawn on the trust account"),
         "cheque.not_general_cashier",
     )
-    check_not_filed(event, Words(N_("the cheque of %(slip)s"), slip=paying))
+    check_not_filed(event, what)
     return event
 
 
@@ -178,7 +178,7 @@ def cheque_enter(
     than the trust account holds (or one whose opening balance is not entered), and any change once
     the report is filed."""
     with transaction.atomic():
-        event = _locked(expense.event, person, named(expense))
+        event = _locked(expense.event, person, Words(N_("the cheque of %(slip)s"), slip=named(expense)))
         line = next((line for line in expenses_by_cheque(event) if line.slip.pk == expense.pk), None)
         if line is None:
             raise RuleViolation(
@@ -241,7 +241,7 @@ def disbursement_enter(
     payee, a number another cheque has, no amount, a date before the event or still to come, a
     cheque for more than the account holds, and any change once the report is filed."""
     with transaction.atomic():
-        event = _locked(purpose.event, person, purpose.name)
+        event = _locked(purpose.event, person, Words(N_("a cheque for %(purpose)s"), purpose=purpose.name))
         if cheque is not None and (cheque.event_id != event.pk or cheque.purpose_id is None):
             raise RuleViolation(
                 Words(N_("only a cheque for an approved purpose is corrected as one")),

@@ -146,8 +146,7 @@ def test_a_bank_slip_comes_back_entered_but_not_checked():
         # $10 before the event, the $1,000 float out and back: the $60 cheque is more than it holds.
         (
             lambda d: d["event"]["trust_account"].update(opening_balance="10"),
-            "the cheque of Expense 1 (2026-09-11): a cheque of $60.00 for Expense 1 is more than the trust account "
-            "holds, $10.00",
+            "cheque 1001 for Expense 1: a cheque of $60.00 for Expense 1 is more than the trust account holds, $10.00",
         ),
         (lambda d: d["event"]["trust_account"].pop("opening_balance"), "opening balance is entered first"),
     ],

@@ -2,6 +2,7 @@
 filed only once certified by the three designated persons, with the trust account named and every
 deposit confirmed by its bank slip; the event's page reminds as the date nears."""
 
+import copy
 import datetime
 import json
 
@@ -10,23 +11,38 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
+from cage.importer import import_records
 from cage.models import Slip
 from cage.services.bank_slips import bank_slip_check, bank_slip_enter
-from cage.services.cheques import cheque_enter
-from events.models import Event
+from cage.services.cheques import cheque_enter, disbursement_enter
+from events.models import ApprovedPurpose, Event
 from events.proceeds import purpose_add
 from events.report_due import report_due_set
 from events.trust_account import trust_account_set
 from reports.filing import filing, reminder, report_file
 from reports.models import ReportFiling
 from reports.services import figures_digest, report_sign, report_state
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, give_login
 from tests.refusals import refuses
 from tests.reports.test_exports import poppler  # noqa: F401  (the fixture that skips without poppler-utils)
-from tests.reports.test_financial_report import SLUG, example, lines_of, render
+from tests.reports.test_figures import EXAMPLE
+from tests.reports.test_financial_report import SLUG, lines_of, render
 
 pytestmark = pytest.mark.django_db
 TODAY = timezone.localdate()
+
+
+def example():
+    """The worked example, its cage left with no cash: the $180 its bank counted at the close went
+    to the trust account with the night's deposit (a report is filed once every dollar is deposited)."""
+    data = copy.deepcopy(EXAMPLE)
+    records = data["days"][0]["records"]
+    next(r for r in records if r["type"] == "deposit")["cash"] = "1180.00"
+    next(r for r in records if r["type"] == "count" and r["account"] == "bank_cash")["cash"] = "0.00"
+    event = import_records(data)
+    for code in ("ann", "gus", "cora", "rita"):
+        give_login(event.people.get(code=code), code)
+    return event
 
 
 def people(event):
@@ -118,10 +134,22 @@ def test_a_cheque_corrected_after_signing_calls_for_signing_again_and_none_is_co
     digest = report_state(event).digest
     with refuses("filing.records_fixed") as refused:
         cheque_enter(expense=expense, number="999", written_on=TODAY, payee="Someone else", person=gus)
-    assert "lists the cheque of Expense 1 as filed" in str(refused.value)
+    assert "filed on " in str(refused.value) and "the cheque of Expense 1 is no longer entered or corrected" in str(
+        refused.value
+    )
     deposit = Slip.objects.get(event=event, slip_type="deposit")
     with refuses("filing.records_fixed"):
         bank_slip_enter(deposit=deposit, number="TD-1", stamped_on=datetime.date(2026, 9, 12), person=gus)
+    with refuses("filing.records_fixed") as refused:
+        disbursement_enter(
+            purpose=ApprovedPurpose.objects.get(event=event),
+            number="3001",
+            written_on=TODAY,
+            payee="Food bank",
+            amount=100,
+            person=gus,
+        )
+    assert "a cheque for Lakeside Food Bank is no longer entered or corrected" in str(refused.value)
     with refuses("filing.records_fixed"):
         trust_account_set(event=event, bank="RBC", branch="Main", last_four="1111", by=people(event)["ann"])
     event = Event.objects.get(pk=event.pk)
@@ -165,10 +193,17 @@ def test_the_report_page_records_the_filing_and_refuses_in_words(client):
     assert 'id="report-due"' not in page  # the DRIC or the administrator sets the due date
     future = (TODAY + datetime.timedelta(days=3)).isoformat()
     refused = client.post(reverse("reports:report_file", args=[SLUG]), {"filed_on": future}, follow=True)
-    assert "the report was filed on or after it was certified" in refused.content.decode()
+    text = refused.content.decode()
+    assert f"{future} is not a filing date of this report: it is filed on or after the day it was certified" in text
+    assert f'value="{future}"' in text  # the box keeps what was typed
     client.post(reverse("reports:report_file", args=[SLUG]), {"filed_on": TODAY.isoformat()})
     page = client.get(url).content.decode()
     assert f"Filed on {TODAY.isoformat()} by Cora Singh." in page and 'id="file-report"' not in page
+    # The trust account's page says its records stand as filed, and offers no form any more.
+    client.logout()
+    assert client.login(username="gus", password=PASSWORD)
+    trust = client.get(reverse("reports:trust", args=[SLUG])).content.decode()
+    assert 'id="trust-filed"' in trust and "<form" not in trust.split("</header>")[-1].split('id="language')[0]
 
 
 def test_a_due_date_is_set_from_the_report_page_by_the_dric(client):
@@ -180,3 +215,17 @@ def test_a_due_date_is_set_from_the_report_page_by_the_dric(client):
     client.post(due, {"report_due_on": "2026-10-11"})
     assert Event.objects.get(slug=SLUG).report_due_on == datetime.date(2026, 10, 11)
     assert "due on 2026-10-11" in client.get(reverse("reports:event", args=[SLUG])).content.decode()
+
+
+def test_a_report_is_not_filed_while_the_cage_still_holds_cash_not_deposited():
+    # The worked example as it is: its bank counted $180 at the close, never deposited.
+    event = import_records(copy.deepcopy(EXAMPLE))
+    confirm_the_deposit(event)
+    certify(event)
+    assert state_of(event).missing == [
+        "cash still held at the cage, not deposited to the trust account: $180.00",
+    ]
+    with refuses("filing.incomplete") as refused:
+        report_file(event=event, person=event.people.get(code="ann"), filed_on=TODAY)
+    assert "cash still held at the cage, not deposited to the trust account: $180.00" in str(refused.value)
+    assert not ReportFiling.objects.exists()

@@ -100,7 +100,7 @@ EXACT = {
     "report page": 23,
     "report JSON": 14,
     "report CSV": 13,
-    "financial report PDF": 33,
+    "financial report PDF": 32,
     "day's sheets page": 29,
     "day's sheets CSV": 31,
     "day's sheet CSV": 31,

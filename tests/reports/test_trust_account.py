@@ -175,7 +175,8 @@ def test_the_general_cashier_enters_a_bank_slip_and_the_dric_checks_it_on_the_pa
     report = client.get(reverse("reports:event", args=[cast.event.slug])).content.decode()
     assert (
         "the trust account is not named; the trust account&#x27;s opening balance is not entered; no charitable "
-        "purpose the licence approved is entered; deposits not yet confirmed by their bank slips: Deposit 2" in report
+        "purpose the licence approved is entered; cash still held at the cage, not deposited to the trust account: "
+        "$650.00; deposits not yet confirmed by their bank slips: Deposit 2" in report
     )
 
 
@@ -192,7 +193,8 @@ def test_the_dric_names_the_trust_account_on_the_page_and_a_refusal_keeps_what_w
     whole = "004812345678901"
     refused = client.post(url, {"trust_bank": "TD", "trust_branch": "Main St", "trust_account_last_four": whole})
     page = refused.content.decode()
-    assert "the whole number is never entered" in page and 'maxlength="4"' not in page
+    assert "the whole number is never entered" in page and 'maxlength="4"' not in page and whole not in page
+    assert "Not recorded: the trust account is named by the last four digits" in page  # said at the top too
     assert Event.objects.get(pk=cast.event.pk).trust_account_last_four == ""
     assert not any(whole in str(e.__dict__) for e in AuditEntry.objects.filter(event=cast.event))
     client.post(url, {"trust_bank": "TD", "trust_branch": "Main St", "trust_account_last_four": "4821"})

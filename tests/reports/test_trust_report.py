@@ -93,7 +93,7 @@ def test_a_deposit_without_its_bank_slip_is_not_yet_confirmed_and_the_report_say
     )
     for line in (
         "Solde d’ouverture du compte en fiducie 5 000,00 $",
-        "moins les fonds de caisse versés à la caisse -1 000,00 $",
+        "moins les fonds de caisse sortis du compte pour la caisse -1 000,00 $",
         "plus les dépôts de la caisse 1 000,00 $",
         "moins les chèques payant les dépenses -60,00 $",
         "Solde que le compte en fiducie doit afficher 4 940,00 $",
@@ -110,6 +110,7 @@ def test_the_report_json_carries_the_trust_account_as_an_extension_only_when_the
     )
     trust = event_figures(event)["trust_account"]
     assert trust.pop("use_of_proceeds")["purposes"] == []
+    assert trust.pop("missing_chips") == {"missing": "2.00", "billed": "0.00", "pending": "2.00"}
     assert [(c["expense"], c["amount"], c["number"]) for c in trust.pop("cheques")] == [
         (1, "60.00", None),
         (2, "25.00", None),

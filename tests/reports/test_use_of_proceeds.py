@@ -153,7 +153,7 @@ def test_the_report_accounts_for_the_proceeds_in_english_and_french(tmp_path, po
     lines = lines_of(pdf_pages(pdf))
     for line in (
         "Utilisation du produit net",
-        "moins l’utilisé pour les fins approuvées -40,00 $",
+        "moins le montant utilisé pour les fins approuvées -40,00 $",
         "Produit net restant à utiliser 55,00 $",
     ):
         assert line in lines, line
