@@ -71,6 +71,19 @@ class EventForm(CheckedInput, forms.Form):
         ),
     )
 
+    approved_purposes = forms.CharField(
+        label=_("Charitable purposes the licence approved"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+        help_text=_(
+            "One per line, as the licence words them: the net proceeds are used for these, and the financial "
+            "report accounts for them. They can be added later, on the trust account page."
+        ),
+    )
+
+    def clean_approved_purposes(self) -> list[str]:
+        return [line for line in self.cleaned_data["approved_purposes"].splitlines() if line.strip()]
+
 
 class LicensedGameField(forms.ChoiceField):
     """Offers only the games the licence authorizes. A known game it does not authorize (a page

@@ -16,39 +16,40 @@ RULE = "T&C 1.3"  # the event as the licence approved it, its purposes included
 LONGEST = ApprovedPurpose._meta.get_field("name").max_length
 
 
-def check_purpose(name: str) -> str:
+def check_purpose(name: str, field: str = "name") -> str:
     name = " ".join((name or "").split())
     if not name or len(name) > LONGEST:
         raise RuleViolation(
             Words(N_("an approved purpose is entered as the licence words it, in at most %(n)s characters"), n=LONGEST),
             RULE,
-            field="name",
+            field=field,
             code="purpose.name",
         )
     return name
 
 
-def _already(name: str) -> None:
+def _already(name: str, field: str) -> None:
     raise RuleViolation(
         Words(N_("%(name)s is already an approved purpose of this event"), name=name),
         RULE,
-        field="name",
+        field=field,
         code="purpose.already",
     )
 
 
-def purpose_add(*, event: Event, name: str, by: Person | None = None) -> ApprovedPurpose:
-    """Adds a purpose the licence approved (by the DRIC, or the administrator when `by` is None).
-    Refused: no name or too long a one, one the event has already, and once the report is filed."""
+def purpose_add(*, event: Event, name: str, by: Person | None = None, field: str = "name") -> ApprovedPurpose:
+    """Adds a purpose the licence approved (by the DRIC, or the administrator when `by` is None;
+    `field`: the form's field a refusal names). Refused: no name or too long a one, one the event
+    has already, and once the report is filed."""
     check_not_filed(event, Words(N_("the approved purposes")))
-    name = check_purpose(name)
+    name = check_purpose(name, field)
     if ApprovedPurpose.objects.filter(event=event, name=name).exists():
-        _already(name)
+        _already(name, field)
     try:
         with transaction.atomic():
             purpose = ApprovedPurpose.objects.create(event=event, name=name)
     except IntegrityError:  # the same purpose added from another window in the same moment
-        _already(name)
+        _already(name, field)
     record(
         "purpose_added",
         N_("Approved purpose added: %(name)s"),

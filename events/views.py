@@ -33,6 +33,7 @@ from .forms import (
     TableForm,
 )
 from .models import GamingDay, LoginSetup, Person, SigningPin
+from .proceeds import purpose_add
 
 
 def applied(form, action) -> bool:
@@ -123,6 +124,8 @@ def event_create(request):
                 trust_account=(d["trust_bank"], d["trust_branch"], d["trust_account_last_four"]),
                 report_due_on=d["report_due_on"],
             )
+            for name in d["approved_purposes"]:
+                purpose_add(event=created["event"], name=name, field="approved_purposes")
 
         if applied(form, create):
             messages.success(request, _("Event created."))

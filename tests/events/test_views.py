@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from events.models import GameTable, GamingDay, Person
+from events.models import Event, GameTable, GamingDay, Person
 from tests.cage.helpers import roster_the_designated
 from tests.conftest import event_form, login, make_cast
 from tests.refusals import refuses
@@ -187,6 +187,23 @@ def test_staff_create_an_event_and_others_may_not(client, cast, admin_user):
     client.force_login(admin_user)
     response = client.post(reverse("events:create"), data)
     assert response.status_code == 302 and response.url == reverse("events:detail", args=["riverside"])
+
+
+def test_the_approved_purposes_are_entered_with_the_event(client, admin_user):
+    client.force_login(admin_user)
+    purposes = "Riverside Food Bank\n\n  Youth hockey equipment \n"
+    response = client.post(reverse("events:create"), event_form() | {"approved_purposes": purposes})
+    assert response.status_code == 302
+    event = Event.objects.get(slug="riverside")
+    assert list(event.approved_purposes.values_list("name", flat=True)) == [
+        "Riverside Food Bank",
+        "Youth hockey equipment",
+    ]
+    # A purpose twice: refused beside its box, and no event is created.
+    twice = event_form() | {"slug": "riverside-2", "approved_purposes": "Food bank\nFood bank"}
+    page = client.post(reverse("events:create"), twice).content.decode()
+    assert "Food bank is already an approved purpose of this event" in page
+    assert not Event.objects.filter(slug="riverside-2").exists()
 
 
 def test_the_dric_records_a_suspension_and_the_person_can_no_longer_sign(client, cast):
