@@ -50,7 +50,28 @@ def test_the_general_cashier_enters_a_bank_slip_and_the_dric_checks_it(browser, 
     # The DRIC enters no bank slip: she checks them.
     assert dric.locator(f"#bank-slip-form-{first.pk}").count() == 0
 
+    # The DRIC enters a purpose the licence approved; the General Cashier a cheque for it.
+    dric.fill("#purpose-form input[name=name]", "Lakeside Food Bank")
+    follow(dric, "#purpose-form button[type=submit]")
+    assert "Approved purpose added: Lakeside Food Bank." in dric.inner_text("main")
     cashier.goto(f"/reports/{slug}/trust/")
+    cashier.select_option("#disbursement-form select", label="Lakeside Food Bank")
+    cashier.fill("#disbursement-form input[name$=number]", "2001")
+    cashier.fill("#disbursement-form input[name$=written_on]", DAY.isoformat())
+    cashier.fill("#disbursement-form input[name$=payee]", "Lakeside Food Bank")
+    cashier.fill("#disbursement-form input[name$=amount]", "700")
+    follow(cashier, "#disbursement-form button[type=submit]")
+    # Refused, said at the top and beside the form, as typed: the account holds $600.00.
+    assert "Not recorded: a cheque of $700.00 for Lakeside Food Bank is more than the trust account holds, $600.00" in (
+        cashier.inner_text("main")
+    )
+    assert cashier.input_value("#disbursement-form input[name$=amount]") == "700"
+    at_both_widths(cashier, "trust-disbursement-refused")
+    cashier.fill("#disbursement-form input[name$=amount]", "100")
+    follow(cashier, "#disbursement-form button[type=submit]")
+    assert "Cheque 2001 entered for the approved purpose Lakeside Food Bank." in cashier.inner_text("main")
+    assert "$100.00" in cashier.inner_text("#disbursements")
+
     form = f"#bank-slip-form-{first.pk}"
     cashier.fill(f"{form} input[name$=number]", "TD-558812")
     cashier.fill(f"{form} input[name$=stamped_on]", "2099-01-01")
@@ -78,5 +99,5 @@ def test_the_general_cashier_enters_a_bank_slip_and_the_dric_checks_it(browser, 
     assert "Compte en fiducie et bordereaux de dépôt bancaires" in text
     assert "1 dépôt sur 2 n’est pas encore confirmé" in text and "TD-558812" in text
     last = " ".join(dric.locator("#reconciliation tr").last.inner_text().split())
-    assert last == "Solde que le compte en fiducie doit afficher 600,00 $"
+    assert last == "Solde que le compte en fiducie doit afficher 500,00 $"
     at_both_widths(dric, "trust-page-dric-fr")
