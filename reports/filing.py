@@ -33,7 +33,6 @@ class Filing:
     """Where the report stands on its way to the licensing authority."""
 
     state: str  # draft, signing, certified, filed
-    due_on: datetime.date | None
     # What keeps a certified report from being filed, as sentences (empty: nothing).
     missing: list[str] = field(default_factory=list)
     filed: ReportFiling | None = None
@@ -62,9 +61,9 @@ def filed_on(event: Event) -> datetime.date | None:
 def filing(event: Event, state: ReportState) -> Filing:
     done = filed(event)
     if done is not None:
-        return Filing("filed", event.report_due_on, filed=done)
+        return Filing("filed", filed=done)
     name = "draft" if state.draft else "certified" if state.certified else "signing"
-    return Filing(name, event.report_due_on, [str(w) for w in missing(event)])
+    return Filing(name, [str(w) for w in missing(event)])
 
 
 def with_filing(event: Event, figures: dict) -> dict:

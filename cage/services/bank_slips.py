@@ -57,19 +57,24 @@ def _standing_deposit(event: Event, deposit: Slip) -> DepositToTheBank:
     return line
 
 
+def tidied(text: str, longest: int, what: str, field: str, code: str) -> str:
+    """A number or a name as typed, its spaces tidied; refused (`what`, told `n`) when empty or
+    longer than `longest`."""
+    text = " ".join((text or "").split())
+    if not text or len(text) > longest:
+        raise RuleViolation(Words(what, n=longest), RULE, field=field, code=code)
+    return text
+
+
 def _checked_number(event: Event, deposit: Slip, number: str) -> str:
     """The number as the bank printed it, spaces tidied, and no other deposit's."""
-    number = " ".join((number or "").split())
-    if not number or len(number) > NUMBER_LONGEST:
-        raise RuleViolation(
-            Words(
-                N_("a bank deposit slip is entered with its number as the bank printed it, at most %(n)s characters"),
-                n=NUMBER_LONGEST,
-            ),
-            RULE,
-            field="number",
-            code="bank_slip.number_missing",
-        )
+    number = tidied(
+        number,
+        NUMBER_LONGEST,
+        N_("a bank deposit slip is entered with its number as the bank printed it, at most %(n)s characters"),
+        "number",
+        "bank_slip.number_missing",
+    )
     other = BankSlip.objects.filter(event=event, number=number).exclude(deposit=deposit).first()
     if other is not None:
         _number_used(number, named(other.deposit))

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_noop as N_
 
 from cage.models import Cheque, Slip
 from cage.selectors.bank_slips import expenses_by_cheque, trust_reconciliation
-from cage.services.bank_slips import RULE, check_role, named
+from cage.services.bank_slips import RULE, check_role, named, tidied
 from core.money import MAX_AMOUNT_CENTS
 from core.rules import Day, Money, RuleViolation, Words
 from core.trail import record
@@ -24,13 +24,6 @@ from events.report_filed import check_not_filed
 PROCEEDS_RULE = "T&C 1.3"  # the net proceeds used as the licence approved
 NUMBER_LONGEST = Cheque._meta.get_field("number").max_length
 PAYEE_LONGEST = Cheque._meta.get_field("payee").max_length
-
-
-def _checked(text: str, longest: int, what: str, field: str, code: str) -> str:
-    text = " ".join((text or "").split())
-    if not text or len(text) > longest:
-        raise RuleViolation(Words(what, n=longest), RULE, field=field, code=code)
-    return text
 
 
 def _paying(cheque: Cheque):
@@ -112,14 +105,14 @@ def _locked(event: Event, person: Person | None, what: Words) -> Event:
 
 
 def _number_and_payee(number: str, payee: str) -> tuple[str, str]:
-    number = _checked(
+    number = tidied(
         number,
         NUMBER_LONGEST,
         N_("a cheque is entered with its number, at most %(n)s characters"),
         "number",
         "cheque.number_missing",
     )
-    payee = _checked(
+    payee = tidied(
         payee,
         PAYEE_LONGEST,
         N_("a cheque names its payee, in at most %(n)s characters"),
