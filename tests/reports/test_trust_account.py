@@ -273,6 +273,18 @@ def expense(cast):
     )
 
 
+def bag_fee(cast):
+    """A second expense, of $12.50."""
+    return services.expense(
+        day=cast.day,
+        category="bank_charges",
+        description="Deposit bag fee",
+        cash=1_250,
+        invoice="BNK-7",
+        signed=cast.signed(prepared_by="general_cashier", approved_by="dric"),
+    )
+
+
 def pay(cast, expense, number="1001", written_on=STAMPED, payee="AGCO", person=None):
     return cheque_enter(
         expense=expense, number=number, written_on=written_on, payee=payee, person=person or cast.general_cashier
@@ -287,14 +299,7 @@ def test_an_expense_is_paid_by_a_cheque_of_its_own_entered_by_the_general_cashie
     ]
     corrected = pay(cast, expense, "1002", payee="Alcohol and Gaming Commission of Ontario")
     assert Cheque.objects.get().number == "1002" == corrected.number
-    second = services.expense(
-        day=cast.day,
-        category="bank_charges",
-        description="Deposit bag fee",
-        cash=1_250,
-        invoice="BNK-7",
-        signed=cast.signed(prepared_by="general_cashier", approved_by="dric"),
-    )
+    second = bag_fee(cast)
     with refuses("cheque.number_used") as refused:
         pay(cast, second, "1002")
     assert "cheque 1002 already pays Expense 1" in str(refused.value)
@@ -323,14 +328,7 @@ def test_a_cheque_is_never_for_more_than_the_trust_account_holds(cast, expense):
     trust_account_set(event=cast.event, bank="TD", branch="Main St", last_four="4821", opening_balance=103_000)
     pay(cast, expense)  # $25.00 of the $30.00 held
     pay(cast, expense, payee="AGCO, Toronto")  # its own correction: the same $25.00, not $50.00
-    second = services.expense(
-        day=cast.day,
-        category="bank_charges",
-        description="Deposit bag fee",
-        cash=1_250,
-        invoice="BNK-7",
-        signed=cast.signed(prepared_by="general_cashier", approved_by="dric"),
-    )
+    second = bag_fee(cast)
     with refuses("cheque.more_than_held") as refused:
         pay(cast, second, "1002")
     assert "a cheque of $12.50 for Expense 2 is more than the trust account holds, $5.00" in str(refused.value)
