@@ -516,6 +516,19 @@ class Expense(SlipField):
         }
 
     def from_record(self, reader, kind, record, common):
+        if record.get("account") is not None:
+            # A file that says the cage's cash paid it (bank cash, a runner): never so (T&C 2.7).
+            raise RuleViolation(
+                Words(
+                    N_(
+                        "an expense is paid from the licensee's trust account by cheque, never with cash from the "
+                        "cage: %(account)s is not where an expense is paid from"
+                    ),
+                    account=shown(record["account"]),
+                ),
+                "T&C 2.7",
+                code="expense.paid_from_the_cage",
+            )
         return {name: reader.text(record, name) for name in ("category", "description", "invoice")}
 
     def to_record(self, slip, details, cash_moved, refs):

@@ -72,9 +72,11 @@ def test_the_supplier_s_bill_is_an_expense_and_leaves_nothing_pending(tmp_path, 
     [
         ({"category": "licence_fee"}, "a bill for chips missing from the supplier's count is the supplier's"),
         ({"missing_chips": "yes"}, "missing_chips: true or false, when present"),
+        # An expense the file says the cage's cash paid: refused, never imported as paid by the trust account.
+        ({"account": "bank_cash"}, "an expense is paid from the licensee's trust account by cheque, never with cash"),
     ],
 )
-def test_a_bad_bill_in_a_file_is_refused_naming_the_rule(change, problem):
+def test_a_bad_bill_or_an_expense_paid_from_the_cage_in_a_file_is_refused_naming_the_rule(change, problem):
     with pytest.raises(ImportFailed) as failed:
         example(BILL | change)
     assert any(problem in p for p in failed.value.problems), failed.value.problems
