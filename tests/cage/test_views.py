@@ -993,3 +993,15 @@ def test_a_blind_count_shows_the_books_only_once_it_is_in_and_keeps_the_reason_c
     slip = Slip.objects.get(slip_type="count")
     # The code is kept, not the label of the screen it was chosen on (tests/cage/test_variance_codes.py).
     assert slip.reason == "" and slip.details["variance_reason"] == "cash_short"
+
+
+def test_the_close_page_of_the_event_s_last_day_asks_for_every_dollar_to_be_deposited(client, db):
+    from tests.conftest import make_cast
+
+    cast = make_cast()
+    login(client, cast, "general_cashier")
+    url = reverse("cage:day_close", args=[cast.event.slug])
+    assert 'id="last-day-deposit"' not in client.get(url).content.decode()  # the event runs two more days
+    type(cast.event).objects.filter(pk=cast.event.pk).update(last_day=cast.day.date)
+    page = client.get(url).content.decode()
+    assert 'id="last-day-deposit"' in page and "the financial report is not filed while the cage holds cash" in page
