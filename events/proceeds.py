@@ -20,7 +20,10 @@ def check_purpose(name: str, field: str = "name") -> str:
     name = " ".join((name or "").split())
     if not name or len(name) > LONGEST:
         raise RuleViolation(
-            Words(N_("an approved purpose is entered as the licence words it, in at most %(n)s characters"), n=LONGEST),
+            Words(
+                N_("an approved purpose is entered as the licence words it: not empty, and at most %(n)s characters"),
+                n=LONGEST,
+            ),
             RULE,
             field=field,
             code="purpose.name",
@@ -43,7 +46,8 @@ def purpose_add(*, event: Event, name: str, by: Person | None = None, field: str
     has already, and once the report is filed."""
     check_not_filed(event, Words(N_("the approved purposes")))
     name = check_purpose(name, field)
-    if ApprovedPurpose.objects.filter(event=event, name=name).exists():
+    # The same purpose in other letters' case is the same purpose.
+    if ApprovedPurpose.objects.filter(event=event, name__iexact=name).exists():
         _already(name, field)
     try:
         with transaction.atomic():

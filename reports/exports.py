@@ -885,10 +885,16 @@ def _filing_words(event: Event) -> str:
     """Where the report's filing stands (reports.filing), as the certification's last line."""
     done = filed(event)
     if done is not None:
-        return _("Filed with the licensing authority on %(date)s, recorded by %(name)s.") % {
+        words = _("Filed with the licensing authority on %(date)s, recorded by %(name)s.") % {
             "date": day_shown(done.filed_on),
             "name": done.filed_by.name,
         }
+        late = (done.filed_on - event.report_due_on).days if event.report_due_on else 0
+        if late > 0:
+            words += " " + ngettext(
+                "It was due on %(due)s: filed %(n)s day late.", "It was due on %(due)s: filed %(n)s days late.", late
+            ) % {"due": day_shown(event.report_due_on), "n": late}
+        return words
     if event.report_due_on is not None:
         return _("Not filed yet; due on %(date)s.") % {"date": day_shown(event.report_due_on)}
     return _("Not filed yet.")

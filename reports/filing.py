@@ -41,6 +41,13 @@ class Filing:
     def label(self) -> str:
         return str(STATES[self.state])
 
+    @property
+    def days_late(self) -> int:
+        """How many days after its due date the report was filed (0: on time, or no due date)."""
+        if self.filed is None or self.filed.event.report_due_on is None:
+            return 0
+        return max((self.filed.filed_on - self.filed.event.report_due_on).days, 0)
+
 
 STATES = {
     "draft": gettext_lazy("Draft"),

@@ -24,9 +24,10 @@ class PurposeForm(CheckedInput, forms.Form):
 
 class DisbursementForm(CheckedInput, forms.Form):
     purpose = forms.ModelChoiceField(label=gettext_lazy("Approved purpose"), queryset=ApprovedPurpose.objects.none())
-    number = forms.CharField(label=gettext_lazy("Cheque number"), max_length=21)
+    # Number and payee not required: empty, they meet the register's own refusal, which names the rule.
+    number = forms.CharField(label=gettext_lazy("Cheque number"), max_length=21, required=False)
     written_on = forms.DateField(label=gettext_lazy("Dated"), widget=DateInput)
-    payee = forms.CharField(label=gettext_lazy("Payee"), max_length=400)
+    payee = forms.CharField(label=gettext_lazy("Payee"), max_length=201, required=False)
     amount = CashField(label=gettext_lazy("Amount"), min_cents=1)
 
     def __init__(self, *args, event, **kwargs):

@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from audit import services as audit
-from cage.selectors.bank_slips import disbursements
+from cage.selectors.bank_slips import disbursements, expenses_by_cheque
 from cage.selectors.counts import books_blind, counts_places
 from cage.selectors.seals import day_seals
 from core.money import dollars, hours_text
@@ -18,6 +18,7 @@ from events.access import ROLE_NAMES, event_access
 from events.models import GamingDay, game_name
 from reports.figures import event_figures, report_figures
 from reports.filing import filing, with_filing
+from reports.missing_chips import missing_chips, missing_chips_words
 from reports.names import day_shown, named_variances
 from reports.services import (
     RULE,
@@ -88,6 +89,7 @@ def event_report(request, slug):
             "totals": [(TOTAL_LABELS[key], value) for key, value in shown["event_totals"].items()],
             # How net proceeds is derived: the lines of the financial report's section D.
             "net_lines": [(label, dollars(cents)) for label, cents in net_proceeds_lines(figures["event_totals"])],
+            **_missing_chips(figures, access.event),
             "use_lines": [
                 (label, dollars(cents))
                 for label, cents in proceeds_use_lines(
@@ -120,6 +122,14 @@ def event_report(request, slug):
             "rules": {"report": cite(RULE), "tips": cite("T&C 2.6")},
         },
     )
+
+
+def _missing_chips(figures: dict, event) -> dict:
+    """The chips missing from the supplier's count, billed and pending, as the PDF's section C says."""
+    chips = missing_chips(cents_of(figures["event_totals"]["chip_over_short"]), expenses_by_cheque(event))
+    if not (chips.missing or chips.billed):
+        return {"missing_chips": ""}
+    return {"missing_chips": missing_chips_words(chips), "missing_chips_pending": bool(chips.pending)}
 
 
 def trust_note(filing_now) -> str:

@@ -47,9 +47,10 @@ class BankSlipForm(CheckedInput, forms.Form):
 
 class ChequeForm(CheckedInput, forms.Form):
     # One more than the register keeps, so the service's refusal, which names the rule, is the one shown.
-    number = forms.CharField(label=gettext_lazy("Cheque number"), max_length=21)
+    number = forms.CharField(label=gettext_lazy("Cheque number"), max_length=21, required=False)
     written_on = forms.DateField(label=gettext_lazy("Dated"), widget=DateInput)
-    payee = forms.CharField(label=gettext_lazy("Payee"), max_length=200)
+    # Not required: an empty payee meets the register's own refusal, which names the rule.
+    payee = forms.CharField(label=gettext_lazy("Payee"), max_length=201, required=False)
 
 
 def _cheque_lines(access, refused_slip=None, refused_form=None, *, closed=False):

@@ -21,7 +21,6 @@ from core.trail import record
 from events.models import ApprovedPurpose, Event, Person, Role
 from events.report_filed import check_not_filed
 
-PROCEEDS_RULE = "T&C 1.3"  # the net proceeds used as the licence approved
 NUMBER_LONGEST = Cheque._meta.get_field("number").max_length
 PAYEE_LONGEST = Cheque._meta.get_field("payee").max_length
 
@@ -56,8 +55,8 @@ def _check_held(event: Event, paying, cents: int, this_cheque: Cheque | None) ->
         raise RuleViolation(
             Words(
                 N_(
-                    "the trust account's opening balance is entered first, on the trust account's page: a cheque is "
-                    "never for more than the account holds"
+                    "the DRIC enters the trust account's opening balance first, on the trust account's page: a "
+                    "cheque is never for more than the account holds"
                 )
             ),
             RULE,
@@ -212,7 +211,7 @@ def _check_disbursed_on(event: Event, written_on: datetime.date) -> None:
             first=Day(event.first_day),
             date=Day(written_on),
         ),
-        PROCEEDS_RULE,
+        RULE,
         field="written_on",
         code="disbursement.written_on",
     )
@@ -238,7 +237,7 @@ def disbursement_enter(
         if cheque is not None and (cheque.event_id != event.pk or cheque.purpose_id is None):
             raise RuleViolation(
                 Words(N_("only a cheque for an approved purpose is corrected as one")),
-                PROCEEDS_RULE,
+                RULE,
                 code="disbursement.not_one",
             )
         number, payee = _number_and_payee(number, payee)
@@ -248,7 +247,7 @@ def disbursement_enter(
                     N_("a cheque for an approved purpose is for an amount above zero, at most %(max)s"),
                     max=Money(MAX_AMOUNT_CENTS),
                 ),
-                PROCEEDS_RULE,
+                RULE,
                 field="amount",
                 code="disbursement.amount",
             )

@@ -148,7 +148,10 @@ def test_a_bank_slip_comes_back_entered_but_not_checked():
             lambda d: d["event"]["trust_account"].update(opening_balance="10"),
             "cheque 1001 for Expense 1: a cheque of $60.00 for Expense 1 is more than the trust account holds, $10.00",
         ),
-        (lambda d: d["event"]["trust_account"].pop("opening_balance"), "opening balance is entered first"),
+        (
+            lambda d: d["event"]["trust_account"].pop("opening_balance"),
+            "enters the trust account's opening balance first",
+        ),
     ],
 )
 def test_a_bad_bank_slip_or_trust_account_in_a_file_is_refused_naming_the_rule(change, problem):

@@ -199,6 +199,7 @@ def test_the_report_page_records_the_filing_and_refuses_in_words(client):
     client.post(reverse("reports:report_file", args=[SLUG]), {"filed_on": TODAY.isoformat()})
     page = client.get(url).content.decode()
     assert f"Filed on {TODAY.isoformat()} by Cora Singh." in page and 'id="file-report"' not in page
+    assert 'id="filed-late"' not in page  # no due date: never late
     # The trust account's page says its records stand as filed, and offers no form any more.
     client.logout()
     assert client.login(username="gus", password=PASSWORD)
@@ -229,3 +230,30 @@ def test_a_report_is_not_filed_while_the_cage_still_holds_cash_not_deposited():
         report_file(event=event, person=event.people.get(code="ann"), filed_on=TODAY)
     assert "cash still held at the cage, not deposited to the trust account: $180.00" in str(refused.value)
     assert not ReportFiling.objects.exists()
+
+
+def test_a_report_filed_after_its_due_date_says_how_late_and_a_changed_figure_marks_the_old_signatures(
+    client,
+    tmp_path,
+    poppler,  # noqa: F811
+):
+    event = example()
+    due = event.last_day + datetime.timedelta(days=30)
+    report_due_set(event=event, due_on=due)
+    confirm_the_deposit(event)
+    certify(event)
+    # A payee corrected after they signed: the page marks each signature as given to other figures.
+    expense = Slip.objects.filter(event=event, slip_type="expense").order_by("pk").first()
+    gus = people(event)["gus"]
+    cheque_enter(expense=expense, number="101", written_on=datetime.date(2026, 9, 12), payee="NGS Ltd.", person=gus)
+    assert client.login(username="ann", password=PASSWORD)
+    page = client.get(reverse("reports:event", args=[SLUG])).content.decode()
+    assert page.count("(before the figures changed: to sign again)") == 3
+    certify(event)
+    report_file(event=event, person=gus, filed_on=TODAY)
+    late = (TODAY - due).days
+    page = client.get(reverse("reports:event", args=[SLUG])).content.decode()
+    assert f"It was due on {due.isoformat()}: filed {late} days late." in page
+    assert "(before the figures changed" not in page
+    text = " ".join(" ".join(render(SLUG, tmp_path)).split())
+    assert f"It was due on {due.isoformat()}: filed {late} days late." in text

@@ -13,7 +13,7 @@ from events.models import Event
 from events.trust_account import trust_account_set
 from reports.figures import event_figures
 from tests.cage.test_views import form, new_slip, signed_by
-from tests.conftest import EXAMPLES, login
+from tests.conftest import EXAMPLES, PASSWORD, give_login, login
 from tests.reports.test_exports import poppler  # noqa: F401  (the fixture that skips without poppler-utils)
 from tests.reports.test_financial_report import SLUG, render
 
@@ -54,6 +54,14 @@ def test_missing_chips_are_pending_until_the_supplier_bills_them(tmp_path, poppl
         "Chips missing from the supplier's count: $2.00; billed by the supplier as expenses: $0.00; pending until "
         "it bills them: $2.00." in lines
     )
+
+
+def test_the_report_page_says_what_is_pending_as_the_pdf_does(client):
+    example()
+    give_login(Event.objects.get(slug=SLUG).people.get(code="ann"), "ann")
+    assert client.login(username="ann", password=PASSWORD)
+    page = client.get(reverse("reports:event", args=[SLUG])).content.decode()
+    assert '<p id="missing-chips" class="error">Chips missing from the supplier&#x27;s count: $2.00;' in page
 
 
 def test_the_supplier_s_bill_is_an_expense_and_leaves_nothing_pending(tmp_path, poppler):  # noqa: F811

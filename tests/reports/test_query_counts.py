@@ -95,9 +95,13 @@ def queries(client, url) -> int:
 # more on the report page for its filing (reports.filing), and one for the cheques of the expenses,
 # once the report is no longer a draft (what its filing still waits for). One more on the day's sheets for the
 # day's expenses, paid from the trust account (reports.daily.expense_sheet). One more on the PDF for
-# the cheque register (section C).
+# the cheque register (section C). On the report page, three more for what its filing waits for:
+# whether an approved purpose is entered, the cash the cage still holds, and the cheques for the
+# approved purposes (the use of proceeds); on the PDF, the bank reconciliation (floats, cheques),
+# the purposes and their cheques, and the filing, less the expenses now read once with their
+# cheques; on the JSON, the filing.
 EXACT = {
-    "report page": 23,
+    "report page": 24,
     "report JSON": 14,
     "report CSV": 13,
     "financial report PDF": 32,
