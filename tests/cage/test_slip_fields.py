@@ -56,4 +56,14 @@ def test_an_exported_record_keeps_the_formats_order_of_keys():
     assert RECORD_KEYS.index("reason") < RECORD_KEYS.index("variance_reason") < RECORD_KEYS.index("cash_lines")
     # A fill's or credit's note (an extension, issue 25) comes last, after the format's own keys.
     assert RECORD_KEYS[-1] == "note"
-    assert {f.name for f in PRINTED} == {"table", "to_table", "runner", "account", "place", "hours", "expense", "note"}
+    assert {f.name for f in PRINTED} == {
+        "table",
+        "to_table",
+        "runner",
+        "account",
+        "place",
+        "hours",
+        "expense",
+        "missing_chips",
+        "note",
+    }
