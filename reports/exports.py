@@ -762,12 +762,20 @@ def _bank_slips(event: Event, lines: list, pdf: _Styles) -> list:
     story = [para(_trust_account(event), None if event.trust_bank else pdf.alert)]
     if not lines:
         return story
-    rows = [[_("Slip"), _("Bank slip"), _("Stamped on")]]
-    rows += [
-        [line.slip.number, _bank_slip(line), day_shown(line.bank_slip.stamped_on) if line.bank_slip else ""]
-        for line in lines
-    ]
-    story.append(_grid(rows, [2.0 * inch, 2.6 * inch, 1.2 * inch]))
+    rows = [[_("Slip"), _("Bank slip"), _("Stamped on"), _("Entered by"), _("Checked by")]]
+    for line in lines:
+        b = line.bank_slip
+        rows.append(
+            [
+                line.slip.number,
+                _bank_slip(line),
+                day_shown(b.stamped_on) if b else "",
+                # Who entered it and who checked it against the stamped copy (T&C 2.7: two people).
+                _text(b.entered_by.name) if b else "",
+                _text(b.checked_by.name) if b and b.checked_by_id else "",
+            ]
+        )
+    story.append(_grid(rows, [1.1 * inch, 1.9 * inch, 1.0 * inch, 1.55 * inch, 1.55 * inch]))
     waiting = [line for line in lines if not line.confirmed]
     if waiting:
         story.append(

@@ -52,7 +52,7 @@ def test_a_deposit_without_its_bank_slip_is_not_yet_confirmed_and_the_report_say
         person=event.people.get(code="gus"),
     )
     lines = lines_of(render(SLUG, tmp_path))
-    assert "Deposit 1 TD-558812 (not checked yet) 2026-09-12" in lines
+    assert "Deposit 1 TD-558812 (not checked yet) 2026-09-12 Gus Tremblay" in lines
     assert (
         "1 deposit not yet confirmed: the report cannot be filed until its bank slip is entered and checked." in lines
     )
@@ -66,7 +66,7 @@ def test_a_deposit_without_its_bank_slip_is_not_yet_confirmed_and_the_report_say
         person=event.people.get(code="gus"),
     )
     lines = lines_of(render(SLUG, tmp_path))
-    assert "Deposit 1 TD-558812 2026-09-12" in lines
+    assert "Deposit 1 TD-558812 2026-09-12 Gus Tremblay Ann Leblanc" in lines  # entered, then checked
     assert "1001 2026-09-12 Northern Gaming Supply Ltd. Expense 1 $60.00" in lines
     assert any("Expenses without the cheque that pays them: Expense 2" in line for line in lines)
     assert "Deposits, total $1,000.00" in lines
@@ -85,7 +85,7 @@ def test_a_deposit_without_its_bank_slip_is_not_yet_confirmed_and_the_report_say
     assert not any("not yet confirmed" in line for line in lines)
     lines, text = french(tmp_path)
     assert "Compte en fiducie : Caisse Desjardins, Lakeside, le compte se terminant par 4821." in lines
-    assert "Dépôt 1 TD-558812 2026-09-12" in lines
+    assert "Dépôt 1 TD-558812 2026-09-12 Gus Tremblay Ann Leblanc" in lines
     assert "1001 2026-09-12 Northern Gaming Supply Ltd. Dépense 1 60,00 $" in lines
     assert (
         "À envoyer avec ce rapport : une copie du bordereau de dépôt estampillé par la banque, numéro TD-558812."
