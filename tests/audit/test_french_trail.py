@@ -83,7 +83,7 @@ def test_the_french_csv_speaks_french_in_every_column_people_read(trail, cast):
         # Machines keep the exact time and the code.
         assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?[+-]\d\d:\d\d", row["Quand (ISO 8601)"])
         assert re.fullmatch(r"[a-z_]+", row["Code de l’action"])
-        assert re.fullmatch(rf"\d{{4}}-\d\d-\d\d \d\d{NBSP}h{NBSP}\d\d", row["Quand"]), row["Quand"]
+        assert re.fullmatch(rf"\d{{4}}-\d\d-\d\d \d{{1,2}}{NBSP}h{NBSP}\d\d", row["Quand"]), row["Quand"]
     count = next(
         r for r in rows if r["Code de l’action"] == "count_recorded" and "banque de jetons" in r["Avant et après"]
     )
