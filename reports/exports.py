@@ -25,7 +25,13 @@ from reportlab.lib.units import inch
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from cage.models import Slip
-from cage.selectors.bank_slips import deposits_to_the_bank, disbursements, expenses_by_cheque, trust_reconciliation
+from cage.selectors.bank_slips import (
+    deposits_to_the_bank,
+    disbursed_by_purpose,
+    disbursements,
+    expenses_by_cheque,
+    trust_reconciliation,
+)
 from cage.selectors.seals import day_seals
 from cage.selectors.slips import signed_in_full
 from cage.slip_types import EXPENSES
@@ -36,7 +42,7 @@ from core.pdf_layout import RED, content_widths, page_canvas, words_whole
 from core.rules import cite
 from core.xlsx import Cents
 from events import csv_safe
-from events.models import ApprovedPurpose, Event, Role, game_name
+from events.models import Event, Role, game_name
 from reports.charts import chip_liability, report_charts
 from reports.filing import filed
 from reports.missing_chips import missing_chips, missing_chips_words
@@ -687,13 +693,13 @@ def _use_of_proceeds(event: Event, net_proceeds: int, pdf: _Styles) -> list:
     """The purposes the licence approved, the cheques that used the net proceeds for them, and what
     remains to use (events.proceeds, cage.selectors.bank_slips.disbursements)."""
     cheques = disbursements(event)
-    purposes = list(ApprovedPurpose.objects.filter(event=event))
+    purposes = disbursed_by_purpose(event)
     story = [pdf.para(_("Use of the net proceeds"), pdf.sub)]
     if not purposes:
         story.append(pdf.para(_("No charitable purpose the licence approved is entered."), pdf.alert))
     else:
         rows = [[_("Approved purpose"), _("Disbursed")]]
-        rows += [[p.name, dollars(sum(c.amount for c in cheques if c.purpose_id == p.pk))] for p in purposes]
+        rows += [[purpose.name, dollars(cents)] for purpose, cents in purposes]
         story.append(_grid(rows, [3.9 * inch, 1.4 * inch], right=(1,)))
     if cheques:
         rows = [[_("Cheque"), _("Date"), _("Payee"), _("Approved purpose"), _("Amount")]]

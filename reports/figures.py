@@ -14,12 +14,18 @@ from django.db.models import BooleanField, Case, Exists, ExpressionWrapper, F, O
 
 from cage.models import Account, Posting, Slip
 from cage.selectors import json_text
-from cage.selectors.bank_slips import deposits_to_the_bank, disbursements, expenses_by_cheque, trust_reconciliation
+from cage.selectors.bank_slips import (
+    deposits_to_the_bank,
+    disbursed_by_purpose,
+    disbursements,
+    expenses_by_cheque,
+    trust_reconciliation,
+)
 from cage.selectors.slips import with_signature_counts
 from cage.slip_types import EXPENSES, SLIP_KINDS, TIP_PAYOUTS, VOID_KIND
 from cage.variances import reason_in_records, variance_reason
 from core.money import cents_str, shortest_decimal
-from events.models import ApprovedPurpose, Event, GamingDay
+from events.models import Event, GamingDay
 from events.selectors import chip_values
 from reports.missing_chips import missing_chips
 from reports.table_days import TableDays
@@ -378,8 +384,7 @@ def _use_of_proceeds(event: Event, net_proceeds: int, disbursed: int) -> dict:
     cheques = disbursements(event)
     return {
         "purposes": [
-            {"name": p.name, "disbursed": cents_str(sum(c.amount for c in cheques if c.purpose_id == p.pk))}
-            for p in ApprovedPurpose.objects.filter(event=event)
+            {"name": purpose.name, "disbursed": cents_str(cents)} for purpose, cents in disbursed_by_purpose(event)
         ],
         "disbursements": [
             {

@@ -6,7 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy
 
 from cage.fields import CashField
-from cage.selectors.bank_slips import disbursements
+from cage.selectors.bank_slips import disbursed_by_purpose, disbursements
 from core.money import dollars
 from events.form_input import CheckedInput
 from events.forms import DateInput
@@ -58,10 +58,8 @@ def proceeds_context(access, *, purpose_form=None, refused_form=None, refused_ch
     report filed)."""
     event = access.event
     cheques = disbursements(event)
-    purposes = list(ApprovedPurpose.objects.filter(event=event))
+    purposes = [(purpose, dollars(cents)) for purpose, cents in disbursed_by_purpose(event)]
     may_enter = access.may("reports:disbursement", "POST") and not closed
-    for purpose in purposes:
-        purpose.disbursed = dollars(sum(c.amount for c in cheques if c.purpose_id == purpose.pk))
     for cheque in cheques:
         cheque.written, cheque.amount_shown = day_shown(cheque.written_on), dollars(cheque.amount)
         cheque.form, cheque.form_id = None, f"disbursement-form-{cheque.pk}"

@@ -10,7 +10,7 @@ from django.db.models import Q, Sum
 from cage.models import Account, BankSlip, Cheque, Posting, Slip
 from cage.slip_types import DEPOSITS, EXPENSES, FLOATS
 from core.reading import read_once
-from events.models import Event
+from events.models import ApprovedPurpose, Event
 
 
 @dataclass
@@ -131,3 +131,14 @@ def cash_at_the_cage(event: Event) -> int:
         denomination__isnull=True,
     ).aggregate(total=Sum("amount"))["total"]
     return held or 0
+
+
+@read_once
+def disbursed_by_purpose(event: Event) -> list[tuple[ApprovedPurpose, int]]:
+    """Each purpose the licence approved, in the order entered, with the cents its cheques used
+    (one query beside the cheques', once a page)."""
+    cheques = disbursements(event)
+    return [
+        (purpose, sum(c.amount for c in cheques if c.purpose_id == purpose.pk))
+        for purpose in ApprovedPurpose.objects.filter(event=event)
+    ]
