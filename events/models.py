@@ -260,15 +260,17 @@ class ApprovedPurpose(models.Model):
     """A charitable purpose the licence approved the event's net proceeds for (T&C 1.3: the event is
     conducted as the application and the licence set out), entered as the licence words it. Cheques
     from the trust account for it are the use of proceeds the financial report accounts for
-    (cage.models.Cheque.purpose; T&C 2.7). Never deleted: a purpose entered in error is simply not
-    used, and the report shows it with nothing disbursed."""
+    (cage.models.Cheque.purpose; T&C 2.7). Never deleted: a purpose mistyped is corrected to the
+    licence's words until the report is filed (events.proceeds.purpose_correct)."""
 
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="approved_purposes")
     name = models.CharField(_("approved purpose"), max_length=200)
 
     class Meta:
         ordering = ["id"]
-        constraints = [models.UniqueConstraint(fields=["event", "name"], name="one_approved_purpose_per_name")]
+        # The same purpose in other letters' case is the same purpose (events.proceeds): the index
+        # holds it when two windows add or correct one in the same moment.
+        constraints = [models.UniqueConstraint("event", Lower("name"), name="one_approved_purpose_any_case")]
         verbose_name = _("approved purpose")
         verbose_name_plural = _("approved purposes")
 

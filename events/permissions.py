@@ -245,6 +245,7 @@ MATRIX: dict[str, Entry] = {
     "reports:bank_slip_check": page("POST", write={Role.DRIC}),
     "reports:cheque": page("POST", write={Role.GENERAL_CASHIER}),  # the cheque that pays an expense
     "reports:purpose": page("POST", write=SETUP_BY),  # a charitable purpose the licence approved
+    "reports:purpose_correct": page("POST", write=SETUP_BY),  # to the licence's words
     "reports:disbursement": page("POST", write={Role.GENERAL_CASHIER}),  # a cheque for an approved purpose
     "reports:disbursement_correct": page("POST", write={Role.GENERAL_CASHIER}),
     # The report's filing (reports.filing): its due date set by the DRIC or the administrator; its

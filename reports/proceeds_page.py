@@ -35,6 +35,13 @@ class DisbursementForm(CheckedInput, forms.Form):
         self.fields["purpose"].queryset = ApprovedPurpose.objects.filter(event=event)
 
 
+def purpose_form(purpose=None, data=None) -> PurposeForm:
+    """The form of a new approved purpose, or of one to correct (`purpose`)."""
+    if purpose is None:
+        return PurposeForm(data)
+    return PurposeForm(data, prefix=f"purpose-{purpose.pk}", initial={"name": purpose.name})
+
+
 def disbursement_form(event, cheque=None, data=None) -> DisbursementForm:
     """The form of a new cheque for an approved purpose, or of one to correct (`cheque`)."""
     prefix = f"disbursement-{cheque.pk}" if cheque else "disbursement"
@@ -52,13 +59,31 @@ def disbursement_form(event, cheque=None, data=None) -> DisbursementForm:
     return DisbursementForm(data, event=event, prefix=prefix, initial=initial)
 
 
-def proceeds_context(access, *, purpose_form=None, refused_form=None, refused_cheque=None, closed=False) -> dict:
+def proceeds_context(
+    access,
+    *,
+    refused_purpose_form=None,
+    refused_purpose=None,
+    refused_form=None,
+    refused_cheque=None,
+    closed=False,
+) -> dict:
     """The page's use of proceeds: each purpose with what was disbursed for it, the cheques, and
-    the forms for whoever may post them (a refused one as it was typed; none once `closed`, the
-    report filed)."""
+    the forms for whoever may post them (a refused one as it was typed, with the purpose or cheque
+    it corrects; none once `closed`, the report filed)."""
     event = access.event
     cheques = disbursements(event)
     purposes = [(purpose, dollars(cents)) for purpose, cents in disbursed_by_purpose(event)]
+    may_name = access.may("reports:purpose", "POST") and not closed
+    for purpose, _disbursed in purposes:
+        purpose.form, purpose.form_id = None, f"purpose-form-{purpose.pk}"
+        if may_name:
+            refused_here = refused_purpose_form is not None and refused_purpose == purpose.pk
+            purpose.form = refused_purpose_form if refused_here else purpose_form(purpose)
+    purpose_new = None
+    if may_name:
+        refused_new = refused_purpose_form is not None and refused_purpose is None
+        purpose_new = refused_purpose_form if refused_new else purpose_form()
     may_enter = access.may("reports:disbursement", "POST") and not closed
     for cheque in cheques:
         cheque.written, cheque.amount_shown = day_shown(cheque.written_on), dollars(cheque.amount)
@@ -68,12 +93,10 @@ def proceeds_context(access, *, purpose_form=None, refused_form=None, refused_ch
     new_form = None
     if may_enter and purposes:
         new_form = refused_form if refused_form is not None and refused_cheque is None else disbursement_form(event)
-    if purpose_form is None and access.may("reports:purpose", "POST") and not closed:
-        purpose_form = PurposeForm()
     return {
         "purposes": purposes,
         "disbursements": cheques,
         "disbursed_total": dollars(sum(c.amount for c in cheques)),
-        "purpose_form": purpose_form,
+        "purpose_form": purpose_new,
         "disbursement_form": new_form,
     }

@@ -10,15 +10,12 @@ import json
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
-from cage.models import Account, Posting
-from cage.selectors.bank_slips import cash_at_the_cage
-from cage.slip_types import DEPOSITS, EXPENSES, FLOATS
+from cage.selectors.bank_slips import cash_at_the_cage, expenses_by_cheque, trust_reconciliation
 from core.money import dollars
 from core.rules import RuleViolation, Words
 from events.access import ROLE_NAMES
@@ -178,14 +175,10 @@ def reconciliation(event: Event, figures: dict) -> dict:
     proceeds should equal that, plus cash still held at the cage (bank cash, runners) not yet
     deposited.
     """
-    trust = dict(
-        Posting.objects.filter(slip__event=event, account__kind=Account.Kind.TRUST, denomination__isnull=True)
-        .values_list("slip__slip_type")
-        .annotate(total=Sum("amount"))
-    )
-    deposits = sum(trust.get(t, 0) for t in DEPOSITS)
-    floats = -sum(trust.get(t, 0) for t in FLOATS)
-    expenses = -sum(trust.get(t, 0) for t in EXPENSES)
+    # As the trust account's page and section D read them: one reading of the cage's standing slips.
+    account = trust_reconciliation(event)
+    deposits, floats = account.deposits, account.floats
+    expenses = sum(line.cents for line in expenses_by_cheque(event))
     net_trust = deposits - floats - expenses
     held = cash_at_the_cage(event)
     net = cents_of(figures["event_totals"]["net_proceeds"])

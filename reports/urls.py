@@ -19,6 +19,7 @@ urlpatterns = [
     path("<slug:slug>/trust/bank-slips/<int:bank_slip>/check/", views_trust.bank_slip_check, name="bank_slip_check"),
     path("<slug:slug>/trust/expenses/<int:expense>/cheque/", views_trust.cheque, name="cheque"),
     path("<slug:slug>/trust/purposes/", views_proceeds.purpose, name="purpose"),
+    path("<slug:slug>/trust/purposes/<int:purpose>/", views_proceeds.purpose, name="purpose_correct"),
     path("<slug:slug>/trust/disbursements/", views_proceeds.disbursement, name="disbursement"),
     path(
         "<slug:slug>/trust/disbursements/<int:cheque>/",

@@ -1,5 +1,5 @@
 """The use of proceeds, posted from the trust account's page (reports.proceeds_page): an approved
-purpose added by the DRIC or the administrator, a cheque for one entered or corrected by the
+purpose added or corrected by the DRIC or the administrator, a cheque for one entered or corrected by the
 General Cashier. A refusal is shown on the page beside the form, as typed."""
 
 from django.contrib import messages
@@ -10,24 +10,37 @@ from cage.models import Cheque
 from cage.services.cheques import disbursement_enter
 from core.rules import RuleViolation
 from events.access import event_access
-from events.proceeds import purpose_add
+from events.models import ApprovedPurpose
+from events.proceeds import purpose_add, purpose_correct
 
-from .proceeds_page import PurposeForm, disbursement_form
+from .proceeds_page import disbursement_form, purpose_form
 from .views_trust import _page, refused
 
 
-def purpose(request, slug):
+def purpose(request, slug, purpose=None):
     access = event_access(request, slug)
-    form = PurposeForm(request.POST)
+    if purpose is not None:
+        purpose = get_object_or_404(ApprovedPurpose, pk=purpose, event=access.event)
+    form = purpose_form(purpose, request.POST)
     if form.is_valid():
+        name, by = form.cleaned_data["name"], access.person
         try:
-            added = purpose_add(event=access.event, name=form.cleaned_data["name"], by=access.person)
+            if purpose is None:
+                saved = purpose_add(event=access.event, name=name, by=by)
+            else:
+                was = purpose.name
+                saved = purpose_correct(purpose=purpose, name=name, by=by)
         except RuleViolation as exc:
             refused(request, form, exc)
         else:
-            messages.success(request, _("Approved purpose added: %(name)s.") % {"name": added.name})
+            if purpose is None:
+                done = _("Approved purpose added: %(name)s.") % {"name": saved.name}
+            else:
+                done = _("Approved purpose corrected: %(was)s is now %(name)s.") % {"was": was, "name": saved.name}
+            messages.success(request, done)
             return redirect("reports:trust", slug)
-    return _page(request, access, proceeds={"purpose_form": form})
+    as_typed = {"refused_purpose_form": form, "refused_purpose": purpose.pk if purpose else None}
+    return _page(request, access, proceeds=as_typed)
 
 
 def disbursement(request, slug, cheque=None):

@@ -116,6 +116,7 @@ def fill_kwargs(world: World, pattern, extra: dict, which) -> dict:
         "bank_slip": world.bank_slip.pk,
         "expense": world.expense.pk,
         "cheque": world.disbursement.pk,
+        "purpose": world.disbursement.purpose_id,
     }
     keys = list(pattern.pattern.converters) + list(pattern.pattern.regex.groupindex)
     return {key: extra[key] if key in extra else values[key] for key in dict.fromkeys(keys)}
@@ -148,6 +149,7 @@ APPLIED_BY_FIRST_WRITER = {
     "reports:report_due",
     "reports:cheque",
     "reports:purpose",
+    "reports:purpose_correct",
     "reports:disbursement",
     "reports:disbursement_correct",
 }

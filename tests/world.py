@@ -189,6 +189,7 @@ def payload(world: World, case: str, which) -> dict:
             f"cheque-{world.expense.pk}-payee": "AGCO",
         },
         "reports:purpose": {"name": "Youth hockey equipment"},
+        "reports:purpose_correct": {f"purpose-{world.disbursement.purpose_id}-name": "Lakeside Food Bank Inc."},
         "reports:disbursement": {
             "disbursement-purpose": str(world.disbursement.purpose_id),
             "disbursement-number": "2002",

@@ -104,7 +104,7 @@ EXACT = {
     "report page": 24,
     "report JSON": 14,
     "report CSV": 13,
-    "financial report PDF": 32,
+    "financial report PDF": 31,
     "day's sheets page": 29,
     "day's sheets CSV": 31,
     "day's sheet CSV": 31,

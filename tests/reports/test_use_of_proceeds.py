@@ -11,12 +11,13 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
+from audit.models import AuditEntry
 from cage.exporter import export_event
 from cage.importer import ImportFailed, import_records
 from cage.models import Cheque, Slip
 from cage.services.cheques import cheque_enter, disbursement_enter
 from events.models import ApprovedPurpose, Event
-from events.proceeds import purpose_add
+from events.proceeds import purpose_add, purpose_correct
 from events.trust_account import trust_account_set
 from reports.figures import event_figures
 from tests.cage.test_export_records import export, state_in_fresh_database
@@ -65,6 +66,27 @@ def test_approved_purposes_are_entered_once_each_as_the_licence_words_them():
         with refuses("purpose.name"):
             purpose_add(event=event, name=name)
     assert list(ApprovedPurpose.objects.filter(event=event).values_list("name", flat=True)) == ["Lakeside Food Bank"]
+
+
+def test_a_mistyped_purpose_is_corrected_to_the_licence_s_words_and_its_cheques_follow():
+    event = with_the_account(example())
+    food = purpose_add(event=event, name="Lakeside Food Bnak")
+    hockey = purpose_add(event=event, name="Youth hockey")
+    give(event, food, 4_000, "2001")
+    for name in ("youth HOCKEY", "Youth hockey"):
+        with refuses("purpose.already"):
+            purpose_correct(purpose=food, name=name)
+    with refuses("purpose.name"):
+        purpose_correct(purpose=food, name="  ")
+    assert ApprovedPurpose.objects.get(pk=food.pk).name == "Lakeside Food Bnak"
+    corrected = purpose_correct(purpose=food, name=" Lakeside  Food Bank")
+    assert (corrected.pk, corrected.name) == (food.pk, "Lakeside Food Bank")
+    # Its own name in other letters' case is no other purpose's.
+    assert purpose_correct(purpose=hockey, name="Youth Hockey").name == "Youth Hockey"
+    used = event_figures(event)["trust_account"]["use_of_proceeds"]["purposes"]
+    assert [(p["name"], p["disbursed"]) for p in used] == [("Lakeside Food Bank", "40.00"), ("Youth Hockey", "0.00")]
+    entry = AuditEntry.objects.get(event=event, action="purpose_corrected", new__name="Lakeside Food Bank")
+    assert (entry.old, entry.new) == ({"name": "Lakeside Food Bnak"}, {"name": "Lakeside Food Bank"})
 
 
 def test_a_cheque_for_an_approved_purpose_is_held_to_the_register_s_rules():
@@ -125,7 +147,18 @@ def test_the_page_takes_the_purposes_and_their_cheques_and_the_report_shows_what
     assert response.status_code == 302 and Cheque.objects.get().amount == 3_500
     page = client.get(trust).content.decode()
     assert "Lakeside Food Bank" in page and "$35.00" in page and 'id="disbursement-form-' in page
+    client.logout()
+    client.login(username="ann", password=PASSWORD)
+    correct = reverse("reports:purpose_correct", args=[SLUG, food.pk])
+    page = client.get(trust).content.decode()
+    assert f'action="{correct}"' in page and f'id="purpose-form-{food.pk}"' in page
+    refused = client.post(correct, {f"purpose-{food.pk}-name": ""}).content.decode()
+    assert "Not recorded" in refused and "an approved purpose is entered as the licence words it" in refused
+    assert "<details open><summary>Correct Lakeside Food Bank to the licence" in refused
+    response = client.post(correct, {f"purpose-{food.pk}-name": "Lakeside Food Bank Inc."})
+    assert response.status_code == 302 and ApprovedPurpose.objects.get().name == "Lakeside Food Bank Inc."
     report = " ".join(client.get(reverse("reports:event", args=[SLUG])).content.decode().split())
+    assert "Lakeside Food Bank Inc." in report
     # Net proceeds $95.00 (the worked example), $35.00 used, $60.00 still to use.
     assert 'less used for the approved purposes</th><td class="num">-$35.00' in report
     assert 'Net proceeds still to use</th><td class="num"><strong>$60.00</strong>' in report
