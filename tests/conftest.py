@@ -336,10 +336,12 @@ def quebec_unset(db) -> Quebec:
 def built_once(django_db_blocker):
     """For a module-scoped fixture whose rows the module's tests only read: built once, in a
     transaction of its own that is rolled back after the module. Each test still runs in its own
-    savepoint inside it (pytest-django's `db`), so what a test writes goes with it."""
+    savepoint inside it (pytest-django's `db`), so what a test writes goes with it. Built with the
+    suite's hashers (FAST_HASHERS), as a test's own logins are."""
     from django.db import transaction
+    from django.test import override_settings
 
-    with django_db_blocker.unblock(), transaction.atomic():
+    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS), transaction.atomic():
         yield
         transaction.set_rollback(True)
 
@@ -359,13 +361,15 @@ def admin_user(db):
     return get_user_model().objects.create_user("admin", password=PASSWORD, is_staff=True)
 
 
+# Every persona has a login; the real hasher's deliberate slowness would dominate the suite.
+# tests/events/test_accounts.py checks the real hashers (argon2) on their own. Signing PINs keep
+# their own hasher's algorithm and format, with argon2's least memory (tests/hashers.py).
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", "tests.hashers.CheapSigningPinHasher"]
+
+
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
-    # Every persona has a login; the real hasher's deliberate slowness would dominate the suite.
-    # tests/events/test_accounts.py checks the real hashers (argon2) on their own.
-    # Signing PINs keep their own hasher's algorithm and format, with argon2's least memory
-    # (tests/hashers.py).
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", "tests.hashers.CheapSigningPinHasher"]
+    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 class Client(django.test.Client):

@@ -26,7 +26,7 @@ from events.permissions import (
     WHO,
     entry_for,
 )
-from tests.conftest import DAY
+from tests.conftest import DAY, built_once
 from tests.world import SUSPENDED, World, make_world, payload, snapshot
 
 pytestmark = pytest.mark.django_db
@@ -202,9 +202,16 @@ def certificate_authority(settings, tmp_path):
     local_ca.ensure_authority(tmp_path)
 
 
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker):
+    """One world for every page's test, built once (tests.conftest.built_once): what a test's
+    requests write is rolled back, and the next test asks the same world."""
+    with built_once(django_db_blocker):
+        yield make_world()
+
+
 @pytest.mark.parametrize("group", groups())
-def test_every_answer_is_the_one_the_matrix_declares(group):
-    world = make_world()
+def test_every_answer_is_the_one_the_matrix_declares(group, world):
     clients = {who: logged_in(world, who) for who in COLUMNS}
     wrong = []
     for case, name, pattern, extra, which in variants(group):
@@ -250,8 +257,7 @@ def pattern_url(name, pattern, kwargs) -> str:
     return reverse(name, kwargs=kwargs)
 
 
-def test_the_navigation_and_the_buttons_read_the_matrix():
-    world = make_world()
+def test_the_navigation_and_the_buttons_read_the_matrix(world):
     c = world.cast
     client = Client()
     client.force_login(world.users[STAFF])
@@ -263,13 +269,12 @@ def test_the_navigation_and_the_buttons_read_the_matrix():
     assert reverse("cage:slip_new", args=[c.event.slug, "fill"]) in page
 
 
-def test_a_view_that_disagrees_with_the_matrix_is_refused_loudly(rf):
+def test_a_view_that_disagrees_with_the_matrix_is_refused_loudly(rf, world):
     from django.core.exceptions import ImproperlyConfigured
     from django.urls import resolve
 
     from events.access import READ_ALL, event_access
 
-    world = make_world()
     request = rf.get(reverse("events:tables", args=[world.cast.event.slug]))
     request.resolver_match = resolve(request.path)
     request.user = world.users[Role.DRIC]
@@ -278,8 +283,7 @@ def test_a_view_that_disagrees_with_the_matrix_is_refused_loudly(rf):
     assert event_access(request, world.cast.event.slug).event == world.cast.event
 
 
-def test_staff_refused_at_the_cage_are_told_why():
-    world = make_world()
+def test_staff_refused_at_the_cage_are_told_why(world):
     client = Client()
     client.force_login(world.users[STAFF])
     response = client.post(reverse("cage:queue_approve", args=[world.cast.event.slug, world.involved.pk]))
