@@ -11,7 +11,7 @@ import re
 
 from django.core.exceptions import ValidationError
 from django.utils.functional import Promise
-from django.utils.translation import get_language, gettext_lazy, ngettext, override, pgettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext, override, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
 # Told of each refusal as it is made, with the RuleViolation: the audit trail records the refusals
@@ -63,6 +63,12 @@ class Sentence:
         if "several" in data:
             return Several(*(_restored(part) for part in data["several"]), sep=data.get("sep", " "))
         return Words.from_stored(data)
+
+
+def listed(parts) -> str:
+    """Parts of a sentence one after another, between semicolons as the reader's language writes
+    them (French puts a no-break space before one)."""
+    return pgettext("between the parts of a list", "; ").join(str(part) for part in parts)
 
 
 def N_plural(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - a mark, as N_ is
@@ -126,6 +132,8 @@ class Several(Sentence):
         self.sep = sep
 
     def __str__(self) -> str:
+        if self.sep == "; ":
+            return listed(_said(part) for part in self.parts)
         return self.sep.join(str(_said(part)) for part in self.parts)
 
     def stored(self) -> dict:

@@ -43,8 +43,8 @@ def check_not_filed(event, what: Words) -> None:
     raise RuleViolation(
         Words(
             N_(
-                "the financial report was filed on %(date)s: %(what)s is no longer entered or corrected, so what "
-                "was filed stands"
+                "the financial report was filed on %(date)s: no entry or correction is taken for %(what)s any "
+                "more, so what was filed stands"
             ),
             date=Day(on),
             what=what,

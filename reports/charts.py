@@ -19,6 +19,7 @@ from reportlab.lib import colors
 from cage.models import Account
 from cage.services.ledger import balances, chips_label
 from core.money import dollars
+from core.rules import listed
 from reports.names import day_shown
 from reports.services import cents_of
 
@@ -142,7 +143,7 @@ def _bars(title: str, labels: list[str], series: list[list[int]], names: list[st
 
 
 def _listed(pairs: list[tuple[str, int]]) -> str:
-    return "; ".join(
+    return listed(
         _("%(label)s %(amount)s") % {"label": label, "amount": dollars(cents)} for label, cents in pairs
     ) or _("nothing yet")
 
@@ -182,7 +183,7 @@ def sales_and_redemptions(figures: dict) -> Chart:
     names = [_("Chip sales"), _("Redemptions")]
     dates = [day_shown(d["date"]) for d in days]
     drawing = _bars(title, dates, [sales, redeemed], names, [BLUE, colors.HexColor("#f4a259")])
-    caption = "; ".join(
+    caption = listed(
         _("%(date)s: chip sales %(sales)s, redemptions %(redeemed)s")
         % {"date": date, "sales": dollars(s), "redeemed": dollars(r)}
         for date, s, r in zip(dates, sales, redeemed, strict=True)

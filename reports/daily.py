@@ -48,7 +48,7 @@ from cage.variances import variance_reason
 from core.chain import grouped
 from core.local import clock
 from core.money import cents_str, dollars, hours_text, shortest_decimal
-from core.rules import cite
+from core.rules import cite, listed
 from events.access import ROLE_NAMES
 from events.compliance import roster_gaps
 from events.models import DESIGNATED, GamingDay, Person, Role, game_name
@@ -275,7 +275,7 @@ def _signers(slip: Slip) -> dict[str, str]:
 def _signed_text(slip: Slip) -> str:
     kind = SLIP_KINDS[slip.slip_type]
     by = _signers(slip)
-    return "; ".join(
+    return listed(
         _("%(capacity)s: %(name)s") % {"capacity": c.label, "name": by[c.code]} for c in kind.capacities if c.code in by
     )
 

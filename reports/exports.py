@@ -715,7 +715,8 @@ def _use_of_proceeds(event: Event, net_proceeds: int, pdf: _Styles) -> list:
             bold_last=True,
         )
     )
-    return story
+    # One block: its totals stay on the page of its table (a longer block still breaks).
+    return [KeepTogether(story)]
 
 
 def _bank_reconciliation(event: Event, pdf: _Styles) -> list:
@@ -739,7 +740,7 @@ def _bank_reconciliation(event: Event, pdf: _Styles) -> list:
                 pdf.alert,
             )
         )
-    return story
+    return [KeepTogether(story)]
 
 
 def _trust_account(event: Event) -> str:

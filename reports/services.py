@@ -13,11 +13,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop as N_
+from django.utils.translation import ngettext
 
 from audit import services as audit
 from cage.selectors.bank_slips import cash_at_the_cage, expenses_by_cheque, trust_reconciliation
 from core.money import dollars
-from core.rules import RuleViolation, Words
+from core.rules import RuleViolation, Words, listed
 from events.access import ROLE_NAMES
 from events.designation import check_not_administrator, designated_role
 from events.models import DESIGNATED, Event, GamingDay, Person
@@ -69,11 +70,14 @@ class ReportState:
         """The changed-after-signing note, or "" when every signature covers these figures."""
         if not self.stale:
             return ""
-        return _(
+        return ngettext(
+            "The figures changed after the report was signed by %(signers)s: that signature does not cover "
+            "the figures shown here; it is given again.",
             "The figures changed after the report was signed by %(signers)s: those signatures do not cover "
-            "the figures shown here; each signs again."
+            "the figures shown here; each signs again.",
+            len(self.stale),
         ) % {
-            "signers": "; ".join(
+            "signers": listed(
                 _("%(name)s (%(role)s, %(date)s)")
                 % {
                     "name": s.person.name,
@@ -259,4 +263,4 @@ def difference_words(rec: dict) -> str:
             _("%(amount)s is not explained by the cage's records and must be accounted for")
             % {"amount": dollars(unexplained)}
         )
-    return _("%(lead)s: %(parts)s.") % {"lead": lead, "parts": "; ".join(parts)}
+    return _("%(lead)s: %(parts)s.") % {"lead": lead, "parts": listed(parts)}

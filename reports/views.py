@@ -13,7 +13,7 @@ from cage.selectors.bank_slips import disbursements, expenses_by_cheque
 from cage.selectors.counts import books_blind, counts_places
 from cage.selectors.seals import day_seals
 from core.money import dollars, hours_text
-from core.rules import RuleViolation, cite
+from core.rules import RuleViolation, cite, listed
 from events.access import ROLE_NAMES, event_access
 from events.models import GamingDay, game_name
 from reports.figures import event_figures, report_figures
@@ -135,7 +135,7 @@ def _missing_chips(figures: dict, event) -> dict:
 def trust_note(filing_now) -> str:
     """What the trust account's page still waits for before the report can be filed (reports.filing):
     "" once nothing, or once it is filed."""
-    return "; ".join(filing_now.missing)
+    return listed(filing_now.missing)
 
 
 MONEY_KEYS = {

@@ -30,12 +30,14 @@ def _refused(request, form) -> None:
     for field, errors in form.errors.items():
         label = form.fields[field].label if field in form.fields else ""
         for error in errors:
-            messages.error(request, _("%(field)s: %(error)s") % {"field": label, "error": error})
+            said = _("%(field)s: %(error)s") % {"field": label, "error": error}
+            messages.error(request, _("Not recorded: %(reason)s") % {"reason": said})
 
 
 def _posted(request, slug, form_class, action, done: str):
     """Apply a posted date with `action(access, cleaned data)`; a refusal or a bad date is said
-    at the top of the report page, its box keeps what was typed, and nothing is changed."""
+    at the top of the report page ("Not recorded: …", as the trust account's page says it), its
+    box keeps what was typed, and nothing is changed."""
     access = event_access(request, slug)
     form = form_class(request.POST)
     if not form.is_valid():
@@ -44,18 +46,18 @@ def _posted(request, slug, form_class, action, done: str):
     try:
         action(access, form.cleaned_data)
     except RuleViolation as exc:
-        messages.error(request, exc.text)
+        messages.error(request, _("Not recorded: %(reason)s") % {"reason": exc.text})
         return _back_with(slug, form)
     messages.success(request, done)
     return redirect("reports:event", slug)
 
 
 def _back_with(slug, form):
-    """The report page, its date box filled with what was typed (read by the page's GET, which
-    writes nothing)."""
+    """The report page at its top, where the refusal is said, its date box filled with what was
+    typed (read by the page's GET, which writes nothing)."""
     (name,) = form.fields
     typed = form.data.get(name, "")[:40]
-    return redirect(f"{reverse('reports:event', args=[slug])}?{urlencode({name: typed})}#filing-heading")
+    return redirect(f"{reverse('reports:event', args=[slug])}?{urlencode({name: typed})}")
 
 
 def report_due(request, slug):

@@ -1,6 +1,9 @@
 """English or French: the browser's language on a first visit, the switch on every page, the
 login's choice remembered; money and the rules cited in each language's own way."""
 
+import html
+import re
+
 import pytest
 from django.urls import reverse
 from django.utils.translation import override
@@ -52,6 +55,25 @@ def test_a_login_remembers_its_language_on_any_screen():
     other = Client(HTTP_ACCEPT_LANGUAGE="en")
     other.login(username=cast.chip_cashier.user.username, password=PASSWORD)
     assert '<html lang="en-ca">' in other.get(reverse("events:home")).text
+
+
+def switch_to(page: str) -> str:
+    """Where the page's language switch sends the browser back to."""
+    form = re.search(r'class="language-switch">.*?name="next" value="([^"]*)"', page, re.S)
+    return html.unescape(form.group(1))
+
+
+def test_a_page_answering_a_refused_form_switches_back_to_the_page_the_form_was_on():
+    # A refused login answers its POST with the page; the switch must not send the browser to an
+    # address that answers POST only (the trust account's forms, say): it goes to the form's page.
+    browser = Client(HTTP_ACCEPT_LANGUAGE="en")
+    login = "http://testserver" + reverse("login") + "?next=/cage/"
+    refused = browser.post(reverse("login"), {"username": "nobody", "password": "wrong"}, HTTP_REFERER=login)
+    assert switch_to(refused.text) == login
+    assert switch_to(browser.post(reverse("login"), {"username": "nobody", "password": "x"}).text) == "/"
+    assert switch_to(browser.get(reverse("login") + "?next=/cage/").text) == "/login/?next=/cage/"
+    answer = browser.post(reverse("events:set_language"), {"language": "fr-ca", "next": login})
+    assert answer["Location"] == login
 
 
 def test_an_unknown_language_changes_nothing():

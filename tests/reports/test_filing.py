@@ -134,9 +134,9 @@ def test_a_cheque_corrected_after_signing_calls_for_signing_again_and_none_is_co
     digest = report_state(event).digest
     with refuses("filing.records_fixed") as refused:
         cheque_enter(expense=expense, number="999", written_on=TODAY, payee="Someone else", person=gus)
-    assert "filed on " in str(refused.value) and "the cheque of Expense 1 is no longer entered or corrected" in str(
+    assert "filed on " in str(
         refused.value
-    )
+    ) and "no entry or correction is taken for the cheque of Expense 1 any more" in str(refused.value)
     deposit = Slip.objects.get(event=event, slip_type="deposit")
     with refuses("filing.records_fixed"):
         bank_slip_enter(deposit=deposit, number="TD-1", stamped_on=datetime.date(2026, 9, 12), person=gus)
@@ -149,7 +149,7 @@ def test_a_cheque_corrected_after_signing_calls_for_signing_again_and_none_is_co
             amount=100,
             person=gus,
         )
-    assert "a cheque for Lakeside Food Bank is no longer entered or corrected" in str(refused.value)
+    assert "no entry or correction is taken for a cheque for Lakeside Food Bank any more" in str(refused.value)
     with refuses("filing.records_fixed"):
         trust_account_set(event=event, bank="RBC", branch="Main", last_four="1111", by=people(event)["ann"])
     event = Event.objects.get(pk=event.pk)
@@ -211,8 +211,12 @@ def test_a_due_date_is_set_from_the_report_page_by_the_dric(client):
     example()
     assert client.login(username="ann", password=PASSWORD)
     due = reverse("reports:report_due", args=[SLUG])
-    refused = client.post(due, {"report_due_on": "2026-09-01"}, follow=True).content.decode()
-    assert "is before its last day" in refused
+    answer = client.post(due, {"report_due_on": "2026-09-01"})
+    # Back at the page's top, where the refusal is said: never scrolled past it to the box.
+    assert answer["Location"].endswith("?report_due_on=2026-09-01")
+    refused = client.get(answer["Location"]).content.decode()
+    assert "Not recorded: the financial report" in refused and "is before its last day" in refused
+    assert 'value="2026-09-01"' in refused and Event.objects.get(slug=SLUG).report_due_on is None
     client.post(due, {"report_due_on": "2026-10-11"})
     assert Event.objects.get(slug=SLUG).report_due_on == datetime.date(2026, 10, 11)
     assert "due on 2026-10-11" in client.get(reverse("reports:event", args=[SLUG])).content.decode()
@@ -249,6 +253,7 @@ def test_a_report_filed_after_its_due_date_says_how_late_and_a_changed_figure_ma
     assert client.login(username="ann", password=PASSWORD)
     page = client.get(reverse("reports:event", args=[SLUG])).content.decode()
     assert page.count("(before the figures changed: to sign again)") == 3
+    assert "those signatures do not cover the figures shown here; each signs again." in page
     certify(event)
     report_file(event=event, person=gus, filed_on=TODAY)
     late = (TODAY - due).days
@@ -257,3 +262,24 @@ def test_a_report_filed_after_its_due_date_says_how_late_and_a_changed_figure_ma
     assert "(before the figures changed" not in page
     text = " ".join(" ".join(render(SLUG, tmp_path)).split())
     assert f"It was due on {due.isoformat()}: filed {late} days late." in text
+
+
+def test_one_signature_given_too_early_is_spoken_of_alone_and_the_page_asks_to_sign_last(client):
+    event = example()
+    report_sign(event=event, person=people(event)["cora"])
+    # The General Cashier, who cannot name the trust account, is told who does.
+    assert client.login(username="gus", password=PASSWORD)
+    trust = reverse("reports:trust", args=[SLUG])
+    assert "The DRIC or the licensee's administrator names it" in client.get(trust).content.decode()
+    client.logout()
+    assert client.login(username="ann", password=PASSWORD)
+    assert 'id="trust-account-who"' not in client.get(trust).content.decode()  # she has the form
+    url = reverse("reports:event", args=[SLUG])
+    page = " ".join(client.get(url).content.decode().split())
+    # Nothing of the trust account is entered yet: signing now would have to be done again.
+    assert 'id="sign-report"' in page and 'id="sign-last"' in page
+    assert "Sign once nothing is missing for the filing (below)" in page
+    confirm_the_deposit(event)
+    page = " ".join(client.get(url).content.decode().split())
+    assert "that signature does not cover the figures shown here; it is given again." in page
+    assert "Cora Singh (Chip Cashier" in page and 'id="sign-last"' not in page
