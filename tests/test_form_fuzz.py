@@ -25,6 +25,7 @@ from cage.fields import CashField, CountField
 from cage.slip_types import ENTRY_KINDS
 from events.models import Role
 from events.permissions import STAFF
+from tests.conftest import built_once
 from tests.world import ACCEPTED_SLIP_FORMS, make_world, payload, slip_form, snapshot
 
 pytestmark = pytest.mark.django_db
@@ -125,18 +126,25 @@ def the_form(response):
 # --- the accepted submissions are accepted ------------------------------------------------
 
 
-def test_every_starting_submission_is_accepted():
-    """Each page's submission changes the database when sent as it is (each in a world of its own)."""
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker):
+    """One world for the module, built once (tests.conftest.built_once): each test, and each
+    starting submission, rolls back what it wrote."""
+    with built_once(django_db_blocker):
+        yield make_world()
+
+
+def test_every_starting_submission_is_accepted(world):
+    """Each page's submission changes the database when sent as it is (each rolled back after)."""
     for name in page_names():
-        refused = _accepted_or_why(name)
+        refused = _accepted_or_why(world, name)
         assert refused is None, f"{name}: the starting submission is refused: {refused}"
 
 
-def _accepted_or_why(name):
+def _accepted_or_why(world, name):
     from django.db import transaction
 
     with transaction.atomic():
-        world = make_world()
         page = next(p for p in pages(world) if p[0] == name)
         _name, url, who, data, _shows = page
         if name.startswith("cage:slip_new[") and name[len("cage:slip_new[") : -1] not in ACCEPTED_SLIP_FORMS:
@@ -155,11 +163,6 @@ def _accepted_or_why(name):
 
 
 # --- one malformed value at a time --------------------------------------------------------
-
-
-@pytest.fixture
-def world(db):
-    return make_world()
 
 
 @pytest.mark.parametrize("name", page_names())

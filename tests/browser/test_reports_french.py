@@ -29,7 +29,7 @@ def test_the_report_and_the_day_sheets_in_french_at_both_widths(browser, live_se
     page.goto(f"/reports/{SLUG}/")
     assert page.locator("html").get_attribute("lang") == "fr-ca"
     assert page.get_by_role("heading", name="Chiffres de l’activité").is_visible()
-    assert page.get_by_role("img", name=f"Gain par table{NBSP}: BJ-1 120,00{NBSP}$; BJ-2 150,00{NBSP}$; "
+    assert page.get_by_role("img", name=f"Gain par table{NBSP}: BJ-1 120,00{NBSP}${NBSP}; BJ-2 150,00{NBSP}${NBSP}; "
                             f"WOF-1 -120,00{NBSP}$").is_visible()  # fmt: skip
     signatures = page.locator("#report-signatures").inner_text()
     assert "Représentant désigné responsable" in signatures and "Responsable des jetons" in signatures
