@@ -1,6 +1,7 @@
 """Shared fixtures: an event set up through the services, with one named persona per role."""
 
 import contextlib
+import copy
 import datetime
 import os
 from dataclasses import dataclass
@@ -346,9 +347,24 @@ def built_once(django_db_blocker):
         transaction.set_rollback(True)
 
 
+@pytest.fixture(scope="module")
+def cast_built(request, django_db_setup, django_db_blocker):
+    """In a module marked `cast_once` (one whose tests never commit: no live server, no
+    transactional database, and no event of the cast's slug made beside it), the cast is built
+    once for the module (built_once); elsewhere, None."""
+    if request.node.get_closest_marker("cast_once") is None:
+        yield None
+        return
+    with built_once(django_db_blocker):
+        yield make_cast()
+
+
 @pytest.fixture
-def cast(db) -> Cast:
-    return make_cast()
+def cast(cast_built, db) -> Cast:
+    """The event of the test, its cast and its open gaming day: a copy of the module's, whose rows
+    the test's own savepoint rolls back after it, where the module is marked `cast_once`; else
+    built for the test alone."""
+    return make_cast() if cast_built is None else copy.deepcopy(cast_built)
 
 
 @pytest.fixture

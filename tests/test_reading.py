@@ -11,7 +11,7 @@ from core.rules import RuleViolation
 from events.models import ChipDenomination
 from events.selectors import chip_set, chip_values, tables_of
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 
 def test_within_a_reading_the_chip_set_is_read_once(cast):

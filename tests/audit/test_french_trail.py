@@ -15,7 +15,7 @@ from cage.slip_types import CAPACITY_LABELS
 from tests.cage.helpers import count_short_and_close
 from tests.conftest import PASSWORD, Client
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 NBSP = "\u00a0"
 FRENCH = "fr-CA,fr;q=0.9"

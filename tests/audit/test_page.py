@@ -20,7 +20,7 @@ from events import services as event_services
 from tests.audit.helpers import ADDRESS
 from tests.conftest import PASSWORD, Client, login, make_cast
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 HEADER = [
     "When",

@@ -12,7 +12,7 @@ from tests.cage.helpers import stock
 from tests.cage.test_views import form, signed_by
 from tests.conftest import PASSWORD, Client
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 FRENCH, ENGLISH = "fr-CA,fr;q=0.9", "en-CA,en;q=0.9"
 

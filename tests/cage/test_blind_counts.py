@@ -19,7 +19,7 @@ from reports.audit_trail.reading import Reader, summary
 from tests.cage.helpers import COUNT_SIGNED, SALE_SIGNED, open_table, stock
 from tests.conftest import PIN, login
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 # The books after reconciling() below; none of them is the amount of any one slip of the day.
 BANK_CASH = "$1,045.00"  # a $1,000.00 float and a $45.00 sale

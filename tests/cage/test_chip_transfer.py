@@ -19,7 +19,7 @@ from tests.cage.round_trip import state
 from tests.cage.test_views import form, signed_by
 from tests.conftest import login
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 SIGNED = {"released_by": "dealer", "received_by": "dealer2", "authorized_by": "dric"}
 CLOSER_SIGNED = {"counted_by": "dealer", "verified_by": "chip_cashier"}

@@ -25,7 +25,7 @@ from tests.conftest import PIN, add_person
 from tests.refusals import refuses
 from tests.reports.test_exports import pdf_text, poppler  # noqa: F401  (poppler: a fixture)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 PAYOUT_SIGNED = {"paid_by": "general_cashier", "verified_by": "chip_cashier", "authorized_by": "dric"}
 NOT_COUNTED = "not counted yet"
 

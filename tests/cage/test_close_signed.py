@@ -26,7 +26,7 @@ from tests.cage.test_close_gaps import element, page, row_with, sheet_html
 from tests.cage.test_opener_check import first_day_closed, open_short
 from tests.refusals import refuses
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 
 def ready(cast):

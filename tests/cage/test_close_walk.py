@@ -19,7 +19,7 @@ from tests.cage.test_close_gaps import page as fetch_page
 from tests.conftest import PIN
 from tests.refusals import refuses
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 
 def get(client, cast, name, *args, **query) -> str:

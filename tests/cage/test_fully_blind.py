@@ -15,7 +15,7 @@ from tests.cage.test_blind_counts import count, login, place_row, reconciling
 from tests.cage.test_close_gaps import element, page, row_with, sheet_html
 from tests.conftest import Client
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 HIDDEN = "Hidden until the counts are in (blind count)"
 # The day's totals after reconciled() below; none of them is the amount of a slip the counter keeps.

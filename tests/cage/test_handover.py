@@ -24,7 +24,7 @@ from tests.cage.helpers import COUNT_SIGNED, roster_dealers, stock
 from tests.conftest import PIN, add_person, login
 from tests.refusals import refuses
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 
 def on_duty(cast):

@@ -18,7 +18,7 @@ from cage.models import Signature
 from tests.cage.helpers import open_table, stock
 from tests.conftest import login
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 ROWS = 25  # settings.CAGE_HOME_PANEL_ROWS
 PENDING_ROW = re.compile(r'<tr class="(?:overdue)?"><td><a class="slipno"')

@@ -24,7 +24,7 @@ from tests.cage.helpers import (
 )
 from tests.conftest import PASSWORD, add_person, login, make_cast
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 
 def a_busy_day(cast):

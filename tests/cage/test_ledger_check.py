@@ -20,7 +20,7 @@ from events import services as event_services
 from tests.cage.helpers import COUNT_SIGNED, FILL_SIGNED, close_clean_day, open_table, stock
 from tests.conftest import as_owner
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 
 def sql(statement: str, params=()):

@@ -12,7 +12,7 @@ from core.append_only import AppendOnlyError
 from tests.cage.helpers import stock
 from tests.conftest import as_owner
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 
 def test_a_posting_is_never_updated_or_deleted(cast):

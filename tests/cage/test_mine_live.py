@@ -16,7 +16,7 @@ from events.idle import LAST_ACTIVITY
 from tests.cage.helpers import open_table, stock
 from tests.conftest import login
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 
 def mine(cast) -> str:

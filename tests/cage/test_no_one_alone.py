@@ -24,7 +24,7 @@ from tests.cage.test_views import form, login, new_slip, signed_by
 from tests.conftest import EXAMPLES, PASSWORD, add_person
 from tests.refusals import refuses
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 
 def example(slug):
@@ -293,7 +293,7 @@ def test_a_designated_position_given_once_opened_waits_for_the_persons_declarati
 def test_before_the_first_day_the_administrator_sets_logins_up_alone(admin_user):
     from tests.conftest import make_cast
 
-    cast = make_cast(open_day=False)
+    cast = make_cast("setup-fair", open_day=False)  # its own event, beside the module's cast
     newcomer = add_person(cast.event, "nadia", Role.GENERAL_CASHIER, login=False)
     setup = event_services.login_create(person=newcomer, username="nadia", by=admin_user)
     event_services.login_setup_complete(request=None, username="nadia", code=setup.code, password=PASSWORD, pin="60917")

@@ -18,7 +18,7 @@ from tests.conftest import login, make_event
 from tests.refusals import refuses
 from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 
 @pytest.fixture

@@ -12,10 +12,9 @@ from cage.selectors.paper import books_of_day, read_serial, serial_ranges, uncon
 from cage.services import paper
 from cage.services.day import close_problems
 from tests.cage.helpers import SALE_SIGNED, stock, worked_then_paper, written
-from tests.conftest import make_cast
 from tests.refusals import refuses
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 FILL_ON_PAPER = {"issued_by": "chip_cashier", "carried_by": "runner", "received_by": "dealer"}
 
@@ -207,8 +206,7 @@ def test_an_online_day_with_no_paper_slip_is_not_held_back(cast):
     assert not [p for p in close_problems(cast.day) if "paper" in p]
 
 
-def test_a_records_file_import_is_not_held_back_by_another_days_paper(db):
-    cast = make_cast()
+def test_a_records_file_import_is_not_held_back_by_another_days_paper(cast):
     assert waiting_count(None) == 0
     assert waiting_count(cast.day) == 0
 

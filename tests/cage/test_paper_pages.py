@@ -12,7 +12,7 @@ from cage.selectors.paper import waiting_count
 from tests.cage.helpers import worked_then_paper, written
 from tests.conftest import PIN, login
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 
 def at(when):

@@ -9,7 +9,7 @@ from core.rules import Money, RuleViolation
 from tests.cage.helpers import SALE_SIGNED, stock
 from tests.refusals import refuses
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 
 def cash_in(cast, kind, **kw):

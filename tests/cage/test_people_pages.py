@@ -15,7 +15,7 @@ from events.models import Person
 from tests.cage.helpers import FILL_SIGNED, count_tip_pool, open_table, roster_dealers, stock
 from tests.conftest import login
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 PAYOUT_SIGNED = {"paid_by": "general_cashier", "verified_by": "chip_cashier", "authorized_by": "dric"}
 

@@ -15,7 +15,7 @@ from tests.conftest import login, make_cast
 from tests.refusals import refuses
 from tests.world import snapshot
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 
 def sales(cast, n: int) -> list[Slip]:

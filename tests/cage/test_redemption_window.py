@@ -17,7 +17,7 @@ from tests.conftest import EXAMPLES, PASSWORD, PIN
 from tests.refusals import refuses
 from tests.world import snapshot
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 REDEMPTION_SIGNED = {"paid_by": "general_cashier", "authorized_by": "dric"}
 

@@ -13,7 +13,7 @@ from events.models import GamingDay
 from tests.cage.helpers import close_clean_day, stock
 from tests.refusals import refuses
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 
 def receive(cast, chips):
@@ -51,7 +51,7 @@ def test_a_slip_dated_before_the_previous_one_is_refused(cast):
 def test_a_day_in_setup_takes_no_posting(db):
     from tests.conftest import make_cast
 
-    cast = make_cast(open_day=False)
+    cast = make_cast("setup-fair", open_day=False)  # its own event, beside the module's cast
     with refuses("day.not_open_or_reconciling"):
         receive(cast, {"1": 1})
 

@@ -9,7 +9,7 @@ from tests.cage.helpers import stock
 from tests.conftest import add_person
 from tests.refusals import refuses
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 
 def receive(cast, **signed):

@@ -22,7 +22,7 @@ from tests.cage.test_views import form, new_slip, runner_holds, signed_by
 from tests.conftest import PIN, login
 from tests.refusals import refuses
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 NBSP = "\u00a0"
 
 

@@ -13,7 +13,7 @@ from tests.cage.test_views import fill_in_transit, login
 from tests.conftest import PASSWORD, Client
 from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("poppler", "zbar")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("poppler", "zbar"), pytest.mark.cast_once]
 
 
 def qr_codes(pdf: bytes, tmp_path) -> list[str]:

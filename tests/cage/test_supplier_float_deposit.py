@@ -9,7 +9,7 @@ from core.rules import Money, RuleViolation
 from tests.cage.helpers import stock
 from tests.refusals import refuses
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 
 def held(cast, kind, **kw):

@@ -22,7 +22,7 @@ from tests.cage.test_views import COUNT_FORM, form, new_slip
 from tests.conftest import PASSWORD, Client
 from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 FRENCH = "Manque d’argent"
 

@@ -17,7 +17,7 @@ from tests.cage.helpers import COUNT_SIGNED, SALE_SIGNED, count_tip_pool, open_t
 from tests.conftest import PASSWORD, PIN, login
 from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 
 def new_slip(slug, slip_type):
@@ -751,7 +751,7 @@ def test_each_form_shown_carries_a_fresh_request_key(client, cast):
 def test_the_setup_day_offers_no_close(client, db):
     from tests.conftest import make_cast
 
-    cast = make_cast(open_day=False)
+    cast = make_cast("setup-fair", open_day=False)  # its own event, beside the module's cast
     login(client, cast, "general_cashier")
     home = client.get(reverse("cage:home", args=[cast.event.slug])).content.decode()
     assert "Ready to close" not in home and "has not opened yet" in home
@@ -995,10 +995,7 @@ def test_a_blind_count_shows_the_books_only_once_it_is_in_and_keeps_the_reason_c
     assert slip.reason == "" and slip.details["variance_reason"] == "cash_short"
 
 
-def test_the_close_page_of_the_event_s_last_day_asks_for_every_dollar_to_be_deposited(client, db):
-    from tests.conftest import make_cast
-
-    cast = make_cast()
+def test_the_close_page_of_the_event_s_last_day_asks_for_every_dollar_to_be_deposited(client, cast):
     login(client, cast, "general_cashier")
     url = reverse("cage:day_close", args=[cast.event.slug])
     assert 'id="last-day-deposit"' not in client.get(url).content.decode()  # the event runs two more days

@@ -22,7 +22,7 @@ from tests.cage.test_views import form, login, new_slip, signed_by
 from tests.conftest import PIN
 from tests.refusals import refuses
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 
 def patrons(cast):

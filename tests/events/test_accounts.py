@@ -24,7 +24,7 @@ from tests.cage.helpers import SALE_SIGNED, stock
 from tests.conftest import PASSWORD, PIN, add_person, give_login, make_cast
 from tests.refusals import refuses
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 User = get_user_model()
 NEW_PASSWORD = "a-brand-new-secret-77"

@@ -15,7 +15,7 @@ from events.models import SigningPin
 from tests.conftest import make_cast
 from tests.events.sessions import idle_for, logged_in
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from events.access import landing_url
 from events.models import Event, Role
 from tests.conftest import PASSWORD, add_person, login, make_cast
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 
 def landed(client, username: str) -> str:

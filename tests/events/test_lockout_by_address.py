@@ -10,7 +10,7 @@ from django.urls import reverse
 from events import lockout
 from tests.conftest import PASSWORD
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 ATTACKER, CAGE = "203.0.113.9", "10.0.0.5"
 

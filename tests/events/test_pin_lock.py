@@ -18,7 +18,7 @@ from events.models import SigningPin
 from tests.conftest import PASSWORD, PIN, make_cast
 from tests.events.sessions import idle_for, logged_in
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 UNLOCK = reverse("events:unlock")
 

@@ -15,7 +15,7 @@ from tests.cage.helpers import roster_the_designated
 from tests.conftest import DAY, login, make_cast
 from tests.refusals import refuses
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 NEXT = DAY + datetime.timedelta(days=1)
 

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from tests.conftest import Client, login, make_cast
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -11,7 +11,7 @@ from tests.cage.helpers import roster_the_designated
 from tests.conftest import event_form, login, make_cast
 from tests.refusals import refuses
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 
 @pytest.fixture

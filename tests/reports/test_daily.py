@@ -37,7 +37,7 @@ from tests.reports.test_exports import pdf_text, poppler  # noqa: F401  (poppler
 from tests.reports.test_figures import EXAMPLE
 from tests.reports.test_variance_reasons import pictures
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 REPORT = json.loads((EXAMPLES / "lakeside-one-day.report.json").read_text())
 SLUG, DATE = "lakeside-fair-2026", "2026-09-11"
 ROOT = Path(__file__).resolve().parents[2]

@@ -23,7 +23,7 @@ from reports.figures import event_figures
 from tests.cage.helpers import CREDIT_SIGNED, FILL_SIGNED, SALE_SIGNED, count_bank_and_close, stock
 from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 OPENER = {"counted_by": "dealer", "verified_by": "chip_cashier"}
 TRAY = {"1": 100, "5": 80}
 AFTER_FILLS = {"1": 100, "5": 100}

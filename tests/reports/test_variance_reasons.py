@@ -29,7 +29,7 @@ from tests.conftest import PASSWORD, give_login
 from tests.reports.test_exports import poppler  # noqa: F401  (a fixture: skips, or fails, without pdftotext)
 from tests.reports.test_figures import two_days_data
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 SLUG = "lakeside-fair-2026"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 WORDS = "a $25 chip of another fair's set was found in the change tray after the floor closed"

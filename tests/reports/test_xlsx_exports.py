@@ -28,7 +28,7 @@ from tests.cage.test_fully_blind import count_the_bank, reconciled
 from tests.conftest import PASSWORD, Client, give_login, login
 from tests.reports.test_figures import EXAMPLE
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
 
 SLUG, DATE = "lakeside-fair-2026", "2026-09-11"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
