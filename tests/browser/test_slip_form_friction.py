@@ -53,7 +53,8 @@ def test_a_sale_by_its_chips_record_another_a_mistyped_count_and_the_same_sale_a
     expect(refusals).to_have_count(2)
     assert "2O" in refusals.nth(0).inner_text() and "1.5" in refusals.nth(1).inner_text()
     assert [refusals.nth(i).locator("a").get_attribute("href") for i in (0, 1)] == ["#id_chips_5", "#id_chips_25"]
-    assert page.evaluate("document.activeElement.name") == "chips_5"
+    # The browser gives autofocus once the page is rendered: waited for, not read at once.
+    expect(page.locator("input[name=chips_5]")).to_be_focused()
     first, second = (refusals.nth(i).bounding_box() for i in (0, 1))
     assert second["y"] >= first["y"] + first["height"]  # one a line, with room between them
     screenshot(page, f"{name}-count-refused")
@@ -81,7 +82,7 @@ def test_a_sale_by_its_chips_record_another_a_mistyped_count_and_the_same_sale_a
     page.fill("input[name=chips_5]", "20")
     follow(page, "#slip-form button[type=submit]")
     expect(page.locator("#confirm-second input[type=checkbox]")).to_be_visible()
-    assert page.evaluate("document.activeElement.id") == "form-refusals"  # refused as a whole
+    expect(page.locator("#form-refusals")).to_be_focused()  # refused as a whole
     assert Slip.objects.filter(slip_type="sale").count() == 1
     screenshot(page, f"{name}-second")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
