@@ -24,7 +24,7 @@ from cage.slip_types import CAPACITY_LABELS
 from cage.variances import VARIANCE_REASONS
 from core import local
 from core.money import count_text, dollars, hours_text
-from core.rules import Sentence
+from core.rules import Sentence, listed
 from events import games
 from events.access import ROLE_NAMES
 from events.models import Appointment, Authority, GamingDay, Person, game_name
@@ -230,9 +230,7 @@ class Reader:
         if isinstance(value, dict):
             if not value:
                 return "—"
-            return pgettext("between named values", "; ").join(
-                named(self.key(k, key), self.value(k, value[k], key)) for k in in_order(value)
-            )
+            return listed(named(self.key(k, key), self.value(k, value[k], key)) for k in in_order(value))
         if isinstance(value, list):
             return ", ".join(self.value(key, v, parent) for v in value) or "—"
         if parent == "chips" and isinstance(value, int):

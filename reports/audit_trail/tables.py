@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from audit.actions import ACTIONS, OUTCOMES, entry_label
 from cage.registers import PersonChoice, column
 from core import local
-from core.rules import cite
+from core.rules import cite, listed
 from events.models import Person
 
 from .reading import CHANNELS, Reader, change_text, roles, summary
@@ -237,7 +237,7 @@ class AuditTable(tables.Table):
         return summary(record, self.reader)
 
     def value_changed(self, record):
-        return pgettext("between named values", "; ").join(
+        return listed(
             pgettext("a value after its name", "%(name)s: %(value)s") % {"name": what, "value": change_text(old, new)}
             for what, old, new in self.changes(record)
         )
