@@ -21,14 +21,20 @@ def handed_over(own: set[str], person_id: int, holders: dict[str, int]) -> bool:
     return bool(cashier) and not own - cashier and all(holders.get(role, person_id) != person_id for role in cashier)
 
 
-def custodians(day: GamingDay, *, until: datetime.datetime | None = None) -> dict[str, int]:
+def custodians(day: GamingDay, *, until: datetime.datetime | None = None, taken: list | None = None) -> dict[str, int]:
     """{role: person id}: for each role whose place was handed over today (before `until`, when
     given: a slip entered later from paper is held to the custody of its own time), the cashier
-    who took it over last."""
-    taken = Signature.objects.filter(slip__day=day, slip__slip_type__in=HANDOVERS, capacity=TAKES)
-    if until is not None:
-        taken = taken.filter(slip__at__lte=until)
+    who took it over last. `taken`: the day's handovers as takeovers() reads them, when the caller
+    has them already (an import, cage.services.ledger.custodians_of)."""
     holders = {}
-    for place, person in taken.order_by("slip_id").values_list("slip__account__kind", "person_id"):
-        holders[HandedPlace.PLACES[place]] = person
+    for at, place, person in takeovers(day) if taken is None else taken:
+        if until is None or at <= until:
+            holders[HandedPlace.PLACES[place]] = person
     return holders
+
+
+def takeovers(day: GamingDay) -> list[tuple[datetime.datetime, str, int]]:
+    """The day's handovers, in the order they were written: (when, the place's account kind, who
+    took it over)."""
+    taken = Signature.objects.filter(slip__day=day, slip__slip_type__in=HANDOVERS, capacity=TAKES)
+    return list(taken.order_by("slip_id").values_list("slip__at", "slip__account__kind", "person_id"))

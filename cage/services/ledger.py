@@ -19,13 +19,13 @@ from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
 from cage.models import Account, Posting, Signature, Slip, SlipCounter
-from cage.selectors.handovers import custodians, handed_over
+from cage.selectors.handovers import custodians, handed_over, takeovers
 from cage.selectors.paper import waiting_count as paper_waiting
 from cage.selectors.places import balances_read, own_places
 from cage.services import links, trail
 from cage.services import memo as remembered
 from cage.slip_fields import HandedPlace
-from cage.slip_types import SALES, SLIP_KINDS, SlipKind, types_that
+from cage.slip_types import HANDOVERS, SALES, SLIP_KINDS, SlipKind, types_that
 from core.money import AMOUNT_LIMITS_RULE, MAX_CHIP_COUNT, count_text, face
 from core.reading import settled_facts
 from core.rules import Clock, Day, Face, Lower, Money, N_plural, Rule, RuleViolation, When, Words
@@ -368,7 +368,7 @@ def check_holds_the_place(day: GamingDay, person: Person, roles: set[str], at) -
     cashier = own & set(HandedPlace.PLACES.values())
     if not cashier or own - cashier:
         return  # not as a cashier (a runner's sale), or in another role too: no query
-    holders = custodians(day, until=at)
+    holders = custodians_of(day, until=at)
     if not handed_over(own, person.pk, holders):
         return
     role = next(iter(cashier))
@@ -386,6 +386,19 @@ def check_holds_the_place(day: GamingDay, person: Person, roles: set[str], at) -
         "T&C 2",
         code="signing.handed_over",
     )
+
+
+def custodians_of(day: GamingDay, *, until=None) -> dict[str, int]:
+    """custodians(), with the day's handovers read once per day during an import: every cashier's
+    custody signature asks, and a query of the signatures would write out every row the import
+    holds for a bulk write (cage.services.memo), one record at a time. A handover the import
+    writes drops the day's (_write)."""
+    memo = remembered.current()
+    if memo is None:
+        return custodians(day, until=until)
+    if day.pk not in memo.takeovers:
+        memo.takeovers[day.pk] = takeovers(day)
+    return custodians(day, until=until, taken=memo.takeovers[day.pk])
 
 
 def rostered_as(day: GamingDay, role: str) -> dict[int, Rostered]:
@@ -769,6 +782,8 @@ def _write(slip: Slip, signed: dict, signed_at: dict, merged, accounts) -> None:
         )
         return
     memo.last_at[slip.event_id] = slip.at
+    if slip.slip_type in HANDOVERS:
+        memo.takeovers.pop(slip.day_id, None)  # read again, with this one (custodians_of)
     for capacity, person in signed.items():
         memo.hold_values(
             Signature, slip_id=slip.pk, capacity=capacity, person_id=person.pk, signed_at=signed_at[capacity]

@@ -67,6 +67,8 @@ class Memo:
         self.tables: dict[int, dict[int, object]] = {}
         # {(day id, role): {person id: their shifts}}: the day's roster, by role
         self.rosters: dict[tuple[int, str], dict] = {}
+        # {day id: the day's handovers}, as cage.selectors.handovers.takeovers reads them
+        self.takeovers: dict[int, list] = {}
         # {event id: (seq, digest)}: the last link of each event's chain (cage.services.links)
         self.chain_heads: dict[int, tuple[int, str]] = {}
 

@@ -14,7 +14,6 @@ from django.utils.translation import gettext_noop as N_
 
 from cage.models import Account, Slip
 from cage.selectors.counts import count_states
-from cage.selectors.handovers import custodians
 from cage.slip_fields import HandedPlace, check_note
 from cage.slip_types import CHIPS, SALES, SLIP_KINDS, VOIDABLE, SlipKind, day_states
 from cage.variances import own_words
@@ -33,6 +32,7 @@ from .ledger import (
     check_redeemable,
     check_tender,
     chips_legs_value,
+    custodians_of,
     denominations,
     instrument_name,
     instrument_said,
@@ -1011,7 +1011,7 @@ def _check_hands(day, role: str, account: Account, signed: dict, at) -> None:
                 code="handover.not_rostered",
             )
     outgoing = signed.get("handed_over_by")
-    holder = custodians(day, until=at).get(role)
+    holder = custodians_of(day, until=at).get(role)
     if outgoing is not None and holder is not None and holder != outgoing.pk:
         raise RuleViolation(
             Words(

@@ -14,11 +14,11 @@ from django.utils import timezone, translation
 from cage import services
 from cage.exporter import export_event
 from cage.forms import PaperSlipForm
-from cage.importer import import_records
+from cage.importer import ImportFailed, import_records
 from cage.models import Posting, Slip
 from cage.selectors.handovers import custodians
 from cage.slip_types import SLIP_KINDS
-from events.models import Role
+from events.models import Event, Role
 from reports.daily import day_sheets
 from tests.cage.helpers import COUNT_SIGNED, roster_dealers, stock
 from tests.conftest import PIN, add_person, login
@@ -281,6 +281,49 @@ def test_a_handover_survives_the_records_round_trip(cast):
         Role.GENERAL_CASHIER: "gc2",
         Role.CHIP_CASHIER: "cc2",
     }
+
+
+def exported_after_a_handover(cast, redemptions: int) -> dict:
+    """The cast's day exported: bank cash handed over to gc2, then `redemptions` paid by gc2."""
+    on_duty(cast)
+    hand_over_bank_cash(cast)
+    for _ in range(redemptions):
+        redeem(cast, "gc2")
+    exported = copy.deepcopy(export_event(cast.event))
+    exported["event"]["slug"] = "lakeside-again"
+    return exported
+
+
+def paid_by(data: dict) -> list[dict]:
+    return [r["signed"] for d in data["days"] for r in d["records"] if r["type"] == "redemption"]
+
+
+def test_an_import_holds_its_own_handovers_to_the_custody_they_pass(cast):
+    """The importer reads a day's handovers once (cage.services.ledger.custodians_of), and a
+    handover earlier in the same file is seen: the outgoing cashier's later custody signature is
+    refused, as at the window, and nothing is imported."""
+    data = exported_after_a_handover(cast, redemptions=1)
+    paid_by(data)[-1]["paid_by"] = "general_cashier"
+    with pytest.raises(ImportFailed) as failed:
+        import_records(data)
+    said = str(failed.value)
+    assert "handed over the bank cash at a change of shift today" in said and "(T&C 2)" in said, said
+    assert not Event.objects.filter(slug="lakeside-again").exists()
+
+
+def test_an_import_reads_a_days_handovers_once_not_once_a_signature(cast, monkeypatch):
+    """Each custody signature of a cashier asks who holds the place; an import answers from the
+    day's handovers read once, and again only after a handover it writes: a query of the signatures
+    for each would write out, one record at a time, every row the import holds for a bulk write."""
+    from cage.services import ledger
+
+    data = exported_after_a_handover(cast, redemptions=8)
+    reads = []
+    real = ledger.takeovers
+    monkeypatch.setattr(ledger, "takeovers", lambda day: reads.append(day.date) or real(day))
+    event = import_records(data)
+    assert len(paid_by(data)) == 8 and reads == [cast.day.date] * 2, reads
+    assert [s["paid_by"] for s in paid_by(export_event(event))] == ["gc2"] * 8
 
 
 def test_the_handover_form_is_blind_then_shows_the_books_and_the_new_holder(client, cast):
