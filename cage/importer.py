@@ -743,8 +743,10 @@ class _Importer:
             except RuleViolation as exc:
                 self.problems.append(_at(f"{where}.date", exc))
                 return None
-        # The day's status changed outside the ledger's services: read it afresh (cage.services.memo).
-        remembered.forget()
+        # The day's status changed outside the ledger's services: its slips read it afresh
+        # (cage.services.memo). Nothing else the import remembers changes with a new day: the
+        # accounts, their balances, the serials and the tables are kept, as they were read.
+        remembered.forget_day(day)
         return day
 
     def person(self, person_id) -> Person:

@@ -214,3 +214,12 @@ def forget() -> None:
     memo = _current.get()
     if memo is not None:
         memo.forget()
+
+
+def forget_day(day) -> None:
+    """The gaming day's row changed outside the ledger's services (its opening): its slips read it
+    afresh. What else is remembered stays: a day's opening changes no account, balance, serial or
+    table."""
+    memo = _current.get()
+    if memo is not None:
+        memo.days.pop(day.pk, None)

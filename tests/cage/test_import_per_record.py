@@ -1,0 +1,45 @@
+"""An import's cost goes with its records, not with its gaming days (issue 27): what a records
+file's import reads again and again is read once for the whole file (cage.services.memo), not once
+a day. Counted in reads, never timed."""
+
+from collections import Counter
+
+import pytest
+
+from cage.importer import import_records
+from cage.services import ledger
+from tests.records_generator import generated_event
+
+pytestmark = pytest.mark.django_db
+
+
+def imported_counting(monkeypatch, days: int) -> tuple[Counter, Counter]:
+    """Import a generated event of `days` days, counting each account's balance reads and each
+    slip type's serial reads."""
+    balances, serials = Counter(), Counter()
+    read_balances, read_serial = ledger.balances_read, ledger.remembered.Memo.next_serial
+
+    def balances_read(accounts):
+        balances.update(a.pk for a in accounts)
+        return read_balances(accounts)
+
+    def next_serial(memo, event, slip_type):
+        if (event.pk, slip_type) not in memo.serials:
+            serials[slip_type] += 1
+        return read_serial(memo, event, slip_type)
+
+    monkeypatch.setattr(ledger, "balances_read", balances_read)
+    monkeypatch.setattr(ledger.remembered.Memo, "next_serial", next_serial)
+    data = generated_event(seed=27, days=days, records_per_day=20, tables=3)
+    data["event"]["slug"] = f"per-record-{days}"
+    import_records(data)
+    return balances, serials
+
+
+def test_a_days_opening_keeps_what_the_import_has_read_of_the_days_before(monkeypatch):
+    """Each account's balance and each slip type's last serial are read once for the whole file:
+    a day's opening changes neither (cage.services.memo.forget_day), so the fourth day's trays,
+    bank cash and serials are the import's own, not read again."""
+    balances, serials = imported_counting(monkeypatch, days=4)
+    assert balances and max(balances.values()) == 1, balances
+    assert serials and max(serials.values()) == 1, serials
