@@ -1,5 +1,6 @@
 """`make bench`: import, reports, the nightly close and the busiest pages, timed on SQLite and
-PostgreSQL for a small and a large generated event, each beside its floor.
+PostgreSQL for three generated events, each beside its floor, every figure appended to the results
+file as soon as it is measured.
 
 Every product figure is a whole `manage.py` process (start-up included, as a cashier's or an
 auditor's command would pay it) or, for the close and the pages, a measurement inside one process
@@ -12,17 +13,19 @@ cashiers' terminals posting sales and fills for BENCH_LOAD_SECONDS (20) seconds 
 fast as the server answers, then 16 at a cashier's pace (a slip every BENCH_PACE, 2, seconds each):
 slips per second, latency percentiles, errors (there must be none), then check_ledger.
 
-Sizes: small = 3 days x 5 tables x 60 records a day; large = 18 days x 40 tables x 5,000 records
-a day (about 88,000 records). BENCH_LARGE="days,tables,records_per_day" sets another large size;
+Sizes (sizes()): a small fair = 60 days x 12 tables x 70 records a day; a season = 18 days x 40
+tables x 5,000 records a day (about 88,000 records; BENCH_LARGE="days,tables,records_per_day" sets
+another); a long event = 200 days x 5 tables x 20 records a day, for its event report's PDF.
 BENCH_DATABASES="sqlite" or "postgres" runs one database only; PG_URL names the server.
 
 Last, the pages beside the smallest page of the same server (bench/pages.py): the window's slips and
 pages, a day's sheets, the register, the voids and the audit trail by the size of the event, and 4
 terminals beside 1 through gunicorn. `--quick` (`make bench QUICK=1`) runs that part alone, smaller;
-`--tiny` is the smoke test's (tests/test_bench.py).
+`--tiny` is the smoke test's (tests/test_bench.py): every step once, on a tiny event, on SQLite.
 
-The results go to bench/results/<date>.md (BENCH_RESULTS: another directory), to be committed: these machines are noisy, so the ratios
-(product / floor) are what to compare from one run to the next.
+The results go to bench/results/<date>.md (BENCH_RESULTS: another directory), each line as it is
+measured, to be committed: these machines are noisy, so the ratios (product / floor) are what to
+compare from one run to the next.
 """
 
 import datetime
@@ -48,18 +51,32 @@ PACE = float(os.environ.get("BENCH_PACE", "2"))
 PG_SERVER = os.environ.get("PG_URL", "postgres://postgres@127.0.0.1:5432/postgres").rsplit("/", 1)[0] + "/postgres"
 
 
-def sizes() -> dict:
+def sizes(mode: str = "full") -> dict:
+    """The events measured: a small fair (60 days x 12 tables x about 70 records a day), a season
+    (BENCH_LARGE, 18 days x 40 tables x 5,000 records a day) and a long event (200 days, whose
+    event report's PDF must take at most 5 s); tiny ones for the smoke test."""
+    if mode == "tiny":
+        return {"small fair": {"days": 2, "tables": 3, "records_per_day": 10}}  # every step, once
     large = [int(n) for n in os.environ.get("BENCH_LARGE", "18,40,5000").split(",")]
     return {
-        "small": {"days": 3, "tables": 5, "records_per_day": 60},
-        "large": dict(zip(["days", "tables", "records_per_day"], large, strict=True)),
+        "small fair": {"days": 60, "tables": 12, "records_per_day": 70},
+        "season": dict(zip(["days", "tables", "records_per_day"], large, strict=True)),
+        "long event": {"days": 200, "tables": 5, "records_per_day": 20},
     }
+
+
+def shape_said(shape: dict) -> str:
+    return f"{shape['days']} days x {shape['tables']} tables x {shape['records_per_day']:,} records a day"
+
+
+def slug_of(size: str) -> str:
+    return "bench-" + size.replace(" ", "-")
 
 
 def event_file(size: str, shape: dict, directory: Path) -> tuple[Path, dict]:
     """The generated event, its last close_day held back for the close measurement."""
     data = generated_event(seed=2026, **shape)
-    data["event"]["slug"] = f"bench-{size}"
+    data["event"]["slug"] = slug_of(size)
     last = data["days"][-1]["records"]
     assert last[-1]["type"] == "close_day"
     held_back = last.pop()
@@ -121,22 +138,37 @@ class Database:
                 admin.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
 
 
-def measure(kind: str, size: str, path: Path, facts: dict, directory: Path) -> dict:
+def measure(kind: str, size: str, path: Path, facts: dict, directory: Path, say, startup: float) -> dict:
+    """Every figure of one event on one database, each said (appended to the results file) as soon
+    as it is measured: a bench stopped at any point keeps what it measured."""
     database = Database(kind, directory)
-    slug = f"bench-{size}"
+    slug = slug_of(size)
+    records = facts["records"]
     try:
         run(database.url, "migrate", "--noinput", "-v0")
-        figures = {"records": facts["records"]}
-        figures["import"] = run(database.url, "import_records", str(path))
+        figures = {"records": records}
+        figures["import"] = imported = run(database.url, "import_records", str(path))
+        say(
+            f"- import: {imported['seconds']:.2f} s, {records / imported['seconds']:,.0f} records/s "
+            f"({records / max(imported['seconds'] - startup, 0.01):,.0f} net of start-up), "
+            f"peak {imported['peak_mb']:.0f} MB; load {load_average()}"
+        )
         figures["close"] = json.loads(run(database.url, "bench.probe", "close", slug, module=True)["out"])
+        say(f"- the nightly close of the last day: {figures['close']['seconds']:.3f} s")
         for fmt in ("json", "pdf"):
-            figures[f"event_report {fmt}"] = run(
+            figures[f"event_report {fmt}"] = report = run(
                 database.url, "event_report", slug, "--format", fmt, "--out", str(directory / f"report.{fmt}")
             )
+            say(f"- event_report {fmt.upper()}: {report['seconds']:.2f} s, peak {report['peak_mb']:.0f} MB")
         figures["day_report pdf"] = run(
             database.url, "day_report", slug, facts["last_day"], "--format", "pdf", "--out", str(directory / "day.pdf")
         )
+        say(f"- day_report PDF of the last day: {figures['day_report pdf']['seconds']:.2f} s")
         figures["pages"] = json.loads(run(database.url, "bench.probe", "pages", slug, module=True)["out"])
+        for page, p in figures["pages"].items():
+            say(
+                f"- {page} (warm, as the DRIC): {p['seconds'] * 1000:.0f} ms, {p['queries']} queries, {p['kilobytes']:.0f} KB"
+            )
         slips, postings = floor.read_rows(database.url)
         figures["postings"] = len(postings)
         figures["floor"] = (
@@ -144,33 +176,41 @@ def measure(kind: str, size: str, path: Path, facts: dict, directory: Path) -> d
             if kind == "sqlite"
             else floor.postgres_floor(PG_SERVER, slips, postings)
         )
+        say(
+            f"- floor (the same {len(slips):,} slips and {len(postings):,} postings, plain executemany in one "
+            f"transaction): write {figures['floor']['write_seconds']:.3f} s (import / floor "
+            f"{ratio(imported['seconds'], figures['floor']['write_seconds'])}), sum {figures['floor']['sum_seconds']:.4f} s"
+        )
         if kind == "postgres":
             figures["peer"] = peer.measure(PG_SERVER, postings)
+            say(
+                f"- peer (django-hordak, one transaction per slip): {figures['peer']['legs']:,} legs in "
+                f"{figures['peer']['seconds']:.2f} s"
+            )
         # Last, as it adds a copy of the event to the database: the hash chains' share of an import
         # and of slips at the window, measured in the same process as the work they are part of.
-        figures["chain"] = json.loads(run(database.url, "bench.probe", "chain", str(path), module=True)["out"])
+        figures["chain"] = c = json.loads(run(database.url, "bench.probe", "chain", str(path), module=True)["out"])
+        say(
+            f"- hash chains: {c['import_chain_seconds']:.3f} s of an import of {c['import_seconds']:.2f} s; "
+            f"{c['window_chain_seconds']:.3f} s of 100 sales of {c['window_seconds']:.2f} s"
+        )
         return figures
     finally:
         database.drop()
+
+
+def load_average() -> str:
+    return " ".join(f"{n:.2f}" for n in os.getloadavg())
 
 
 def ratio(value: float, base: float) -> str:
     return f"{value / base:,.0f}x" if base else "n/a"
 
 
-def markdown(results: dict, shapes: dict, startup: float) -> str:
-    today = datetime.date.today().isoformat()
+def markdown(results: dict, startup: float) -> str:
     lines = [
-        f"# Bench of {today}",
         "",
-        f"Machine: {os.cpu_count()} CPU(s), Python {sys.version.split()[0]}. Sizes: "
-        + "; ".join(
-            f"{size} = {s['days']} days x {s['tables']} tables x {s['records_per_day']} records/day"
-            for size, s in shapes.items()
-        )
-        + ". Whole processes include the start-up of `manage.py`.",
-        "",
-        f"Start-up: `manage.py check` takes {startup:.2f} s (median of 5; target under 0.5 s).",
+        "### Summary of the events (the figures above, side by side)",
         "",
         "Records/s divides by the whole process; net, by the process less that start-up.",
         "",
@@ -234,26 +274,26 @@ def markdown(results: dict, shapes: dict, startup: float) -> str:
     return "\n".join(lines) + "\n"
 
 
-def load_table(loads: list) -> str:
-    lines = [
-        "",
-        "The real server (gunicorn, 4 workers) under cashiers' terminals posting sales and fills through the"
-        ' slip forms (a fill carries the runner\'s signing PIN). Pace "none": every terminal posts its next slip'
-        " as soon as the last is answered (the server's throughput; latency is then mostly queueing, about"
-        " cashiers / throughput). Pace N s: each terminal opens a slip form every N seconds, a busy window's pace"
-        " (bench/load.py):",
-        "",
-        "| database | cashiers | pace | slips/s | sale p50 ms | p95 | p99 | fill p50 ms | p95 | p99 | errors | check_ledger |",
-        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
-    ]
-    for kind, r in loads:
-        sale, fill = r["sale_ms"], r["fill_ms"]
-        pace = f"{r['pace']:g} s" if r.get("pace") else "none"
-        lines.append(
-            f"| {kind} | {r['cashiers']} | {pace} | {r['slips_per_second']:.1f} | {sale[50]:.0f} | {sale[95]:.0f} | {sale[99]:.0f} "
-            f"| {fill[50]:.0f} | {fill[95]:.0f} | {fill[99]:.0f} | {len(r['errors'])} | {r['ledger']} |"
-        )
-    return "\n".join(lines) + "\n"
+LOAD_HEADER = [
+    "",
+    "The real server (gunicorn, 4 workers) under cashiers' terminals posting sales and fills through the"
+    ' slip forms (a fill carries the runner\'s signing PIN). Pace "none": every terminal posts its next slip'
+    " as soon as the last is answered (the server's throughput; latency is then mostly queueing, about"
+    " cashiers / throughput). Pace N s: each terminal opens a slip form every N seconds, a busy window's pace"
+    " (bench/load.py):",
+    "",
+    "| database | cashiers | pace | slips/s | sale p50 ms | p95 | p99 | fill p50 ms | p95 | p99 | errors | check_ledger | load |",
+    "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
+]
+
+
+def load_row(kind: str, r: dict) -> str:
+    sale, fill = r["sale_ms"], r["fill_ms"]
+    pace = f"{r['pace']:g} s" if r.get("pace") else "none"
+    return (
+        f"| {kind} | {r['cashiers']} | {pace} | {r['slips_per_second']:.1f} | {sale[50]:.0f} | {sale[95]:.0f} | {sale[99]:.0f} "
+        f"| {fill[50]:.0f} | {fill[95]:.0f} | {fill[99]:.0f} | {len(r['errors'])} | {r['ledger']} | {load_average()} |"
+    )
 
 
 def results_file() -> Path:
@@ -262,56 +302,75 @@ def results_file() -> Path:
     return directory / f"{datetime.date.today().isoformat()}.md"
 
 
-def main() -> None:
-    # --quick (`make bench QUICK=1`) and --tiny (the smoke test): the pages part alone, smaller
-    # (bench/pages.py), appended to the results file; without either, everything, the pages last.
-    mode = "quick" if "--quick" in sys.argv else "tiny" if "--tiny" in sys.argv else "full"
-    if mode != "full":
-        from bench import pages
-
-        out = results_file()
-        pages.run(mode, pages.Results(out))
-        print(f"bench: appended to {out}")
-        return
-    kinds = os.environ.get("BENCH_DATABASES", "sqlite,postgres").split(",")
-    shapes = sizes()
-    results = {}
+def start_up(say) -> float:
+    """What every manage.py command pays before it does any work (median of five), with its modules
+    compiled once beforehand, as they are once installed."""
     with tempfile.TemporaryDirectory() as tmp:
-        directory = Path(tmp)
-        files = {size: event_file(size, shape, directory) for size, shape in shapes.items()}
-        for kind in kinds:
-            for size, (path, facts) in files.items():
-                print(f"bench: {kind}, {size} event ({facts['records']:,} records) ...", flush=True)
-                results[(kind, size)] = measure(kind, size, path, facts, directory)
-    with tempfile.TemporaryDirectory() as tmp:
-        # What every manage.py command pays before it does any work (median of five), with its
-        # modules compiled once beforehand, as they are once installed.
         url = f"sqlite:///{Path(tmp) / 'start-up.sqlite3'}"
         compiled = str(Path(tmp) / "bytecode")
         run(url, "check", bytecode=compiled)
         startup = sorted(run(url, "check", bytecode=compiled)["seconds"] for _ in range(5))[2]
-    loads = []
-    seconds = float(os.environ.get("BENCH_LOAD_SECONDS", "20"))
+    say(f"Start-up: `manage.py check` takes {startup:.2f} s (median of 5; target under 0.5 s).")
+    return startup
+
+
+def main() -> None:
+    # --quick (`make bench QUICK=1`): the pages part alone, smaller (bench/pages.py). --tiny (the
+    # smoke test): everything, on tiny events, SQLite alone unless BENCH_DATABASES says otherwise.
+    mode = "quick" if "--quick" in sys.argv else "tiny" if "--tiny" in sys.argv else "full"
+    from bench import pages
+
+    out = results_file()
+    results = pages.Results(out)
+    if mode == "quick":
+        pages.run(mode, results)
+        print(f"bench: appended to {out}")
+        return
+    kinds = os.environ.get("BENCH_DATABASES", "sqlite" if mode == "tiny" else "sqlite,postgres").split(",")
+    shapes = sizes(mode)
+    say = results.line
+    say()
+    say(f"# Bench of {datetime.date.today().isoformat()} ({mode})")
+    say()
+    say(
+        f"Machine: {os.cpu_count()} CPU(s), Python {sys.version.split()[0]}, load {load_average()} at the start. "
+        "Every figure is appended here as soon as it is measured. Whole processes include the start-up of "
+        "`manage.py`; records/s divides by the whole process, net by the process less that start-up."
+    )
+    say()
+    startup = start_up(say)
+    measured = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        directory = Path(tmp)
+        for size, shape in shapes.items():
+            path, facts = event_file(size, shape, directory)
+            for kind in kinds:
+                say()
+                say(f"## {kind}, {size}: {shape_said(shape)} ({facts['records']:,} records)")
+                say()
+                measured[(kind, size)] = measure(kind, size, path, facts, directory, say, startup)
+    say(markdown(measured, startup))
+    seconds = float(os.environ.get("BENCH_LOAD_SECONDS", "1" if mode == "tiny" else "20"))
+    runs = ((1, None),) if mode == "tiny" else ((1, None), (4, None), (16, None), (16, PACE))
+    for line in LOAD_HEADER:
+        say(line)
+    errors = []
     with tempfile.TemporaryDirectory() as tmp:
         from bench.load import load
 
         for kind in kinds:
-            for cashiers, pace in ((1, None), (4, None), (16, None), (16, PACE)):
+            for cashiers, pace in runs:
                 how = f"a slip every {pace:g} s each" if pace else "at saturation"
                 print(
                     f"bench: {kind}, gunicorn under {cashiers} cashier(s), {how}, for {seconds:.0f} s ...", flush=True
                 )
                 vendor = "postgresql" if kind == "postgres" else kind
-                loads.append((kind, load(vendor, Path(tmp), cashiers=cashiers, seconds=seconds, workers=4, pace=pace)))
-    report = markdown(results, shapes, startup) + load_table(loads)
-    if any(result["errors"] for _kind, result in loads):
-        print("\n".join(e for _kind, result in loads for e in result["errors"][:20]))
-    out = results_file()
-    out.write_text(report)
-    print(report)
-    from bench import pages
-
-    pages.run("full", pages.Results(out))
+                result = load(vendor, Path(tmp), cashiers=cashiers, seconds=seconds, workers=4, pace=pace)
+                say(load_row(kind, result))
+                errors += result["errors"][:20]
+    if errors:
+        print("\n".join(errors))
+    pages.run(mode, results)
     print(f"bench: written to {out}")
 
 

@@ -1,9 +1,11 @@
-"""The bench's smoke test: `python -m bench.run --tiny` runs the pages part of `make bench`
-(bench/pages.py) on tiny events, start to end, as `make bench` and `make bench QUICK=1` run it:
-every page's ratio to GET /login/ printed with its shape and the load average, the growth of each
-page from the short event to the long one, and 4 terminals beside 1 through gunicorn, with no
-error; all appended to the results file. What it measures is not checked here (a shared machine's
-times say nothing): that it runs, and says what it should."""
+"""The bench's smoke test: `python -m bench.run --tiny` runs every step of `make bench` on a tiny
+event, on SQLite, start to end, as `make bench` runs them: the import, the close, the reports, the
+pages, the floor and the hash chains, each said as it is measured; the real server under a
+cashier's terminal; then the pages part (bench/pages.py): every page's ratio to GET /login/ with
+its shape and the load average, the growth of each page from the short event to the long one, and
+4 terminals beside 1 through gunicorn, with no error; all appended to the results file. What it
+measures is not checked here (a shared machine's times say nothing): that it runs, and says what
+it should."""
 
 import os
 import subprocess
@@ -24,7 +26,20 @@ PAGES = [
 ]
 
 
-def test_the_bench_pages_part_runs_in_its_tiny_mode(tmp_path):
+def test_the_results_file_keeps_each_line_as_soon_as_it_is_said(tmp_path):
+    """A bench stopped at any point keeps what it measured: each figure is appended to the file
+    when it is said, not at the end."""
+    from bench.pages import Results
+
+    out = tmp_path / "results.md"
+    results = Results(out)
+    results.line("- import: 1.00 s")
+    assert out.read_text() == "- import: 1.00 s\n"
+    results.line("- the nightly close of the last day: 0.050 s")
+    assert out.read_text().splitlines() == ["- import: 1.00 s", "- the nightly close of the last day: 0.050 s"]
+
+
+def test_the_bench_runs_every_step_in_its_tiny_mode(tmp_path):
     env = {**os.environ, "BENCH_RESULTS": str(tmp_path)}
     env.pop("DATABASE_URL", None)
     env.pop("DJANGO_SETTINGS_MODULE", None)
@@ -41,3 +56,9 @@ def test_the_bench_pages_part_runs_in_its_tiny_mode(tmp_path):
         assert "sales waiting for the DRIC" in text
         assert "- day's sheets (last day): " in text and " from 2 days x " in text
         assert "4 terminals beside 1: " in text and "; 0 errors; load " in text
+        assert "## sqlite, small fair: 2 days x 3 tables x 10 records a day (" in text
+        for said in ("- import: ", " records/s (", " net of start-up), peak ", "- event_report PDF: "):
+            assert said in text, said
+        for said in ("- day_report PDF of the last day: ", "- floor (the same ", "- hash chains: ", "Start-up: "):
+            assert said in text, said
+        assert "### Summary of the events" in text and "| sqlite | 1 | none | " in text
