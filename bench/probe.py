@@ -25,6 +25,7 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
+from cage.models import Posting  # noqa: E402
 from events.models import Event, Person  # noqa: E402
 
 
@@ -112,16 +113,20 @@ def chain(path: str) -> dict:
     signed = {"sold_by": people["cora"], "authorized_by": people["ann"]}
     key = event.denominations.order_by("value_cents").first().key
     timed.seconds = 0.0
+    before = Posting.objects.filter(slip__event=event).count()
     started = time.perf_counter()
     for _ in range(100):
         services.sale(day=day, chips={key: 1}, cash=event.denominations.get(key=key).value_cents, signed=signed)
     window = time.perf_counter() - started
+    postings = Posting.objects.filter(slip__event=event).count() - before
     return {
         "import_seconds": imported,
         "import_chain_seconds": import_chain,
         "window_seconds": window,
         "window_chain_seconds": timed.seconds,
         "sales": 100,
+        # What those sales posted: the window's cost per posting, beside the peer's per leg.
+        "window_postings": postings,
     }
 
 

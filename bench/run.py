@@ -181,12 +181,6 @@ def measure(kind: str, size: str, path: Path, facts: dict, directory: Path, say,
             f"transaction): write {figures['floor']['write_seconds']:.3f} s (import / floor "
             f"{ratio(imported['seconds'], figures['floor']['write_seconds'])}), sum {figures['floor']['sum_seconds']:.4f} s"
         )
-        if kind == "postgres":
-            figures["peer"] = peer.measure(PG_SERVER, postings)
-            say(
-                f"- peer (django-hordak, one transaction per slip): {figures['peer']['legs']:,} legs in "
-                f"{figures['peer']['seconds']:.2f} s"
-            )
         # Last, as it adds a copy of the event to the database: the hash chains' share of an import
         # and of slips at the window, measured in the same process as the work they are part of.
         figures["chain"] = c = json.loads(run(database.url, "bench.probe", "chain", str(path), module=True)["out"])
@@ -194,9 +188,39 @@ def measure(kind: str, size: str, path: Path, facts: dict, directory: Path, say,
             f"- hash chains: {c['import_chain_seconds']:.3f} s of an import of {c['import_seconds']:.2f} s; "
             f"{c['window_chain_seconds']:.3f} s of 100 sales of {c['window_seconds']:.2f} s"
         )
+        if kind == "postgres":
+            for line in peer_lines(figures, postings):
+                say(line)
         return figures
     finally:
         database.drop()
+
+
+def peer_lines(figures: dict, postings) -> list[str]:
+    """The product beside django-hordak on the same postings, server and run, like for like: both
+    in one transaction (the product's import, a whole process with its start-up and every rule's
+    check; hordak's posting alone), and both one transaction per slip (the product's window: 100
+    sales through its services, in-process; hordak's posting of the import's slips). Per posting,
+    as hordak posts legs."""
+    lines = []
+    theirs = {mode: peer.measure(PG_SERVER, postings, mode) for mode in ("batched", "per-slip")}
+    figures["peer"] = theirs
+    chain = figures["chain"]
+    ours = {
+        "batched": (figures["import"]["seconds"], figures["postings"], "the import, one transaction"),
+        "per-slip": (chain["window_seconds"], chain["window_postings"], "100 sales at the window, each its own"),
+    }
+    for mode, peer_run in theirs.items():
+        seconds, count, what = ours[mode]
+        mine, hers = seconds / max(count, 1), peer_run["seconds"] / max(peer_run["legs"], 1)
+        verdict = "faster" if mine < hers else "slower"
+        lines.append(
+            f"- against django-hordak, {mode}: the product {mine * 1000:.3f} ms a posting ({what}: {count:,} postings "
+            f"in {seconds:.2f} s), hordak {hers * 1000:.3f} ms a leg ({peer_run['legs']:,} legs in "
+            f"{peer_run['seconds']:.2f} s): the product is {max(mine, hers) / min(mine, hers):.1f}x {verdict}; "
+            f"load {load_average()}"
+        )
+    return lines
 
 
 def load_average() -> str:
@@ -259,18 +283,24 @@ def markdown(results: dict, startup: float) -> str:
         )
     peers = [(kind, size, f) for (kind, size), f in results.items() if "peer" in f]
     if peers:
-        lines += ["", "Peer: the same postings through django-hordak 2.0 (bench/peer), one transaction per slip:", ""]
+        lines += ["", "Peer: the same postings through django-hordak 2.0 (bench/peer), like for like:", ""]
         lines += [
-            "| database | event | legs | peer s | peer ms/leg | product ms/posting | product / peer |",
-            "|---|---|---:|---:|---:|---:|---:|",
+            "| database | event | commits | hordak legs | hordak ms/leg | product postings | product ms/posting "
+            "| product / hordak |",
+            "|---|---|---|---:|---:|---:|---:|---:|",
         ]
         for kind, size, f in peers:
-            theirs = f["peer"]["seconds"] / max(f["peer"]["legs"], 1)
-            ours = f["import"]["seconds"] / max(f["postings"], 1)
-            lines.append(
-                f"| {kind} | {size} | {f['peer']['legs']:,} | {f['peer']['seconds']:.2f} | {theirs * 1000:.3f} "
-                f"| {ours * 1000:.3f} | {ours / theirs:.1f}x |"
-            )
+            ours = {
+                "batched": (f["import"]["seconds"], f["postings"]),
+                "per-slip": (f["chain"]["window_seconds"], f["chain"]["window_postings"]),
+            }
+            for mode, theirs in f["peer"].items():
+                seconds, count = ours[mode]
+                mine, hers = seconds / max(count, 1), theirs["seconds"] / max(theirs["legs"], 1)
+                lines.append(
+                    f"| {kind} | {size} | {mode} | {theirs['legs']:,} | {hers * 1000:.3f} | {count:,} "
+                    f"| {mine * 1000:.3f} | {mine / hers:.1f}x |"
+                )
     return "\n".join(lines) + "\n"
 
 

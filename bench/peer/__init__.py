@@ -39,8 +39,9 @@ def slips_of(postings) -> list:
     return [slips[slip] for slip in sorted(slips)]
 
 
-def measure(server_url: str, postings) -> dict:
-    """Posts `postings` through hordak on a fresh database of the server; its figures."""
+def measure(server_url: str, postings, mode: str = "per-slip") -> dict:
+    """Posts `postings` through hordak on a fresh database of the server, each slip committed on
+    its own ("per-slip") or all in one transaction ("batched"); its figures."""
     import psycopg
 
     python = environment()
@@ -54,7 +55,11 @@ def measure(server_url: str, postings) -> dict:
             env = {**os.environ, "PEER_URL": server_url.rsplit("/", 1)[0] + "/" + name}
             env.pop("DJANGO_SETTINGS_MODULE", None)
             done = subprocess.run(
-                [str(python), str(HERE / "post.py"), data.name], env=env, capture_output=True, text=True, check=False
+                [str(python), str(HERE / "post.py"), data.name, mode],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=False,
             )
         if done.returncode != 0:
             raise SystemExit(f"the peer failed:\n{done.stderr[-3000:]}")

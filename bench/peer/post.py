@@ -2,8 +2,9 @@
 
 Reads a JSON list of slips, each a list of [account, denomination, amount] legs, from the file named
 on the command line. Every (account, denomination) of the product is one hordak account; every slip
-is one hordak transaction, created with its legs in its own atomic block, as an application would,
-with hordak's deferred balance triggers on. Prints JSON: the seconds of the posting alone, the legs
+is one hordak transaction, with hordak's deferred balance triggers on. The second argument says how
+they are committed: "per-slip" (each slip in its own atomic block, as an application's window
+would) or "batched" (every slip in one atomic block, as the product's import writes them). Prints JSON: the seconds of the posting alone, the legs
 and transactions written, and the trial balance (hordak's own sum, which must be zero).
 """
 
@@ -27,6 +28,21 @@ from djmoney.money import Money  # noqa: E402
 from hordak.models import Account, AccountType, Leg, Transaction  # noqa: E402
 
 
+def post(slips: list, accounts: dict) -> None:
+    for legs in slips:
+        posted = Transaction.objects.create(description="slip")
+        Leg.objects.bulk_create(
+            Leg(
+                transaction=posted,
+                account=accounts[(account, denomination)],
+                credit=Money(Decimal(amount), "CAD") if amount > 0 else None,
+                debit=Money(Decimal(-amount), "CAD") if amount < 0 else None,
+            )
+            for account, denomination, amount in legs
+            if amount
+        )
+
+
 def main() -> None:
     slips = json.loads(open(sys.argv[1]).read())
     call_command("migrate", verbosity=0)
@@ -36,26 +52,22 @@ def main() -> None:
         accounts[tuple(key)] = Account.objects.create(
             name=f"custody {key[0]} / {key[1]}", code=str(number), type=AccountType.asset, currencies=["CAD"]
         )
+    mode = sys.argv[2] if len(sys.argv) > 2 else "per-slip"
     started = time.perf_counter()
-    for legs in slips:
+    if mode == "batched":
         with transaction.atomic():
-            posted = Transaction.objects.create(description="slip")
-            Leg.objects.bulk_create(
-                Leg(
-                    transaction=posted,
-                    account=accounts[(account, denomination)],
-                    credit=Money(Decimal(amount), "CAD") if amount > 0 else None,
-                    debit=Money(Decimal(-amount), "CAD") if amount < 0 else None,
-                )
-                for account, denomination, amount in legs
-                if amount
-            )
+            post(slips, accounts)
+    else:
+        for legs in slips:
+            with transaction.atomic():
+                post([legs], accounts)
     seconds = time.perf_counter() - started
     credit = Leg.objects.aggregate(total=Sum("credit"))["total"] or 0
     debit = Leg.objects.aggregate(total=Sum("debit"))["total"] or 0
     print(
         json.dumps(
             {
+                "mode": mode,
                 "seconds": seconds,
                 "legs": Leg.objects.count(),
                 "transactions": Transaction.objects.count(),
