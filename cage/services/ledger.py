@@ -784,6 +784,10 @@ def _write(slip: Slip, signed: dict, signed_at: dict, merged, accounts) -> None:
     memo.last_at[slip.event_id] = slip.at
     if slip.slip_type in HANDOVERS:
         memo.takeovers.pop(slip.day_id, None)  # read again, with this one (custodians_of)
+    # What the table's next opener is checked against (openers imports this module: asked here).
+    from .openers import remember_written
+
+    remember_written(memo, slip)
     for capacity, person in signed.items():
         memo.hold_values(
             Signature, slip_id=slip.pk, capacity=capacity, person_id=person.pk, signed_at=signed_at[capacity]

@@ -69,6 +69,9 @@ class Memo:
         self.rosters: dict[tuple[int, str], dict] = {}
         # {day id: the day's handovers}, as cage.selectors.handovers.takeovers reads them
         self.takeovers: dict[int, list] = {}
+        # {table id: ({"serial", "date"} of its last closer, the chips left since)}, as
+        # cage.services.openers reads and keeps them
+        self.last_closers: dict[int, tuple[dict, object]] = {}
         # {event id: (seq, digest)}: the last link of each event's chain (cage.services.links)
         self.chain_heads: dict[int, tuple[int, str]] = {}
 

@@ -26,6 +26,7 @@ from events.designation import check_takes_part
 from events.models import GameTable, GamingDay, Person, Role
 
 from . import links
+from . import memo as remembered
 from .ledger import denominations, lock_day, lock_slip
 
 # T&C 2: the designated persons witness and authorize the cage's transactions and approve the
@@ -43,6 +44,30 @@ def closer_check(day: GamingDay, table: GameTable, chips: dict[str, int]) -> dic
     issues less returns since, "differences": {key: opener − left} (empty: they match)}. The closer
     is named by its serial, never its row id, which an import's copy into the real database renumbers.
     """
+    found = _last_left(day, table)
+    if found is None:
+        return None
+    closer, left = found
+    order = [d.key for d in denominations(day.event)]
+    return {
+        "closer_serial": closer["serial"],
+        "date": closer["date"],
+        "left": {key: left[key] for key in order if left.get(key)},
+        "differences": {
+            key: chips.get(key, 0) - left.get(key, 0) for key in order if chips.get(key, 0) != left.get(key, 0)
+        },
+    }
+
+
+def _last_left(day: GamingDay, table: GameTable) -> tuple[dict, Counter] | None:
+    """({"serial", "date"} of the table's last closer of an earlier day, the chips it left plus
+    issues less returns since), or None. An import keeps it per table as it writes their slips
+    (remember_written): every table opens every day, and two queries at each opening were a cost
+    of the import's days, not of its records (issue 27)."""
+    memo = remembered.current()
+    known = memo.last_closers.get(table.pk) if memo is not None else None
+    if known is not None and known[0]["date"] < day.date.isoformat():
+        return known[0], Counter(known[1])
     closer = (
         Slip.objects.filter(event_id=day.event_id, table=table, slip_type__in=CLOSERS, day__date__lt=day.date)
         .select_related("day")
@@ -51,23 +76,46 @@ def closer_check(day: GamingDay, table: GameTable, chips: dict[str, int]) -> dic
     )
     if closer is None:
         return None
-    left = Counter({k: int(n) for k, n in (closer.details.get("chips") or {}).items()})
+    left = _left_by(closer.details)
     since = Slip.objects.filter(table=table, slip_type__in=STOCKINGS, id__gt=closer.id).values_list(
         "slip_type", "details"
     )
     for slip_type, details in since:
-        sign = SLIP_KINDS[slip_type].stocks_tray
-        for key, count in (details.get("chips") or {}).items():
-            left[key] += sign * int(count)
-    order = [d.key for d in denominations(day.event)]
-    return {
-        "closer_serial": closer.serial,
-        "date": closer.day.date.isoformat(),
-        "left": {key: left[key] for key in order if left.get(key)},
-        "differences": {
-            key: chips.get(key, 0) - left.get(key, 0) for key in order if chips.get(key, 0) != left.get(key, 0)
-        },
-    }
+        _stocked(left, slip_type, details)
+    found = {"serial": closer.serial, "date": closer.day.date.isoformat()}, left
+    if memo is not None and known is None:
+        memo.last_closers[table.pk] = found[0], Counter(left)
+    return found
+
+
+def _left_by(details: dict) -> Counter:
+    """The chips a closer left in the tray, as its slip counted them."""
+    return Counter({k: int(n) for k, n in (details.get("chips") or {}).items()})
+
+
+def _stocked(left: Counter, slip_type: str, details: dict) -> None:
+    """`left` after a closed table's tray was stocked (an issue) or taken back (a return)."""
+    sign = SLIP_KINDS[slip_type].stocks_tray
+    for key, count in (details.get("chips") or {}).items():
+        left[key] += sign * int(count)
+
+
+def remember_written(memo, slip: Slip) -> None:
+    """An import wrote `slip`: what its table's next opener is checked against follows it (a
+    closer starts it afresh, an issue or a return to the closed tray moves it)."""
+    if slip.table_id is None:
+        return
+    if slip.slip_type in CLOSERS:
+        day = memo.days.get(slip.day_id)
+        if day is None:
+            memo.last_closers.pop(slip.table_id, None)  # read afresh at the next opening
+        else:
+            memo.last_closers[slip.table_id] = (
+                {"serial": slip.serial, "date": day.date.isoformat()},
+                _left_by(slip.details),
+            )
+    elif slip.slip_type in STOCKINGS and slip.table_id in memo.last_closers:
+        _stocked(memo.last_closers[slip.table_id][1], slip.slip_type, slip.details)
 
 
 @transaction.atomic

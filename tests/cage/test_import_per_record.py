@@ -2,12 +2,15 @@
 file's import reads again and again is read once for the whole file (cage.services.memo), not once
 a day. Counted in reads, never timed."""
 
+import copy
 from collections import Counter
 
 import pytest
 
 from cage.importer import import_records
+from cage.models import Slip
 from cage.services import ledger
+from cage.slip_types import OPENERS
 from tests.records_generator import generated_event
 
 pytestmark = pytest.mark.django_db
@@ -43,3 +46,36 @@ def test_a_days_opening_keeps_what_the_import_has_read_of_the_days_before(monkey
     balances, serials = imported_counting(monkeypatch, days=4)
     assert balances and max(balances.values()) == 1, balances
     assert serials and max(serials.values()) == 1, serials
+
+
+def openers_checked(event) -> dict:
+    return {
+        (slip.day.date, slip.table.code): slip.details.get("closer_check")
+        for slip in Slip.objects.filter(event=event, slip_type__in=OPENERS).select_related("day", "table")
+    }
+
+
+def test_an_imports_openers_are_checked_against_the_last_closers_as_the_database_says(monkeypatch):
+    """The import keeps each table's last closer, and the issues and returns to its tray since, as
+    it writes them (cage.services.openers.remember_written) instead of reading them at every
+    opening. Imported once so and once reading the database at every opening (its memory hidden
+    from the openers' check), a 5-day file with issues and returns to closed trays gives every
+    opener the same check, differences included."""
+    from cage.services import openers
+
+    data = generated_event(seed=27, days=5, records_per_day=30, tables=3)
+    assert {"table_issue", "table_return"} <= {r["type"] for d in data["days"] for r in d["records"]}
+    data["event"]["slug"] = "kept"
+    kept = openers_checked(import_records(copy.deepcopy(data)))
+
+    class Forgetful:
+        @staticmethod
+        def current():
+            return None
+
+    monkeypatch.setattr(openers, "remembered", Forgetful)
+    data["event"]["slug"] = "read"
+    read = openers_checked(import_records(data))
+    assert kept == read
+    checked = [c for c in kept.values() if c is not None]
+    assert len(checked) == 12 and any(c["differences"] for c in checked), kept

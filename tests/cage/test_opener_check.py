@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from cage import services
+from cage.exporter import export_event
 from cage.importer import ImportFailed, import_records
 from cage.models import OpenerSignOff, Slip
 from cage.selectors.openers import check_text, waiting_sign_off
@@ -101,6 +102,32 @@ def test_chips_issued_to_the_tray_since_the_closer_are_no_difference(cast):
     )
     assert opener.details["closer_check"]["left"] == {"1": 80, "5": 80, "25": 4}
     assert opener.details["closer_check"]["differences"] == {}
+
+
+def test_an_import_checks_its_openers_against_the_closers_and_the_trays_stocking_as_the_window_did(cast):
+    """The import keeps each table's last closer and the issues and returns to its tray since in
+    its memory (cage.services.openers.remember_written): the same checks as the window's, a
+    difference and the chips issued and taken back included."""
+    day2 = first_day_closed(cast)
+    services.table_issue(
+        day=day2, table=cast.bj, chips={"25": 4}, signed=cast.signed(issued_by="chip_cashier", received_by="dealer")
+    )
+    services.table_return(
+        day=day2, table=cast.bj, chips={"1": 20}, signed=cast.signed(returned_by="dealer", received_by="chip_cashier")
+    )
+    window = services.table_open(
+        day=day2,
+        table=cast.bj,
+        chips={"1": 80, "5": 79, "25": 4},
+        reason="a $5 chip short",
+        signed=cast.signed(**OPENER_SIGNED),
+    )
+    assert window.details["closer_check"]["differences"] == {"5": -1}
+    exported = export_event(cast.event)
+    exported["event"]["slug"] = "lakeside-imported"
+    event = import_records(exported)
+    imported = Slip.objects.get(event=event, slip_type="table_open", day__date=day2.date)
+    assert imported.details["closer_check"] == window.details["closer_check"]
 
 
 def test_a_difference_is_not_refused_but_flagged_and_the_day_waits_for_the_drics_sign_off(cast):
