@@ -89,7 +89,9 @@ def test_a_first_opening_has_no_closer_to_be_checked_against(cast):
     assert "closer_check" not in opener.details
 
 
-def test_chips_issued_to_the_tray_since_the_closer_are_no_difference(cast):
+def stocked_and_taken_back(cast):
+    """Day one closed; on day two, before BJ-1 opens, 4 × $25 issued to its tray and 20 × $1 taken
+    back: its opener is checked against 80 × $1, 80 × $5 and 4 × $25."""
     day2 = first_day_closed(cast)
     services.table_issue(
         day=day2, table=cast.bj, chips={"25": 4}, signed=cast.signed(issued_by="chip_cashier", received_by="dealer")
@@ -97,6 +99,11 @@ def test_chips_issued_to_the_tray_since_the_closer_are_no_difference(cast):
     services.table_return(
         day=day2, table=cast.bj, chips={"1": 20}, signed=cast.signed(returned_by="dealer", received_by="chip_cashier")
     )
+    return day2
+
+
+def test_chips_issued_to_the_tray_since_the_closer_are_no_difference(cast):
+    day2 = stocked_and_taken_back(cast)
     opener = services.table_open(
         day=day2, table=cast.bj, chips={"1": 80, "5": 80, "25": 4}, signed=cast.signed(**OPENER_SIGNED)
     )
@@ -108,13 +115,7 @@ def test_an_import_checks_its_openers_against_the_closers_and_the_trays_stocking
     """The import keeps each table's last closer and the issues and returns to its tray since in
     its memory (cage.services.openers.remember_written): the same checks as the window's, a
     difference and the chips issued and taken back included."""
-    day2 = first_day_closed(cast)
-    services.table_issue(
-        day=day2, table=cast.bj, chips={"25": 4}, signed=cast.signed(issued_by="chip_cashier", received_by="dealer")
-    )
-    services.table_return(
-        day=day2, table=cast.bj, chips={"1": 20}, signed=cast.signed(returned_by="dealer", received_by="chip_cashier")
-    )
+    day2 = stocked_and_taken_back(cast)
     window = services.table_open(
         day=day2,
         table=cast.bj,
