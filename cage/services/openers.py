@@ -106,14 +106,11 @@ def remember_written(memo, slip: Slip) -> None:
     if slip.table_id is None:
         return
     if slip.slip_type in CLOSERS:
-        day = memo.days.get(slip.day_id)
-        if day is None:
-            memo.last_closers.pop(slip.table_id, None)  # read afresh at the next opening
-        else:
-            memo.last_closers[slip.table_id] = (
-                {"serial": slip.serial, "date": day.date.isoformat()},
-                _left_by(slip.details),
-            )
+        # The slip was made with its day (post_slip): its date is read without a query.
+        memo.last_closers[slip.table_id] = (
+            {"serial": slip.serial, "date": slip.day.date.isoformat()},
+            _left_by(slip.details),
+        )
     elif slip.slip_type in STOCKINGS and slip.table_id in memo.last_closers:
         _stocked(memo.last_closers[slip.table_id][1], slip.slip_type, slip.details)
 
