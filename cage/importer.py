@@ -743,10 +743,9 @@ class _Importer:
             except RuleViolation as exc:
                 self.problems.append(_at(f"{where}.date", exc))
                 return None
-        # The day's status changed outside the ledger's services: its slips read it afresh
-        # (cage.services.memo). Nothing else the import remembers changes with a new day: the
-        # accounts, their balances, the serials and the tables are kept, as they were read.
-        remembered.forget_day(day)
+        # What the import remembers of the day (cage.services.memo): its row is read afresh, and it
+        # holds no slip yet. The accounts, their balances, the serials and the tables are kept.
+        remembered.day_added(day)
         return day
 
     def person(self, person_id) -> Person:

@@ -18,6 +18,7 @@ from events.models import GamingDay
 from events.services import appointment_text
 
 from . import links
+from .day_slips import nothing_waits
 from .ledger import account_label, atomic_slip, balances, check_signatures, lock_day, open_tables, post_slip
 from .openers import opener_sign_off
 
@@ -31,7 +32,11 @@ def _waiting_problems(event, day: GamingDay, waiting: tuple | None) -> list[str]
     """A line per slip still waiting, and one for the rest. `waiting`: (the latest waiting slips,
     how many more), when the caller has read them already (the cage home's panel lists the same
     ones); else every slip waiting."""
-    items, more = waiting if waiting is not None else (pending_slips(event, day=day), 0)
+    if waiting is None:
+        # An import's day whose slips were all written signed in full has none waiting: known
+        # without the query (cage.services.day_slips).
+        waiting = ([] if nothing_waits(day) else pending_slips(event, day=day)), 0
+    items, more = waiting
     lines = [
         _("%(slip)s (%(state)s) still needs %(missing)s")
         % {

@@ -22,7 +22,7 @@ from cage.models import Account, Posting, Signature, Slip, SlipCounter
 from cage.selectors.handovers import custodians, handed_over, takeovers
 from cage.selectors.paper import waiting_count as paper_waiting
 from cage.selectors.places import balances_read, own_places
-from cage.services import links, trail
+from cage.services import day_slips, links, trail
 from cage.services import memo as remembered
 from cage.slip_fields import HandedPlace
 from cage.slip_types import HANDOVERS, SALES, SLIP_KINDS, SlipKind, types_that
@@ -788,6 +788,7 @@ def _write(slip: Slip, signed: dict, signed_at: dict, merged, accounts) -> None:
     from .openers import remember_written
 
     remember_written(memo, slip)
+    day_slips.remember_written(memo, slip, signed)
     for capacity, person in signed.items():
         memo.hold_values(
             Signature, slip_id=slip.pk, capacity=capacity, person_id=person.pk, signed_at=signed_at[capacity]

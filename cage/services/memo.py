@@ -49,6 +49,20 @@ class Held:
     writing: bool = False
 
 
+@dataclass
+class DaySlips:
+    """What a day's openings, closings and close ask of its slips (cage.services.day_slips)."""
+
+    # {(table id, opener's slip type)}: the tables opened on the day
+    opened: set = field(default_factory=set)
+    # {slip id: (slip type, table id, {capacities signed})}: the day's fills and credits and a
+    # table's voids, neither refused nor named by a void that is not refused
+    custody: dict = field(default_factory=dict)
+    # The ids of the day's slips written with a capacity they wait for unsigned: while none is, no
+    # slip of the day waits for a signature.
+    unsigned: set = field(default_factory=set)
+
+
 class Memo:
     def __init__(self):
         self.held = Held()
@@ -74,6 +88,8 @@ class Memo:
         self.last_closers: dict[int, tuple[dict, object]] = {}
         # {event id: (seq, digest)}: the last link of each event's chain (cage.services.links)
         self.chain_heads: dict[int, tuple[int, str]] = {}
+        # {day id: DaySlips}, as cage.services.day_slips reads and keeps them
+        self.day_slips: dict[int, DaySlips] = {}
 
     # --- rows held for a bulk write -------------------------------------------------------
 
@@ -148,8 +164,13 @@ class Memo:
         held = self.held
         if held.rows and not held.writing and HELD_TABLES.search(sql):
             self.write_held()
-        if not held.writing and sql.lstrip()[:6].upper() == "INSERT" and HELD_TABLES.search(sql):
-            held.next_key.clear()  # a row written by the ORM took a key: take the next ones afresh
+        if not held.writing and sql.lstrip()[:6].upper() in WRITES:
+            if HELD_TABLES.search(sql):
+                held.next_key.clear()  # a row written by the ORM took a key: take the next ones afresh
+            if SLIP_FACTS.search(sql):
+                # A slip, signature or refusal not written through the ledger's _write: the days'
+                # facts are read again (cage.services.day_slips).
+                self.day_slips.clear()
         return execute(sql, params, many, context)
 
     def event_tables(self, event_id: int) -> dict[int, object]:
@@ -188,6 +209,9 @@ class Memo:
 
 # The tables whose rows are held (hold()): a slip, then its postings, signatures and chain links.
 HELD_TABLES = re.compile(r"\bcage_(?:slip|posting|signature|ledgerlink)\b")
+# The tables a day's slip facts are read from (cage.services.day_slips).
+SLIP_FACTS = re.compile(r"\bcage_(?:slip|signature|refusal)\b")
+WRITES = ("INSERT", "UPDATE", "DELETE")
 
 
 def _parents_first(model) -> int:
@@ -219,10 +243,13 @@ def forget() -> None:
         memo.forget()
 
 
-def forget_day(day) -> None:
-    """The gaming day's row changed outside the ledger's services (its opening): its slips read it
-    afresh. What else is remembered stays: a day's opening changes no account, balance, serial or
-    table."""
+def day_added(day) -> None:
+    """The import has just added and opened `day`. Its row changed outside the ledger's services,
+    so its slips read it afresh. It holds no slip yet, so it has no handover and nothing its tables'
+    openings and closings ask of its slips (DaySlips): known without a query. What else is
+    remembered stays: a day's opening changes no account, balance, serial or table."""
     memo = _current.get()
     if memo is not None:
         memo.days.pop(day.pk, None)
+        memo.takeovers[day.pk] = []
+        memo.day_slips[day.pk] = DaySlips()

@@ -4,7 +4,6 @@ PIN; when a signature completes a custody step, that step's chips move (DESIGN: 
 """
 
 import datetime
-from collections import defaultdict
 
 from django.db import transaction
 from django.utils.translation import gettext_lazy
@@ -12,7 +11,7 @@ from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
 from cage.models import Account, Refusal, Signature, Slip, SlipPrint
-from cage.slip_types import SLIP_KINDS, VOID_KIND, types_that
+from cage.slip_types import SLIP_KINDS, VOID_KIND
 from core.rules import Lower, RuleViolation, Words
 from events.designation import check_takes_part
 from events.models import GameTable, GamingDay, Person, Role
@@ -185,24 +184,6 @@ def check_takes_signatures(slip: Slip) -> None:
         VOID_RULE,
         code="signing.void_pending",
     )
-
-
-def unfinished_custody(day: GamingDay, *, table: GameTable | None = None) -> list[Slip]:
-    """Fills and credits of the day whose chips have not finished changing hands (not voided), and
-    voids of a table's slips that have not yet been carried out: the table's count would miss them."""
-    slips = Slip.objects.filter(day=day, slip_type__in=[*types_that(lambda k: k.two_step), VOID_KIND.type])
-    slips = slips.exclude(slip_type=VOID_KIND.type, table__isnull=True).exclude(refusal__isnull=False)
-    if table is not None:
-        slips = slips.filter(table=table)
-    # A fill named by a void asked for is the void's to finish: the void is listed, not the fill.
-    types = dict(slips.free_of_voids().values_list("pk", "slip_type"))
-    # The capacities signed as plain pairs: a table's close reads every fill and credit of its day,
-    # and a Signature instance for each was most of an imported close's time.
-    signed: dict[int, set[str]] = defaultdict(set)
-    for slip_id, capacity in Signature.objects.filter(slip_id__in=list(types)).values_list("slip_id", "capacity"):
-        signed[slip_id].add(capacity)
-    unfinished = [pk for pk, t in types.items() if SLIP_KINDS[t].steps_done(signed[pk]) < SLIP_KINDS[t].steps]
-    return list(Slip.objects.filter(pk__in=unfinished)) if unfinished else []
 
 
 def dric_capacities(slip: Slip, person: Person, signed: set[str]) -> list:

@@ -22,6 +22,7 @@ from core.rules import Day, Lower, Money, N_plural, RuleViolation, Several, Word
 from events.models import DESIGNATED, GameTable, GamingDay, Person, Role
 from events.roster import rostered
 
+from .day_slips import opened_today, unfinished_custody
 from .fill_requests import made_into
 from .ledger import (
     CASH,
@@ -46,7 +47,7 @@ from .ledger import (
     rostered_as,
 )
 from .openers import closer_check
-from .signing import transit_steps, unfinished_custody
+from .signing import transit_steps
 
 # While the day reconciles, the floor is closed: money may still settle, but no table opens or
 # is filled and no chips are sold (the floor's slip types: cage.slip_types.day_states).
@@ -418,7 +419,7 @@ def table_open(kind, *, day, table, chips, signed, reason="", **meta) -> Slip:
     day = lock_day(day, allowed=day_states(kind.type))
     table = _table(day, table)
     _require_state(table, GameTable.State.CLOSED, _kind_name(kind.type))
-    if Slip.objects.filter(day=day, table=table, slip_type=kind.type).exists():
+    if opened_today(day, table, kind.type):
         raise RuleViolation(
             Words(N_("table %(table)s already opened on %(date)s"), table=table.code, date=Day(day.date)),
             gettext_lazy("a table opens at most once a day"),
