@@ -6,6 +6,7 @@ fetched as the event's DRIC, with its time and number of queries (warm: the seco
 record the bench held back from the import: the close's checks and its signed slip, timed.
 """
 
+import datetime
 import json
 import os
 import sys
@@ -24,8 +25,9 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
+from django.utils import timezone  # noqa: E402
 
-from cage.models import Posting  # noqa: E402
+from cage.models import Account, Posting, Slip  # noqa: E402
 from events.models import Event, Person  # noqa: E402
 
 
@@ -59,6 +61,14 @@ def pages(slug: str) -> dict:
     return results
 
 
+def after_the_last_slip(event) -> datetime.datetime:
+    """Now, or a minute after the event's last slip if its days run into the future (a long event's
+    do): slips are recorded in order."""
+    last = Slip.objects.filter(event=event).order_by("-at").values_list("at", flat=True).first()
+    now = timezone.now()
+    return now if last is None or last < now else last + datetime.timedelta(minutes=1)
+
+
 def close(slug: str) -> dict:
     from cage import services
 
@@ -67,7 +77,7 @@ def close(slug: str) -> dict:
     people = {p.code: p for p in Person.objects.filter(event=event)}
     signed = {"prepared_by": people["gus"], "verified_by": people["cora"], "approved_by": people["ann"]}
     started = time.perf_counter()
-    services.close_day(day=day, signed=signed, records_file=True)
+    services.close_day(day=day, signed=signed, records_file=True, at=after_the_last_slip(event))
     return {"seconds": time.perf_counter() - started}
 
 
@@ -111,12 +121,18 @@ def chain(path: str) -> dict:
     day = event.days.order_by("-date").first()
     people = {p.code: p for p in Person.objects.filter(event=event)}
     signed = {"sold_by": people["cora"], "authorized_by": people["ann"]}
-    key = event.denominations.order_by("value_cents").first().key
+    # The denomination the chip bank holds most of, so that a hundred sales never run it dry.
+    # (The balance is in cents per denomination's id; None is cash, which a chip bank never holds.)
+    chips = {d.pk: d for d in event.denominations.all()}
+    bank = services.balance(services.account_get(event, Account.Kind.CHIP_BANK))
+    most = chips[max((pk for pk in bank if pk in chips), key=lambda pk: bank[pk] // chips[pk].value_cents)]
+    key, values = most.key, {most.key: most.value_cents}
     timed.seconds = 0.0
     before = Posting.objects.filter(slip__event=event).count()
     started = time.perf_counter()
-    for _ in range(100):
-        services.sale(day=day, chips={key: 1}, cash=event.denominations.get(key=key).value_cents, signed=signed)
+    at = after_the_last_slip(event)
+    for i in range(100):
+        services.sale(day=day, chips={key: 1}, cash=values[key], signed=signed, at=at + datetime.timedelta(seconds=i))
     window = time.perf_counter() - started
     postings = Posting.objects.filter(slip__event=event).count() - before
     return {
