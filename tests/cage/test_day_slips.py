@@ -9,7 +9,7 @@ from cage import services
 from cage.services import day_slips
 from cage.services import memo as remembered
 from cage.services.day import close_problems
-from tests.cage.helpers import open_table, stock
+from tests.cage.helpers import fill_in_transit, open_table, stock
 from tests.refusals import refuses
 
 pytestmark = pytest.mark.django_db
@@ -36,13 +36,7 @@ def test_a_table_waits_for_its_fill_and_its_void_until_both_are_done(cast, way):
     open_table(cast)
     if way is not None:
         assert cast.day.pk in way.day_slips  # read once, and kept from here on
-    fill = services.fill(
-        day=cast.day,
-        table=cast.bj,
-        chips={"5": 8},
-        signed=cast.signed(issued_by="chip_cashier", carried_by="runner"),
-        allow_pending=True,
-    )
+    fill = fill_in_transit(cast, chips={"5": 8})
     assert day_slips.unfinished_custody(cast.day, table=cast.bj) == [fill]
     assert day_slips.unfinished_custody(cast.day, table=cast.wheel) == []
     assert any(fill.number in problem for problem in close_problems(cast.day))

@@ -17,7 +17,7 @@ from cage.selectors.registers import register_slips
 from cage.selectors.slip_sheet import slip_sheet
 from cage.selectors.slips import State, pending_slips
 from reports.figures import event_figures
-from tests.cage.helpers import COUNT_SIGNED, open_table, stock
+from tests.cage.helpers import COUNT_SIGNED, fill_in_transit, open_table, stock
 from tests.cage.test_views import form, login, new_slip, signed_by
 from tests.conftest import PIN
 from tests.refusals import refuses
@@ -145,13 +145,7 @@ def test_no_one_alone_completes_a_void(cast):
 def test_a_slip_whose_void_waits_takes_no_signature_and_the_day_waits_for_the_dric(cast):
     stock(cast)
     open_table(cast)
-    fill = services.fill(
-        day=cast.day,
-        table=cast.bj,
-        chips={"5": 8},
-        signed=cast.signed(issued_by="chip_cashier", carried_by="runner"),
-        allow_pending=True,
-    )
+    fill = fill_in_transit(cast, chips={"5": 8})
     void = asked(cast, fill, reason="wrong table")
     with refuses("signing.void_pending"):
         services.sign(slip=fill, capacity="received_by", person=cast.dealer)
