@@ -96,7 +96,7 @@ def remember_written(memo, slip: Slip, signed) -> None:
         return
     if slip.slip_type in OPENERS:
         facts.opened.add((slip.table_id, slip.slip_type))
-    if slip.slip_type in CUSTODY_TYPES and slip.table_id is not None:
+    if slip.slip_type in CUSTODY_TYPES and not (slip.slip_type == VOID_KIND.type and slip.table_id is None):
         facts.custody[slip.pk] = (slip.slip_type, slip.table_id, set(signed))
     if slip.voids_id is not None:
         facts.custody.pop(slip.voids_id, None)
