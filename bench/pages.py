@@ -264,6 +264,8 @@ class Results:
 
     def __init__(self, path: Path | None):
         self.path = path
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)  # BENCH_RESULTS may name a new directory
 
     def line(self, text: str = "") -> None:
         print(text, flush=True)
