@@ -9,6 +9,7 @@ of bulk inserts. A cashier's slip posted meanwhile waits a moment at most, never
 """
 
 import datetime
+import functools
 import inspect
 import re
 from contextlib import nullcontext
@@ -132,6 +133,13 @@ def import_records(data, progress: Progress = QUIET) -> Event:
                     [_at("file", _cited(_("the database refused the event as written: %(error)s") % {"error": exc}))]
                 ) from None
             return Event.objects.get(pk=new_pk[Event][event.pk])
+
+
+@functools.cache
+def _takes_records_file(service) -> bool:
+    """Whether a slip type's service takes `records_file` (asked once per service, not per record:
+    reading a function's signature cost an import about a twentieth of its time)."""
+    return "records_file" in inspect.signature(service).parameters
 
 
 def _record_total(data) -> int:
@@ -821,7 +829,7 @@ class _Importer:
             common["paper"] = self.paper(record["paper"])
         service = getattr(services, slip_kind.service)
         fields = self.fields(slip_kind, record, common)
-        if "records_file" in inspect.signature(service).parameters:
+        if _takes_records_file(service):
             # The format's close_day, with what the format says it needs (cage.services.day); its
             # tip_payout, with the hours it gives and no roster to hold them to; its redemption,
             # without the window's bound while a table is open (ledger.check_redeemable).
