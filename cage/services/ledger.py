@@ -621,12 +621,22 @@ def next_serial(event: Event, slip_type: str) -> int:
     memo = remembered.current()
     if memo is not None:
         return memo.next_serial(event, slip_type)
-    counter, _ = SlipCounter.objects.get_or_create(event=event, slip_type=slip_type)
-    # Locked until commit: a rolled-back slip gives its number back, so serials have no gaps.
-    counter = SlipCounter.objects.select_for_update().get(pk=counter.pk)
-    counter.last += 1
-    counter.save(update_fields=["last"])
-    return counter.last
+    # One statement moves the counter on and reads it back, its row locked until commit: a
+    # rolled-back slip gives its number back, so serials have no gaps. (It was three: the counter
+    # read, read again under its lock, and saved.)
+    with connection.cursor() as cursor:
+        cursor.execute(_NEXT_SERIAL, [event.pk, slip_type])
+        row = cursor.fetchone()
+    if row is not None:
+        return row[0]
+    SlipCounter.objects.get_or_create(event=event, slip_type=slip_type)  # the type's first slip
+    return next_serial(event, slip_type)
+
+
+_NEXT_SERIAL = (
+    f'UPDATE "{SlipCounter._meta.db_table}" SET "last" = "last" + 1 '
+    'WHERE "event_id" = %s AND "slip_type" = %s RETURNING "last"'
+)
 
 
 def post_slip(

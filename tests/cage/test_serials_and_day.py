@@ -34,6 +34,26 @@ def test_serials_run_per_slip_type_without_gaps_even_after_a_refusal(cast):
     assert second.number == "Chips received 2"
 
 
+def test_a_slip_takes_its_serial_in_one_statement_and_a_refusal_gives_it_back(cast):
+    """The counter is moved on and read back in one UPDATE, its row locked until the slip commits;
+    a slip type's first slip makes its counter first."""
+    from django.db import connection, transaction
+    from django.test.utils import CaptureQueriesContext
+
+    from cage.services import ledger
+
+    receive(cast, {"1": 1})
+    with CaptureQueriesContext(connection) as ctx:
+        second = receive(cast, {"1": 1})
+    counter = [q["sql"] for q in ctx.captured_queries if "cage_slipcounter" in q["sql"]]
+    assert len(counter) == 1 and counter[0].startswith("UPDATE"), counter
+    # A serial taken in a transaction that rolls back (a slip refused after it took its number).
+    with pytest.raises(RuntimeError), transaction.atomic():
+        assert ledger.next_serial(cast.event, "chips_received") == second.serial + 1
+        raise RuntimeError("refused")
+    assert receive(cast, {"1": 1}).serial == second.serial + 1
+
+
 def test_a_slip_dated_before_the_previous_one_is_refused(cast):
     at = timezone.make_aware(datetime.datetime(2026, 9, 11, 12, 0))
     services.chips_received(
