@@ -270,6 +270,23 @@ def check_tender(currency: str, tender: str) -> None:
         )
 
 
+def capacity_of(kind: SlipKind, capacity: str):
+    """The slip kind's capacity of that code; refused when the kind has none."""
+    cap = kind.capacity(capacity)
+    if cap is None:
+        raise RuleViolation(
+            Words(
+                N_("a %(slip)s slip has no capacity %(capacity)s; it takes %(capacities)s"),
+                slip=Lower(kind.label),
+                capacity=capacity,
+                capacities=", ".join(kind.codes),
+            ),
+            SIGNATURES,
+            code="signing.unknown_capacity",
+        )
+    return cap
+
+
 def check_signer(
     event: Event,
     kind: SlipKind,
@@ -283,18 +300,7 @@ def check_signer(
 ) -> None:
     """May `person` sign `capacity` of a slip of this kind, beside those who have `signed`, on
     `day` at `at` (when given, a designated person must be on duty then: check_on_duty)?"""
-    cap = kind.capacity(capacity)
-    if cap is None:
-        raise RuleViolation(
-            Words(
-                N_("a %(slip)s slip has no capacity %(capacity)s; it takes %(capacities)s"),
-                slip=Lower(kind.label),
-                capacity=capacity,
-                capacities=", ".join(kind.codes),
-            ),
-            SIGNATURES,
-            code="signing.unknown_capacity",
-        )
+    cap = capacity_of(kind, capacity)
     if person.event_id != event.id:
         raise RuleViolation(
             Words(N_("%(name)s is not on this event"), name=person.name), "T&C 2", code="person.not_on_event"
@@ -480,17 +486,7 @@ def check_signatures(
     """
     kind = SLIP_KINDS[slip_type]
     for capacity in signed:
-        if kind.capacity(capacity) is None:
-            raise RuleViolation(
-                Words(
-                    N_("a %(slip)s slip has no capacity %(capacity)s; it takes %(capacities)s"),
-                    slip=Lower(kind.label),
-                    capacity=capacity,
-                    capacities=", ".join(kind.codes),
-                ),
-                SIGNATURES,
-                code="signing.unknown_capacity",
-            )
+        capacity_of(kind, capacity)
     if allow_pending:
         required = [] if kind.deferred else [c.code for c in kind.step_capacities(1)]
     else:
