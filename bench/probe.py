@@ -126,13 +126,14 @@ def chain(path: str) -> dict:
     chips = {d.pk: d for d in event.denominations.all()}
     bank = services.balance(services.account_get(event, Account.Kind.CHIP_BANK))
     most = chips[max((pk for pk in bank if pk in chips), key=lambda pk: bank[pk] // chips[pk].value_cents)]
-    key, values = most.key, {most.key: most.value_cents}
     timed.seconds = 0.0
     before = Posting.objects.filter(slip__event=event).count()
     started = time.perf_counter()
     at = after_the_last_slip(event)
     for i in range(100):
-        services.sale(day=day, chips={key: 1}, cash=values[key], signed=signed, at=at + datetime.timedelta(seconds=i))
+        services.sale(
+            day=day, chips={most.key: 1}, cash=most.value_cents, signed=signed, at=at + datetime.timedelta(seconds=i)
+        )
     window = time.perf_counter() - started
     postings = Posting.objects.filter(slip__event=event).count() - before
     return {

@@ -18,6 +18,7 @@ only knows when no slip of the day can, which is what the close of an imported d
 """
 
 from cage.models import Signature, Slip
+from cage.selectors.slips import unsigned
 from cage.slip_types import OPENERS, SLIP_KINDS, VOID_KIND, types_that
 
 from . import memo as remembered
@@ -45,8 +46,6 @@ def _custody_read(day, table=None) -> dict:
 
 
 def _read(day) -> DaySlips:
-    from cage.selectors.slips import unsigned
-
     opened = set(Slip.objects.filter(day=day, slip_type__in=OPENERS).values_list("table_id", "slip_type"))
     waiting = set(unsigned(Slip.objects.filter(day=day)).values_list("pk", flat=True))
     return DaySlips(opened=opened, custody=_custody_read(day), unsigned=waiting)
