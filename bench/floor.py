@@ -8,13 +8,13 @@ import uuid
 from pathlib import Path
 
 SLIPS = "SELECT id, event_id, day_id, slip_type, serial, at, details FROM cage_slip ORDER BY id"
-POSTINGS = "SELECT id, slip_id, account_id, denomination_id, amount FROM cage_posting ORDER BY id"
+POSTINGS = "SELECT id, slip_id, day_id, account_id, denomination_id, amount FROM cage_posting ORDER BY id"
 CREATE = [
     "CREATE TABLE floor_slip (id bigint PRIMARY KEY, event_id bigint, day_id bigint, slip_type varchar(20),"
     " serial integer, at text, details text)",
     "CREATE TABLE floor_posting (id bigint PRIMARY KEY, slip_id bigint REFERENCES floor_slip (id),"
-    " account_id bigint, denomination_id bigint, amount bigint)",
-    "CREATE INDEX floor_posting_account ON floor_posting (account_id, denomination_id)",
+    " day_id bigint, account_id bigint, denomination_id bigint, amount bigint)",
+    "CREATE INDEX floor_posting_account ON floor_posting (account_id, day_id, denomination_id, amount)",
 ]
 SUM = "SELECT account_id, denomination_id, SUM(amount) FROM floor_posting GROUP BY account_id, denomination_id"
 
@@ -42,7 +42,7 @@ def _write_and_sum(connection, placeholder: str, slips, postings) -> dict:
     connection.commit()
     started = time.perf_counter()
     cursor.executemany(f"INSERT INTO floor_slip VALUES ({', '.join([placeholder] * 7)})", slips)
-    cursor.executemany(f"INSERT INTO floor_posting VALUES ({', '.join([placeholder] * 5)})", postings)
+    cursor.executemany(f"INSERT INTO floor_posting VALUES ({', '.join([placeholder] * 6)})", postings)
     connection.commit()
     written = time.perf_counter() - started
     started = time.perf_counter()

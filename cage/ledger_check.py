@@ -9,10 +9,10 @@ do not cover.
 
 from collections import defaultdict
 
-from django.db.models import BooleanField, ExpressionWrapper, Max, Min, Q, Sum
+from django.db.models import BooleanField, ExpressionWrapper, F, Max, Min, Q, Sum
 from django.utils.translation import gettext as _
 
-from cage.models import Account, Posting, Signature, Slip
+from cage.models import Account, DayTotal, Posting, Signature, Slip
 from cage.selectors.registers import runs, runs_text, serial_checks
 from cage.services.ledger import account_label, instrument_name
 from cage.slip_types import DAY_CLOSE_KIND, SLIP_KINDS
@@ -24,7 +24,7 @@ def ledger_breaks(events=None, *, chains: bool = True) -> list[str]:
     """Each break as a sentence; empty when the ledger holds.
 
     Conservation and custody below; then each slip (slip_breaks), the serials (serial_breaks)
-    and the closed days (closed_day_breaks). For every event and instrument the postings sum to zero over all accounts (nothing is made
+    the closed days (closed_day_breaks) and the sealed days' totals (day_total_breaks). For every event and instrument the postings sum to zero over all accounts (nothing is made
     or lost, only moved), no custody account holds less than nothing, and once every table is
     closed patrons hold no fewer than zero chips of any denomination.
     """
@@ -53,7 +53,7 @@ def ledger_breaks(events=None, *, chains: bool = True) -> list[str]:
     breaks += _patron_breaks(events, denominations)
     from cage.chain_check import audit_breaks, chain_breaks  # they name slips as this module does
 
-    breaks += slip_breaks(events) + serial_breaks(events) + closed_day_breaks(events)
+    breaks += slip_breaks(events) + serial_breaks(events) + closed_day_breaks(events) + day_total_breaks(events)
     # `chains`: the hash chains too (a test of the other checks, on rows written below the
     # application, leaves them out: the chains name every such row as well).
     return breaks + chain_breaks(events) + audit_breaks(events) if chains else breaks
@@ -307,4 +307,65 @@ def closed_day_breaks(events: list[Event]) -> list[str]:
                     _("%(event)s: %(slip)s has postings made after the gaming day %(date)s closed")
                     % {**where, "slip": slip.number}
                 )
+    return breaks
+
+
+def day_total_breaks(events: list[Event]) -> list[str]:
+    """A balance is a place's sealed days' totals and its postings of the days not sealed
+    (cage.selectors.places.balances_read): each posting is filed under its slip's day, only a
+    sealed day has totals, and each sealed day's totals are its postings summed, place by place
+    and instrument by instrument."""
+    breaks = []
+    misfiled = (
+        Posting.objects.filter(slip__event__in=events)
+        .exclude(day_id=F("slip__day_id"))
+        .values("slip__event__slug", "slip__slip_type", "slip__serial")
+        .distinct()
+        .order_by("slip__event__slug", "slip__slip_type", "slip__serial")
+    )
+    for row in misfiled:
+        breaks.append(
+            _("%(event)s: %(slip)s has postings filed under another gaming day than its own")
+            % {
+                "event": row["slip__event__slug"],
+                "slip": slip_number({"slip_type": row["slip__slip_type"], "serial": row["slip__serial"]}),
+            }
+        )
+    days = {d.pk: d for d in GamingDay.objects.filter(event__in=events).select_related("event", "seal")}
+    accounts = {a.pk: a for a in Account.objects.filter(event__in=events).select_related("person", "table")}
+    names = {d.pk: d for d in ChipDenomination.objects.filter(event__in=events)}
+    place = ("account_id", "denomination_id")
+    totals = defaultdict(int)
+    for day, account, denomination, total in (
+        DayTotal.objects.filter(day__event__in=events).values_list("day_id", *place).annotate(total=Sum("amount"))
+    ):
+        totals[(day, account, denomination)] += total
+    posted = defaultdict(int)
+    sealed = Posting.objects.filter(slip__event__in=events, slip__day__seal__isnull=False)
+    for day, account, denomination, total in sealed.values_list("slip__day_id", *place).annotate(total=Sum("amount")):
+        posted[(day, account, denomination)] += total
+    unsealed = sorted({day for day, *_rest in totals if not hasattr(days[day], "seal")}, key=lambda d: days[d].date)
+    for day in unsealed:
+        breaks.append(
+            _("%(event)s: the gaming day %(date)s has totals but no seal: its balances would count it twice")
+            % {"event": days[day].event.slug, "date": days[day].date.isoformat()}
+        )
+    for key in sorted(set(totals) | set(posted), key=lambda k: (days[k[0]].date, k[1], k[2] or 0)):
+        day, account, denomination = key
+        if key[0] in unsealed or totals.get(key, 0) == posted.get(key, 0):
+            continue
+        breaks.append(
+            _(
+                "%(event)s: the totals of the gaming day %(date)s say %(place)s moved %(total)s cents of "
+                "%(instrument)s; its postings of the day sum to %(posted)s"
+            )
+            % {
+                "event": days[day].event.slug,
+                "date": days[day].date.isoformat(),
+                "place": account_label(accounts[account]),
+                "instrument": instrument_name(names.get(denomination)),
+                "total": totals.get(key, 0),
+                "posted": posted.get(key, 0),
+            }
+        )
     return breaks

@@ -2,7 +2,8 @@
 
 Every place cash or chips can be is an Account; every slip is a transaction whose Postings move
 value between accounts per instrument (cash, or chips of one denomination) and sum to zero per
-instrument. Balances are never stored: they are sums of postings. Slips, postings and signatures
+instrument. Balances are never stored: they are sums of postings (a sealed day's postings summed
+once, as DayTotal, and proven equal to them by check_ledger). Slips, postings and signatures
 are append-only: a mistake is corrected by a void, a new slip that reverses the old one.
 """
 
@@ -213,6 +214,12 @@ class Posting(AppendOnly):
     # (half a million in a season) would keep the extra two up to date for nothing.
     slip = models.ForeignKey(Slip, on_delete=models.PROTECT, related_name="postings", db_index=False)
     account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="postings", db_index=False)
+    # The slip's gaming day, copied onto each of its postings (cage.services.ledger.write_postings),
+    # so that a place's balance reads its postings of the days not yet sealed from its own index and
+    # takes the sealed days from their totals (DayTotal). check_ledger proves it is the slip's day.
+    # Left nullable in SQLite's column (0022): making it NOT NULL would rebuild the table and drop
+    # its guards; PostgreSQL's column is NOT NULL.
+    day = models.ForeignKey(GamingDay, on_delete=models.PROTECT, related_name="+", db_index=False)
     # Null is cash; otherwise chips of this denomination.
     denomination = models.ForeignKey(ChipDenomination, on_delete=models.PROTECT, null=True, blank=True)
     amount = models.BigIntegerField(help_text=_("cents; positive into the account"))
@@ -222,8 +229,9 @@ class Posting(AppendOnly):
         constraints = [models.CheckConstraint(condition=~models.Q(amount=0), name="posting_amount_not_zero")]
         indexes = [
             # A place's balances: every sum over its postings (a custody check, the cage's inventory,
-            # the close) reads this index alone, its amounts included, never the table's rows.
-            models.Index(fields=["account", "denomination", "amount"], name="cage_posting_balances"),
+            # the close) reads this index alone, its amounts included, never the table's rows; a
+            # balance reads only the days not yet sealed (DayTotal), by the day.
+            models.Index(fields=["account", "day", "denomination", "amount"], name="cage_posting_by_place_day"),
             # A slip's postings by instrument: how PostgreSQL's balance check reads them (migration 0009).
             models.Index(fields=["slip", "denomination"], name="cage_posting_by_slip"),
         ]
@@ -398,6 +406,32 @@ class DaySeal(AppendOnly):
 
     def __str__(self):
         return f"{self.day}: {self.digest}"
+
+
+class DayTotal(AppendOnly):
+    """What one place gained (+) or gave (-) of one instrument over a sealed gaming day: the day's
+    postings of that place summed as the day closed (cage.services.day_totals), one row per place
+    and instrument that moved. A place's balance is its sealed days' totals and its postings of the
+    days not sealed (cage.selectors.places.balances_read), so a slip at the window and a day's
+    sheets read a day's worth of rows, not the whole event's. Balances are still sums of postings:
+    check_ledger proves every day's totals equal its postings."""
+
+    day = models.ForeignKey(GamingDay, on_delete=models.PROTECT, related_name="+")
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="+", db_index=False)
+    # Null is cash; otherwise chips of this denomination.
+    denomination = models.ForeignKey(ChipDenomination, on_delete=models.PROTECT, null=True, blank=True)
+    amount = models.BigIntegerField(help_text=_("cents; positive into the account over the day"))
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.CheckConstraint(condition=~models.Q(amount=0), name="day_total_not_zero")]
+        # A place's sealed days summed from the index alone, as its postings are.
+        indexes = [models.Index(fields=["account", "denomination", "amount"], name="cage_daytotal_balances")]
+        verbose_name = _("day's total of a place")
+        verbose_name_plural = _("days' totals of places")
+
+    def __str__(self):
+        return f"{self.day} {self.account} {self.amount:+d}"
 
 
 class PaperBook(AppendOnly):

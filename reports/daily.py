@@ -820,7 +820,7 @@ def _balances(day: GamingDay) -> dict:
     )
     result: dict = defaultdict(lambda: {"before": 0, "by_type": defaultdict(int), "cash": 0, "chips": 0, "kind": ""})
     for (kind, person, denomination, when), total in held_before(day, kinds=kinds).items():
-        if when == "later" or (kind == Account.Kind.RUNNER and person not in runners):
+        if kind == Account.Kind.RUNNER and person not in runners:
             continue
         entry = result[(kind, person)]
         entry["kind"] = kind

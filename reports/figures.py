@@ -10,9 +10,9 @@ from collections import defaultdict
 from decimal import Decimal
 from typing import NamedTuple
 
-from django.db.models import BooleanField, Case, Exists, ExpressionWrapper, F, OuterRef, Q, Sum, Value, When
+from django.db.models import BooleanField, Exists, ExpressionWrapper, F, OuterRef, Q, Sum
 
-from cage.models import Account, Posting, Slip
+from cage.models import Account, DayTotal, Posting, Slip
 from cage.selectors import json_text
 from cage.selectors.bank_slips import (
     deposits_to_the_bank,
@@ -108,35 +108,36 @@ def chips_outstanding_before(day) -> int | None:
 def held_before(day, *, kinds, chips_only=False) -> dict:
     """{(account kind, its person's id, denomination id, when): cents} for the event's accounts of
     these kinds: when "", what they held at the start of the gaming day; else the slip type of the
-    day's own movements that add to it, or "later" for what later days moved. Voided slips and their
-    voids left out.
+    day's own movements that add to it. Voided slips and their voids left out of the day's own (a
+    void is of the same day's slip, so the two also cancel within any earlier day).
 
-    Two aggregate queries: every posting of the accounts ever, summed from the postings' own index
-    (cage_posting_balances), less the standing slips' of this day and every later one. A done void's
-    postings reverse its slip's, account by account, so the voids and what they void add up to
-    nothing, and what is left is what the days before moved: the same figure as adding up the earlier
-    days' standing slips, without reading them."""
-    postings = Posting.objects.filter(account__event=day.event, account__kind__in=kinds)
-    if chips_only:
-        postings = postings.filter(denomination__isnull=False)
-    held: dict = defaultdict(int)
+    Two queries, neither over the whole event's postings: the earlier days' totals (DayTotal, one
+    row a place and instrument for each sealed day) with the postings of earlier days not sealed
+    (the postings' index by place and day), then this day's standing slips' postings (the day's
+    index)."""
     place = ("account__kind", "account__person_id", "denomination_id")
-    for kind, person, denomination, total in postings.values_list(*place).annotate(total=Sum("amount")):
-        held[(kind, person, denomination, "")] += total or 0
-    # From the slips of this day and the later ones (their day's index), to their postings: never a
-    # pass over the event's slips or postings.
-    later = (
-        Posting.objects.filter(slip__day__in=day.event.days.filter(date__gte=day.date), account__kind__in=kinds)
+    accounts = {"account__event": day.event, "account__kind__in": kinds}
+    if chips_only:
+        accounts["denomination__isnull"] = False
+    not_sealed = GamingDay.objects.filter(event=day.event, date__lt=day.date, seal__isnull=True)
+    sealed = DayTotal.objects.filter(**accounts, day__date__lt=day.date).values_list(*place)
+    earlier = Posting.objects.filter(**accounts, day__in=not_sealed.values("pk")).values_list(*place)
+    held: dict = defaultdict(int)
+    for kind, person, denomination, total in (
+        sealed.annotate(total=Sum("amount"))
+        .order_by()
+        .union(earlier.annotate(total=Sum("amount")).order_by(), all=True)
+    ):
+        held[(kind, person, denomination, "")] += total
+    # This day's standing slips' postings, by place and day (the postings' index).
+    today = (
+        Posting.objects.filter(**accounts, day=day)
         .exclude(slip__slip_type=VOID_KIND.type)
         .exclude(Exists(Slip.objects.voids_done().filter(voids=OuterRef("slip_id"))))
     )
-    if chips_only:
-        later = later.filter(denomination__isnull=False)
-    when = Case(When(slip__day_id=day.pk, then=F("slip__slip_type")), default=Value("later"))
-    for kind, person, denomination, moved, total in (
-        later.annotate(when=when).values_list(*place, "when").annotate(total=Sum("amount"))
+    for kind, person, denomination, moved, total in today.values_list(*place, "slip__slip_type").annotate(
+        total=Sum("amount")
     ):
-        held[(kind, person, denomination, "")] -= total or 0
         held[(kind, person, denomination, moved)] += total or 0
     return held
 

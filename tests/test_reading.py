@@ -94,7 +94,9 @@ def test_a_slips_transaction_reads_what_no_slip_changes_once_and_its_balances_af
     # The own places, read once (PostgreSQL also locks the places the sale takes from: FOR NO KEY UPDATE).
     places = [q for q in sql if 'FROM "cage_account"' in q and "LIMIT" not in q and " UPDATE" not in q]
     assert len(places) == 1, places
-    assert any('SUM("cage_posting"."amount")' in q for q in sql)
+    # The balances it checks (cage.selectors.places.balances_read: the sealed days' totals and the
+    # open day's postings).
+    assert any("cage_daytotal" in q and "SUM(amount)" in q for q in sql)
     # Two sales, two transactions: the second reads afresh, so a chip added between them is known.
     ChipDenomination.objects.create(event=cast.event, key="5000", value_cents=500_000)
     with pytest.raises(RuleViolation) as refused:

@@ -237,7 +237,7 @@ def table_states(day: GamingDay | None, event: Event | None = None) -> list[Tabl
         # fill, out of it a credit (a chip transfer is both, to its two tables).
         rows = (
             Posting.objects.filter(
-                slip__day=day,
+                day=day,
                 slip__slip_type__in=types_that(lambda k: k.table_figure in ("fills", "credits")),
                 account__kind=Account.Kind.TABLE,
             )

@@ -5,10 +5,11 @@ with no account yet simply holds nothing."""
 from collections import defaultdict
 from decimal import Decimal
 
-from django.db.models import Exists, OuterRef, Q, Sum
+from django.db.models import Exists, OuterRef, Q
 
-from cage.models import Account, Posting, Signature, Slip
+from cage.models import Account, Signature, Slip
 from cage.selectors.amounts import amount_of, cash_moved_subquery
+from cage.selectors.places import held_together
 from cage.slip_types import SLIP_KINDS, TIP_PAYOUTS
 from core.money import dollars, hours_text
 from events.models import Event, GamingDay, Person
@@ -28,12 +29,7 @@ def holdings(event: Event, person: Person) -> dict:
     amounts are dollars as people read them. Two queries.
     """
     denominations = list(event.denominations.all())
-    held = dict(
-        Posting.objects.filter(account__event=event, account__kind=Account.Kind.RUNNER, account__person=person)
-        .values("denomination_id")
-        .annotate(total=Sum("amount"))
-        .values_list("denomination_id", "total")
-    )
+    held = held_together(Account.objects.filter(event=event, kind=Account.Kind.RUNNER, person=person))
     chips = []
     for denomination in denominations:
         cents = held.get(denomination.pk) or 0

@@ -19,6 +19,7 @@ from events.services import appointment_text
 
 from . import links
 from .day_slips import nothing_waits
+from .day_totals import write_day_totals
 from .ledger import account_label, atomic_slip, balances, check_signatures, lock_day, open_tables, post_slip
 from .openers import opener_sign_off
 
@@ -204,5 +205,8 @@ def close_day(*, day: GamingDay, signed, records_file: bool = False, **meta) -> 
     )
     day.status = GamingDay.Status.CLOSED
     day.save(update_fields=["status"])
+    # The day's totals with its seal, in the same transaction: a sealed day's balances are read
+    # from its totals from now on (cage.selectors.places.balances_read).
+    write_day_totals(day)
     links.seal(day)
     return slip

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import Q, Sum
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -21,7 +21,7 @@ from django.utils.translation import gettext_noop as N_
 from cage.models import Account, Posting, Signature, Slip, SlipCounter
 from cage.selectors.handovers import custodians, handed_over, takeovers
 from cage.selectors.paper import waiting_count as paper_waiting
-from cage.selectors.places import balances_read, own_places
+from cage.selectors.places import balances_read, held_together, own_places
 from cage.services import day_slips, links, trail
 from cage.services import memo as remembered
 from cage.slip_fields import HandedPlace
@@ -930,7 +930,7 @@ def write_postings(slip: Slip, merged: dict, accounts: dict[int, Account]) -> No
     if memo is None:
         Posting.objects.bulk_create(
             [
-                Posting(slip=slip, account=accounts[account_id], denomination_id=key, amount=amount)
+                Posting(slip=slip, day_id=slip.day_id, account=accounts[account_id], denomination_id=key, amount=amount)
                 for (account_id, key), amount in merged.items()
                 if amount
             ]
@@ -938,7 +938,9 @@ def write_postings(slip: Slip, merged: dict, accounts: dict[int, Account]) -> No
         return
     for (account_id, key), amount in merged.items():
         if amount:
-            memo.hold_values(Posting, slip_id=slip.pk, account_id=account_id, denomination_id=key, amount=amount)
+            memo.hold_values(
+                Posting, slip_id=slip.pk, day_id=slip.day_id, account_id=account_id, denomination_id=key, amount=amount
+            )
     memo.posted((account_id, key, amount) for (account_id, key), amount in merged.items() if amount)
 
 
@@ -971,12 +973,8 @@ def check_patrons_hold_chips(slip: Slip) -> None:
     lock_patrons(event)
     if open_tables(event):
         return
-    held = (
-        Posting.objects.filter(account__event=event, account__kind=Account.Kind.PATRONS, denomination__isnull=False)
-        .values("denomination_id")
-        .annotate(total=Sum("amount"))
-    )
-    short = [row for row in held if row["total"] < 0]
+    held = held_together(Account.objects.filter(event=event, kind=Account.Kind.PATRONS))
+    short = sorted((d, cents) for d, cents in held.items() if d is not None and cents < 0)
     if short:
         chips = {d.pk: d for d in denominations(event)}
         raise RuleViolation(
@@ -988,11 +986,8 @@ def check_patrons_hold_chips(slip: Slip) -> None:
                 slip=Lower(SLIP_KINDS[slip.slip_type].label),
                 chips=", ".join(
                     _("%(count)s %(chips)s")
-                    % {
-                        "count": row["total"] // chips[row["denomination_id"]].value_cents,
-                        "chips": chips_label(chips[row["denomination_id"]].key),
-                    }
-                    for row in short
+                    % {"count": cents // chips[d].value_cents, "chips": chips_label(chips[d].key)}
+                    for d, cents in short
                 ),
             ),
             "T&C 3.4.3",
@@ -1021,15 +1016,10 @@ def check_redeemable(event: Event, value: dict[ChipDenomination, int]) -> None:
     still_open = open_tables(event)
     if not still_open:
         return
-    open_trays = Account.objects.filter(event=event, kind=Account.Kind.TABLE, table__code__in=still_open).values_list(
-        "id", flat=True
-    )
-    patrons = Account.objects.filter(event=event, kind=Account.Kind.PATRONS).values_list("id", flat=True)
-    held = dict(
-        Posting.objects.filter(account_id__in=[*patrons, *open_trays], denomination__isnull=False)
-        .values("denomination_id")
-        .annotate(total=Sum("amount"))
-        .values_list("denomination_id", "total")
+    held = held_together(
+        Account.objects.filter(event=event).filter(
+            Q(kind=Account.Kind.PATRONS) | Q(kind=Account.Kind.TABLE, table__code__in=still_open)
+        )
     )
     short = [(d, cents) for d, cents in value.items() if cents > held.get(d.pk, 0)]
     if short:

@@ -134,8 +134,8 @@ def test_a_forged_deposit_with_balanced_postings_and_a_raised_counter_is_caught(
     trust = services.account_get(closed.event, "trust")
     for account, amount in ((bank, -50000), (trust, 50000)):
         sql(
-            "INSERT INTO cage_posting (slip_id, account_id, denomination_id, amount) VALUES (%s, %s, NULL, %s)",
-            [forged.pk, account.pk, amount],
+            "INSERT INTO cage_posting (slip_id, day_id, account_id, denomination_id, amount) VALUES (%s, %s, %s, NULL, %s)",
+            [forged.pk, forged.day_id, account.pk, amount],
         )
     for capacity, person in (("deposited_by", closed.general_cashier), ("witnessed_by", closed.dric)):
         sql(
@@ -225,8 +225,11 @@ def test_a_french_reader_is_told_in_french(closed):
     with below_the_application():
         sql("UPDATE cage_posting SET amount = amount * 2 WHERE slip_id = %s", [float_in.pk])
     with translation.override("fr-ca"):
-        line = only_break("lakeside")
-    assert "chaîne" in line and "2026-09-11" in line
+        line = only_break("chaîne")
+        # The sealed day's totals no longer match its postings either, and say so in French too.
+        totals = only_break("selon les totaux de la journée de jeu du 2026-09-11")
+    assert "lakeside" in line and "2026-09-11" in line
+    assert "écritures de la journée totalisent" in totals
 
 
 # --- the chain in a records file: export_records and verify_records ------------------------------

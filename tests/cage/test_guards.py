@@ -224,7 +224,8 @@ def test_postings_are_found_by_slip_and_by_account_through_the_two_indexes_that_
         constraints = connection.introspection.get_constraints(cursor, "cage_posting")
     indexes = [c["columns"] for c in constraints.values() if c["index"] and not c["primary_key"]]
     assert ["slip_id"] not in indexes and ["account_id"] not in indexes
-    assert ["slip_id", "denomination_id"] in indexes and ["account_id", "denomination_id", "amount"] in indexes
+    assert ["slip_id", "denomination_id"] in indexes
+    assert ["account_id", "day_id", "denomination_id", "amount"] in indexes  # migration 0022
     if connection.vendor == "sqlite":
         with connection.cursor() as cursor:
             cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'cage_posting'")
@@ -233,9 +234,10 @@ def test_postings_are_found_by_slip_and_by_account_through_the_two_indexes_that_
 
 
 def test_a_places_balances_are_read_from_the_index_alone():
-    """Migration 0013: the amount is in the balances' index, so a sum over a place's postings reads
-    the index and never the table's rows (SQLite says so in its plan; PostgreSQL chooses by its
-    statistics, an index-only scan once the table is vacuumed)."""
+    """Migrations 0013 and 0022: the amount is in the balances' indexes, so a sum over a place's
+    postings of the days not sealed, and over its sealed days' totals, reads the indexes and never
+    the tables' rows (SQLite says so in its plan; PostgreSQL chooses by its statistics, an
+    index-only scan once the table is vacuumed)."""
     from cage.selectors.places import balances_read
 
     cast = make_cast("covered")
@@ -249,4 +251,6 @@ def test_a_places_balances_are_read_from_the_index_alone():
         with connection.cursor() as cursor:
             cursor.execute("EXPLAIN QUERY PLAN " + query["sql"])
             plan = " ".join(str(row[-1]) for row in cursor.fetchall())
-        assert "COVERING INDEX cage_posting_balances" in plan
+        # By place and day (migration 0022): the days not sealed; the sealed ones from their totals.
+        assert "COVERING INDEX cage_posting_by_place_day (account_id=? AND day_id=?)" in plan
+        assert "COVERING INDEX cage_daytotal_balances (account_id=?)" in plan

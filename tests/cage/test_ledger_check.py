@@ -33,8 +33,9 @@ def post(slip, *legs):
     """Raw postings on a slip: (account, denomination or None, cents)."""
     for account, denomination, amount in legs:
         sql(
-            "INSERT INTO cage_posting (slip_id, account_id, denomination_id, amount) VALUES (%s, %s, %s, %s)",
-            [slip.pk, account.pk, denomination.pk if denomination else None, amount],
+            "INSERT INTO cage_posting (slip_id, day_id, account_id, denomination_id, amount) "
+            "VALUES (%s, %s, %s, %s, %s)",
+            [slip.pk, slip.day_id, account.pk, denomination.pk if denomination else None, amount],
         )
 
 
@@ -241,8 +242,13 @@ def test_postings_made_on_a_closed_days_slip_after_the_next_day_began(cast):
     first = Slip.objects.get(day=cast.day, slip_type="chips_received")
     one = chip(cast, "1")
     post(first, (account(cast, Account.Kind.CHIP_BANK), one, 100), (account(cast, Account.Kind.SUPPLIER), one, -100))
+    # Late, and beside what the sealed day's totals say the two places moved that day.
     assert ledger_breaks(chains=False) == [
         "lakeside: Chips received 1 has postings made after the gaming day 2026-09-11 closed",
+        "lakeside: the totals of the gaming day 2026-09-11 say registered supplier moved -1000 cents of chips:1; its "
+        "postings of the day sum to -1100",
+        "lakeside: the totals of the gaming day 2026-09-11 say chip bank moved 1000 cents of chips:1; its postings "
+        "of the day sum to 1100",
     ]
 
 

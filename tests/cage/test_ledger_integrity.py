@@ -60,6 +60,7 @@ def test_check_ledger_names_an_instrument_that_does_not_sum_to_zero(cast):
         [
             Posting(
                 slip=slip,
+                day_id=slip.day_id,
                 account=services.account_get(cast.event, Account.Kind.CHIP_BANK),
                 denomination=cast.event.denominations.get(key="5"),
                 amount=500,
@@ -83,9 +84,13 @@ def test_check_ledger_names_a_custody_account_below_zero(cast):
     runner = services.account_get(cast.event, Account.Kind.RUNNER, person=cast.runner)
     Posting.objects.bulk_create(
         [
-            Posting(slip=slip, account=runner, denomination=None, amount=-700),
+            Posting(slip=slip, day_id=slip.day_id, account=runner, denomination=None, amount=-700),
             Posting(
-                slip=slip, account=services.account_get(cast.event, Account.Kind.PATRONS), denomination=None, amount=700
+                slip=slip,
+                day_id=slip.day_id,
+                account=services.account_get(cast.event, Account.Kind.PATRONS),
+                denomination=None,
+                amount=700,
             ),
         ]
     )
@@ -104,12 +109,14 @@ def test_check_ledger_names_patrons_holding_chips_nobody_bought_once_every_table
         [
             Posting(
                 slip=slip,
+                day_id=slip.day_id,
                 account=services.account_get(cast.event, Account.Kind.PATRONS),
                 denomination=five,
                 amount=-1500,
             ),
             Posting(
                 slip=slip,
+                day_id=slip.day_id,
                 account=services.account_get(cast.event, Account.Kind.CHIP_BANK),
                 denomination=five,
                 amount=1500,

@@ -64,8 +64,9 @@ def test_an_unbalanced_slip_is_refused_at_commit_by_the_database():
     with pytest.raises(IntegrityError, match="does not balance"):
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(
-                "INSERT INTO cage_posting (slip_id, account_id, denomination_id, amount) VALUES (%s, %s, NULL, 500)",
-                [slip.pk, bank.pk],
+                "INSERT INTO cage_posting (slip_id, day_id, account_id, denomination_id, amount)"
+                " VALUES (%s, %s, %s, NULL, 500)",
+                [slip.pk, slip.day_id, bank.pk],
             )
     assert not Posting.objects.filter(denomination=None, account=bank).exists()
 
@@ -92,9 +93,9 @@ def test_a_new_slip_written_with_unbalanced_postings_is_refused_at_commit(savepo
                 new = cursor.fetchone()[0]
             with connection.cursor() as cursor:
                 cursor.execute(
-                    "INSERT INTO cage_posting (slip_id, account_id, denomination_id, amount)"
-                    " VALUES (%s, %s, NULL, 500), (%s, %s, NULL, -400)",
-                    [new, bank.pk, new, patrons.pk],
+                    "INSERT INTO cage_posting (slip_id, day_id, account_id, denomination_id, amount)"
+                    " VALUES (%s, %s, %s, NULL, 500), (%s, %s, %s, NULL, -400)",
+                    [new, model.day_id, bank.pk, new, model.day_id, patrons.pk],
                 )
     assert Slip.objects.count() == slips
 
@@ -108,8 +109,9 @@ def test_a_balanced_pair_of_raw_postings_commits():
     patrons = services.account_get(cast.event, Account.Kind.PATRONS)
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(
-            "INSERT INTO cage_posting (slip_id, account_id, denomination_id, amount) VALUES (%s, %s, NULL, 500), (%s, %s, NULL, -500)",
-            [slip.pk, bank.pk, slip.pk, patrons.pk],
+            "INSERT INTO cage_posting (slip_id, day_id, account_id, denomination_id, amount)"
+            " VALUES (%s, %s, %s, NULL, 500), (%s, %s, %s, NULL, -500)",
+            [slip.pk, slip.day_id, bank.pk, slip.pk, slip.day_id, patrons.pk],
         )
     assert Posting.objects.filter(slip=slip, denomination=None).count() == 2
 
