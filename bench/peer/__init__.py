@@ -32,9 +32,9 @@ def environment() -> Path:
 
 
 def slips_of(postings) -> list:
-    """The floor's posting rows (id, slip, account, denomination, amount) grouped into slips."""
+    """The floor's posting rows (id, slip, day, account, denomination, amount) grouped into slips."""
     slips = defaultdict(list)
-    for _id, slip, account, denomination, amount in postings:
+    for _id, slip, _day, account, denomination, amount in postings:
         slips[slip].append([account, denomination, int(amount)])
     return [slips[slip] for slip in sorted(slips)]
 
