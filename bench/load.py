@@ -41,25 +41,38 @@ from tests.faults.harness import fresh_database  # noqa: E402
 from tests.faults.server import Server, Terminal  # noqa: E402
 
 SLUG = "bench-load"
-SET_UP = (
-    "from tests.faults.ledger_state import set_up; "
-    f"set_up({SLUG!r}, chips={{'5': 1_000_000}}, cash=100_000, trays={{'5': 20}}, "
-    "logins=('chip_cashier', 'runner'))"
-)
 
 
 # Every slip a different number of chips: the slip forms ask before recording a second slip of the
 # same type and amount within a minute (cage.forms.SlipForm.confirm_second_slip), a double tap's
-# guard; a terminal posting the same slip over and over would only be asked. Shared by the terminals,
-# from 1 to DISTINCT and again (a run posts fewer slips than that in a minute), started again by each
-# run, so that the bank's million $5 chips see every run through.
-DISTINCT = 1000
-_chips = itertools.count()
+# guard; a terminal posting the same slip over and over would only be asked. One count a slip type,
+# shared by the terminals, from 1 to DISTINCT and again: a run posts fewer slips of a type than that
+# in a minute (at 55 slips/s, about 1,650 of each), started again by each run. The bank is stocked
+# with four million $5 chips (STOCKS slips of a million, the most one slip may carry), which a run
+# at twice that speed would not use up (about 2,000 slips of 1,500 chips on average).
+DISTINCT = 3000
+STOCKS = 4
+_chips: dict = {}
+
+
+def restart_counts() -> None:
+    """Each run's slips from 1 again (the run's own bank)."""
+    _chips.update(sale=itertools.count(), fill=itertools.count())
+
+
+restart_counts()
+
+SET_UP = (
+    "from tests.faults.ledger_state import set_up; "
+    f"set_up({SLUG!r}, chips={{'5': 1_000_000}}, stocks={STOCKS}, cash=100_000, trays={{'5': 20}}, "
+    "logins=('chip_cashier', 'runner'))"
+)
 
 
 def distinct(slip_type: str, data: dict) -> dict:
-    """The slip's form with a number of $5 chips no other slip of the last minute has (a sale's cash to match)."""
-    chips = 1 + next(_chips) % DISTINCT
+    """The slip's form with a number of $5 chips no other slip of its type of the last minute has (a
+    sale's cash to match)."""
+    chips = 1 + next(_chips[slip_type]) % DISTINCT
     return {**data, "chips_5": str(chips), **({"cash": f"{5 * chips}.00"} if slip_type == "sale" else {})}
 
 
@@ -132,8 +145,7 @@ def load_runs(
 ) -> list[dict]:
     """One run per number of terminals in `cashiers`, in turn, on one fresh database and one
     server (a comparison of 4 terminals beside 1 on the same server, started once)."""
-    global _chips
-    _chips = itertools.count()
+    restart_counts()
     directory = Path(tempfile.mkdtemp(dir=directory))  # a SQLite file of its own for each run
     with fresh_database(vendor, directory, "bench_load") as database:
         ids = database.python(SET_UP)

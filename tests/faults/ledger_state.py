@@ -31,9 +31,10 @@ MOVES_VALUE = {
 }
 
 
-def set_up(slug: str, *, chips: dict, cash: int, trays: dict, logins=()) -> None:
+def set_up(slug: str, *, chips: dict, cash: int, trays: dict, logins=(), stocks: int = 1) -> None:
     """An open gaming day with the standard cast, a stocked bank and both tables open; prints
-    the ids a client needs.
+    the ids a client needs. `stocks`: the bank stocked that many times with `chips` (a slip carries
+    at most a million chips of a kind).
 
     The cast is made with a fast password hasher, as the test suite makes it (tests/conftest.py).
     The people in `logins` then set their login up again with the product's own hashers, as on
@@ -54,7 +55,8 @@ def set_up(slug: str, *, chips: dict, cash: int, trays: dict, logins=()) -> None
         services.login_setup_complete(
             request=None, username=person.user.username, code=setup.code, password=PASSWORD, pin=PIN
         )
-    stock(cast, chips=chips, cash=cash)
+    for _ in range(stocks):
+        stock(cast, chips=chips, cash=cash)
     for table in (cast.bj, cast.wheel):
         open_table(cast, table, chips=trays)
     personas = ("dric", "general_cashier", "chip_cashier", "runner", "runner2", "dealer", "dealer2")
