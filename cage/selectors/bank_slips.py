@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from django.db.models import Q, Sum
 
 from cage.models import Account, BankSlip, Cheque, Posting, Slip
-from cage.selectors.places import held_together
 from cage.slip_types import DEPOSITS, EXPENSES, FLOATS
 from core.reading import read_once
 from events.models import ApprovedPurpose, Event
@@ -126,8 +125,12 @@ def disbursements(event: Event) -> list[Cheque]:
 def cash_at_the_cage(event: Event) -> int:
     """Cash the cage still holds (bank cash and runners), in cents: not yet deposited to the trust
     account. Every dollar of the proceeds is deposited before the report is filed (reports.filing)."""
-    places = Account.objects.filter(event=event, kind__in=(Account.Kind.BANK_CASH, Account.Kind.RUNNER))
-    return held_together(places).get(None, 0)
+    held = Posting.objects.filter(
+        account__event=event,
+        account__kind__in=(Account.Kind.BANK_CASH, Account.Kind.RUNNER),
+        denomination__isnull=True,
+    ).aggregate(total=Sum("amount"))["total"]
+    return held or 0
 
 
 @read_once

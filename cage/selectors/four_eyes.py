@@ -4,16 +4,27 @@ under way, with every slip their holder signed that day, to acknowledge. Read-on
 
 from dataclasses import dataclass, field
 
+from django.db.models import Count, F, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from cage.models import Signature, Slip
 from events.models import DESIGNATED, Appointment, GamingDay, LoginSetup, Person
 
+# The slips shown beside each role or login given: the latest; the register lists every one (a
+# login given at noon to a cashier who then signs hundreds of slips must not make the queue grow).
+SLIPS_SHOWN = 10
+
 
 @dataclass
 class Given:
     appointment: Appointment
-    slips: list[Slip] = field(default_factory=list)  # the slips its holder signed that day
+    slips: list[Slip] = field(default_factory=list)  # the latest its holder signed that day, oldest first
+    signed: int = 0  # how many slips its holder signed that day
+
+    @property
+    def more(self) -> int:
+        return self.signed - len(self.slips)
 
 
 def logins_to_confirm(event) -> list[LoginSetup]:
@@ -38,7 +49,9 @@ def _to_acknowledge(event):
 
 def given_to_acknowledge(event, *, day: GamingDay | None = None) -> list[Given]:
     """Roles and logins given during a day not yet closed (or `day`), not yet acknowledged, each
-    with the slips its holder signed that day. Two queries."""
+    with how many slips its holder signed that day and the latest SLIPS_SHOWN of them. Two queries,
+    whatever the number of slips: the database counts and ranks each holder's signatures of the day
+    (window functions) and sends the latest alone."""
     waiting = _to_acknowledge(event).select_related("person", "day", "made_by")
     waiting = waiting.filter(day=day) if day is not None else waiting.exclude(day__status=GamingDay.Status.CLOSED)
     items = [Given(a) for a in waiting]
@@ -46,15 +59,23 @@ def given_to_acknowledge(event, *, day: GamingDay | None = None) -> list[Given]:
         return []
     people = {i.appointment.person_id for i in items}
     days = {i.appointment.day_id for i in items}
-    signed: dict[tuple[int, int], list[Slip]] = {}
-    for signature in (
+    holder = [F("person_id"), F("slip__day_id")]
+    signatures = (
         Signature.objects.filter(person_id__in=people, slip__day_id__in=days)
+        .annotate(
+            latest=Window(RowNumber(), partition_by=holder, order_by=[F("slip__at").desc(), F("slip_id").desc()]),
+            signed=Window(Count("id"), partition_by=holder),
+        )
+        .filter(latest__lte=SLIPS_SHOWN)
         .select_related("slip")
-        .order_by("slip__at", "slip_id")
-    ):
-        signed.setdefault((signature.person_id, signature.slip.day_id), []).append(signature.slip)
+    )
+    found: dict[tuple[int, int], tuple[int, list[Slip]]] = {}
+    for signature in signatures:
+        key = (signature.person_id, signature.slip.day_id)
+        found.setdefault(key, (signature.signed, []))[1].append(signature.slip)
     for item in items:
-        item.slips = signed.get((item.appointment.person_id, item.appointment.day_id), [])
+        item.signed, slips = found.get((item.appointment.person_id, item.appointment.day_id), (0, []))
+        item.slips = sorted(slips, key=lambda slip: (slip.at, slip.pk))
     return items
 
 

@@ -103,9 +103,9 @@ def close_problems(day: GamingDay, *, records_file: bool = False, waiting: tuple
                 "acknowledges it on the DRIC's queue",
                 "%(name)s was given %(given)s during the day and signed %(n)s slips; a second designated person "
                 "acknowledges it on the DRIC's queue",
-                len(item.slips),
+                item.signed,
             )
-            % {"name": appointment.person.name, "given": appointment_text(appointment), "n": len(item.slips)}
+            % {"name": appointment.person.name, "given": appointment_text(appointment), "n": item.signed}
         )
     if not records_file:
         # Every paper serial of a book the day used is accounted for (DESIGN: when the network or

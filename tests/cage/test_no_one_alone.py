@@ -475,3 +475,41 @@ def test_a_person_refused_on_the_people_page_is_said_at_the_top_with_everything_
         "declared" in page
     )
     assert not cast.event.people.filter(code="nadia").exists()
+
+
+def test_the_queue_shows_the_latest_slips_of_a_login_given_during_the_day_and_the_register_every_one(
+    client, cast, admin_user
+):
+    # A login given at noon to a cashier who then signs many slips: the queue stays the same size,
+    # its row counts them all and links to the register, which lists every one.
+    from cage.selectors.four_eyes import SLIPS_SHOWN
+
+    stock(cast)
+    setup = event_services.login_setup_reissue(person=cast.chip_cashier, by=admin_user)
+    event_services.login_confirm(person=cast.chip_cashier, by=cast.dric)
+    event_services.login_setup_complete(
+        request=None, username=cast.chip_cashier.user.username, code=setup.code, password=PASSWORD, pin="2468"
+    )
+    count = SLIPS_SHOWN + 2
+    sales = [
+        services.sale(
+            day=cast.day, chips={"1": n}, cash=100 * n, signed=cast.signed(sold_by="chip_cashier"), allow_pending=True
+        )
+        for n in range(1, count + 1)
+    ]
+    login(client, cast, "dric")
+    queue = client.get(reverse("cage:queue", args=[cast.event.slug])).content.decode()
+    given = queue[queue.index('id="given"') : queue.index("</table>", queue.index('id="given"'))]
+    register = f"{reverse('cage:register', args=[cast.event.slug])}?day={cast.day.pk}&amp;person={cast.chip_cashier.pk}"
+    signed = Slip.objects.filter(day=cast.day, signatures__person=cast.chip_cashier).count()
+    assert signed == count + 1  # the sales, and the stock's chips received
+    assert f'<a href="{register}">{signed} slips in all</a>; the latest {SLIPS_SHOWN}:' in given
+    shown = [s.number for s in sales[-SLIPS_SHOWN:]]
+    assert all(f">{number}</a>" in given for number in shown)
+    assert not any(f">{s.number}</a>" in given for s in sales[: count - SLIPS_SHOWN])
+    listed = client.get(register.replace("&amp;", "&")).content.decode()
+    assert all(s.number in listed for s in sales)
+    # The close says how many, not how many are shown.
+    assert f"Chip Cashier was given a login during the day and signed {signed} slips" in " ".join(
+        services.close_problems(cast.day)
+    )
