@@ -137,7 +137,7 @@ class SlipQuerySet(AppendOnlyQuerySet):
 
     def with_signers(self):
         """Each slip's signatures read with it, and who signed them, in one query more (not two)."""
-        return self.prefetch_related(models.Prefetch("signatures", queryset=Signature.objects.select_related("person")))
+        return self.prefetch_related(signers())
 
 
 class Slip(AppendOnly):
@@ -260,6 +260,12 @@ class Signature(AppendOnly):
 
     def __str__(self):
         return f"{self.capacity}: {self.person}"
+
+
+def signers() -> models.Prefetch:
+    """A slip's signatures and who signed them, in one query (SlipQuerySet.with_signers, or
+    prefetch_related_objects for slips already read); made afresh each time, as a queryset is."""
+    return models.Prefetch("signatures", queryset=Signature.objects.select_related("person"))
 
 
 class SlipPrint(models.Model):

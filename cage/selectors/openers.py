@@ -3,9 +3,10 @@ DRIC's sign-off, and the words for what an opener was checked against (cage.serv
 
 import datetime
 
+from django.db.models import prefetch_related_objects
 from django.utils.translation import gettext as _
 
-from cage.models import Slip
+from cage.models import Slip, signers
 from cage.slip_types import CLOSERS, OPENERS, SLIP_KINDS
 from core.local import long_day
 from events.models import GamingDay
@@ -54,10 +55,15 @@ def check_text(check: dict) -> str:
 
 def waiting_sign_off(event, *, day: GamingDay | None = None) -> list[Slip]:
     """Flagged openers the DRIC has not signed off yet, oldest first (closed days have none: a day
-    cannot close while one waits). Two queries; openers are few (one per table per day)."""
+    cannot close while one waits). One query, and one more for the flagged ones' signers when there
+    are any; openers are few (one per table per day), and flagged ones fewer."""
     # A day's by the day alone (cage.selectors.slips._waiting says why).
     openers = Slip.objects.filter(slip_type__in=OPENERS, sign_off__isnull=True)
     openers = (
         openers.filter(day=day) if day else openers.filter(event=event).exclude(day__status=GamingDay.Status.CLOSED)
     )
-    return [s for s in openers.select_related("table", "day").with_signers().order_by("at", "id") if is_flagged(s)]
+    # Their signers read for the flagged alone: every table's opener of every day not closed was
+    # read with its signatures and their people, for the few (or none) the DRIC signs off.
+    flagged = [s for s in openers.select_related("table", "day").order_by("at", "id") if is_flagged(s)]
+    prefetch_related_objects(flagged, signers())
+    return flagged

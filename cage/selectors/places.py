@@ -81,8 +81,13 @@ def balances_read(accounts: list[Account]) -> dict[int, dict[int | None, int]]:
 def held_together(accounts) -> dict[int | None, int]:
     """{denomination id or None for cash: cents} that `accounts` hold between them (the patrons with
     the open tables' trays, say), from balances_read."""
-    together: dict[int | None, int] = defaultdict(int)
-    for held in balances_read(accounts).values():
+    return together(balances_read(accounts))
+
+
+def together(balances: dict[int, dict[int | None, int]]) -> dict[int | None, int]:
+    """Places' balances ({account id: {denomination id: cents}}) added up, instrument by instrument."""
+    total: dict[int | None, int] = defaultdict(int)
+    for held in balances.values():
         for denomination, cents in held.items():
-            together[denomination] += cents
-    return together
+            total[denomination] += cents
+    return total

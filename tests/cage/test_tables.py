@@ -1,5 +1,7 @@
 """Table issue, opener, fill, credit, tips, closer and return."""
 
+import contextlib
+
 import pytest
 
 from cage import services
@@ -218,3 +220,22 @@ def test_amounts_beyond_the_formats_bounds_are_refused(cast):
             cash=10_000_000_01,
             signed=cast.signed(received_by="general_cashier", witnessed_by="dric"),
         )
+
+
+@pytest.mark.parametrize("way", ["window", "import"])
+def test_patrons_chips_are_bounded_from_the_first_slip_that_takes_them_at_the_window_and_in_an_import(cast, way):
+    # The patrons' place is made by the first slip that takes chips from them, inside its own
+    # transaction; within an import their balance is answered from what the import keeps.
+    from cage.services import memo as remembered
+
+    stock(cast)
+    redeem = {"paid_by": "general_cashier", "authorized_by": "dric"}
+    with contextlib.ExitStack() as stack:
+        if way == "import":
+            stack.enter_context(remembered.remembering())
+        with refuses("chips.patrons_would_hold_unbought"):
+            services.redemption(day=cast.day, chips={"25": 1}, cash=2_500, signed=cast.signed(**redeem))
+        services.sale(day=cast.day, chips={"25": 2}, cash=5_000, signed=cast.signed(**SALE_SIGNED))
+        services.redemption(day=cast.day, chips={"25": 2}, cash=5_000, signed=cast.signed(**redeem))
+        with refuses("chips.patrons_would_hold_unbought"):
+            services.redemption(day=cast.day, chips={"25": 1}, cash=2_500, signed=cast.signed(**redeem))
