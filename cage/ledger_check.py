@@ -23,10 +23,11 @@ from events.models import ChipDenomination, Event, GameTable, GamingDay
 def ledger_breaks(events=None, *, chains: bool = True) -> list[str]:
     """Each break as a sentence; empty when the ledger holds.
 
-    Conservation and custody below; then each slip (slip_breaks), the serials (serial_breaks)
-    the closed days (closed_day_breaks) and the sealed days' totals (day_total_breaks). For every event and instrument the postings sum to zero over all accounts (nothing is made
-    or lost, only moved), no custody account holds less than nothing, and once every table is
-    closed patrons hold no fewer than zero chips of any denomination.
+    Conservation and custody below; then each slip (slip_breaks), the serials (serial_breaks),
+    the closed days (closed_day_breaks) and the sealed days' totals (day_total_breaks). For every
+    event and instrument the postings sum to zero over all accounts (nothing is made or lost, only
+    moved), no custody account holds less than nothing, and once every table is closed patrons
+    hold no fewer than zero chips of any denomination.
     """
     events = list(events if events is not None else Event.objects.all())
     denominations = {d.pk: d for d in ChipDenomination.objects.filter(event__in=events)}

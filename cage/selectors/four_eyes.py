@@ -1,6 +1,7 @@
 """What waits for a second designated person (T&C 2: no one alone), on the DRIC's queue and the close
 page: setup codes of designated persons' logins to confirm, and roles or logins given while a day was
-under way, with every slip their holder signed that day, to acknowledge. Read-only."""
+under way, with the slips their holder signed that day (how many, and the latest), to acknowledge.
+Read-only."""
 
 from dataclasses import dataclass, field
 
