@@ -336,15 +336,20 @@ def day_total_breaks(events: list[Event]) -> list[str]:
     accounts = {a.pk: a for a in Account.objects.filter(event__in=events).select_related("person", "table")}
     names = {d.pk: d for d in ChipDenomination.objects.filter(event__in=events)}
     place = ("account_id", "denomination_id")
-    totals = defaultdict(int)
-    for day, account, denomination, total in (
-        DayTotal.objects.filter(day__event__in=events).values_list("day_id", *place).annotate(total=Sum("amount"))
-    ):
-        totals[(day, account, denomination)] += total
-    posted = defaultdict(int)
+    # {(day id, account id, denomination id): cents}, each side grouped by the database.
+    totals = {
+        (day, account, denomination): total
+        for day, account, denomination, total in DayTotal.objects.filter(day__event__in=events)
+        .values_list("day_id", *place)
+        .annotate(total=Sum("amount"))
+    }
     sealed = Posting.objects.filter(slip__event__in=events, slip__day__seal__isnull=False)
-    for day, account, denomination, total in sealed.values_list("slip__day_id", *place).annotate(total=Sum("amount")):
-        posted[(day, account, denomination)] += total
+    posted = {
+        (day, account, denomination): total
+        for day, account, denomination, total in sealed.values_list("slip__day_id", *place).annotate(
+            total=Sum("amount")
+        )
+    }
     unsealed = sorted({day for day, *_rest in totals if not hasattr(days[day], "seal")}, key=lambda d: days[d].date)
     for day in unsealed:
         breaks.append(
@@ -353,7 +358,7 @@ def day_total_breaks(events: list[Event]) -> list[str]:
         )
     for key in sorted(set(totals) | set(posted), key=lambda k: (days[k[0]].date, k[1], k[2] or 0)):
         day, account, denomination = key
-        if key[0] in unsealed or totals.get(key, 0) == posted.get(key, 0):
+        if day in unsealed or totals.get(key, 0) == posted.get(key, 0):
             continue
         breaks.append(
             _(

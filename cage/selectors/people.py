@@ -26,7 +26,8 @@ def holdings(event: Event, person: Person) -> dict:
     """What a runner holds now, from the balance of their runner account (if they have one).
 
     {"chips": [{"denomination", "count", "amount"}], "cash": str | None, "total": str, "empty": bool};
-    amounts are dollars as people read them. Two queries.
+    amounts are dollars as people read them. Three queries: the chip set, the runner's account and
+    its balance (cage.selectors.places.balances_read).
     """
     denominations = list(event.denominations.all())
     held = held_together(Account.objects.filter(event=event, kind=Account.Kind.RUNNER, person=person))
