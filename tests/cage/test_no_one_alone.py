@@ -9,6 +9,7 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -513,3 +514,8 @@ def test_the_queue_shows_the_latest_slips_of_a_login_given_during_the_day_and_th
     assert f"Chip Cashier was given a login during the day and signed {signed} slips" in " ".join(
         services.close_problems(cast.day)
     )
+    # In French, with its no-break spaces before the semicolon and the colon.
+    french = Client(HTTP_ACCEPT_LANGUAGE="fr-CA")
+    french.force_login(cast.dric.user)
+    queue = french.get(reverse("cage:queue", args=[cast.event.slug])).content.decode()
+    assert f'<a href="{register}">{signed} fiches en tout</a>\u00a0; les {SLIPS_SHOWN} dernières\u00a0:' in queue
