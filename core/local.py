@@ -12,10 +12,11 @@ cage-report, the CSV's ISO column) keep ISO dates and do not use these.
 """
 
 import datetime
+import functools
 
 from django.utils import timezone
 from django.utils.formats import date_format, time_format
-from django.utils.translation import pgettext, pgettext_lazy
+from django.utils.translation import get_language, pgettext, pgettext_lazy
 
 
 def _local(at):
@@ -42,6 +43,13 @@ def day(date: datetime.date) -> str:
 
 def long_day(date: datetime.date) -> str:
     """A date in words, for a page's title or a message: "11 septembre 2026"."""
+    return _long_day(date, get_language())
+
+
+@functools.lru_cache(maxsize=4096)
+def _long_day(date: datetime.date, language: str | None) -> str:
+    # Remembered by date and language: a month's name is looked up in the catalogue each time, and a
+    # long event's list of gaming days (a register's filter) named two hundred of them per page.
     return date_format(date, "DATE_FORMAT")
 
 

@@ -732,3 +732,34 @@ def test_a_voided_slip_names_its_void_with_french_punctuation(client, busy):
     void = Slip.objects.get(event=busy.event, slip_type=SlipType.VOID)
     url = reverse("cage:slip", args=[busy.event.slug, void.pk])
     assert f'<a href="{url}">Annulation 1</a>\u00a0: Wrong chips handed over' in html
+
+
+@pytest.mark.parametrize("sent", [False, True])
+def test_the_filter_s_lists_are_written_as_django_s_own_select_writes_them(busy, sent):
+    """cage.registers.ListSelect writes its options in one pass: the same select, options, choice
+    made and attributes (an error's aria-invalid) as Django's Select through its templates."""
+    from django import forms
+
+    from cage.registers import RegisterFilter
+
+    data = {"day": str(busy.day.pk), "type": "fill", "state": "voided", "table": "abc"} if sent else None
+    form = RegisterFilter(data, event=busy.event)
+    if data:
+        assert not form.is_valid() and "table" in form.errors
+    for name in ("day", "type", "table", "person", "state"):
+        bound = form[name]
+        plain = forms.Select(attrs=bound.field.widget.attrs)
+        plain.choices, plain.is_required = bound.field.widget.choices, bound.field.widget.is_required
+        ours, django_s = str(bound), bound.as_widget(widget=plain)
+
+        def parts(html):
+            options = re.findall(r"<option[^>]*>[^<]*</option>", html)
+            attributes = sorted(re.search(r"<select([^>]*)>", html).group(1).split())
+            return attributes, options
+
+        assert parts(ours) == parts(django_s), name
+        assert len(parts(ours)[1]) > 1, name
+    if data:
+        assert f'<option value="{busy.day.pk}" selected>' in str(form["day"])
+        assert '<option value="fill" selected>' in str(form["type"])
+        assert 'aria-invalid="true"' in str(form["table"])

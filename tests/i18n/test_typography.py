@@ -111,6 +111,13 @@ def test_titles_and_messages_write_the_date_in_words(cast):
     with override("fr-ca"):
         assert re.fullmatch(r"\d{1,2} \w+ \d{4}", local.long_day(datetime.date(2026, 9, 11)))
         assert local.long_day(datetime.date(2026, 9, 11)) == "11 septembre 2026"
+    # Remembered by date and language: the same date asked in turn is each language's own.
+    with override("en-ca"):
+        english = local.long_day(datetime.date(2026, 9, 11))
+    with override("fr-ca"):
+        assert local.long_day(datetime.date(2026, 9, 11)) == "11 septembre 2026"
+    with override("en-ca"):
+        assert local.long_day(datetime.date(2026, 9, 11)) == english != "11 septembre 2026"
 
 
 @pytest.mark.django_db

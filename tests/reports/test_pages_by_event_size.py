@@ -2,6 +2,8 @@
 day of the same size whatever the number of days before it (issue 25): the same, exact number of
 queries and the same bounded rows on a 3-day and on a 40-day event, both generated records files
 of the same shape imported, their last day closed. Counted, not timed: the timing is `make bench`'s.
+The templates rendered are counted too: a list of the event's gaming days, an option template
+each, once cost a 200-day event's page more than its own day's rows.
 
 And the figures that used to add up every earlier day (chips outstanding, what the cage's places
 and the runners held at the start of the day) are the same as adding them up slip by slip."""
@@ -62,12 +64,19 @@ def pages(event) -> dict[str, str]:
 
 
 def fetched(client, event, url) -> tuple[int, str]:
+    queries, html, _templates = fetched_with_templates(client, event, url)
+    return queries, html
+
+
+def fetched_with_templates(client, event, url) -> tuple[int, str, int]:
+    """The page's queries, its HTML, and how many templates it rendered (the test client counts
+    each, a form widget's options included)."""
     client.force_login(event.people.get(code="ann").user)
     client.get(url)  # warm: the session's first request reads more than the next
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(url)
     assert response.status_code == 200, url
-    return len(ctx.captured_queries), response.content.decode()
+    return len(ctx.captured_queries), response.content.decode(), len(response.templates)
 
 
 def rows(html: str) -> int:
@@ -79,10 +88,11 @@ def test_the_pages_run_the_same_queries_and_rows_for_a_short_and_a_long_event(cl
     assert long.days.count() == 40 and short.days.count() == 3
     assert long.slips.count() > 10 * short.slips.count()
     for name in pages(short):
-        (short_queries, short_html), (long_queries, long_html) = (
-            fetched(client, e, pages(e)[name]) for e in (short, long)
+        (short_queries, short_html, short_templates), (long_queries, long_html, long_templates) = (
+            fetched_with_templates(client, e, pages(e)[name]) for e in (short, long)
         )
         assert short_queries == long_queries, name
+        assert short_templates == long_templates, name
         if name.startswith("a day's") or name == "day's sheets":
             continue  # rows of one day: each event's own last day
         if name == "voids":
