@@ -5,6 +5,7 @@ a second designated person acknowledges it. Each refusal names its rule and chan
 
 import datetime
 import json
+import re
 from decimal import Decimal
 
 import pytest
@@ -508,6 +509,8 @@ def test_the_queue_shows_the_latest_slips_of_a_login_given_during_the_day_and_th
     shown = [s.number for s in sales[-SLIPS_SHOWN:]]
     assert all(f">{number}</a>" in given for number in shown)
     assert not any(f">{s.number}</a>" in given for s in sales[: count - SLIPS_SHOWN])
+    # When it was given, on one line at a tablet's width: the date never breaks at its hyphens.
+    assert re.search(r'<td><span class="unbroken">\d{4}-\d\d-\d\d [^<]+</span><br>', given)
     listed = client.get(register.replace("&amp;", "&")).content.decode()
     assert all(s.number in listed for s in sales)
     # The close says how many, not how many are shown.
