@@ -60,8 +60,11 @@ CHIPS_ONLY = ("chip_bank", "tip_pool")
 
 
 def people_with(event, roles):
+    # With their logins: the services check that whoever signs is not the administrator's login
+    # (events.designation), which read each signer's login again, a query per signer per slip.
     return (
         Person.objects.filter(event=event, assignments__role__in=roles, registration=Person.Registration.GOOD)
+        .select_related("user")
         .distinct()
         .order_by("name")
     )

@@ -162,6 +162,23 @@ def test_a_right_pin_resets_the_count(cast):
     verify(cast.runner, PIN)
     assert pin_failures(cast.runner) == 0
     assert tries_left(cast.runner) == 4
+    # Another terminal's wrong tries are its own: a right PIN here leaves them counted there.
+    wrong(cast.runner, address="10.0.0.6")
+    verify(cast.runner, PIN)
+    assert pin_failures(cast.runner, "10.0.0.6") == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_right_pin_with_no_wrong_try_before_it_writes_nothing(cast):
+    # The usual PIN at the window: nothing to reset, so no write transaction for it (on SQLite, the
+    # write lock the other terminals wait for), only a look.
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as ctx:
+        verify(cast.runner, PIN)
+    sql = [q["sql"].split()[0].upper() for q in ctx.captured_queries]
+    assert sql and set(sql) == {"SELECT"}, sql
+    assert not AccessAttempt.objects.exists()
 
 
 def test_the_fifth_wrong_try_locks_and_even_the_right_pin_is_refused_until_the_lock_ends(cast):
