@@ -93,3 +93,25 @@ def test_the_floor_pages_fit_a_tablet(browser, live_server):
         [("mine", f"/cage/{slug}/me/"), ("sale", f"/cage/{slug}/slips/new/sale/")],
         "runner",
     )
+
+
+@pytest.mark.parametrize("language", ["en-CA", "fr-CA"])
+def test_the_people_table_shows_every_column_on_the_cage_screen(browser, live_server, language):
+    # At 1366 px the table of people and roles is read whole, its Login column included, rather
+    # than scrolled sideways (the new-user walk); at a tablet's width it scrolls within its frame.
+    cast = make_cast()
+    context = browser.new_context(
+        base_url=live_server.url,
+        viewport={"width": 1366, "height": 768},
+        extra_http_headers={"Accept-Language": language},
+    )
+    page = context.new_page()
+    log_in(page, cast.dric.user.username, PASSWORD)
+    page.goto(f"/events/{cast.event.slug}/people/")
+    screenshot(page, f"width-people-{language}-1366")
+    scroll, shown = page.evaluate(
+        "(() => { const s = document.querySelector('#people').closest('.scroll-x'); return [s.scrollWidth, s.clientWidth]; })()"
+    )
+    assert scroll <= shown + 1, (scroll, shown)
+    assert fits(page)
+    context.close()

@@ -446,6 +446,29 @@ def test_refusals_on_the_setup_page_show_nothing_typed_and_change_nothing(client
     assert not User.objects.get(username="nia").has_usable_password()
 
 
+@pytest.mark.parametrize(
+    "extra, field",
+    [
+        ({"code": "AAAA-BBBB-CCCC"}, "code"),
+        ({"pin_again": "60918"}, "pin_again"),
+        ({"password": "nia", "password_again": "nia"}, "password"),
+    ],
+)
+def test_a_refusal_on_the_setup_page_sits_under_its_own_field(client, cast, extra, field):
+    # Under the field it is about, not above it: above, a wrong code's refusal sat under the
+    # username's line and read as the username's (the new-user walk).
+    setup = services.login_create(person=newcomer(cast), username="nia", by=None)
+    page = client.post(SETUP_PAGE, setup_form(setup.code, **extra)).content.decode()
+    errors = re.findall(r'<ul class="errorlist" id="id_(\w+)_error">', page)
+    assert errors == [field]
+    lines = re.findall(r'<p>\s*<label for="id_(\w+)"|<ul class="errorlist" id="id_(\w+)_error"', page)
+    order = [label or f"{error} refused" for label, error in lines]
+    assert order[order.index(field) + 1] == f"{field} refused", order
+    assert f'aria-describedby="id_{field}_error"' in page or f"id_{field}_error" in re.search(
+        rf'<input[^>]*id="id_{field}"[^>]*>', page
+    ).group(0)
+
+
 # --- changing one's own password --------------------------------------------------------------
 
 
