@@ -10,7 +10,7 @@ import pytest
 from axes.models import AccessAttempt
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.hashers import check_password, make_password
-from django.test import RequestFactory
+from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
@@ -400,6 +400,11 @@ def test_the_administrator_makes_new_codes_from_the_people_page_and_the_dric_may
     assert 'id="waiting-logins"' in page and waiting_button not in page
     assert client.post(waiting_button).status_code == 403
     assert client.get(waiting_button).status_code == 403
+    # In French, the colon after who waits is the translation's, with its no-break space.
+    french = Client(HTTP_ACCEPT_LANGUAGE="fr-CA")
+    french.force_login(cast.dric.user)
+    page = french.get(reverse("events:people", args=[cast.event.slug])).content.decode()
+    assert "(nia)\u00a0:" in page.replace("&nbsp;", "\u00a0") and "(nia):" not in page
 
 
 # --- the setup page ---------------------------------------------------------------------------
