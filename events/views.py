@@ -185,9 +185,6 @@ def chips(request, slug):
 
 
 def people(request, slug):
-    # django-tables2 is imported when a table is shown, not at start-up (config/tables2).
-    from .tables import PersonTable
-
     access = event_access(request, slug)
     event = access.event
     admin = request.user.is_staff
@@ -218,6 +215,17 @@ def people(request, slug):
                 return hold_setup_code(request, event, made["person"], made["setup"], new=True)
             messages.success(request, _("%(name)s added.") % {"name": d["name"]})
             return redirect("events:people", slug)
+    return _people_page(request, access, form=form)
+
+
+def _people_page(request, access, *, form, login_form=None, status: int = 200):
+    """The people page, with the forms as given (one refused keeps what was typed, each refusal
+    under its own field) and the others empty."""
+    # django-tables2 is imported when a table is shown, not at start-up (config/tables2).
+    from .tables import PersonTable
+
+    event = access.event
+    admin = request.user.is_staff
     people = list(event.people.prefetch_related("assignments").select_related("event", "user", "user__login_setup"))
     return render(
         request,
@@ -229,11 +237,12 @@ def people(request, slug):
             "form": form,
             "role_form": RoleForm(event=event),
             "registration_form": RegistrationForm(event=event),
-            "login_form": LoginGiveForm(event=event) if admin else None,
+            "login_form": login_form or (LoginGiveForm(event=event) if admin else None),
             "waiting": [p for p in people if services.login_pending(p.user)],
             "in_use": [p for p in people if p.user is not None and not services.login_pending(p.user)],
             "now": timezone.now(),
         },
+        status=status,
     )
 
 
@@ -266,9 +275,10 @@ def login_give(request, slug):
                 _("%(name)s now signs in as %(username)s.") % {"name": d["person"].name, "username": d["username"]},
             )
             return redirect("events:people", slug)
-    for error in form.errors.values():
-        messages.error(request, " ".join(error))
-    return redirect("events:people", slug)
+    # Refused: the page again, the form as typed with each refusal under its own field; said at the
+    # top too, as the form is at the foot of a long page.
+    messages.error(request, _("The login was not given: see “Give a login” below."))
+    return _people_page(request, access, form=PersonForm(admin=request.user.is_staff), login_form=form, status=400)
 
 
 # A setup code waits in the session of whoever made it, for the one page that shows it: the answer

@@ -371,6 +371,15 @@ def test_the_administrator_gives_a_login_to_a_person_the_dric_added(client, cast
     assert "the username NIA is taken; choose another" in response.content.decode()
     other.refresh_from_db()
     assert other.user is None
+    # The page again (not a redirect to an empty form): the form as typed, the refusal under the
+    # username it is about, and said at the top of the long page.
+    assert response.status_code == 400 and not response.redirect_chain
+    form = re.search(r'<form[^>]*id="login-form".*?</form>', response.content.decode(), re.S).group(0)
+    assert 'value="NIA"' in form and f'<option value="{other.pk}" selected>' in form
+    username_line = form.index('id="id_username"')
+    refusal = form.index('<ul class="errorlist" id="id_username_error">')
+    assert username_line < refusal and "the username NIA is taken" in form[refusal:]
+    assert "The login was not given: see “Give a login” below." in response.content.decode()
     # The DRIC may not use it.
     log_in_as(client, cast.dric.user)
     assert client.post(url, {"person": other.pk, "username": "ida"}).status_code == 403
