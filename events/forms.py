@@ -1,5 +1,7 @@
 from django import forms
-from django.utils.translation import gettext
+from django.conf import settings
+from django.contrib.auth.forms import AuthenticationForm
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from core.local import long_day, moment, zone_name
@@ -456,6 +458,30 @@ class WheelLayoutForm(CheckedInput, forms.Form):
         max_length=6000,
         help_text=_("One segment a line: the symbol painted on it, a space, and the odds it pays, such as $5 5:1."),
     )
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, saying a wrong username or password in the product's words: how many
+    tries are left before that username is locked at this terminal (events.lockout), which
+    Django's own words did not say."""
+
+    def get_invalid_login_error(self):
+        from . import lockout
+
+        username = self.cleaned_data.get("username") or ""
+        minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+        left = lockout.tries_left(self.request, username) if self.request is not None else None
+        if not left:
+            message = gettext("The username or the password is wrong; both are case-sensitive.")
+        else:
+            message = ngettext(
+                "The username or the password is wrong; both are case-sensitive. %(left)s more wrong try locks "
+                "this username at this terminal for %(minutes)s minutes.",
+                "The username or the password is wrong; both are case-sensitive. %(left)s more wrong tries lock "
+                "this username at this terminal for %(minutes)s minutes.",
+                left,
+            ) % {"left": left, "minutes": minutes}
+        return forms.ValidationError(message, code="invalid_login")
 
 
 class UnlockForm(CheckedInput, forms.Form):

@@ -21,7 +21,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from core.rules import RuleViolation
 
 from . import idle, lockout, services
-from .forms import LoginSetupForm, PasswordChangeForm, UnlockForm
+from .forms import LoginForm, LoginSetupForm, PasswordChangeForm, UnlockForm
 from .views import applied_counting_tries
 
 
@@ -83,7 +83,10 @@ class LogoutView(auth_views.LogoutView):
 
 
 class LoginView(auth_views.LoginView):
-    """Django's login page, whose `next` of the site's root lands by role as no `next` does."""
+    """Django's login page, whose `next` of the site's root lands by role as no `next` does, and
+    whose refusal says how many tries are left (events.forms.LoginForm)."""
+
+    authentication_form = LoginForm
 
     def get_redirect_url(self):
         back = super().get_redirect_url()

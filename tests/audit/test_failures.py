@@ -77,7 +77,8 @@ def test_an_export_or_a_login_that_cannot_be_audited_is_refused_and_a_failed_log
 
         response = fresh.post(reverse("login"), {"username": username, "password": "wrong-password"})
         assert (
-            response.status_code == 200 and "Please enter a correct username and password" in response.content.decode()
+            response.status_code == 200
+            and "The username or the password is wrong; both are case-sensitive." in response.content.decode()
         )
     assert not AuditEntry.objects.filter(action__in=["exported", "login"], user=cast.general_cashier.user).exists()
     # Mended, the same login goes through and is recorded.

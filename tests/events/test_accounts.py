@@ -533,10 +533,12 @@ def test_wrong_current_passwords_count_towards_the_lockout(client, cast):
 
 def test_five_wrong_passwords_lock_the_login_with_a_lockout_page(client, cast):
     username = cast.general_cashier.user.username
-    for _ in range(4):
+    for left in (4, 3, 2, 1):
         response = client.post(reverse("login"), {"username": username, "password": "guess"})
-        assert (
-            response.status_code == 200 and "Please enter a correct username and password" in response.content.decode()
+        tries = "1 more wrong try locks" if left == 1 else f"{left} more wrong tries lock"
+        assert response.status_code == 200 and (
+            f"The username or the password is wrong; both are case-sensitive. {tries} this username at this "
+            "terminal for 15 minutes." in response.content.decode()
         )
     response = client.post(reverse("login"), {"username": username, "password": "guess"})
     page = response.content.decode()
@@ -551,6 +553,16 @@ def test_five_wrong_passwords_lock_the_login_with_a_lockout_page(client, cast):
     AccessAttempt.objects.update(attempt_time=timezone.now() - datetime.timedelta(minutes=16))
     client.logout()
     assert client.post(reverse("login"), {"username": username, "password": PASSWORD}).status_code == 302
+
+
+def test_a_wrong_password_says_how_many_tries_are_left_in_french(cast):
+    french = Client(HTTP_ACCEPT_LANGUAGE="fr-CA")
+    username = cast.general_cashier.user.username
+    page = french.post(reverse("login"), {"username": username, "password": "guess"}).content.decode()
+    assert "Encore 4 essais erronés bloquent ce nom d’utilisateur sur ce terminal pendant 15 minutes." in page.replace(
+        "&#x27;", "’"
+    )
+    assert 'value="' + username + '"' in page  # the username is kept; the password is not
 
 
 def test_a_right_password_sets_the_count_back_to_zero(client, cast):
