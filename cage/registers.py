@@ -1,5 +1,6 @@
 """The register of slips as a django-tables2 table, its filter form, and its CSV and XLSX exports."""
 
+import datetime
 import inspect
 import re
 
@@ -77,6 +78,26 @@ class ListFilter(CheckedInput, forms.Form):
 
     TYPED: tuple[str, ...] = ()  # fields typed rather than chosen: their own messages stand
 
+    @staticmethod
+    def day_by_date(data, event):
+        """The filter's data with a gaming day named by its date (?day=2026-09-11, as people write
+        an address) turned into the list's own value, so that the day is chosen in the list too. A
+        date that is not one of the event's stays as sent, and is refused as any choice not in
+        the list is."""
+        text = data.get("day", "") if data else ""
+        if not re.fullmatch(r"\d{4}-\d\d-\d\d", text):
+            return data
+        try:
+            date = datetime.date.fromisoformat(text)
+        except ValueError:
+            return data
+        pk = event.days.filter(date=date).values_list("pk", flat=True).first()
+        if pk is None:
+            return data
+        data = data.copy()
+        data["day"] = str(pk)
+        return data
+
     def clean(self):
         data = super().clean()
         for name in list(self.errors):
@@ -103,7 +124,7 @@ class DayFilter(ListFilter):
     )
 
     def __init__(self, data, *, event):
-        super().__init__(data)
+        super().__init__(self.day_by_date(data, event))
         self.fields["day"].queryset = event.days.order_by("date")
 
     def criteria(self) -> dict:
@@ -149,7 +170,7 @@ class RegisterFilter(ListFilter):
     TYPED = ("serial", "amount", "who")
 
     def __init__(self, data, *, event):
-        super().__init__(data)
+        super().__init__(self.day_by_date(data, event))
         self.fields["day"].queryset = event.days.order_by("date")
         self.fields["type"].choices = [("", _("Every type"))] + [(t, k.label) for t, k in SLIP_KINDS.items()]
         self.fields["table"].queryset = event.tables.order_by("code")

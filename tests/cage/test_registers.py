@@ -591,7 +591,7 @@ def test_a_choice_not_in_its_list_reads_plainly_in_french(client, crowd):
     in_french(client)
     response = client.get(register_url(crowd, day="abc"))
     html = htmllib.unescape(response.content.decode())
-    assert "«\u00a0abc\u00a0» ne figure pas dans cette liste\u00a0; choisissez l’un de ses choix." in html
+    assert "«\u00a0abc\u00a0» ne figure pas dans cette liste\u00a0; choisissez-en un élément." in html
     assert "Aucune fiche n’est affichée\u00a0:" in html
 
 
@@ -763,3 +763,19 @@ def test_the_filter_s_lists_are_written_as_django_s_own_select_writes_them(busy,
         assert f'<option value="{busy.day.pk}" selected>' in str(form["day"])
         assert '<option value="fill" selected>' in str(form["type"])
         assert 'aria-invalid="true"' in str(form["table"])
+
+
+def test_a_gaming_day_may_be_named_by_its_date_in_the_address(client, busy):
+    # ?day=2026-09-12, as people write it, chooses the same day as the list's own value, on the
+    # register and the voids alike; a date that is not one of the event's is refused as any choice
+    # not in the list is.
+    login(client, busy, "auditor")
+    for url in (reverse("cage:register", args=[busy.event.slug]), reverse("cage:voids", args=[busy.event.slug])):
+        by_id = client.get(url, {"day": busy.day.pk}).content.decode()
+        by_date = client.get(url, {"day": SECOND}).content.decode()
+        assert f'<option value="{busy.day.pk}" selected>' in by_date
+        strip = lambda html: re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"|\?[^"]*day=[^"&]*', "", html)  # noqa: E731
+        assert strip(by_date) == strip(by_id), url
+        refused = client.get(url, {"day": "2025-01-01"})
+        assert refused.status_code == 400
+        assert field_errors(refused) == {"id_day": "“2025-01-01” is not in this list; pick one of its choices."}
