@@ -1,6 +1,9 @@
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
+from django.utils.functional import lazy
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -350,7 +353,7 @@ class LoginSetupForm(forms.Form):
     code = forms.CharField(
         label=_("Setup code"),
         max_length=40,
-        help_text=_("As written on the paper you were given, such as K7QM-2XPD-9RTF."),
+        help_text=lazy(lambda: _code_example(), SafeString)(),
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}),
     )
     password = _secret(_("Your new password"), PASSWORD_HELP, autocomplete="new-password")
@@ -457,6 +460,14 @@ class WheelLayoutForm(CheckedInput, forms.Form):
         widget=forms.Textarea(attrs={"rows": 16, "cols": 24}),
         max_length=6000,
         help_text=_("One segment a line: the symbol painted on it, a space, and the odds it pays, such as $5 5:1."),
+    )
+
+
+def _code_example() -> SafeString:
+    # The example code on one line: at a tablet's width it broke at a hyphen, and read as two.
+    example = format_html('<span class="unbroken">{}</span>', "K7QM-2XPD-9RTF")
+    return mark_safe(
+        escape(gettext("As written on the paper you were given, such as %(example)s.")) % {"example": example}
     )
 
 

@@ -460,6 +460,12 @@ def test_refusals_on_the_setup_page_show_nothing_typed_and_change_nothing(client
     assert not User.objects.get(username="nia").has_usable_password()
 
 
+def test_the_setup_page_s_example_code_stays_on_one_line_in_both_languages(client):
+    for language, words in (("en-CA", "such as "), ("fr-CA", "par exemple ")):
+        page = Client(HTTP_ACCEPT_LANGUAGE=language).get(SETUP_PAGE).content.decode()
+        assert f'{words}<span class="unbroken">K7QM-2XPD-9RTF</span>.' in page.replace("&#x27;", "’")
+
+
 @pytest.mark.parametrize(
     "extra, field",
     [
