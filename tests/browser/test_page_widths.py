@@ -115,3 +115,19 @@ def test_the_people_table_shows_every_column_on_the_cage_screen(browser, live_se
     assert scroll <= shown + 1, (scroll, shown)
     assert fits(page)
     context.close()
+
+
+def test_a_register_keeps_its_width_when_a_refusal_shows_no_table(browser, live_server):
+    # A day not in the list shows no table: the page keeps the registers' width rather than jumping
+    # to the narrow column, the filter where it was (the new-user walk).
+    cast = busy_day()
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    log_in(page, cast.dric.user.username, PASSWORD)
+    for path in (f"/cage/{cast.event.slug}/register/", f"/cage/{cast.event.slug}/register/voids/"):
+        widths = []
+        for query in ("", "?day=abc"):
+            page.goto(path + query)
+            widths.append(page.evaluate("document.querySelector('main').getBoundingClientRect().width"))
+        assert widths[0] == widths[1] > 1100, (path, widths)
+    context.close()
