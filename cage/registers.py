@@ -78,8 +78,17 @@ class ListFilter(CheckedInput, forms.Form):
 
     TYPED: tuple[str, ...] = ()  # fields typed rather than chosen: their own messages stand
 
+    # Every register's filter has a gaming day, of the event's days.
+    day = DayChoice(
+        queryset=GamingDay.objects.none(), required=False, label=_("Gaming day"), empty_label=_("Every day")
+    )
+
+    def __init__(self, data, *, event):
+        super().__init__(self._day_by_date(data, event))
+        self.fields["day"].queryset = event.days.order_by("date")
+
     @staticmethod
-    def day_by_date(data, event):
+    def _day_by_date(data, event):
         """The filter's data with a gaming day named by its date (?day=2026-09-11, as people write
         an address) turned into the list's own value, so that the day is chosen in the list too. A
         date that is not one of the event's stays as sent, and is refused as any choice not in
@@ -119,14 +128,6 @@ class ListFilter(CheckedInput, forms.Form):
 class DayFilter(ListFilter):
     """The voids page's filter: a gaming day."""
 
-    day = DayChoice(
-        queryset=GamingDay.objects.none(), required=False, label=_("Gaming day"), empty_label=_("Every day")
-    )
-
-    def __init__(self, data, *, event):
-        super().__init__(self.day_by_date(data, event))
-        self.fields["day"].queryset = event.days.order_by("date")
-
     def criteria(self) -> dict:
         return {"day": self.cleaned_data.get("day") if self.is_valid() else None}
 
@@ -134,9 +135,6 @@ class DayFilter(ListFilter):
 class RegisterFilter(ListFilter):
     """What the register shows: a GET form, every field optional."""
 
-    day = DayChoice(
-        queryset=GamingDay.objects.none(), required=False, label=_("Gaming day"), empty_label=_("Every day")
-    )
     type = forms.ChoiceField(required=False, label=_("Slip type"), widget=ListSelect)
     table = forms.ModelChoiceField(
         queryset=GameTable.objects.none(),
@@ -170,8 +168,7 @@ class RegisterFilter(ListFilter):
     TYPED = ("serial", "amount", "who")
 
     def __init__(self, data, *, event):
-        super().__init__(self.day_by_date(data, event))
-        self.fields["day"].queryset = event.days.order_by("date")
+        super().__init__(data, event=event)
         self.fields["type"].choices = [("", _("Every type"))] + [(t, k.label) for t, k in SLIP_KINDS.items()]
         self.fields["table"].queryset = event.tables.order_by("code")
         self.fields["person"].queryset = event.people.order_by("name")
