@@ -1,5 +1,4 @@
 from django import forms
-from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
 from django.utils.functional import lazy
 from django.utils.html import escape, format_html
@@ -9,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.local import long_day, moment, zone_name
 
-from . import games
+from . import games, lockout
 from .form_input import CheckedInput
 from .models import Authority, Event, GamingDay, Person, Role, game_choices, game_name
 
@@ -344,6 +343,14 @@ def _secret(label, help_text="", **attrs):
     )
 
 
+def _code_example() -> SafeString:
+    # The example code on one line: at a tablet's width it broke at a hyphen, and read as two.
+    example = format_html('<span class="unbroken">{}</span>', "K7QM-2XPD-9RTF")
+    return mark_safe(
+        escape(gettext("As written on the paper you were given, such as %(example)s.")) % {"example": example}
+    )
+
+
 class LoginSetupForm(forms.Form):
     """A new login's owner gives their username and setup code and chooses a password and PIN."""
 
@@ -353,7 +360,7 @@ class LoginSetupForm(forms.Form):
     code = forms.CharField(
         label=_("Setup code"),
         max_length=40,
-        help_text=lazy(lambda: _code_example(), SafeString)(),
+        help_text=lazy(_code_example, SafeString)(),
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}),
     )
     password = _secret(_("Your new password"), PASSWORD_HELP, autocomplete="new-password")
@@ -463,24 +470,13 @@ class WheelLayoutForm(CheckedInput, forms.Form):
     )
 
 
-def _code_example() -> SafeString:
-    # The example code on one line: at a tablet's width it broke at a hyphen, and read as two.
-    example = format_html('<span class="unbroken">{}</span>', "K7QM-2XPD-9RTF")
-    return mark_safe(
-        escape(gettext("As written on the paper you were given, such as %(example)s.")) % {"example": example}
-    )
-
-
 class LoginForm(AuthenticationForm):
     """Django's login form, saying a wrong username or password in the product's words: how many
     tries are left before that username is locked at this terminal (events.lockout), which
     Django's own words did not say."""
 
     def get_invalid_login_error(self):
-        from . import lockout
-
         username = self.cleaned_data.get("username") or ""
-        minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
         left = lockout.tries_left(self.request, username) if self.request is not None else None
         if not left:
             message = gettext("The username or the password is wrong; both are case-sensitive.")
@@ -491,7 +487,7 @@ class LoginForm(AuthenticationForm):
                 "The username or the password is wrong; both are case-sensitive. %(left)s more wrong tries lock "
                 "this username at this terminal for %(minutes)s minutes.",
                 left,
-            ) % {"left": left, "minutes": minutes}
+            ) % {"left": left, "minutes": lockout.lock_minutes(self.request)}
         return forms.ValidationError(message, code="invalid_login")
 
 

@@ -112,6 +112,11 @@ def limit(request, username: str, *, pin: bool = False) -> int:
     return get_failure_limit(request, _credentials(username, pin))
 
 
+def lock_minutes(request) -> int:
+    """How long a lock lasts, in whole minutes (axes' cool-off)."""
+    return int(get_cool_off(request).total_seconds() // 60)
+
+
 def _address_attempts(request):
     """The failed logins counted from this request's address within the cool-off, whatever the
     usernames typed; not the signing PINs, which lock only their owner's signing (PIN_KEY_PREFIX)."""

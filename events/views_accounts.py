@@ -150,7 +150,7 @@ def locked_out(request, response=None, credentials=None):
             "address_limit": settings.LOGIN_ADDRESS_MAX_FAILURES,
             "username": username,
             "limit": lockout.limit(request, username),
-            "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
+            "minutes": lockout.lock_minutes(request),
             "ends": timezone.localtime(ends) if ends else None,
         },
         status=429,
