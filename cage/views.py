@@ -21,7 +21,7 @@ from cage import day_sheets, services, terminal
 from cage.forms import SignForm, SlipForm
 from cage.models import Account, PaperDraft, Slip, SlipPrint
 from cage.selectors import people
-from cage.selectors.amounts import amount_of, cash_moved_subquery
+from cage.selectors.amounts import amount_of
 from cage.selectors.cage_state import cage_state
 from cage.selectors.close import CLOSABLE, close_checklist, close_progress
 from cage.selectors.counts import blind_places, counts_places, nothing_to_count
@@ -33,6 +33,7 @@ from cage.selectors.paper import unconfirmed_signatures
 from cage.selectors.paper import waiting_count as paper_waiting
 from cage.selectors.people import current_day
 from cage.selectors.queue_batch import confirmation
+from cage.selectors.slip_rows import slips_read
 from cage.selectors.slip_sheet import slip_sheet
 from cage.selectors.slips import (
     State,
@@ -62,6 +63,7 @@ from cage.slip_types import (
     VOIDABLE,
     day_states,
 )
+from core.addresses import RowAddress, row_addresses
 from core.local import long_day
 from core.money import dollars
 from core.rules import RuleViolation, Words
@@ -109,18 +111,14 @@ def home(request, slug):
         search |= Q(pk__in=slips_of_amount(day_slips, cents, values))
     listed = day_slips.filter(search) if query else day_slips
     matches = listed.count() if query else tally["total"]
-    slips = (
-        list(
-            listed.annotate(cash_moved=cash_moved_subquery())
-            .select_related("table", "runner", "voids", "account__person", "account__table")
-            .with_signers()
-            .order_by("-id")[:HOME_SLIPS]
-        )
-        if day
-        else []
-    )
+    # Which slips the list shows is the ORM's question (the search); their rows are read as SQL of
+    # their own (cage.selectors.slip_rows).
+    chosen = listed.order_by("-id").values_list("pk")[:HOME_SLIPS]
+    slips = slips_read(chosen, order=lambda s: s.pk, reverse=True) if day else []
     states = states_of(slips)
+    to_slip = RowAddress("cage:slip", event.slug)  # reversed once for every row (core.addresses)
     for slip in slips:
+        slip.address = to_slip(slip.pk)
         slip.state, slip.state_label = states[slip.pk], State.LABELS[states[slip.pk]]
         slip.subject = slip_subject(slip)
         # Who signed it, for the quick filter as the server's search finds them (slip_search).
@@ -190,9 +188,13 @@ def _close_problems(day, panels: dict) -> list[str]:
 
 def _sign_buttons(access, pending) -> None:
     """Each waiting slip of the home's panel with the capacities the reader may sign now
-    (`item.caps`): the same as the Sign buttons of their own page and of the DRIC's queue."""
+    (`item.caps`): the same as the Sign buttons of their own page and of the DRIC's queue; and its
+    addresses (core.addresses), its own and its signing's, and the home's to come back to."""
+    to = row_addresses(access.event.slug, slip="cage:slip", sign="cage:slip_sign")
+    home = reverse("cage:home", args=[access.event.slug])
     for item in pending:
         item.caps = can_sign(access.person, item, access.roles)
+        item.addresses = {"slip": to["slip"](item.slip.pk), "sign": to["sign"](item.slip.pk), "home": home}
 
 
 def _fill_requests(access, day) -> dict:
@@ -602,6 +604,11 @@ def queue(request, slug):
     day = current_day(access.event)
     pages = max(1, -(-waiting // size))
     rows = [(item, can_sign(access.person, item, access.roles)) for item in items]
+    to = row_addresses(
+        slug, slip="cage:slip", approve="cage:queue_approve", refuse="cage:queue_refuse", void="cage:queue_void"
+    )
+    for item in items:
+        item.addresses = {key: address(item.slip.pk) for key, address in to.items()}
     dric = access.person is not None and "dric" in access.roles
     # ?panel=1: the rows alone, for the page to swap in every few seconds.
     return render(

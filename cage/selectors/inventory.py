@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from cage.models import Account, Posting, Slip
 from cage.selectors.places import held_by_places, places_of_kind
 from cage.slip_types import OPENERS, types_that
+from core.compiled import Compiled
 from core.money import count_text, dollars
 from events.models import ChipDenomination, Event, GameTable, GamingDay, Person, Role
 from events.selectors import chip_set, tables_of
@@ -221,6 +222,31 @@ class TableState:
         return dollars(self.opener) if self.opener is not None else ""
 
 
+def _moved_by_table(day_id: int):
+    """What each table's fills and credits of a day moved: by table and direction, how many slips
+    and how much. What a fill or credit moved is what it posted into (or out of) the table's tray:
+    into it a fill, out of it a credit (a chip transfer is both, to its two tables). A voided fill
+    or credit counts for nothing, and the void itself is not a fill or a credit."""
+    return (
+        Posting.objects.filter(
+            day_id=day_id,
+            slip__slip_type__in=types_that(lambda k: k.table_figure in ("fills", "credits")),
+            account__kind=Account.Kind.TABLE,
+        )
+        .exclude(slip__in=Slip.objects.voided())
+        .annotate(into=Case(When(amount__gt=0, then=Value(True)), default=Value(False)))
+        .values("account__table_id", "into")
+        .annotate(slips=Count("slip", distinct=True), cents=Sum("amount"))
+    )
+
+
+# Compiled once (core.compiled): the cage home and its refresh ask them every few seconds.
+_OPENERS = Compiled(
+    lambda day_id: Slip.objects.filter(day_id=day_id, slip_type__in=OPENERS).values_list("table_id", "details")
+)
+_MOVED = Compiled(_moved_by_table)
+
+
 def table_states(day: GamingDay | None, event: Event | None = None) -> list[TableState]:
     """Each table of the event: its game, open or closed, and for `day` its opener total and its
     fills and credits so far (how many, how much). A voided fill or credit counts for nothing,
@@ -231,24 +257,12 @@ def table_states(day: GamingDay | None, event: Event | None = None) -> list[Tabl
     openers: dict[int, int] = {}
     moved: dict[tuple[int, str], Movements] = {}
     if day is not None:
-        for table_id, details in Slip.objects.filter(day=day, slip_type__in=OPENERS).values_list("table_id", "details"):
+        for table_id, details in _OPENERS.rows(day.pk):
             openers[table_id] = int((details or {}).get("total", 0))
-        # What a fill or credit moved is what it posted into (or out of) the table's tray: into it a
-        # fill, out of it a credit (a chip transfer is both, to its two tables).
-        rows = (
-            Posting.objects.filter(
-                day=day,
-                slip__slip_type__in=types_that(lambda k: k.table_figure in ("fills", "credits")),
-                account__kind=Account.Kind.TABLE,
-            )
-            .exclude(slip__in=Slip.objects.voided())
-            .annotate(into=Case(When(amount__gt=0, then=Value(True)), default=Value(False)))
-            .values("account__table_id", "into")
-            .annotate(slips=Count("slip", distinct=True), cents=Sum("amount"))
-        )
-        for r in rows:
-            figure = "fills" if r["into"] else "credits"
-            moved[(r["account__table_id"], figure)] = Movements(count=r["slips"], cents=abs(r["cents"]))
+        for table_id, into, slips, cents in _MOVED.rows(day.pk):
+            figure = "fills" if into else "credits"
+            # PostgreSQL sums bigints as numeric: a Decimal to the driver.
+            moved[(table_id, figure)] = Movements(count=slips, cents=abs(int(cents)))
     return [
         TableState(
             table=t,

@@ -57,7 +57,7 @@ def waiting_sign_off(event, *, day: GamingDay | None = None) -> list[Slip]:
     """Flagged openers the DRIC has not signed off yet, oldest first (closed days have none: a day
     cannot close while one waits). One query, and one more for the flagged ones' signers when there
     are any; openers are few (one per table per day), and flagged ones fewer."""
-    # A day's by the day alone (cage.selectors.slips._waiting says why).
+    # A day's by the day alone (cage.selectors.slips._waiting_of_day says why).
     openers = Slip.objects.filter(slip_type__in=OPENERS, sign_off__isnull=True)
     openers = (
         openers.filter(day=day) if day else openers.filter(event=event).exclude(day__status=GamingDay.Status.CLOSED)

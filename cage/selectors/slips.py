@@ -14,7 +14,9 @@ from django.utils.translation import override, pgettext_lazy
 
 from cage.models import Refusal, Signature, Slip
 from cage.selectors.amounts import amount_of, cash_moved_subquery, chip_counts
+from cage.selectors.slip_rows import slips_read
 from cage.slip_types import OPENERS, SLIP_KINDS, VOID_KIND, Capacity
+from core.compiled import Compiled
 from core.money import dollars
 from events.models import GamingDay, Person, Role
 from events.selectors import chip_values
@@ -136,20 +138,57 @@ def overdue_after() -> datetime.timedelta:
     return datetime.timedelta(minutes=getattr(settings, "CAGE_QUEUE_OVERDUE_MINUTES", 15))
 
 
-def _waiting(event, day: GamingDay | None):
+def _waiting_of_day(day_id: int):
     # A day's slips by the day alone: asked for the event as well, SQLite read the whole event's
     # slips by its index on the event, a cost that grew with every day of the event.
-    slips = (
-        Slip.objects.filter(day=day)
-        if day
-        else Slip.objects.filter(event=event).exclude(day__status=GamingDay.Status.CLOSED)
+    return unsigned(Slip.objects.filter(day_id=day_id))
+
+
+def _waiting_of_event(event_id: int):
+    return unsigned(Slip.objects.filter(event_id=event_id).exclude(day__status=GamingDay.Status.CLOSED))
+
+
+def _waiting(event, day: GamingDay | None):
+    return _waiting_of_day(day.pk) if day else _waiting_of_event(event.pk)
+
+
+def _compiled_waiting(of, order: tuple[str, str]) -> Compiled:
+    return Compiled(lambda key: of(key).order_by(*order).values_list("pk"))
+
+
+# Which slips wait, compiled once (core.compiled): the cage home and the DRIC's queue ask it on every
+# refresh. By (a day's or the event's, the latest first).
+_WAITING = {
+    (by_day, latest): _compiled_waiting(
+        _waiting_of_day if by_day else _waiting_of_event, ("-at", "-id") if latest else ("at", "id")
     )
-    return unsigned(slips)
+    for by_day in (True, False)
+    for latest in (True, False)
+}
+
+
+def _waiting_chosen(event, day, *, latest: int | None, rows: slice | None, slip: Slip | None):
+    """The query of the ids of the slips that wait, as pending_slips bounds them (a queryset, or its
+    SQL and parameters compiled once, for slips_read)."""
+    if slip is not None or (latest is not None and rows is not None) or (rows is not None and rows.stop is None):
+        waiting = _waiting(event, day)
+        if slip is not None:
+            waiting = waiting.filter(pk=slip.pk)
+        waiting = waiting.order_by("at", "id") if latest is None else waiting.order_by("-at", "-id")[:latest]
+        return (waiting if rows is None else waiting[rows]).values_list("pk")
+    compiled = _WAITING[(day is not None, latest is not None)]
+    key = day.pk if day else event.pk
+    if latest is not None:
+        return compiled.sql(key, limit=latest)
+    if rows is not None:
+        start = rows.start or 0
+        return compiled.sql(key, limit=max(0, rows.stop - start), offset=start)
+    return compiled.sql(key)
 
 
 def pending_count(event, *, day: GamingDay | None = None) -> int:
     """How many slips wait, counted in the database (one query, never fetched)."""
-    return _waiting(event, day).count()
+    return _WAITING[(day is not None, False)].count(day.pk if day else event.pk)
 
 
 def pending_slips(
@@ -167,17 +206,9 @@ def pending_slips(
     only those of the oldest first (a page of the DRIC's queue, bounded the same way). `slip`: that
     one alone, if it waits (a slip's own page: the same answer, whatever else waits)."""
     now = now or timezone.now()
-    waiting = _waiting(event, day)
-    if slip is not None:
-        waiting = waiting.filter(pk=slip.pk)
-    slips = (
-        waiting.annotate(cash_moved=cash_moved_subquery())
-        .select_related("table", "runner", "day", "voids", "account__person", "account__table")
-        .with_signers()
-    )
-    slips = slips.order_by("at", "id") if latest is None else slips.order_by("-at", "-id")[:latest]
-    if rows is not None:
-        slips = slips[rows]
+    # Which slips wait is the ORM's question (unsigned); their rows are read as SQL of their own.
+    chosen = _waiting_chosen(event, day, latest=latest, rows=rows, slip=slip)
+    slips = slips_read(chosen, order=lambda s: (s.at, s.pk), reverse=latest is not None)
     limit = overdue_after()
     values = chip_values(event)
     result = []

@@ -1,0 +1,143 @@
+"""The window's lists read their slips as SQL of its own (cage.selectors.slip_rows), and the questions
+they ask on every refresh compiled once (core.compiled): the same answers as the ORM's, value for
+value, on both databases."""
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+from django.db.models import Count
+
+from cage import services
+from cage.importer import import_records
+from cage.models import Signature, Slip
+from cage.selectors.amounts import cash_moved_subquery
+from cage.selectors.slip_rows import slips_read
+from cage.selectors.slips import pending_count, pending_slips
+from core.compiled import Compiled
+from tests.cage.helpers import fill_in_transit, open_table, stock
+from tests.records_generator import generated_event
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def event():
+    data = generated_event(seed=25, days=3, records_per_day=40, tables=3, leave_last_day_open=True)
+    data["event"]["slug"] = "slip-rows"
+    return import_records(data)
+
+
+def orm_read(ids):
+    return {
+        s.pk: s
+        for s in Slip.objects.filter(pk__in=ids)
+        .annotate(cash_moved=cash_moved_subquery())
+        .select_related("table", "runner", "day", "voids", "account__person", "account__table")
+        .with_signers()
+    }
+
+
+def as_read(slip) -> dict:
+    """Everything a row of the window's lists reads of a slip, as plain values."""
+    fields = {f.attname: getattr(slip, f.attname) for f in Slip._meta.concrete_fields}
+    return {
+        **fields,
+        "cash_moved": slip.cash_moved,
+        "table": slip.table and (slip.table.pk, slip.table.code, slip.table.game, slip.table.state),
+        "runner": slip.runner and (slip.runner.pk, slip.runner.name),
+        "day": (slip.day.pk, slip.day.date, slip.day.status, slip.day.opens_at),
+        "voids": slip.voids and (slip.voids.pk, slip.voids.number, slip.voids.details, slip.voids.at),
+        "account": slip.account and (slip.account.pk, slip.account.code, slip.account.person_id, slip.account.table_id),
+        "account_person": slip.account and slip.account.person and slip.account.person.name,
+        "account_table": slip.account and slip.account.table and slip.account.table.code,
+        "signatures": [
+            (s.pk, s.capacity, s.person.pk, s.person.name, s.signed_at, s.slip is slip) for s in slip.signatures.all()
+        ],
+    }
+
+
+def chosen(ids):
+    return Slip.objects.filter(pk__in=ids).values_list("pk")
+
+
+def test_slips_are_read_as_the_orm_reads_them_value_for_value(event, django_assert_num_queries):
+    ids = list(Slip.objects.filter(event=event).values_list("pk", flat=True))
+    expected = orm_read(ids)
+    with django_assert_num_queries(3):  # the slips, their signatures, the event's places
+        read = slips_read(chosen(ids), order=lambda s: s.pk)
+    assert [s.pk for s in read] == sorted(ids)
+    # The event has what each join reads: else the comparison would prove nothing of it.
+    assert all(
+        any(getattr(s, name) for s in read)
+        for name in ("table_id", "runner_id", "voids_id", "account_id", "cash_moved")
+    )
+    assert any(s.account and s.account.person_id for s in read)
+    assert any(s.details for s in read)
+    for slip in read:
+        assert as_read(slip) == as_read(expected[slip.pk]), slip.number
+
+
+def test_a_slips_signatures_still_filter_in_the_database(event):
+    """A rule that asks slip.signatures.filter(...) of a slip read here asks of that slip alone."""
+    slip = Slip.objects.annotate(n=Count("signatures")).filter(event=event, n__gte=2).first()
+    (read,) = slips_read(chosen([slip.pk]), order=lambda s: s.pk)
+    first = read.signatures.all()[0]
+    assert list(read.signatures.filter(person=first.person)) == [first]
+    assert read.signatures.count() == Signature.objects.filter(slip=slip).count()
+
+
+def test_nothing_chosen_reads_nothing_more(django_assert_num_queries):
+    with django_assert_num_queries(0):  # the ORM knows an empty list of ids chooses none
+        assert slips_read(chosen([]), order=lambda s: s.pk) == []
+    with django_assert_num_queries(1):
+        assert slips_read(chosen([-1]), order=lambda s: s.pk) == []
+
+
+def test_the_slips_waiting_are_the_orms_question_compiled_once(cast):
+    """pending_slips and pending_count by their compiled queries give what the ORM's queryset gives,
+    in its order and bounds: the oldest first, the latest first, a page; and the slips as the ORM
+    reads them."""
+    from cage.selectors.slips import _waiting
+
+    stock(cast)
+    open_table(cast)
+    for n in range(3):
+        services.sale(
+            day=cast.day,
+            chips={"5": n + 1},
+            cash=500 * (n + 1),
+            signed=cast.signed(sold_by="chip_cashier"),
+            allow_pending=True,
+        )
+    fill_in_transit(cast)
+    event, day = cast.event, cast.day
+    orm = list(_waiting(event, day).order_by("at", "id").values_list("pk", flat=True))
+    assert len(orm) == 4
+    waiting = pending_slips(event, day=day)
+    assert [p.slip.pk for p in waiting] == orm
+    expected = orm_read(orm)
+    assert [as_read(p.slip) for p in waiting] == [as_read(expected[pk]) for pk in orm]
+    assert [p.slip.pk for p in pending_slips(event)] == orm
+    assert [p.slip.pk for p in pending_slips(event, day=day, latest=2)] == orm[::-1][:2]
+    assert [p.slip.pk for p in pending_slips(event, rows=slice(1, 3))] == orm[1:3]
+    assert [p.slip.pk for p in pending_slips(event, rows=slice(3, 6))] == orm[3:]
+    assert [p.slip.pk for p in pending_slips(event, slip=expected[orm[1]])] == [orm[1]]
+    assert pending_count(event, day=day) == pending_count(event) == 4
+
+
+def test_a_compiled_query_converts_its_values_as_the_orm_does(event):
+    compiled = Compiled(
+        lambda day_id: Slip.objects.filter(day_id=day_id).order_by("id").values_list("pk", "details", "at")
+    )
+    day = event.days.first()
+    expected = list(Slip.objects.filter(day=day).order_by("id").values_list("pk", "details", "at"))
+    assert compiled.rows(day.pk) == expected
+    assert isinstance(expected[0][1], dict)
+    assert compiled.rows(day.pk, limit=2, offset=1) == expected[1:3]
+    assert compiled.count(day.pk) == len(expected)
+    assert compiled.rows(-1) == [] and compiled.count(-1) == 0
+
+
+def test_a_compiled_query_must_use_its_id():
+    compiled = Compiled(lambda day_id: Slip.objects.values_list("pk"))
+    with pytest.raises(ImproperlyConfigured):
+        compiled.rows(1)
