@@ -115,7 +115,7 @@ def home(request, slug):
     # their own (cage.selectors.slip_rows).
     chosen = listed.order_by("-id").values_list("pk")[:HOME_SLIPS]
     slips = slips_read(chosen, order=lambda s: s.pk, reverse=True) if day else []
-    states = states_of(slips)
+    states = states_of(slips, day=day)
     to_slip = RowAddress("cage:slip", event.slug)  # reversed once for every row (core.addresses)
     for slip in slips:
         slip.address = to_slip(slip.pk)

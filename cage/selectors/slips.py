@@ -318,19 +318,32 @@ def on_the_way(
     ]
 
 
-def states_of(slips: list[Slip]) -> dict[int, str]:
-    """{slip id: state} for slips fetched with their signatures prefetched."""
+def _voids_with_outcome(voids):
+    """Each void's id, the slip it names, whether it is done and whether it was refused."""
+    return voids.annotate(
+        done=Exists(Slip.objects.voids_done().filter(pk=OuterRef("pk"))),
+        refused=Exists(Refusal.objects.filter(slip=OuterRef("pk"))),
+    ).values_list("pk", "voids_id", "done", "refused")
+
+
+# A day's voids, compiled once (core.compiled): the cage home asks on every refresh. A void is of
+# its slip's own day (cage.services.slips.void), so a day's voids are all that name its slips.
+_VOIDS_OF_DAY = Compiled(
+    lambda day_id: _voids_with_outcome(Slip.objects.filter(day_id=day_id, slip_type=VOID_KIND.type))
+)
+
+
+def states_of(slips: list[Slip], *, day: GamingDay | None = None) -> dict[int, str]:
+    """{slip id: state} for slips fetched with their signatures prefetched; `day`: they are all of
+    that day."""
     ids = [s.pk for s in slips]
     # The voids among these slips or naming them, in one query: which are done, which refused.
-    voids = (
-        Slip.objects.filter(slip_type=VOID_KIND.type)
-        .filter(Q(pk__in=ids) | Q(voids_id__in=ids))
-        .annotate(
-            done=Exists(Slip.objects.voids_done().filter(pk=OuterRef("pk"))),
-            refused=Exists(Refusal.objects.filter(slip=OuterRef("pk"))),
+    if day is not None:
+        voids = _VOIDS_OF_DAY.rows(day.pk)
+    else:
+        voids = _voids_with_outcome(
+            Slip.objects.filter(slip_type=VOID_KIND.type).filter(Q(pk__in=ids) | Q(voids_id__in=ids))
         )
-        .values_list("pk", "voids_id", "done", "refused")
-    )
     voided, refused = set(), set()
     for pk, target, done, was_refused in voids:
         if done:

@@ -11,7 +11,7 @@ from cage.importer import import_records
 from cage.models import Signature, Slip
 from cage.selectors.amounts import cash_moved_subquery
 from cage.selectors.slip_rows import slips_read
-from cage.selectors.slips import pending_count, pending_slips
+from cage.selectors.slips import State, pending_count, pending_slips, states_of
 from core.compiled import Compiled
 from tests.cage.helpers import fill_in_transit, open_table, stock
 from tests.records_generator import generated_event
@@ -141,3 +141,19 @@ def test_a_compiled_query_must_use_its_id():
     compiled = Compiled(lambda day_id: Slip.objects.values_list("pk"))
     with pytest.raises(ImproperlyConfigured):
         compiled.rows(1)
+
+
+def test_a_days_states_read_from_its_voids_are_the_same(event):
+    """The cage home reads its slips' states from the day's voids, compiled once: the same states
+    as from the voids among and naming the slips, done, refused and standing alike."""
+    for day in event.days.all():
+        slips = slips_read(Slip.objects.filter(day=day).values_list("pk"), order=lambda s: s.pk)
+        assert states_of(slips, day=day) == states_of(slips)
+    states = [
+        state
+        for day in event.days.all()
+        for state in states_of(
+            slips_read(Slip.objects.filter(day=day).values_list("pk"), order=lambda s: s.pk)
+        ).values()
+    ]
+    assert {State.VOIDED, State.COMPLETE} <= set(states)
