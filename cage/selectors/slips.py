@@ -336,6 +336,8 @@ _VOIDS_OF_DAY = Compiled(
 def states_of(slips: list[Slip], *, day: GamingDay | None = None) -> dict[int, str]:
     """{slip id: state} for slips fetched with their signatures prefetched; `day`: they are all of
     that day."""
+    if not slips:
+        return {}
     ids = [s.pk for s in slips]
     # The voids among these slips or naming them, in one query: which are done, which refused.
     if day is not None:
