@@ -13,10 +13,13 @@ from dataclasses import dataclass
 from django.db.models import Max
 
 from cage.models import Account, Slip
+from cage.selectors.openers import openers_of_day
 from cage.selectors.places import places_of_kind
-from cage.slip_types import CLOSERS, COUNTS, OPENERS, TIP_PAYOUTS
+from cage.slip_types import CLOSERS, COUNTS, TIP_PAYOUTS
+from core.compiled import Compiled
 from core.reading import read_once
 from events.models import GameTable, GamingDay, Role
+from events.selectors import tables_of
 
 # The places the nightly reconciliation counts; a table's count is its closer.
 COUNTED = (Account.Kind.BANK_CASH, Account.Kind.CHIP_BANK, Account.Kind.RUNNER, Account.Kind.TIP_POOL)
@@ -43,29 +46,40 @@ class CountState:
         return self.moved and not self.counted
 
 
+# A day's last count of each counted place, and its last movement of each type, compiled once
+# (core.compiled): the cage home and its refresh ask them every few seconds. The places by their
+# kind: a day's slips are its event's, so these are the event's counted places. From the day's slips
+# to their postings: a day's slips are few beside a place's postings over the event (the chip bank's,
+# a season's: 0.4 s read from the place's side, 8 ms from the day's).
+_LAST_COUNTS = Compiled(
+    lambda day_id: (
+        Slip.objects.filter(day_id=day_id, slip_type__in=COUNTS, account__kind__in=COUNTED)
+        .values("account_id")
+        .annotate(last=Max("id"))
+        .values_list("account_id", "last")
+    )
+)
+_LAST_MOVES = Compiled(
+    lambda day_id: (
+        Slip.objects.filter(day_id=day_id, postings__account__kind__in=COUNTED)
+        .exclude(slip_type__in=COUNTS)
+        .values_list("postings__account_id", "slip_type")
+        .annotate(last=Max("id"))
+    )
+)
+
+
 @read_once
 def count_states(day: GamingDay) -> dict[str, CountState]:
     """{account code: CountState} for every counted place of the event that has an account (once
     per page: core.reading)."""
     accounts = places_of_kind(day.event_id, COUNTED)
-    last_count = dict(
-        Slip.objects.filter(day=day, slip_type__in=COUNTS, account__in=accounts)
-        .values("account_id")
-        .annotate(last=Max("id"))
-        .values_list("account_id", "last")
-    )
-    # From the day's slips to their postings: a day's slips are few beside a place's postings over
-    # the event (the chip bank's, a season's: 0.4 s read from the place's side, 8 ms from the day's).
-    moves = (
-        Slip.objects.filter(day=day, postings__account__in=accounts)
-        .exclude(slip_type__in=COUNTS)
-        .values_list("postings__account_id", "slip_type")
-        .annotate(last=Max("id"))
-    )
+    last_count = dict(_LAST_COUNTS.rows(day.pk))
+    moves = _LAST_MOVES.rows(day.pk)
     kinds = {account.id: account.kind for account in accounts}
     last_move: dict[int, tuple[int, str]] = {}  # account id -> (last slip id, its type)
     for account_id, slip_type, last in moves:
-        if slip_type in EMPTIES.get(kinds[account_id], ()):
+        if slip_type in EMPTIES.get(kinds.get(account_id), ()):
             continue
         if last > last_move.get(account_id, (0, ""))[0]:
             last_move[account_id] = (last, slip_type)
@@ -161,20 +175,20 @@ def awaiting_opener(day: GamingDay | None) -> set[str]:
     earlier day, with no opener yet that day. The opener is counted blind against the last closer
     (DESIGN: gaming day), so no page shows what such a tray holds until its opener is in; a day in
     setup has no opener yet, and its openers are the ones who must not see the last closer's
-    figures. One query."""
-
+    figures. One query, and none once every table is open or has opened today (the day's openers
+    and the tables are read once per page)."""
     if day is None or day.status not in (GamingDay.Status.SETUP, GamingDay.Status.OPEN):
         return set()
-    opened = Slip.objects.filter(day=day, slip_type__in=OPENERS).values("table_id")
+    opened = openers_of_day(day.pk)
+    closed = {t.pk: t.code for t in tables_of(day.event_id) if t.state == GameTable.State.CLOSED and t.pk not in opened}
+    if not closed:
+        return set()  # every table is open, or has opened today: nothing more to ask
     # Only a table that closed on an earlier day: a first opening starts from what was issued to
     # it today, which its issue slip says anyway (cage.services.openers.closer_check).
-    closed_before = Slip.objects.filter(event_id=day.event_id, slip_type__in=CLOSERS, day__date__lt=day.date).values(
-        "table_id"
-    )
-    closed = GameTable.objects.filter(
-        event_id=day.event_id, state=GameTable.State.CLOSED, pk__in=closed_before
-    ).exclude(pk__in=opened)
-    return {f"{Account.Kind.TABLE}:{code}" for code in closed.values_list("code", flat=True)}
+    closed_before = Slip.objects.filter(
+        event_id=day.event_id, slip_type__in=CLOSERS, day__date__lt=day.date, table_id__in=closed
+    ).values_list("table_id", flat=True)
+    return {f"{Account.Kind.TABLE}:{closed[pk]}" for pk in set(closed_before)}
 
 
 def nothing_to_count(day: GamingDay, code: str) -> bool:

@@ -10,8 +10,9 @@ from django.db.models import Case, Count, Sum, Value, When
 from django.utils.translation import gettext as _
 
 from cage.models import Account, Posting, Slip
+from cage.selectors.openers import openers_of_day
 from cage.selectors.places import held_by_places, places_of_kind
-from cage.slip_types import OPENERS, types_that
+from cage.slip_types import types_that
 from core.compiled import Compiled
 from core.money import count_text, dollars
 from events.models import ChipDenomination, Event, GameTable, GamingDay, Person, Role
@@ -241,9 +242,6 @@ def _moved_by_table(day_id: int):
 
 
 # Compiled once (core.compiled): the cage home and its refresh ask them every few seconds.
-_OPENERS = Compiled(
-    lambda day_id: Slip.objects.filter(day_id=day_id, slip_type__in=OPENERS).values_list("table_id", "details")
-)
 _MOVED = Compiled(_moved_by_table)
 
 
@@ -257,8 +255,8 @@ def table_states(day: GamingDay | None, event: Event | None = None) -> list[Tabl
     openers: dict[int, int] = {}
     moved: dict[tuple[int, str], Movements] = {}
     if day is not None:
-        for table_id, details in _OPENERS.rows(day.pk):
-            openers[table_id] = int((details or {}).get("total", 0))
+        for table_id, details in openers_of_day(day.pk).items():
+            openers[table_id] = int(details.get("total", 0))
         for table_id, into, slips, cents in _MOVED.rows(day.pk):
             figure = "fills" if into else "credits"
             # PostgreSQL sums bigints as numeric: a Decimal to the driver.

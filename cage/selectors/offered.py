@@ -4,7 +4,7 @@ closes, no opener, fill, credit, sale or runner issue is offered. Read-only; two
 
 from django.db.models import QuerySet
 
-from cage.models import Slip
+from cage.selectors.openers import openers_of_day
 from cage.slip_types import ENTRY_KINDS, SLIP_KINDS, SlipKind, day_states
 from events.models import GameTable, GamingDay
 from events.selectors import tables_of
@@ -20,8 +20,7 @@ def _takes(kind: SlipKind, table_state: str, opened_today: bool) -> bool:
 
 def _tables(day: GamingDay) -> list[tuple[int, str, bool]]:
     """(id, state, opened today) of each of the event's tables: two queries."""
-    openers = [k.type for k in SLIP_KINDS.values() if k.table_figure == "opener"]
-    opened = set(Slip.objects.filter(day=day, slip_type__in=openers).values_list("table_id", flat=True))
+    opened = openers_of_day(day.pk)
     return [(t.pk, t.state, t.pk in opened) for t in tables_of(day.event_id)]
 
 

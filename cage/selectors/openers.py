@@ -8,12 +8,30 @@ from django.utils.translation import gettext as _
 
 from cage.models import Slip, signers
 from cage.slip_types import CLOSERS, OPENERS, SLIP_KINDS
+from core.compiled import Compiled
 from core.local import long_day
+from core.reading import read_once
 from events.models import GamingDay
 
 
 def closer_check_of(slip: Slip) -> dict | None:
     return (slip.details or {}).get("closer_check") if slip.slip_type in OPENERS else None
+
+
+# The day's openers, compiled once (core.compiled): the cage home and its refresh ask on every refresh.
+_OPENERS_OF_DAY = Compiled(
+    lambda day_id: (
+        Slip.objects.filter(day_id=day_id, slip_type__in=OPENERS).order_by("id").values_list("table_id", "details")
+    )
+)
+
+
+@read_once
+def openers_of_day(day_id: int) -> dict[int, dict]:
+    """{table id: its opener's details} of a day's openers (a table opens at most once a day), once
+    per page (core.reading): the tables panel, the slip types offered and the trays awaiting their
+    opener all ask it."""
+    return {table_id: details or {} for table_id, details in _OPENERS_OF_DAY.rows(day_id)}
 
 
 def is_flagged(slip: Slip) -> bool:
