@@ -64,6 +64,7 @@ from cage.slip_types import (
     day_states,
 )
 from core.addresses import RowAddress, row_addresses
+from core.compiled import Compiled
 from core.local import long_day
 from core.money import dollars
 from core.rules import RuleViolation, Words
@@ -87,6 +88,18 @@ class QueueVoidForm(CheckedInput, forms.Form):
 HOME_SLIPS = 50
 
 
+# How many slips the day has, and how many closers: compiled once (core.compiled), as the cage home
+# asks on every page.
+_TALLY = Compiled(
+    lambda day_id: (
+        Slip.objects.filter(day_id=day_id)
+        .values("day_id")
+        .annotate(total=Count("id"), closers=Count("id", filter=Q(slip_type__in=CLOSERS)))
+        .values_list("total", "closers")
+    )
+)
+
+
 def home(request, slug):
     access = event_access(request, slug)
     event = access.event
@@ -96,11 +109,7 @@ def home(request, slug):
     day_slips = Slip.objects.filter(day=day) if day else Slip.objects.none()
     # One query for what the page says of the whole day: how many slips, and whether any table has
     # closed (the floor closes only after that); counted in the database, never fetched.
-    tally = (
-        day_slips.aggregate(total=Count("id"), closers=Count("id", filter=Q(slip_type__in=CLOSERS)))
-        if day
-        else {"total": 0, "closers": 0}
-    )
+    total, closers = next(iter(_TALLY.rows(day.pk)), (0, 0)) if day else (0, 0)
     panels = _live_panels(access, day)
     values = chip_values(event)
     search = slip_search(query)
@@ -110,7 +119,7 @@ def home(request, slug):
     if cents:
         search |= Q(pk__in=slips_of_amount(day_slips, cents, values))
     listed = day_slips.filter(search) if query else day_slips
-    matches = listed.count() if query else tally["total"]
+    matches = listed.count() if query else total
     # Which slips the list shows is the ORM's question (the search); their rows are read as SQL of
     # their own (cage.selectors.slip_rows).
     chosen = listed.order_by("-id").values_list("pk")[:HOME_SLIPS]
@@ -136,17 +145,17 @@ def home(request, slug):
             "event": event,
             "day": day,
             "slips": slips,
-            "day_total": tally["total"],
+            "day_total": total,
             "query": query,
             "matches": matches,
             # Only what the day's state and the tables allow: no opener, fill or sale once the
             # floor has closed (the services refuse them; no link offers them).
             "entry_kinds": kinds_offered(day),
-            "closable": day is not None and day.status in CLOSABLE and not problems and tally["total"] > 0,
+            "closable": day is not None and day.status in CLOSABLE and not problems and total > 0,
             # The floor closes once it has opened and every table has closed again.
             "floor_can_close": day is not None
             and day.status == GamingDay.Status.OPEN
-            and tally["closers"] > 0
+            and closers > 0
             and not any(state.is_open for state in panels["table_states"]),
             "problems": problems,
             # A close prepared and waiting for the Chip Cashier's or the DRIC's signature.

@@ -10,6 +10,7 @@ from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from cage.models import Signature, Slip
+from core.compiled import Compiled
 from events.models import DESIGNATED, Appointment, GamingDay, LoginSetup, Person
 
 # The slips shown beside each role or login given: the latest; the register lists every one (a
@@ -34,18 +35,31 @@ def logins_to_confirm(event) -> list[LoginSetup]:
     return list(_to_confirm(event).select_related("person", "user", "made_by").order_by("made_at"))
 
 
-def _to_confirm(event):
+def _unconfirmed(event_id: int):
+    """Setup codes of designated persons' logins, not confirmed and not used, expired or not."""
     return LoginSetup.objects.filter(
-        person__event=event,
-        confirm_needed=True,
-        confirmed_by__isnull=True,
-        used_at__isnull=True,
-        expires_at__gt=timezone.now(),
+        person__event_id=event_id, confirm_needed=True, confirmed_by__isnull=True, used_at__isnull=True
     )
+
+
+def _to_confirm(event):
+    return _unconfirmed(event.pk).filter(expires_at__gt=timezone.now())
 
 
 def _to_acknowledge(event):
     return Appointment.objects.filter(person__event=event, acknowledged_by__isnull=True)
+
+
+# Compiled once (core.compiled): the cage home asks how many wait on every page. The codes' expiry is
+# compared here, as _to_confirm compares it in the database: the time is each request's own.
+_UNCONFIRMED_EXPIRY = Compiled(lambda event_id: _unconfirmed(event_id).values_list("expires_at"))
+_TO_ACKNOWLEDGE = Compiled(
+    lambda event_id: (
+        Appointment.objects.filter(person__event_id=event_id, acknowledged_by__isnull=True)
+        .exclude(day__status=GamingDay.Status.CLOSED)
+        .values_list("pk")
+    )
+)
 
 
 def given_to_acknowledge(event, *, day: GamingDay | None = None) -> list[Given]:
@@ -83,7 +97,9 @@ def given_to_acknowledge(event, *, day: GamingDay | None = None) -> list[Given]:
 def waiting_count(event) -> int:
     """How many logins to confirm and roles or logins to acknowledge wait, for the cage's page to
     point at the queue. Two queries."""
-    return _to_confirm(event).count() + _to_acknowledge(event).exclude(day__status=GamingDay.Status.CLOSED).count()
+    now = timezone.now()
+    to_confirm = sum(1 for (expires_at,) in _UNCONFIRMED_EXPIRY.rows(event.pk) if expires_at > now)
+    return to_confirm + _TO_ACKNOWLEDGE.count(event.pk)
 
 
 def is_designated(person: Person | None) -> bool:

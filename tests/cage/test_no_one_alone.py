@@ -18,7 +18,7 @@ from cage import services
 from cage.importer import ImportFailed, import_bytes
 from cage.models import Account, Slip
 from events import services as event_services
-from events.models import Appointment, Assignment, Role, SigningPin
+from events.models import Appointment, Assignment, LoginSetup, Role, SigningPin
 from reports.figures import event_figures
 from reports.services import report_sign
 from tests.cage.helpers import COUNT_SIGNED, stock
@@ -419,6 +419,14 @@ def test_the_cage_page_points_at_what_waits_for_a_second_designated_person(clien
     )
     queue = client.get(queue_url).content.decode()
     assert "Every slip is signed; what waits is above." in queue and "Nothing waits" not in queue
+    # A code that has expired waits for no one: it is neither counted nor listed.
+    setup = LoginSetup.objects.get(person=newcomer)
+    made = setup.expires_at
+    LoginSetup.objects.filter(pk=setup.pk).update(expires_at=timezone.now() - datetime.timedelta(seconds=1))
+    home = client.get(reverse("cage:home", args=[cast.event.slug])).content.decode()
+    assert "1 login or role waits for a second designated person" in home
+    assert 'id="logins-to-confirm"' not in client.get(queue_url).content.decode()
+    LoginSetup.objects.filter(pk=setup.pk).update(expires_at=made)
     client.post(reverse("cage:login_confirm", args=[cast.event.slug, newcomer.pk]))
     home = client.get(reverse("cage:home", args=[cast.event.slug])).content.decode()
     assert "1 login or role waits for a second designated person" in home
