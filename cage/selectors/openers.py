@@ -71,17 +71,33 @@ def check_text(check: dict) -> str:
     return _("matches what %(closer)s left") % {"closer": closer_name(check)}
 
 
+def _not_signed_off(slips):
+    return slips.filter(slip_type__in=OPENERS, sign_off__isnull=True).values_list("pk", "slip_type", "details")
+
+
+# The openers not signed off, a day's (by the day alone: cage.selectors.slips._waiting_of_day says
+# why) or the event's days not closed, compiled once (core.compiled): the DRIC's queue asks on every
+# refresh, and flagged ones are few or none.
+_NOT_SIGNED_OFF = {
+    True: Compiled(lambda day_id: _not_signed_off(Slip.objects.filter(day_id=day_id))),
+    False: Compiled(
+        lambda event_id: _not_signed_off(
+            Slip.objects.filter(event_id=event_id).exclude(day__status=GamingDay.Status.CLOSED)
+        )
+    ),
+}
+
+
 def waiting_sign_off(event, *, day: GamingDay | None = None) -> list[Slip]:
     """Flagged openers the DRIC has not signed off yet, oldest first (closed days have none: a day
-    cannot close while one waits). One query, and one more for the flagged ones' signers when there
-    are any; openers are few (one per table per day), and flagged ones fewer."""
-    # A day's by the day alone (cage.selectors.slips._waiting_of_day says why).
-    openers = Slip.objects.filter(slip_type__in=OPENERS, sign_off__isnull=True)
-    openers = (
-        openers.filter(day=day) if day else openers.filter(event=event).exclude(day__status=GamingDay.Status.CLOSED)
-    )
-    # Their signers read for the flagged alone: every table's opener of every day not closed was
-    # read with its signatures and their people, for the few (or none) the DRIC signs off.
-    flagged = [s for s in openers.select_related("table", "day").order_by("at", "id") if is_flagged(s)]
-    prefetch_related_objects(flagged, signers())
-    return flagged
+    cannot close while one waits). One query, and two more for the flagged ones and their signers
+    when there are any; openers are few (one per table per day), and flagged ones fewer."""
+    rows = _NOT_SIGNED_OFF[day is not None].rows(day.pk if day else event.pk)
+    # Read in full, with their signers, for the flagged alone: every table's opener of every day
+    # not closed was read with its signatures and their people, for the few (or none) the DRIC signs off.
+    flagged = [pk for pk, slip_type, details in rows if is_flagged(Slip(slip_type=slip_type, details=details))]
+    if not flagged:
+        return []
+    openers = list(Slip.objects.filter(pk__in=flagged).select_related("table", "day").order_by("at", "id"))
+    prefetch_related_objects(openers, signers())
+    return openers

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from django.db.models import Exists, F, Max, OuterRef, Q
 
 from cage.models import PaperBook, PaperSerial, PaperWritten, Signature, paper_serial
+from core.compiled import Compiled
 
 
 @dataclass
@@ -112,16 +113,27 @@ def read_serial(text: str) -> Scanned:
     return Scanned(slug, slip_type, int(serial["number"]) if serial else None)
 
 
-def unconfirmed_signatures(event, *, day=None, slip=None) -> list[Signature]:
-    """The signatures of entered paper slips whose signers have not yet confirmed them. One query."""
+def _unconfirmed(event_id: int):
     # The signatures the paper bears were entered with it, at the time written on it; one made in
     # the system afterwards (the DRIC's approval from her queue) is her own and needs no word.
-    signatures = Signature.objects.filter(
-        slip__event=event,
+    return Signature.objects.filter(
+        slip__event_id=event_id,
         slip__paper__isnull=False,
         slip__paper__outcome=PaperSerial.Outcome.ENTERED,
         signed_at=F("slip__at"),
     ).filter(confirmation__isnull=True)
+
+
+# Counted first, compiled once (core.compiled).
+_UNCONFIRMED = Compiled(lambda event_id: _unconfirmed(event_id).values_list("pk"))
+
+
+def unconfirmed_signatures(event, *, day=None, slip=None) -> list[Signature]:
+    """The signatures of entered paper slips whose signers have not yet confirmed them. One query; for
+    the whole event, a count first, and the signatures only when there are any."""
+    if day is None and slip is None and not _UNCONFIRMED.count(event.pk):
+        return []  # the DRIC's queue asks on every refresh; most events never enter a paper slip
+    signatures = _unconfirmed(event.pk)
     if day is not None:
         signatures = signatures.filter(slip__day=day)
     if slip is not None:
