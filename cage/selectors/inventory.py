@@ -227,14 +227,19 @@ def _moved_by_table(day_id: int):
     """What each table's fills and credits of a day moved: by table and direction, how many slips
     and how much. What a fill or credit moved is what it posted into (or out of) the table's tray:
     into it a fill, out of it a credit (a chip transfer is both, to its two tables). A voided fill
-    or credit counts for nothing, and the void itself is not a fill or a credit."""
+    or credit counts for nothing, and the void itself is not a fill or a credit.
+
+    By the slips' day, from its index, and the slips the day's done voids name (a void is of its
+    slip's own day):
+    asked by the postings' own day, which no index begins with, SQLite read every posting of the
+    database, and every slip for the voids; the cage home's tables panel grew with every event."""
     return (
         Posting.objects.filter(
-            day_id=day_id,
+            slip__day_id=day_id,
             slip__slip_type__in=types_that(lambda k: k.table_figure in ("fills", "credits")),
             account__kind=Account.Kind.TABLE,
         )
-        .exclude(slip__in=Slip.objects.voided())
+        .exclude(slip__in=Slip.objects.voids_done().filter(day_id=day_id, voids__isnull=False).values("voids_id"))
         .annotate(into=Case(When(amount__gt=0, then=Value(True)), default=Value(False)))
         .values("account__table_id", "into")
         .annotate(slips=Count("slip", distinct=True), cents=Sum("amount"))

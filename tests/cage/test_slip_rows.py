@@ -187,3 +187,53 @@ def test_a_days_count_states_from_their_compiled_queries_are_the_orms(event):
         assert sorted(_LAST_MOVES.rows(day.pk)) == sorted(moves)
         counted, moved = counted + len(counts), moved + len(moves)
     assert counted and moved
+
+
+def test_the_tables_fills_and_credits_by_the_slips_day_are_the_postings_day(cast):
+    """The tables panel reads a day's fills and credits by the slips' day and the slips its done
+    voids name: the same as by the postings' own day and every slip a done void reverses; and a
+    voided fill counts for nothing, a fill whose void was only asked for still counts."""
+    from django.db.models import Case, Sum, Value, When
+
+    from cage.models import Account, Posting
+    from cage.selectors.inventory import _MOVED
+    from cage.slip_types import types_that
+    from tests.cage.helpers import FILL_SIGNED
+
+    stock(cast)
+    open_table(cast)
+    open_table(cast, cast.wheel)
+    fills = [
+        services.fill(day=cast.day, table=table, chips={"5": n}, runner=cast.runner, signed=cast.signed(**FILL_SIGNED))
+        for table, n in ((cast.bj, 4), (cast.bj, 6), (cast.wheel, 2), (cast.wheel, 3))
+    ]
+    services.void(
+        day=cast.day,
+        target=fills[0],
+        reason="wrong table",
+        signed=cast.signed(requested_by="chip_cashier", authorized_by="dric"),
+    )
+    services.void(
+        day=cast.day,
+        target=fills[2],
+        reason="asked, not yet authorized",
+        signed=cast.signed(requested_by="chip_cashier"),
+        allow_pending=True,
+    )
+    straight = (
+        Posting.objects.filter(
+            day=cast.day,
+            slip__slip_type__in=types_that(lambda k: k.table_figure in ("fills", "credits")),
+            account__kind=Account.Kind.TABLE,
+        )
+        .exclude(slip__in=Slip.objects.voided())
+        .annotate(into=Case(When(amount__gt=0, then=Value(True)), default=Value(False)))
+        .values_list("account__table_id", "into")
+        .annotate(slips=Count("slip", distinct=True), cents=Sum("amount"))
+    )
+
+    def plain(rows):
+        return sorted((table, bool(into), slips, int(cents)) for table, into, slips, cents in rows)
+
+    assert plain(_MOVED.rows(cast.day.pk)) == plain(straight)
+    assert plain(_MOVED.rows(cast.day.pk)) == [(cast.bj.pk, True, 1, 3000), (cast.wheel.pk, True, 2, 2500)]
