@@ -19,7 +19,7 @@ from django.views.decorators.cache import never_cache
 
 from cage import day_sheets, services, terminal
 from cage.forms import SignForm, SlipForm
-from cage.models import Account, PaperDraft, Slip, SlipPrint
+from cage.models import Account, PaperDraft, Signature, Slip, SlipPrint
 from cage.selectors import people
 from cage.selectors.amounts import amount_of
 from cage.selectors.cage_state import cage_state
@@ -247,10 +247,21 @@ def _slip_response(request, slug, slip, message):
     return redirect("cage:slip", slug, slip.pk)
 
 
+# Compiled once (core.compiled): asked after every slip recorded at the window, and of every form
+# posted (its one-time key).
+_CAPACITIES_SIGNED = Compiled(lambda slip_id: Signature.objects.filter(slip_id=slip_id).values_list("capacity"))
+_RECORDED_BY = Compiled(
+    lambda event_id, key, user_id: Slip.objects.filter(
+        event_id=event_id, request_key=key, created_by_id=user_id
+    ).order_by("id"),
+    texts=("key",),
+)
+
+
 def _recorded_message(slip) -> str:
     """What the cashier is told once a slip is written: its number, and who still signs."""
     kind = SLIP_KINDS[slip.slip_type]
-    signed = {s.capacity for s in slip.signatures.all()}
+    signed = {capacity for (capacity,) in _CAPACITIES_SIGNED.rows(slip.pk)}
     state = slip_state(slip, signed, voided=False)
     if state == State.IN_TRANSIT:
         waiting = [c for c in kind.capacities if c.code not in signed and not c.witness]
@@ -419,7 +430,7 @@ def _recorded_from_this_form(request, access, kind):
     key = request.POST.get("request_key") if request.method == "POST" else request.GET.get("key")
     if not isinstance(key, str) or not FORM_KEY.fullmatch(key):
         return None
-    slip = Slip.objects.filter(event=access.event, request_key=key, created_by=request.user).first()
+    slip = _RECORDED_BY.first(access.event.pk, key, request.user.pk)
     if slip is None:
         return None
     if request.method == "POST":

@@ -9,10 +9,13 @@ and changes nothing.
 from dataclasses import dataclass
 
 from django.core.exceptions import ImproperlyConfigured, PermissionDenied
+from django.db.models import prefetch_related_objects
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
+
+from core.compiled import Compiled
 
 from . import permissions
 from .models import Event, Person, Role
@@ -161,19 +164,24 @@ def _access(event: Event, person: Person | None, user) -> Access:
     return Access(event=event, person=person, roles=roles, admin=user.is_staff)
 
 
+# The user's person on the event of the address, with the event: compiled once (core.compiled).
+_PERSON_ON = Compiled(
+    lambda slug, user_id: (
+        Person.objects.filter(event__slug=slug, user_id=user_id).select_related("event").order_by("pk")
+    ),
+    texts=("slug",),
+)
+
+
 def _event_standing(request, slug: str) -> Access:
     """The event of the address and the user's standing on it: for a person on the event, the
     event read with their person (every page of a working night asks this first; one query
     less than reading the event apart)."""
     user = request.user
     if user.is_authenticated:
-        person = (
-            Person.objects.filter(event__slug=slug, user=user)
-            .select_related("event")
-            .prefetch_related("assignments")
-            .first()
-        )
+        person = _PERSON_ON.first(slug, user.pk)
         if person is not None:
+            prefetch_related_objects([person], "assignments")
             return _access(person.event, person, user)
     return _access(get_object_or_404(Event, slug=slug), None, user)
 

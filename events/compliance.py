@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.compiled import Compiled
 from core.local import moment
 from core.rules import cite
 
-from .models import DESIGNATED, Event, GamingDay, Person, Role
+from .models import DESIGNATED, Event, GamingDay, Person, Role, Shift
 
 ADULT_AGE = 18
 
@@ -34,6 +35,10 @@ def underage(person: Person, event: Event) -> bool:
     return person.age_on(event.first_day) < ADULT_AGE
 
 
+# A day's shifts with their people, compiled once (core.compiled): an import opens every day.
+_SHIFTS = Compiled(lambda day_id: Shift.objects.filter(day_id=day_id).select_related("person").order_by("starts_at"))
+
+
 def roster_gaps(day: GamingDay) -> dict[str, list[tuple[datetime.datetime, datetime.datetime]]]:
     """For each designated position, the stretches of the day's opening hours nobody covers.
 
@@ -45,7 +50,7 @@ def roster_gaps(day: GamingDay) -> dict[str, list[tuple[datetime.datetime, datet
         return {}
     start, end = hours
     gaps = {}
-    shifts = list(day.shifts.select_related("person").order_by("starts_at"))
+    shifts = _SHIFTS.objects(day.pk)
     for role in DESIGNATED:
         covered_to = start
         role_gaps = []

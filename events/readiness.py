@@ -19,16 +19,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
+from django.db.models import prefetch_related_objects
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
+from core.compiled import Compiled
 from core.rules import When, Words, cite
 
 from . import game_rules
 from .compliance import describe_gap, roster_gaps
-from .models import DESIGNATED, Event, GamingDay, Person, Role, game_name
+from .models import DESIGNATED, Assignment, Event, GamingDay, Person, Role, game_name
 
 
 @dataclass
@@ -43,13 +45,38 @@ class Setup:
     @cached_property
     def designated(self) -> list[Person]:
         """The designated persons in good standing, by name."""
-        return list(
-            self.event.people.filter(registration=Person.Registration.GOOD, assignments__role__in=DESIGNATED)
-            .distinct()
-            .select_related("user")
-            .prefetch_related("assignments")
-            .order_by("name")
+        people = _DESIGNATED.objects(self.event.pk)
+        prefetch_related_objects(people, "assignments")
+        return people
+
+    @cached_property
+    def positions_held(self) -> set[str]:
+        """The designated positions someone in good standing holds."""
+        return {role for (role,) in _POSITIONS_HELD.rows(self.event.pk)}
+
+
+# Compiled once (core.compiled): an import opens every gaming day of its event, and each opening
+# checks its designated persons.
+_POSITIONS_HELD = Compiled(
+    lambda event_id: (
+        Assignment.objects.filter(
+            person__event_id=event_id, person__registration=Person.Registration.GOOD, role__in=DESIGNATED
         )
+        .order_by("role")
+        .values_list("role")
+        .distinct()
+    )
+)
+_DESIGNATED = Compiled(
+    lambda event_id: (
+        Person.objects.filter(
+            event_id=event_id, registration=Person.Registration.GOOD, assignments__role__in=DESIGNATED
+        )
+        .distinct()
+        .select_related("user")
+        .order_by("name")
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -146,7 +173,7 @@ def _game_settings(setup: Setup):
 
 
 def _designated(setup: Setup):
-    held = {role for person in setup.designated for role in person.role_codes()}
+    held = setup.positions_held
     for role in DESIGNATED:
         if role not in held:
             return Words(

@@ -7,9 +7,10 @@ from decimal import ROUND_DOWN, Decimal
 
 from django.utils import timezone
 
+from core.compiled import Compiled
 from core.local import clock
 
-from .models import GamingDay
+from .models import GamingDay, Role, Shift
 
 
 @dataclass(frozen=True)
@@ -29,10 +30,18 @@ class Rostered:
         return ", ".join(f"{clock(start)}–{clock(end)}" for start, end in self.spans)
 
 
+# A day's shifts in each role, compiled once (core.compiled): every slip a rostered person signs,
+# at the window and in an import, asks.
+_SHIFTS = {
+    role: Compiled(lambda day_id, role=role: Shift.objects.filter(day_id=day_id, role=role).order_by("starts_at"))
+    for role in Role.values
+}
+
+
 def rostered(day: GamingDay, role: str) -> dict[int, Rostered]:
     """{person id: their shifts in `role` on the day's roster}. One query."""
     spans: dict[int, list] = {}
-    for shift in day.shifts.filter(role=role).order_by("starts_at"):
+    for shift in _SHIFTS[role].objects(day.pk) if role in _SHIFTS else ():
         start, end = timezone.localtime(shift.starts_at), timezone.localtime(shift.ends_at)
         merged = spans.setdefault(shift.person_id, [])
         if merged and start <= merged[-1][1]:

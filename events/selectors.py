@@ -1,9 +1,16 @@
 """What many pages read of an event, read once per page (core.reading): its chip set, its tables
 and a person's roles, which no slip changes, so a slip's transaction reads them once too
-(core.reading.settled_facts). Elsewhere (other services, the importer) each call reads afresh."""
+(core.reading.settled_facts). Elsewhere (other services, the importer) each call reads afresh.
 
+Each is compiled to SQL once (core.compiled): every page and every slip asks them."""
+
+from core.compiled import Compiled
 from core.reading import read_once
 from events.models import Assignment, ChipDenomination, Event, GameTable
+
+_CHIP_SET = Compiled(lambda event_id: ChipDenomination.objects.filter(event_id=event_id).select_related("event"))
+_TABLES = Compiled(lambda event_id: GameTable.objects.filter(event_id=event_id).order_by("code"))
+_ROLES = Compiled(lambda person_id: Assignment.objects.filter(person_id=person_id).values_list("role"))
 
 
 @read_once(settled=True)
@@ -11,7 +18,7 @@ def chip_set(event: Event) -> list[ChipDenomination]:
     """The event's chips, the smallest first (shared within a reading: never changed by a caller),
     each with its event (a chip knows what it is worth and where it is played). `event` may be an
     unsaved Event(pk=...) standing for it: the answer is the same question."""
-    return list(ChipDenomination.objects.filter(event_id=event.pk).select_related("event"))
+    return _CHIP_SET.objects(event.pk)
 
 
 def chip_values(event: Event) -> dict[str, int]:
@@ -22,10 +29,10 @@ def chip_values(event: Event) -> dict[str, int]:
 @read_once(settled=True)
 def tables_of(event_id: int) -> list[GameTable]:
     """The event's tables by code (shared within a reading: never changed by a caller)."""
-    return list(GameTable.objects.filter(event_id=event_id).order_by("code"))
+    return _TABLES.objects(event_id)
 
 
 @read_once(settled=True)
 def roles_of(person_id: int) -> frozenset[str]:
     """The roles a person holds on their event (events.models.Person.role_codes)."""
-    return frozenset(Assignment.objects.filter(person_id=person_id).values_list("role", flat=True))
+    return frozenset(role for (role,) in _ROLES.rows(person_id))

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import gettext_noop as N_
 from django.utils.translation import pgettext_lazy
 
+from core.compiled import Compiled
 from core.local import moment, zone_name
 from core.money import face
 from core.rules import ClockZone, Lower, N_plural, RuleViolation, Several, When, Words, cite
@@ -1751,6 +1752,20 @@ def roster_copy(*, day: GamingDay, source: GamingDay) -> list[Shift]:
     return copied
 
 
+# The event's earliest day before a day that is not closed yet; compiled once (core.compiled): an
+# import opens every gaming day of its event.
+def _earlier_not_closed(day_id: int):
+    day = GamingDay.objects.filter(pk=day_id)
+    return (
+        GamingDay.objects.filter(event_id=day.values("event_id")[:1], date__lt=day.values("date")[:1])
+        .exclude(status=GamingDay.Status.CLOSED)
+        .order_by("date")
+    )
+
+
+_EARLIER_NOT_CLOSED = Compiled(_earlier_not_closed)
+
+
 def opening_refusal(day: GamingDay, *, records_file: bool = False) -> tuple[Words, object, str] | None:
     """Why the gaming day cannot open yet, as (message, rule, code): what day_open refuses it with; None
     when it may open. The pages say it beside the day rather than offer a button that is refused
@@ -1766,10 +1781,10 @@ def opening_refusal(day: GamingDay, *, records_file: bool = False) -> tuple[Word
             GAMING_DAY,
             "day.not_in_setup",
         )
-    earlier = day.event.days.filter(date__lt=day.date).exclude(status=GamingDay.Status.CLOSED)
-    if earlier.exists():
+    earlier = _EARLIER_NOT_CLOSED.first(day.pk)
+    if earlier is not None:
         return (
-            Words(N_("The gaming day %(date)s is not closed yet"), date=When(earlier.first().date)),
+            Words(N_("The gaming day %(date)s is not closed yet"), date=When(earlier.date)),
             GAMING_DAY,
             "day.earlier_not_closed",
         )
@@ -1845,10 +1860,17 @@ def opening_refusal_text(day: GamingDay) -> str:
     return _("%(message)s (%(rule)s)") % {"message": message, "rule": cite(rule)}
 
 
+# The day taken for its opening (its row alone: FOR UPDATE OF on PostgreSQL), read with its event,
+# which the opening's checks read: compiled once (core.compiled), as an import opens every day.
+_DAY_TO_OPEN = Compiled(
+    lambda pk: GamingDay.objects.select_for_update(of=("self",)).select_related("event").filter(pk=pk)
+)
+
+
 def day_open(*, day: GamingDay, records_file: bool = False) -> GamingDay:
     """Open a gaming day for postings. Refused while the staffing rules that must hold do not."""
     with transaction.atomic():
-        day = GamingDay.objects.select_for_update().get(pk=day.pk)
+        day = _DAY_TO_OPEN.get(day.pk)
         refusal = opening_refusal(day, records_file=records_file)
         if refusal is not None:
             message, rule, code = refusal
@@ -1918,6 +1940,10 @@ def pin_set(*, request, user, password: str, pin: str) -> SigningPin:
     return _pin_store(user, pin)
 
 
+# A user's signing PIN: compiled once (core.compiled), as every co-signed slip checks one.
+_SIGNING_PIN = Compiled(lambda user_id: SigningPin.objects.filter(user_id=user_id).order_by("pk"))
+
+
 def pin_verify(*, request, person: Person, pin: str) -> None:
     """Check the PIN a person typed to sign; RuleViolation when they cannot sign with it.
 
@@ -1948,7 +1974,7 @@ def pin_verify(*, request, person: Person, pin: str) -> None:
             field="pin",
             code="pin.not_a_pin",
         )
-    signing_pin = SigningPin.objects.filter(user=user).first()
+    signing_pin = _SIGNING_PIN.first(user.pk)
     if signing_pin is None:
         raise RuleViolation(
             Words(
@@ -2006,7 +2032,7 @@ def session_unlock(*, request, user, pin: str) -> None:
     this refusal. Call it outside a transaction: the count must stay when it refuses.
     """
     username = user.get_username()
-    signing_pin = SigningPin.objects.filter(user=user).first()
+    signing_pin = _SIGNING_PIN.first(user.pk)
     if signing_pin is None:
         raise RuleViolation(
             Words(N_("%(username)s has no signing PIN to unlock with; log in with your password"), username=username),

@@ -21,6 +21,7 @@ from cage.selectors.seals import seal_of
 from cage.selectors.slips import pending_slips
 from cage.services.ledger import account_label, balance
 from cage.slip_types import CLOSERS, DAY_CLOSE_KIND, OPENERS, TIP_PAYOUTS, Capacity
+from core.compiled import Compiled
 from core.money import dollars
 from events.models import GamingDay, Person, Role
 from events.selectors import chip_values
@@ -65,11 +66,15 @@ class CloseProgress:
         return [c for c in self.missing if roles & set(c.roles)]
 
 
+# Compiled once (core.compiled): the cage home and the queue ask on every refresh.
+_CLOSE_SIGNATURES = Compiled(lambda day_id: CloseSignature.objects.filter(day_id=day_id).select_related("person"))
+
+
 def close_progress(day: GamingDay | None) -> CloseProgress | None:
     """The close of a day not closed yet; None for no day, or a day set up or closed."""
     if day is None or day.status not in (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING):
         return None
-    signatures = {s.capacity: s for s in CloseSignature.objects.filter(day=day).select_related("person")}
+    signatures = {s.capacity: s for s in _CLOSE_SIGNATURES.objects(day.pk)}
     progress = CloseProgress(day=day, signatures=signatures)
     if progress.prepared is not None:
         progress.posted_since = (

@@ -46,19 +46,21 @@ def _to_confirm(event):
     return _unconfirmed(event.pk).filter(expires_at__gt=timezone.now())
 
 
-def _to_acknowledge(event):
-    return Appointment.objects.filter(person__event=event, acknowledged_by__isnull=True)
-
-
-# Compiled once (core.compiled): the cage home asks how many wait on every page. The codes' expiry is
-# compared here, as _to_confirm compares it in the database: the time is each request's own.
-_UNCONFIRMED_EXPIRY = Compiled(lambda event_id: _unconfirmed(event_id).values_list("expires_at"))
-_TO_ACKNOWLEDGE = Compiled(
-    lambda event_id: (
-        Appointment.objects.filter(person__event_id=event_id, acknowledged_by__isnull=True)
-        .exclude(day__status=GamingDay.Status.CLOSED)
-        .values_list("pk")
+def _to_acknowledge(event_id: int):
+    """Roles and logins given during a day not closed, not acknowledged yet."""
+    return Appointment.objects.filter(person__event_id=event_id, acknowledged_by__isnull=True).exclude(
+        day__status=GamingDay.Status.CLOSED
     )
+
+
+# Compiled once (core.compiled): the cage home asks how many wait on every page, the queue which, and
+# an import's close which of its day's. The codes' expiry is compared here, as _to_confirm compares
+# it in the database: the time is each request's own.
+_UNCONFIRMED_EXPIRY = Compiled(lambda event_id: _unconfirmed(event_id).values_list("expires_at"))
+_TO_ACKNOWLEDGE = Compiled(lambda event_id: _to_acknowledge(event_id).values_list("pk"))
+_GIVEN = Compiled(lambda event_id: _to_acknowledge(event_id).select_related("person", "day", "made_by"))
+_GIVEN_ON = Compiled(
+    lambda event_id, day_id: _to_acknowledge(event_id).filter(day_id=day_id).select_related("person", "day", "made_by")
 )
 
 
@@ -67,8 +69,7 @@ def given_to_acknowledge(event, *, day: GamingDay | None = None) -> list[Given]:
     with how many slips its holder signed that day and the latest SLIPS_SHOWN of them. Two queries,
     whatever the number of slips: the database counts and ranks each holder's signatures of the day
     (window functions) and sends the latest alone."""
-    waiting = _to_acknowledge(event).select_related("person", "day", "made_by")
-    waiting = waiting.filter(day=day) if day is not None else waiting.exclude(day__status=GamingDay.Status.CLOSED)
+    waiting = _GIVEN_ON.objects(event.pk, day.pk) if day is not None else _GIVEN.objects(event.pk)
     items = [Given(a) for a in waiting]
     if not items:
         return []

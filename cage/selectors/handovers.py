@@ -9,6 +9,7 @@ import datetime
 from cage.models import Signature
 from cage.slip_fields import HandedPlace
 from cage.slip_types import HANDOVERS
+from core.compiled import Compiled
 from events.models import GamingDay
 
 TAKES = "taken_over_by"  # the incoming cashier's capacity (cage.slip_types)
@@ -36,5 +37,14 @@ def custodians(day: GamingDay, *, until: datetime.datetime | None = None, taken:
 def takeovers(day: GamingDay) -> list[tuple[datetime.datetime, str, int]]:
     """The day's handovers, in the order they were written: (when, the place's account kind, who
     took it over)."""
-    taken = Signature.objects.filter(slip__day=day, slip__slip_type__in=HANDOVERS, capacity=TAKES)
-    return list(taken.order_by("slip_id").values_list("slip__at", "slip__account__kind", "person_id"))
+    return _TAKEOVERS.rows(day.pk)
+
+
+# Compiled once (core.compiled): every slip that moves a place a cashier holds asks.
+_TAKEOVERS = Compiled(
+    lambda day_id: (
+        Signature.objects.filter(slip__day_id=day_id, slip__slip_type__in=HANDOVERS, capacity=TAKES)
+        .order_by("slip_id")
+        .values_list("slip__at", "slip__account__kind", "person_id")
+    )
+)

@@ -163,7 +163,7 @@ def inventory(
         row(_("chip bank"), Account.Kind.CHIP_BANK, by_kind.get(Account.Kind.CHIP_BANK)),
     ]
     # A runner who lost the role but still holds chips stays listed until they hand them back.
-    runners = {p.pk: p for p in Person.objects.filter(event=event, assignments__role=Role.RUNNER).distinct()}
+    runners = {p.pk: p for p in _RUNNERS.objects(event.pk)}
     runners.update({pk: a.person for pk, a in by_person.items() if pk not in runners})
     for person in sorted(runners.values(), key=lambda p: (p.name, p.pk)):
         rows.append(
@@ -248,6 +248,7 @@ def _moved_by_table(day_id: int):
 
 # Compiled once (core.compiled): the cage home and its refresh ask them every few seconds.
 _MOVED = Compiled(_moved_by_table)
+_RUNNERS = Compiled(lambda event_id: Person.objects.filter(event_id=event_id, assignments__role=Role.RUNNER).distinct())
 
 
 def table_states(day: GamingDay | None, event: Event | None = None) -> list[TableState]:

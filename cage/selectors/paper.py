@@ -81,10 +81,15 @@ def books_of_day(day) -> list[BookOfDay]:
     return [BookOfDay(b, written.get(b.pk, 0), outcomes[b.pk]) for b in books]
 
 
+# Compiled once (core.compiled): every slip and every page of the window asks whether the day had
+# an outage.
+_PAPER_WRITTEN = Compiled(lambda day_id: PaperWritten.objects.filter(day_id=day_id))
+
+
 def waiting_count(day) -> int:
     """How many paper slips written during the day's outages are still to be entered. None
     declared: no query beyond one."""
-    if day is None or not PaperWritten.objects.filter(day=day).exists():
+    if day is None or not _PAPER_WRITTEN.exists(day.pk):
         return 0
     return sum(len(b.waiting) for b in books_of_day(day))
 

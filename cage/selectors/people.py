@@ -11,15 +11,26 @@ from cage.models import Account, Signature, Slip
 from cage.selectors.amounts import amount_of, cash_moved_subquery
 from cage.selectors.places import held_together
 from cage.slip_types import SLIP_KINDS, TIP_PAYOUTS
+from core.compiled import Compiled
 from core.money import dollars, hours_text
 from events.models import Event, GamingDay, Person
 from events.selectors import chip_values
 
+# Compiled once (core.compiled): every page and slip of the window asks.
+_WORKING_DAY = Compiled(
+    lambda event_id: GamingDay.objects.filter(
+        event_id=event_id, status__in=(GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
+    ).order_by("date")
+)
+_LATEST_DAY = Compiled(lambda event_id: GamingDay.objects.filter(event_id=event_id).order_by("-date"))
+
 
 def current_day(event: Event) -> GamingDay | None:
     """The day the cage works in: the open or reconciling one, else the latest."""
-    working = (GamingDay.Status.OPEN, GamingDay.Status.RECONCILING)
-    return event.days.filter(status__in=working).order_by("date").first() or event.days.order_by("-date").first()
+    day = _WORKING_DAY.first(event.pk) or _LATEST_DAY.first(event.pk)
+    if day is not None:
+        day.event = event  # as event.days gives it: the day's event is the one asked about
+    return day
 
 
 def holdings(event: Event, person: Person) -> dict:

@@ -6,22 +6,29 @@ from collections import defaultdict
 from django.db import connection
 
 from cage.models import Account, DaySeal, DayTotal, Posting
+from core.compiled import Compiled
 from core.reading import read_once
 from events.models import GamingDay
+
+# Compiled once (core.compiled): every page of the window and every close of an import's days asks.
+_PLACES = Compiled(lambda event_id: Account.objects.filter(event_id=event_id).select_related("person", "table"))
 
 
 @read_once
 def places_of(event_id: int) -> list[Account]:
     """Every account of the event, with its person and table (shared within a reading: never
     changed by a caller)."""
-    return list(Account.objects.filter(event_id=event_id).select_related("person", "table"))
+    return _PLACES.objects(event_id)
+
+
+_OWN_PLACES = Compiled(lambda event_id: Account.objects.filter(event_id=event_id, person=None, table=None))
 
 
 @read_once(settled=True)
 def own_places(event_id: int) -> dict[str, Account]:
     """{code: account} of the cage's own places that exist (bank cash, chip bank, patrons...), not a
     runner's or a table's, in one query (cage.services.ledger.account_get makes a missing one)."""
-    return {a.code: a for a in Account.objects.filter(event_id=event_id, person=None, table=None)}
+    return {a.code: a for a in _OWN_PLACES.objects(event_id)}
 
 
 def places_of_kind(event_id: int, kinds) -> list[Account]:

@@ -156,12 +156,13 @@ def _compiled_waiting(of, order: tuple[str, str]) -> Compiled:
     return Compiled(lambda key: of(key).order_by(*order).values_list("pk"))
 
 
+# The order the slips that wait are listed in: the oldest first (the queue), or the latest first.
+_WAITING_ORDER = {False: ("at", "id"), True: ("-at", "-id")}
+
 # Which slips wait, compiled once (core.compiled): the cage home and the DRIC's queue ask it on every
 # refresh. By (a day's or the event's, the latest first).
 _WAITING = {
-    (by_day, latest): _compiled_waiting(
-        _waiting_of_day if by_day else _waiting_of_event, ("-at", "-id") if latest else ("at", "id")
-    )
+    (by_day, latest): _compiled_waiting(_waiting_of_day if by_day else _waiting_of_event, _WAITING_ORDER[latest])
     for by_day in (True, False)
     for latest in (True, False)
 }
@@ -174,7 +175,9 @@ def _waiting_chosen(event, day, *, latest: int | None, rows: slice | None, slip:
         waiting = _waiting(event, day)
         if slip is not None:
             waiting = waiting.filter(pk=slip.pk)
-        waiting = waiting.order_by("at", "id") if latest is None else waiting.order_by("-at", "-id")[:latest]
+        waiting = waiting.order_by(*_WAITING_ORDER[latest is not None])
+        if latest is not None:
+            waiting = waiting[:latest]
         return (waiting if rows is None else waiting[rows]).values_list("pk")
     compiled = _WAITING[(day is not None, latest is not None)]
     key = day.pk if day else event.pk

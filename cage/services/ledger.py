@@ -26,6 +26,7 @@ from cage.services import day_slips, links, trail
 from cage.services import memo as remembered
 from cage.slip_fields import HandedPlace
 from cage.slip_types import HANDOVERS, SALES, SLIP_KINDS, SlipKind, types_that
+from core.compiled import Compiled
 from core.money import AMOUNT_LIMITS_RULE, MAX_CHIP_COUNT, count_text, face
 from core.reading import settled_facts
 from core.rules import Clock, Day, Face, Lower, Money, N_plural, Rule, RuleViolation, When, Words
@@ -102,6 +103,13 @@ def place_said(account: Account):
 # --- accounts ---------------------------------------------------------------------------
 
 
+# A runner's, a dealer's or a table's place by its code: compiled once (core.compiled), as fills,
+# credits and runners' slips ask for theirs.
+_ACCOUNT = Compiled(
+    lambda event_id, code: Account.objects.filter(event_id=event_id, code=code).order_by("id"), texts=("code",)
+)
+
+
 def account_get(event: Event, kind: str, *, person: Person | None = None, table: GameTable | None = None) -> Account:
     """The account of a place, made on first use (accounts are places, not balances)."""
     if person is not None:
@@ -114,7 +122,10 @@ def account_get(event: Event, kind: str, *, person: Person | None = None, table:
     if memo is not None and (event.pk, code) in memo.accounts:
         return memo.accounts[(event.pk, code)]
     # The cage's own places (bank cash, chip bank, patrons...) are all read by the first ask.
-    account = own_places(event.pk).get(code) if person is None and table is None else None
+    if person is None and table is None:
+        account = own_places(event.pk).get(code)
+    else:
+        account = _ACCOUNT.first(event.pk, code)
     if account is None:
         account, _ = Account.objects.get_or_create(
             event=event, code=code, defaults={"kind": kind, "person": person, "table": table}
@@ -522,6 +533,13 @@ def check_signatures(
 # --- posting ----------------------------------------------------------------------------
 
 
+# The day with its event, as every slip reads it first: taken for the transaction (FOR UPDATE;
+# SQLite's immediate transaction holds the database already), or read after PostgreSQL's FOR
+# SHARE. Compiled once (core.compiled).
+_DAY_TAKEN = Compiled(lambda pk: GamingDay.objects.select_for_update().select_related("event").filter(pk=pk))
+_DAY_WITH_EVENT = Compiled(lambda pk: GamingDay.objects.select_related("event").filter(pk=pk))
+
+
 def lock_day(
     day: GamingDay, *, allowed: tuple[str, ...] = (GamingDay.Status.OPEN,), exclusive: bool = False
 ) -> GamingDay:
@@ -541,9 +559,9 @@ def lock_day(
         if not exclusive and connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute(f"SELECT 1 FROM {GamingDay._meta.db_table} WHERE id = %s FOR SHARE", [day.pk])
-            day = GamingDay.objects.select_related("event").get(pk=day.pk)
+            day = _DAY_WITH_EVENT.get(day.pk)
         else:
-            day = GamingDay.objects.select_for_update().select_related("event").get(pk=day.pk)
+            day = _DAY_TAKEN.get(day.pk)
         if memo is not None:
             memo.days[day.pk] = day
     if day.status not in allowed:
@@ -602,7 +620,11 @@ def lock_table(table: GameTable) -> GameTable:
     memo = remembered.current()
     if memo is not None:
         return memo.event_tables(table.event_id)[table.pk]
-    return GameTable.objects.select_for_update().get(pk=table.pk)
+    return _TABLE_TAKEN.get(table.pk)
+
+
+# A table taken for the slip's transaction (FOR UPDATE on PostgreSQL): compiled once.
+_TABLE_TAKEN = Compiled(lambda pk: GameTable.objects.select_for_update().filter(pk=pk))
 
 
 def open_tables(event: Event) -> list[str]:
@@ -844,6 +866,16 @@ def stamp_slip() -> tuple[int, datetime.datetime]:
     return slip_id, at
 
 
+# The time of the event's last slip (before one, when given): every slip asks it. Compiled once
+# (core.compiled).
+_LAST_AT = Compiled(lambda event_id: Slip.objects.filter(event_id=event_id).order_by("-id").values_list("at"))
+_LAST_AT_BEFORE = Compiled(
+    lambda event_id, before_id: (
+        Slip.objects.filter(event_id=event_id, id__lt=before_id).order_by("-id").values_list("at")
+    )
+)
+
+
 def check_in_order(
     event: Event, at: datetime.datetime | None = None, *, before_id: int | None = None
 ) -> datetime.datetime:
@@ -854,10 +886,12 @@ def check_in_order(
     if memo is not None and event.pk in memo.last_at:
         last = memo.last_at[event.pk]
     else:
-        earlier = Slip.objects.filter(event=event)
-        if before_id is not None:
-            earlier = earlier.filter(id__lt=before_id)
-        last = earlier.order_by("-id").values_list("at", flat=True).first()
+        found = (
+            _LAST_AT.rows(event.pk, limit=1)
+            if before_id is None
+            else _LAST_AT_BEFORE.rows(event.pk, before_id, limit=1)
+        )
+        last = found[0][0] if found else None
     at = at or timezone.now()
     if last is not None and at < last:
         raise RuleViolation(
@@ -1047,6 +1081,12 @@ def check_redeemable(event: Event, value: dict[ChipDenomination, int]) -> None:
         )
 
 
+# The slip a form's one-time key recorded, if any: every form posted asks. Compiled once.
+_RECORDED = Compiled(
+    lambda event_id, key: Slip.objects.filter(event_id=event_id, request_key=key).order_by("id"), texts=("key",)
+)
+
+
 def atomic_slip(func):
     """Each record type's service runs in one transaction: all of the slip or none of it.
 
@@ -1080,7 +1120,7 @@ def atomic_slip(func):
                 if connection.vendor == "postgresql":
                     with connection.cursor() as cursor:
                         cursor.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [REQUEST_LOCKS, key])
-                done = Slip.objects.filter(event_id=kwargs["day"].event_id, request_key=key).first()
+                done = _RECORDED.first(kwargs["day"].event_id, key)
                 if done is not None:
                     raise DuplicateRequest(done)
             slip = func(*args, **kwargs)

@@ -18,9 +18,10 @@ from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
-from cage.models import OpenerSignOff, Slip
+from cage.models import OpenerSignOff, Signature, Slip
 from cage.selectors.openers import is_flagged
 from cage.slip_types import CLOSERS, OPENERS, SLIP_KINDS, STOCKINGS
+from core.compiled import Compiled
 from core.rules import RuleViolation, Words
 from events.designation import check_takes_part
 from events.models import GameTable, GamingDay, Person, Role
@@ -115,13 +116,21 @@ def remember_written(memo, slip: Slip) -> None:
         _stocked(memo.last_closers[slip.table_id][1], slip.slip_type, slip.details)
 
 
+# Compiled once (core.compiled): an import's close signs off the day's flagged openers every day.
+_OPENER = Compiled(lambda pk: Slip.objects.select_related("event", "table", "day").filter(pk=pk))
+_SIGNED_OFF = Compiled(
+    lambda slip_id: OpenerSignOff.objects.filter(slip_id=slip_id).select_related("person").order_by("pk")
+)
+_SIGNED_BY = Compiled(lambda slip_id, person_id: Signature.objects.filter(slip_id=slip_id, person_id=person_id))
+
+
 @transaction.atomic
 def opener_sign_off(
     *, slip: Slip, person: Person, at: datetime.datetime | None = None, via: str = OpenerSignOff.Via.APP
 ) -> OpenerSignOff:
     """The DRIC signs off an opener that differs from its table's last closer. The caller has
     authenticated `person` (her own session; a records file's close_day approved by her)."""
-    slip = Slip.objects.select_related("event", "table", "day").get(pk=slip.pk)
+    slip = _OPENER.get(slip.pk)
     if slip.slip_type not in OPENERS or not is_flagged(slip):
         raise RuleViolation(
             Words(
@@ -133,7 +142,7 @@ def opener_sign_off(
         )
     lock_day(slip.day, allowed=SETTLING)
     lock_slip(slip)  # signed off once: a second terminal finds the first's sign-off
-    done = OpenerSignOff.objects.filter(slip=slip).select_related("person").first()
+    done = _SIGNED_OFF.first(slip.pk)
     if done is not None:
         raise RuleViolation(
             Words(N_("%(slip)s is already signed off by %(name)s"), slip=slip.number, name=done.person.name),
@@ -156,7 +165,7 @@ def opener_sign_off(
             RULE,
             code="opener.not_dric",
         )
-    if slip.signatures.filter(person=person).exists():
+    if _SIGNED_BY.exists(slip.pk, person.pk):
         raise RuleViolation(
             Words(
                 N_("%(name)s signed %(slip)s; the person who signs a slip never signs off its difference"),

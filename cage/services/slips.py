@@ -12,11 +12,12 @@ from reprlib import repr as shown
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
-from cage.models import Account, Slip
+from cage.models import Account, Posting, Slip
 from cage.selectors.counts import count_states
 from cage.slip_fields import HandedPlace, check_note
 from cage.slip_types import CHIPS, SALES, SLIP_KINDS, VOIDABLE, SlipKind, day_states
 from cage.variances import own_words
+from core.compiled import Compiled
 from core.money import AMOUNT_LIMITS_RULE, MAX_AMOUNT_CENTS, hours_text, largest_remainder_split
 from core.rules import Day, Lower, Money, N_plural, RuleViolation, Several, Words
 from events.models import DESIGNATED, GameTable, GamingDay, Person, Role
@@ -1026,6 +1027,13 @@ def _check_hands(day, role: str, account: Account, signed: dict, at) -> None:
         )
 
 
+# Compiled once (core.compiled): a void asks both of its slip.
+_VOID_ASKED = Compiled(lambda slip_id: Slip.objects.filter(voids_id=slip_id, refusal__isnull=True).order_by("id"))
+_POSTINGS = Compiled(
+    lambda slip_id: Posting.objects.filter(slip_id=slip_id).select_related("account", "denomination").order_by("id")
+)
+
+
 @atomic_slip
 @_posts
 def void(kind, *, day, target: Slip, reason: str, signed, **meta) -> Slip:
@@ -1054,7 +1062,7 @@ def void(kind, *, day, target: Slip, reason: str, signed, **meta) -> Slip:
             code="void.other_day",
         )
     lock_slip(target)  # two voids of one slip: the second finds the first
-    earlier = target.void_requests.filter(refusal__isnull=True).first()
+    earlier = _VOID_ASKED.first(target.pk)
     if earlier is not None:
         if Slip.objects.voids_done().filter(pk=earlier.pk).exists():
             raise RuleViolation(
@@ -1081,9 +1089,7 @@ def void(kind, *, day, target: Slip, reason: str, signed, **meta) -> Slip:
                 gettext_lazy("void: only while the table is open"),
                 code="void.table_closed",
             )
-    legs = [
-        Leg(p.account, p.denomination, -p.amount) for p in target.postings.select_related("account", "denomination")
-    ]
+    legs = [Leg(p.account, p.denomination, -p.amount) for p in _POSTINGS.objects(target.pk)]
     return post_slip(
         day=day,
         slip_type=kind.type,

@@ -141,6 +141,64 @@ def test_a_compiled_query_must_use_its_id():
     compiled = Compiled(lambda day_id: Slip.objects.values_list("pk"))
     with pytest.raises(ImproperlyConfigured):
         compiled.rows(1)
+    both = Compiled(lambda event_id, day_id: Slip.objects.filter(event_id=event_id).values_list("pk"))
+    with pytest.raises(ImproperlyConfigured):
+        both.rows(1, 2)
+    with pytest.raises(TypeError):
+        Compiled(lambda day_id: Slip.objects.filter(day_id=day_id)).rows(1, 2)
+
+
+def fields_of(instance) -> dict:
+    return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
+
+
+def test_compiled_model_instances_are_the_orms(event):
+    """objects(): the ORM's instances, value for value, with the relations the query selects read
+    from its own row (no query more), and its annotations; first(), get() and exists() as the
+    queryset's."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from cage.models import Posting
+
+    day = event.days.order_by("date").last()
+    compiled = Compiled(
+        lambda day_id, slip_type: (
+            Slip.objects.filter(day_id=day_id, slip_type=slip_type)
+            .select_related("table", "day__event", "runner")
+            .annotate(signed=Count("signatures"))
+            .order_by("-id")
+        ),
+        texts=("slip_type",),
+    )
+    orm = list(
+        Slip.objects.filter(day=day, slip_type="fill")
+        .select_related("table", "day__event", "runner")
+        .annotate(signed=Count("signatures"))
+        .order_by("-id")
+    )
+    assert orm, "the event has fills on its last day"
+    with CaptureQueriesContext(connection) as read:
+        built = compiled.objects(day.pk, "fill")
+        related = [(s.table.code, s.day.date, s.day.event.slug, s.runner and s.runner.code, s.signed) for s in built]
+    assert len(read.captured_queries) == 1
+    assert [fields_of(s) for s in built] == [fields_of(s) for s in orm]
+    assert related == [(s.table.code, s.day.date, s.day.event.slug, s.runner and s.runner.code, s.signed) for s in orm]
+    assert isinstance(built[0].details, dict) and all(not s._state.adding for s in built)
+    assert compiled.objects(day.pk, "no such type") == []
+    assert compiled.first(day.pk, "fill").pk == orm[0].pk
+    assert compiled.first(day.pk, "no such type") is None
+    assert compiled.exists(day.pk, "fill") and not compiled.exists(day.pk, "no such type")
+    assert [s.pk for s in compiled.objects(day.pk, "fill", limit=2, offset=1)] == [s.pk for s in orm[1:3]]
+
+    one = Compiled(lambda pk: Posting.objects.filter(pk=pk).select_related("account__person", "denomination"))
+    posting = Posting.objects.filter(slip__day=day, account__person__isnull=False).first()
+    assert fields_of(one.get(posting.pk)) == fields_of(posting)
+    assert one.get(posting.pk).account.person.pk == posting.account.person_id
+    with pytest.raises(Posting.DoesNotExist):
+        one.get(-1)
+    with pytest.raises(ImproperlyConfigured):
+        Compiled(lambda pk: Slip.objects.filter(pk=pk).values_list("pk")).objects(1)
 
 
 def test_a_days_states_read_from_its_voids_are_the_same(event):
