@@ -32,7 +32,14 @@ class Given:
 def logins_to_confirm(event) -> list[LoginSetup]:
     """Setup codes made for a designated person's login that wait for another designated person's
     confirmation, still usable (not used, not expired)."""
-    return list(_to_confirm(event).select_related("person", "user", "made_by").order_by("made_at"))
+    now = timezone.now()
+    return [setup for setup in _UNCONFIRMED_IN_FULL.objects(event.pk) if _usable(setup.expires_at, now)]
+
+
+def _usable(expires_at, now) -> bool:
+    """A setup code not expired yet. Compared here, not in the queries: they are compiled once
+    (core.compiled), and the time is each request's own."""
+    return expires_at > now
 
 
 def _unconfirmed(event_id: int):
@@ -40,10 +47,6 @@ def _unconfirmed(event_id: int):
     return LoginSetup.objects.filter(
         person__event_id=event_id, confirm_needed=True, confirmed_by__isnull=True, used_at__isnull=True
     )
-
-
-def _to_confirm(event):
-    return _unconfirmed(event.pk).filter(expires_at__gt=timezone.now())
 
 
 def _to_acknowledge(event_id: int):
@@ -54,9 +57,11 @@ def _to_acknowledge(event_id: int):
 
 
 # Compiled once (core.compiled): the cage home asks how many wait on every page, the queue which, and
-# an import's close which of its day's. The codes' expiry is compared here, as _to_confirm compares
-# it in the database: the time is each request's own.
+# an import's close which of its day's. The codes' expiry is compared in Python (_usable).
 _UNCONFIRMED_EXPIRY = Compiled(lambda event_id: _unconfirmed(event_id).values_list("expires_at"))
+_UNCONFIRMED_IN_FULL = Compiled(
+    lambda event_id: _unconfirmed(event_id).select_related("person", "user", "made_by").order_by("made_at")
+)
 _TO_ACKNOWLEDGE = Compiled(lambda event_id: _to_acknowledge(event_id).values_list("pk"))
 _GIVEN = Compiled(lambda event_id: _to_acknowledge(event_id).select_related("person", "day", "made_by"))
 _GIVEN_ON = Compiled(
@@ -99,7 +104,7 @@ def waiting_count(event) -> int:
     """How many logins to confirm and roles or logins to acknowledge wait, for the cage's page to
     point at the queue. Two queries."""
     now = timezone.now()
-    to_confirm = sum(1 for (expires_at,) in _UNCONFIRMED_EXPIRY.rows(event.pk) if expires_at > now)
+    to_confirm = sum(1 for (expires_at,) in _UNCONFIRMED_EXPIRY.rows(event.pk) if _usable(expires_at, now))
     return to_confirm + _TO_ACKNOWLEDGE.count(event.pk)
 
 
