@@ -81,15 +81,14 @@ class Compiled:
             if parameter.default is inspect.Parameter.empty
             and parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)
         ]
-        self._keys = len(names)
         self._stand_ins = [stand_in(n, name in texts) for n, name in enumerate(names)]
         # Per database connection: the tests run on SQLite and PostgreSQL in turn, and a threaded
         # server gives each thread its own connection.
         self._prepared: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def _run(self, keys: tuple) -> tuple[str, list, _Prepared, object]:
-        if len(keys) != self._keys:
-            raise TypeError(f"this compiled query takes {self._keys} id(s), not {len(keys)}")
+        if len(keys) != len(self._stand_ins):
+            raise TypeError(f"this compiled query takes {len(self._stand_ins)} id(s), not {len(keys)}")
         connection = connections[DEFAULT_DB_ALIAS]
         prepared = self._prepared.get(connection)
         if prepared is None:
@@ -130,6 +129,9 @@ class Compiled:
     def objects(self, *keys: int, limit: int | None = None, offset: int = 0) -> list:
         """The query's model instances for `keys`, with the relations it selects and its
         annotations, as iterating the queryset gives them (what it prefetches is the caller's)."""
+        return self._instances(keys, limit, offset)[0]
+
+    def _instances(self, keys: tuple, limit: int | None, offset: int) -> tuple[list, _Prepared]:
         rows, prepared, connection = self._fetched(keys, limit, offset)
         if prepared.klass_info is None:
             raise ImproperlyConfigured("objects() reads a query of model rows, not of values")
@@ -142,7 +144,7 @@ class Compiled:
             for name, column in prepared.annotations.items():
                 setattr(instance, name, row[column])
             built.append(instance)
-        return built
+        return built, prepared
 
     def first(self, *keys: int):
         """The query's first instance for `keys` (in the order it is built with), or None."""
@@ -151,20 +153,25 @@ class Compiled:
 
     def get(self, *keys: int):
         """The query's one instance for `keys`, as QuerySet.get() (its model's DoesNotExist if none)."""
-        found = self.objects(*keys, limit=2)
+        found, prepared = self._instances(keys, 2, 0)
         if not found:
-            raise self._prepared[connections[DEFAULT_DB_ALIAS]].model.DoesNotExist
+            raise prepared.model.DoesNotExist
         if len(found) > 1:
-            raise self._prepared[connections[DEFAULT_DB_ALIAS]].model.MultipleObjectsReturned
+            raise prepared.model.MultipleObjectsReturned
         return found[0]
 
     def exists(self, *keys: int) -> bool:
-        """Whether the query has a row for `keys`: its first row is read, not counted."""
-        return bool(self._fetched(keys, 1, 0)[0])
+        """Whether the query has a row for `keys`, asked of the database: none of its columns is
+        read or converted."""
+        return self._about("SELECT 1 FROM ({}) found LIMIT 1", keys) is not None
 
     def count(self, *keys: int) -> int:
         """How many rows the query has for `keys`, counted in the database."""
+        return self._about("SELECT COUNT(*) FROM ({}) counted", keys)[0]
+
+    def _about(self, question: str, keys: tuple) -> tuple | None:
+        """The one row of `question` asked of the query's rows for `keys` (its SQL in place of {})."""
         sql, params, _prepared, connection = self._run(keys)
         with connection.cursor() as cursor:
-            cursor.execute(f"SELECT COUNT(*) FROM ({sql}) counted", params)
-            return cursor.fetchone()[0]
+            cursor.execute(question.format(sql), params)
+            return cursor.fetchone()
