@@ -5,7 +5,8 @@ the machine's load average, and appended to the bench's results file.
 
 - At the window: a chip sale POST (target at most 3x), a co-signed fill POST (the runner's signing
   PIN checked by the product's own hashers; at most 4x), the cage home (at most 6x) and the DRIC's
-  queue (at most 4x), each with few and with many sales waiting for the DRIC's witness.
+  queue (at most 4x), each with few and with many sales waiting for the DRIC's witness; and both
+  again with few waiting on a season's day (thousands of slips signed in full before them).
 - By the size of the event: a day's sheets page (the last day), the register sorted by amount, the
   voids and the audit trail, on a short and on a long event (generated records files of the same
   shape, imported): the same for a day of the same size, so the long one's ratio should match.
@@ -32,9 +33,30 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 MODES = {
-    "full": {"repeats": 15, "days": (20, 200), "records_per_day": 40, "waiting": (10, 750), "load_seconds": 10},
-    "quick": {"repeats": 7, "days": (5, 50), "records_per_day": 20, "waiting": (10, 100), "load_seconds": 3},
-    "tiny": {"repeats": 3, "days": (2, 4), "records_per_day": 10, "waiting": (3, 6), "load_seconds": 1},
+    "full": {
+        "repeats": 15,
+        "days": (20, 200),
+        "records_per_day": 40,
+        "waiting": (10, 750),
+        "signed_day": 5000,
+        "load_seconds": 10,
+    },
+    "quick": {
+        "repeats": 7,
+        "days": (5, 50),
+        "records_per_day": 20,
+        "waiting": (10, 100),
+        "signed_day": 1000,
+        "load_seconds": 3,
+    },
+    "tiny": {
+        "repeats": 3,
+        "days": (2, 4),
+        "records_per_day": 10,
+        "waiting": (3, 6),
+        "signed_day": 20,
+        "load_seconds": 1,
+    },
 }
 # The issue's targets, as ratios to GET /login/ (issue 25); the pages by event size have none of
 # their own: the long event's ratio should be the short one's.
@@ -214,6 +236,48 @@ def _window(settings: dict, timer: _Timer) -> None:
     )
 
 
+def _busy_day(settings: dict, timer: _Timer) -> None:
+    """The cage home and the DRIC's queue on a season's day: as many sales signed in full as the
+    day already holds (`signed_day`, written through the services), and a few waiting at the
+    window. What grows with the day's slips, not with those waiting, shows here."""
+    import contextlib
+    import io
+
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from django.urls import reverse
+
+    from cage import services
+    from events.models import GamingDay, Person
+    from tests.faults.ledger_state import set_up
+
+    slug = f"{WINDOW}-day"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        set_up(slug, chips={"5": 1_000_000}, cash=100_000, trays={"5": 20}, logins=("chip_cashier",))
+    ids = json.loads(out.getvalue().strip().splitlines()[-1])
+    people = {p: Person.objects.get(pk=pk) for p, pk in ids["people"].items()}
+    day = GamingDay.objects.get(event__slug=slug, status=GamingDay.Status.OPEN)
+    signed = {"sold_by": people["chip_cashier"], "authorized_by": people["dric"]}
+    for _ in range(settings["signed_day"]):
+        services.sale(day=day, chips={"5": 2}, cash=1000, signed=signed)
+    cashier, dric = Client(SERVER_NAME="127.0.0.1"), Client(SERVER_NAME="127.0.0.1")
+    users = get_user_model().objects
+    cashier.force_login(users.get(username=ids["usernames"]["chip_cashier"]))
+    dric.force_login(users.get(username=ids["usernames"]["dric"]))
+    few = settings["waiting"][0]
+    for _ in range(few):
+        services.sale(
+            day=day, chips={"5": 2}, cash=1000, signed={"sold_by": people["chip_cashier"]}, allow_pending=True
+        )
+    shape = f"{few} sales waiting among {settings['signed_day']:,} signed in full that day"
+    home, queue = reverse("cage:home", args=[slug]), reverse("cage:queue", args=[slug])
+    cashier.get(home)
+    _record("cage home", shape, *timer.compare(_get(cashier, home)), TARGETS["cage home"], _queries(cashier, home))
+    dric.get(queue)
+    _record("DRIC's queue", shape, *timer.compare(_get(dric, queue)), TARGETS["DRIC's queue"], _queries(dric, queue))
+
+
 def _event_pages(settings: dict, timer: _Timer) -> None:
     """A day's sheets, the register by amount, the voids and the audit trail on a short and a long
     event of the same shape of day."""
@@ -253,6 +317,7 @@ def probe(mode: str) -> None:
     settings = MODES[mode]
     timer = _Timer(settings["repeats"])
     _window(settings, timer)
+    _busy_day(settings, timer)
     _event_pages(settings, timer)
 
 

@@ -1,7 +1,7 @@
 """PostgreSQL: the application's own role, which can read and add to the records but never rewrite
 them. An owner role runs `migrate` and owns every table; the application connects as a role with
-SELECT and INSERT only on the append-only records (slips, postings, signatures, refusals,
-sign-offs, the chain's links, the days' seals and totals, the books of paper slips and their serials, the
+SELECT and INSERT only on the append-only records (slips, postings, signatures, the records of
+slips signed in full, refusals, sign-offs, the chain's links, the days' seals and totals, the books of paper slips and their serials, the
 audit trail and its links), so that not even the application's own password lets anyone UPDATE,
 DELETE or TRUNCATE them, drop their triggers or lift them (that takes the owner, or a superuser).
 Records that may be corrected after they are written (a bank deposit slip, a cheque) it may update
@@ -29,6 +29,7 @@ from cage.models import (
     Posting,
     Refusal,
     Signature,
+    SignedInFull,
     Slip,
 )
 from events.models import ApprovedPurpose
@@ -37,6 +38,7 @@ APPEND_ONLY = (
     Slip,
     Posting,
     Signature,
+    SignedInFull,
     Refusal,
     OpenerSignOff,
     LedgerLink,

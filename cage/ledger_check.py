@@ -131,15 +131,60 @@ def slip_breaks(events: list[Event]) -> list[str]:
     slips = {
         s["id"]: s
         for s in Slip.objects.filter(event__in=events)
-        .annotate(waived=ExpressionWrapper(Q(details__has_key="waived"), output_field=BooleanField()))
-        .values("id", "slip_type", "serial", "event_id", "event__slug", "day__status", "day__date", "waived")
+        .annotate(
+            waived=ExpressionWrapper(Q(details__has_key="waived"), output_field=BooleanField()),
+            waived_codes=F("details__waived"),
+            completed_at=F("signed_in_full__signed_at"),
+        )
+        .values(
+            "id",
+            "slip_type",
+            "serial",
+            "event_id",
+            "event__slug",
+            "day__status",
+            "day__date",
+            "at",
+            "waived",
+            "waived_codes",
+            "completed_at",
+        )
     }
     if not slips:
         return []
     breaks = _unbalanced(events, slips)
-    signed, wrong = _signed(events, slips)
+    signed, last, wrong = _signed(events, slips)
     breaks += wrong
     breaks += _steps_broken(events, slips, signed)
+    breaks += _signed_in_full_breaks(slips, signed, last)
+    return breaks
+
+
+def _signed_in_full_breaks(slips: dict, signed: dict[int, set[str]], last: dict) -> list[str]:
+    """Each slip's record of being signed in full (cage.models.SignedInFull) against its signatures:
+    there exactly when every signature it waits for is on (SlipKind.signed_in_full), at the time of
+    the last of them (its own time where it waits for none). The DRIC's queue and the cage home read
+    which slips wait from these records alone."""
+    breaks = []
+    for slip_id, slip in slips.items():
+        kind = SLIP_KINDS[slip["slip_type"]]
+        details = {"waived": slip["waived_codes"]} if slip["waived_codes"] else None
+        where = {"event": slip["event__slug"], "slip": slip_number(slip)}
+        recorded = slip["completed_at"]
+        if not kind.signed_in_full(signed[slip_id], details):
+            if recorded is not None:
+                breaks.append(_("%(event)s: %(slip)s is recorded as signed in full, but is not") % where)
+            continue
+        expected = last.get(slip_id, slip["at"])
+        if recorded is None:
+            breaks.append(_("%(event)s: %(slip)s is signed in full, but has no record of it") % where)
+        elif recorded != expected:
+            breaks.append(
+                _(
+                    "%(event)s: %(slip)s is recorded as signed in full at %(recorded)s, not at its last signature, %(last)s"
+                )
+                % {**where, "recorded": recorded.isoformat(), "last": expected.isoformat()}
+            )
     return breaks
 
 
@@ -168,15 +213,16 @@ def _unbalanced(events: list[Event], slips: dict) -> list[str]:
     return breaks
 
 
-def _signed(events: list[Event], slips: dict) -> tuple[dict[int, set[str]], list[str]]:
-    """The capacities each slip is signed in, and the signatures its slip type does not have or
-    made by someone off its event."""
+def _signed(events: list[Event], slips: dict) -> tuple[dict[int, set[str]], dict, list[str]]:
+    """The capacities each slip is signed in, the time of its last signature in a capacity its type
+    has, and the signatures its slip type does not have or made by someone off its event."""
     breaks = []
     signed: dict[int, set[str]] = defaultdict(set)
+    last: dict = {}
     signatures = Signature.objects.filter(slip__event__in=events).values_list(
-        "slip_id", "capacity", "person__name", "person__event_id"
+        "slip_id", "capacity", "person__name", "person__event_id", "signed_at"
     )
-    for slip_id, capacity, name, person_event in signatures.order_by("id"):
+    for slip_id, capacity, name, person_event, signed_at in signatures.order_by("id"):
         slip = slips[slip_id]
         kind = SLIP_KINDS[slip["slip_type"]]
         signed[slip_id].add(capacity)
@@ -190,12 +236,14 @@ def _signed(events: list[Event], slips: dict) -> tuple[dict[int, set[str]], list
                     "type": str(kind.label).lower(),
                 }
             )
+        else:
+            last[slip_id] = max(last.get(slip_id, signed_at), signed_at)
         if person_event != slip["event_id"]:
             breaks.append(
                 _("%(event)s: %(slip)s is signed by %(name)s, who is not on this event")
                 % {"event": slip["event__slug"], "slip": slip_number(slip), "name": name}
             )
-    return signed, breaks
+    return signed, last, breaks
 
 
 def _steps_broken(events: list[Event], slips: dict, signed: dict[int, set[str]]) -> list[str]:

@@ -227,6 +227,12 @@ class SlipKind:
         waived = (details or {}).get("waived") or ()
         return [code for code in self.codes if code not in waived]
 
+    def signed_in_full(self, signed, details: dict | None) -> bool:
+        """Whether a slip signed in the capacities `signed` waits for nobody: the rule its record
+        of being signed in full is written by (cage.models.SignedInFull) and proved by
+        (cage.ledger_check)."""
+        return all(code in signed for code in self.required(details))
+
     def steps_done(self, signed) -> int:
         """How many custody steps are complete, in order, given the capacities signed so far."""
         done = 0

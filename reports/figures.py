@@ -10,7 +10,7 @@ from collections import defaultdict
 from decimal import Decimal
 from typing import NamedTuple
 
-from django.db.models import BooleanField, Exists, ExpressionWrapper, F, OuterRef, Q, Sum
+from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, Sum
 
 from cage.models import Account, DayTotal, Posting, Slip
 from cage.selectors import json_text
@@ -21,7 +21,6 @@ from cage.selectors.bank_slips import (
     expenses_by_cheque,
     trust_reconciliation,
 )
-from cage.selectors.slips import with_signature_counts
 from cage.slip_types import EXPENSES, SLIP_KINDS, TIP_PAYOUTS, VOID_KIND
 from cage.variances import reason_in_records, variance_reason
 from core.money import cents_str, shortest_decimal
@@ -185,11 +184,9 @@ def _standing(event: Event, slips: list, day=None) -> list:
         # of its slips made on a later day. A void of another day's slip voids nothing here.
         of_the_day = Slip.objects.filter(day=day).values("pk")
         which = Slip.objects.filter(Q(voids__in=of_the_day) | Q(day=day), slip_type__in=(VOID_KIND.type, *EXPENSES))
-    for pk, slip_type, target, full in (
-        with_signature_counts(which)
-        .annotate(full=ExpressionWrapper(Q(signed_count__gte=F("needed_count")), output_field=BooleanField()))
-        .values_list("pk", "slip_type", "voids_id", "full")
-    ):
+    for pk, slip_type, target, full in which.annotate(
+        full=ExpressionWrapper(Q(signed_in_full__isnull=False), output_field=BooleanField())
+    ).values_list("pk", "slip_type", "voids_id", "full"):
         if slip_type == VOID_KIND.type and full:
             voided.add(target)
         elif slip_type in EXPENSES and not full:

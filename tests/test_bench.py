@@ -54,6 +54,7 @@ def test_the_bench_runs_every_step_in_its_tiny_mode(tmp_path):
             assert f"| {page} |" in text, page
         assert "(target at most 3x)" in text and "(target at most 6x)" in text
         assert "sales waiting for the DRIC" in text
+        assert "| cage home | 3 sales waiting among 20 signed in full that day |" in text
         assert "- day's sheets (last day): " in text and " from 2 days x " in text
         assert "4 terminals beside 1: " in text and "; 0 errors; load " in text
         assert "## sqlite, small fair: 2 days x 3 tables x 10 records a day (" in text

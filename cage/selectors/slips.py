@@ -7,7 +7,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db.models import Case, Count, Exists, F, IntegerField, OuterRef, Q, Value, When
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import override, pgettext_lazy
@@ -47,46 +47,24 @@ def slip_state(slip: Slip, signed: set[str], *, voided: bool, refused: bool = Fa
     if refused:
         return State.REFUSED
     kind = SLIP_KINDS[slip.slip_type]
-    if all(code in signed for code in kind.required(slip.details)):
+    if kind.signed_in_full(signed, slip.details):
         return State.COMPLETE
     if kind.two_step and kind.steps_done(signed) == 1:
         return State.IN_TRANSIT
     return State.WAITING
 
 
-def _signatures_needed():
-    """Per slip, how many signatures it waits for in all (SlipKind.required): fewer where a records
-    file left out a capacity the format lacks (details["waived"]). One arm per number, not per
-    type: the same answer, and a query the ORM compiles several times faster (the cage home asks
-    it on every refresh)."""
-    waived: dict[int, list[str]] = {}
-    needed: dict[int, list[str]] = {}
-    for t, k in SLIP_KINDS.items():
-        if k.file_optional:
-            waived.setdefault(len(k.capacities) - len(k.file_optional), []).append(t)
-        needed.setdefault(len(k.capacities), []).append(t)
-    return Case(
-        *[When(slip_type__in=types, details__has_key="waived", then=Value(n)) for n, types in sorted(waived.items())],
-        *[When(slip_type__in=types, then=Value(n)) for n, types in sorted(needed.items())],
-        output_field=IntegerField(),
-    )
-
-
-def with_signature_counts(slips):
-    """Annotate `signed_count` and `needed_count`: a slip with fewer signatures than its type's
-    capacities is still waiting for someone."""
-    return slips.annotate(signed_count=Count("signatures", distinct=True), needed_count=_signatures_needed())
-
-
 def signed_in_full(slips):
-    """The slips every signature they wait for is on: an expense the DRIC has approved, a void done."""
-    return with_signature_counts(slips).filter(signed_count__gte=F("needed_count"))
+    """The slips every signature they wait for is on: an expense the DRIC has approved, a void done
+    (their record of it, cage.models.SignedInFull)."""
+    return slips.filter(signed_in_full__isnull=False)
 
 
 def unsigned(slips):
-    """The slips still waiting for someone: not refused voids (on file, waiting for nobody), nor
-    slips a void names (the void is what waits: they take no signature meanwhile)."""
-    waiting = with_signature_counts(slips).filter(signed_count__lt=F("needed_count"), refusal__isnull=True)
+    """The slips still waiting for someone: not signed in full, nor refused voids (on file, waiting
+    for nobody), nor slips a void names (the void is what waits: they take no signature meanwhile).
+    An anti-join on indexes: the day's slips without their record of being signed in full."""
+    waiting = slips.filter(signed_in_full__isnull=True, refusal__isnull=True)
     return waiting.free_of_voids()
 
 

@@ -99,7 +99,7 @@ def remember_written(memo, slip: Slip, signed) -> None:
         facts.custody[slip.pk] = (slip.slip_type, slip.table_id, set(signed))
     if slip.voids_id is not None:
         facts.custody.pop(slip.voids_id, None)
-    if set(SLIP_KINDS[slip.slip_type].required(slip.details)) - set(signed):
+    if not SLIP_KINDS[slip.slip_type].signed_in_full(signed, slip.details):
         facts.unsigned.add(slip.pk)
 
 

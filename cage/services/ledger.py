@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
-from cage.models import Account, Posting, Signature, Slip, SlipCounter
+from cage.models import Account, Posting, Signature, SignedInFull, Slip, SlipCounter
 from cage.selectors.handovers import custodians, handed_over, takeovers
 from cage.selectors.paper import waiting_count as paper_waiting
 from cage.selectors.places import balances_read, held_together, own_places, together
@@ -804,10 +804,15 @@ def _write(slip: Slip, signed: dict, signed_at: dict, merged, accounts) -> None:
     else:
         slip.save(force_insert=True)
     write_postings(slip, merged, accounts)
+    # Signed in full as it is written (a sale, a records file's record): said so with its signatures.
+    complete = SLIP_KINDS[slip.slip_type].signed_in_full(signed, slip.details)
+    completed_at = max(signed_at.values(), default=slip.at)
     if memo is None:
         Signature.objects.bulk_create(
             [Signature(slip=slip, capacity=c, person=p, signed_at=signed_at[c]) for c, p in signed.items()]
         )
+        if complete:
+            SignedInFull.objects.create(slip=slip, signed_at=completed_at)
         return
     memo.last_at[slip.event_id] = slip.at
     if slip.slip_type in HANDOVERS:
@@ -821,6 +826,8 @@ def _write(slip: Slip, signed: dict, signed_at: dict, merged, accounts) -> None:
         memo.hold_values(
             Signature, slip_id=slip.pk, capacity=capacity, person_id=person.pk, signed_at=signed_at[capacity]
         )
+    if complete:
+        memo.hold_values(SignedInFull, slip_id=slip.pk, signed_at=completed_at)
 
 
 def _signed_after(slip_type: str, times: dict[str, datetime.datetime], at: datetime.datetime) -> dict:

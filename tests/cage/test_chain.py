@@ -155,7 +155,7 @@ def test_a_slip_removed_from_the_middle_with_its_links_is_caught(closed):
     float_in = slip_of(SlipType.FLOAT_IN)
     seq = LedgerLink.objects.get(slip=float_in).seq
     with below_the_application():
-        for table in ("cage_posting", "cage_signature", "cage_ledgerlink"):
+        for table in ("cage_posting", "cage_signature", "cage_signedinfull", "cage_ledgerlink"):
             sql(f"DELETE FROM {table} WHERE slip_id = %s", [float_in.pk])
         entries = [row[0] for row in sql("SELECT id FROM audit_auditentry WHERE slip_id = %s", [float_in.pk])]
         for entry in entries:

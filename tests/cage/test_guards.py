@@ -11,7 +11,7 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from cage import services
-from cage.models import Account, Posting, Signature, Slip, SlipCounter
+from cage.models import Account, Posting, Signature, SignedInFull, Slip, SlipCounter
 from events import services as event_services
 from events.models import ChipDenomination, GamingDay
 from tests.cage.helpers import close_clean_day, stock
@@ -27,6 +27,8 @@ GUARDS = {
         "cage_posting_append_only_delete",
         "cage_signature_append_only_update",
         "cage_signature_append_only_delete",
+        "cage_signedinfull_append_only_update",
+        "cage_signedinfull_append_only_delete",
         "cage_openersignoff_append_only_update",
         "cage_openersignoff_append_only_delete",
         "cage_refusal_append_only_update",
@@ -44,6 +46,7 @@ GUARDS = {
         "cage_slip_append_only",
         "cage_posting_append_only",
         "cage_signature_append_only",
+        "cage_signedinfull_append_only",
         "cage_openersignoff_append_only",
         "cage_refusal_append_only",
         "cage_chip_value_fixed",
@@ -83,13 +86,16 @@ def test_every_guard_is_installed():
     assert GUARDS[connection.vendor] <= installed_triggers()
 
 
-@pytest.mark.parametrize("table", ["cage_slip", "cage_posting", "cage_signature"])
+TABLES = {"cage_slip": Slip, "cage_posting": Posting, "cage_signature": Signature, "cage_signedinfull": SignedInFull}
+
+
+@pytest.mark.parametrize("table", list(TABLES))
 def test_slips_postings_and_signatures_refuse_any_update_or_delete(cast, table):
     stock(cast)
-    rows = {"cage_slip": Slip, "cage_posting": Posting, "cage_signature": Signature}[table].objects
+    rows = TABLES[table].objects
     before = list(rows.order_by("pk").values())
-    column = {"cage_slip": "reason", "cage_posting": "amount", "cage_signature": "capacity"}[table]
-    value = {"cage_slip": "'changed'", "cage_posting": "amount + 1", "cage_signature": "'x'"}[table]
+    column = {"cage_slip": "reason", "cage_posting": "amount", "cage_signature": "capacity"}.get(table, "signed_at")
+    value = {"cage_slip": "'changed'", "cage_posting": "amount + 1", "cage_signature": "'x'"}.get(table, "signed_at")
     refused(f"UPDATE {table} SET {column} = {value}", match="append-only: UPDATE refused")
     refused(f"DELETE FROM {table}", match="append-only: DELETE refused")
     refused(f"DELETE FROM {table} WHERE id = %s", [before[0]["id"]], match="append-only: DELETE refused")

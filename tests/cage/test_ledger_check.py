@@ -110,7 +110,11 @@ def test_a_signature_by_someone_of_another_event(cast):
         born_on=datetime.date(1980, 1, 1),
     )
     sign(sale, "authorized_by", outsider)
-    assert ledger_breaks(chains=False) == ["lakeside: Chip sale 1 is signed by Mallory, who is not on this event"]
+    assert ledger_breaks(chains=False) == [
+        "lakeside: Chip sale 1 is signed by Mallory, who is not on this event",
+        # signed in full by that signature, written below the application without its record
+        "lakeside: Chip sale 1 is signed in full, but has no record of it",
+    ]
 
 
 def test_chips_that_moved_before_their_custody_signers_signed(cast):
@@ -203,7 +207,8 @@ def test_a_slip_written_on_a_closed_day(cast):
     sign(expense, "prepared_by", cast.general_cashier)
     sign(expense, "approved_by", cast.dric)
     assert ledger_breaks(chains=False) == [
-        "lakeside: Expense 1 was written on the gaming day 2026-09-11 after it closed"
+        "lakeside: Expense 1 is signed in full, but has no record of it",
+        "lakeside: Expense 1 was written on the gaming day 2026-09-11 after it closed",
     ]
 
 
@@ -226,6 +231,7 @@ def test_a_signature_made_after_the_day_closed(cast):
     assert ledger_breaks(chains=False) == []
     sign(sale, "authorized_by", cast.dric)
     assert ledger_breaks(chains=False) == [
+        "lakeside: Chip sale 1 is signed in full, but has no record of it",
         "lakeside: Chip sale 1 was signed as authorized_by after the gaming day 2026-09-11 closed",
     ]
 
