@@ -173,26 +173,35 @@ def _slip_poster(client, slip_type: str, data: dict):
     return fetch
 
 
-def _window(settings: dict, timer: _Timer) -> None:
-    """The window's slips and pages, on an open day with the standard cast (tests/faults)."""
+def _open_day(slug: str, logins: tuple) -> tuple[dict, object, object]:
+    """An event of `slug` on an open day with the standard cast (tests/faults), its bank stocked and
+    both tables open: (the ids set_up printed, the Chip Cashier's client, the DRIC's client)."""
     import contextlib
     import io
 
     from django.contrib.auth import get_user_model
     from django.test import Client
-    from django.urls import reverse
 
-    from tests.conftest import PIN
     from tests.faults.ledger_state import set_up
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        set_up(WINDOW, chips={"5": 1_000_000}, cash=100_000, trays={"5": 20}, logins=("chip_cashier", "runner"))
+        set_up(slug, chips={"5": 1_000_000}, cash=100_000, trays={"5": 20}, logins=logins)
     ids = json.loads(out.getvalue().strip().splitlines()[-1])
     users = get_user_model().objects
     cashier, dric = Client(SERVER_NAME="127.0.0.1"), Client(SERVER_NAME="127.0.0.1")
     cashier.force_login(users.get(username=ids["usernames"]["chip_cashier"]))
     dric.force_login(users.get(username=ids["usernames"]["dric"]))
+    return ids, cashier, dric
+
+
+def _window(settings: dict, timer: _Timer) -> None:
+    """The window's slips and pages, on an open day with the standard cast (tests/faults)."""
+    from django.urls import reverse
+
+    from tests.conftest import PIN
+
+    ids, cashier, dric = _open_day(WINDOW, ("chip_cashier", "runner"))
     people = ids["people"]
     sale = {"chips_5": "2", "cash": "10.00", "tender": "cad_cash", "runner": "", "sign_sold_by": people["chip_cashier"]}
     fill = {
@@ -240,31 +249,18 @@ def _busy_day(settings: dict, timer: _Timer) -> None:
     """The cage home and the DRIC's queue on a season's day: as many sales signed in full as the
     day already holds (`signed_day`, written through the services), and a few waiting at the
     window. What grows with the day's slips, not with those waiting, shows here."""
-    import contextlib
-    import io
-
-    from django.contrib.auth import get_user_model
-    from django.test import Client
     from django.urls import reverse
 
     from cage import services
     from events.models import GamingDay, Person
-    from tests.faults.ledger_state import set_up
 
     slug = f"{WINDOW}-day"
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        set_up(slug, chips={"5": 1_000_000}, cash=100_000, trays={"5": 20}, logins=("chip_cashier",))
-    ids = json.loads(out.getvalue().strip().splitlines()[-1])
+    ids, cashier, dric = _open_day(slug, ("chip_cashier",))
     people = {p: Person.objects.get(pk=pk) for p, pk in ids["people"].items()}
     day = GamingDay.objects.get(event__slug=slug, status=GamingDay.Status.OPEN)
     signed = {"sold_by": people["chip_cashier"], "authorized_by": people["dric"]}
     for _ in range(settings["signed_day"]):
         services.sale(day=day, chips={"5": 2}, cash=1000, signed=signed)
-    cashier, dric = Client(SERVER_NAME="127.0.0.1"), Client(SERVER_NAME="127.0.0.1")
-    users = get_user_model().objects
-    cashier.force_login(users.get(username=ids["usernames"]["chip_cashier"]))
-    dric.force_login(users.get(username=ids["usernames"]["dric"]))
     few = settings["waiting"][0]
     for _ in range(few):
         services.sale(
