@@ -30,6 +30,14 @@ from tests.reports.test_financial_report import SLUG, lines_of, render
 
 pytestmark = pytest.mark.django_db
 TODAY = timezone.localdate()
+NOON = timezone.make_aware(datetime.datetime.combine(TODAY, datetime.time(12)))
+
+
+@pytest.fixture(autouse=True)
+def noon_today(monkeypatch):
+    """The clock reads noon of TODAY throughout: the module reads its date once, as it is collected,
+    and a run that straddled midnight would otherwise certify and file on dates a day apart."""
+    monkeypatch.setattr(timezone, "now", lambda: NOON)
 
 
 def example():
