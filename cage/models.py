@@ -169,7 +169,13 @@ class Slip(AppendOnly):
             ),
             models.CheckConstraint(condition=models.Q(serial__gt=0), name="slip_serial_positive"),
         ]
-        indexes = [models.Index(fields=["day", "slip_type"])]
+        indexes = [
+            models.Index(fields=["day", "slip_type"]),
+            # A day's slips in the order they happened: the latest slips a person signed that day
+            # (the DRIC's queue, for a role given during the day) and which slips wait, the oldest
+            # or the latest first, are read from one end until enough are found, never sorted.
+            models.Index(fields=["day", "at", "id"], name="cage_slip_day_in_order"),
+        ]
         verbose_name = _("slip")
         verbose_name_plural = _("slips")
 

@@ -66,3 +66,27 @@ def test_a_counted_places_last_movement_is_read_from_the_latest_back_by_its_inde
         steps = [row[3] for row in cursor.fetchall()]
     assert any("cage_posting_last_move (account_id=? AND day_id=?)" in step for step in steps), steps
     assert not any(step.startswith("USE TEMP B-TREE") for step in steps), steps
+
+
+def test_a_days_slips_are_read_in_their_order_from_one_end_by_their_index(cast):
+    """The latest slips a person signed that day (the DRIC's queue, for a role given during the day)
+    and which slips wait, the oldest or the latest first: read from the slips' index by day in the
+    order they happened until enough are found, never every slip of the day sorted (4 ms on a
+    season's day for a holder who had signed most of them)."""
+    if connection.vendor != "sqlite":
+        pytest.skip("the planner asked is SQLite's; PostgreSQL's plans by its statistics")
+    from cage.selectors.four_eyes import latest_signed
+    from cage.selectors.slips import _waiting_of_day
+
+    day = cast.day.pk
+    for query in (
+        latest_signed(cast.chip_cashier.pk, day),
+        _waiting_of_day(day).order_by("at", "id").values_list("pk")[:25],
+        _waiting_of_day(day).order_by("-at", "-id").values_list("pk")[:25],
+    ):
+        sql, params = query.query.sql_with_params()
+        with connection.cursor() as cursor:
+            cursor.execute(f"EXPLAIN QUERY PLAN {sql}", params)
+            steps = [row[3] for row in cursor.fetchall()]
+        assert any("cage_slip_day_in_order (day_id=?)" in step for step in steps), steps
+        assert not any(step.startswith("USE TEMP B-TREE") for step in steps), steps
