@@ -8,7 +8,7 @@ the machine's load average, and appended to the bench's results file.
   queue (at most 4x), each with few and with many sales waiting for the DRIC's witness; and both
   again with few waiting on a season's day (thousands of slips signed in full before them).
 - By the size of the event: a day's sheets page (the last day), the register sorted by amount, the
-  voids and the audit trail, on a short and on a long event (generated records files of the same
+  voids, the audit trail, the cage home and the DRIC's queue, on a short and on a long event (generated records files of the same
   shape, imported): the same for a day of the same size, so the long one's ratio should match.
 - Through the real server: gunicorn with 4 workers, 4 cashiers' terminals posting sales and fills
   beside 1 (bench/load.py): slips per second and the sale's median time, 4 over 1.
@@ -275,8 +275,8 @@ def _busy_day(settings: dict, timer: _Timer) -> None:
 
 
 def _event_pages(settings: dict, timer: _Timer) -> None:
-    """A day's sheets, the register by amount, the voids and the audit trail on a short and a long
-    event of the same shape of day."""
+    """A day's sheets, the register by amount, the voids, the audit trail, the cage home and the
+    DRIC's queue on a short and a long event of the same shape of day."""
     from django.test import Client
     from django.urls import reverse
 
@@ -299,6 +299,9 @@ def _event_pages(settings: dict, timer: _Timer) -> None:
             "voids": reverse("cage:voids", args=[slug]),
             "a day's voids": reverse("cage:voids", args=[slug]) + f"?day={last.pk}",
             "audit trail": reverse("audit:event", args=[slug]),
+            # Every day closed: what the window asks of the days not closed must not read the rest.
+            "cage home": reverse("cage:home", args=[slug]),
+            "DRIC's queue": reverse("cage:queue", args=[slug]),
         }.items():
             client.get(url)  # warm
             _record(name, shape, *timer.compare(_get(client, url)), queries=_queries(client, url))

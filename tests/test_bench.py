@@ -56,6 +56,7 @@ def test_the_bench_runs_every_step_in_its_tiny_mode(tmp_path):
         assert "sales waiting for the DRIC" in text
         assert "| cage home | 3 sales waiting among 20 signed in full that day |" in text
         assert "- day's sheets (last day): " in text and " from 2 days x " in text
+        assert "- DRIC's queue: " in text and "- cage home: " in text
         assert "4 terminals beside 1: " in text and "; 0 errors; load " in text
         assert "## sqlite, small fair: 2 days x 3 tables x 10 records a day (" in text
         for said in ("- import: ", " records/s (", " net of start-up), peak ", "- event_report PDF: "):

@@ -12,6 +12,7 @@ from core.compiled import Compiled
 from core.local import long_day
 from core.reading import read_once
 from events.models import GamingDay
+from events.selectors import days_not_closed
 
 
 def closer_check_of(slip: Slip) -> dict | None:
@@ -80,11 +81,7 @@ def _not_signed_off(slips):
 # refresh, and flagged ones are few or none.
 _NOT_SIGNED_OFF = {
     True: Compiled(lambda day_id: _not_signed_off(Slip.objects.filter(day_id=day_id))),
-    False: Compiled(
-        lambda event_id: _not_signed_off(
-            Slip.objects.filter(event_id=event_id).exclude(day__status=GamingDay.Status.CLOSED)
-        )
-    ),
+    False: Compiled(lambda event_id: _not_signed_off(Slip.objects.filter(day__in=days_not_closed(event_id)))),
 }
 
 

@@ -19,7 +19,7 @@ from cage.slip_types import OPENERS, SLIP_KINDS, VOID_KIND, Capacity
 from core.compiled import Compiled
 from core.money import dollars
 from events.models import GamingDay, Person, Role
-from events.selectors import chip_values
+from events.selectors import chip_values, days_not_closed
 
 
 class State:
@@ -123,7 +123,7 @@ def _waiting_of_day(day_id: int):
 
 
 def _waiting_of_event(event_id: int):
-    return unsigned(Slip.objects.filter(event_id=event_id).exclude(day__status=GamingDay.Status.CLOSED))
+    return unsigned(Slip.objects.filter(day__in=days_not_closed(event_id)))
 
 
 def _waiting(event, day: GamingDay | None):
