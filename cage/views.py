@@ -650,8 +650,9 @@ def queue(request, slug):
             "size": size,
             "overdue_minutes": int(overdue_after().total_seconds() // 60),
             # The refusal's and the void's one-time key, the same in every row's form as the form's
-            # own field gives it: rendered once, not twice a row.
-            "request_key_input": QueueVoidForm()["request_key"].as_widget(),
+            # own field gives it: rendered once, not twice a row, and with no id (one id twice a row
+            # on the page is no id at all).
+            "request_key_input": QueueVoidForm(auto_id=False)["request_key"].as_widget(),
             "voidable": sorted(VOIDABLE),
             # What the DRIC may refuse: what waits for her before it moves anything.
             "refusable": sorted(t for t, k in SLIP_KINDS.items() if k.dric_moves),

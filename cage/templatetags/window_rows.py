@@ -5,10 +5,10 @@ signatures and its latest slips of the day, which every terminal asks for on eac
 Why: the template language resolves each of a row's forty-odd variables through its chain of
 lookups, and translates and localizes each of its words again for every row: about 0.3 ms a row,
 25 rows a page, more than the rest of the page together (issue 25). Here a page's words are
-translated once, and each row is put together with format_html, as Django's admin puts together the
-rows of its change lists (admin_list.items_for_result). The words are the same msgids the templates
-had, so the catalogues translate them as before; numbers and times are localized as the template's
-filters do.
+translated once, and each row is put together in Python, each value escaped, as Django's admin puts
+together the rows of its change lists (admin_list.items_for_result). The words are the same msgids
+the templates had, so the catalogues translate them as before; numbers and times are localized as
+the template's filters do. A row costs about a fifth of what it cost in the template.
 """
 
 import html
