@@ -123,7 +123,9 @@ def home(request, slug):
     # Which slips the list shows is the ORM's question (the search); their rows are read as SQL of
     # their own (cage.selectors.slip_rows).
     chosen = listed.order_by("-id").values_list("pk")[:HOME_SLIPS]
-    slips = slips_read(chosen, order=lambda s: s.pk, reverse=True) if day else []
+    # Most of the slips waiting (the panel's latest) are among the latest of the day: read once.
+    waiting = {item.slip.pk: item.slip for item in panels["pending"]}
+    slips = slips_read(chosen, order=lambda s: s.pk, reverse=True, known=waiting) if day else []
     states = states_of(slips, day=day)
     to_slip = RowAddress("cage:slip", event.slug)  # reversed once for every row (core.addresses)
     for slip in slips:

@@ -21,6 +21,8 @@ from collections.abc import Callable
 from django.core.exceptions import EmptyResultSet
 from django.db import connection
 from django.db.models import QuerySet
+from django.db.models.base import ModelState
+from django.db.models.signals import post_init, pre_init
 
 from cage.models import Signature, Slip
 from cage.selectors.amounts import cash_moved_subquery
@@ -45,6 +47,20 @@ class _Reader:
             if found:
                 converters.append((i, (found, expression)))
         self.converters = converters
+        # Every column is read, so an instance is its values by attname, as Model.__init__ sets them
+        # (ModelState, then each field's attname); no model read here has a receiver of its init
+        # signals, which __init__ would send. Built so, an instance costs about a third: the cage
+        # home builds some two hundred a refresh. A model that had receivers is built by from_db.
+        self.plain = not (pre_init.has_listeners(model) or post_init.has_listeners(model))
+
+    def instance(self, values: list):
+        if not self.plain:
+            return self.model.from_db(connection.alias, self.names, values)
+        instance = self.model.__new__(self.model)
+        state = instance._state = ModelState()
+        state.adding, state.db = False, connection.alias
+        instance.__dict__.update(zip(self.names, values, strict=True))
+        return instance
 
     def build(self, row, start: int, seen: dict | None = None):
         """The instance whose values begin at `start` in `row`, or None where a LEFT JOIN found none.
@@ -56,7 +72,7 @@ class _Reader:
         if seen is not None and values[0] in seen:
             return seen[values[0]]
         converted(values, self.converters, connection)
-        instance = self.model.from_db(connection.alias, self.names, values)
+        instance = self.instance(values)
         if seen is not None:
             seen[instance.pk] = instance
         return instance
@@ -99,6 +115,38 @@ def _readers(vendor: str) -> dict:
     }
 
 
+class SignaturesRead(QuerySet):
+    """A slip's signatures as read with it, where Django's prefetch would leave them: iterating,
+    `all()`, `len()` give the list read. Anything asked beyond it (a filter, values_list) is asked
+    of the database for that slip's signatures alone, as its related manager asks. Built only
+    then: the related manager's own queryset costs several times the rest of a slip's reading."""
+
+    def __init__(self, slip: Slip, signatures: list):
+        super().__init__(model=Signature, query=_NO_QUERY)
+        self._slip = slip
+        self._result_cache = signatures
+        self._prefetch_done = True
+
+    @property
+    def query(self):
+        return self._asked().query
+
+    @query.setter
+    def query(self, value):  # QuerySet's own property has one
+        raise AttributeError("the signatures read are not a query to change")
+
+    def _asked(self) -> QuerySet:
+        return self._slip.signatures._apply_rel_filters(Signature._default_manager.all())
+
+    def _clone(self):
+        return self._asked()._clone()
+
+
+# Never run: each SignaturesRead asks its own slip's query (SignaturesRead._asked) before anything
+# reads one.
+_NO_QUERY = Signature.objects.none().query
+
+
 def _rows(sql: str, chosen: str, params: list):
     with connection.cursor() as cursor:
         cursor.execute(sql.format(ids=chosen), params)
@@ -106,18 +154,32 @@ def _rows(sql: str, chosen: str, params: list):
 
 
 def slips_read(
-    chosen: QuerySet | tuple[str, list], *, order: Callable[[Slip], object], reverse: bool = False
+    chosen: QuerySet | tuple[str, list],
+    *,
+    order: Callable[[Slip], object],
+    reverse: bool = False,
+    known: dict[int, Slip] | None = None,
 ) -> list[Slip]:
     """The slips a query of ids chooses (`chosen`: a queryset of their ids, or its SQL and
     parameters), sorted by `order`, as `select_related("table", "runner", "day", "voids",
     "account__person", "account__table").with_signers()` annotated with `cash_moved` reads them. Two
     queries: the slips, with the query that chooses them inside theirs, then their signatures; and
-    the event's places once per page (places_of)."""
+    the event's places once per page (places_of).
+
+    `known`: slips this page has read already, by id (the cage home's slips waiting, most of them
+    among its latest slips of the day): the ids chosen are asked first, one query more, and only
+    the others are read; the known ones are given as they are."""
     if isinstance(chosen, QuerySet):
         try:
             chosen = chosen.query.sql_with_params()
         except EmptyResultSet:  # the ORM knows without asking: chosen among no ids
             return []
+    if known:
+        ids = [pk for (pk, *_rest) in _rows("{ids}", chosen[0], list(chosen[1]))]
+        again = {pk: known[pk] for pk in ids if pk in known}
+        unknown = [pk for pk in ids if pk not in again]
+        read = slips_read((", ".join(["%s"] * len(unknown)), unknown), order=order) if unknown else []
+        return sorted([*again.values(), *read], key=order, reverse=reverse)
     readers = _readers(connection.vendor)
     sql, (slip_r, table_r, runner_r, day_r, voids_r), cash_params = readers["slips"]
     fields = Slip._meta
@@ -154,9 +216,5 @@ def slips_read(
     for pk, slip in found.items():
         # As Django's prefetch leaves them: slip.signatures.all() is this list, and a filter on it
         # still asks the database for that slip's signatures alone.
-        manager = slip.signatures
-        signatures = manager._apply_rel_filters(Signature.objects.all())
-        signatures._result_cache = signed[pk]
-        signatures._prefetch_done = True
-        slip._prefetched_objects_cache = {cache_name: signatures}
+        slip._prefetched_objects_cache = {cache_name: SignaturesRead(slip, signed[pk])}
     return sorted(found.values(), key=order, reverse=reverse)

@@ -76,13 +76,25 @@ def test_slips_are_read_as_the_orm_reads_them_value_for_value(event, django_asse
         assert as_read(slip) == as_read(expected[slip.pk]), slip.number
 
 
-def test_a_slips_signatures_still_filter_in_the_database(event):
-    """A rule that asks slip.signatures.filter(...) of a slip read here asks of that slip alone."""
+def test_a_slips_signatures_still_filter_in_the_database(event, django_assert_num_queries):
+    """A slip's signatures are the list read with it (no query); a rule that asks
+    slip.signatures.filter(...) or values_list(...) of a slip read here asks of that slip alone."""
     slip = Slip.objects.annotate(n=Count("signatures")).filter(event=event, n__gte=2).first()
     (read,) = slips_read(chosen([slip.pk]), order=lambda s: s.pk)
-    first = read.signatures.all()[0]
-    assert list(read.signatures.filter(person=first.person)) == [first]
-    assert read.signatures.count() == Signature.objects.filter(slip=slip).count()
+    expected = list(Signature.objects.filter(slip=slip).order_by("id"))
+    with django_assert_num_queries(0):
+        first = read.signatures.all()[0]
+        assert [s.pk for s in read.signatures.all()] == [s.pk for s in expected]
+        assert len(read.signatures.all()) == read.signatures.count() == len(expected)
+        assert read.signatures.exists()
+    with django_assert_num_queries(1):
+        assert list(read.signatures.filter(person=first.person)) == [first]
+    with django_assert_num_queries(1):
+        assert set(read.signatures.values_list("capacity", flat=True)) == {s.capacity for s in expected}
+    assert read.signatures.filter(pk__in=[s.pk for s in Signature.objects.exclude(slip=slip)]).count() == 0
+    # Built as the ORM builds what it reads: from the database, not to be added again.
+    assert not read._state.adding and read._state.db == "default"
+    assert not read.signatures.all()[0]._state.adding and not read.day._state.adding
 
 
 def test_nothing_chosen_reads_nothing_more(django_assert_num_queries):
@@ -300,3 +312,22 @@ def test_the_tables_fills_and_credits_by_the_slips_day_are_the_postings_day(cast
 
     assert plain(_MOVED.rows(cast.day.pk)) == plain(straight)
     assert plain(_MOVED.rows(cast.day.pk)) == [(cast.bj.pk, True, 1, 3000), (cast.wheel.pk, True, 2, 2500)]
+
+
+def test_slips_a_page_has_read_already_are_not_read_again(event, django_assert_num_queries):
+    """The cage home reads its slips waiting first; those among its latest slips of the day are
+    given as they are (the same instances), and only the others are read, in the order asked."""
+    day = event.days.order_by("date").last()
+    ids = list(Slip.objects.filter(day=day).order_by("-id").values_list("pk", flat=True)[:6])
+    latest = Slip.objects.filter(day=day).order_by("-id").values_list("pk")[:6]
+    first = slips_read(chosen(ids[::2]), order=lambda s: s.pk)
+    known = {s.pk: s for s in first}
+    known[-5] = Slip(pk=-5)  # known, but not chosen: not given
+    with django_assert_num_queries(3):  # the ids chosen, the others' slips, their signatures
+        read = slips_read(latest, order=lambda s: s.pk, reverse=True, known=known)
+    assert [s.pk for s in read] == ids
+    assert all(s is known[s.pk] for s in read if s.pk in ids[::2])
+    expected = orm_read(ids)
+    assert [as_read(s) for s in read] == [as_read(expected[pk]) for pk in ids]
+    with django_assert_num_queries(1):  # every slip chosen known: only the ids are asked
+        assert slips_read(chosen(ids[::2]), order=lambda s: s.pk, known=known) == first
