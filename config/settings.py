@@ -225,6 +225,8 @@ DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 # http is redirected. HTTPS=false turns all of that off for a site served over plain http (a
 # laptop on 127.0.0.1, the test suite); with DEBUG on it is off unless asked for.
 HTTPS = env_bool("HTTPS", not DEBUG)
+# Django's database sessions, each read by a query compiled once (core.sessions).
+SESSION_ENGINE = "core.sessions"
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = HTTPS
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
 HSTS_SECONDS = os.environ.get("SECURE_HSTS_SECONDS", "31536000").strip()
