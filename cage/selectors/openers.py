@@ -6,7 +6,7 @@ import datetime
 from django.utils.translation import gettext as _
 
 from cage.models import Slip
-from cage.selectors.slip_rows import slips_read
+from cage.selectors.slip_rows import among, slips_read
 from cage.slip_types import CLOSERS, OPENERS, SLIP_KINDS
 from core.compiled import Compiled
 from core.local import long_day
@@ -97,4 +97,4 @@ def waiting_sign_off(event, *, day: GamingDay | None = None) -> list[Slip]:
         return []
     # As SQL of its own (cage.selectors.slip_rows): an import closes every day with its flagged
     # openers, and the ORM's compiling of the two queries cost more than their reading.
-    return slips_read((", ".join(["%s"] * len(flagged)), flagged), order=lambda slip: (slip.at, slip.pk))
+    return slips_read(among(flagged), order=lambda slip: (slip.at, slip.pk))

@@ -147,6 +147,12 @@ class SignaturesRead(QuerySet):
 _NO_QUERY = Signature.objects.none().query
 
 
+def among(ids) -> tuple[str, list]:
+    """The SQL and parameters that choose exactly these ids, as slips_read takes them (`chosen`)."""
+    ids = list(ids)
+    return ", ".join(["%s"] * len(ids)), ids
+
+
 def _rows(sql: str, chosen: str, params: list):
     with connection.cursor() as cursor:
         cursor.execute(sql.format(ids=chosen), params)
@@ -178,7 +184,7 @@ def slips_read(
         ids = [pk for (pk, *_rest) in _rows("{ids}", chosen[0], list(chosen[1]))]
         again = {pk: known[pk] for pk in ids if pk in known}
         unknown = [pk for pk in ids if pk not in again]
-        read = slips_read((", ".join(["%s"] * len(unknown)), unknown), order=order) if unknown else []
+        read = slips_read(among(unknown), order=order) if unknown else []
         return sorted([*again.values(), *read], key=order, reverse=reverse)
     readers = _readers(connection.vendor)
     sql, (slip_r, table_r, runner_r, day_r, voids_r), cash_params = readers["slips"]
@@ -207,7 +213,7 @@ def slips_read(
     signed: dict[int, list[Signature]] = {pk: [] for pk in found}
     signers: dict = {}
     person, of_slip = Signature._meta.get_field("person"), Signature._meta.get_field("slip")
-    for row in _rows(sql, ", ".join(["%s"] * len(found)), list(found)):
+    for row in _rows(sql, *among(found)):
         signature = signature_r.build(row, 0)
         person.set_cached_value(signature, signer_r.build(row, signature_r.width, signers))
         of_slip.set_cached_value(signature, found[signature.slip_id])
