@@ -23,12 +23,17 @@ pytestmark = pytest.mark.django_db
 BOOKS = ("cage_slip", "cage_posting", "cage_signature", "cage_ledgerlink", "cage_daytotal", "audit_auditentry")
 
 
+def plan(sql: str, params=None) -> list[str]:
+    """The steps of SQLite's plan for a query."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN QUERY PLAN {sql}", params)
+        return [row[3] for row in cursor.fetchall()]
+
+
 def whole_table_reads(sql: str) -> list[str]:
     """The steps of a query's plan that read a table of the books whole, or every slip of the event
     (by the slips' index on the event: what the event's days not closed hold is read by the day)."""
-    with connection.cursor() as cursor:
-        cursor.execute(f"EXPLAIN QUERY PLAN {sql}")
-        steps = [row[3] for row in cursor.fetchall()]
+    steps = plan(sql)
     return [
         step
         for step in steps
@@ -66,10 +71,7 @@ def test_a_counted_places_last_movement_is_read_from_the_latest_back_by_its_inde
         pytest.skip("the planner asked is SQLite's; PostgreSQL's plans by its statistics")
     from cage.selectors.counts import _LAST_MOVES
 
-    sql, params = _LAST_MOVES.sql(cast.day.pk, cast.event.pk)
-    with connection.cursor() as cursor:
-        cursor.execute(f"EXPLAIN QUERY PLAN {sql}", params)
-        steps = [row[3] for row in cursor.fetchall()]
+    steps = plan(*_LAST_MOVES.sql(cast.day.pk, cast.event.pk))
     assert any("cage_posting_last_move (account_id=? AND day_id=?)" in step for step in steps), steps
     assert not any(step.startswith("USE TEMP B-TREE") for step in steps), steps
 
@@ -90,9 +92,6 @@ def test_a_days_slips_are_read_in_their_order_from_one_end_by_their_index(cast):
         _waiting_of_day(day).order_by("at", "id").values_list("pk")[:25],
         _waiting_of_day(day).order_by("-at", "-id").values_list("pk")[:25],
     ):
-        sql, params = query.query.sql_with_params()
-        with connection.cursor() as cursor:
-            cursor.execute(f"EXPLAIN QUERY PLAN {sql}", params)
-            steps = [row[3] for row in cursor.fetchall()]
+        steps = plan(*query.query.sql_with_params())
         assert any("cage_slip_day_in_order (day_id=?)" in step for step in steps), steps
         assert not any(step.startswith("USE TEMP B-TREE") for step in steps), steps
