@@ -7,11 +7,15 @@ their own signing PIN, or later from their own session (the dealer at the table,
 queue). Capacities left blank wait for that later signature (DESIGN: slips and signatures).
 """
 
+import copy
 import datetime
+import functools
 import uuid
 from dataclasses import dataclass, field
 
 from django import forms
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.forms import BoundField
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -41,12 +45,13 @@ from cage.slip_types import (
     TARGET,
     SlipKind,
 )
+from core.compiled import Compiled
 from core.local import clock
 from core.money import dollars
 from core.rules import Clock, Lower, Money, Rule, RuleViolation, Several, Words, cite
 from events.form_input import CheckedInput
-from events.models import GamingDay, Person, Role
-from events.selectors import chip_set
+from events.models import GameTable, GamingDay, Person, Role
+from events.selectors import chip_set, tables_of
 from events.services import pin_verify
 
 # A slip is written once for what changes hands once: the same slip again within a minute is
@@ -59,15 +64,52 @@ COUNTED = ("bank_cash", "chip_bank", "tip_pool")
 CHIPS_ONLY = ("chip_bank", "tip_pool")
 
 
+class PeopleWith(QuerySet):
+    """people_with's list. `who`: (the event's id, the roles) while it is that list as built (a
+    field's own copy of it included), None once narrowed (filtered, some left out): PersonChoice
+    then reads a choice by a query compiled once instead of the ORM's `get`."""
+
+    who = None
+
+    def all(self):
+        copy = super().all()
+        copy.who = self.who
+        return copy
+
+
 def people_with(event, roles):
+    """The event's people (in good standing) holding one of `roles`, by name: a list of who signs."""
+    return _people_with(getattr(event, "pk", event), tuple(roles)).all()
+
+
+@functools.lru_cache(maxsize=256)
+def _people_with(event_id: int, roles: tuple) -> PeopleWith:
+    # Built once per event and roles, never run itself: each form takes a copy (.all()), and a form
+    # has three or four lists, whose building cost more than the rest of the form.
     # With their logins: the services check that whoever signs is not the administrator's login
     # (events.designation), which read each signer's login again, a query per signer per slip.
-    return (
-        Person.objects.filter(event=event, assignments__role__in=roles, registration=Person.Registration.GOOD)
+    people = (
+        PeopleWith(Person)
+        .filter(event=event_id, assignments__role__in=roles, registration=Person.Registration.GOOD)
         .select_related("user")
         .distinct()
         .order_by("name")
     )
+    people.who = (event_id, roles)
+    return people
+
+
+# One of people_with's list, by the event's and the person's ids, compiled once for each roles.
+_ONE_OF: dict[tuple, Compiled] = {}
+
+# The ids a database's integer key holds: a choice beyond them is no choice, not an error of its.
+KEYS = range(-(2**63), 2**63)
+
+
+def one_of_people_with(event_id: int, roles: tuple, person_id: int) -> Person | None:
+    if roles not in _ONE_OF:
+        _ONE_OF[roles] = Compiled(lambda event_id, person_id: people_with(event_id, roles).filter(pk=person_id))
+    return _ONE_OF[roles].first(event_id, person_id)
 
 
 def pin_field(label) -> forms.CharField:
@@ -83,6 +125,22 @@ def pin_field(label) -> forms.CharField:
 class PersonChoice(forms.ModelChoiceField):
     def label_from_instance(self, person):
         return person.name
+
+    def to_python(self, value):
+        # Every slip chooses two or three people: the choice is read as the ORM's `get` reads it,
+        # by a query compiled once, while the list is people_with's as built.
+        who = getattr(self.queryset, "who", None)
+        if who is None or value in self.empty_values or isinstance(value, Person):
+            return super().to_python(value)
+        self.validate_no_null_characters(value)
+        try:
+            key = int(value)
+        except (ValueError, TypeError):
+            key = None
+        person = one_of_people_with(*who, key) if key is not None and key in KEYS else None
+        if person is None:
+            raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice", params={"value": value})
+        return person
 
 
 class HolderSelect(forms.Select):
@@ -105,26 +163,32 @@ class HolderSelect(forms.Select):
 
 
 class TableChoice(forms.ModelChoiceField):
-    """A table the slip is written for, among those its type may be written for now. `among`: the
-    tables a choice is read from beyond those offered (the event's), so that one offered when the
-    form was opened and no longer (it closed since) is refused in words (table_gone)."""
+    """A table the slip is written for, among those its type may be written for now (`offered`:
+    their ids). Any of the event's tables is read, so that one offered when the form was opened and
+    no longer (it closed since) is refused in words (table_gone), not as "not one of the choices"."""
 
-    def __init__(self, *args, among=None, day: GamingDay | None = None, kind: SlipKind | None = None, **kwargs):
+    def __init__(self, *args, offered: list[int], day: GamingDay, kind: SlipKind, **kwargs):
         super().__init__(*args, **kwargs)
-        self.among, self.day, self.kind = among, day, kind
+        self.offered, self.day, self.kind = set(offered), day, kind
 
     def label_from_instance(self, table):
         return _("table %(table)s") % {"table": table.code}
 
     def to_python(self, value):
-        if self.among is None:
-            return super().to_python(value)
-        offered, self.queryset = self.queryset, self.among
+        if value in self.empty_values:
+            return None
+        self.validate_no_null_characters(value)
+        # The event's tables, as events.selectors reads them (the offer was read from them as the
+        # form was built): a table's choice asks no query of its own.
         try:
-            table = super().to_python(value)
-        finally:
-            self.queryset = offered
-        if table is not None and not offered.filter(pk=table.pk).exists():
+            key = value.pk if isinstance(value, GameTable) else int(value)
+        except (ValueError, TypeError):
+            key = None
+        table = next((t for t in tables_of(self.day.event_id) if t.pk == key), None)
+        if table is None:
+            raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice", params={"value": value})
+        table = copy.copy(table)  # the form's own: a reading's tables are shared, never changed
+        if table.pk not in self.offered:
             raise table_gone(self.day, self.kind, table)
         return table
 
@@ -257,6 +321,32 @@ class SlipBoundField(BoundField):
         if self.form.is_bound and self.form.errors:
             attrs["autofocus"] = self.name == self.form.first_in_error()  # False: not written at all
         return attrs
+
+
+def _recent_slips(day_id, slip_type, since, user_id, request_key, *, cash: bool):
+    """A person's slips of a type written on the day since a moment, but the one of this form,
+    latest first. `cash`: with the cash each moved (cash_moved), for slips whose amount it is, or is
+    part of: slips of a type that counts chips are worth their chips (amount_of)."""
+    recent = (
+        Slip.objects.filter(day_id=day_id, slip_type=slip_type, at__gte=since, created_by_id=user_id)
+        .exclude(request_key=request_key)
+        .only("serial", "at", "slip_type", "details", "table_id", "runner_id")
+        .order_by("-id")
+    )
+    return recent.annotate(cash_moved=cash_moved_subquery()) if cash else recent
+
+
+# Compiled once (core.compiled), with and without the cash moved: SlipForm.confirm_second_slip.
+_RECENT_SLIPS = {
+    cash: Compiled(
+        lambda day_id, slip_type, since, user_id, request_key, cash=cash: _recent_slips(
+            day_id, slip_type, since, user_id, request_key, cash=cash
+        ),
+        texts=("slip_type", "request_key"),
+        moments=("since",),
+    )
+    for cash in (False, True)
+}
 
 
 class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
@@ -557,26 +647,27 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         amount = self.slip_amount(data)
         if not amount:
             return
-        recent = (
-            Slip.objects.filter(
-                day=self.day,
-                slip_type=self.kind.type,
-                table=data.get("table"),
-                runner=data.get("runner"),
-                at__gte=timezone.now() - self.SECOND_SLIP_WITHIN,
-                created_by=self.request.user,
-            )
-            .exclude(request_key=data.get("request_key"))
-            .only("serial", "at", "slip_type", "details")
-            .order_by("-id")
+        # The same person's slips of the type in the last minute, by a query compiled once (the
+        # window asks it on every slip); of those, the same table's and runner's.
+        cash = self.kind.runner_figure == "returned" or not any((data.get("chips") or {}).values())
+        table, runner = data.get("table"), data.get("runner")
+        recent = _RECENT_SLIPS[cash].objects(
+            self.day.pk,
+            self.kind.type,
+            timezone.now() - self.SECOND_SLIP_WITHIN,
+            self.request.user.pk,
+            data.get("request_key") or "",
         )
-        # Slips of a type that counts chips are worth their chips (amount_of): the cash they moved
-        # is read only where it is part of the amount, or is the amount.
-        if self.kind.runner_figure == "returned" or not any((data.get("chips") or {}).values()):
-            recent = recent.annotate(cash_moved=cash_moved_subquery())
         values = self.chip_values
         earlier = next(
-            (slip for slip in recent if amount_of(slip, values, getattr(slip, "cash_moved", None)) == amount), None
+            (
+                slip
+                for slip in recent
+                if slip.table_id == (table and table.pk)
+                and slip.runner_id == (runner and runner.pk)
+                and amount_of(slip, values, getattr(slip, "cash_moved", None)) == amount
+            ),
+            None,
         )
         if earlier is None:
             return

@@ -110,15 +110,14 @@ class Table(SlipField):
 
     def add_to(self, form):
         from cage.forms import TableChoice
-        from cage.selectors.offered import tables_for
+        from cage.selectors.offered import tables_offered
 
+        offered = tables_offered(form.day, form.kind.type)
         form.fields[self.name] = TableChoice(
             label=self.label(),
-            queryset=tables_for(form.day, form.kind.type),
+            queryset=form.event.tables.filter(pk__in=offered),
             empty_label=_("Choose the table"),
-            # Any of the event's tables is read: one offered when the form was opened and no longer
-            # (it closed since) is refused in words, not as "not one of the choices".
-            among=form.event.tables.all(),
+            offered=offered,
             day=form.day,
             kind=form.kind,
         )

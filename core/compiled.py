@@ -12,6 +12,7 @@ the ORM's, and what runs is exactly what the ORM wrote for it, its rows converte
 converts them and, asked for, built into the same model instances (`select_related` included).
 """
 
+import datetime
 import inspect
 import weakref
 from collections.abc import Callable, Iterable
@@ -23,12 +24,17 @@ from django.db.models.query import ModelIterable, get_related_populators
 
 # The first id's stand-in, the second's one less, and so on: ids no row has (ids are positive),
 # and no other parameter of a query is. A text the query takes (an event's slug) stands in as a
-# text no row holds.
+# text no row holds, and a moment (a time bound) as a moment of 1901 no slip is written at.
 STAND_IN = -720_251_917
+MOMENT = datetime.datetime(1901, 7, 20, 5, 1, 9, 720_251, tzinfo=datetime.UTC)
 
 
-def stand_in(n: int, text: bool = False) -> int | str:
-    return f"\x1fstand-in {n}\x1f" if text else STAND_IN - n
+def stand_in(n: int, kind: str = "id") -> int | str | datetime.datetime:
+    if kind == "text":
+        return f"\x1fstand-in {n}\x1f"
+    if kind == "moment":
+        return MOMENT + datetime.timedelta(seconds=n)
+    return STAND_IN - n
 
 
 def converted(values: list, converters: Iterable, connection) -> list:
@@ -70,10 +76,11 @@ class _Prepared:
 class Compiled:
     """`build(*ids)` returns the query for some ids (a day's, an event's, a person's); `rows(*ids)`
     runs it, `objects(*ids)` gives its model instances. `texts`: the names of the parameters that
-    are texts, not ids (a slug). A query of another shape (another role, an ordering) is a Compiled
-    of its own."""
+    are texts, not ids (a slug); `moments`: those that are aware datetimes compared with a
+    DateTimeField (a time bound), passed as the database takes them, as the ORM passes them. A query
+    of another shape (another role, an ordering, a NULL where an id was) is a Compiled of its own."""
 
-    def __init__(self, build: Callable[..., QuerySet], *, texts: tuple[str, ...] = ()):
+    def __init__(self, build: Callable[..., QuerySet], *, texts: tuple[str, ...] = (), moments: tuple[str, ...] = ()):
         self._build = build
         names = [
             parameter.name
@@ -81,7 +88,9 @@ class Compiled:
             if parameter.default is inspect.Parameter.empty
             and parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)
         ]
-        self._stand_ins = [stand_in(n, name in texts) for n, name in enumerate(names)]
+        kinds = ["text" if name in texts else "moment" if name in moments else "id" for name in names]
+        self._stand_ins = [stand_in(n, kind) for n, kind in enumerate(kinds)]
+        self._moments = [n for n, kind in enumerate(kinds) if kind == "moment"]
         # Per database connection: the tests run on SQLite and PostgreSQL in turn, and a threaded
         # server gives each thread its own connection.
         self._prepared: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -93,11 +102,23 @@ class Compiled:
         prepared = self._prepared.get(connection)
         if prepared is None:
             built = self._build(*self._stand_ins)
-            prepared = self._prepared[connection] = _Prepared(built, connection, self._stand_ins)
+            prepared = self._prepared[connection] = _Prepared(
+                built, connection, self._adapted(self._stand_ins, connection)
+            )
+        if self._moments:
+            keys = self._adapted(keys, connection)
         params = list(prepared.params)
         for i, n in prepared.where:
             params[i] = keys[n]
         return prepared.sql, params, prepared, connection
+
+    def _adapted(self, keys, connection) -> list:
+        """`keys` with each moment as the database takes it (SQLite: a text in UTC), as a
+        DateTimeField's lookup writes its value."""
+        keys = list(keys)
+        for n in self._moments:
+            keys[n] = connection.ops.adapt_datetimefield_value(keys[n])
+        return keys
 
     def _bounded(self, keys: tuple, limit: int | None, offset: int) -> tuple[str, list, _Prepared, object]:
         sql, params, prepared, connection = self._run(keys)

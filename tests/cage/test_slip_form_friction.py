@@ -438,10 +438,12 @@ def test_another_amount_another_runner_or_a_minute_later_is_not_asked_about(clie
     assert client.post(url, fill_data(cast)).status_code == 302
     assert client.post(url, fill_data(cast, chips_5="5")).status_code == 302
     assert client.post(url, {**fill_data(cast), "runner": cast.runner2.pk}).status_code == 302
+    open_table(cast, cast.wheel)
+    assert client.post(url, {**fill_data(cast), "table": cast.wheel.pk}).status_code == 302
     # The minute gone by (slips are written in order, so the clock is not turned back: the window is).
     monkeypatch.setattr(SlipForm, "SECOND_SLIP_WITHIN", datetime.timedelta(0))
     assert client.post(url, fill_data(cast)).status_code == 302
-    assert Slip.objects.filter(slip_type="fill").count() == 4
+    assert Slip.objects.filter(slip_type="fill").count() == 5
 
 
 def test_the_same_sale_at_another_window_in_the_same_minute_is_not_asked_about(client, cast):

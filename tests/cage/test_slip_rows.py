@@ -213,6 +213,28 @@ def test_compiled_model_instances_are_the_orms(event):
         Compiled(lambda pk: Slip.objects.filter(pk=pk).values_list("pk")).objects(1)
 
 
+def test_a_compiled_query_bounded_by_a_moment_gives_the_orms_rows_either_side_of_it(event):
+    """A moment (a time bound) is passed as the ORM passes a DateTimeField's value: the rows on
+    either side of each slip's own time are the ORM's, to the microsecond, in any time zone."""
+    import datetime
+    import zoneinfo
+
+    day = event.days.order_by("date").last()
+    since = Compiled(
+        lambda day_id, moment: Slip.objects.filter(day_id=day_id, at__gte=moment).order_by("id").values_list("pk"),
+        moments=("moment",),
+    )
+    times = sorted(set(Slip.objects.filter(day=day).values_list("at", flat=True)))
+    assert len(times) > 2, "the day's slips are written at several times"
+    toronto = zoneinfo.ZoneInfo("America/Toronto")
+    for at in (times[0], times[len(times) // 2], times[-1]):
+        for moment in (at - datetime.timedelta(microseconds=1), at, at + datetime.timedelta(microseconds=1)):
+            moment = moment.astimezone(toronto)
+            orm = list(Slip.objects.filter(day=day, at__gte=moment).order_by("id").values_list("pk"))
+            assert since.rows(day.pk, moment) == orm
+    assert since.rows(day.pk, times[-1] + datetime.timedelta(microseconds=1)) == []
+
+
 def test_a_days_states_read_from_its_voids_are_the_same(event):
     """The cage home reads its slips' states from the day's voids, compiled once: the same states
     as from the voids among and naming the slips, done, refused and standing alike."""
