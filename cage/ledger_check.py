@@ -135,6 +135,7 @@ def slip_breaks(events: list[Event]) -> list[str]:
             waived=ExpressionWrapper(Q(details__has_key="waived"), output_field=BooleanField()),
             waived_codes=F("details__waived"),
             completed_at=F("signed_in_full__signed_at"),
+            waiting_day=F("not_signed_in_full__day_id"),
         )
         .values(
             "id",
@@ -148,6 +149,8 @@ def slip_breaks(events: list[Event]) -> list[str]:
             "waived",
             "waived_codes",
             "completed_at",
+            "day_id",
+            "waiting_day",
         )
     }
     if not slips:
@@ -163,15 +166,18 @@ def slip_breaks(events: list[Event]) -> list[str]:
 def _signed_in_full_breaks(slips: dict, signed: dict[int, set[str]], last: dict) -> list[str]:
     """Each slip's record of being signed in full (cage.models.SignedInFull) against its signatures:
     there exactly when every signature it waits for is on (SlipKind.signed_in_full), at the time of
-    the last of them (its own time where it waits for none). The DRIC's queue and the cage home read
-    which slips wait from these records alone."""
+    the last of them (its own time where it waits for none); and its row among the slips not signed
+    in full (cage.models.NotSignedInFull), of its own day, there exactly while it is not. The DRIC's
+    queue and the cage home read which slips wait from these alone."""
     breaks = []
     for slip_id, slip in slips.items():
         kind = SLIP_KINDS[slip["slip_type"]]
         details = {"waived": slip["waived_codes"]} if slip["waived_codes"] else None
         where = {"event": slip["event__slug"], "slip": slip_number(slip)}
         recorded = slip["completed_at"]
-        if not kind.signed_in_full(signed[slip_id], details):
+        complete = kind.signed_in_full(signed[slip_id], details)
+        breaks += _not_signed_in_full_breaks(slip, complete, where)
+        if not complete:
             if recorded is not None:
                 breaks.append(_("%(event)s: %(slip)s is recorded as signed in full, but is not") % where)
             continue
@@ -186,6 +192,27 @@ def _signed_in_full_breaks(slips: dict, signed: dict[int, set[str]], last: dict)
                 % {**where, "recorded": recorded.isoformat(), "last": expected.isoformat()}
             )
     return breaks
+
+
+def _not_signed_in_full_breaks(slip: dict, complete: bool, where: dict) -> list[str]:
+    """A slip is listed among those not signed in full exactly while it is not (by its signatures),
+    on its own day: the cage home and the DRIC's queue find the slips that wait there alone."""
+    listed = slip["waiting_day"]
+    if not complete and listed is None:
+        return [
+            _(
+                "%(event)s: %(slip)s is not signed in full, but is not listed among the slips not signed in full "
+                "(the cage home and the DRIC's queue would not show it waiting)"
+            )
+            % where
+        ]
+    if complete and listed is not None:
+        return [
+            _("%(event)s: %(slip)s is signed in full, but is still listed among the slips not signed in full") % where
+        ]
+    if listed is not None and listed != slip["day_id"]:
+        return [_("%(event)s: %(slip)s is listed as not signed in full on another day than its own") % where]
+    return []
 
 
 def _unbalanced(events: list[Event], slips: dict) -> list[str]:

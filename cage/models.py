@@ -288,6 +288,29 @@ class SignedInFull(AppendOnly):
         return _("%(slip)s signed in full") % {"slip": self.slip}
 
 
+class NotSignedInFull(models.Model):
+    """A slip written without every signature it waits for, until the signature that completes it:
+    then its SignedInFull is written and this row deleted, in the same transaction (cage.services
+    .ledger, .signing). check_ledger proves each slip has exactly one of the two.
+
+    Why a row of its own: which slips still wait is asked on every refresh of the cage home and the
+    DRIC's queue. Asked of the day's slips without a SignedInFull, it visited every slip of the day,
+    5,000 on a season's day, for the few that wait; asked of these, it visits the day's slips not
+    signed in full, which the day's waiting, refused and voided-while-waiting slips bound (issue 25).
+    Derived, not a record: it holds nothing a slip, its signatures and SignedInFull do not say."""
+
+    slip = models.OneToOneField(Slip, on_delete=models.CASCADE, related_name="not_signed_in_full")
+    day = models.ForeignKey(GamingDay, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name = _("slip not signed in full")
+        verbose_name_plural = _("slips not signed in full")
+
+    def __str__(self):
+        return _("%(slip)s not signed in full") % {"slip": self.slip}
+
+
 def signers() -> models.Prefetch:
     """A slip's signatures and who signed them, in one query (SlipQuerySet.with_signers, or
     prefetch_related_objects for slips already read); made afresh each time, as a queryset is."""

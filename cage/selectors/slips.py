@@ -63,7 +63,9 @@ def signed_in_full(slips):
 def unsigned(slips):
     """The slips still waiting for someone: not signed in full, nor refused voids (on file, waiting
     for nobody), nor slips a void names (the void is what waits: they take no signature meanwhile).
-    An anti-join on indexes: the day's slips without their record of being signed in full."""
+    An anti-join on indexes: the slips without their record of being signed in full (the window
+    asks it of the slips not signed in full, _waiting_of_day, and check_ledger proves the two
+    agree)."""
     waiting = slips.filter(signed_in_full__isnull=True, refusal__isnull=True)
     return waiting.free_of_voids()
 
@@ -117,13 +119,14 @@ def overdue_after() -> datetime.timedelta:
 
 
 def _waiting_of_day(day_id: int):
-    # A day's slips by the day alone: asked for the event as well, SQLite read the whole event's
-    # slips by its index on the event, a cost that grew with every day of the event.
-    return unsigned(Slip.objects.filter(day_id=day_id))
+    # Among the day's slips not signed in full (cage.models.NotSignedInFull), by the day alone: the
+    # day's slips were each visited for the few that wait, and asked for the event as well, SQLite
+    # read the whole event's slips by its index on the event.
+    return unsigned(Slip.objects.filter(not_signed_in_full__day_id=day_id))
 
 
 def _waiting_of_event(event_id: int):
-    return unsigned(Slip.objects.filter(day__in=days_not_closed(event_id)))
+    return unsigned(Slip.objects.filter(not_signed_in_full__day__in=days_not_closed(event_id)))
 
 
 def _waiting(event, day: GamingDay | None):

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
-from cage.models import Account, Posting, Signature, SignedInFull, Slip, SlipCounter
+from cage.models import Account, NotSignedInFull, Posting, Signature, SignedInFull, Slip, SlipCounter
 from cage.selectors.handovers import custodians, handed_over, takeovers
 from cage.selectors.paper import waiting_count as paper_waiting
 from cage.selectors.places import balances_read, held_together, own_places, together
@@ -813,6 +813,8 @@ def _write(slip: Slip, signed: dict, signed_at: dict, merged, accounts) -> None:
         )
         if complete:
             SignedInFull.objects.create(slip=slip, signed_at=completed_at)
+        else:
+            NotSignedInFull.objects.create(slip=slip, day_id=slip.day_id)
         return
     memo.last_at[slip.event_id] = slip.at
     if slip.slip_type in HANDOVERS:
@@ -828,6 +830,8 @@ def _write(slip: Slip, signed: dict, signed_at: dict, merged, accounts) -> None:
         )
     if complete:
         memo.hold_values(SignedInFull, slip_id=slip.pk, signed_at=completed_at)
+    else:
+        memo.hold_values(NotSignedInFull, slip_id=slip.pk, day_id=slip.day_id)
 
 
 def _signed_after(slip_type: str, times: dict[str, datetime.datetime], at: datetime.datetime) -> dict:

@@ -208,8 +208,8 @@ class Memo:
 
 
 # The tables whose rows are held (hold()): a slip, then its postings, signatures, its record of being
-# signed in full and chain links.
-HELD_TABLES = re.compile(r"\bcage_(?:slip|posting|signature|signedinfull|ledgerlink)\b")
+# signed in full (or not yet) and chain links.
+HELD_TABLES = re.compile(r"\bcage_(?:slip|posting|signature|signedinfull|notsignedinfull|ledgerlink)\b")
 # The tables a day's slip facts are read from (cage.services.day_slips).
 SLIP_FACTS = re.compile(r"\bcage_(?:slip|signature|signedinfull|refusal)\b")
 WRITES = ("INSERT", "UPDATE", "DELETE")

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop as N_
 
 from audit import services as audit
-from cage.models import Account, Refusal, Signature, SignedInFull, Slip, SlipPrint
+from cage.models import Account, NotSignedInFull, Refusal, Signature, SignedInFull, Slip, SlipPrint
 from cage.slip_types import SLIP_KINDS, VOID_KIND
 from core.rules import Lower, RuleViolation, Words
 from events.designation import check_takes_part
@@ -143,6 +143,7 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
     write_postings(slip, merged, accounts)
     Signature.objects.create(slip=slip, capacity=capacity, person=person, signed_at=at)
     if kind.signed_in_full(signed, slip.details):
+        NotSignedInFull.objects.filter(slip=slip).delete()
         SignedInFull.objects.create(slip=slip, signed_at=at)
     links.signed(slip, legs=moving, merged=merged, accounts=accounts, capacity=capacity, person=person, at=at)
     if moving:
