@@ -102,7 +102,8 @@ def _people_with(event_id: int, roles: tuple) -> PeopleWith:
 # One of people_with's list, by the event's and the person's ids, compiled once for each roles.
 _ONE_OF: dict[tuple, Compiled] = {}
 
-# The ids a database's integer key holds: a choice beyond them is no choice, not an error of its.
+# The ids a database's integer key holds: a choice beyond them is refused as no choice, never sent
+# to the database (SQLite refuses so large an integer as a parameter).
 KEYS = range(-(2**63), 2**63)
 
 
@@ -179,7 +180,7 @@ class TableChoice(forms.ModelChoiceField):
             return None
         self.validate_no_null_characters(value)
         # The event's tables, as events.selectors reads them (the offer was read from them as the
-        # form was built): a table's choice asks no query of its own.
+        # form was built): one query compiled once, or none within a reading, where the ORM built two.
         try:
             key = value.pk if isinstance(value, GameTable) else int(value)
         except (ValueError, TypeError):
