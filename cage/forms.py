@@ -99,18 +99,19 @@ def _people_with(event_id: int, roles: tuple) -> PeopleWith:
     return people
 
 
-# One of people_with's list, by the event's and the person's ids, compiled once for each roles.
-_ONE_OF: dict[tuple, Compiled] = {}
-
 # The ids a database's integer key holds: a choice beyond them is refused as no choice, never sent
 # to the database (SQLite refuses so large an integer as a parameter).
 KEYS = range(-(2**63), 2**63)
 
 
 def one_of_people_with(event_id: int, roles: tuple, person_id: int) -> Person | None:
-    if roles not in _ONE_OF:
-        _ONE_OF[roles] = Compiled(lambda event_id, person_id: people_with(event_id, roles).filter(pk=person_id))
-    return _ONE_OF[roles].first(event_id, person_id)
+    return _one_of(roles).first(event_id, person_id)
+
+
+@functools.cache
+def _one_of(roles: tuple) -> Compiled:
+    """One of people_with's list, by the event's and the person's ids, compiled once for each roles."""
+    return Compiled(lambda event_id, person_id: people_with(event_id, roles).filter(pk=person_id))
 
 
 def pin_field(label) -> forms.CharField:
@@ -339,13 +340,7 @@ def _recent_slips(day_id, slip_type, since, user_id, request_key, *, cash: bool)
 
 # Compiled once (core.compiled), with and without the cash moved: SlipForm.confirm_second_slip.
 _RECENT_SLIPS = {
-    cash: Compiled(
-        lambda day_id, slip_type, since, user_id, request_key, cash=cash: _recent_slips(
-            day_id, slip_type, since, user_id, request_key, cash=cash
-        ),
-        texts=("slip_type", "request_key"),
-        moments=("since",),
-    )
+    cash: Compiled(functools.partial(_recent_slips, cash=cash), texts=("slip_type", "request_key"), moments=("since",))
     for cash in (False, True)
 }
 
