@@ -12,7 +12,7 @@ from collections import defaultdict
 from django.db.models import BooleanField, ExpressionWrapper, F, Max, Min, Q, Sum
 from django.utils.translation import gettext as _
 
-from cage.models import Account, DayTotal, Posting, Signature, Slip
+from cage.models import Account, DayTotal, Posting, RunningTotal, Signature, Slip
 from cage.selectors.registers import runs, runs_text, serial_checks
 from cage.services.ledger import account_label, instrument_name
 from cage.slip_types import DAY_CLOSE_KIND, SLIP_KINDS
@@ -24,7 +24,8 @@ def ledger_breaks(events=None, *, chains: bool = True) -> list[str]:
     """Each break as a sentence; empty when the ledger holds.
 
     Conservation and custody below; then each slip (slip_breaks), the serials (serial_breaks),
-    the closed days (closed_day_breaks) and the sealed days' totals (day_total_breaks). For every
+    the closed days (closed_day_breaks), the sealed days' totals (day_total_breaks) and the places'
+    running totals (running_total_breaks). For every
     event and instrument the postings sum to zero over all accounts (nothing is made or lost, only
     moved), no custody account holds less than nothing, and once every table is closed patrons
     hold no fewer than zero chips of any denomination.
@@ -55,6 +56,7 @@ def ledger_breaks(events=None, *, chains: bool = True) -> list[str]:
     from cage.chain_check import audit_breaks, chain_breaks  # they name slips as this module does
 
     breaks += slip_breaks(events) + serial_breaks(events) + closed_day_breaks(events) + day_total_breaks(events)
+    breaks += running_total_breaks(events)
     # `chains`: the hash chains too (a test of the other checks, on rows written below the
     # application, leaves them out: the chains name every such row as well).
     return breaks + chain_breaks(events) + audit_breaks(events) if chains else breaks
@@ -446,6 +448,48 @@ def day_total_breaks(events: list[Event]) -> list[str]:
                 "place": account_label(accounts[account]),
                 "instrument": instrument_name(names.get(denomination)),
                 "total": totals.get(key, 0),
+                "posted": posted.get(key, 0),
+            }
+        )
+    return breaks
+
+
+def running_total_breaks(events: list[Event]) -> list[str]:
+    """Every place's running total of a day (RunningTotal), which its balance reads while the day is
+    not sealed, equals its postings of that day, instrument by instrument: a total missing, one too
+    many, or one that says another sum is named."""
+    breaks = []
+    days = {d.pk: d for d in GamingDay.objects.filter(event__in=events).select_related("event")}
+    accounts = {a.pk: a for a in Account.objects.filter(event__in=events).select_related("person", "table")}
+    names = {d.pk: d for d in ChipDenomination.objects.filter(event__in=events)}
+    # {(day id, account id, denomination id or None): cents}, each side grouped by the database.
+    kept = {
+        (day, account, denomination): total
+        for day, account, denomination, total in RunningTotal.objects.filter(day__event__in=events)
+        .values_list("day_id", "account_id", "denomination_id")
+        .annotate(total=Sum("amount"))
+    }
+    posted = {
+        (day, account, denomination): total
+        for day, account, denomination, total in Posting.objects.filter(slip__event__in=events, day__isnull=False)
+        .values_list("day_id", "account_id", "denomination_id")
+        .annotate(total=Sum("amount"))
+    }
+    for key in sorted(set(kept) | set(posted), key=lambda k: (days[k[0]].date, k[1], k[2] or 0)):
+        day, account, denomination = key
+        if kept.get(key, 0) == posted.get(key, 0):
+            continue
+        breaks.append(
+            _(
+                "%(event)s: the running total of %(place)s on the gaming day %(date)s says it moved %(total)s "
+                "cents of %(instrument)s; its postings of the day sum to %(posted)s"
+            )
+            % {
+                "event": days[day].event.slug,
+                "date": days[day].date.isoformat(),
+                "place": account_label(accounts[account]),
+                "instrument": instrument_name(names.get(denomination)),
+                "total": kept.get(key, 0),
                 "posted": posted.get(key, 0),
             }
         )

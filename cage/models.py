@@ -11,7 +11,8 @@ from enum import StrEnum
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, F, OuterRef, Value
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -229,9 +230,9 @@ class Posting(AppendOnly):
         ordering = ["id"]
         constraints = [models.CheckConstraint(condition=~models.Q(amount=0), name="posting_amount_not_zero")]
         indexes = [
-            # A place's balances: every sum over its postings (a custody check, the cage's inventory,
-            # the close) reads this index alone, its amounts included, never the table's rows; a
-            # balance reads only the days not yet sealed (DayTotal), by the day.
+            # A place's postings of a day: every sum over them (the day's totals as it closes, a day's
+            # sheets) reads this index alone, its amounts included, never the table's rows. A
+            # balance reads the running totals instead (RunningTotal), which sum the same.
             models.Index(fields=["account", "day", "denomination", "amount"], name="cage_posting_by_place_day"),
             # A slip's postings by instrument: how PostgreSQL's balance check reads them (migration 0009).
             models.Index(fields=["slip", "denomination"], name="cage_posting_by_slip"),
@@ -461,6 +462,45 @@ class DaySeal(AppendOnly):
 
     def __str__(self):
         return f"{self.day}: {self.digest}"
+
+
+class RunningTotal(models.Model):
+    """What one place has gained (+) or given (-) of one instrument so far on one gaming day: its
+    postings of the day, added up as each slip's are written (cage.services.running_totals, in the
+    slip's own transaction). check_ledger proves every row equals its postings.
+
+    Why a row of its own: a place's balance is its sealed days' totals (DayTotal) and its movements
+    of the days not sealed. Summed from the open day's postings, the cage home's inventory read
+    every posting of the day, 10,000 on a season's day, on every refresh, and a custody check at the
+    window read every posting of its place's day (issue 25); summed from these, each reads a row per
+    place and instrument. Derived, not a record: it holds nothing the postings do not say, and it is
+    updated in place, so the application's role may change it on PostgreSQL.
+
+    One row a place, day and instrument: its key is the denomination with cash as 0 (a posting's
+    null), so that a movement adds to its row in one statement on either database
+    (INSERT ... ON CONFLICT on that key: cage.services.running_totals)."""
+
+    account = models.ForeignKey(Account, on_delete=models.CASCADE, related_name="+", db_index=False)
+    day = models.ForeignKey(GamingDay, on_delete=models.CASCADE, related_name="+", db_index=False)
+    # Null is cash; otherwise chips of this denomination.
+    denomination = models.ForeignKey(
+        ChipDenomination, on_delete=models.CASCADE, null=True, blank=True, related_name="+", db_index=False
+    )
+    amount = models.BigIntegerField(help_text=_("cents; positive into the account so far that day"))
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            # Its key, and how a balance reads a place's days not sealed (by place and day).
+            models.UniqueConstraint(
+                F("account"), F("day"), Coalesce(F("denomination"), Value(0)), name="one_running_total"
+            )
+        ]
+        verbose_name = _("running total of a place")
+        verbose_name_plural = _("running totals of places")
+
+    def __str__(self):
+        return f"{self.day} {self.account} {self.amount:+d}"
 
 
 class DayTotal(AppendOnly):

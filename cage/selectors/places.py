@@ -5,7 +5,7 @@ from collections import defaultdict
 
 from django.db import connection
 
-from cage.models import Account, DaySeal, DayTotal, Posting
+from cage.models import Account, DaySeal, DayTotal, RunningTotal
 from core.compiled import Compiled
 from core.reading import read_once
 from events.models import GamingDay
@@ -45,12 +45,12 @@ def held_by_places(event_id: int) -> dict[int, dict[int | None, int]]:
 def _balances_sql() -> str:
     """The balances' query as SQL of its own: a window's slip asks it for every custody check, and
     the ORM's compiling of a union with a subquery cost more than the query itself."""
-    tables = {m.__name__: m._meta.db_table for m in (DayTotal, Posting, GamingDay, DaySeal)}
+    tables = {m.__name__: m._meta.db_table for m in (DayTotal, RunningTotal, GamingDay, DaySeal)}
     return f"""
 SELECT account_id, denomination_id, SUM(amount) FROM (
     SELECT account_id, denomination_id, amount FROM {tables["DayTotal"]} WHERE account_id IN ({{accounts}})
     UNION ALL
-    SELECT account_id, denomination_id, amount FROM {tables["Posting"]}
+    SELECT account_id, denomination_id, amount FROM {tables["RunningTotal"]}
     WHERE account_id IN ({{accounts}}) AND day_id IN (
         SELECT d.id FROM {tables["GamingDay"]} d WHERE d.event_id IN ({{events}})
         AND NOT EXISTS (SELECT 1 FROM {tables["DaySeal"]} s WHERE s.day_id = d.id)
@@ -67,8 +67,9 @@ def balances_read(accounts: list[Account]) -> dict[int, dict[int | None, int]]:
 
     A balance is the sum of a place's postings: those of its sealed days as their totals, summed
     once as each day closed (DayTotal), and those of the days not sealed (the open day, and any day
-    closed without its totals) from the postings' own index by place and day. So a slip at the window
-    reads the open day's postings of its places, not the event's."""
+    closed without its totals) as their running totals, added to as each slip's postings are
+    written (RunningTotal). So a slip at the window, or the cage home, reads a row per place,
+    instrument and day not sealed, however many slips the day holds."""
     accounts = list(accounts)
     result: dict[int, dict[int | None, int]] = defaultdict(dict)
     if not accounts:

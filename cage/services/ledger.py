@@ -22,7 +22,7 @@ from cage.models import Account, NotSignedInFull, Posting, Signature, SignedInFu
 from cage.selectors.handovers import custodians, handed_over, takeovers
 from cage.selectors.paper import waiting_count as paper_waiting
 from cage.selectors.places import balances_read, held_together, own_places, together
-from cage.services import day_slips, links, trail
+from cage.services import day_slips, links, running_totals, trail
 from cage.services import memo as remembered
 from cage.slip_fields import HandedPlace
 from cage.slip_types import HANDOVERS, SALES, SLIP_KINDS, SlipKind, types_that
@@ -733,8 +733,8 @@ def post_slip(
     )
     _write(slip, signed, signed_at, merged, accounts)
     links.slip_written(slip, legs=moving, merged=merged, accounts=accounts, signed=signed, signed_at=signed_at)
-    # Every slip, with the signatures made as it is written, goes on the audit trail in its own
-    # transaction: no entry, no slip.
+    running_totals.add(slip.day_id, merged)  # under the chain's lock its link took
+    # Every slip, with its signatures made as it is written, is on the audit trail: no entry, no slip.
     trail.slip_recorded(slip, signed, day_status=day.status)
     return slip
 

@@ -136,7 +136,10 @@ class Memo:
 
     def write_held(self) -> None:
         """Write every held row, a table at a time, parents first."""
+        from cage.models import Posting
         from cage.staging import insert_rows, insert_values
+
+        from . import running_totals
 
         held = self.held
         if not held.rows or held.writing:
@@ -154,6 +157,12 @@ class Memo:
                     insert_values(connection, model, written)
                 else:
                     insert_rows(connection, model, written)
+                if model is Posting:
+                    # Their places' running totals, with them: a rollback takes both back out, and the
+                    # postings held again are added again as they are written again.
+                    names = [f.attname for f in Posting._meta.concrete_fields]
+                    posted = [names.index(n) for n in ("account_id", "day_id", "denomination_id", "amount")]
+                    running_totals.add_rows([row[i] for i in posted] for row in written)
         finally:
             held.writing = False
         if connection.in_atomic_block:
@@ -208,8 +217,8 @@ class Memo:
 
 
 # The tables whose rows are held (hold()): a slip, then its postings, signatures, its record of being
-# signed in full (or not yet) and chain links.
-HELD_TABLES = re.compile(r"\bcage_(?:slip|posting|signature|signedinfull|notsignedinfull|ledgerlink)\b")
+# signed in full (or not yet) and chain links; and the running totals the postings are added to.
+HELD_TABLES = re.compile(r"\bcage_(?:slip|posting|signature|signedinfull|notsignedinfull|ledgerlink|runningtotal)\b")
 # The tables a day's slip facts are read from (cage.services.day_slips).
 SLIP_FACTS = re.compile(r"\bcage_(?:slip|signature|signedinfull|refusal)\b")
 WRITES = ("INSERT", "UPDATE", "DELETE")

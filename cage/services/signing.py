@@ -16,7 +16,7 @@ from core.rules import Lower, RuleViolation, Words
 from events.designation import check_takes_part
 from events.models import GameTable, GamingDay, Person, Role
 
-from . import links, trail
+from . import links, running_totals, trail
 from .ledger import (
     CASH,
     SIGNATURES,
@@ -146,6 +146,7 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
         NotSignedInFull.objects.filter(slip=slip).delete()
         SignedInFull.objects.create(slip=slip, signed_at=at)
     links.signed(slip, legs=moving, merged=merged, accounts=accounts, capacity=capacity, person=person, at=at)
+    running_totals.add(slip.day_id, merged)  # under the chain's lock, as post_slip adds them
     if moving:
         check_patrons_hold_chips(slip)
     return slip

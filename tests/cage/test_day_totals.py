@@ -142,14 +142,16 @@ def test_an_imported_events_sealed_days_have_their_totals():
 
 
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's query plan")
-def test_a_balance_reads_the_postings_of_the_days_not_sealed_by_place_and_day(cast):
-    # The plan, not a timing: the postings' index is searched by place and day, so a balance never
-    # walks the event's postings of the place (PostgreSQL's planner answers to its statistics).
+def test_a_balance_reads_the_running_totals_of_the_days_not_sealed_by_place_and_day(cast):
+    # The plan, not a timing: the running totals' key is searched by place and day, so a balance
+    # never walks the event's postings of the place, nor the open day's (PostgreSQL's planner
+    # answers to its statistics).
     sql_text = "EXPLAIN QUERY PLAN " + BALANCES.format(accounts="%s", events="%s")
     with connection.cursor() as cursor:
         cursor.execute(sql_text, [1, 1, cast.event.pk])
         plan = " / ".join(row[-1] for row in cursor.fetchall())
-    assert "cage_posting USING COVERING INDEX cage_posting_by_place_day (account_id=? AND day_id=?)" in plan
+    assert "SEARCH cage_runningtotal USING INDEX" in plan and "(account_id=? AND day_id=?)" in plan
+    assert "cage_posting" not in plan
     assert "cage_daytotal USING COVERING INDEX cage_daytotal_balances (account_id=?)" in plan
 
 

@@ -240,10 +240,11 @@ def test_postings_are_found_by_slip_and_by_account_through_the_two_indexes_that_
 
 
 def test_a_places_balances_are_read_from_the_index_alone():
-    """Migrations 0013 and 0022: the amount is in the balances' indexes, so a sum over a place's
-    postings of the days not sealed, and over its sealed days' totals, reads the indexes and never
-    the tables' rows (SQLite says so in its plan; PostgreSQL chooses by its statistics, an
-    index-only scan once the table is vacuumed)."""
+    """Migrations 0013, 0022 and 0027: a balance reads its sealed days' totals from their index
+    alone, the amount included, never the table's rows, and its days not sealed from their running
+    totals by place and day (a row per place and instrument), never from their postings (SQLite
+    says so in its plan; PostgreSQL chooses by its statistics, an index-only scan once the table is
+    vacuumed)."""
     from cage.selectors.places import balances_read
 
     cast = make_cast("covered")
@@ -257,6 +258,7 @@ def test_a_places_balances_are_read_from_the_index_alone():
         with connection.cursor() as cursor:
             cursor.execute("EXPLAIN QUERY PLAN " + query["sql"])
             plan = " ".join(str(row[-1]) for row in cursor.fetchall())
-        # By place and day (migration 0022): the days not sealed; the sealed ones from their totals.
-        assert "COVERING INDEX cage_posting_by_place_day (account_id=? AND day_id=?)" in plan
+        # By place and day: the days not sealed; the sealed ones from their totals.
+        assert "SEARCH cage_runningtotal USING INDEX" in plan and "(account_id=? AND day_id=?)" in plan
+        assert "cage_posting" not in plan
         assert "COVERING INDEX cage_daytotal_balances (account_id=?)" in plan

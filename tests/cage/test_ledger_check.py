@@ -16,6 +16,7 @@ from django.utils import timezone
 from cage import services
 from cage.ledger_check import ledger_breaks
 from cage.models import Account, Slip, SlipCounter
+from cage.services import running_totals
 from events import services as event_services
 from tests.cage.helpers import COUNT_SIGNED, FILL_SIGNED, close_clean_day, open_table, stock
 from tests.conftest import as_owner
@@ -30,13 +31,15 @@ def sql(statement: str, params=()):
 
 
 def post(slip, *legs):
-    """Raw postings on a slip: (account, denomination or None, cents)."""
+    """Raw postings on a slip: (account, denomination or None, cents), added to their places'
+    running totals as the ledger adds them (test_running_totals: a total left behind is named)."""
     for account, denomination, amount in legs:
         sql(
             "INSERT INTO cage_posting (slip_id, day_id, account_id, denomination_id, amount) "
             "VALUES (%s, %s, %s, %s, %s)",
             [slip.pk, slip.day_id, account.pk, denomination.pk if denomination else None, amount],
         )
+    running_totals.add_rows((a.pk, slip.day_id, d.pk if d else None, amount) for a, d, amount in legs)
 
 
 def sign(slip, capacity, person):

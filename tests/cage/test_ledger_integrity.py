@@ -68,11 +68,14 @@ def test_check_ledger_names_an_instrument_that_does_not_sum_to_zero(cast):
         ]
     )
     err = io.StringIO()
-    with pytest.raises(CommandError, match="3 break"):
+    with pytest.raises(CommandError, match="4 break"):
         call_command("check_ledger", stderr=err)
     assert err.getvalue().splitlines() == [
         "lakeside: chips:5 sums to 500 cents over all accounts, not 0",
         "lakeside: Chips received 1: its postings of chips:5 sum to 500 cents, not 0",
+        # The posting was not added to the chip bank's running total, as the ledger adds each.
+        "lakeside: the running total of chip bank on the gaming day 2026-09-11 says it moved 200000 cents of "
+        "chips:5; its postings of the day sum to 200500",
         "lakeside: Chips received 1 of the gaming day 2026-09-11 differs from link 1 of the chain (its postings): "
         "changed below the application; the day is not sealed",
     ]

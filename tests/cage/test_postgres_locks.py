@@ -10,6 +10,7 @@ import pytest
 from django.db import connection, transaction
 
 from cage import services
+from cage.ledger_check import running_total_breaks
 from cage.models import Slip
 from core.rules import RuleViolation
 from events.models import GamingDay
@@ -156,6 +157,7 @@ def test_a_sale_and_a_fill_go_through_while_a_credit_at_another_table_is_being_w
         ]
         == 100 * 100 - 2 * 10 * 100
     )
+    assert running_total_breaks([cast.event]) == []
 
 
 @pytest.mark.django_db(transaction=True)
@@ -190,6 +192,7 @@ def test_reconciling_the_day_waits_for_the_slip_being_written_and_the_next_slips
     assert Slip.objects.filter(slip_type="sale").count() == 2
     times = list(Slip.objects.order_by("id").values_list("at", flat=True))
     assert times == sorted(times)
+    assert running_total_breaks([cast.event]) == []
 
 
 @pytest.mark.django_db(transaction=True)
@@ -221,3 +224,42 @@ def test_two_terminals_voiding_one_sale_and_a_redemption_meanwhile_end_in_a_void
     assert isinstance(outcome, RuleViolation), outcome
     assert Slip.objects.filter(slip_type="void").count() == 1
     assert not Slip.objects.filter(slip_type="redemption").exists()
+    assert running_total_breaks([cast.event]) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_slip_adding_to_its_places_running_totals_holds_the_chain_so_the_next_waits_for_the_chain(monkeypatch):
+    """A slip adds to its places' running totals after its link, under the chain's lock, the last
+    lock it takes: the next slip that adds to the same rows (the bank's cash, the patrons' chips)
+    waits for the first to commit, holding none of them meanwhile (no deadlock, no error page), and
+    both add up."""
+    from cage.services import running_totals
+
+    cast = make_cast("totals")
+    stock(cast)
+    bank = services.account_get(cast.event, "bank_cash")
+    before = services.balance(bank)[None]
+    original = running_totals.add
+    paused = {}
+
+    def pausing(*args, **kwargs):
+        original(*args, **kwargs)
+        terminal = paused.get("first")
+        if terminal is not None and threading.current_thread() is terminal:
+            terminal.holding.set()
+            terminal.release.wait(PATIENCE)
+
+    monkeypatch.setattr(running_totals, "add", pausing)
+    first = Terminal(lambda: services.sale(day=cast.day, chips={"5": 4}, cash=2_000, signed=cast.signed(**SALE_SIGNED)))
+    paused["first"] = first
+    first.start()
+    assert first.holding.wait(PATIENCE) and first.is_alive()
+    second = Terminal(
+        lambda: services.sale(day=cast.day, chips={"5": 2}, cash=1_000, signed=cast.signed(**SALE_SIGNED))
+    )
+    second.start()
+    assert waiting_for_a_lock(second)
+    assert isinstance(first.finish(), Slip)
+    assert isinstance(second.finish(), Slip)
+    assert running_total_breaks([cast.event]) == []
+    assert services.balance(bank)[None] == before + 3_000
