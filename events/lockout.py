@@ -140,6 +140,10 @@ def address_lock_ends(request) -> datetime.datetime | None:
     return last + get_cool_off(request) if last is not None else None
 
 
+# On a request: {the name a try is counted under: the wrong tries its lock check counted}.
+FAILURES_SEEN = "_lockout_failures_seen"
+
+
 class AddressAwareHandler(AxesDatabaseHandler):
     """settings.AXES_HANDLER: axes' own database handler, which locks a username at an address, and
     also an address: LOGIN_ADDRESS_MAX_FAILURES failed logins from one address, whatever usernames
@@ -155,11 +159,26 @@ class AddressAwareHandler(AxesDatabaseHandler):
             return False
         return address_locked(request)
 
+    def get_failures(self, request, credentials=None) -> int:
+        """Axes' count, remembered on the request for the name it counts under, so that the reset on
+        a right secret that follows (reset_user_attempts) knows when there is nothing to reset."""
+        failures = super().get_failures(request, credentials)
+        request.__dict__.setdefault(FAILURES_SEEN, {})[lockout_key(request, credentials)] = failures
+        return failures
+
+    def user_login_failed(self, sender, credentials: dict, request=None, **kwargs):
+        if request is not None:
+            request.__dict__.get(FAILURES_SEEN, {}).pop(lockout_key(request, credentials), None)
+        return super().user_login_failed(sender, credentials, request, **kwargs)
+
     def reset_user_attempts(self, request, credentials=None) -> int:
         """Axes' reset on a right secret, asking first whether there is anything to reset: the usual
         right PIN at the window, with no wrong try before it, otherwise opened a write transaction
         (SQLite's write lock, taken from the other terminals) on every co-signed slip, to delete
-        nothing."""
+        nothing. Nothing is asked when this request's lock check counted no wrong try within the
+        cool-off (get_failures): an older try no longer counts, and axes clears it at the next."""
+        if request.__dict__.get(FAILURES_SEEN, {}).get(lockout_key(request, credentials)) == 0:
+            return 0
         count = 0
         for attempts in self.filter_user_attempts(request, credentials):
             if attempts.exists():

@@ -179,6 +179,20 @@ def test_a_right_pin_with_no_wrong_try_before_it_writes_nothing(cast):
     sql = [q["sql"].split()[0].upper() for q in ctx.captured_queries]
     assert sql and set(sql) == {"SELECT"}, sql
     assert not AccessAttempt.objects.exists()
+    # One look at the tries counted, the lock check's: the reset that follows knows it found none.
+    looks = [q["sql"] for q in ctx.captured_queries if AccessAttempt._meta.db_table in q["sql"]]
+    assert len(looks) == 1, looks
+
+
+def test_wrong_tries_older_than_the_lock_time_are_not_reset_by_a_right_pin_and_never_count_again(cast):
+    for _ in range(3):
+        wrong(cast.runner)
+    AccessAttempt.objects.update(attempt_time=timezone.now() - datetime.timedelta(minutes=16))
+    assert tries_left(cast.runner) == 4
+    verify(cast.runner, PIN)
+    # The next wrong try is the first counted: axes clears the expired ones as it counts it.
+    wrong(cast.runner)
+    assert pin_failures(cast.runner) == 1 and tries_left(cast.runner) == 3
 
 
 def test_the_fifth_wrong_try_locks_and_even_the_right_pin_is_refused_until_the_lock_ends(cast):
