@@ -38,18 +38,21 @@ def _waiting_problems(event, day: GamingDay, waiting: tuple | None) -> list[str]
         # without the query (cage.services.day_slips).
         waiting = ([] if nothing_waits(day) else pending_slips(event, day=day)), 0
     items, more = waiting
-    lines = [
-        _("%(slip)s (%(state)s) still needs %(missing)s")
-        % {
-            "slip": item.slip.number,
-            "state": str(item.state_label).lower(),
-            "missing": ", ".join(
+    # The words for what a slip still needs, said once per slip type and capacities missing: the
+    # cage home says them on every refresh for each slip its panel lists, most of them alike.
+    needs: dict[tuple, str] = {}
+    lines = []
+    for item in items:
+        key = (item.slip.slip_type, *(c.code for c in item.missing))
+        if key not in needs:
+            needs[key] = ", ".join(
                 _("%(capacity)s (%(roles)s)") % {"capacity": str(c.label).lower(), "roles": c.roles_label()}
                 for c in item.missing
-            ),
-        }
-        for item in items
-    ]
+            )
+        lines.append(
+            _("%(slip)s (%(state)s) still needs %(missing)s")
+            % {"slip": item.slip.number, "state": str(item.state_label).lower(), "missing": needs[key]}
+        )
     if more > 0:
         lines.append(
             ngettext(

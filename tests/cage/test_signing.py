@@ -198,6 +198,30 @@ def test_the_day_does_not_close_while_a_slip_waits(cast):
     assert "Chip sale 1 (waiting for signature) still needs authorized by (DRIC)" in problems
 
 
+def test_each_waiting_slip_is_said_with_what_it_still_needs_alike_or_not(cast):
+    # Slips of a type missing the same capacities are said alike, and another type its own way.
+    stock(cast)
+    for _ in range(2):
+        services.sale(
+            day=cast.day, chips={"5": 2}, cash=1000, signed=cast.signed(sold_by="chip_cashier"), allow_pending=True
+        )
+    open_table(cast)
+    issued = {k: v for k, v in FILL_SIGNED.items() if k in ("issued_by", "authorized_by")}
+    services.fill(
+        day=cast.day,
+        table=cast.bj,
+        chips={"5": 4},
+        runner=cast.runner,
+        signed=cast.signed(**issued),
+        allow_pending=True,
+    )
+    problems = services.close_problems(cast.day)
+    assert "Chip sale 1 (waiting for signature) still needs authorized by (DRIC)" in problems
+    assert "Chip sale 2 (waiting for signature) still needs authorized by (DRIC)" in problems
+    (fill,) = [p for p in problems if p.startswith("Fill 1 ")]
+    assert fill.startswith("Fill 1 (waiting for signature) still needs carried by (Runner)"), fill
+
+
 def test_at_the_window_a_one_step_slip_needs_its_custody_signers_now(cast):
     stock(cast)
     with refuses("signing.missing"):
