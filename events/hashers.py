@@ -15,8 +15,4 @@ class SigningPinHasher(Argon2PasswordHasher):
     algorithm = "argon2pin"
     time_cost = 1
     memory_cost = 8192  # KiB
-    # Two lanes, filled at once on two cores (RFC 9106 §4: as many lanes as the cores that hash):
-    # the same memory and passes, so the same work for whoever guesses, in about three quarters of
-    # the time at the window of a two-core laptop (issue 25: 3.9 ms with one lane, 3.0 with two).
-    # A PIN hashed with one lane is rehashed with two at its next right entry (pin_verify).
-    parallelism = 2
+    parallelism = 1

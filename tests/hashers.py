@@ -7,4 +7,4 @@ from events.hashers import SigningPinHasher
 
 
 class CheapSigningPinHasher(SigningPinHasher):
-    memory_cost = 16  # KiB: argon2's least for its two lanes (8 a lane)
+    memory_cost = 8  # KiB: argon2's least for one lane

@@ -19,7 +19,6 @@ from cage.models import Slip
 from cage.services import sale
 from config import settings as project_settings
 from events import services
-from events.hashers import SigningPinHasher
 from events.models import Assignment, LoginSetup, Person, Role, SigningPin
 from tests.cage.helpers import SALE_SIGNED, stock
 from tests.conftest import PASSWORD, PIN, add_person, give_login, make_cast
@@ -69,22 +68,10 @@ def test_passwords_pins_and_setup_codes_are_hashed_with_argon2(cast, settings, a
     assert user.password.startswith("argon2$") and user.check_password(PASSWORD)
     # A PIN has argon2 of its own, cheap enough for the window; the lockout guards it (events/hashers.py).
     stored = SigningPin.objects.get(user=user).pin_hash
-    assert stored.startswith("argon2pin$") and "m=8192,t=1,p=2" in stored
+    assert stored.startswith("argon2pin$") and "m=8192,t=1,p=1" in stored
     assert "60917" not in stored and check_password("60917", stored)
     services.pin_set(request=from_address(), user=user, password=PASSWORD, pin="80514")
     assert SigningPin.objects.get(user=user).pin_hash.startswith("argon2pin$")
-
-
-def test_a_pin_hashed_with_one_lane_still_verifies_and_is_rehashed_with_two(cast, settings):
-    settings.PASSWORD_HASHERS = project_settings.PASSWORD_HASHERS
-    user = cast.runner.user
-    one_lane = SigningPinHasher()
-    one_lane.parallelism = 1
-    SigningPin.objects.filter(user=user).update(pin_hash=one_lane.encode(PIN, one_lane.salt()))
-    assert "m=8192,t=1,p=1" in SigningPin.objects.get(user=user).pin_hash
-    services.pin_verify(request=from_address(), person=cast.runner, pin=PIN)
-    stored = SigningPin.objects.get(user=user).pin_hash
-    assert stored.startswith("argon2pin$") and "m=8192,t=1,p=2" in stored and check_password(PIN, stored)
 
 
 @pytest.mark.parametrize("old_pin_hasher", ["pbkdf2_sha256", "argon2"])
