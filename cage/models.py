@@ -496,6 +496,8 @@ class RunningTotal(models.Model):
                 F("account"), F("day"), Coalesce(F("denomination"), Value(0)), name="one_running_total"
             )
         ]
+        # A day's, as it closes (cage.services.day_totals): written once a row, never as it is added to.
+        indexes = [models.Index(fields=["day"], name="cage_runningtotal_day")]
         verbose_name = _("running total of a place")
         verbose_name_plural = _("running totals of places")
 

@@ -53,6 +53,7 @@ class Migration(migrations.Migration):
                 "verbose_name": "running total of a place",
                 "verbose_name_plural": "running totals of places",
                 "ordering": ["id"],
+                "indexes": [models.Index(fields=["day"], name="cage_runningtotal_day")],
                 "constraints": [
                     models.UniqueConstraint(
                         models.F("account"),

@@ -165,3 +165,16 @@ def test_day_totals_are_append_only_below_the_application(cast):
         with pytest.raises(DatabaseError, match="cage_daytotal rows are append-only"), transaction.atomic():
             sql(statement, [total.pk])
     assert DayTotal.objects.get(pk=total.pk).amount == total.amount
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's query plan")
+def test_a_closing_days_totals_are_copied_from_its_running_totals_by_the_day(cast):
+    # One statement reading the day's running totals by their index on the day: never the day's
+    # postings, nor every running total of the event.
+    from cage.services.day_totals import _COPY
+
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN QUERY PLAN " + _COPY, [cast.day.pk])
+        plan = " / ".join(row[-1] for row in cursor.fetchall())
+    assert "SEARCH cage_runningtotal USING INDEX cage_runningtotal_day (day_id=?)" in plan, plan
+    assert "cage_posting" not in plan
