@@ -458,11 +458,8 @@ def running_total_breaks(events: list[Event]) -> list[str]:
     """Every place's running total of a day (RunningTotal), which its balance reads while the day is
     not sealed, equals its postings of that day, instrument by instrument: a total missing, one too
     many, or one that says another sum is named."""
-    breaks = []
-    days = {d.pk: d for d in GamingDay.objects.filter(event__in=events).select_related("event")}
-    accounts = {a.pk: a for a in Account.objects.filter(event__in=events).select_related("person", "table")}
-    names = {d.pk: d for d in ChipDenomination.objects.filter(event__in=events)}
-    # {(day id, account id, denomination id or None): cents}, each side grouped by the database.
+    # {(day id, account id, denomination id or None): cents}, each side grouped by the database, by
+    # the day they are filed under (a posting filed under another day than its slip's is named too).
     kept = {
         (day, account, denomination): total
         for day, account, denomination, total in RunningTotal.objects.filter(day__event__in=events)
@@ -471,14 +468,20 @@ def running_total_breaks(events: list[Event]) -> list[str]:
     }
     posted = {
         (day, account, denomination): total
-        for day, account, denomination, total in Posting.objects.filter(slip__event__in=events, day__isnull=False)
+        for day, account, denomination, total in Posting.objects.filter(day__event__in=events)
         .values_list("day_id", "account_id", "denomination_id")
         .annotate(total=Sum("amount"))
     }
-    for key in sorted(set(kept) | set(posted), key=lambda k: (days[k[0]].date, k[1], k[2] or 0)):
+    wrong = [key for key in set(kept) | set(posted) if kept.get(key, 0) != posted.get(key, 0)]
+    if not wrong:
+        return []
+    # The days, places and chips of the totals that are wrong, whatever event a place is of.
+    days = GamingDay.objects.select_related("event").in_bulk({day for day, _a, _d in wrong})
+    accounts = Account.objects.select_related("person", "table").in_bulk({account for _day, account, _d in wrong})
+    names = ChipDenomination.objects.in_bulk({d for _day, _a, d in wrong if d is not None})
+    breaks = []
+    for key in sorted(wrong, key=lambda k: (days[k[0]].date, k[1], k[2] or 0)):
         day, account, denomination = key
-        if kept.get(key, 0) == posted.get(key, 0):
-            continue
         breaks.append(
             _(
                 "%(event)s: the running total of %(place)s on the gaming day %(date)s says it moved %(total)s "
