@@ -50,6 +50,23 @@ def fill_in_transit(cast, chips=None, runner=None):
 
 
 FILL_SIGNED = {"issued_by": "chip_cashier", "carried_by": "runner", "received_by": "dealer", "authorized_by": "dric"}
+
+
+def fill_issued(cast):
+    """A fill of 4 $5 chips to BJ-1 (opened first), issued at the cage and authorized by the DRIC:
+    waiting for its runner's "carried by", nothing moved yet."""
+    open_table(cast)
+    issued = {k: v for k, v in FILL_SIGNED.items() if k in ("issued_by", "authorized_by")}
+    return services.fill(
+        day=cast.day,
+        table=cast.bj,
+        chips={"5": 4},
+        runner=cast.runner,
+        signed=cast.signed(**issued),
+        allow_pending=True,
+    )
+
+
 CREDIT_SIGNED = {
     "released_by": "dealer",
     "carried_by": "runner",

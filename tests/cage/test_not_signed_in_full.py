@@ -17,7 +17,7 @@ from cage.ledger_check import ledger_breaks
 from cage.models import NotSignedInFull, SignedInFull, Slip
 from cage.selectors.slips import pending_count, pending_slips
 from events.services import day_add
-from tests.cage.helpers import FILL_SIGNED, open_table, stock
+from tests.cage.helpers import fill_issued, stock
 from tests.cage.test_chain import below_the_application, sql
 from tests.cage.test_export_records import generated_with_window_work
 from tests.cage.test_signed_in_full import waiting_sale
@@ -39,16 +39,7 @@ def test_a_slip_is_listed_from_its_writing_until_the_signature_that_completes_it
     stock(cast)
     assert listed() == {} and not without_record()  # the bank's stocking is signed in full as written
     sale = waiting_sale(cast)
-    open_table(cast)
-    issued = {k: v for k, v in FILL_SIGNED.items() if k in ("issued_by", "authorized_by")}
-    fill = services.fill(
-        day=cast.day,
-        table=cast.bj,
-        chips={"5": 4},
-        runner=cast.runner,
-        signed=cast.signed(**issued),
-        allow_pending=True,
-    )
+    fill = fill_issued(cast)
     assert set(listed()) == {sale.pk, fill.pk} and listed() == without_record()
     assert [p.slip.pk for p in pending_slips(cast.event, day=cast.day)] == [sale.pk, fill.pk]
     services.sign(slip=sale, capacity="authorized_by", person=cast.dric)

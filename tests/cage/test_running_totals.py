@@ -15,7 +15,7 @@ from cage.ledger_check import ledger_breaks
 from cage.models import Account, DaySeal, Posting, RunningTotal
 from cage.selectors.places import balances_read
 from core.rules import RuleViolation
-from tests.cage.helpers import FILL_SIGNED, open_table, stock
+from tests.cage.helpers import fill_issued, stock
 from tests.cage.test_chain import below_the_application, sql
 from tests.cage.test_export_records import generated_with_window_work
 from tests.cage.test_signed_in_full import waiting_sale
@@ -55,16 +55,7 @@ def test_every_slip_adds_what_it_moves_to_its_places_running_totals_of_its_day(c
     assert kept() == posted() != {}
     sale = waiting_sale(cast)  # moves as it is written, waits for the DRIC's witness
     assert kept() == posted()
-    open_table(cast)
-    issued = {k: v for k, v in FILL_SIGNED.items() if k in ("issued_by", "authorized_by")}
-    fill = services.fill(
-        day=cast.day,
-        table=cast.bj,
-        chips={"5": 4},
-        runner=cast.runner,
-        signed=cast.signed(**issued),
-        allow_pending=True,
-    )
+    fill = fill_issued(cast)
     runner = services.account_get(cast.event, Account.Kind.RUNNER, person=cast.runner)
     five = cast.event.denominations.get(key="5").pk
     assert kept() == posted()

@@ -7,7 +7,7 @@ from cage import services
 from cage.models import Account, Posting, Signature, Slip
 from cage.selectors.slips import State, can_sign, pending_slips, states_of, to_sign_for
 from events.models import GameTable
-from tests.cage.helpers import CREDIT_SIGNED, FILL_SIGNED, SALE_SIGNED, open_table, stock
+from tests.cage.helpers import CREDIT_SIGNED, FILL_SIGNED, SALE_SIGNED, fill_issued, open_table, stock
 from tests.refusals import refuses
 
 pytestmark = [pytest.mark.django_db, pytest.mark.cast_once]
@@ -205,16 +205,7 @@ def test_each_waiting_slip_is_said_with_what_it_still_needs_alike_or_not(cast):
         services.sale(
             day=cast.day, chips={"5": 2}, cash=1000, signed=cast.signed(sold_by="chip_cashier"), allow_pending=True
         )
-    open_table(cast)
-    issued = {k: v for k, v in FILL_SIGNED.items() if k in ("issued_by", "authorized_by")}
-    services.fill(
-        day=cast.day,
-        table=cast.bj,
-        chips={"5": 4},
-        runner=cast.runner,
-        signed=cast.signed(**issued),
-        allow_pending=True,
-    )
+    fill_issued(cast)
     problems = services.close_problems(cast.day)
     assert "Chip sale 1 (waiting for signature) still needs authorized by (DRIC)" in problems
     assert "Chip sale 2 (waiting for signature) still needs authorized by (DRIC)" in problems
