@@ -171,7 +171,7 @@ class Memo:
     def before_query(self, execute, sql, params, many, context):
         """Any query that reads or writes a held row's table sees it written first."""
         held = self.held
-        if held.rows and not held.writing and HELD_TABLES.search(sql):
+        if held.rows and not held.writing and SEES_HELD.search(sql):
             self.write_held()
         if not held.writing and sql.lstrip()[:6].upper() in WRITES:
             if HELD_TABLES.search(sql):
@@ -216,9 +216,15 @@ class Memo:
             )
 
 
-# The tables whose rows are held (hold()): a slip, then its postings, signatures, its record of being
-# signed in full (or not yet) and chain links; and the running totals the postings are added to.
-HELD_TABLES = re.compile(r"\bcage_(?:slip|posting|signature|signedinfull|notsignedinfull|ledgerlink|runningtotal)\b")
+# The tables whose rows are held (hold()), their keys taken in memory: a slip, then its postings,
+# signatures, its record of being signed in full (or not yet) and chain links. A write into one of
+# them by the ORM took a key, so the next are taken afresh.
+_HELD = r"slip|posting|signature|signedinfull|notsignedinfull|ledgerlink"
+HELD_TABLES = re.compile(rf"\bcage_(?:{_HELD})\b")
+# What a query must find written first: those tables, and the running totals the held postings add
+# to (written with them: write_held). A write that only reads the running totals (a closing day's
+# totals copied from them) takes no key of a held table.
+SEES_HELD = re.compile(rf"\bcage_(?:{_HELD}|runningtotal)\b")
 # The tables a day's slip facts are read from (cage.services.day_slips).
 SLIP_FACTS = re.compile(r"\bcage_(?:slip|signature|signedinfull|refusal)\b")
 WRITES = ("INSERT", "UPDATE", "DELETE")
