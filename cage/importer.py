@@ -704,12 +704,13 @@ class _Importer:
         opens_at = _time_of_day(spec.get("opens_at"), f"{where}.opens_at", self.problems)
         closes_at = _time_of_day(spec.get("closes_at"), f"{where}.closes_at", self.problems)
         status = spec.get("status")
-        if status is not None and status not in DAY_STATUSES:
+        # A status that is no word at all ([], {}) is refused as one that is not a status.
+        if status is not None and (not isinstance(status, str) or status not in DAY_STATUSES):
             self.problems.append(
                 _at(
                     f"{where}.status",
                     _("%(value)s is not one of %(statuses)s")
-                    % {"value": repr(status), "statuses": ", ".join(sorted(DAY_STATUSES))},
+                    % {"value": shown(status), "statuses": ", ".join(sorted(DAY_STATUSES))},
                 )
             )
         shifts = spec.get("shifts", [])

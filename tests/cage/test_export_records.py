@@ -269,6 +269,14 @@ def test_a_variance_reason_that_is_no_word_is_refused_not_a_crash():
     assert any("variance_reason: [] is not one of miscount" in p for p in refused(data))
 
 
+def test_a_days_status_that_is_no_word_is_refused_not_a_crash():
+    """Found by the property test above: a day's status of [] was looked up among the statuses,
+    which a list cannot be."""
+    data = copy.deepcopy(EXTENDED)
+    data["days"][1]["status"] = []
+    assert any("days[1].status: [] is not one of reconciling, setup" in p for p in refused(data))
+
+
 def test_a_slug_holding_half_a_character_is_refused_before_the_database_is_asked():
     """Found by the property test above on PostgreSQL: the check for an event of the same slug
     asked the database about "\\ud800", which PostgreSQL cannot be sent; the file's own checks now
