@@ -21,9 +21,10 @@ at once, and a try counted inside a block that is later rolled back would be los
 import copy
 import datetime
 
+from axes.attempts import get_cool_off_threshold
 from axes.handlers.database import AxesDatabaseHandler
 from axes.handlers.proxy import AxesProxyHandler
-from axes.helpers import get_cool_off, get_credentials, get_failure_limit
+from axes.helpers import get_client_username, get_cool_off, get_credentials, get_failure_limit
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth.signals import user_login_failed
@@ -32,6 +33,7 @@ from django.http import QueryDict
 from django.utils import timezone
 
 from core.client import client_address
+from core.compiled import Compiled
 
 # In the credentials handed to axes: the secret was a signing PIN, not a password.
 SIGNING_PIN = "signing_pin"
@@ -142,6 +144,22 @@ def address_lock_ends(request) -> datetime.datetime | None:
 
 # On a request: {the name a try is counted under: the wrong tries its lock check counted}.
 FAILURES_SEEN = "_lockout_failures_seen"
+# The lockout parameters under which a username's wrong tries are counted at one address (settings).
+USERNAME_AT_ADDRESS = [["username", "ip_address"]]
+
+
+def _recent_tries(username, since):
+    """A name's counted tries since a moment, at every address: (address, wrong tries), one row an
+    address and browser (axes keeps one per username, address and user agent)."""
+    return AccessAttempt.objects.filter(username=username, attempt_time__gte=since).values_list(
+        "ip_address", "failures_since_start"
+    )
+
+
+# Compiled once (core.compiled): every PIN typed at the window asks it. The address is compared
+# here, as the field keeps it, not in the query: PostgreSQL's address type takes no stand-in.
+_RECENT_TRIES = Compiled(_recent_tries, texts=("username",), moments=("since",))
+_ADDRESS = AccessAttempt._meta.get_field("ip_address")
 
 
 class AddressAwareHandler(AxesDatabaseHandler):
@@ -162,9 +180,24 @@ class AddressAwareHandler(AxesDatabaseHandler):
     def get_failures(self, request, credentials=None) -> int:
         """Axes' count, remembered on the request for the name it counts under, so that the reset on
         a right secret that follows (reset_user_attempts) knows when there is nothing to reset."""
-        failures = super().get_failures(request, credentials)
+        failures = self._failures_here(request, credentials)
         request.__dict__.setdefault(FAILURES_SEEN, {})[lockout_key(request, credentials)] = failures
         return failures
+
+    def _failures_here(self, request, credentials) -> int:
+        """Axes' own count (the sum of the tries kept for the name at the address within the
+        cool-off), by a compiled query under this product's lockout parameters; by axes otherwise."""
+        username, address = get_client_username(request, credentials), request.axes_ip_address
+        if (
+            settings.AXES_LOCKOUT_PARAMETERS != USERNAME_AT_ADDRESS
+            or settings.AXES_COOLOFF_TIME is None
+            or username is None
+            or address is None
+        ):
+            return super().get_failures(request, credentials)
+        address = _ADDRESS.get_prep_value(address)
+        since = get_cool_off_threshold(request)
+        return sum(tries for at, tries in _RECENT_TRIES.rows(str(username), since) if at == address)
 
     def user_login_failed(self, sender, credentials: dict, request=None, **kwargs):
         if request is not None:

@@ -195,6 +195,45 @@ def test_wrong_tries_older_than_the_lock_time_are_not_reset_by_a_right_pin_and_n
     assert pin_failures(cast.runner) == 1 and tries_left(cast.runner) == 3
 
 
+def test_the_wrong_tries_counted_are_axes_own_count_at_every_address(cast):
+    # events.lockout counts them by a query compiled once, the address compared as the field keeps
+    # it: the same count as axes' database handler, for a PIN and for a login, here and elsewhere.
+    from axes.handlers.database import AxesDatabaseHandler
+    from axes.handlers.proxy import AxesProxyHandler
+    from axes.helpers import get_credentials
+
+    from events.lockout import SIGNING_PIN, AddressAwareHandler
+
+    for address in (CAGE_TERMINAL, CAGE_TERMINAL, "10.0.0.6", "2001:db8::1", "10.0.0.8"):
+        wrong(cast.runner, address=address)
+    AccessAttempt.objects.filter(ip_address="10.0.0.8").update(
+        attempt_time=timezone.now() - datetime.timedelta(hours=1)
+    )
+    AccessAttempt.objects.create(
+        username=cast.runner.user.username,
+        ip_address=CAGE_TERMINAL,
+        user_agent="",
+        failures_since_start=2,
+        get_data="",
+        post_data="",
+        http_accept="",
+        path_info="",
+        attempt_time=timezone.now(),
+    )
+    handler, counted = AddressAwareHandler(), []
+    for address in (CAGE_TERMINAL, "10.0.0.6", "2001:DB8:0::1", "10.0.0.7", "10.0.0.8"):
+        request = at(address)
+        AxesProxyHandler.update_request(request)
+        for credentials in (
+            get_credentials(cast.runner.user.username, **{SIGNING_PIN: True}),
+            get_credentials(cast.runner.user.username),
+        ):
+            ours = handler.get_failures(request, credentials)
+            assert ours == AxesDatabaseHandler.get_failures(handler, request, credentials)
+            counted.append(ours)
+    assert counted == [2, 2, 1, 0, 1, 0, 0, 0, 0, 0]
+
+
 def test_the_fifth_wrong_try_locks_and_even_the_right_pin_is_refused_until_the_lock_ends(cast):
     for _ in range(4):
         wrong(cast.runner)
