@@ -118,7 +118,7 @@ MIDDLEWARE = [
 # The lockout check comes first: a locked-out username is refused before its password is tried.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "events.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
