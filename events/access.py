@@ -9,7 +9,6 @@ and changes nothing.
 from dataclasses import dataclass
 
 from django.core.exceptions import ImproperlyConfigured, PermissionDenied
-from django.db.models import prefetch_related_objects
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext, pgettext_lazy
@@ -20,6 +19,7 @@ from core.compiled import Compiled
 from . import permissions
 from .models import Event, Person, Role
 from .permissions import ANY_ROLE, EVENT, MATRIX, SAFE_METHODS, STAFF, declared, entry_for
+from .selectors import with_assignments
 
 # The role sets, where the views have always found them.
 SETUP, CAGE_WRITE, READ_ALL = permissions.SETUP, permissions.CAGE_WRITE, permissions.READ_ALL
@@ -181,7 +181,7 @@ def _event_standing(request, slug: str) -> Access:
     if user.is_authenticated:
         person = _PERSON_ON.first(slug, user.pk)
         if person is not None:
-            prefetch_related_objects([person], "assignments")
+            with_assignments(person)
             return _access(person.event, person, user)
     return _access(get_object_or_404(Event, slug=slug), None, user)
 
