@@ -1,4 +1,5 @@
-"""An ORM query compiled to SQL once per process, then run with each call's own ids.
+"""An ORM query compiled to SQL once per process, then run with each call's own ids; and an
+ORM INSERT compiled once per shape, then run with each call's own rows (Insert).
 
 A question the window asks on every refresh of every terminal (which slips wait, say), or that an
 import asks for every gaming day (who is on the roster, which openers wait for a sign-off), may be
@@ -21,6 +22,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import QuerySet
 from django.db.models.query import ModelIterable, get_related_populators
+from django.db.models.sql import InsertQuery
 
 # The first id's stand-in, the second's one less, and so on: ids no row has (ids are positive),
 # and no other parameter of a query is. A text the query takes (an event's slug) stands in as a
@@ -46,6 +48,14 @@ def converted(values: list, converters: Iterable, connection) -> list:
     return values
 
 
+def _kind(value) -> tuple:
+    """A parameter as a stand-in is recognised: by its type and value, a number of any int type
+    (not a truth value) as a number."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (int, int(value))
+    return (type(value), value)
+
+
 class _Prepared:
     """The query's SQL and parameters as the ORM wrote them, where each stand-in stood, the
     converters the ORM applies to its columns (a JSON field's text, SQLite's datetimes), and how a
@@ -55,11 +65,15 @@ class _Prepared:
         compiler = queryset.query.get_compiler(connection=connection)
         self.sql, params = compiler.as_sql()
         self.params = tuple(params)
-        where = {(type(value), value): n for n, value in enumerate(stand_ins)}
+        where = {_kind(value): n for n, value in enumerate(stand_ins)}
+        # (position, which id, how the ORM wrapped it): PostgreSQL's driver is handed a number
+        # compared with an expression's value as a type of its own (psycopg's Int4, an int).
         self.where = [
-            (i, where[type(value), value]) for i, value in enumerate(self.params) if (type(value), value) in where
+            (i, where[_kind(value)], type(value) if isinstance(value, int) and type(value) is not int else None)
+            for i, value in enumerate(self.params)
+            if _kind(value) in where
         ]
-        if {n for _i, n in self.where} != set(range(len(stand_ins))):
+        if {n for _i, n, _wrap in self.where} != set(range(len(stand_ins))):
             raise ImproperlyConfigured("a compiled query must use every id it is built with")
         columns = [selected[0] for selected in compiler.select[: compiler.col_count]]
         self.converters = list(compiler.get_converters(columns).items())
@@ -108,8 +122,8 @@ class Compiled:
         if self._moments:
             keys = self._adapted(keys, connection)
         params = list(prepared.params)
-        for i, n in prepared.where:
-            params[i] = keys[n]
+        for i, n, wrap in prepared.where:
+            params[i] = keys[n] if wrap is None else wrap(keys[n])
         return prepared.sql, params, prepared, connection
 
     def _adapted(self, keys, connection) -> list:
@@ -196,3 +210,80 @@ class Compiled:
         with connection.cursor() as cursor:
             cursor.execute(question.format(sql), params)
             return cursor.fetchone()
+
+
+class Insert:
+    """New rows of a model written as the ORM writes them (`Model.save()` of a new row,
+    `bulk_create`), by the INSERT it compiled once for the shape: with or without the key given,
+    and how many rows. Each row's values are prepared as the ORM prepares them (a field's own
+    pre_save, as an `auto_now_add` sets its time, and its adaptation for the database: a JSON
+    text, SQLite's datetimes), and each row gets its key back and is saved (`_state`), as
+    `bulk_create` leaves it.
+
+    For the rows a slip writes at the window (itself, its postings, its signatures, its audit
+    entry): the ORM compiled each INSERT anew, about a twentieth of a co-signed fill's time (issue
+    25). A model with save() logic of its own writes through it (AuditEntry: its link of the
+    chain); no model written here has pre_save or post_save receivers."""
+
+    def __init__(self, model):
+        self.model = model
+        self._prepared: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def _statement(self, connection, keyed: bool, count: int):
+        shapes = self._prepared.setdefault(connection, {})
+        shape = shapes.get((keyed, count))
+        if shape is None:
+            meta = self.model._meta
+            fields = [f for f in meta.local_concrete_fields if keyed or f is not meta.auto_field]
+            query = InsertQuery(self.model)
+            query.insert_values(fields, [self.model() for _ in range(count)])
+            compiler = query.get_compiler(connection=connection)
+            returning = [] if keyed else list(meta.db_returning_fields)
+            if returning and not (
+                connection.features.can_return_columns_from_insert
+                and (count == 1 or connection.features.can_return_rows_from_bulk_insert)
+            ):
+                raise ImproperlyConfigured("Insert needs a database that returns the keys it writes")
+            compiler.returning_fields = returning
+            statements = compiler.as_sql()
+            if len(statements) != 1:
+                raise ImproperlyConfigured(f"{meta.label}: not one INSERT")
+            sql, params = statements[0]
+            # A value a placeholder (a row after another), or a column an array of its rows
+            # (PostgreSQL's UNNEST of several rows).
+            by_column = count > 1 and len(params) == len(fields) and all(isinstance(p, list) for p in params)
+            if not by_column and len(params) != len(fields) * count:
+                raise ImproperlyConfigured(f"{meta.label}: not an INSERT of plain values")
+            shape = shapes[(keyed, count)] = (sql, fields, compiler, returning, by_column)
+        return shape
+
+    def save(self, obj) -> None:
+        """Write one new row, as `obj.save(force_insert=True)` does."""
+        self.save_all([obj])
+
+    def save_all(self, objs: list) -> None:
+        """Write new rows in one statement, as `bulk_create(objs)` does: either every row's key is
+        given or none is."""
+        if not objs:
+            return
+        keyed = objs[0].pk is not None
+        if any((obj.pk is not None) != keyed for obj in objs):
+            raise ValueError("Insert.save_all: every row's key given, or none")
+        for obj in objs:  # a relation set before its row was saved takes its key now, as save() does
+            obj._prepare_related_fields_for_save(operation_name="save")
+        connection = connections[DEFAULT_DB_ALIAS]
+        sql, fields, compiler, returning, by_column = self._statement(connection, keyed, len(objs))
+        rows = [[compiler.prepare_value(f, compiler.pre_save_val(f, obj)) for f in fields] for obj in objs]
+        params = (
+            [list(column) for column in zip(*rows, strict=True)]
+            if by_column
+            else [value for row in rows for value in row]
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall() if returning else []
+        for obj, row in zip(objs, rows or [()] * len(objs), strict=True):
+            for field, value in zip(returning, row, strict=True):
+                setattr(obj, field.attname, value)
+            obj._state.adding = False
+            obj._state.db = connection.alias

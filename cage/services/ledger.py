@@ -26,7 +26,7 @@ from cage.services import day_slips, links, running_totals, trail
 from cage.services import memo as remembered
 from cage.slip_fields import HandedPlace
 from cage.slip_types import HANDOVERS, SALES, SLIP_KINDS, SlipKind, types_that
-from core.compiled import Compiled
+from core.compiled import Compiled, Insert
 from core.money import AMOUNT_LIMITS_RULE, MAX_CHIP_COUNT, count_text, face
 from core.reading import settled_facts
 from core.rules import Clock, Day, Face, Lower, Money, N_plural, Rule, RuleViolation, When, Words
@@ -795,6 +795,11 @@ def _steps_signed(kind, steps: list, signed: dict, allow_pending: bool, details:
     return details, done
 
 
+# A slip's rows at the window, each by an INSERT compiled once (core.compiled.Insert).
+_INSERT_SLIP, _INSERT_POSTINGS, _INSERT_SIGNATURES = Insert(Slip), Insert(Posting), Insert(Signature)
+_INSERT_SIGNED, _INSERT_NOT_SIGNED = Insert(SignedInFull), Insert(NotSignedInFull)
+
+
 def _write(slip: Slip, signed: dict, signed_at: dict, merged, accounts) -> None:
     """The slip, its postings and its signatures: saved now, or held by an import to be written in
     bulk with the others (cage.services.memo)."""
@@ -802,19 +807,19 @@ def _write(slip: Slip, signed: dict, signed_at: dict, merged, accounts) -> None:
     if memo is not None:
         memo.hold(slip)
     else:
-        slip.save(force_insert=True)
+        _INSERT_SLIP.save(slip)
     write_postings(slip, merged, accounts)
     # Signed in full as it is written (a sale, a records file's record): said so with its signatures.
     complete = SLIP_KINDS[slip.slip_type].signed_in_full(signed, slip.details)
     completed_at = max(signed_at.values(), default=slip.at)
     if memo is None:
-        Signature.objects.bulk_create(
+        _INSERT_SIGNATURES.save_all(
             [Signature(slip=slip, capacity=c, person=p, signed_at=signed_at[c]) for c, p in signed.items()]
         )
         if complete:
-            SignedInFull.objects.create(slip=slip, signed_at=completed_at)
+            _INSERT_SIGNED.save(SignedInFull(slip=slip, signed_at=completed_at))
         else:
-            NotSignedInFull.objects.create(slip=slip, day_id=slip.day_id)
+            _INSERT_NOT_SIGNED.save(NotSignedInFull(slip=slip, day_id=slip.day_id))
         return
     memo.last_at[slip.event_id] = slip.at
     if slip.slip_type in HANDOVERS:
@@ -973,7 +978,7 @@ def check_custody(merged: dict, accounts: dict[int, Account], slip_type: str) ->
 def write_postings(slip: Slip, merged: dict, accounts: dict[int, Account]) -> None:
     memo = remembered.current()
     if memo is None:
-        Posting.objects.bulk_create(
+        _INSERT_POSTINGS.save_all(
             [
                 Posting(slip=slip, day_id=slip.day_id, account=accounts[account_id], denomination_id=key, amount=amount)
                 for (account_id, key), amount in merged.items()
