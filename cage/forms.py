@@ -24,7 +24,7 @@ from django.utils.translation import gettext_noop as N_
 
 from cage.fields import BillsAndCoins, ConfirmAmountInput, ConfirmLargeAmounts
 from cage.models import Account, CountShown, PaperConfirmation, Slip
-from cage.selectors.amounts import amount_of, cash_moved_subquery
+from cage.selectors.amounts import amount_of, cash_moved_subquery, chips_worth
 from cage.selectors.counts import count_states, counted_lines, standing_counts
 from cage.selectors.handovers import custodians, handed_over
 from cage.services.counts import keep_count_shown
@@ -338,11 +338,37 @@ def _recent_slips(day_id, slip_type, since, user_id, request_key, *, cash: bool)
     return recent.annotate(cash_moved=cash_moved_subquery()) if cash else recent
 
 
-# Compiled once (core.compiled), with and without the cash moved: SlipForm.confirm_second_slip.
-_RECENT_SLIPS = {
-    cash: Compiled(functools.partial(_recent_slips, cash=cash), texts=("slip_type", "request_key"), moments=("since",))
-    for cash in (False, True)
-}
+def _recent_slips_worth(day_id, slip_type, since, user_id, request_key, amount, *, values: tuple):
+    """_recent_slips of a slip type worth its chips (not a runner's, not a count), but only those
+    whose chips are worth `amount` at `values` ((key, cents) of the event's chips), or that name no
+    chips (whose amount is read from the rest): every slip that can be of that amount, read in the
+    database, so that a window writing many slips of a type a minute reads only those few."""
+    recent = _recent_slips(day_id, slip_type, since, user_id, request_key, cash=False)
+    return recent.alias(worth=chips_worth(values)).filter(worth__in=[amount, 0])
+
+
+# Compiled once (core.compiled): SlipForm.confirm_second_slip, of a slip worth what it moves, and
+# of a slip worth its chips, once for each chip set (an event's).
+_RECENT_SLIPS = Compiled(
+    functools.partial(_recent_slips, cash=True), texts=("slip_type", "request_key"), moments=("since",)
+)
+_RECENT_SLIPS_WORTH: dict[tuple, Compiled] = {}
+
+
+def recent_slips(day_id, slip_type, since, user_id, request_key, *, amount: int, values: dict | None) -> list[Slip]:
+    """The person's slips of a type since a moment that may be of `amount`: all of them when the
+    slip's amount is cash (`values` None), else those whose chips at `values` are worth it."""
+    if values is None:
+        return _RECENT_SLIPS.objects(day_id, slip_type, since, user_id, request_key)
+    chips = tuple(sorted(values.items()))
+    compiled = _RECENT_SLIPS_WORTH.get(chips)
+    if compiled is None:
+        compiled = _RECENT_SLIPS_WORTH[chips] = Compiled(
+            functools.partial(_recent_slips_worth, values=chips),
+            texts=("slip_type", "request_key"),
+            moments=("since",),
+        )
+    return compiled.objects(day_id, slip_type, since, user_id, request_key, amount)
 
 
 class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
@@ -643,18 +669,21 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         amount = self.slip_amount(data)
         if not amount:
             return
-        # The same person's slips of the type in the last minute, by a query compiled once (the
-        # window asks it on every slip); of those, the same table's and runner's.
+        # The same person's slips of the type in the last minute that may be of this amount, by a
+        # query compiled once (the window asks it on every slip); of those, the same table's and
+        # runner's, of the same amount.
         cash = self.kind.runner_figure == "returned" or not any((data.get("chips") or {}).values())
         table, runner = data.get("table"), data.get("runner")
-        recent = _RECENT_SLIPS[cash].objects(
+        values = self.chip_values
+        recent = recent_slips(
             self.day.pk,
             self.kind.type,
             timezone.now() - self.SECOND_SLIP_WITHIN,
             self.request.user.pk,
             data.get("request_key") or "",
+            amount=amount,
+            values=None if cash else values,
         )
-        values = self.chip_values
         earlier = next(
             (
                 slip

@@ -1,6 +1,8 @@
 """The value a slip is about, as a list of slips shows it."""
 
-from django.db.models import OuterRef, Subquery, Sum
+from django.db import NotSupportedError
+from django.db.models import BigIntegerField, F, Func, OuterRef, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from cage.models import Posting, Slip
@@ -12,6 +14,39 @@ def cash_moved_subquery(ref: str = "pk"):
     """Per slip: the cash its postings put into places (a float's or a deposit's amount)."""
     postings = Posting.objects.filter(slip=OuterRef(ref), amount__gt=0, denomination__isnull=True)
     return Subquery(postings.values("slip").annotate(total=Sum("amount")).values("total")[:1])
+
+
+class ChipCount(Func):
+    """A slip's count of one chip as its details keep it ({"chips": {"5": 4}}), an integer, or NULL
+    where it names none. Written out here rather than as Django's key lookups, which read a key of
+    digits ("5", "25") as the index of a list, not as the key of an object."""
+
+    arity = 1
+    output_field = BigIntegerField()
+
+    def __init__(self, key: str, **extra):
+        super().__init__(F("details"), **extra)
+        self.key = key
+
+    def _details(self, compiler):
+        return compiler.compile(self.get_source_expressions()[0])
+
+    def as_sqlite(self, compiler, connection, **extra):
+        sql, params = self._details(compiler)
+        return f"CAST(JSON_EXTRACT({sql}, %s) AS bigint)", (*params, f'$."chips"."{self.key}"')
+
+    def as_postgresql(self, compiler, connection, **extra):
+        sql, params = self._details(compiler)
+        return f"(({sql} -> 'chips') ->> %s)::bigint", (*params, self.key)
+
+    def as_sql(self, compiler, connection, **extra):
+        raise NotSupportedError("ChipCount reads SQLite's and PostgreSQL's JSON only")
+
+
+def chips_worth(values) -> Func:
+    """In the database, what a slip's chips are worth at `values` ((key, cents) of the event's
+    chips), as chips_value() reckons it: a chip the event does not have counts for nothing."""
+    return sum((Coalesce(ChipCount(key), 0) * cents for key, cents in values), Value(0))
 
 
 def chips_value(chips: dict, values: dict[str, int]) -> int:

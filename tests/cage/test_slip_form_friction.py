@@ -10,12 +10,14 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from cage import services
-from cage.forms import SlipForm
+from cage.forms import SlipForm, recent_slips
 from cage.models import Slip
 from core.local import clock
 from core.money import parse_cash
+from events.selectors import chip_values
 from tests.cage.helpers import FILL_SIGNED, open_table, stock
 from tests.cage.test_opener_check import OPENER_SIGNED, TRAY, first_day_closed, opener_form
 from tests.cage.test_views import form, new_slip, runner_holds, signed_by
@@ -393,6 +395,28 @@ def test_a_second_slip_of_the_same_amount_within_a_minute_asks_for_confirmation(
     assert Slip.objects.filter(slip_type="fill").count() == 1
     assert client.post(url, {**again, "confirm_second": str(first.pk)}).status_code == 302
     assert Slip.objects.filter(slip_type="fill").count() == 2
+
+
+def test_the_same_amount_in_other_chips_is_asked_about_and_other_amounts_are_not(client, cast):
+    # Which earlier slips may be of the amount is read in the database (cage.forms.recent_slips):
+    # the chips' keys are digits, an object's keys in the slip's details, not a list's indexes.
+    stock(cast)
+    open_table(cast)
+    login(client, cast, "chip_cashier")
+    url = new_slip(cast.event.slug, "fill")
+    assert client.post(url, fill_data(cast, chips_5="3", chips_1="5")).status_code == 302  # $20
+    assert client.post(url, fill_data(cast, chips_5="", chips_1="19")).status_code == 302  # $19
+    assert client.post(url, fill_data(cast, chips_5="5")).status_code == 302  # $25
+    response = client.post(url, fill_data(cast, chips_5="", chips_1="20"))
+    assert codes(response) == ["slip.second_within_a_minute"]
+    assert "Fill 1, for the same amount of $20.00, was recorded at" in response.content.decode()
+    assert Slip.objects.filter(slip_type="fill").count() == 3
+    # Of the three, the database reads back only the one worth $20, and each amount's own.
+    user = Slip.objects.get(serial=1, slip_type="fill").created_by
+    since = timezone.now() - datetime.timedelta(minutes=1)
+    for amount, serials in ((2000, [1]), (1900, [2]), (2500, [3]), (500, [])):
+        found = recent_slips(cast.day.pk, "fill", since, user.pk, "", amount=amount, values=chip_values(cast.event))
+        assert [slip.serial for slip in found] == serials
 
 
 def test_a_second_deposit_of_the_same_cash_within_a_minute_is_asked_about_too(client, cast):
