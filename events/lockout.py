@@ -197,7 +197,7 @@ class AddressAwareHandler(AxesDatabaseHandler):
             return super().get_failures(request, credentials)
         address = _ADDRESS.get_prep_value(address)
         since = get_cool_off_threshold(request)
-        return sum(tries for at, tries in _RECENT_TRIES.rows(str(username), since) if at == address)
+        return sum(tries for kept, tries in _RECENT_TRIES.rows(str(username), since) if kept == address)
 
     def user_login_failed(self, sender, credentials: dict, request=None, **kwargs):
         if request is not None:
