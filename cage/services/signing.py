@@ -12,6 +12,7 @@ from django.utils.translation import gettext_noop as N_
 from audit import services as audit
 from cage.models import Account, NotSignedInFull, Refusal, Signature, SignedInFull, Slip, SlipPrint
 from cage.slip_types import SLIP_KINDS, VOID_KIND
+from core.compiled import Insert
 from core.rules import Lower, RuleViolation, Words
 from events.designation import check_takes_part
 from events.models import GameTable, GamingDay, Person, Role
@@ -79,6 +80,11 @@ def sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | N
     return slip
 
 
+# A signature's rows, each by an INSERT compiled once (core.compiled.Insert): the DRIC's queue
+# approves many slips in one confirmation.
+_INSERT_SIGNATURE, _INSERT_SIGNED = Insert(Signature), Insert(SignedInFull)
+
+
 def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | None = None) -> Slip:
     kind = SLIP_KINDS[slip.slip_type]
     cap = kind.capacity(capacity)
@@ -141,10 +147,10 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
     merged, accounts = net_legs(moving, slip.slip_type)
     check_custody(merged, accounts, slip.slip_type)
     write_postings(slip, merged, accounts)
-    Signature.objects.create(slip=slip, capacity=capacity, person=person, signed_at=at)
+    _INSERT_SIGNATURE.save(Signature(slip=slip, capacity=capacity, person=person, signed_at=at))
     if kind.signed_in_full(signed, slip.details):
         NotSignedInFull.objects.filter(slip=slip).delete()
-        SignedInFull.objects.create(slip=slip, signed_at=at)
+        _INSERT_SIGNED.save(SignedInFull(slip=slip, signed_at=at))
     links.signed(slip, legs=moving, merged=merged, accounts=accounts, capacity=capacity, person=person, at=at)
     running_totals.add(slip.day_id, merged)  # under the chain's lock, as post_slip adds them
     if moving:
