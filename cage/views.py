@@ -67,7 +67,7 @@ from core.addresses import RowAddress, row_addresses
 from core.compiled import Compiled
 from core.local import long_day
 from core.money import dollars
-from core.rules import RuleViolation, Words
+from core.rules import RuleViolation, Words, listed
 from events import services as event_services
 from events.access import READ_ALL, RoleRefused, event_access
 from events.form_input import CheckedInput
@@ -751,7 +751,13 @@ def _batch_confirmed(request, access):
         messages.success(
             request,
             _("Still waiting after your approval: %(slips)s.")
-            % {"slips": "; ".join(f"{slip.number}: {still}" for slip, still in waiting)},
+            # Each slip's line, and the list, as the reader's language writes them (French puts a
+            # space before its colons and semicolons).
+            % {
+                "slips": listed(
+                    _("%(slip)s: %(still)s") % {"slip": slip.number, "still": still} for slip, still in waiting
+                )
+            },
         )
     return redirect("cage:queue", access.event.slug)
 

@@ -39,6 +39,17 @@ def too_small(page):
     ]
 
 
+# What a person types or chooses reads at 16 px or more: a tablet zooms into a smaller box's text.
+FIELDS_TEXT = """() => [...document.querySelectorAll(
+    'select, textarea, input:not([type=checkbox]):not([type=radio]):not([type=hidden])'
+  )].filter(el => el.offsetParent !== null)
+   .map(el => [el.outerHTML.slice(0, 80), parseFloat(getComputedStyle(el).fontSize)])"""
+
+
+def small_text(page):
+    return [(html, size) for html, size in page.evaluate(FIELDS_TEXT) if size < 16]
+
+
 def test_the_skip_link_comes_first_and_lands_on_the_content(browser, live_server, cast):
     page = person_page(browser, live_server, cast.chip_cashier)
     page.goto(f"/cage/{cast.event.slug}/")
@@ -120,6 +131,7 @@ def test_every_control_is_44_px_tall_on_a_tablet(browser, live_server, cast, lan
         page.goto(path)
         assert page.evaluate(MEASURE), path
         assert too_small(page) == [], path
+        assert small_text(page) == [], path
     page.goto(f"/cage/{slug}/")
     at_both_widths(page, f"touch-targets-cage-home-{language}")
     # A table's code holds on one line at a tablet's width: WOF-1, never WOF- / 1.

@@ -11,7 +11,7 @@ from audit.models import AuditEntry
 from cage import services
 from cage.models import Signature, Slip
 from tests.cage.helpers import open_table, stock
-from tests.conftest import login, make_cast
+from tests.conftest import Client, login, make_cast
 from tests.refusals import refuses
 from tests.world import snapshot
 
@@ -206,6 +206,19 @@ def test_a_fill_approved_in_a_batch_still_says_what_it_waits_for(client, cast):
     page = response.content.decode()
     assert "2 slips approved" in page
     assert "Still waiting after your approval: Fill 1: received by (Dealer)." in page
+
+
+def test_what_still_waits_after_a_batch_is_written_as_french_writes_a_list(cast):
+    stock(cast)
+    open_table(cast)
+    first, second = fill(cast), fill(cast)
+    french = Client(HTTP_ACCEPT_LANGUAGE="fr-CA")
+    login(french, cast, "dric")
+    page = french.post(batch_url(cast), {"slip": [first.pk, second.pk]}, follow=True).content.decode()
+    waiting = re.search(r"Encore en attente après votre approbation\xa0: ([^<]*)\.", page)
+    assert waiting, page
+    parts = waiting.group(1).split("\xa0; ")
+    assert [part.split("\xa0: ")[0] for part in parts] == ["Remplissage 1", "Remplissage 2"]
 
 
 def test_a_refusal_on_confirming_names_the_slip_and_its_rule_and_signs_nothing(client, cast):

@@ -22,7 +22,7 @@ def test_the_queue_says_the_day_is_not_open_and_leads_the_dric_to_open_it(client
     page = queue(client, cast)
     assert 'id="day-not-open"' in page
     assert f"The gaming day {cast.day.date.isoformat()} is not open yet: the cage records no slip before it is." in page
-    assert f'href="{reverse("events:days", args=[cast.event.slug])}">Open it from the gaming days</a>' in page
+    assert f'href="{reverse("events:days", args=[cast.event.slug])}">Open it from the gaming days page</a>' in page
     assert "Nothing waits: every slip is signed." in page
 
     event_services.day_open(day=cast.day, records_file=True)
