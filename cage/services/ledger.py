@@ -795,9 +795,10 @@ def _steps_signed(kind, steps: list, signed: dict, allow_pending: bool, details:
     return details, done
 
 
-# A slip's rows at the window, each by an INSERT compiled once (core.compiled.Insert).
-_INSERT_SLIP, _INSERT_POSTINGS, _INSERT_SIGNATURES = Insert(Slip), Insert(Posting), Insert(Signature)
-_INSERT_SIGNED, _INSERT_NOT_SIGNED = Insert(SignedInFull), Insert(NotSignedInFull)
+# A slip's rows at the window, each by an INSERT compiled once (core.compiled.Insert); a later
+# signature's too (cage.services.signing).
+_INSERT_SLIP, _INSERT_POSTINGS, INSERT_SIGNATURES = Insert(Slip), Insert(Posting), Insert(Signature)
+INSERT_SIGNED, _INSERT_NOT_SIGNED = Insert(SignedInFull), Insert(NotSignedInFull)
 
 
 def _write(slip: Slip, signed: dict, signed_at: dict, merged, accounts) -> None:
@@ -813,11 +814,11 @@ def _write(slip: Slip, signed: dict, signed_at: dict, merged, accounts) -> None:
     complete = SLIP_KINDS[slip.slip_type].signed_in_full(signed, slip.details)
     completed_at = max(signed_at.values(), default=slip.at)
     if memo is None:
-        _INSERT_SIGNATURES.save_all(
+        INSERT_SIGNATURES.save_all(
             [Signature(slip=slip, capacity=c, person=p, signed_at=signed_at[c]) for c, p in signed.items()]
         )
         if complete:
-            _INSERT_SIGNED.save(SignedInFull(slip=slip, signed_at=completed_at))
+            INSERT_SIGNED.save(SignedInFull(slip=slip, signed_at=completed_at))
         else:
             _INSERT_NOT_SIGNED.save(NotSignedInFull(slip=slip, day_id=slip.day_id))
         return

@@ -12,7 +12,6 @@ from django.utils.translation import gettext_noop as N_
 from audit import services as audit
 from cage.models import Account, NotSignedInFull, Refusal, Signature, SignedInFull, Slip, SlipPrint
 from cage.slip_types import SLIP_KINDS, VOID_KIND
-from core.compiled import Insert
 from core.rules import Lower, RuleViolation, Words
 from events.designation import check_takes_part
 from events.models import GameTable, GamingDay, Person, Role
@@ -20,6 +19,8 @@ from events.models import GameTable, GamingDay, Person, Role
 from . import links, running_totals, trail
 from .ledger import (
     CASH,
+    INSERT_SIGNATURES,
+    INSERT_SIGNED,
     SIGNATURES,
     STEPS,
     Leg,
@@ -78,11 +79,6 @@ def sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | N
     slip = _sign(slip=slip, capacity=capacity, person=person, at=at)
     trail.slip_signed(slip, SLIP_KINDS[slip.slip_type].capacity(capacity).label, person)
     return slip
-
-
-# A signature's rows, each by an INSERT compiled once (core.compiled.Insert): the DRIC's queue
-# approves many slips in one confirmation.
-_INSERT_SIGNATURE, _INSERT_SIGNED = Insert(Signature), Insert(SignedInFull)
 
 
 def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | None = None) -> Slip:
@@ -147,10 +143,10 @@ def _sign(*, slip: Slip, capacity: str, person: Person, at: datetime.datetime | 
     merged, accounts = net_legs(moving, slip.slip_type)
     check_custody(merged, accounts, slip.slip_type)
     write_postings(slip, merged, accounts)
-    _INSERT_SIGNATURE.save(Signature(slip=slip, capacity=capacity, person=person, signed_at=at))
+    INSERT_SIGNATURES.save(Signature(slip=slip, capacity=capacity, person=person, signed_at=at))
     if kind.signed_in_full(signed, slip.details):
         NotSignedInFull.objects.filter(slip=slip).delete()
-        _INSERT_SIGNED.save(SignedInFull(slip=slip, signed_at=at))
+        INSERT_SIGNED.save(SignedInFull(slip=slip, signed_at=at))
     links.signed(slip, legs=moving, merged=merged, accounts=accounts, capacity=capacity, person=person, at=at)
     running_totals.add(slip.day_id, merged)  # under the chain's lock, as post_slip adds them
     if moving:
