@@ -16,8 +16,8 @@ from django_tables2.utils import Accessor, OrderBy
 
 from cage.selectors.slips import State
 from cage.slip_types import SLIP_KINDS
-from core import xlsx
-from core.local import clock, long_day
+from core import local, xlsx
+from core.local import clock
 from core.money import dollars, parse_cash
 from core.rules import RuleViolation
 from core.xlsx import Cents, Clock, days_words
@@ -53,7 +53,7 @@ class _Days(forms.models.ModelChoiceIterator):
             yield ("", self.field.empty_label)
         for pk, date in self.queryset.values_list("pk", "date"):
             # A gaming day as the pages name one ("11 Sep 2026"); the table's columns keep ISO.
-            yield (pk, long_day(date))
+            yield (pk, local.day(date))
 
 
 class DayChoice(forms.ModelChoiceField):
@@ -61,7 +61,7 @@ class DayChoice(forms.ModelChoiceField):
     iterator = _Days
 
     def label_from_instance(self, obj):
-        return long_day(obj.date)
+        return local.day(obj.date)
 
 
 class PersonChoice(forms.ModelChoiceField):

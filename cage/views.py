@@ -63,9 +63,9 @@ from cage.slip_types import (
     VOIDABLE,
     day_states,
 )
+from core import local
 from core.addresses import RowAddress, row_addresses
 from core.compiled import Compiled
-from core.local import long_day
 from core.money import dollars
 from core.rules import RuleViolation, Words, listed
 from events import services as event_services
@@ -330,7 +330,7 @@ def _window_closed(request, access, day, kind):
         messages.error(
             request,
             _("The floor is closed for %(date)s: a %(slip)s is written only while the gaming day is open.")
-            % {"date": long_day(day.date), "slip": str(kind.label).lower()},
+            % {"date": local.day(day.date), "slip": str(kind.label).lower()},
         )
         return redirect("cage:home", slug)
     waiting = paper_waiting(day)
@@ -986,13 +986,13 @@ def _close_posted(request, slug, day, form, progress):
             request_key=form.cleaned_data["request_key"],
         )
     except DuplicateRequest:
-        messages.info(request, _("Gaming day %(date)s was already closed.") % {"date": long_day(day.date)})
+        messages.info(request, _("Gaming day %(date)s was already closed.") % {"date": local.day(day.date)})
         return redirect("cage:home", slug)
     except RuleViolation as exc:
         form.add_error(None, exc.text)
         return None
     if slip is not None:
-        messages.success(request, _("Gaming day %(date)s closed and locked.") % {"date": long_day(day.date)})
+        messages.success(request, _("Gaming day %(date)s closed and locked.") % {"date": local.day(day.date)})
         return redirect("cage:home", slug)
     messages.success(request, _("The close is prepared; it waits for the signatures still missing."))
     return redirect("cage:day_close", slug)
@@ -1019,7 +1019,7 @@ def day_close_sign(request, slug):
         messages.success(
             request,
             _("%(name)s signed the close as “%(capacity)s”. Gaming day %(date)s closed and locked.")
-            % {"name": access.person.name, "capacity": label, "date": long_day(day.date)},
+            % {"name": access.person.name, "capacity": label, "date": local.day(day.date)},
         )
     else:
         messages.success(

@@ -1,22 +1,21 @@
 """Dates and times as people read them, in the active language: Django's localized formats
 (config/formats), never a fixed English pattern. The product's one set of writers: cage, events,
-reports and audit all use these. Machine files (cage-records,
-cage-report, the CSV's ISO column) keep ISO dates and do not use these.
+reports and audit all use these. A date is written one way, in titles and sentences as in tables:
+all-numeric, year first, the Canadian standard (CAN/CSA-Z234.4), alike in both languages. Machine
+files (cage-records, cage-report, the CSV's ISO column) keep ISO dates and do not use these.
 
     moment(at)     "2026-09-11 14:30"            "2026-09-11 14 h 30"
     clock(at)      "14:30"                       "14 h 30"
     day(date)      "2026-09-11"                  "2026-09-11"
-    long_day(d)    "11 Sep 2026"                 "11 septembre 2026"
     weekday(d)     "Friday, 2026-09-11"          "vendredi 2026-09-11"
     zone_name(at)  "EST"                         "HNE"
 """
 
 import datetime
-import functools
 
 from django.utils import timezone
 from django.utils.formats import date_format, time_format
-from django.utils.translation import get_language, pgettext, pgettext_lazy
+from django.utils.translation import pgettext, pgettext_lazy
 
 
 def _local(at):
@@ -37,20 +36,8 @@ def clock(at: datetime.datetime | datetime.time) -> str:
 
 
 def day(date: datetime.date) -> str:
-    """A gaming day's date, short."""
+    """A date, as every page, slip, sheet and message writes one."""
     return date_format(date, "SHORT_DATE_FORMAT")
-
-
-def long_day(date: datetime.date) -> str:
-    """A date in words, for a page's title or a message: "11 septembre 2026"."""
-    return _long_day(date, get_language())
-
-
-@functools.lru_cache(maxsize=4096)
-def _long_day(date: datetime.date, language: str | None) -> str:
-    # Remembered by date and language: a month's name is looked up in the catalogue each time, and a
-    # long event's list of gaming days (a register's filter) named two hundred of them per page.
-    return date_format(date, "DATE_FORMAT")
 
 
 def weekday(date: datetime.date) -> str:

@@ -84,7 +84,7 @@ class Words(Sentence):
     `stored()` and shows it to each reader in theirs (audit.models.AuditEntry.summary_with).
 
     Its values are kept as what they are, not as the words of one language: an amount in cents
-    (Money), a moment, a day or a time of day (When, Day, LongDay, Clock), a name the product
+    (Money), a moment, a day or a time of day (When, Day, Clock), a name the product
     translates (a lazily translated label), a rule to cite (Cited), a value in small letters
     (Lower), another sentence; names and numbers as they are."""
 
@@ -197,7 +197,10 @@ class Day(_Moment):
 
 
 class LongDay(_Moment):
-    kind, writer = "long_day", "long_day"
+    """A date a sentence once wrote in words: read back from what was kept before dates took one
+    style, and written now as every date is."""
+
+    kind, writer = "long_day", "day"
 
 
 class Clock(_Moment):

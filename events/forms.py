@@ -6,7 +6,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from core.local import long_day, moment, zone_name
+from core import local
+from core.local import moment, zone_name
 
 from . import games, lockout
 from .form_input import CheckedInput
@@ -287,7 +288,7 @@ class ShiftForm(CheckedInput, forms.Form):
 
 class EarlierDayChoice(forms.ModelChoiceField):
     def label_from_instance(self, obj):
-        return long_day(obj.date)
+        return local.day(obj.date)
 
 
 class RosterCopyForm(CheckedInput, forms.Form):

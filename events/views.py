@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
-from core.local import long_day
+from core import local
 from core.rules import RuleViolation
 
 from . import readiness, services
@@ -471,7 +471,7 @@ def roster(request, slug, date):
         source = copy_form.cleaned_data["source"]
         if applied(copy_form, lambda: services.roster_copy(day=day, source=source)):
             messages.success(
-                request, _("The shifts of %(date)s are copied to this day.") % {"date": long_day(source.date)}
+                request, _("The shifts of %(date)s are copied to this day.") % {"date": local.day(source.date)}
             )
             return redirect("events:roster", slug, date)
     elif request.method == "POST" and not copying and form.is_valid():
@@ -507,7 +507,7 @@ def day_open(request, slug, date):
     day = _day(access, date)
     try:
         services.day_open(day=day)
-        messages.success(request, _("Gaming day %(date)s is open.") % {"date": long_day(day.date)})
+        messages.success(request, _("Gaming day %(date)s is open.") % {"date": local.day(day.date)})
     except RuleViolation as exc:
         messages.error(request, exc.text)
     # Opened from the gaming days list, the DRIC stays on it; from the day's own page, on that.

@@ -8,8 +8,8 @@ from django.utils.translation import gettext as _
 from cage.models import Slip
 from cage.selectors.slip_rows import among, slips_read
 from cage.slip_types import CLOSERS, OPENERS, SLIP_KINDS
+from core import local
 from core.compiled import Compiled
-from core.local import long_day
 from core.reading import read_once
 from events.models import GamingDay
 from events.selectors import days_not_closed
@@ -45,7 +45,7 @@ def closer_name(check: dict) -> str:
     """ "Closer 2 of 11 Sep 2026": the date in words, as the sentences around it write theirs (the
     check keeps it ISO)."""
     closer = f"{SLIP_KINDS[CLOSERS[0]].label} {check['closer_serial']}"
-    date = long_day(datetime.date.fromisoformat(check["date"]))
+    date = local.day(datetime.date.fromisoformat(check["date"]))
     return _("%(closer)s of %(date)s") % {"closer": closer, "date": date}
 
 

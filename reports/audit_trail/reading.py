@@ -256,7 +256,7 @@ class Reader:
         if key == "person":
             return self.person(value)
         if key in DATES and ISO_DATE.match(value):
-            return local.long_day(datetime.date.fromisoformat(value))
+            return local.day(datetime.date.fromisoformat(value))
         if key in MOMENTS and (at := parse_datetime(value)) is not None:
             return local.moment(at)
         if key in CLOCKS and (at := parse_time(value)) is not None:
@@ -289,8 +289,7 @@ class Reader:
     # --- the summary --------------------------------------------------------------------------
 
     def summary_values(self, entry, values: dict) -> dict:
-        """The summary's values in the reader's language: the slips by their number, dates in
-        words, a capacity by its name, a place by its name, an export by what it was."""
+        """The summary's values in the reader's language: the slips by their number, dates, a capacity by its name, a place by its name, an export by what it was."""
         values = dict(values)
         if entry.slip_id is not None:
             if "slip" in values:
@@ -299,7 +298,7 @@ class Reader:
                 values["voids"] = entry.slip.voids.number
         for key in ("day", "date"):
             if isinstance(values.get(key), str) and ISO_DATE.match(values[key]):
-                values[key] = local.long_day(datetime.date.fromisoformat(values[key]))
+                values[key] = local.day(datetime.date.fromisoformat(values[key]))
         if isinstance(values.get("capacity"), str):
             values["capacity"] = capacity_name(values["capacity"]).lower()
         if isinstance(values.get("place"), str):

@@ -91,7 +91,7 @@ def test_the_french_csv_speaks_french_in_every_column_people_read(trail, cast):
     assert f"Compté par{NBSP}: Responsable" not in count["Avant et après"]  # names, not roles
     assert f"motif de l’écart{NBSP}: Jetons manquants" in count["Avant et après"]
     assert f"jetons ou argent{NBSP}: jetons de 1{NBSP}${NBSP}; montant{NBSP}: -2,00{NBSP}$" in count["Avant et après"]
-    assert f"journée de jeu{NBSP}: 11 septembre 2026{NBSP}; fiche{NBSP}: Comptage 2" in count["Avant et après"]
+    assert f"journée de jeu{NBSP}: 2026-09-11{NBSP}; fiche{NBSP}: Comptage 2" in count["Avant et après"]
     assert '"missing_chips"' in count["Après"]  # the JSON keeps the code
     assert count["Résultat"] == "Fait" and count["Par"] == "ligne de commande"
     closed = next(r for r in rows if r["Code de l’action"] == "day_closed")

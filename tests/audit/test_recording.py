@@ -339,7 +339,9 @@ def test_report_signatures_and_every_export_are_recorded(client, cast, tmp_path)
         ("audit_trail", "csv"),
     ]
     assert all(e.person == cast.dric and e.address == ADDRESS for e in exports)
-    assert summary(exports[3]) == "The control sheets of 11 Sep 2026 exported as CSV"  # a date in words
+    assert (
+        summary(exports[3]) == "The control sheets of 2026-09-11 exported as CSV"
+    )  # the date as every date is written
     # Looking at the report and the sheets on their pages is not an export.
     client.get(reverse("reports:event", args=[slug]))
     client.get(reverse("reports:day", args=[slug, day]))

@@ -82,10 +82,10 @@ def test_the_administrator_walks_the_checklist_of_a_new_event(page, django_user_
     the_rest_of_the_setup(event)
     page.reload()
     assert page.locator("#checklist li.missing").count() == 0
-    assert "the first gaming day, 11 Sep 2026, can open" in page.inner_text("#checklist-ready")
+    assert "the first gaming day, 2026-09-11, can open" in page.inner_text("#checklist-ready")
     at_both_widths(page, "checklist-ready")
     page.set_viewport_size({"width": 1366, "height": 900})
     follow(page, "#checklist-open")
     assert page.url.endswith(f"/events/{event.slug}/days/")
-    assert "Gaming day 11 Sep 2026 is open." in page.inner_text(".messages")
+    assert "Gaming day 2026-09-11 is open." in page.inner_text(".messages")
     assert GamingDay.objects.get(event=event).status == GamingDay.Status.OPEN

@@ -54,14 +54,14 @@ def test_an_opener_that_differs_from_the_last_closer_is_flagged_and_the_dric_sig
     page.click("#slip-form button[type=submit]")
     page.wait_for_selector("text=Opener 2 recorded.")
     facts = page.inner_text("table.facts")
-    assert "differs from what Closer 1 of 11 Sep 2026 left: $5 chips: 1 short" in facts
+    assert "differs from what Closer 1 of 2026-09-11 left: $5 chips: 1 short" in facts
     assert "not yet: the DRIC signs off the difference" in facts
     assert "the day cannot close until she has" in page.inner_text("#closer-check")
     assert page.locator("#closer-check button").count() == 0  # the Chip Cashier does not sign it off
     at_both_widths(page, "opener-differs-slip")
 
     page.goto(f"/cage/{slug}/close/")
-    assert "Opener 2 (table BJ-1) differs from what Closer 1 of 11 Sep 2026 left" in page.inner_text("#close-problems")
+    assert "Opener 2 (table BJ-1) differs from what Closer 1 of 2026-09-11 left" in page.inner_text("#close-problems")
     assert "Opener 2" in page.inner_text("#close-sign-offs")
     at_both_widths(page, "opener-differs-close")
 

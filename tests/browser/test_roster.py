@@ -44,13 +44,13 @@ def test_a_roster_gap_keeps_the_day_closed_until_the_dric_fills_it(page):
     add_shift(page, "Chip Cashier", "Chip Cashier", "2026-09-12T15:00", "2026-09-12T18:30")
     page.click("text=Open the gaming day")  # a second step says what opens, then opens it
     page.click("#open-day-confirm")
-    page.wait_for_selector("text=Gaming day 12 Sep 2026 is open.")
+    page.wait_for_selector("text=Gaming day 2026-09-12 is open.")
     screenshot(page, "roster-open")
     assert GamingDay.objects.get(event=cast.event, date="2026-09-12").status == GamingDay.Status.OPEN
 
 
 def test_the_dric_opens_the_day_from_the_gaming_days_list_the_cage_page_points_to(page):
-    cast = make_cast(open_day=False)  # 11 Sep 2026, in setup
+    cast = make_cast(open_day=False)  # 2026-09-11, in setup
     roster_the_designated(cast)  # the last line of the first day's checklist
     services.day_add(event=cast.event, date=datetime.date(2026, 9, 12))
     log_in(page, cast.dric.user.username, PASSWORD)
@@ -59,7 +59,7 @@ def test_the_dric_opens_the_day_from_the_gaming_days_list_the_cage_page_points_t
     follow(page, "#open-from-days")
     at_both_widths(page, "days-list-open-buttons")
     # The next day is not offered: the list says why (the first is not closed yet).
-    opener = "summary[aria-label='Open the gaming day of {} Sep 2026…']"
+    opener = "summary[aria-label='Open the gaming day of 2026-09-{}…']"
     assert page.locator(opener.format(12)).count() == 0
     assert "is not closed yet" in page.inner_text(".day-cannot-open")
     # Opening is not undone: the button asks first, and the day is still in setup until the yes.
@@ -69,7 +69,7 @@ def test_the_dric_opens_the_day_from_the_gaming_days_list_the_cage_page_points_t
     assert GamingDay.objects.get(pk=cast.day.pk).status == GamingDay.Status.SETUP
     at_both_widths(page, "days-list-open-asks")
     confirm.click()
-    page.wait_for_selector("text=Gaming day 11 Sep 2026 is open.")
+    page.wait_for_selector("text=Gaming day 2026-09-11 is open.")
     assert page.url.endswith(f"/events/{cast.event.slug}/days/")
     assert page.locator(opener.format(11)).count() == 0
     at_both_widths(page, "days-list-opened")

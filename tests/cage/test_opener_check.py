@@ -32,7 +32,7 @@ from tests.reports.test_figures import EXAMPLE
 pytestmark = pytest.mark.django_db
 OPENER_SIGNED = {"counted_by": "dealer", "verified_by": "chip_cashier"}
 TRAY = {"1": 100, "5": 80}
-FLAG = "Opener 2 (table BJ-1) differs from what Closer 1 of 11 Sep 2026 left: $5 chips: 1 short"
+FLAG = "Opener 2 (table BJ-1) differs from what Closer 1 of 2026-09-11 left: $5 chips: 1 short"
 
 
 def first_day_closed(cast, open_next=True):
@@ -223,12 +223,12 @@ def test_the_variance_report_names_the_difference_and_its_sign_off(cast):
         "-5.00",
     )
     assert row["opener_check"] == (
-        "differs from what Closer 1 of 11 Sep 2026 left: $5 chips: 1 short; waiting for the DRIC's sign-off"
+        "differs from what Closer 1 of 2026-09-11 left: $5 chips: 1 short; waiting for the DRIC's sign-off"
     )
     services.opener_sign_off(slip=opener, person=cast.dric)
     row = next(s for s in day_sheets(day2)["sheets"] if s.key == "variances").plain()[0]
     assert row["opener_check"].startswith(
-        "differs from what Closer 1 of 11 Sep 2026 left: $5 chips: 1 short; signed off by Dric (DRIC) at "
+        "differs from what Closer 1 of 2026-09-11 left: $5 chips: 1 short; signed off by Dric (DRIC) at "
     )
     # The report's variances read it like any other; the public JSON keeps its shape.
     assert event_figures(cast.event)["variances"] == [
@@ -321,7 +321,7 @@ def test_the_slip_page_the_queue_and_the_close_page_show_the_difference_and_the_
     slug = cast.event.slug
     login_person(client, cast.chip_cashier)
     page = client.get(reverse("cage:slip", args=[slug, opener.pk])).content.decode()
-    assert "differs from what Closer 1 of 11 Sep 2026 left: $5 chips: 1 short" in page
+    assert "differs from what Closer 1 of 2026-09-11 left: $5 chips: 1 short" in page
     assert "not yet: the DRIC signs off the difference" in page and "Sign off the difference" not in page
     queue = client.get(reverse("cage:queue", args=[slug])).content.decode()
     assert 'id="sign-offs"' in queue and "for the DRIC" in queue and ">Sign off<" not in queue
@@ -429,7 +429,7 @@ def test_the_printed_opener_says_what_it_was_checked_against_and_who_signed_it_o
             ).stdout.split()
         )
 
-    assert "Last closer differs from what Closer 1 of 11 Sep 2026 left: $5 chips: 1 short" in text()
+    assert "Last closer differs from what Closer 1 of 2026-09-11 left: $5 chips: 1 short" in text()
     assert "not yet: the DRIC signs off the difference" in text()
     services.opener_sign_off(slip=opener, person=cast.dric)
     assert "Signed off by Dric (DRIC)," in text()
@@ -519,9 +519,10 @@ def test_a_tray_waiting_for_its_blind_opener_shows_no_figure_on_the_home_or_its_
     assert "Counted at its opener" not in row and "$495.00" in row
 
 
-def test_the_closer_an_opener_was_checked_against_reads_its_date_in_words_in_french():
-    """Among long-form dates, the closer's day is one too: "Fermeture 1 du 11 septembre 2026", not ISO."""
+def test_the_closer_an_opener_was_checked_against_reads_its_date_as_every_date_is_written_in_french():
+    """The closer's day is written as every date is, in French too: "Inventaire de fermeture 1 du
+    2026-09-11", with French spacing around what follows."""
     check = {"closer_serial": 1, "date": "2026-09-11", "differences": {"5": -1}}
     with translation.override("fr-ca"):
         text = check_text(check)
-    assert "du 11 septembre 2026" in text and "2026-09-11" not in text
+    assert "Inventaire de fermeture 1 du 2026-09-11\u00a0:" in text and "septembre" not in text

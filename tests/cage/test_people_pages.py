@@ -109,7 +109,7 @@ def test_a_runner_sees_the_days_slips_that_name_them_newest_first_and_opens_them
     table_issue = Slip.objects.filter(slip_type="table_issue").first()
     if table_issue:
         assert client.get(f"/cage/{cast.event.slug}/slips/{table_issue.pk}/").status_code == 403
-    assert "Your slips of gaming day 11 Sep 2026 (Open)" in text(response)
+    assert "Your slips of gaming day 2026-09-11 (Open)" in text(response)
 
 
 def test_the_general_cashier_sees_their_page_with_links_to_the_slips(client, cast):

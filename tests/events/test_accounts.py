@@ -275,7 +275,7 @@ def test_the_code_is_shown_once_after_a_redirect_and_a_reload_makes_no_new_one(c
     code = code_on(page)
     assert CODE.match(code) and "This code is shown only this once" in page.content.decode()
     assert "no-store" in page["Cache-Control"] and "private" in page["Cache-Control"]
-    assert re.search(r"Valid once, until \d\d? \w{3} \d{4}, \d\d:\d\d \(E[SD]T\)\.", page.content.decode())
+    assert re.search(r"Valid once, until \d{4}-\d\d-\d\d \d\d:\d\d \(E[SD]T\)\.", page.content.decode())
     # The reload: the code is not shown again, and no other code was made.
     again = client.get(shown_at)
     assert again.status_code == 200 and code_on(again) is None

@@ -258,7 +258,7 @@ def test_when_everything_is_done_the_page_says_the_first_day_can_open_and_opens_
     login(client, cast, "dric")
     url = reverse("events:checklist", args=[cast.event.slug])
     page = client.get(url).content.decode()
-    assert 'id="checklist-ready"' in page and "the first gaming day, 11 Sep 2026, can open" in page
+    assert 'id="checklist-ready"' in page and "the first gaming day, 2026-09-11, can open" in page
     assert page.count('class="card done"') == len(ORDER) and 'class="card missing"' not in page
     detail = client.get(reverse("events:detail", args=[cast.event.slug])).content.decode()
     assert "Everything is done: the first gaming day can open." in detail

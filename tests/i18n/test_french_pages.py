@@ -249,11 +249,11 @@ def test_dates_times_and_chips_are_written_the_french_way(lac):
     client = french_client(people["annie"])
     urls = pages(event.slug)
     detail = visible_text(client.get(urls["event"]).content.decode())
-    assert "11 septembre 2026 – 13 septembre 2026" in detail
+    assert "2026-09-11 – 2026-09-13" in detail
     assert "12\u00a0h\u00a000 – 23\u00a0h\u00a000" in detail
     assert "0,50\u00a0$ · 1\u00a0$ (blanc)" in detail
     roster = visible_text(client.get(urls["roster"]).content.decode())
-    assert "Journée de jeu du 11 septembre 2026 (En préparation)" in roster
+    assert "Journée de jeu du 2026-09-11 (En préparation)" in roster
     assert "2026-09-11 11\u00a0h\u00a000" in roster
     assert (
         "Responsable des jetons\u00a0: personne de 2026-09-11 18\u00a0h\u00a000 à 2026-09-11 23\u00a0h\u00a000"

@@ -12,6 +12,7 @@ from babel.messages.pofile import read_po
 from django.template import Context, Template
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import override
 
 from audit.models import AuditEntry
@@ -96,28 +97,26 @@ def test_the_setup_code_page_in_french(cast, admin_user):
     expires = re.search(r'<p id="setup-expires">(.*?)</p>', page, flags=re.S).group(1)
     assert re.search(r"\((HNE|HAE)\)", expires), expires
     assert "EST" not in expires and "EDT" not in expires
-    assert not re.search(r"\d{4}-\d\d-\d\d", expires)  # a date in words: "30 novembre 2026, 14 h 31"
+    # The date as every date is written, the time as French writes it: "2026-11-30 14 h 31".
+    assert re.search(rf"\d{{4}}-\d\d-\d\d \d{{1,2}}{NBSP}h{NBSP}\d\d \(", expires), expires
 
 
 @pytest.mark.django_db
-def test_titles_and_messages_write_the_date_in_words(cast):
+def test_a_date_is_written_one_way_in_titles_in_sentences_and_in_tables(cast):
+    """One style in both languages, the Canadian standard's all-numeric date (CAN/CSA-Z234.4): a
+    page's title, a message and a table's row write the same date alike, never in words."""
     client = Client(HTTP_ACCEPT_LANGUAGE="fr-CA,fr;q=0.9")
     client.force_login(cast.dric.user)
     roster = client.get(reverse("events:roster", args=[cast.event.slug, cast.day.date.isoformat()])).content.decode()
     title = re.search(r"<title>(.*?)</title>", roster, flags=re.S).group(1)
-    with override("fr-ca"):
-        words = local.long_day(cast.day.date)
-    assert words in title.replace("&nbsp;", NBSP) and cast.day.date.isoformat() not in title
-    with override("fr-ca"):
-        assert re.fullmatch(r"\d{1,2} \w+ \d{4}", local.long_day(datetime.date(2026, 9, 11)))
-        assert local.long_day(datetime.date(2026, 9, 11)) == "11 septembre 2026"
-    # Remembered by date and language: the same date asked in turn is each language's own.
-    with override("en-ca"):
-        english = local.long_day(datetime.date(2026, 9, 11))
-    with override("fr-ca"):
-        assert local.long_day(datetime.date(2026, 9, 11)) == "11 septembre 2026"
-    with override("en-ca"):
-        assert local.long_day(datetime.date(2026, 9, 11)) == english != "11 septembre 2026"
+    assert cast.day.date.isoformat() in title and "septembre" not in roster
+    days = client.get(reverse("events:days", args=[cast.event.slug])).content.decode()
+    assert f">{cast.day.date.isoformat()}</a>" in days and "septembre" not in days
+    for language in ("en-ca", "fr-ca"):
+        with override(language):
+            assert local.day(datetime.date(2026, 9, 11)) == "2026-09-11"
+            assert date_format(datetime.date(2026, 9, 11), "DATE_FORMAT") == "2026-09-11"
+            assert local.moment(datetime.datetime(2026, 9, 11, 18, 5)).startswith("2026-09-11 18")
 
 
 @pytest.mark.django_db

@@ -356,7 +356,7 @@ def test_every_page_of_the_pdf_says_the_event_the_gaming_day_and_page_n_of_m(cli
             text=True,
         ).stdout
         text = " ".join(page.split())
-        assert f"{event}, gaming day 11 Sep 2026; generated " in text, number
+        assert f"{event}, gaming day 2026-09-11; generated " in text, number
         assert f"page {number} of {pages}" in text, number
 
 

@@ -220,7 +220,7 @@ def test_the_day_page_in_french():
     example()
     page = plain(french_client("ann").get(reverse("reports:day", args=[SLUG, DATE])).text)
     for words in (
-        "Feuilles de contrôle quotidiennes : journée de jeu du 11 septembre 2026",
+        "Feuilles de contrôle quotidiennes : journée de jeu du 2026-09-11",
         "Rapport principal des jeux",
         "Registre des remplissages et crédits",
         "Rapport des écarts",
