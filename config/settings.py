@@ -114,6 +114,9 @@ MIDDLEWARE = [
     # Last, as django-axes asks: turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
+if DEMO:
+    # The demo's "Not found" is the product's own page, not DEBUG's (events.demo); before axes, last.
+    MIDDLEWARE.insert(-1, "events.demo.NotFoundMiddleware")
 
 # The lockout check comes first: a locked-out username is refused before its password is tried.
 AUTHENTICATION_BACKENDS = [

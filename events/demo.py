@@ -2,8 +2,35 @@
 laptop key, which a real site cannot start on): its logins are published and its figures made up."""
 
 from django.conf import settings
+from django.http import Http404
+from django.urls import Resolver404
+from django.views.defaults import page_not_found
 
 
 def demo(request):
     """Context processor: `demo_banner` for the base template."""
     return {"demo_banner": getattr(settings, "DEMO", False)}
+
+
+class NotFoundMiddleware:
+    """In the demo, a page that is not there is the product's own "Not found", as at a real event,
+    not the debug page DEBUG shows in its place: a person trying the product reads what a cashier
+    would. Only in the demo (config/settings.py adds it when DEMO); DEBUG's other pages stay.
+
+    An address that names no page never reaches a view, so it is caught as the answer comes back
+    (no page was resolved); a view's own Http404 (a slip number that is not there) as it is raised.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code == 404 and getattr(request, "resolver_match", None) is None:
+            return page_not_found(request, Resolver404())
+        return response
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, Http404):
+            return page_not_found(request, exception)
+        return None

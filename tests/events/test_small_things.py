@@ -22,11 +22,12 @@ def cast(db):
     return make_cast()
 
 
-def demo_setting(**env) -> str:
-    """settings.DEMO as config.settings works it out in a fresh process with this environment."""
+def demo_setting(name="DEMO", /, **env) -> str:
+    """A setting (DEMO unless told) as config.settings works it out in a fresh process with this
+    environment."""
     clean = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DEBUG", "SECRET_KEY_FILE")}
     out = subprocess.run(
-        [sys.executable, "-c", "from django.conf import settings; print(settings.DEMO)"],
+        [sys.executable, "-c", f"from django.conf import settings; print(settings.{name})"],
         env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
         cwd=ROOT,
         capture_output=True,
@@ -58,6 +59,34 @@ def test_every_page_says_demo_while_the_demo_runs_and_never_otherwise(client, ca
         assert 'id="demo-banner"' in anonymous and "Never use it for a real event" in anonymous
         french = Client(HTTP_ACCEPT_LANGUAGE="fr-CA,fr;q=0.9").get(reverse("login")).content.decode()
         assert '<html lang="fr-ca">' in french and 'id="demo-banner"' in french
+
+
+def test_the_demo_s_not_found_is_the_product_s_page_not_the_debug_one(cast, settings):
+    """The demo runs with DEBUG on, whose "not found" is Django's debug page; the demo adds
+    events.demo.NotFoundMiddleware so a person trying it reads the product's own: for an address
+    that names no page, and for a view's own "not there" (a slip that is not)."""
+    settings.DEBUG, settings.DEMO = True, True
+    missing = ("/no-such-page/", reverse("cage:slip", args=[cast.event.slug, 999999]))
+    before = Client()  # each client loads the middleware of its first request
+    login(before, cast, "dric")
+    assert "Django" in before.get(missing[0]).content.decode()  # DEBUG's own page, as the demo showed
+    demo = [*settings.MIDDLEWARE[:-1], "events.demo.NotFoundMiddleware", settings.MIDDLEWARE[-1]]
+    with override_settings(MIDDLEWARE=demo):
+        client = Client()
+        login(client, cast, "dric")
+        for url in missing:
+            response = client.get(url)
+            page = response.content.decode()
+            assert response.status_code == 404 and 'id="not-found"' in page and "Django" not in page, url
+            assert 'id="demo-banner"' in page, url
+        # A missing trailing slash still leads to the page, as Django's CommonMiddleware makes it.
+        assert client.get(reverse("cage:home", args=[cast.event.slug]).rstrip("/")).status_code == 301
+        french = Client(HTTP_ACCEPT_LANGUAGE="fr-CA,fr;q=0.9")
+        login(french, cast, "dric")
+        page = french.get(missing[0]).content.decode()
+        assert '<html lang="fr-ca">' in page and "<h1>Introuvable</h1>" in page
+    assert "events.demo.NotFoundMiddleware" in demo_setting("MIDDLEWARE", DEBUG="true")  # make run
+    assert "NotFound" not in demo_setting("MIDDLEWARE", DEBUG="false", SECRET_KEY="a-key-of-this-site-only-01234")
 
 
 def test_the_expense_form_says_the_trust_account_pays_it_and_a_sale_does_not(client, cast):
