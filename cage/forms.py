@@ -404,7 +404,11 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
             self.standing = self.count_standing(self.initial.get("account"))
         if kind.table_figure == "opener" and not self.is_bound and self.initial.get("table"):
             self.standing = self.opener_standing(self.initial["table"])
-        first = next((f for f in self.visible_fields()), None)
+        # The cursor starts where the cashier must type: at a sale, the chips, not the runner a
+        # sale at the cage leaves empty (or a runner on the floor finds already chosen).
+        runner = self.fields.get("runner")
+        chosen = runner is not None and (not runner.required or runner.initial is not None)
+        first = next((f for f in self.visible_fields() if not (chosen and f.name == "runner")), None)
         if first is not None:
             first.field.widget.attrs["autofocus"] = True
 

@@ -203,6 +203,9 @@ def pending_rows(context) -> SafeString:
     """{% pending_rows %}: the cage home's slips waiting for signatures, each with the Sign buttons
     of the capacities its reader may sign (context: pending, each item with caps and addresses)."""
     page, sign_as = _Page(context), gettext("Sign as “%(capacity)s”")
+    # A row its reader signs nothing on says so, rather than leave the Sign column blank.
+    not_yours = gettext("Not yours to sign")
+    not_yours = f'<span class="muted not-yours">{_e(not_yours)}</span>'
     rows = []
     for item in context["pending"]:
         addresses = item.addresses
@@ -220,7 +223,7 @@ def pending_rows(context) -> SafeString:
             f'<td><span class="state state-{_e(item.state)}">{_e(item.state_label)}</span></td>\n'
             f"<td>{page.still_to_sign(item.missing, ', ')}</td>\n"
             f'<td class="num">{page.minutes(item.minutes)}</td>\n'
-            f'<td class="actions">{buttons}</td></tr>'
+            f'<td class="actions">{buttons or not_yours}</td></tr>'
         )
     return mark_safe("".join(rows))
 

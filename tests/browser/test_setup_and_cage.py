@@ -60,7 +60,9 @@ def test_a_fill_is_issued_at_the_cage_received_at_the_table_and_approved_from_th
     assert "In transit" in cc.inner_text("h1")
 
     dealer.goto(f"/cage/{cast.event.slug}/me/")
-    dealer.click("#to-sign >> text=Sign as “received by”")
+    dealer.click("#to-sign summary:text-is('Sign as “received by”…')")
+    assert "Sign Fill 1 as “received by”? A signature is not taken back." in dealer.inner_text("#to-sign")
+    dealer.click("#to-sign button:text-is('Yes, sign as “received by”')")
     dealer.wait_for_selector("text=Dealer signed Fill 1 as “received by”.")
 
     dric.goto(f"/cage/{cast.event.slug}/queue/")

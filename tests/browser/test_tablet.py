@@ -73,7 +73,7 @@ def test_a_dealers_tablet_shows_the_fill_on_its_way_then_locks_and_unlocks_with_
         assert "Fill 1 for BJ-1 is on its way: $200.00 in chips, carried by Runner." in notice
         assert tablet.evaluate("window.notReloaded === true")  # it came in by itself, the page kept
         assert tablet.get_attribute("#on-the-way", "aria-live") == "polite"
-        assert tablet.locator("#on-the-way button", has_text="Sign as “received by”").count() == 1
+        assert tablet.locator("#on-the-way summary", has_text="Sign as “received by”…").count() == 1
         # A notice in the site's accent, not an error's red (static/site.css: --accent, not --bad).
         border = tablet.locator("#on-the-way .notice").evaluate("e => getComputedStyle(e).borderLeftColor")
         assert border == "rgb(11, 83, 148)", border
@@ -89,7 +89,11 @@ def test_a_dealers_tablet_shows_the_fill_on_its_way_then_locks_and_unlocks_with_
         at_both_widths(tablet, "tablet-locked-wrong-pin")
         unlock(tablet, PIN)
         tablet.wait_for_url(f"**/cage/{cast.event.slug}/me/")
-        # Back on her page, and she signs the fill from its notice.
+        # Back on her page, and she signs the fill from its notice: one tap opens the question, a
+        # second gives the signature; the open question holds the panel still while she reads it.
+        tablet.click("#on-the-way summary")
+        assert "Sign Fill 1 as “received by”? A signature is not taken back." in tablet.inner_text("#on-the-way")
+        at_both_widths(tablet, "tablet-sign-confirm")
         follow(tablet, "#on-the-way button")
         assert "Dealer signed Fill 1 as “received by”." in tablet.inner_text(".messages")
         assert tablet.url.endswith(f"/cage/{cast.event.slug}/me/")

@@ -141,7 +141,9 @@ def record_slip(page, record, *signed_here):
 def signs_from_my_slips(page, who, slip, capacity):
     page.goto(f"/cage/{SLUG}/me/")
     row = page.locator("#to-sign tr", has=page.locator(f"a:text-is('{slip}')"))
-    row.locator(f"button:text-is('Sign as “{capacity.lower()}”')").click()
+    # A signature on her own page is confirmed before it is given (a tap is easily made by mistake).
+    row.locator(f"summary:text-is('Sign as “{capacity.lower()}”…')").click()
+    row.locator(f"button:text-is('Yes, sign as “{capacity.lower()}”')").click()
     page.wait_for_selector(f"text={NAMES[who]} signed {slip} as “{capacity.lower()}”.")
 
 
@@ -378,7 +380,7 @@ def close_day(floor, r):
     snap(gus, "close-page")
     co_sign(gus, r, "verified_by", "approved_by")
     gus.click("#close-form button[type=submit]")
-    gus.wait_for_selector("text=Gaming day 11 Sep 2026 closed and locked.")  # a date in words
+    gus.wait_for_selector("text=Gaming day 2026-09-11 closed and locked.")  # the date as every date is written
     return "Day close 1"
 
 

@@ -237,6 +237,12 @@ def test_what_the_cage_made_of_her_requests_comes_with_the_refresh(floor, client
     for asked in (declined, made, withdrawn):
         row = part.split(f'data-request="{asked.pk}"', 1)[1].split("</tr>", 1)[0]
         assert "Waiting for the cage" in row and "Withdraw" in row
+    # Each with what it comes to, beside its chips: 20 × $5, 50 × $1, 4 × $25.
+    amounts = [
+        re.search(r'<td class="num">([^<]*)</td>', part.split(f'data-request="{a.pk}"', 1)[1]).group(1)
+        for a in (declined, made, withdrawn)
+    ]
+    assert amounts == ["$100.00", "$50.00", "$100.00"]
     # The refresh answers her requests alone: the form she may be typing in is left as it is.
     assert 'id="fill-request-form"' not in part
 

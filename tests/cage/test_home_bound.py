@@ -96,8 +96,15 @@ def test_the_transit_panel_signs_where_the_reader_is_the_one_to_sign(cast, clien
     credit = credit_in_transit(cast)
     home = reverse("cage:home", args=[cast.event.slug])
     sign = reverse("cage:slip_sign", args=[cast.event.slug, credit.pk])
-    login(client, cast, "general_cashier")  # not hers to receive: no button
-    assert sign not in pending_panel(client.get(home).content.decode())
+    login(client, cast, "general_cashier")  # not hers to receive: no button, and the row says so
+    html = client.get(home).content.decode()
+    assert sign not in pending_panel(html)
+    row = pending_panel(html).split(f">{credit.number}<", 1)[1].split("</tr>", 1)[0]
+    assert '<td class="actions"><span class="muted not-yours">Not yours to sign</span></td>' in row
+    # Mid-shift, what stands in the way of the close is the night's work ahead: said plainly, not
+    # as faults in red (they are, once the floor has closed).
+    assert '<p class="close-ahead">Before the day can close:</p><ul class="close-ahead" id="close-problems">' in html
+    assert '<ul class="fails" id="close-problems">' not in html
     client.logout()
     login(client, cast, "chip_cashier")
     panel = pending_panel(client.get(home).content.decode())
@@ -125,3 +132,28 @@ def test_the_sign_button_is_refused_as_the_slip_page_would_refuse_it(cast, clien
         {"capacity": "received_by", "person": cast.chip_cashier.pk, "next": home},
     )
     assert not Signature.objects.filter(slip=credit, capacity="received_by").exists()
+
+
+def test_once_the_floor_has_closed_what_stands_in_the_way_of_the_close_is_in_red(cast, client):
+    stock(cast)  # the bank moved and is not counted yet: the close cannot happen
+    services.day_reconcile(day=cast.day)
+    login(client, cast, "general_cashier")
+    html = client.get(reverse("cage:home", args=[cast.event.slug])).content.decode()
+    assert '<ul class="fails" id="close-problems">' in html and "Before the day can close" not in html
+
+
+def test_the_queue_finds_a_slip_as_the_cage_home_does(cast, client):
+    """The DRIC's queue has its own Find a slip: it asks the day's search of the cage home, whose
+    rows lead to each slip's page, where she signs it."""
+    stock(cast)
+    open_table(cast)
+    credit = credit_in_transit(cast)
+    login(client, cast, "dric")
+    queue = client.get(reverse("cage:queue", args=[cast.event.slug])).content.decode()
+    form = queue.split('id="queue-search"', 1)[1].split("</form>", 1)[0]
+    home = reverse("cage:home", args=[cast.event.slug])
+    assert f'action="{home}"' in queue.split('id="queue-search"', 1)[0][-200:] and 'name="q"' in form
+    assert 'id="queue-find"' not in queue.split('id="live-panels"', 1)[1]  # a refresh leaves it alone
+    found = client.get(home, {"q": credit.number}).content.decode()
+    assert "1 slip of the day matches" in found
+    assert reverse("cage:slip", args=[cast.event.slug, credit.pk]) in found

@@ -535,11 +535,12 @@ def autofocused(page: str) -> list[str]:
 def test_a_mistyped_count_with_its_cash_left_empty_is_refused_for_the_count_alone(client, cast):
     """The page fills in no cash while a count is not a count ("2O"), and lets the form go: the
     server refuses the count by name (count.letters), says nothing of the empty cash that waits
-    for it, and the keyboard starts at the count, not at the runner, the form's first field."""
+    for it, and the keyboard starts at the count, on the fresh form as on the refused one: not at
+    the runner, the form's first field, which a sale at the cage leaves empty."""
     stock(cast)
     login(client, cast, "chip_cashier")
     fresh = client.get(new_slip(cast.event.slug, "sale")).content.decode()
-    assert autofocused(fresh) == ["id_runner"]
+    assert autofocused(fresh) == ["id_chips_1"]
     data = form(chips_5="2O", chips_25="1.5", cash="", **signed_by(cast, sold_by="chip_cashier"))
     response = client.post(new_slip(cast.event.slug, "sale"), data)
     page = response.content.decode()
@@ -551,6 +552,18 @@ def test_a_mistyped_count_with_its_cash_left_empty_is_refused_for_the_count_alon
     assert re.findall(r'<li><a href="#(id_[a-z_0-9]+)">', refusals) == ["id_chips_5", "id_chips_25"]
     assert "$5 chips: &quot;2O&quot; contains letters" in refusals
     assert not Slip.objects.filter(slip_type="sale").exists()
+
+
+def test_the_keyboard_starts_where_the_slip_must_be_typed(client, cast):
+    """A fill starts at its table, the first thing it needs; a runner's own sale on the floor at its
+    chips, the runner being already chosen (herself)."""
+    stock(cast)
+    login(client, cast, "chip_cashier")
+    assert autofocused(client.get(new_slip(cast.event.slug, "fill")).content.decode()) == ["id_table"]
+    client.logout()
+    login(client, cast, "runner")
+    page = client.get(new_slip(cast.event.slug, "sale")).content.decode()
+    assert autofocused(page) == ["id_chips_1"]
 
 
 def test_an_empty_cash_is_still_refused_when_the_chips_are_counts(client, cast):

@@ -62,6 +62,16 @@ def test_every_marked_string_has_its_french(tmp_path, gettext_tools):
     )
 
 
+def test_a_signature_box_is_named_as_french_names_it():
+    """A capacity is a box on the slip: "signer dans la case « reçu par »", not "à titre de
+    « reçu par »", which French keeps for a role ("à titre de RDR")."""
+    with (ROOT / "locale" / "fr_CA" / "LC_MESSAGES" / "django.po").open("rb") as f:
+        catalog = read_po(f)
+    said = [s for m in catalog if m.id for s in (m.string if isinstance(m.string, tuple) else (m.string,))]
+    assert not [s for s in said if re.search(r"à titre de\s*«", s)]
+    assert any("dans la case « %(capacity)s »" in s for s in said)
+
+
 def test_the_catalogue_check_sees_a_string_left_untranslated(tmp_path, gettext_tools):
     """The check above can fail: a new marked string shows up untranslated."""
     product = catalogues.source_copy(tmp_path / "product")
