@@ -289,7 +289,8 @@ class Reader:
     # --- the summary --------------------------------------------------------------------------
 
     def summary_values(self, entry, values: dict) -> dict:
-        """The summary's values in the reader's language: the slips by their number, dates, a capacity by its name, a place by its name, an export by what it was."""
+        """The summary's values in the reader's language: the slips by their number, dates as every
+        date is written, a capacity by its name, a place by its name, an export by what it was."""
         values = dict(values)
         if entry.slip_id is not None:
             if "slip" in values:
