@@ -7,7 +7,7 @@ from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.db.models import Count, Q
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -72,6 +72,7 @@ from events import services as event_services
 from events.access import READ_ALL, RoleRefused, event_access
 from events.form_input import CheckedInput
 from events.models import Appointment, GameTable, GamingDay
+from events.not_found import NotThere
 from events.selectors import chip_values
 
 
@@ -352,7 +353,7 @@ def _window_closed(request, access, day, kind):
 def slip_new(request, slug, slip_type):
     kind = SLIP_KINDS.get(slip_type)
     if kind is None or kind is DAY_CLOSE_KIND:
-        raise Http404(_("No such slip type"))
+        raise NotThere(_("No such slip type"))
     # Who writes which slip type: events.permissions (runners record their own sales, T&C 3.4.2).
     access = event_access(request, slug)
     day = current_day(access.event)
@@ -500,11 +501,13 @@ def _the_one_open_table(request, day, kind, initial: dict) -> None:
 
 
 def _slip_for(access, pk) -> Slip:
-    slip = get_object_or_404(
-        Slip.objects.select_related("event__licensee", "table", "runner", "voids", "day", "account__person"),
-        event=access.event,
-        pk=pk,
+    slip = (
+        Slip.objects.select_related("event__licensee", "table", "runner", "voids", "day", "account__person")
+        .filter(event=access.event, pk=pk)
+        .first()
     )
+    if slip is None:
+        raise NotThere(_("This event has no such slip: its address names none of the event's slips."))
     if access.reads_slips:
         return slip
     # Runners and dealers read the slips that name them, that they signed, or that wait for them.
@@ -932,7 +935,7 @@ def day_close(request, slug):
     access = event_access(request, slug)
     day = current_day(access.event)
     if day is None:
-        raise Http404(_("No gaming day"))
+        raise NotThere(_("No gaming day"))
     problems = services.close_problems(day) if day.status in CLOSABLE else []
     progress = close_progress(day)
     form = None
@@ -1004,7 +1007,7 @@ def day_close_sign(request, slug):
     access = event_access(request, slug)
     day = current_day(access.event)
     if day is None:
-        raise Http404(_("No gaming day"))
+        raise NotThere(_("No gaming day"))
     capacity = request.POST.get("capacity", "")
     if access.person is None or DAY_CLOSE_KIND.capacity(capacity) is None:
         messages.error(request, _("Choose which capacity of the close you sign."))

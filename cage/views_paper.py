@@ -9,7 +9,7 @@ team to keep beside the window when the screen goes dark.
 from django import forms
 from django.contrib import messages
 from django.db.models import Count, Min, Q
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone, translation
 from django.utils.text import slugify
@@ -36,6 +36,7 @@ from core.rules import RuleViolation
 from events.access import event_access
 from events.file_commands import LANGUAGES
 from events.models import GamingDay, Role
+from events.not_found import NotThere
 from events.services import pin_verify
 
 # A book as the Chip Cashier keeps one in the drawer: a day's worth of slips of one type.
@@ -227,7 +228,7 @@ def paper_find(request, slug):
 def _book_serial(access, book, number) -> PaperBook:
     found = get_object_or_404(PaperBook, event=access.event, pk=book)
     if not found.first <= number <= found.last:
-        raise Http404(_("No such paper serial in this book"))
+        raise NotThere(_("No such paper serial in this book"))
     return found
 
 

@@ -14,3 +14,5 @@ urlpatterns = [
 
 # Refusals explain themselves and keep the event's navigation.
 handler403 = "cage.views_people.refused"
+# Not found says what is missing in the reader's words, never Django's internal English sentence.
+handler404 = "events.not_found.not_found"

@@ -3,8 +3,8 @@ laptop key, which a real site cannot start on): its logins are published and its
 
 from django.conf import settings
 from django.http import Http404
-from django.urls import Resolver404
-from django.views.defaults import page_not_found
+
+from events.not_found import not_found
 
 
 def demo(request):
@@ -27,10 +27,10 @@ class NotFoundMiddleware:
     def __call__(self, request):
         response = self.get_response(request)
         if response.status_code == 404 and getattr(request, "resolver_match", None) is None:
-            return page_not_found(request, Resolver404())
+            return not_found(request)
         return response
 
     def process_exception(self, request, exception):
         if isinstance(exception, Http404):
-            return page_not_found(request, exception)
+            return not_found(request, exception)
         return None

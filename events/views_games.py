@@ -6,12 +6,13 @@ import re
 from decimal import Decimal
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from core.rules import RuleViolation
+from events.not_found import NotThere
 
 from . import calculators as calc
 from . import game_rules, services, wheel_layouts
@@ -26,7 +27,7 @@ from .views import applied
 def _table(access, code: str) -> GameTable:
     table = game_rules.table_by_code(access.event, code)
     if table is None:
-        raise Http404(_("The event has no table %(table)s.") % {"table": code})
+        raise NotThere(_("The event has no table %(table)s.") % {"table": code})
     return table
 
 
@@ -125,7 +126,7 @@ def wheel_layout(request, slug, table):
     access = event_access(request, slug)
     table = _table(access, code)
     if not table.game_module.has_wheel_layout:
-        raise Http404(_("Table %(table)s is not a wheel of fortune: it has no wheel layout.") % {"table": code})
+        raise NotThere(_("Table %(table)s is not a wheel of fortune: it has no wheel layout.") % {"table": code})
     form = WheelLayoutForm(request.POST or None, initial={"layout": wheel_layouts.text(table.wheel_layout)})
     if request.method == "POST" and form.is_valid():
         if applied(form, lambda: services.wheel_layout_set(table=table, layout_text=form.cleaned_data["layout"])):
@@ -155,7 +156,7 @@ def poster(request, slug, table):
     access = event_access(request, slug)
     lang = request.GET.get("lang") or ("fr" if (get_language() or "").startswith("fr") else "en")
     if lang not in LANGUAGES:
-        raise Http404(_("A poster is printed in English (lang=en) or in French (lang=fr)."))
+        raise NotThere(_("A poster is printed in English (lang=en) or in French (lang=fr)."))
     table = _table(access, code)
     refused = poster_refusal(table)  # said in the page's language, before the poster's is taken
     if refused is not None:

@@ -9,7 +9,7 @@ from django.contrib.auth.decorators import login_not_required
 from django.db import DatabaseError, connection
 from django.db.migrations.loader import MigrationLoader
 from django.db.migrations.recorder import MigrationRecorder
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.http.request import split_domain_port
 from django.shortcuts import render
 from django.urls import reverse
@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from core.qr_svg import qr_svg
 from core.version import version
 from events import local_ca
+from events.not_found import NotThere
 
 # The authority's certificate as a tablet downloads it: DER, the kind every device opens; PEM for Linux.
 CA_DER_NAME, CA_PEM_NAME = "fair-cage-ca.crt", "fair-cage-ca.pem"
@@ -103,7 +104,7 @@ def trust_ca(request, encoding: str = "der"):
     cannot log in: public by nature. DER for tablets and browsers, PEM for a Linux laptop."""
     authority = local_ca.authority_certificate(settings.TLS_DIR)
     if authority is None:
-        raise Http404(_("No certificate authority has been made yet: start the server with make serve."))
+        raise NotThere(_("No certificate authority has been made yet: start the server with make serve."))
     if encoding == "pem":
         data, kind, name = (
             authority.public_bytes(serialization.Encoding.PEM),

@@ -12,6 +12,7 @@ from audit import services as audit
 from cage.selectors.bank_slips import disbursements, expenses_by_cheque
 from cage.selectors.counts import books_blind, counts_places
 from cage.selectors.seals import day_seals
+from core import local
 from core.money import dollars, hours_text
 from core.rules import RuleViolation, cite, listed
 from events.access import ROLE_NAMES, event_access
@@ -277,18 +278,18 @@ def day_report(request, slug, date):
     audit trail."""
     import datetime
 
-    from django.http import Http404
-    from django.shortcuts import get_object_or_404
-
     from events.models import GamingDay
+    from events.not_found import NotThere
     from reports.daily import day_sheets
 
     access = event_access(request, slug)
     try:
         when = datetime.date.fromisoformat(date)
     except ValueError as exc:
-        raise Http404(_("no such date")) from exc
-    day = get_object_or_404(GamingDay.objects.select_related("event__licensee"), event=access.event, date=when)
+        raise NotThere(_("“%(date)s” is not a date: a gaming day is named as 2026-09-11.") % {"date": date}) from exc
+    day = GamingDay.objects.select_related("event__licensee").filter(event=access.event, date=when).first()
+    if day is None:
+        raise NotThere(_("This event has no gaming day %(date)s.") % {"date": local.day(when)})
     # Those who count the places read no uncounted place's expected figure (counts.blind_places).
     data = day_sheets(day, counter=counts_places(access.roles))
     kind = request.GET.get("format")
@@ -323,16 +324,15 @@ def days_around(event, day) -> list:
 def _day_download(request, access, data: dict, kind: str) -> HttpResponse:
     """The day's sheets as a file: CSV or XLSX (every sheet, or `?sheet=KEY`), or the PDF; on the
     audit trail as it leaves the system."""
-    from django.http import Http404
-
     from core.xlsx import CONTENT_TYPE, made_now
+    from events.not_found import NotThere
     from reports.daily_exports import sheet_csv, sheet_xlsx, sheets_csv, sheets_pdf, sheets_xlsx
 
     name = f"{access.event.slug}-{data['day'].date.isoformat()}"
     key = request.GET.get("sheet") if kind != "pdf" else None
     sheet = next((s for s in data["sheets"] + data["figures"]["sheets"] if s.key == key), None)
     if key and sheet is None:
-        raise Http404(_("no such sheet"))
+        raise NotThere(_("The day's sheets have no sheet “%(sheet)s”.") % {"sheet": key})
     filename = f"{name}-{key or 'sheets'}.{kind}"
     if kind == "pdf":
         response = HttpResponse(sheets_pdf(data), content_type="application/pdf")

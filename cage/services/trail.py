@@ -56,7 +56,8 @@ def batch_approved(event, slips, person: Person) -> AuditEntry:
         {"name": person.name, "slips": ", ".join(numbers)},
         event=event,
         about=person,
-        new={"slips": numbers},
+        # By their keys: the trail names them in each reader's language (reports.audit_trail.reading).
+        new={"slips": [slip.pk for slip in slips]},
     )
 
 

@@ -85,6 +85,8 @@ KEYS = {
     "ends_at": _("ends at"),
     "status": _("status"),
     "slip": _("slip"),
+    "slips": _("slips"),
+    "request": _("fill request"),
     "day": _("gaming day"),
     "signed": _("signed"),
     "runner": _("runner"),
@@ -190,6 +192,18 @@ class Reader:
             self._people = dict(self.event.people.values_list("code", "name")) if self.event is not None else {}
         return self._people.get(code) or code
 
+    def slip_numbers(self, ids: list[int]) -> str:
+        """Slips kept by their keys ("slips" of a batch approval), named in the reader's language:
+        "Vente de jetons 4, Vente de jetons 5"."""
+        from cage.models import Slip
+        from cage.slip_types import SLIP_KINDS
+
+        found = {
+            pk: (kind, serial)
+            for pk, kind, serial in Slip.objects.filter(pk__in=ids).values_list("pk", "slip_type", "serial")
+        }
+        return ", ".join(f"{SLIP_KINDS[found[pk][0]].label} {found[pk][1]}" for pk in ids if pk in found)
+
     def code_names(self, key: str) -> dict:
         """For a key whose values are codes (a role, a status, a game): {code: name people read}."""
         if key in ("role", "roles"):
@@ -231,6 +245,8 @@ class Reader:
             if not value:
                 return "—"
             return listed(named(self.key(k, key), self.value(k, value[k], key)) for k in in_order(value))
+        if key == "slips" and _slip_keys(value):
+            return self.slip_numbers(value)
         if isinstance(value, list):
             return ", ".join(self.value(key, v, parent) for v in value) or "—"
         if parent == "chips" and isinstance(value, int):
@@ -297,6 +313,11 @@ class Reader:
                 values["slip"] = entry.slip.number
             if values.get("voids") and entry.slip.voids_id is not None:
                 values["voids"] = entry.slip.voids.number
+        # A batch approval keeps its slips by their keys (cage.services.trail.batch_approved): named
+        # in the reader's language, not in the language the DRIC approved them in.
+        kept = (entry.new or {}).get("slips")
+        if "slips" in values and _slip_keys(kept):
+            values["slips"] = self.slip_numbers(kept)
         for key in ("day", "date"):
             if isinstance(values.get(key), str) and ISO_DATE.match(values[key]):
                 values[key] = local.day(datetime.date.fromisoformat(values[key]))
@@ -358,3 +379,9 @@ def summary(entry, reader: Reader | None = None, *, slip: str | None = None) -> 
         return text % values if values else text
     except (KeyError, TypeError, ValueError):
         return entry.message
+
+
+def _slip_keys(value) -> bool:
+    """Slips kept by their keys, as a batch approval keeps them (earlier entries kept their numbers
+    as the words of the language they were approved in, and are read as they were kept)."""
+    return isinstance(value, list) and bool(value) and all(type(v) is int for v in value)

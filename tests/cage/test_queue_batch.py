@@ -66,7 +66,16 @@ def test_a_batch_approves_each_slip_and_records_each_approval(cast):
     assert all(e.new == {"signed": {"authorized_by": cast.dric.name}} for e in entries)
     # And the batch as one entry naming every slip she confirmed together.
     (batch,) = AuditEntry.objects.filter(action="batch_approved", outcome="done")
-    assert batch.new == {"slips": [str(s.number) for s in chosen]} and batch.about == cast.dric
+    assert batch.new == {"slips": [s.pk for s in chosen]} and batch.about == cast.dric
+    # Kept by their keys, named in each reader's language on the trail: in French as French names
+    # them, in its summary and in what it recorded.
+    french = Client(HTTP_ACCEPT_LANGUAGE="fr-CA,fr;q=0.9")
+    login(french, cast, "dric")
+    trail = french.get(reverse("audit:event", args=[cast.event.slug])).content.decode()
+    numbers = ", ".join(f"Vente de jetons {s.serial}" for s in chosen)
+    assert f"Dric a approuvé en une seule confirmation\u00a0: {numbers}" in trail.replace("&nbsp;", "\u00a0")
+    assert f'<span class="key">fiches</span>\u00a0: {numbers}' in trail.replace("&nbsp;", "\u00a0")
+    assert "Chip sale" not in trail
 
 
 def test_one_refused_slip_signs_none_and_is_named(cast):

@@ -89,6 +89,39 @@ def test_the_demo_s_not_found_is_the_product_s_page_not_the_debug_one(cast, sett
     assert "NotFound" not in demo_setting("MIDDLEWARE", DEBUG="false", SECRET_KEY="a-key-of-this-site-only-01234")
 
 
+@pytest.mark.parametrize(
+    "language,words",
+    [
+        ("en", ["This event has no such slip", "There is no such page.", "This event has no gaming day 2031-01-01."]),
+        (
+            "fr-CA,fr;q=0.9",
+            [
+                "Cet événement n’a aucune fiche",
+                "Cette page n’existe pas.",
+                "Cet événement n’a pas de journée de jeu 2031-01-01.",
+            ],
+        ),
+    ],
+)
+def test_not_found_says_what_is_missing_in_the_reader_s_words_never_django_s(cast, language, words):
+    """A page's own "not there" in the reader's language; Django's internal English sentence ("No
+    Slip matches the given query.") never shown, in English or in French."""
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    login(client, cast, "dric")
+    slug = cast.event.slug
+    addresses = (
+        reverse("cage:slip", args=[slug, 999999]),
+        "/no-such-page/",
+        reverse("reports:day", args=[slug, "2031-01-01"]),
+    )
+    for address, said in zip(addresses, words, strict=True):
+        response = client.get(address)
+        page = response.content.decode()
+        assert response.status_code == 404 and 'id="not-found"' in page, address
+        assert said in page.replace("&#x27;", "’"), (address, page[page.index('id="not-found"') :][:300])
+        assert "given query" not in page and "Resolver404" not in page
+
+
 def test_the_expense_form_says_the_trust_account_pays_it_and_a_sale_does_not(client, cast):
     login(client, cast, "general_cashier")
     url = reverse("cage:slip_new", args=[cast.event.slug, "expense"])
