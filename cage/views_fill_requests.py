@@ -13,7 +13,7 @@ from cage.selectors.fill_requests import tables_to_ask_for
 from cage.selectors.people import current_day
 from cage.services import fill_requests
 from cage.slip_fields import Chips, Note
-from cage.views import _form_refused
+from cage.views_people import mine_page
 from core.rules import RuleViolation
 from events.access import event_access
 from events.form_input import CheckedInput
@@ -56,8 +56,8 @@ def fill_request_ask(request, slug):
     day = current_day(access.event)
     form = FillRequestForm(request.POST, event=access.event, day=day, person=access.person)
     if not form.is_valid():
-        _form_refused(request, form)
-        return redirect("cage:mine", slug)
+        # Shown again as she typed it, each refusal beside its field: not emptied behind a message.
+        return mine_page(request, slug, asked=form)
     try:
         asked = fill_requests.ask(
             day=day,
@@ -67,12 +67,12 @@ def fill_request_ask(request, slug):
             person=access.person,
         )
     except RuleViolation as exc:
-        messages.error(request, exc.text)
-    else:
-        messages.success(
-            request,
-            _("Your fill request for table %(table)s is sent to the cage.") % {"table": asked.table.code},
-        )
+        form.add_error(None, exc.text)
+        return mine_page(request, slug, asked=form)
+    messages.success(
+        request,
+        _("Your fill request for table %(table)s is sent to the cage.") % {"table": asked.table.code},
+    )
     return redirect("cage:mine", slug)
 
 

@@ -40,6 +40,12 @@ def mine(request, slug):
 
     The page refreshes itself as the cage home does (static/live_panels.js): ?panel=1 answers its
     live panels alone, and is not activity for the idle lock (events.idle)."""
+    return mine_page(request, slug)
+
+
+def mine_page(request, slug, *, asked=None):
+    """My slips; `asked`: a dealer's fill request refused (cage.views_fill_requests), shown again as
+    she typed it, each refusal beside its field."""
     access = event_access(request, slug)
     event, person = access.event, access.person
     on_floor = person is not None and bool(access.roles)
@@ -70,12 +76,12 @@ def mine(request, slug):
             if on_floor and day
             else [],
             **_to_sign(event, person if on_floor else None, access.roles),
-            **_fill_request_block(request, access, day),
+            **_fill_request_block(request, access, day, asked),
         },
     )
 
 
-def _fill_request_block(request, access, day) -> dict:
+def _fill_request_block(request, access, day, asked=None) -> dict:
     """A dealer's fill requests of the day and the form to ask for one (cage.views_fill_requests);
     nothing for anyone else. The page's refresh answers her requests alone, a live panel, so what
     the cage made of them shows by itself; the form is left as it is, being typed in."""
@@ -86,6 +92,9 @@ def _fill_request_block(request, access, day) -> dict:
         return block
     from cage.views_fill_requests import FillRequestForm  # it imports cage.views, which is heavier
 
+    if asked is not None:
+        block["fill_request_form"] = asked
+        return block
     block["fill_request_form"] = (
         FillRequestForm(event=access.event, day=day, person=access.person)
         if tables_to_ask_for(day, access.person)

@@ -238,10 +238,15 @@ class PersonForm(CheckedInput, DeclarationFields):
         return data
 
 
+# A list not chosen from yet says what to choose, not Django's bare "---------".
+CHOOSE_PERSON = _("Choose a person")
+CHOOSE_ROLE = _("Choose a role")
+
+
 class LoginGiveForm(CheckedInput, forms.Form):
     """The administrator gives a login to a person already on the event who has none."""
 
-    person = forms.ModelChoiceField(label=_("Person"), queryset=Person.objects.none())
+    person = forms.ModelChoiceField(label=_("Person"), queryset=Person.objects.none(), empty_label=CHOOSE_PERSON)
     username = forms.CharField(label=_("Login (username)"), max_length=150, help_text=USERNAME_HELP)
     link_existing = forms.BooleanField(label=LINK_LABEL, required=False, help_text=LINK_HELP)
 
@@ -251,9 +256,9 @@ class LoginGiveForm(CheckedInput, forms.Form):
 
 
 class RoleForm(CheckedInput, forms.Form):
-    person = forms.ModelChoiceField(label=_("Person"), queryset=Person.objects.none())
+    person = forms.ModelChoiceField(label=_("Person"), queryset=Person.objects.none(), empty_label=CHOOSE_PERSON)
     # No role chosen until one is: a slip of the hand never makes someone the DRIC.
-    role = forms.ChoiceField(label=_("Role"), choices=[("", "---------"), *Role.choices])
+    role = forms.ChoiceField(label=_("Role"), choices=[("", CHOOSE_ROLE), *Role.choices])
 
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
@@ -261,7 +266,7 @@ class RoleForm(CheckedInput, forms.Form):
 
 
 class RegistrationForm(CheckedInput, forms.Form):
-    person = forms.ModelChoiceField(label=_("Person"), queryset=Person.objects.none())
+    person = forms.ModelChoiceField(label=_("Person"), queryset=Person.objects.none(), empty_label=CHOOSE_PERSON)
     registration = forms.ChoiceField(label=_("Registration"), choices=Person.Registration.choices)
 
     def __init__(self, *args, event, **kwargs):
@@ -276,7 +281,7 @@ class DayForm(CheckedInput, forms.Form):
 
 
 class ShiftForm(CheckedInput, forms.Form):
-    person = forms.ModelChoiceField(label=_("Person"), queryset=Person.objects.none())
+    person = forms.ModelChoiceField(label=_("Person"), queryset=Person.objects.none(), empty_label=CHOOSE_PERSON)
     role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
     starts_at = forms.DateTimeField(label=_("Starts at"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
     ends_at = forms.DateTimeField(label=_("Ends at"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))

@@ -170,6 +170,16 @@ def test_the_pages_dealer_asks_cc_makes_the_fill_dealer_sees_it(floor, client):
         response.content.decode()
     )
     assert FillRequest.objects.count() == 1
+    # A mistyped count is refused beside its field, and the form comes back as she typed it.
+    response = client.post(
+        reverse("cage:fill_request_ask", args=[slug]), {"table": cast.bj.pk, "chips_5": "2O", "note": "soon"}
+    )
+    page = response.content.decode()
+    assert response.status_code == 200 and 'id="fill-request-refused"' in page
+    field = re.search(r'<input[^>]*name="chips_5"[^>]*>', page).group(0)
+    assert 'value="2O"' in field and 'aria-invalid="true"' in field
+    assert 'value="soon"' in page and "contains letters" in html.unescape(page)
+    assert FillRequest.objects.count() == 1
 
     client.logout()
     login(client, cast, "chip_cashier")

@@ -122,6 +122,17 @@ def test_not_found_says_what_is_missing_in_the_reader_s_words_never_django_s(cas
         assert "given query" not in page and "Resolver404" not in page
 
 
+def test_a_list_not_chosen_from_yet_says_what_to_choose(client, cast, admin_user):
+    """The roster's and the people page's lists start at "Choose a person" / "Choose a role", not
+    Django's bare "---------"."""
+    client.force_login(admin_user)
+    roster = client.get(reverse("events:roster", args=[cast.event.slug, "2026-09-11"])).content.decode()
+    people = client.get(reverse("events:people", args=[cast.event.slug])).content.decode()
+    assert '<option value="" selected>Choose a person</option>' in roster
+    assert "Choose a role" in people and "Choose a person" in people
+    assert "---------" not in roster and "---------" not in people
+
+
 def test_the_expense_form_says_the_trust_account_pays_it_and_a_sale_does_not(client, cast):
     login(client, cast, "general_cashier")
     url = reverse("cage:slip_new", args=[cast.event.slug, "expense"])
