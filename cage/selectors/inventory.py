@@ -81,6 +81,11 @@ class Inventory:
         return any(r.hidden or r.withheld or r.at_opener for r in self.rows)
 
     @property
+    def counted_blind(self) -> bool:
+        """Some place other than a tray still to open is counted blind (its own note says those)."""
+        return any(r.hidden or r.withheld for r in self.rows)
+
+    @property
     def at_opener(self) -> bool:
         """Some tray waits for its blind opener (its figures and the totals hidden)."""
         return any(r.at_opener for r in self.rows)

@@ -452,7 +452,7 @@ def test_making_someone_a_designated_person_on_the_page_tells_the_administrator_
     assert not newcomer.user.has_usable_password()
     # No role is chosen for the administrator: the form starts blank.
     people = client.get(reverse("events:people", args=[cast.event.slug])).content.decode()
-    assert '<option value="" selected>---------</option>' in people
+    assert '<option value="" selected>Choose a role</option>' in people
 
 
 def test_the_administrator_has_no_signing_pin(client, cast, admin_user):
