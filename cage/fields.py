@@ -308,6 +308,7 @@ class ConfirmLargeAmounts:
             return True
         field = forms.BooleanField(
             label=_("I confirm the amount of %(amount)s") % {"amount": dollars(total_cents)},
+            label_suffix="",  # a box ticked beside its words: no colon after them
             required=False,
             widget=ConfirmAmountInput(total_cents),
         )

@@ -701,7 +701,10 @@ class SlipForm(CheckedInput, ConfirmLargeAmounts, forms.Form):
         if earlier is None:
             return
         field = forms.BooleanField(
-            label=_("Yes, this is a second slip"), required=False, widget=ConfirmAmountInput(earlier.pk)
+            label=_("Yes, this is a second slip"),
+            label_suffix="",  # a box ticked beside its words, not a field that follows a colon
+            required=False,
+            widget=ConfirmAmountInput(earlier.pk),
         )
         self.fields["confirm_second"] = field
         ticked = field.widget.value_from_datadict(self.data, self.files, self.add_prefix("confirm_second"))

@@ -482,6 +482,9 @@ class LoginForm(AuthenticationForm):
     Django's own words did not say."""
 
     def get_invalid_login_error(self):
+        # The username comes back as typed, the password empty: the keyboard starts at the password.
+        self.fields["username"].widget.attrs.pop("autofocus", None)
+        self.fields["password"].widget.attrs["autofocus"] = True
         username = self.cleaned_data.get("username") or ""
         left = lockout.tries_left(self.request, username) if self.request is not None else None
         if not left:

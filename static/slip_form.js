@@ -89,13 +89,14 @@ document.querySelectorAll("form[data-slip-form]").forEach(function (form) {
     params.set("key", sent);
     window.location.replace(window.location.pathname + "?" + params.toString());
   });
-  // Your own signature needs no PIN: its box shows only for someone else. The runner chosen above
+  // Your own signature needs no PIN: its box shows only for someone else. The cell stays, empty,
+  // so the table's rows keep their borders (a hidden cell left them ragged). The runner chosen above
   // signs the row that is theirs (carried by, received by…): their name shows there as chosen.
   var runner = form.querySelector("select[name=runner]");
   function togglePins() {
     form.querySelectorAll("select[name^=sign_]").forEach(function (select) {
       var pin = form.querySelector("input[name=pin_" + select.name.slice(5) + "]");
-      if (pin) pin.closest("td").hidden = !select.value || select.value === form.dataset.self;
+      if (pin) pin.closest("td").classList.toggle("no-pin", !select.value || select.value === form.dataset.self);
     });
     form.querySelectorAll("tr[data-runner-signs]").forEach(function (row) {
       var named = row.querySelector(".runner-named"), atCage = row.querySelector(".at-cage");
@@ -107,7 +108,7 @@ document.querySelectorAll("form[data-slip-form]").forEach(function (form) {
       if (!pin) return;
       var select = atCage && atCage.querySelector("select");
       var who = chosen ? runner.value : select ? select.value : "";
-      pin.closest("td").hidden = !who || who === form.dataset.self;
+      pin.closest("td").classList.toggle("no-pin", !who || who === form.dataset.self);
     });
   }
   form.addEventListener("change", function (event) {

@@ -546,6 +546,10 @@ def test_five_wrong_passwords_lock_the_login_with_a_lockout_page(client, cast):
             f"The username or the password is wrong; both are case-sensitive. {tries} this username at this "
             "terminal for 15 minutes." in response.content.decode()
         )
+        # The username comes back as typed and the keyboard starts at the emptied password.
+        page = response.content.decode()
+        assert re.search(r'<input type="password" name="password"[^>]*autofocus', page)
+        assert not re.search(r'<input type="text" name="username"[^>]*autofocus', page)
     response = client.post(reverse("login"), {"username": username, "password": "guess"})
     page = response.content.decode()
     assert response.status_code == 429 and "This login is locked for now" in page
