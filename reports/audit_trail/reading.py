@@ -177,6 +177,7 @@ class Reader:
         self.event = event
         self._places = None
         self._people = None
+        self._slip_numbers: dict[tuple, str] = {}  # asked by an entry's summary and its changes alike
 
     # --- names of codes ---------------------------------------------------------------------
 
@@ -196,13 +197,12 @@ class Reader:
         """Slips kept by their keys ("slips" of a batch approval), named in the reader's language:
         "Vente de jetons 4, Vente de jetons 5"."""
         from cage.models import Slip
-        from cage.slip_types import SLIP_KINDS
 
-        found = {
-            pk: (kind, serial)
-            for pk, kind, serial in Slip.objects.filter(pk__in=ids).values_list("pk", "slip_type", "serial")
-        }
-        return ", ".join(f"{SLIP_KINDS[found[pk][0]].label} {found[pk][1]}" for pk in ids if pk in found)
+        key = tuple(ids)
+        if key not in self._slip_numbers:
+            found = Slip.objects.only("slip_type", "serial").in_bulk(ids)
+            self._slip_numbers[key] = ", ".join(found[pk].number for pk in ids if pk in found)
+        return self._slip_numbers[key]
 
     def code_names(self, key: str) -> dict:
         """For a key whose values are codes (a role, a status, a game): {code: name people read}."""
