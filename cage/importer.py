@@ -42,6 +42,7 @@ from cage.slip_types import (
     SLIP_KINDS,
 )
 from cage.variances import VARIANCE_REASONS
+from core.collecting import few_collections
 from core.money import AMOUNT_LIMITS_RULE, AMOUNTS_RULE, MAX_AMOUNT_CENTS, MAX_CHIP_COUNT
 from core.rules import RuleViolation, Words
 from events import services as event_services
@@ -72,17 +73,23 @@ def import_file(path: str | Path, progress: Progress = QUIET) -> Event:
 
 def import_bytes(raw: bytes, progress: Progress = QUIET) -> Event:
     """A records file's bytes, as read from a disk or an upload."""
-    try:
-        data = records_file.load(raw)
-    except ValueError as exc:
-        raise ImportFailed([str(exc)]) from None
-    return import_records(data, progress)
+    with few_collections():
+        try:
+            data = records_file.load(raw)
+        except ValueError as exc:
+            raise ImportFailed([str(exc)]) from None
+        return import_records(data, progress)
 
 
 def import_records(data, progress: Progress = QUIET) -> Event:
     """Check every record of the file in a scratch database, then write the event in one short
     transaction. Raises ImportFailed, with every problem found, and writes nothing, if any.
     `progress` is told how many records are checked, then how far the writing is."""
+    with few_collections():
+        return _import_records(data, progress)
+
+
+def _import_records(data, progress: Progress) -> Event:
     # What no records file holds (NUL bytes, unpaired surrogates, very long text, NaN, deep
     # nesting, numbers beyond any amount) is refused before anything reads it, the database's
     # check for an event of the same slug included: PostgreSQL cannot even be asked about a slug

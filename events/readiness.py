@@ -99,8 +99,15 @@ class Line:
     check: Check
     missing: Words | None
     rule: object
-    url: str
+    page: str  # the URL name of the page that fixes it, and its arguments
+    args: tuple
     page_name: object
+
+    @property
+    def url(self) -> str:
+        # Reversed when a page shows it, not when a day's opening asks what is missing: an import
+        # opens every day of an event, and reversed every check's page for none of them.
+        return reverse(self.page, args=self.args)
 
     @property
     def code(self) -> str:
@@ -361,7 +368,7 @@ def _line(check: Check, setup: Setup) -> Line:
             page, page_name = "events:days", gettext_lazy("Gaming days")
         else:
             args.append(setup.day.date.isoformat())
-    return Line(check, missing, rule, reverse(page, args=args), page_name)
+    return Line(check, missing, rule, page, tuple(args), page_name)
 
 
 def first_day(event: Event) -> GamingDay | None:
