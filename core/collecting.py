@@ -8,28 +8,34 @@ began is set aside (gc.freeze) and the collector runs less often; afterwards bot
 """
 
 import gc
+import threading
 from contextlib import contextmanager
 
 # A collection every 20,000 new objects, not 700; the older generations as rarely, relatively.
 THRESHOLD = (20_000, 20, 50)
 
-
-_depth = 0  # within a few_collections() already (a file's bytes read, then its records imported)
+# The collector is the process's, not a thread's: the first block in (a file's bytes read, then its
+# records imported; two imports in two threads of a server) sets it, the last out puts it back as
+# the first found it.
+_lock = threading.Lock()
+_within = 0
+_before: tuple = ()
 
 
 @contextmanager
 def few_collections():
-    global _depth
-    if _depth:
-        yield
-        return
-    before = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(*THRESHOLD)
-    _depth += 1
+    global _within, _before
+    with _lock:
+        if not _within:
+            _before = gc.get_threshold()
+            gc.freeze()
+            gc.set_threshold(*THRESHOLD)
+        _within += 1
     try:
         yield
     finally:
-        _depth -= 1
-        gc.set_threshold(*before)
-        gc.unfreeze()
+        with _lock:
+            _within -= 1
+            if not _within:
+                gc.set_threshold(*_before)
+                gc.unfreeze()

@@ -30,6 +30,17 @@ def test_an_error_in_the_block_puts_the_collector_back_too():
     assert gc.get_freeze_count() == frozen
 
 
+def test_two_threads_in_and_out_in_any_order_leave_it_as_the_first_found_it():
+    before = gc.get_threshold()
+    first, second = few_collections(), few_collections()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)  # the first out is not the last: the second still imports
+    assert gc.get_threshold() == THRESHOLD
+    second.__exit__(None, None, None)
+    assert gc.get_threshold() == before
+
+
 @pytest.mark.django_db
 def test_an_import_and_a_refused_one_leave_the_collector_as_they_found_it():
     before, frozen = gc.get_threshold(), gc.get_freeze_count()
