@@ -94,9 +94,9 @@ def event_file(size: str, shape: dict, directory: Path) -> tuple[Path, dict]:
 BYTECODE: str | None = None
 
 
-def run(url: str, *args: str, module: bool = False, bytecode: str | None = None) -> dict:
-    """One process against the database at `url`: wall seconds, peak memory (MB), its output.
-    `bytecode`: the directory of compiled modules (BYTECODE unless given).
+def run(url: str, *args: str, module: bool = False) -> dict:
+    """One process against the database at `url`: wall seconds, peak memory (MB), its output, with
+    the product's modules compiled once in BYTECODE (where main() sets it).
 
     A command runs as at a real event, DEBUG off, with a key of its own (DEBUG keeps every query's
     text, which a season's import pays for); the probe measures pages through the test client,
@@ -107,10 +107,9 @@ def run(url: str, *args: str, module: bool = False, bytecode: str | None = None)
     else:
         env.update(DEBUG="false", SECRET_KEY=f"bench-{secrets.token_urlsafe(40)}")
     env.pop("DJANGO_SETTINGS_MODULE", None)
-    bytecode = bytecode or BYTECODE
-    if bytecode:
+    if BYTECODE:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["PYTHONPYCACHEPREFIX"] = bytecode
+        env["PYTHONPYCACHEPREFIX"] = BYTECODE
     command = [sys.executable, "-m", *args] if module else [sys.executable, "manage.py", *args]
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
